@@ -1,0 +1,9 @@
+"""Dou Dizhu rules engine (RULES.md): pure Python, standard library only, no I/O.
+
+One import line per module; each name listed here is public API.
+"""
+
+from engine.cards import CardError, check_ranks, format_ranks, parse_ranks, rank_counts
+from engine.combos import ComboType, Play, beat_reason, beats, classify
+from engine.moves import legal_moves
+from engine.presets import ROB, SCORE, Rules, preset
