@@ -1,0 +1,224 @@
+"""Arena: the AI against reference opponents in duplicate play (issue 6, RULES.md §10 duplicate).
+
+Usage::
+
+    python bench/arena.py                       # 2,000 deals, hard vs random and vs RLCard rule
+    python bench/arena.py --deals 200 --levels hard,normal,easy --opponents random,rlcard
+
+Every deal is played twice (duplicate, RULES.md §10): once with the AI as the landlord against two
+opponent farmers, once with the AI as both farmers against an opponent landlord. Luck cancels.
+
+Setup, since the reference agent has no bidding: the deal is dealt with the engine's
+``new_deal(SCORE, seed=seed + i)``; seat 0 bids 1 and the others pass, so seat 0 is always the
+landlord at base 1 with the score preset (no doubling, no show); bombs, rockets and spring still
+multiply (RULES.md §7). Points are the engine's result points (RULES.md §7).
+
+Figures: WP is the share of games the AI's side won; ADP is the AI side's average points per game
+(the landlord's points when the AI is landlord, the two farmers' points when it farms). 95% CIs
+are normal approximations; the overall line pairs the two games of each deal.
+
+Opponents:
+
+* ``random``: a uniformly random legal action (pass included when following).
+* ``rlcard``: RLCard's rule agent ``doudizhu-rule-v1`` (``DouDizhuRuleAgentV1``) acting from our
+  state. It reads ``raw_obs`` fields ``current_hand``, ``trace``, ``actions``, ``landlord`` and
+  ``self``; we build them from the seat's view (RLCard's card letters: ``B``/``R`` for the small
+  and big joker; RLCard's player 0 is the landlord, as our seat 0; the legal action strings come
+  from the engine's legal plays, which are exactly RLCard's under the default rules). RLCard is
+  installed on demand into ``bench/.arena-venv`` and the arena re-runs itself there.
+
+Decision times (ms) are measured for the AI's play decisions only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from multiprocessing import Pool
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.action import Action  # noqa: E402
+from engine.ai.levels import choose_action  # noqa: E402
+from engine.cards import RANK_CHARS  # noqa: E402
+from engine.deal import apply, new_deal  # noqa: E402
+from engine.presets import SCORE  # noqa: E402
+
+VENV = ROOT / "bench" / ".arena-venv"
+RLCARD_VERSION = "1.2.0"
+RL_CHARS = RANK_CHARS.replace("X", "B").replace("D", "R")
+
+Player = Callable[..., Action]
+
+
+# --- opponents -------------------------------------------------------------------------------
+
+
+def random_player(rng: random.Random) -> Player:
+    def act(view) -> Action:
+        legal = [a for a in view.legal_actions() if a.kind != "show"]
+        return rng.choice(legal)
+    return act
+
+
+def _rl(ranks) -> str:
+    return "".join(RL_CHARS[r] for r in sorted(ranks))
+
+
+def rlcard_player(seed: int) -> Player:
+    """RLCard's DouDizhuRuleAgentV1 acting from our SeatView (see module doc)."""
+    import numpy as np
+    from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1
+
+    agent = DouDizhuRuleAgentV1()
+    np.random.seed(seed)
+
+    def act(view) -> Action:
+        history = view.history
+        first_play = next((i for i, a in enumerate(history) if a.kind == "play"), len(history))
+        trace = [(a.seat, _rl(a.cards) if a.kind == "play" else "pass")
+                 for a in history[first_play:] if a.kind in ("play", "pass")]
+        legal = [a for a in view.legal_actions() if a.kind in ("play", "pass")]
+        strings = {(_rl(a.cards) if a.kind == "play" else "pass"): a for a in legal}
+        obs = {"current_hand": _rl(view.hand_ranks), "trace": trace,
+               "actions": list(strings), "landlord": view.landlord, "self": view.seat}
+        choice = agent.step({"raw_obs": obs})
+        if choice not in strings:  # never seen; stay legal whatever the agent says
+            choice = sorted(strings)[0]
+        return strings[choice]
+    return act
+
+
+# --- one game --------------------------------------------------------------------------------
+
+
+def play_game(seed: int, players: list[Player], times: list[float], ai_seats: set[int]):
+    state = new_deal(SCORE, seed=seed, first_bidder=0)
+    for a in (Action("bid", 0, value=1), Action("pass", 1), Action("pass", 2)):
+        state = apply(state, a)
+    assert state.phase == "playing" and state.landlord == 0
+    while state.phase == "playing":
+        seat = state.to_act[0]
+        view = state.view(seat)
+        t0 = time.perf_counter()
+        action = players[seat](view)
+        if seat in ai_seats:
+            times.append(time.perf_counter() - t0)
+        state = apply(state, action)
+    result = state.result
+    ours = sum(result.points[s] for s in ai_seats)
+    won = (result.winner == "landlord") == (0 in ai_seats)
+    return won, ours
+
+
+def ai_player(level: str) -> Player:
+    return lambda view: choose_action(view, level)
+
+
+def make_opponent(name: str, seed: int) -> Player:
+    if name == "random":
+        return random_player(random.Random(seed))
+    if name == "rlcard":
+        return rlcard_player(seed % (2**32))
+    raise ValueError(name)
+
+
+def run_deal(args: tuple[str, str, int]):
+    """Both games of one deal: AI landlord, then AI farmers."""
+    level, opponent, seed = args
+    times: list[float] = []
+    ai = ai_player(level)
+    opp = make_opponent(opponent, seed)
+    a = play_game(seed, [ai, opp, opp], times, {0})
+    b = play_game(seed, [opp, ai, ai], times, {1, 2})
+    return a, b, times
+
+
+# --- statistics ------------------------------------------------------------------------------
+
+
+def mean_ci(xs: list[float]) -> tuple[float, float]:
+    m = statistics.fmean(xs)
+    if len(xs) < 2:
+        return m, float("nan")
+    return m, 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+def fmt(xs: list[float]) -> str:
+    m, h = mean_ci(xs)
+    return f"{m:6.3f} ± {h:5.3f}"
+
+
+def report(level: str, opponent: str, rows, elapsed: float) -> list[float]:
+    land_w = [float(a[0]) for a, _, _ in rows]
+    land_p = [float(a[1]) for a, _, _ in rows]
+    farm_w = [float(b[0]) for _, b, _ in rows]
+    farm_p = [float(b[1]) for _, b, _ in rows]
+    both_w = [(x + y) / 2 for x, y in zip(land_w, farm_w, strict=True)]
+    both_p = [(x + y) / 2 for x, y in zip(land_p, farm_p, strict=True)]
+    print(f"\n{level} vs {opponent}: {len(rows)} deals x 2 games ({elapsed:.0f} s)")
+    print(f"  as landlord : WP {fmt(land_w)}   ADP {fmt(land_p)}")
+    print(f"  as farmers  : WP {fmt(farm_w)}   ADP {fmt(farm_p)}")
+    print(f"  overall     : WP {fmt(both_w)}   ADP {fmt(both_p)}")
+    return [t for _, _, ts in rows for t in ts]
+
+
+def ensure_rlcard() -> None:
+    """Re-run inside bench/.arena-venv (created on demand) unless rlcard imports here."""
+    try:
+        import rlcard  # noqa: F401
+        return
+    except ImportError:
+        pass
+    python = VENV / "bin" / "python"
+    if not python.exists():
+        print(f"creating {VENV} with rlcard=={RLCARD_VERSION} ...", flush=True)
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", f"rlcard=={RLCARD_VERSION}"],
+                       check=True)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    os.execve(str(python), [str(python), *sys.argv], env)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=20240601)
+    parser.add_argument("--levels", default="hard")
+    parser.add_argument("--opponents", default="random,rlcard")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    opponents = args.opponents.split(",")
+    if "rlcard" in opponents:
+        ensure_rlcard()
+    print(f"arena: {args.deals} deals, seed {args.seed}, duplicate, score preset base 1, "
+          f"landlord = seat 0 (see bench/arena.py)")
+    for level in args.levels.split(","):
+        times: list[float] = []
+        for opponent in opponents:
+            tasks = [(level, opponent, args.seed + i) for i in range(args.deals)]
+            t0 = time.perf_counter()
+            if args.jobs > 1:
+                with Pool(args.jobs) as pool:
+                    rows = pool.map(run_deal, tasks, chunksize=8)
+            else:
+                rows = [run_deal(t) for t in tasks]
+            times += report(level, opponent, rows, time.perf_counter() - t0)
+        times.sort()
+        ms = [t * 1000 for t in times]
+        print(f"  {level} decision time: median {statistics.median(ms):.2f} ms, "
+              f"p99 {ms[int(0.99 * (len(ms) - 1))]:.2f} ms, max {ms[-1]:.2f} ms "
+              f"({len(ms)} decisions, {args.jobs} job(s))")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""Bidding, calling/robbing, doubling and showing from hand strength (RULES.md §2, §3).
+
+Hand strength counts control cards (2s, jokers, bombs, the rocket) and the number of plays the
+hand needs (:func:`engine.ai.decompose.hand_turns`): a hand with many controls and few plays is
+worth bidding for. Thresholds are in *strength points*; a 17-card hand usually scores 0–20.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.ai.decompose import hand_turns
+from engine.ai.hand import counts_of
+from engine.cards import BIG_JOKER, SMALL_JOKER, TWO
+
+#: Strength needed for a bid of 1, 2, 3 (score preset, RULES.md §2.1).
+BID_THRESHOLDS = (8.0, 11.0, 14.0)
+#: Strength needed to call, and to rob (rob preset, RULES.md §2.2).
+CALL_THRESHOLD = 9.0
+ROB_THRESHOLD = 12.0
+#: Strength needed to double (RULES.md §3): landlord (20 cards) and farmer (17 cards).
+LANDLORD_DOUBLE = 16.0
+FARMER_DOUBLE = 13.0
+#: Strength needed for the landlord to show cards for ×2 (RULES.md §3).
+SHOW_THRESHOLD = 22.0
+
+
+def hand_strength(ranks: Sequence[int]) -> float:
+    """Strength points of a hand given as ranks (see module doc).
+
+    2s count 2, the small joker 3, the big joker 4, each bomb 6 (a rocket 8 in all); every play
+    the hand needs beyond 6 costs 1.5, every one below 6 earns 1.5.
+    """
+    c = counts_of(ranks)
+    ctrl = 2.0 * c[TWO] + 3.0 * c[SMALL_JOKER] + 4.0 * c[BIG_JOKER]
+    ctrl += 6.0 * sum(1 for r in range(TWO) if c[r] == 4)
+    if c[SMALL_JOKER] and c[BIG_JOKER]:
+        ctrl += 1.0
+    if c[TWO] == 4:
+        ctrl -= 2.0  # already counted as four 2s
+    turns = hand_turns(c)
+    return ctrl + 1.5 * (6 - turns)
+
+
+def bid_value(ranks: Sequence[int]) -> int:
+    """The bid this hand is worth: 0 (pass) to 3 (RULES.md §2.1)."""
+    s = hand_strength(ranks)
+    return sum(1 for t in BID_THRESHOLDS if s >= t)
+
+
+def wants_call(ranks: Sequence[int]) -> bool:
+    """Call the landlord (叫地主, RULES.md §2.2)."""
+    return hand_strength(ranks) >= CALL_THRESHOLD
+
+
+def wants_rob(ranks: Sequence[int]) -> bool:
+    """Rob the landlord (抢地主, RULES.md §2.2)."""
+    return hand_strength(ranks) >= ROB_THRESHOLD
+
+
+def wants_double(ranks: Sequence[int], is_landlord: bool) -> bool:
+    """Double this seat's stake (加倍, RULES.md §3)."""
+    return hand_strength(ranks) >= (LANDLORD_DOUBLE if is_landlord else FARMER_DOUBLE)
+
+
+def wants_show(ranks: Sequence[int]) -> bool:
+    """Show the hand (明牌, RULES.md §3): only an overwhelming hand."""
+    return hand_strength(ranks) >= SHOW_THRESHOLD

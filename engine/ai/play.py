@@ -1,0 +1,209 @@
+"""Lead and follow policy of the AI (RULES.md §4, §6).
+
+Every candidate play is valued by the plan of the hand it leaves (:mod:`engine.ai.decompose`),
+then adjusted for the table: card counting (is the play safe, i.e. can no opponent beat it),
+the alarm (an opponent with one or two cards must not get a play it can finish on), farmer
+cooperation (never beat the partner's play without a reason, feed a partner who is about to
+play out) and the endgame search (:mod:`engine.ai.endgame`).
+
+:func:`rank_plays` scores every candidate; :func:`choose_play` picks the best (``None`` = pass).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.ai.decompose import hand_score, hand_turns, plan_hand
+from engine.ai.endgame import forced_win, is_safe
+from engine.ai.hand import (
+    KICKER_TYPES,
+    T,
+    all_moves,
+    can_beat,
+    follow_moves,
+    minus,
+    moves_of_type,
+)
+from engine.ai.knowledge import Knowledge
+from engine.combos import Play
+
+#: Types led without kicker choice (kicker types are generated from the plan).
+_PLAIN_TYPES = (T.SINGLE, T.PAIR, T.TRIO, T.STRAIGHT, T.PAIR_CHAIN, T.PLANE, T.BOMB, T.ROCKET)
+_BOMBS = (T.BOMB, T.ROCKET)
+WIN = 1000.0
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """Switches that make the levels differ (see :mod:`engine.ai.levels`).
+
+    Attributes:
+        counting: use card counting (safe plays, alarm blocking).
+        cooperate: farmer cooperation (feeding, not beating the partner).
+        endgame: run the endgame search.
+        endgame_cards: run it when the own hand has at most this many cards (or few turns).
+    """
+
+    counting: bool = True
+    cooperate: bool = True
+    endgame: bool = True
+    endgame_cards: int = 12
+
+
+HARD = Style()
+
+
+def lead_candidates(hand: tuple[int, ...]) -> list[Play]:
+    """Plays worth considering when leading: plain combos plus kicker combos from the plan."""
+    out: list[Play] = []
+    for kind in _PLAIN_TYPES:
+        out.extend(moves_of_type(hand, kind))
+    out.extend(p for p in plan_hand(hand).combos if p.type in KICKER_TYPES)
+    size = sum(hand)
+    if size <= 8:
+        out.extend(p for p in all_moves(hand) if p.type in KICKER_TYPES)
+    else:
+        # Trios and planes with the lowest wings (one and two cheapest choices).
+        for kind in (T.TRIO_SINGLE, T.TRIO_PAIR, T.PLANE_SINGLE, T.PLANE_PAIR):
+            seen: dict[tuple[int, int], int] = {}
+            for p in moves_of_type(hand, kind):
+                key = (p.main, p.n)
+                if seen.get(key, 0) < 3:
+                    seen[key] = seen.get(key, 0) + 1
+                    out.append(p)
+    return list(dict.fromkeys(out))
+
+
+def _danger(k: Knowledge) -> int:
+    """Fewest cards held by an opponent."""
+    return min(k.counts[e] for e in k.enemies)
+
+
+def _after_score(hand: tuple[int, ...], play: Play) -> float:
+    rest = minus(hand, play.cards)
+    if not any(rest):
+        return WIN
+    return hand_score(rest)
+
+
+def rank_plays(k: Knowledge, style: Style = HARD) -> list[tuple[float, Play | None]]:
+    """Every candidate with its score, best first; ``None`` stands for pass."""
+    if k.prev is None:
+        scored = [(_lead_score(k, p, style), p) for p in lead_candidates(k.hand)]
+    else:
+        scored = _follow_scores(k, style)
+    scored.sort(key=lambda x: (-x[0], _tiebreak(x[1])))
+    return scored
+
+
+def _tiebreak(p: Play | None) -> tuple:
+    if p is None:
+        return (1,)
+    return (0, -len(p.cards), p.main)
+
+
+def _lead_score(k: Knowledge, p: Play, style: Style) -> float:
+    score = _after_score(k.hand, p)
+    if score >= WIN:
+        return score
+    if p.type in _BOMBS:
+        score -= 4.0
+    if not style.counting:
+        return score
+    safe = is_safe(k, p)
+    danger = _danger(k)
+    for e in k.enemies:
+        n = k.counts[e]
+        if n <= 2 and not safe and len(p.cards) <= n and _could_finish_lead(k, p, e):
+            score -= 60.0 if len(p.cards) == n else 25.0
+    if danger == 1 and p.type is T.SINGLE:
+        score += 3.0 * p.main
+    if safe and p.type not in _BOMBS:
+        rest_turns = hand_turns(minus(k.hand, p.cards))
+        if rest_turns <= 2:
+            score += 8.0
+    partner = k.partner
+    if style.cooperate and partner is not None and k.counts[partner] <= 2:
+        pc = k.counts[partner]
+        if pc == 1 and p.type is T.SINGLE:
+            score += 30.0 - 2.0 * p.main
+        elif pc == 2 and p.type is T.PAIR:
+            score += 25.0 - 2.0 * p.main
+    return score
+
+
+def _could_finish_lead(k: Knowledge, p: Play, enemy: int) -> bool:
+    return can_beat(k.cards_of(enemy), p, k.counts[enemy])
+
+
+def _follow_scores(k: Knowledge, style: Style) -> list[tuple[float, Play | None]]:
+    prev = k.prev
+    assert prev is not None and k.prev_seat is not None
+    now = hand_score(k.hand)
+    moves = follow_moves(k.hand, prev)
+    out: list[tuple[float, Play | None]] = []
+    partner_played = style.cooperate and not k.is_enemy(k.prev_seat)
+    danger = _danger(k)
+    nxt = k.next_seat()
+    landlord_next = not k.is_landlord and nxt == k.landlord
+    pass_score = now
+    if partner_played:
+        pass_score += 15.0
+        # The landlord acts next and could finish on the partner's play: block it.
+        if (style.counting and landlord_next and k.counts[k.landlord] <= 2
+                and not is_safe(k, prev)):
+            pass_score -= 40.0
+    else:
+        # Letting an opponent keep the trick costs more the closer it is to playing out.
+        if danger <= 2:
+            pass_score -= 60.0
+        elif danger <= 4:
+            pass_score -= 12.0
+        if not k.is_landlord and not landlord_next:
+            # Last farmer to answer the landlord: nobody else will stop it.
+            pass_score -= 3.0
+    out.append((pass_score, None))
+    for m in moves:
+        score = _after_score(k.hand, m)
+        if score >= WIN:
+            out.append((score, m))
+            continue
+        if m.type in _BOMBS:
+            score -= 6.0 if danger > 4 else 0.0
+            if partner_played:
+                score -= 30.0
+        if style.counting and is_safe(k, m):
+            score += 4.0
+            if hand_turns(minus(k.hand, m.cards)) <= 1:
+                score += 20.0
+        if partner_played and m.type not in _BOMBS:
+            score -= 6.0
+        out.append((score, m))
+    return out
+
+
+def choose_play(k: Knowledge, style: Style = HARD) -> Play | None:
+    """The play to make (``None`` = pass), RULES.md §4.
+
+    Plays out at once when a single play empties the hand; runs the endgame search when the
+    hand is small; otherwise takes the best of :func:`rank_plays`.
+    """
+    size = sum(k.hand)
+    small = size <= style.endgame_cards or hand_turns(k.hand) <= 3
+    against = k.prev is None or k.is_enemy(k.prev_seat or 0) or size <= 6
+    if style.endgame and small and against:
+        win = forced_win(k)
+        if win is not None:
+            return win
+    ranked = rank_plays(k, style)
+    return ranked[0][1]
+
+
+def hint_plays(k: Knowledge, limit: int = 5) -> list[Play]:
+    """The best few plays for hints (no pass), best first."""
+    first = choose_play(k)
+    ranked = [p for _, p in rank_plays(k) if p is not None]
+    out = [first] if first is not None else []
+    out += [p for p in ranked if p != first]
+    return out[:limit]
+
