@@ -1,0 +1,257 @@
+"""Rooms: stake tiers and a group's settings (RULES.md §2, §3, §5, §7, §8, §9). Pure, no I/O.
+
+A group (Telegram chat) is one room. Its settings are a flat dict of JSON values; the store keeps
+only the values an admin changed and fills in :data:`DEFAULT_GROUP_SETTINGS` when reading.
+
+Settings (key: values, default):
+
+- ``language``: ``"zh-Hans"``, ``"zh-Hant"``, ``"en"`` or ``None`` (the bot's default language).
+- ``timezone``: IANA name for the day boundary of check-ins and leaderboards (``Asia/Shanghai``).
+- ``bidding``: preset ``"score"`` (RULES.md §2.1) or ``"rob"`` (§2.2).
+- ``doubling``: §3 doubling on/off, ``None`` = the preset's default (off for score, on for rob).
+- ``show_cards``: §3 show cards allowed (off).
+- ``stake_tier``: §8 ``"beginner"`` (10 beans/point, no minimum), ``"regular"`` (20, balance ≥ 280
+  to sit), ``"expert"`` (50, ≥ 850) or ``"custom"`` (``custom_stake`` beans/point,
+  ``custom_min_balance`` to sit).
+- ``custom_stake`` (10), ``custom_min_balance`` (0): used by the ``custom`` tier only.
+- ``multiplier_cap``: §7 cap on the multiplier (封顶), ``None`` = unlimited.
+- ``play_timeout``, ``bid_timeout``: §9 seconds, ``None`` = the bot's defaults (30 s and 15 s).
+- ``autoplay``: §9 what plays for a seat on auto-play: ``"simple"`` (the seeds' rule: lead the
+  smallest single, otherwise pass; the default) or ``"ai"`` (the built-in AI).
+- House options: ``third_min_two`` (§2.1, off), ``all_pass_forced_landlord`` (§2, off),
+  ``rocket_kickers`` (§5, off), ``four_two_is_bomb`` (§5, off), ``alarm_at`` (§4.5, 2 or 3),
+  ``autoplay_penalty`` (§9, on).
+- ``daily_post``: post yesterday's top 3 at the end of each day (on).
+- ``give_enabled``: ``/give`` between players allowed (off).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+from zoneinfo import available_timezones
+
+from engine.presets import Rules, preset
+
+LANGUAGES = ("zh-Hans", "zh-Hant", "en")
+
+
+@dataclass(frozen=True, slots=True)
+class StakeTier:
+    """A room's stake (RULES.md §8): ``stake`` beans per point, ``min_balance`` beans to sit."""
+
+    name: str
+    stake: int
+    min_balance: int
+
+
+#: RULES.md §8: the seeds' tiers scaled ×10.
+STAKE_TIERS: dict[str, StakeTier] = {
+    "beginner": StakeTier("beginner", 10, 0),
+    "regular": StakeTier("regular", 20, 280),
+    "expert": StakeTier("expert", 50, 850),
+}
+
+DEFAULT_GROUP_SETTINGS: dict[str, Any] = {
+    "language": None,
+    "timezone": "Asia/Shanghai",
+    "bidding": "score",
+    "doubling": None,
+    "show_cards": False,
+    "stake_tier": "beginner",
+    "custom_stake": 10,
+    "custom_min_balance": 0,
+    "multiplier_cap": None,
+    "play_timeout": None,
+    "bid_timeout": None,
+    "autoplay": "simple",
+    "third_min_two": False,
+    "all_pass_forced_landlord": False,
+    "rocket_kickers": False,
+    "four_two_is_bomb": False,
+    "alarm_at": 2,
+    "autoplay_penalty": True,
+    "daily_post": True,
+    "give_enabled": False,
+}
+
+#: Group settings that are engine rule options (``engine.presets.Rules`` fields).
+RULE_KEYS = (
+    "doubling",
+    "show_cards",
+    "multiplier_cap",
+    "third_min_two",
+    "all_pass_forced_landlord",
+    "rocket_kickers",
+    "four_two_is_bomb",
+    "alarm_at",
+    "autoplay_penalty",
+)
+
+
+class GroupSettingError(ValueError):
+    """A setting change was refused; nothing was changed.
+
+    Attributes:
+        key: the setting's name.
+        code: ``"unknown_setting"`` or ``"invalid_value"`` (stable, for translated messages).
+    """
+
+    def __init__(self, key: str, code: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+        self.code = code
+
+
+def _choice(*options: Any) -> Callable[[Any], bool]:
+    return lambda v: any(v is o or (type(v) is type(o) and v == o) for o in options)
+
+
+def _flag(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def _int_range(low: int, high: int, *, optional: bool = False) -> Callable[[Any], bool]:
+    def check(value: Any) -> bool:
+        if value is None:
+            return optional
+        return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+    return check
+
+
+@cache
+def _timezones() -> frozenset[str]:
+    return frozenset(available_timezones())
+
+
+def _timezone(value: Any) -> bool:
+    return isinstance(value, str) and value in _timezones()
+
+
+_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "language": _choice(*LANGUAGES, None),
+    "timezone": _timezone,
+    "bidding": _choice("score", "rob"),
+    "doubling": lambda v: v is None or _flag(v),
+    "show_cards": _flag,
+    "stake_tier": _choice(*STAKE_TIERS, "custom"),
+    "custom_stake": _int_range(1, 10_000),
+    "custom_min_balance": _int_range(0, 10_000_000),
+    "multiplier_cap": _int_range(1, 1_000_000, optional=True),
+    "play_timeout": _int_range(5, 600, optional=True),
+    "bid_timeout": _int_range(5, 600, optional=True),
+    "autoplay": _choice("simple", "ai"),
+    "third_min_two": _flag,
+    "all_pass_forced_landlord": _flag,
+    "rocket_kickers": _flag,
+    "four_two_is_bomb": _flag,
+    "alarm_at": _choice(2, 3),
+    "autoplay_penalty": _flag,
+    "daily_post": _flag,
+    "give_enabled": _flag,
+}
+
+
+def validate_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
+    """Check a set of setting changes; returns them as a new dict.
+
+    Values must already have their JSON type (``True``, ``20``, ``"rob"``, ``None``); use
+    :func:`parse_value` for text typed by an admin.
+
+    Raises:
+        GroupSettingError: the first unknown key or invalid value.
+    """
+    for key, value in changes.items():
+        check = _CHECKS.get(key)
+        if check is None:
+            raise GroupSettingError(key, "unknown_setting", f"unknown setting {key!r}")
+        if not check(value):
+            raise GroupSettingError(key, "invalid_value", f"invalid value for {key}: {value!r}")
+    return dict(changes)
+
+
+def with_defaults(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """The full settings: defaults overlaid with the valid stored values.
+
+    Unknown keys and values that no longer validate (e.g. from an older version) are ignored.
+    """
+    settings = dict(DEFAULT_GROUP_SETTINGS)
+    for key, value in stored.items():
+        check = _CHECKS.get(key)
+        if check is not None and check(value):
+            settings[key] = value
+    return settings
+
+
+_TRUE = {"on", "true", "yes", "1"}
+_FALSE = {"off", "false", "no", "0"}
+_NONE = {"none", "default", "unlimited", "-"}
+_INT_KEYS = {
+    "custom_stake",
+    "custom_min_balance",
+    "multiplier_cap",
+    "play_timeout",
+    "bid_timeout",
+    "alarm_at",
+}
+
+
+def parse_value(key: str, text: str) -> Any:
+    """Parse the text an admin typed for setting ``key`` into its JSON value and validate it.
+
+    Flags accept ``on/off/true/false/yes/no/1/0``; settings that may be ``None`` accept
+    ``none``/``default``/``unlimited``/``-`` (and ``off`` for numbers) for ``None``.
+
+    >>> parse_value("play_timeout", "20"), parse_value("give_enabled", "on")
+    (20, True)
+    >>> parse_value("multiplier_cap", "off") is None
+    True
+
+    Raises:
+        GroupSettingError: unknown key or a value that does not parse or validate.
+    """
+    if key not in _CHECKS:
+        raise GroupSettingError(key, "unknown_setting", f"unknown setting {key!r}")
+    word = text.strip()
+    lowered = word.lower()
+    value: Any = word
+    if isinstance(DEFAULT_GROUP_SETTINGS[key], bool) or key == "doubling":
+        value = True if lowered in _TRUE else False if lowered in _FALSE else word
+    if value == word and _CHECKS[key](None) and (lowered in _NONE or lowered == "off"):
+        value = None
+    elif key in _INT_KEYS:
+        value = int(word) if word.isdigit() else word
+    elif key == "language":
+        value = next((lang for lang in LANGUAGES if lang.lower() == lowered), word)
+    elif key not in ("timezone", "doubling") and not isinstance(value, bool):
+        value = lowered
+    return validate_changes({key: value})[key]
+
+
+def room_stake(settings: Mapping[str, Any]) -> StakeTier:
+    """The stake tier of a room from its full settings (RULES.md §8).
+
+    >>> room_stake({"stake_tier": "regular"})
+    StakeTier(name='regular', stake=20, min_balance=280)
+    """
+    name = settings.get("stake_tier", "beginner")
+    if name == "custom":
+        return StakeTier("custom", settings["custom_stake"], settings["custom_min_balance"])
+    return STAKE_TIERS[name]
+
+
+def rules_for(settings: Mapping[str, Any]) -> Rules:
+    """The engine rules of a room's next deal from its full settings.
+
+    ``doubling`` = ``None`` keeps the preset's own default (RULES.md §3).
+
+    Raises:
+        ValueError: a value the engine does not accept.
+    """
+    options = {key: settings[key] for key in RULE_KEYS if key in settings}
+    if options.get("doubling") is None:
+        options.pop("doubling", None)
+    return preset(settings.get("bidding", "score"), **options)

@@ -1,0 +1,274 @@
+"""The store's interface: every read and write of persistent data goes through :class:`Store`.
+
+Handlers depend on this interface only. :class:`bot.store.sqlite.SQLiteStore` implements it for one
+bot process (one connection, an ``asyncio.Lock`` around each transaction); a PostgreSQL backend for
+several workers would implement the same methods with the locks in the database.
+
+All beans are ints. Methods that change beans write balance and ledger rows in one transaction
+(RULES.md §8) and, when they refuse, raise a :class:`~bot.store.records.StoreError` subclass and
+change nothing.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from bot.economy import EconomyRules, Period
+from bot.store.records import (
+    Claim,
+    DealRecord,
+    Gift,
+    LeaderboardRow,
+    LedgerEntry,
+    Player,
+    PlayerStats,
+    SeatFacts,
+    SeatRecord,
+    Settlement,
+    Totals,
+)
+
+Clock = Callable[[], datetime]
+
+
+class Store(ABC):
+    """Players, beans, groups, tables and deals (issues 3 and 5)."""
+
+    economy: EconomyRules
+    clock: Clock
+
+    @staticmethod
+    async def open(
+        path: str | Path,
+        *,
+        economy: EconomyRules | None = None,
+        clock: Clock | None = None,
+    ) -> Store:
+        """Open (creating it and its directory if needed) the SQLite database file at ``path``.
+
+        Sets WAL mode and runs the numbered migrations not yet recorded in ``schema_version``.
+
+        Args:
+            path: database file (``Settings.database_path``).
+            economy: bean amounts (default :class:`~bot.economy.EconomyRules`).
+            clock: returns the current aware UTC datetime (tests pass a fake clock).
+        """
+        from bot.store.sqlite import SQLiteStore
+
+        return await SQLiteStore.open(path, economy=economy, clock=clock)
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close the database; the store may not be used afterwards."""
+
+    # Players
+
+    @abstractmethod
+    async def ensure_player(self, user_id: int, name: str, language: str | None = None) -> Player:
+        """The player with this Telegram user id, created if new (RULES.md §8).
+
+        A new player gets ``economy.start_balance`` (1000) beans with a ledger row ``grant``. An
+        existing player's name is updated, and the language too when ``language`` is given.
+        """
+
+    @abstractmethod
+    async def get_player(self, user_id: int) -> Player | None:
+        """The player, or ``None`` if unknown."""
+
+    @abstractmethod
+    async def balance(self, user_id: int) -> int:
+        """The player's balance in beans. Raises ``UnknownPlayer``."""
+
+    # Groups
+
+    @abstractmethod
+    async def get_group_settings(self, chat_id: int) -> dict[str, Any]:
+        """The group's full settings: defaults (``bot.rooms.DEFAULT_GROUP_SETTINGS``) overlaid
+        with the values its admins changed."""
+
+    @abstractmethod
+    async def update_group_settings(self, chat_id: int, **changes: Any) -> dict[str, Any]:
+        """Change some settings; returns the full settings after the change.
+
+        Raises:
+            bot.rooms.GroupSettingError: unknown key or invalid value (nothing changed).
+        """
+
+    # Tables (for restarts)
+
+    @abstractmethod
+    async def save_table(self, table_key: str, data: dict[str, Any]) -> None:
+        """Store (replace) the JSON-ready ``data`` of a table."""
+
+    @abstractmethod
+    async def load_tables(self) -> dict[str, dict[str, Any]]:
+        """All stored tables by key."""
+
+    @abstractmethod
+    async def delete_table(self, table_key: str) -> None:
+        """Forget a table (no error if unknown)."""
+
+    # Deals
+
+    @abstractmethod
+    async def create_deal(
+        self,
+        table_key: str,
+        chat_id: int,
+        seats: Sequence[SeatRecord],
+        rules: dict[str, Any],
+        stake: int,
+        state_json: str,
+        version: int = 0,
+    ) -> int:
+        """Record a new running deal; returns its id.
+
+        Args:
+            seats: in seat order; human seats must be known players.
+            rules: ``Rules.to_dict()``; stake: beans per point (≥ 1); state_json: the engine's
+                initial ``DealState.to_json()`` with its ``version``.
+
+        Raises:
+            UnknownPlayer: a human seat's player does not exist. ValueError: stake < 1 or no seats.
+        """
+
+    @abstractmethod
+    async def save_deal_state(
+        self, deal_id: int, version: int, state_json: str, table: dict[str, Any] | None = None
+    ) -> None:
+        """Store the state after an accepted action, and the table's data if given, in one
+        transaction.
+
+        Raises:
+            UnknownDeal, DealNotRunning, StaleVersion: ``version`` is not newer than the stored one.
+        """
+
+    @abstractmethod
+    async def get_deal(self, deal_id: int) -> DealRecord:
+        """A deal in any status (for replays). Raises ``UnknownDeal``."""
+
+    @abstractmethod
+    async def running_deals(self) -> list[DealRecord]:
+        """Every running deal, oldest first (restored at start-up)."""
+
+    @abstractmethod
+    async def settle_deal(
+        self,
+        deal_id: int,
+        points: Sequence[int],
+        state_json: str,
+        facts: Sequence[SeatFacts] | None = None,
+        *,
+        version: int | None = None,
+    ) -> Settlement:
+        """Settle a finished deal (RULES.md §8) in one transaction.
+
+        Bean changes come from :func:`bot.economy.settle_beans` with the balances at this moment:
+        ``points × stake``, never below zero, winners share what losers could pay in proportion,
+        sum exactly zero, bot seats neither pay nor receive. Writes the ledger rows (reason
+        ``deal``), balances, statistics, the seat facts and the deal row (status ``settled``, final
+        state, result). A second call for the same deal changes nothing and returns the first
+        settlement with ``repeated=True``.
+
+        Args:
+            points: the engine's points per seat (sum zero).
+            state_json: the final engine state; version: its version (stored if given).
+            facts: per seat, for statistics; without them roles, bombs and springs are not
+                counted and a seat has won when its points are positive.
+
+        Raises:
+            UnknownDeal, DealNotRunning (cancelled), ValueError (wrong number of seats, points
+            not summing to zero, facts for the wrong number of seats).
+        """
+
+    @abstractmethod
+    async def cancel_deal(self, deal_id: int, state_json: str | None = None) -> bool:
+        """Cancel a running deal: nobody pays. Returns ``False`` if it was already cancelled.
+
+        Raises:
+            UnknownDeal, DealNotRunning: it was settled.
+        """
+
+    # Economy (issue 5)
+
+    @abstractmethod
+    async def claim_daily(self, user_id: int, chat_id: int | None = None) -> Claim:
+        """Daily check-in (RULES.md §8): ``economy.daily_amount(streak)`` beans, ledger ``daily``.
+
+        The day is the calendar day in the time zone of group ``chat_id`` (default
+        ``Asia/Shanghai`` for private chats). A claim needs a day later than the last claimed one,
+        so moving between time zones never yields two claims for one date; the streak continues
+        when the last claim was the day before.
+
+        Raises:
+            UnknownPlayer, AlreadyClaimed.
+        """
+
+    @abstractmethod
+    async def claim_relief(self, user_id: int, chat_id: int | None = None) -> Claim:
+        """Relief (救济金, RULES.md §8): a player below ``economy.relief_below`` beans is topped up
+        to ``economy.relief_target``, once a day (days as in :meth:`claim_daily`), ledger
+        ``relief``.
+
+        Raises:
+            UnknownPlayer, NotEligible (balance not low enough), AlreadyClaimed.
+        """
+
+    @abstractmethod
+    async def give(self, giver_id: int, receiver_id: int, amount: int, chat_id: int) -> Gift:
+        """Move ``amount`` beans between two players in group ``chat_id`` (two ledger rows
+        ``give``), if the group allows it (``give_enabled``) and the giver's gifts on this local
+        day stay within ``economy.give_daily_limit``.
+
+        Raises:
+            UnknownPlayer, GiveRefused (code says why).
+        """
+
+    @abstractmethod
+    async def ledger(self, user_id: int, limit: int = 20) -> list[LedgerEntry]:
+        """The player's latest ledger rows, newest first (the admins' audit)."""
+
+    @abstractmethod
+    async def leaderboard(
+        self,
+        chat_id: int | None,
+        period: Period = "today",
+        tz: str | None = None,
+        limit: int = 10,
+    ) -> list[LeaderboardRow]:
+        """A leaderboard, best first.
+
+        ``today``/``yesterday``/``week``: net beans won from deals settled in that period in group
+        ``chat_id`` (``None``: all groups), days in time zone ``tz`` (default: the group's).
+        ``all``: balances of the group's players (who played a deal there); ``chat_id=None``: all
+        players. Ties: fewer games first, then whoever got there earlier, then lower user id.
+
+        Raises:
+            ValueError: unknown period.
+        """
+
+    @abstractmethod
+    async def player_stats(self, user_id: int, chat_id: int | None = None) -> PlayerStats:
+        """Statistics for ``/me`` with the balance rank in group ``chat_id`` (or overall).
+
+        Raises:
+            UnknownPlayer.
+        """
+
+    @abstractmethod
+    async def daily_posts_due(self, kind: str = "daily_top") -> list[tuple[int, date]]:
+        """Groups (with ``daily_post`` on and a deal settled on their local yesterday) whose
+        end-of-day post for yesterday has not been marked yet, with that day."""
+
+    @abstractmethod
+    async def mark_posted(self, chat_id: int, day: date, kind: str = "daily_top") -> bool:
+        """Mark a once-only post as done; ``True`` only for the first caller for that
+        (group, kind, day), so a post runs once even across restarts and workers."""
+
+    @abstractmethod
+    async def totals(self) -> Totals:
+        """Bean totals: balances, all ledger rows, and granted beans (they must all be equal)."""

@@ -1,0 +1,812 @@
+"""The SQLite store: one aiosqlite connection in WAL mode for one bot process.
+
+Every method runs under one ``asyncio.Lock``; methods that write open a ``BEGIN IMMEDIATE``
+transaction inside it, so concurrent presses (two ``/daily`` taps, a settlement racing a check-in)
+are applied one after the other and a refusal rolls everything back. ``BEGIN IMMEDIATE`` also
+serialises writers in other processes that open the same file (waiting up to ``busy_timeout``).
+
+``synchronous=NORMAL`` with WAL: a crash of the bot never loses a committed transaction; a power
+loss may lose the last ones, never half of one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot import rooms
+from bot.economy import (
+    PERIODS,
+    EconomyRules,
+    Period,
+    local_day,
+    period_bounds,
+    settle_beans,
+)
+from bot.store.base import Clock, Store
+from bot.store.migrate import migrate
+from bot.store.records import (
+    GRANT_REASONS,
+    AlreadyClaimed,
+    Claim,
+    DealNotRunning,
+    DealRecord,
+    Gift,
+    GiveRefused,
+    LeaderboardRow,
+    LedgerEntry,
+    LedgerReason,
+    NotEligible,
+    Player,
+    PlayerStats,
+    SeatFacts,
+    SeatRecord,
+    Settlement,
+    StaleVersion,
+    Totals,
+    UnknownDeal,
+    UnknownPlayer,
+)
+
+_DAILY_POST_LOOKBACK = timedelta(hours=50)  # covers "yesterday" in every time zone, DST included
+
+
+def _ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def _dt(ms: int) -> datetime:
+    return datetime.fromtimestamp(ms / 1000, UTC)
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _player(row: aiosqlite.Row) -> Player:
+    return Player(
+        row["user_id"], row["name"], row["language"], row["balance"], _dt(row["created_at"])
+    )
+
+
+def _deal(row: aiosqlite.Row) -> DealRecord:
+    return DealRecord(
+        deal_id=row["id"],
+        table_key=row["table_key"],
+        chat_id=row["chat_id"],
+        seats=tuple(SeatRecord(**seat) for seat in json.loads(row["seats"])),
+        rules=json.loads(row["rules"]),
+        stake=row["stake"],
+        status=row["status"],
+        state_json=row["state"],
+        version=row["version"],
+        result=json.loads(row["result"]) if row["result"] else None,
+        created_at=_dt(row["created_at"]),
+        finished_at=_dt(row["finished_at"]) if row["finished_at"] is not None else None,
+    )
+
+
+class SQLiteStore(Store):
+    """:class:`~bot.store.base.Store` on one SQLite file (see the module docstring)."""
+
+    def __init__(self, db: aiosqlite.Connection, economy: EconomyRules, clock: Clock) -> None:
+        self._db = db
+        self._lock = asyncio.Lock()
+        self.economy = economy
+        self.clock = clock
+
+    @staticmethod
+    async def open(
+        path: str | Path,
+        *,
+        economy: EconomyRules | None = None,
+        clock: Clock | None = None,
+    ) -> SQLiteStore:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            db.row_factory = aiosqlite.Row
+            await db.execute("PRAGMA busy_timeout = 10000")
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await migrate(db)
+        except BaseException:
+            await db.close()
+            raise
+        return SQLiteStore(db, economy or EconomyRules(), clock or _utc_now)
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._db.close()
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            yield self._db
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+                await self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    await self._db.execute("ROLLBACK")
+                raise
+
+    @staticmethod
+    async def _one(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
+        async with db.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def _move_beans(
+        self,
+        db: aiosqlite.Connection,
+        user_id: int,
+        amount: int,
+        reason: LedgerReason,
+        now: int,
+        *,
+        chat_id: int | None = None,
+        deal_id: int | None = None,
+    ) -> int:
+        """Change one balance with its ledger row; returns the new balance."""
+        row = await self._one(
+            db,
+            "UPDATE players SET balance = balance + ?, balance_changed_at = ?"
+            " WHERE user_id = ? RETURNING balance",
+            (amount, now, user_id),
+        )
+        if row is None:
+            raise UnknownPlayer(f"unknown player {user_id}")
+        await db.execute(
+            "INSERT INTO ledger (user_id, amount, balance_after, reason, deal_id, chat_id,"
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (user_id, amount, row[0], str(reason), deal_id, chat_id, now),
+        )
+        return row[0]
+
+    async def _settings(self, db: aiosqlite.Connection, chat_id: int | None) -> dict[str, Any]:
+        if chat_id is None:
+            return rooms.with_defaults({})
+        row = await self._one(db, "SELECT settings FROM groups WHERE chat_id = ?", (chat_id,))
+        return rooms.with_defaults(json.loads(row[0]) if row else {})
+
+    async def _timezone(self, db: aiosqlite.Connection, chat_id: int | None) -> str:
+        return (await self._settings(db, chat_id))["timezone"]
+
+    # Players
+
+    async def ensure_player(self, user_id: int, name: str, language: str | None = None) -> Player:
+        async with self._write() as db:
+            row = await self._one(db, "SELECT * FROM players WHERE user_id = ?", (user_id,))
+            if row is None:
+                now = _ms(self.clock())
+                await db.execute(
+                    "INSERT INTO players (user_id, name, language, balance, balance_changed_at,"
+                    " created_at) VALUES (?, ?, ?, 0, ?, ?)",
+                    (user_id, name, language, now, now),
+                )
+                if self.economy.start_balance:
+                    await self._move_beans(
+                        db, user_id, self.economy.start_balance, LedgerReason.GRANT, now
+                    )
+            elif row["name"] != name or (language is not None and row["language"] != language):
+                await db.execute(
+                    "UPDATE players SET name = ?, language = COALESCE(?, language)"
+                    " WHERE user_id = ?",
+                    (name, language, user_id),
+                )
+            else:
+                return _player(row)
+            return _player(
+                await self._one(db, "SELECT * FROM players WHERE user_id = ?", (user_id,))
+            )
+
+    async def get_player(self, user_id: int) -> Player | None:
+        async with self._read() as db:
+            row = await self._one(db, "SELECT * FROM players WHERE user_id = ?", (user_id,))
+        return _player(row) if row else None
+
+    async def balance(self, user_id: int) -> int:
+        async with self._read() as db:
+            row = await self._one(db, "SELECT balance FROM players WHERE user_id = ?", (user_id,))
+        if row is None:
+            raise UnknownPlayer(f"unknown player {user_id}")
+        return row[0]
+
+    # Groups
+
+    async def get_group_settings(self, chat_id: int) -> dict[str, Any]:
+        async with self._read() as db:
+            return await self._settings(db, chat_id)
+
+    async def update_group_settings(self, chat_id: int, **changes: Any) -> dict[str, Any]:
+        changes = rooms.validate_changes(changes)
+        async with self._write() as db:
+            row = await self._one(db, "SELECT settings FROM groups WHERE chat_id = ?", (chat_id,))
+            stored = {**(json.loads(row[0]) if row else {}), **changes}
+            await db.execute(
+                "INSERT INTO groups (chat_id, settings, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings,"
+                " updated_at = excluded.updated_at",
+                (chat_id, json.dumps(stored, sort_keys=True), _ms(self.clock())),
+            )
+        return rooms.with_defaults(stored)
+
+    # Tables
+
+    async def _put_table(self, db: aiosqlite.Connection, key: str, data: dict[str, Any]) -> None:
+        await db.execute(
+            "INSERT INTO tables (table_key, data, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (table_key) DO UPDATE SET data = excluded.data,"
+            " updated_at = excluded.updated_at",
+            (key, json.dumps(data), _ms(self.clock())),
+        )
+
+    async def save_table(self, table_key: str, data: dict[str, Any]) -> None:
+        async with self._write() as db:
+            await self._put_table(db, table_key, data)
+
+    async def load_tables(self) -> dict[str, dict[str, Any]]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall("SELECT table_key, data FROM tables")
+        return {row[0]: json.loads(row[1]) for row in rows}
+
+    async def delete_table(self, table_key: str) -> None:
+        async with self._write() as db:
+            await db.execute("DELETE FROM tables WHERE table_key = ?", (table_key,))
+
+    # Deals
+
+    async def create_deal(
+        self,
+        table_key: str,
+        chat_id: int,
+        seats: Sequence[SeatRecord],
+        rules: dict[str, Any],
+        stake: int,
+        state_json: str,
+        version: int = 0,
+    ) -> int:
+        if stake < 1:
+            raise ValueError("stake must be at least 1 bean per point")
+        if not seats:
+            raise ValueError("a deal needs seats")
+        humans = [seat.user_id for seat in seats if seat.user_id is not None]
+        if len(set(humans)) != len(humans):
+            raise ValueError("a player may hold only one seat of a deal")
+        seats_json = json.dumps(
+            [{"user_id": s.user_id, "name": s.name, "is_bot": s.is_bot} for s in seats]
+        )
+        async with self._write() as db:
+            await self._require_players(db, humans)
+            row = await self._one(
+                db,
+                "INSERT INTO deals (table_key, chat_id, seats, rules, stake, state, version,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (
+                    table_key,
+                    chat_id,
+                    seats_json,
+                    json.dumps(rules),
+                    stake,
+                    state_json,
+                    version,
+                    _ms(self.clock()),
+                ),
+            )
+        return row[0]
+
+    async def _require_players(self, db: aiosqlite.Connection, user_ids: Iterable[int]) -> None:
+        wanted = set(user_ids)
+        if not wanted:
+            return
+        marks = ",".join("?" * len(wanted))
+        rows = await db.execute_fetchall(
+            f"SELECT user_id FROM players WHERE user_id IN ({marks})", tuple(wanted)
+        )
+        missing = wanted - {row[0] for row in rows}
+        if missing:
+            raise UnknownPlayer(f"unknown players {sorted(missing)}")
+
+    async def _running_deal(self, db: aiosqlite.Connection, deal_id: int) -> aiosqlite.Row:
+        row = await self._one(db, "SELECT * FROM deals WHERE id = ?", (deal_id,))
+        if row is None:
+            raise UnknownDeal(f"unknown deal {deal_id}")
+        if row["status"] != "running":
+            raise DealNotRunning(f"deal {deal_id} is {row['status']}")
+        return row
+
+    async def save_deal_state(
+        self, deal_id: int, version: int, state_json: str, table: dict[str, Any] | None = None
+    ) -> None:
+        async with self._write() as db:
+            row = await self._running_deal(db, deal_id)
+            if version <= row["version"]:
+                raise StaleVersion(
+                    f"deal {deal_id}: version {version} is not newer than {row['version']}"
+                )
+            await db.execute(
+                "UPDATE deals SET state = ?, version = ? WHERE id = ?",
+                (state_json, version, deal_id),
+            )
+            if table is not None:
+                await self._put_table(db, row["table_key"], table)
+
+    async def get_deal(self, deal_id: int) -> DealRecord:
+        async with self._read() as db:
+            row = await self._one(db, "SELECT * FROM deals WHERE id = ?", (deal_id,))
+        if row is None:
+            raise UnknownDeal(f"unknown deal {deal_id}")
+        return _deal(row)
+
+    async def running_deals(self) -> list[DealRecord]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM deals WHERE status = 'running' ORDER BY id"
+            )
+        return [_deal(row) for row in rows]
+
+    async def settle_deal(
+        self,
+        deal_id: int,
+        points: Sequence[int],
+        state_json: str,
+        facts: Sequence[SeatFacts] | None = None,
+        *,
+        version: int | None = None,
+    ) -> Settlement:
+        points = tuple(points)
+        async with self._write() as db:
+            row = await self._one(db, "SELECT * FROM deals WHERE id = ?", (deal_id,))
+            if row is None:
+                raise UnknownDeal(f"unknown deal {deal_id}")
+            if row["status"] == "settled":
+                result = json.loads(row["result"])
+                return Settlement(
+                    deal_id,
+                    result["stake"],
+                    tuple(result["points"]),
+                    tuple(result["beans"]),
+                    tuple(result["balances"]),
+                    repeated=True,
+                )
+            if row["status"] != "running":
+                raise DealNotRunning(f"deal {deal_id} is {row['status']}")
+            seats = [SeatRecord(**seat) for seat in json.loads(row["seats"])]
+            if len(points) != len(seats) or (facts is not None and len(facts) != len(seats)):
+                raise ValueError(f"deal {deal_id} has {len(seats)} seats")
+            if version is not None and version < row["version"]:
+                raise StaleVersion(f"deal {deal_id}: version {version} < {row['version']}")
+            humans = [seat.user_id for seat in seats if seat.user_id is not None]
+            marks = ",".join("?" * len(humans))
+            rows = await db.execute_fetchall(
+                f"SELECT user_id, balance FROM players WHERE user_id IN ({marks})", humans
+            )
+            before = {r[0]: r[1] for r in rows}
+            if len(before) != len(humans):
+                raise UnknownPlayer(f"unknown players {sorted(set(humans) - set(before))}")
+            balances = [before[s.user_id] if s.user_id is not None else None for s in seats]
+            beans = settle_beans(points, row["stake"], balances)
+            after = tuple(
+                b + d if b is not None else None for b, d in zip(balances, beans, strict=True)
+            )
+            settlement = Settlement(deal_id, row["stake"], points, tuple(beans), after)
+            await self._write_settlement(db, row, seats, settlement, facts, state_json, version)
+        return settlement
+
+    async def _write_settlement(
+        self,
+        db: aiosqlite.Connection,
+        deal: aiosqlite.Row,
+        seats: Sequence[SeatRecord],
+        settlement: Settlement,
+        facts: Sequence[SeatFacts] | None,
+        state_json: str,
+        version: int | None,
+    ) -> None:
+        now = _ms(self.clock())
+        deal_id, chat_id = deal["id"], deal["chat_id"]
+        await db.execute(
+            "UPDATE deals SET status = 'settled', state = ?, version = COALESCE(?, version),"
+            " result = ?, finished_at = ? WHERE id = ?",
+            (state_json, version, json.dumps(settlement.to_dict()), now, deal_id),
+        )
+        seat_rows, stat_rows, ledger_rows, member_rows = [], [], [], []
+        for seat_no, seat in enumerate(seats):
+            fact = facts[seat_no] if facts is not None else None
+            points = settlement.points[seat_no]
+            beans = settlement.beans[seat_no]
+            won = fact.won if fact else points > 0
+            role = fact.role if fact else None
+            seat_rows.append(
+                (
+                    deal_id,
+                    seat_no,
+                    seat.user_id,
+                    chat_id,
+                    now,
+                    role,
+                    won,
+                    points,
+                    beans,
+                    fact.bombs if fact else 0,
+                    fact.spring if fact else False,
+                    fact.escaped if fact else False,
+                )
+            )
+            if seat.user_id is None:
+                continue
+            landlord, farmer = role == "landlord", role == "farmer"
+            stat_rows.append(
+                (
+                    beans,
+                    beans,
+                    now,
+                    won,
+                    landlord,
+                    landlord and won,
+                    farmer,
+                    farmer and won,
+                    fact.spring and won if fact else False,
+                    fact.bombs if fact else 0,
+                    beans,
+                    won,
+                    won,
+                    seat.user_id,
+                )
+            )
+            if beans:
+                balance = settlement.balances[seat_no]
+                ledger_rows.append(
+                    (seat.user_id, beans, balance, LedgerReason.DEAL.value, deal_id, chat_id, now)
+                )
+            member_rows.append((chat_id, seat.user_id, now))
+        await db.executemany(
+            "INSERT INTO deal_seats (deal_id, seat, user_id, chat_id, finished_at, role, won,"
+            " points, beans, bombs, spring, escaped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            seat_rows,
+        )
+        await db.executemany(
+            "UPDATE players SET balance = balance + ?,"
+            " balance_changed_at = CASE WHEN ? <> 0 THEN ? ELSE balance_changed_at END,"
+            " games = games + 1, wins = wins + ?,"
+            " landlord_games = landlord_games + ?, landlord_wins = landlord_wins + ?,"
+            " farmer_games = farmer_games + ?, farmer_wins = farmer_wins + ?,"
+            " springs = springs + ?, bombs = bombs + ?, best_win = MAX(best_win, ?),"
+            " current_streak = CASE WHEN ? THEN current_streak + 1 ELSE 0 END,"
+            " longest_streak = MAX(longest_streak,"
+            "     CASE WHEN ? THEN current_streak + 1 ELSE 0 END)"
+            " WHERE user_id = ?",
+            stat_rows,
+        )
+        if ledger_rows:
+            await db.executemany(
+                "INSERT INTO ledger (user_id, amount, balance_after, reason, deal_id, chat_id,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                ledger_rows,
+            )
+        await db.executemany(
+            "INSERT INTO group_players (chat_id, user_id, games, last_played_at)"
+            " VALUES (?, ?, 1, ?) ON CONFLICT (chat_id, user_id) DO UPDATE"
+            " SET games = games + 1, last_played_at = excluded.last_played_at",
+            member_rows,
+        )
+
+    async def cancel_deal(self, deal_id: int, state_json: str | None = None) -> bool:
+        async with self._write() as db:
+            row = await self._one(db, "SELECT status FROM deals WHERE id = ?", (deal_id,))
+            if row is None:
+                raise UnknownDeal(f"unknown deal {deal_id}")
+            if row[0] == "cancelled":
+                return False
+            if row[0] != "running":
+                raise DealNotRunning(f"deal {deal_id} is {row[0]}")
+            await db.execute(
+                "UPDATE deals SET status = 'cancelled', state = COALESCE(?, state),"
+                " finished_at = ? WHERE id = ?",
+                (state_json, _ms(self.clock()), deal_id),
+            )
+        return True
+
+    # Economy
+
+    async def claim_daily(self, user_id: int, chat_id: int | None = None) -> Claim:
+        async with self._write() as db:
+            now = self.clock()
+            day = local_day(now, await self._timezone(db, chat_id))
+            await self._balance(db, user_id)
+            last = await self._last_claim(db, user_id, "daily", day)
+            continues = last is not None and last[0] == day - timedelta(days=1)
+            streak = last[1] + 1 if last and continues else 1
+            amount = self.economy.daily_amount(streak)
+            return await self._grant(db, user_id, "daily", day, amount, streak, chat_id, now)
+
+    async def claim_relief(self, user_id: int, chat_id: int | None = None) -> Claim:
+        async with self._write() as db:
+            now = self.clock()
+            day = local_day(now, await self._timezone(db, chat_id))
+            amount = self.economy.relief_amount(await self._balance(db, user_id))
+            if amount <= 0:
+                raise NotEligible(f"relief needs a balance below {self.economy.relief_below} beans")
+            await self._last_claim(db, user_id, "relief", day)
+            return await self._grant(db, user_id, "relief", day, amount, 1, chat_id, now)
+
+    async def _balance(self, db: aiosqlite.Connection, user_id: int) -> int:
+        row = await self._one(db, "SELECT balance FROM players WHERE user_id = ?", (user_id,))
+        if row is None:
+            raise UnknownPlayer(f"unknown player {user_id}")
+        return row[0]
+
+    async def _last_claim(
+        self, db: aiosqlite.Connection, user_id: int, kind: str, day: date
+    ) -> tuple[date, int] | None:
+        """The last claim of this kind (day, streak); raises ``AlreadyClaimed`` unless ``day`` is
+        later."""
+        row = await self._one(
+            db,
+            "SELECT day, streak FROM claims WHERE user_id = ? AND kind = ?"
+            " ORDER BY day DESC LIMIT 1",
+            (user_id, kind),
+        )
+        if row is None:
+            return None
+        last = date.fromisoformat(row[0])
+        if last >= day:
+            raise AlreadyClaimed(f"{kind} already claimed for {last}", last + timedelta(days=1))
+        return last, row[1]
+
+    async def _grant(
+        self,
+        db: aiosqlite.Connection,
+        user_id: int,
+        kind: str,
+        day: date,
+        amount: int,
+        streak: int,
+        chat_id: int | None,
+        now: datetime,
+    ) -> Claim:
+        await db.execute(
+            "INSERT INTO claims (user_id, kind, day, amount, streak, chat_id, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (user_id, kind, day.isoformat(), amount, streak, chat_id, _ms(now)),
+        )
+        balance = await self._move_beans(
+            db, user_id, amount, LedgerReason(kind), _ms(now), chat_id=chat_id
+        )
+        return Claim(amount, balance, day, streak)
+
+    async def give(self, giver_id: int, receiver_id: int, amount: int, chat_id: int) -> Gift:
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
+            raise GiveRefused("give_invalid_amount", "the amount must be a whole number ≥ 1")
+        if giver_id == receiver_id:
+            raise GiveRefused("give_same_player", "a player cannot give to themselves")
+        async with self._write() as db:
+            settings = await self._settings(db, chat_id)
+            if not settings["give_enabled"]:
+                raise GiveRefused("give_disabled", "/give is off in this group")
+            await self._require_players(db, (giver_id, receiver_id))
+            now = self.clock()
+            day = local_day(now, settings["timezone"]).isoformat()
+            given = await self._one(
+                db,
+                "SELECT COALESCE(SUM(amount), 0) FROM gives WHERE giver_id = ? AND day = ?",
+                (giver_id, day),
+            )
+            remaining = max(self.economy.give_daily_limit - given[0], 0)
+            if amount > remaining:
+                raise GiveRefused(
+                    "give_limit", f"only {remaining} more beans may be given today", remaining
+                )
+            if amount > await self._balance(db, giver_id):
+                raise GiveRefused("give_insufficient", "not enough beans")
+            await db.execute(
+                "INSERT INTO gives (giver_id, receiver_id, amount, chat_id, day, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (giver_id, receiver_id, amount, chat_id, day, _ms(now)),
+            )
+            giver_balance = await self._move_beans(
+                db, giver_id, -amount, LedgerReason.GIVE, _ms(now), chat_id=chat_id
+            )
+            receiver_balance = await self._move_beans(
+                db, receiver_id, amount, LedgerReason.GIVE, _ms(now), chat_id=chat_id
+            )
+        return Gift(amount, giver_balance, receiver_balance, remaining - amount)
+
+    async def ledger(self, user_id: int, limit: int = 20) -> list[LedgerEntry]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM ledger WHERE user_id = ? ORDER BY id DESC LIMIT ?",
+                (user_id, limit),
+            )
+        return [
+            LedgerEntry(
+                row["id"],
+                row["user_id"],
+                row["amount"],
+                row["balance_after"],
+                LedgerReason(row["reason"]),
+                row["deal_id"],
+                row["chat_id"],
+                _dt(row["created_at"]),
+            )
+            for row in rows
+        ]
+
+    async def leaderboard(
+        self,
+        chat_id: int | None,
+        period: Period = "today",
+        tz: str | None = None,
+        limit: int = 10,
+    ) -> list[LeaderboardRow]:
+        if period not in PERIODS:
+            raise ValueError(f"unknown period {period!r}")
+        async with self._read() as db:
+            if period == "all":
+                rows = await self._balance_board(db, chat_id, limit)
+            else:
+                zone = tz or await self._timezone(db, chat_id)
+                start, end = period_bounds(period, self.clock(), zone)
+                rows = await self._net_board(db, chat_id, _ms(start), _ms(end), limit)
+        return [
+            LeaderboardRow(rank, row[0], row[1], row[2], row[3])
+            for rank, row in enumerate(rows, start=1)
+        ]
+
+    @staticmethod
+    async def _balance_board(
+        db: aiosqlite.Connection, chat_id: int | None, limit: int
+    ) -> Iterable[aiosqlite.Row]:
+        if chat_id is None:
+            return await db.execute_fetchall(
+                "SELECT user_id, name, balance, games FROM players"
+                " ORDER BY balance DESC, games, balance_changed_at, user_id LIMIT ?",
+                (limit,),
+            )
+        return await db.execute_fetchall(
+            "SELECT p.user_id, p.name, p.balance, g.games FROM group_players g"
+            " JOIN players p ON p.user_id = g.user_id WHERE g.chat_id = ?"
+            " ORDER BY p.balance DESC, g.games, p.balance_changed_at, p.user_id LIMIT ?",
+            (chat_id, limit),
+        )
+
+    @staticmethod
+    async def _net_board(
+        db: aiosqlite.Connection, chat_id: int | None, start: int, end: int, limit: int
+    ) -> Iterable[aiosqlite.Row]:
+        where = "s.finished_at >= ? AND s.finished_at < ? AND s.user_id IS NOT NULL"
+        params: tuple[Any, ...] = (start, end, limit)
+        if chat_id is not None:
+            where = "s.chat_id = ? AND " + where
+            params = (chat_id, *params)
+        return await db.execute_fetchall(
+            "SELECT t.user_id, p.name, t.net, t.games FROM ("
+            "  SELECT s.user_id, SUM(s.beans) AS net, COUNT(*) AS games,"
+            "  MAX(s.finished_at) AS last_at FROM deal_seats s"
+            f"  WHERE {where} GROUP BY s.user_id"
+            "  ORDER BY net DESC, games, last_at, s.user_id LIMIT ?"
+            ") t JOIN players p ON p.user_id = t.user_id"
+            " ORDER BY t.net DESC, t.games, t.last_at, t.user_id",
+            params,
+        )
+
+    async def player_stats(self, user_id: int, chat_id: int | None = None) -> PlayerStats:
+        async with self._read() as db:
+            row = await self._one(db, "SELECT * FROM players WHERE user_id = ?", (user_id,))
+            if row is None:
+                raise UnknownPlayer(f"unknown player {user_id}")
+            rank = await self._rank(db, row, chat_id)
+        return PlayerStats(
+            user_id=user_id,
+            name=row["name"],
+            balance=row["balance"],
+            games=row["games"],
+            wins=row["wins"],
+            landlord_games=row["landlord_games"],
+            landlord_wins=row["landlord_wins"],
+            farmer_games=row["farmer_games"],
+            farmer_wins=row["farmer_wins"],
+            springs=row["springs"],
+            bombs=row["bombs"],
+            best_win=row["best_win"],
+            current_streak=row["current_streak"],
+            longest_streak=row["longest_streak"],
+            rank=rank,
+        )
+
+    async def _rank(
+        self, db: aiosqlite.Connection, player: aiosqlite.Row, chat_id: int | None
+    ) -> int | None:
+        """Position by balance with the leaderboard's tie rules (1 = first)."""
+        balance, changed, user_id = (
+            player["balance"],
+            player["balance_changed_at"],
+            player["user_id"],
+        )
+        ahead = (
+            "(p.balance > ? OR (p.balance = ? AND ({games} < ? OR ({games} = ? AND"
+            " (p.balance_changed_at < ? OR (p.balance_changed_at = ? AND p.user_id < ?))))))"
+        )
+        if chat_id is None:
+            games = player["games"]
+            sql = "SELECT COUNT(*) FROM players p WHERE " + ahead.format(games="p.games")
+            params: tuple[Any, ...] = ()
+        else:
+            member = await self._one(
+                db,
+                "SELECT games FROM group_players WHERE chat_id = ? AND user_id = ?",
+                (chat_id, user_id),
+            )
+            if member is None:
+                return None
+            games = member[0]
+            sql = (
+                "SELECT COUNT(*) FROM group_players g JOIN players p ON p.user_id = g.user_id"
+                " WHERE g.chat_id = ? AND " + ahead.format(games="g.games")
+            )
+            params = (chat_id,)
+        params += (balance, balance, games, games, changed, changed, user_id)
+        row = await self._one(db, sql, params)
+        return row[0] + 1
+
+    async def daily_posts_due(self, kind: str = "daily_top") -> list[tuple[int, date]]:
+        now = self.clock()
+        async with self._read() as db:
+            chats = await db.execute_fetchall(
+                "SELECT DISTINCT chat_id FROM deals WHERE status = 'settled' AND finished_at >= ?",
+                (_ms(now - _DAILY_POST_LOOKBACK),),
+            )
+            due = []
+            for (chat_id,) in chats:
+                settings = await self._settings(db, chat_id)
+                if not settings["daily_post"]:
+                    continue
+                start, end = period_bounds("yesterday", now, settings["timezone"])
+                day = local_day(start, settings["timezone"])
+                played = await self._one(
+                    db,
+                    "SELECT 1 FROM deal_seats WHERE chat_id = ? AND finished_at >= ?"
+                    " AND finished_at < ? AND user_id IS NOT NULL LIMIT 1",
+                    (chat_id, _ms(start), _ms(end)),
+                )
+                posted = await self._one(
+                    db,
+                    "SELECT 1 FROM posts WHERE chat_id = ? AND kind = ? AND day = ?",
+                    (chat_id, kind, day.isoformat()),
+                )
+                if played and not posted:
+                    due.append((chat_id, day))
+        return due
+
+    async def mark_posted(self, chat_id: int, day: date, kind: str = "daily_top") -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "INSERT OR IGNORE INTO posts (chat_id, kind, day, created_at) VALUES (?, ?, ?, ?)",
+                (chat_id, kind, day.isoformat(), _ms(self.clock())),
+            )
+            return cursor.rowcount == 1
+
+    async def totals(self) -> Totals:
+        marks = ",".join("?" * len(GRANT_REASONS))
+        async with self._read() as db:
+            row = await self._one(
+                db,
+                "SELECT (SELECT COALESCE(SUM(balance), 0) FROM players),"
+                " (SELECT COALESCE(SUM(amount), 0) FROM ledger),"
+                f" (SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE reason IN ({marks}))",
+                tuple(str(r) for r in GRANT_REASONS),
+            )
+        return Totals(row[0], row[1], row[2])
