@@ -1,0 +1,146 @@
+"""Actions a seat takes during a deal, and the error for an illegal one (RULES.md §2–§4, §9).
+
+An :class:`Action` is a small immutable value that prints as the notation of the judge protocol
+(``shared/cases/README.md``) and parses back:
+
+>>> str(Action.parse(0, "play 33344456"))
+'play 33344456'
+>>> Action.parse(2, "bid 3")
+Action(kind='bid', seat=2, value=3, cards=None, type=None)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import CardError, check_ranks, format_ranks, parse_ranks
+from engine.combos import ComboType
+
+#: Every action kind. Game decisions: bid/pass (score bidding, and pass in play), call/decline/
+#: rob/norob (rob bidding), double/nodouble, show, play. Meta actions: timeout, autoplay, leave.
+ACTION_KINDS = (
+    "bid", "pass", "call", "decline", "rob", "norob", "double", "nodouble", "show", "play",
+    "timeout", "autoplay", "leave",
+)
+_NO_VALUE = frozenset(ACTION_KINDS) - {"bid", "autoplay", "play"}
+
+#: Stable machine codes of :class:`IllegalAction`.
+ERROR_CODES = (
+    "bad_action", "wrong_phase", "not_your_turn", "bid_too_low", "bid_not_allowed",
+    "leader_cannot_pass", "cannot_beat", "invalid_combination", "not_in_hand",
+    "already_decided", "not_allowed",
+)
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the state it was applied to is unchanged.
+
+    Attributes:
+        code: stable short machine code, one of :data:`ERROR_CODES` (e.g. ``"bid_too_low"``).
+        message: a human-readable English sentence.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        if code not in ERROR_CODES:
+            raise ValueError(f"unknown error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision (or meta action) of one seat.
+
+    Attributes:
+        kind: one of :data:`ACTION_KINDS`.
+        seat: the acting seat, ``0..seats-1``.
+        value: the bid (``1..3``) for ``"bid"``; ``1`` (on) / ``0`` (off) for ``"autoplay"``;
+            else ``None``.
+        cards: for ``"play"``, the ranks played (``0..14``, stored sorted); else ``None``.
+        type: for ``"play"``, optionally the chosen reading when a set of cards has several
+            (only possible under house options, RULES.md §5); ``None`` lets the engine choose.
+
+    ``str(action)`` is the judge notation without the seat, e.g. ``"play 33344456"`` or
+    ``"bid 2"``; the optional ``type`` is not printed.
+
+    Raises:
+        IllegalAction: ``"bad_action"`` for a malformed action (unknown kind, a missing or
+            superfluous value or cards, an impossible rank).
+    """
+
+    kind: str
+    seat: int
+    value: int | None = None
+    cards: tuple[int, ...] | None = None
+    type: ComboType | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ACTION_KINDS:
+            raise IllegalAction("bad_action", f"Unknown action {self.kind!r}.")
+        if not isinstance(self.seat, int) or isinstance(self.seat, bool) or self.seat < 0:
+            raise IllegalAction("bad_action", f"Invalid seat {self.seat!r}.")
+        if self.kind == "play":
+            self._check_play()
+        elif self.cards is not None or self.type is not None:
+            raise IllegalAction("bad_action", f"A {self.kind!r} action carries no cards.")
+        if self.kind in _NO_VALUE and self.value is not None:
+            raise IllegalAction("bad_action", f"A {self.kind!r} action carries no value.")
+        if self.kind == "bid" and (not isinstance(self.value, int) or isinstance(self.value, bool)):
+            raise IllegalAction("bad_action", "A bid needs a number: 1, 2 or 3.")
+        if self.kind == "autoplay" and self.value not in (0, 1):
+            raise IllegalAction("bad_action", "Auto-play is switched with 1 (on) or 0 (off).")
+
+    def _check_play(self) -> None:
+        if self.value is not None:
+            raise IllegalAction("bad_action", "A play carries cards, not a value.")
+        if not self.cards:
+            raise IllegalAction("bad_action", "A play needs at least one card.")
+        try:
+            cards = tuple(sorted(self.cards))
+            check_ranks(cards, decks=2)
+        except (CardError, TypeError, IndexError):
+            raise IllegalAction("bad_action", f"Invalid ranks {self.cards!r}.") from None
+        object.__setattr__(self, "cards", cards)
+        if self.type is not None:
+            try:
+                object.__setattr__(self, "type", ComboType(self.type))
+            except ValueError:
+                raise IllegalAction("bad_action", f"Unknown combination {self.type!r}.") from None
+
+    @classmethod
+    def parse(cls, seat: int, text: str) -> Action:
+        """Parse the judge notation: ``"bid 2"``, ``"pass"``, ``"play 33344456"``,
+        ``"play 333444555777 plane_single"`` (optional reading), ``"autoplay 1"``, ``"leave"``.
+
+        Raises:
+            IllegalAction: ``"bad_action"`` if the text is not an action.
+        """
+        if not isinstance(text, str):
+            raise IllegalAction("bad_action", "An action must be text.")
+        words = text.split()
+        if not words:
+            raise IllegalAction("bad_action", "Empty action.")
+        kind, args = words[0].lower(), words[1:]
+        if kind == "play":
+            if not 1 <= len(args) <= 2:
+                raise IllegalAction("bad_action", "Write a play as 'play <cards> [type]'.")
+            try:
+                cards = parse_ranks(args[0], decks=2)
+            except CardError as exc:
+                raise IllegalAction("bad_action", f"Invalid cards: {exc}.") from None
+            return cls("play", seat, cards=cards, type=args[1] if len(args) == 2 else None)
+        if kind in ("bid", "autoplay"):
+            if len(args) != 1 or not args[0].isdigit():
+                raise IllegalAction("bad_action", f"Write '{kind} <number>'.")
+            return cls(kind, seat, value=int(args[0]))
+        if args:
+            raise IllegalAction("bad_action", f"{kind!r} takes no argument.")
+        return cls(kind, seat)
+
+    def __str__(self) -> str:
+        if self.kind == "play":
+            return f"play {format_ranks(self.cards or ())}"
+        if self.value is not None:
+            return f"{self.kind} {self.value}"
+        return self.kind

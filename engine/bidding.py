@@ -1,0 +1,150 @@
+"""Bidding for the landlord: the `score` and `rob` presets (RULES.md §2).
+
+:class:`Bidding` is the public state of the bidding; :func:`bid_step` applies one bidding action
+and :func:`bidding_choices` lists what the seat to speak may say. Both are pure.
+
+>>> from engine.presets import SCORE
+>>> b = start_bidding(SCORE, first_bidder=1)
+>>> b = bid_step(b, SCORE, Action("bid", 1, value=1))
+>>> b = bid_step(b, SCORE, Action("bid", 2, value=3))
+>>> b.finished, b.high_bidder, b.high_bid
+(True, 2, 3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.action import Action, IllegalAction
+from engine.presets import Rules
+
+MAX_BID = 3
+SCORE_KINDS = ("bid", "pass")
+ROB_KINDS = ("call", "decline", "rob", "norob")
+
+
+@dataclass(frozen=True, slots=True)
+class Bidding:
+    """Public state of the bidding (RULES.md §2).
+
+    Attributes:
+        first_bidder: the seat that spoke first.
+        queue: seats still to speak, in order; ``queue[0]`` speaks now; empty when finished.
+        spoken: seats that have spoken in the first round, in order (score: bid or pass; rob:
+            call or decline).
+        stage: ``"bid"`` (score), ``"call"``, ``"rob"`` or ``"last"`` (rob: the caller's last
+            chance to rob back), ``"done"``.
+        high_bid: score preset, the highest bid so far (0 = none).
+        high_bidder: the current landlord candidate: the highest bidder (score), or the caller /
+            last robber (rob); ``None`` while nobody has bid or called.
+        caller: rob preset, the seat that called.
+        declined: rob preset, seats that declined to call (they may not rob).
+        robs: rob preset, number of robs so far (each doubles the multiplier).
+    """
+
+    first_bidder: int
+    queue: tuple[int, ...]
+    spoken: tuple[int, ...] = ()
+    stage: str = "bid"
+    high_bid: int = 0
+    high_bidder: int | None = None
+    caller: int | None = None
+    declined: tuple[int, ...] = ()
+    robs: int = 0
+
+    @property
+    def finished(self) -> bool:
+        """True once nobody is left to speak."""
+        return not self.queue
+
+    @property
+    def started(self) -> bool:
+        """True once a bid (score) or call (rob) has been made: showing cards for ×4 is over."""
+        return self.high_bidder is not None
+
+
+def start_bidding(rules: Rules, first_bidder: int) -> Bidding:
+    """The bidding before anyone speaks; seats speak in seat order from ``first_bidder``."""
+    order = tuple((first_bidder + i) % rules.seats for i in range(rules.seats))
+    return Bidding(first_bidder, order, stage="call" if rules.bidding == "rob" else "bid")
+
+
+def min_bid(bidding: Bidding, rules: Rules) -> int:
+    """Lowest bid the seat to speak may make (RULES.md §2.1, house option ``third_min_two``)."""
+    if rules.third_min_two and bidding.high_bid == 0 and len(bidding.spoken) == rules.seats - 1:
+        return 2
+    return bidding.high_bid + 1
+
+
+def bidding_choices(bidding: Bidding, rules: Rules) -> list[tuple[str, int | None]]:
+    """``(kind, value)`` pairs the seat ``bidding.queue[0]`` may choose; empty when finished."""
+    if bidding.finished:
+        return []
+    if bidding.stage == "bid":
+        return [("bid", v) for v in range(min_bid(bidding, rules), MAX_BID + 1)] + [("pass", None)]
+    if bidding.stage == "call":
+        return [("call", None), ("decline", None)]
+    return [("rob", None), ("norob", None)]
+
+
+def bid_step(bidding: Bidding, rules: Rules, action: Action) -> Bidding:
+    """Apply one bidding action of the seat to speak (RULES.md §2.1 / §2.2).
+
+    Raises:
+        IllegalAction: ``not_your_turn``; ``not_allowed`` (a kind this preset or stage does not
+            use); ``bid_not_allowed`` (a bid outside 1..3, or a 1 under ``third_min_two``);
+            ``bid_too_low`` (not higher than the highest bid).
+    """
+    if bidding.finished:
+        raise IllegalAction("wrong_phase", "The bidding is over.")
+    seat = bidding.queue[0]
+    if action.seat != seat:
+        raise IllegalAction("not_your_turn", f"It is seat {seat}'s turn to bid.")
+    allowed = {kind for kind, _ in bidding_choices(bidding, rules)}
+    if action.kind not in allowed:
+        words = " or ".join(sorted(allowed))
+        raise IllegalAction("not_allowed", f"Now the choice is {words}, not {action.kind}.")
+    if action.kind == "bid":
+        return _bid(bidding, rules, action.value or 0)
+    if action.kind == "pass":
+        return replace(bidding, queue=bidding.queue[1:], spoken=bidding.spoken + (seat,))
+    if action.kind == "call":
+        return _after_rob_turn(replace(bidding, queue=bidding.queue[1:],
+                                       spoken=bidding.spoken + (seat,), stage="rob",
+                                       caller=seat, high_bidder=seat))
+    if action.kind == "decline":
+        return _done_if_empty(replace(bidding, queue=bidding.queue[1:],
+                                      spoken=bidding.spoken + (seat,),
+                                      declined=bidding.declined + (seat,)))
+    if action.kind == "rob":
+        bidding = replace(bidding, robs=bidding.robs + 1, high_bidder=seat)
+    return _after_rob_turn(replace(bidding, queue=bidding.queue[1:]))
+
+
+def _bid(bidding: Bidding, rules: Rules, value: int) -> Bidding:
+    seat = bidding.queue[0]
+    if not 1 <= value <= MAX_BID:
+        raise IllegalAction("bid_not_allowed", f"A bid is 1, 2 or 3, not {value}.")
+    low = min_bid(bidding, rules)
+    if value < low:
+        if value > bidding.high_bid:
+            raise IllegalAction("bid_not_allowed",
+                                "After two passes the third seat may only bid 2 or 3.")
+        raise IllegalAction("bid_too_low",
+                            f"The bid must be higher than {bidding.high_bid}.")
+    queue = () if value == MAX_BID else bidding.queue[1:]
+    return _done_if_empty(replace(bidding, queue=queue, spoken=bidding.spoken + (seat,),
+                                  high_bid=value, high_bidder=seat))
+
+
+def _after_rob_turn(bidding: Bidding) -> Bidding:
+    """After a call or rob turn: next robber, the caller's last chance, or done (RULES §2.2)."""
+    if bidding.queue:
+        return bidding
+    if bidding.stage == "rob" and bidding.robs > 0 and bidding.caller is not None:
+        return replace(bidding, stage="last", queue=(bidding.caller,))
+    return replace(bidding, stage="done")
+
+
+def _done_if_empty(bidding: Bidding) -> Bidding:
+    return replace(bidding, stage="done") if not bidding.queue else bidding

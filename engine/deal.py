@@ -1,0 +1,526 @@
+"""One deal as an immutable state machine (RULES.md §1–§4, §7, §9).
+
+``new_deal`` deals the cards; ``apply(state, action)`` returns the next state and never changes
+the old one; an action the rules forbid raises :class:`IllegalAction` with a stable ``code``.
+
+Phases: ``"bidding"`` → (``"doubling"`` if ``rules.doubling``) → ``"playing"`` → ``"finished"``;
+or ``"bidding"`` → ``"redeal"`` when everybody passes (RULES.md §2); a seat leaving during
+bidding ends the deal at once (``"finished"`` with an escape result, RULES.md §9).
+
+Rule choices where RULES.md is silent (in RULES terms):
+
+* **Out of turn**: ``show``, ``autoplay`` and ``leave`` may be taken by any seat whenever their
+  own conditions hold; every other action only by a seat in ``to_act``.
+* **Show cards** (RULES.md §3): ×4 for a seat showing during bidding before the first bid (score)
+  or call (rob); ×2 for the landlord after taking the kitty and before the first play, only if no
+  seat has shown yet (seed 003). A shown hand multiplies every pair its seat belongs to, like
+  doubling: a farmer's show only their own pair, the landlord's both pairs.
+* **Timeout** (RULES.md §9): auto-play goes on, then the seeds' default action is taken
+  (:func:`auto_action`). The history records the ``timeout`` followed by that action.
+* **Auto-play penalty** (RULES.md §9): a seat counts as "on auto-play" if it was on auto-play at
+  any moment of the play phase while holding 2 or more cards (``DealState.autoplayed``); switching
+  back before the end does not undo it, and going on auto-play with the last card does not count
+  (seed 003: 剩下最后1张牌托管或断线，输赢得分正常计算).
+* **Leaving** (RULES.md §9): during doubling or play the seat goes on auto-play for the rest of the
+  deal (it cannot switch it off) and at the end pays instead of the normal result
+  (:func:`engine.scoring.escape_points`); during bidding the deal is cancelled at once and the
+  leaver pays ``2 × escape_factor`` points (:func:`engine.scoring.bidding_escape_result`). If every
+  seat has left, the deal ends at once with zero points.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine import combos
+from engine.action import Action, IllegalAction
+from engine.bidding import Bidding, bid_step, start_bidding
+from engine.cards import DECK, card_rank, format_ranks, shuffled_deck
+from engine.codec import (
+    action_from_dict,
+    action_to_dict,
+    bidding_from_dict,
+    bidding_to_dict,
+    result_from_dict,
+    result_to_dict,
+    trick_from_dict,
+    trick_to_dict,
+)
+from engine.combos import ComboType, Play
+from engine.presets import Rules
+from engine.scoring import DealResult, bidding_escape_result, pair_multipliers, score_deal
+from engine.trick import Trick, read_play
+from engine.view import SeatView
+
+__all__ = [
+    "Action", "DealResult", "DealState", "IllegalAction", "SeatView", "Trick", "apply",
+    "auto_action", "new_deal", "next_first_bidder",
+]
+
+ACTIVE_PHASES = ("bidding", "doubling", "playing")
+_JSON_FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class DealState:
+    """The whole state of one deal. Immutable: :func:`apply` returns a new one.
+
+    Attributes:
+        rules: the deal's rules (``engine.presets.Rules``).
+        first_bidder: the seat that bid first (RULES.md §1.4).
+        phase: ``"bidding"``, ``"doubling"``, ``"playing"``, ``"finished"`` or ``"redeal"``.
+        hands: per seat, its cards (card ids ``0..53``, sorted); the landlord's includes the kitty.
+        kitty: the kitty's cards (revealed in views once the landlord is decided).
+        to_act: seats that may act now: one seat, except in the doubling round, where every
+            undecided seat may (listed in seat order starting with the landlord); empty when over.
+        bidding: the public bidding state (RULES.md §2).
+        landlord: the landlord seat once decided.
+        base: the base score: the highest bid so far (score preset) or 1 (rob preset).
+        doubled: per seat, ``True``/``False`` once decided in the doubling round, else ``None``.
+        shown: per seat, the show-cards factor taken (4 or 2), 0 if not shown (RULES.md §3).
+        trick: the current trick (RULES.md §4).
+        play_counts: per seat, the number of plays made (passes excluded).
+        bombs: bombs and rockets played so far (RULES.md §7).
+        rockets: rockets played so far (also counted in ``bombs``).
+        autoplay: per seat, auto-play is on now (RULES.md §9).
+        autoplayed: per seat, was on auto-play during play holding 2+ cards (penalty, RULES §9).
+        escaped: per seat, left the deal (RULES.md §9).
+        history: every applied action in order (a ``timeout`` is followed by its resolution).
+        version: +1 per applied action (0 when dealt).
+        result: the result once ``phase == "finished"``, else ``None``.
+    """
+
+    rules: Rules
+    first_bidder: int
+    phase: str
+    hands: tuple[tuple[int, ...], ...]
+    kitty: tuple[int, ...]
+    to_act: tuple[int, ...]
+    bidding: Bidding
+    landlord: int | None
+    base: int
+    doubled: tuple[bool | None, ...]
+    shown: tuple[int, ...]
+    trick: Trick
+    play_counts: tuple[int, ...]
+    bombs: int
+    rockets: int
+    autoplay: tuple[bool, ...]
+    autoplayed: tuple[bool, ...]
+    escaped: tuple[bool, ...]
+    history: tuple[Action, ...]
+    version: int
+    result: DealResult | None
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Number of cards per seat."""
+        return tuple(len(h) for h in self.hands)
+
+    @property
+    def farmers(self) -> tuple[int, ...]:
+        """The farmer seats in seat order (empty before the landlord is decided)."""
+        if self.landlord is None:
+            return ()
+        return tuple(s for s in range(self.rules.seats) if s != self.landlord)
+
+    def multipliers(self) -> tuple[int, ...]:
+        """Each farmer–landlord pair's multiplier, farmers in seat order (RULES.md §7).
+
+        So far (robs, doubling, shown cards, bombs and rockets played); once finished, the final
+        values including spring / anti-spring. Empty before the landlord is decided.
+        """
+        if self.result is not None and self.result.multipliers:
+            return self.result.multipliers
+        if self.landlord is None:
+            return ()
+        return pair_multipliers(self.rules, landlord=self.landlord, robs=self.bidding.robs,
+                                doubled=self.doubled, shown=self.shown, bombs=self.bombs)
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may see: its own hand and the public information.
+
+        Raises:
+            ValueError: no such seat.
+        """
+        _check_seat(self.rules, seat)
+        revealed = self.landlord is not None
+        played = sorted(r for a in self.history if a.kind == "play" for r in a.cards or ())
+        return SeatView(
+            seat=seat, rules=self.rules, phase=self.phase, version=self.version,
+            to_act=self.to_act, hand=self.hands[seat], counts=self.counts,
+            kitty=self.kitty if revealed else None,
+            shown_hands=tuple(h if f else None for h, f in zip(self.hands, self.shown,
+                                                                strict=True)),
+            history=self.history, trick=self.trick, bidding=self.bidding,
+            landlord=self.landlord, base=self.base, multipliers=self.multipliers(),
+            doubled=self.doubled, autoplay=self.autoplay, escaped=self.escaped,
+            alarm=tuple(self.phase == "playing" and 0 < c <= self.rules.alarm_at
+                        for c in self.counts),
+            played=tuple(played), result=self.result)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The game decisions ``seat`` may take now (see :meth:`SeatView.legal_actions`)."""
+        return self.view(seat).legal_actions()
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain JSON-ready dict; :meth:`from_dict` is its exact inverse."""
+        return {
+            "format": _JSON_FORMAT, "rules": self.rules.to_dict(),
+            "first_bidder": self.first_bidder, "phase": self.phase,
+            "hands": [list(h) for h in self.hands], "kitty": list(self.kitty),
+            "to_act": list(self.to_act), "bidding": bidding_to_dict(self.bidding),
+            "landlord": self.landlord, "base": self.base, "doubled": list(self.doubled),
+            "shown": list(self.shown), "trick": trick_to_dict(self.trick),
+            "play_counts": list(self.play_counts), "bombs": self.bombs, "rockets": self.rockets,
+            "autoplay": list(self.autoplay), "autoplayed": list(self.autoplayed),
+            "escaped": list(self.escaped), "history": [action_to_dict(a) for a in self.history],
+            "version": self.version, "result": result_to_dict(self.result),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DealState:
+        """Inverse of :meth:`to_dict`.
+
+        Raises:
+            ValueError: an unknown format or malformed data.
+        """
+        if data.get("format") != _JSON_FORMAT:
+            raise ValueError(f"unknown deal state format {data.get('format')!r}")
+        try:
+            return cls(
+                rules=Rules.from_dict(data["rules"]), first_bidder=data["first_bidder"],
+                phase=data["phase"], hands=tuple(tuple(h) for h in data["hands"]),
+                kitty=tuple(data["kitty"]), to_act=tuple(data["to_act"]),
+                bidding=bidding_from_dict(data["bidding"]), landlord=data["landlord"],
+                base=data["base"], doubled=tuple(data["doubled"]), shown=tuple(data["shown"]),
+                trick=trick_from_dict(data["trick"]), play_counts=tuple(data["play_counts"]),
+                bombs=data["bombs"], rockets=data["rockets"], autoplay=tuple(data["autoplay"]),
+                autoplayed=tuple(data["autoplayed"]), escaped=tuple(data["escaped"]),
+                history=tuple(action_from_dict(a) for a in data["history"]),
+                version=data["version"], result=result_from_dict(data["result"]))
+        except (KeyError, TypeError, IllegalAction) as exc:
+            raise ValueError(f"malformed deal state: {exc}") from exc
+
+    def to_json(self) -> str:
+        """Lossless JSON text of the state (for the store and restarts)."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> DealState:
+        """Inverse of :meth:`to_json`.
+
+        Raises:
+            ValueError: not a deal state.
+        """
+        return cls.from_dict(json.loads(text))
+
+
+def new_deal(rules: Rules, *, seed: int | None = None, first_bidder: int = 0,
+             hands: Sequence[Sequence[int]] | None = None,
+             kitty: Sequence[int] | None = None) -> DealState:
+    """Deal a new deal (RULES.md §1): ``rules.hand_size`` cards per seat, the rest as the kitty.
+
+    Without ``hands``, a deck shuffled by ``random.Random(seed)`` is dealt (the same seed gives
+    the same deal). With ``hands`` (card ids per seat), ``kitty`` defaults to the cards left over.
+
+    >>> from engine.presets import SCORE
+    >>> state = new_deal(SCORE, seed=7, first_bidder=1)
+    >>> state.phase, state.to_act, state.counts
+    ('bidding', (1,), (17, 17, 17))
+
+    Raises:
+        ValueError: a bad seat, or hands/kitty that are not exactly the deck dealt to size.
+    """
+    _check_seat(rules, first_bidder)
+    n = rules.seats
+    deck = [c for _ in range(rules.decks) for c in DECK]
+    if n * rules.hand_size + rules.kitty_size != len(deck):
+        raise ValueError("rules: seats × hand_size + kitty_size must use the whole deck")
+    if hands is None:
+        if kitty is not None:
+            raise ValueError("a kitty can only be given together with the hands")
+        dealt = shuffled_deck(random.Random(seed), decks=rules.decks)
+        size = rules.hand_size
+        hands = [dealt[i * size:(i + 1) * size] for i in range(n)]
+        kitty = dealt[n * size:]
+    else:
+        if len(hands) != n or any(len(h) != rules.hand_size for h in hands):
+            raise ValueError(f"need {n} hands of {rules.hand_size} cards")
+        if kitty is None:
+            kitty = list((Counter(deck) - Counter(c for h in hands for c in h)).elements())
+    if Counter(c for h in hands for c in h) + Counter(kitty) != Counter(deck) \
+            or len(kitty) != rules.kitty_size:
+        raise ValueError("hands and kitty must be exactly the deck")
+    no, zero = (False,) * n, (0,) * n
+    return DealState(
+        rules=rules, first_bidder=first_bidder, phase="bidding",
+        hands=tuple(tuple(sorted(h)) for h in hands), kitty=tuple(sorted(kitty)),
+        to_act=(first_bidder,), bidding=start_bidding(rules, first_bidder), landlord=None,
+        base=1 if rules.bidding == "rob" else 0, doubled=(None,) * n, shown=zero, trick=Trick(),
+        play_counts=zero, bombs=0, rockets=0, autoplay=no, autoplayed=no, escaped=no,
+        history=(), version=0, result=None)
+
+
+def next_first_bidder(state: DealState, *, winner_bids_first: bool = False) -> int:
+    """First bidder of the next deal (RULES.md §1.4, §2.1).
+
+    After a redeal the same seat bids first; otherwise it rotates one seat. With
+    ``winner_bids_first`` (RULES.md §1.4 option) the seat that played out bids first.
+    """
+    if state.phase == "redeal":
+        return state.first_bidder
+    if winner_bids_first and state.result is not None and state.result.winner is not None:
+        return state.counts.index(0)
+    return (state.first_bidder + 1) % state.rules.seats
+
+
+def apply(state: DealState, action: Action) -> DealState:
+    """The state after ``action`` (RULES.md §2–§4, §9); ``state`` itself never changes.
+
+    Raises:
+        IllegalAction: the action is not allowed now (``code``: ``bad_action``,
+            ``wrong_phase``, ``not_your_turn``, ``bid_too_low``, ``bid_not_allowed``,
+            ``leader_cannot_pass``, ``cannot_beat``, ``invalid_combination``, ``not_in_hand``,
+            ``already_decided``, ``not_allowed``).
+    """
+    if not isinstance(action, Action):
+        raise IllegalAction("bad_action", "Not an action.")
+    if action.seat >= state.rules.seats:
+        raise IllegalAction("bad_action", f"There is no seat {action.seat}.")
+    new = _HANDLERS[action.kind](state, action)
+    new = _mark_autoplay(new)
+    if new.phase == "finished" and new.result is None:
+        new = replace(new, result=score_deal(new))
+    return replace(new, version=state.version + 1)
+
+
+def auto_action(state: DealState, seat: int) -> Action:
+    """The seeds' default action for ``seat``, which must be in ``to_act`` (RULES.md §9).
+
+    Bidding: pass / decline / norob; doubling: nodouble; leading: the smallest single card;
+    following: pass, except that a last card that beats the trick is played (seed 003:
+    如果剩下最后1张牌托管，系统自动跟牌).
+
+    Raises:
+        IllegalAction: ``wrong_phase`` or ``not_your_turn``.
+    """
+    _need_active(state)
+    if seat not in state.to_act:
+        raise IllegalAction("not_your_turn", f"Seat {seat} is not to act.")
+    if state.phase == "bidding":
+        kind = {"bid": "pass", "call": "decline"}.get(state.bidding.stage, "norob")
+        return Action(kind, seat)
+    if state.phase == "doubling":
+        return Action("nodouble", seat)
+    hand = state.hands[seat]
+    lowest = (card_rank(hand[0]),)
+    prev = state.trick.play
+    if prev is None:
+        return Action("play", seat, cards=lowest)
+    if len(hand) == 1 and any(combos.beats(p, prev) for p in combos.classify(lowest, state.rules)):
+        return Action("play", seat, cards=lowest)
+    return Action("pass", seat)
+
+
+# --- handlers: each checks one kind of action and returns the next state (history included) ---
+
+
+def _bidding_action(state: DealState, action: Action) -> DealState:
+    if state.phase != "bidding":
+        raise IllegalAction("wrong_phase", f"'{action.kind}' is a bidding action; "
+                                           f"the deal is in {state.phase}.")
+    bidding = bid_step(state.bidding, state.rules, action)
+    state = replace(state, bidding=bidding, to_act=bidding.queue[:1],
+                    base=bidding.high_bid if state.rules.bidding == "score" else 1,
+                    history=state.history + (action,))
+    return _end_bidding(state) if bidding.finished else state
+
+
+def _end_bidding(state: DealState) -> DealState:
+    """Landlord takes the kitty (RULES.md §1.3); all passed → redeal or forced landlord."""
+    rules, bidding = state.rules, state.bidding
+    landlord, base = bidding.high_bidder, state.base
+    if landlord is None:
+        if not rules.all_pass_forced_landlord:
+            return replace(state, phase="redeal", to_act=())
+        landlord, base = bidding.first_bidder, 1
+    hands = list(state.hands)
+    hands[landlord] = tuple(sorted(hands[landlord] + state.kitty))
+    if rules.doubling:
+        phase = "doubling"
+        to_act = tuple((landlord + i) % rules.seats for i in range(rules.seats))
+    else:
+        phase, to_act = "playing", (landlord,)
+    return replace(state, phase=phase, to_act=to_act, landlord=landlord, base=base,
+                   hands=tuple(hands))
+
+
+def _pass(state: DealState, action: Action) -> DealState:
+    if state.phase == "playing":
+        return _pass_trick(state, action)
+    return _bidding_action(state, action)
+
+
+def _double(state: DealState, action: Action) -> DealState:
+    if state.phase != "doubling":
+        raise IllegalAction("wrong_phase", "Doubling is only after the landlord takes the kitty.")
+    seat = action.seat
+    if state.doubled[seat] is not None:
+        raise IllegalAction("already_decided", "You have already decided about doubling.")
+    doubled = list(state.doubled)
+    doubled[seat] = action.kind == "double"
+    to_act = tuple(s for s in state.to_act if s != seat)
+    state = replace(state, doubled=tuple(doubled), to_act=to_act,
+                    history=state.history + (action,))
+    if not to_act:
+        state = replace(state, phase="playing", to_act=(state.landlord,))
+    return state
+
+
+def _play(state: DealState, action: Action) -> DealState:
+    seat = _need_turn(state, action, "playing")
+    hand = list(state.hands[seat])
+    for rank in action.cards or ():
+        index = next((i for i, c in enumerate(hand) if card_rank(c) == rank), None)
+        if index is None:
+            raise IllegalAction("not_in_hand",
+                                f"You do not hold {format_ranks(action.cards or ())}.")
+        del hand[index]
+    play = read_play(action.cards or (), action.type, state.trick.play, state.rules)
+    return _after_play(state, action, play, tuple(hand))
+
+
+def _after_play(state: DealState, action: Action, play: Play, hand: tuple[int, ...]) -> DealState:
+    seat, n = action.seat, state.rules.seats
+    hands = list(state.hands)
+    hands[seat] = hand
+    counts = list(state.play_counts)
+    counts[seat] += 1
+    is_rocket = play.type == ComboType.ROCKET
+    state = replace(state, hands=tuple(hands), play_counts=tuple(counts),
+                    bombs=state.bombs + (is_rocket or play.type == ComboType.BOMB),
+                    rockets=state.rockets + is_rocket, history=state.history + (action,),
+                    trick=Trick(play, seat, 0))
+    if not hand:
+        return replace(state, phase="finished", to_act=())
+    return replace(state, to_act=((seat + 1) % n,))
+
+
+def _pass_trick(state: DealState, action: Action) -> DealState:
+    seat = _need_turn(state, action, "playing")
+    trick = state.trick
+    if trick.play is None:
+        raise IllegalAction("leader_cannot_pass", "You lead this trick: play any combination.")
+    history = state.history + (action,)
+    if trick.passes + 1 == state.rules.seats - 1:
+        return replace(state, trick=Trick(), to_act=(trick.seat,), history=history)
+    return replace(state, trick=replace(trick, passes=trick.passes + 1),
+                   to_act=((seat + 1) % state.rules.seats,), history=history)
+
+
+def _show(state: DealState, action: Action) -> DealState:
+    _need_active(state)
+    seat = action.seat
+    if not state.rules.show_cards:
+        raise IllegalAction("not_allowed", "Showing cards is off at this table.")
+    if state.shown[seat]:
+        raise IllegalAction("already_decided", "Your cards are already shown.")
+    factor = state.view(seat).may_show()
+    if not factor:
+        raise IllegalAction("not_allowed", "Cards may be shown before the first bid, or by the "
+                                           "landlord before the first play if nobody has shown.")
+    shown = list(state.shown)
+    shown[seat] = factor
+    return replace(state, shown=tuple(shown), history=state.history + (action,))
+
+
+def _autoplay(state: DealState, action: Action) -> DealState:
+    _need_active(state)
+    seat, on = action.seat, action.value == 1
+    if state.autoplay[seat] == on:
+        raise IllegalAction("not_allowed", f"Auto-play is already {'on' if on else 'off'}.")
+    if state.escaped[seat]:
+        raise IllegalAction("not_allowed", "A seat that left stays on auto-play.")
+    return replace(state, autoplay=_set(state.autoplay, seat, on),
+                   history=state.history + (action,))
+
+
+def _timeout(state: DealState, action: Action) -> DealState:
+    _need_active(state)
+    seat = action.seat
+    if seat not in state.to_act:
+        raise IllegalAction("not_your_turn", f"Seat {seat} is not to act.")
+    state = _mark_autoplay(replace(state, autoplay=_set(state.autoplay, seat, True),
+                                   history=state.history + (action,)))
+    resolved = auto_action(state, seat)
+    return _HANDLERS[resolved.kind](state, resolved)
+
+
+def _leave(state: DealState, action: Action) -> DealState:
+    _need_active(state)
+    seat = action.seat
+    if state.escaped[seat]:
+        raise IllegalAction("not_allowed", "You have already left this deal.")
+    history = state.history + (action,)
+    if state.phase == "bidding":
+        return replace(state, phase="finished", to_act=(), history=history,
+                       escaped=_set(state.escaped, seat, True),
+                       result=bidding_escape_result(state.rules, seat, state.base))
+    escaped = _set(state.escaped, seat, True)
+    state = replace(state, escaped=escaped, autoplay=_set(state.autoplay, seat, True),
+                    history=history)
+    if all(escaped):
+        n = state.rules.seats
+        result = DealResult(winner=None, landlord=state.landlord, base=state.base,
+                            bombs=state.bombs, rockets=state.rockets, spring=False,
+                            anti_spring=False, farmers=state.farmers,
+                            multipliers=state.multipliers(), points=(0,) * n,
+                            escaped=tuple(range(n)))
+        state = replace(state, phase="finished", to_act=(), result=result)
+    return state
+
+
+_HANDLERS: dict[str, Callable[[DealState, Action], DealState]] = {
+    "bid": _bidding_action, "call": _bidding_action, "decline": _bidding_action,
+    "rob": _bidding_action, "norob": _bidding_action, "pass": _pass, "double": _double,
+    "nodouble": _double, "play": _play, "show": _show, "autoplay": _autoplay,
+    "timeout": _timeout, "leave": _leave,
+}
+
+
+def _mark_autoplay(state: DealState) -> DealState:
+    """Record seats on auto-play during play while holding 2+ cards (RULES.md §9 penalty)."""
+    if state.phase != "playing":
+        return state
+    marks = tuple(was or (on and len(hand) >= 2) for was, on, hand
+                  in zip(state.autoplayed, state.autoplay, state.hands, strict=True))
+    return state if marks == state.autoplayed else replace(state, autoplayed=marks)
+
+
+def _need_active(state: DealState) -> None:
+    if state.phase not in ACTIVE_PHASES:
+        raise IllegalAction("wrong_phase", f"The deal is over ({state.phase}).")
+
+
+def _need_turn(state: DealState, action: Action, phase: str) -> int:
+    if state.phase != phase:
+        raise IllegalAction("wrong_phase", f"'{action.kind}' is not possible during "
+                                           f"{state.phase}.")
+    if action.seat not in state.to_act:
+        raise IllegalAction("not_your_turn", f"It is seat {state.to_act[0]}'s turn.")
+    return action.seat
+
+
+def _set(flags: tuple[bool, ...], seat: int, value: bool) -> tuple[bool, ...]:
+    return flags[:seat] + (value,) + flags[seat + 1:]
+
+
+def _check_seat(rules: Rules, seat: int) -> None:
+    if not isinstance(seat, int) or not 0 <= seat < rules.seats:
+        raise ValueError(f"no seat {seat!r} at a {rules.seats}-seat table")

@@ -1,0 +1,61 @@
+"""The current trick and how a set of played ranks is read (RULES.md §4, §5, §6).
+
+>>> from engine.presets import SCORE
+>>> str(read_play((0, 0, 0, 1), None, None, SCORE))
+'3334'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import combos
+from engine.action import IllegalAction
+from engine.cards import format_ranks
+from engine.combos import ComboType, Play
+from engine.presets import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """The trick in progress (RULES.md §4.2–§4.3).
+
+    Attributes:
+        play: the last non-pass play of the trick; ``None`` when the seat to act leads.
+        seat: the seat that made ``play``.
+        passes: passes since ``play``; at ``seats - 1`` the trick is over.
+    """
+
+    play: Play | None = None
+    seat: int | None = None
+    passes: int = 0
+
+
+def read_play(ranks: Sequence[int], type_: ComboType | None, prev: Play | None,
+              rules: Rules) -> Play:
+    """The reading of ``ranks`` that is played (RULES.md §5 "several readings", §6).
+
+    Leading (``prev`` is ``None``): the reading of type ``type_`` if given, else the first reading
+    of :func:`engine.combos.classify` (with the default rules every set has exactly one).
+    Following: among the readings (of type ``type_`` if given) that beat ``prev``, one of the
+    same type as ``prev`` if any (a bomb or rocket otherwise).
+
+    Raises:
+        IllegalAction: ``invalid_combination`` (no reading, or none of type ``type_``),
+            ``cannot_beat`` (no reading beats ``prev``).
+    """
+    readings = combos.classify(ranks, rules)
+    if type_ is not None:
+        readings = [r for r in readings if r.type == type_]
+    if not readings:
+        what = f" as {type_}" if type_ is not None else ""
+        raise IllegalAction("invalid_combination",
+                            f"{format_ranks(ranks)} is not a valid combination{what}.")
+    if prev is None:
+        return readings[0]
+    beating = [r for r in readings if combos.beats(r, prev)]
+    if not beating:
+        raise IllegalAction("cannot_beat", f"{format_ranks(ranks)} does not beat {prev}.")
+    same_type = [r for r in beating if r.type == prev.type]
+    return (same_type or beating)[0]
