@@ -1,0 +1,58 @@
+"""`python -m bot` or `ddz-bot`: run the bot.
+
+Reads `Settings` from the environment and `.env`; a bad setting prints one line to stderr and
+exits with status 2. Runs long polling, or a webhook server on 0.0.0.0:WEBHOOK_PORT when
+WEBHOOK_URL is set, until SIGINT/SIGTERM.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from bot.app import build_application
+from bot.settings import Settings, SettingsError
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+# Lowest level each library logger may log at, whatever LOG_LEVEL says: below these, PTB logs
+# request parameters and updates (message texts, callback data, so hands) and httpx logs request
+# URLs, which contain the bot token.
+LIBRARY_LOG_FLOORS = {
+    "telegram": logging.INFO,
+    "httpx": logging.WARNING,
+    "httpcore": logging.WARNING,
+    "apscheduler": logging.WARNING,
+}
+
+
+def configure_logging(level: str) -> None:
+    """Log to stderr at `level` (a `logging` level name), keeping library loggers quiet."""
+    logging.basicConfig(level=level, format=LOG_FORMAT)
+    root_level = logging.getLogger().getEffectiveLevel()
+    for name, floor in LIBRARY_LOG_FLOORS.items():
+        logging.getLogger(name).setLevel(max(floor, root_level))
+
+
+def main() -> None:
+    """Entry point of `python -m bot` and the `ddz-bot` console script."""
+    try:
+        settings = Settings.from_env()
+    except SettingsError as error:
+        print(f"ddz-bot: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    configure_logging(settings.log_level)
+    application = build_application(settings)
+    if settings.webhook_url:
+        application.run_webhook(
+            listen="0.0.0.0",
+            port=settings.webhook_port,
+            url_path=settings.webhook_path,
+            webhook_url=settings.webhook_url,
+            secret_token=settings.webhook_secret,
+        )
+    else:
+        application.run_polling()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+"""Builds the python-telegram-bot `Application`: API URLs, rate limiter, job queue, handlers and
+the start-up / shut-down work.
+
+`application.bot_data` holds `"settings"` (the `Settings`, from build time) and `"store"` (the open
+`bot.store.Store`, from `post_init` until `post_shutdown`).
+"""
+
+from __future__ import annotations
+
+from telegram import BotCommand
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+
+from bot.i18n import t
+from bot.settings import Settings
+from bot.store import Store
+
+try:
+    import bot.handlers as handlers
+except ModuleNotFoundError as error:  # TODO(platform): drop once bot/handlers/ has landed
+    if error.name != "bot.handlers":
+        raise
+    handlers = None
+
+# The command menu, in menu order; each has a `cmd.<name>` description in the catalogues.
+COMMANDS = ("newgame", "join", "leave", "start", "help", "balance", "top", "stop")
+# Telegram matches menu languages by two-letter code: "zh" covers zh-Hans and zh-Hant users.
+MENU_LANGUAGES = {"zh": "zh-Hans", None: "en"}
+# How often AIORateLimiter retries a request that Telegram answered with 429 retry_after.
+RATE_LIMIT_RETRIES = 3
+# Telegram's overall limit for one bot: about 30 messages per second.
+OVERALL_RATE_LIMIT = 30
+
+
+def build_application(settings: Settings) -> Application:
+    """A ready-to-run Application for `settings` (not initialized; nothing is sent yet).
+
+    - Bot API URLs from `settings.bot_api_base_url` / `bot_api_file_url`.
+    - `AIORateLimiter`: at most `OVERALL_RATE_LIMIT` requests per second overall and
+      `settings.group_rate_limit` per minute per group; a 429 answer pauses all requests for
+      `retry_after` seconds and retries the request up to `RATE_LIMIT_RETRIES` times.
+    - PTB's JobQueue (timers) and concurrent update processing: handlers must take the
+      per-table lock, updates of different tables run side by side.
+    - Handlers registered by `bot.handlers.register`.
+    - `post_init` opens the store, sets the command menus and restores running deals;
+      `post_shutdown` closes the store.
+    """
+    application = (
+        ApplicationBuilder()
+        .token(settings.bot_token)
+        .base_url(settings.bot_api_base_url)
+        .base_file_url(settings.bot_api_file_url)
+        .rate_limiter(
+            AIORateLimiter(
+                overall_max_rate=OVERALL_RATE_LIMIT,
+                group_max_rate=settings.group_rate_limit,
+                max_retries=RATE_LIMIT_RETRIES,
+            )
+        )
+        .concurrent_updates(True)
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
+        .build()
+    )
+    application.bot_data["settings"] = settings
+    register = getattr(handlers, "register", None)
+    if register is not None:
+        register(application)
+    return application
+
+
+async def set_commands(application: Application) -> None:
+    """Register the command menu: Chinese for "zh" users, English for everyone else."""
+    for language_code, lang in MENU_LANGUAGES.items():
+        await application.bot.set_my_commands(
+            [BotCommand(name, t(f"cmd.{name}", lang)) for name in COMMANDS],
+            language_code=language_code,
+        )
+
+
+async def _post_init(application: Application) -> None:
+    settings: Settings = application.bot_data["settings"]
+    application.bot_data["store"] = await Store.open(settings.database_path)
+    await set_commands(application)
+    restore = getattr(handlers, "restore", None)
+    if restore is not None:
+        await restore(application)
+
+
+async def _post_shutdown(application: Application) -> None:
+    store = application.bot_data.pop("store", None)
+    if store is not None:
+        await store.close()

@@ -1,0 +1,88 @@
+"""Translations: one function, `t(key, lang, **kwargs)`, for every user-facing string.
+
+Catalogues are gettext `.po` files, one per language, at
+`bot/i18n/locales/<lang>/LC_MESSAGES/messages.po` with `<lang>` in gettext spelling (`zh_Hans`,
+`zh_Hant`, `en`). Message ids are dotted keys such as `btn.join`; a message string may contain
+`str.format` placeholders such as `{n}`. Catalogues are read once, at import, with Babel.
+Words follow `GLOSSARY.md`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
+LANGUAGES = ("zh-Hans", "zh-Hant", "en")
+FALLBACK_LANGUAGE = "en"
+LOCALES_DIR = Path(__file__).parent / "locales"
+
+_TRADITIONAL_REGIONS = ("tw", "hk", "mo")
+
+
+def catalogue_path(lang: str) -> Path:
+    """Path of the `.po` file for `lang` (one of `LANGUAGES`)."""
+    return LOCALES_DIR / lang.replace("-", "_") / "LC_MESSAGES" / "messages.po"
+
+
+def _load(lang: str) -> dict[str, str]:
+    with catalogue_path(lang).open("rb") as po_file:
+        catalog = read_po(po_file, locale=lang.replace("-", "_"))
+    return {
+        str(message.id): str(message.string)
+        for message in catalog
+        if message.id and message.string and not message.fuzzy
+    }
+
+
+CATALOGUES: dict[str, dict[str, str]] = {lang: _load(lang) for lang in LANGUAGES}
+
+
+def match_language(code: str | None) -> str | None:
+    """Map a language tag to one of `LANGUAGES`, or None if we have no catalogue for it.
+
+    Accepts our own codes in any case and Telegram's `language_code` values (IETF tags):
+    `zh`, `zh-hans`, `zh-cn`, `zh-sg` → zh-Hans; `zh-hant`, `zh-tw`, `zh-hk`, `zh-mo` → zh-Hant;
+    `en`, `en-US`, ... → en. `_` is accepted for `-`.
+
+    >>> match_language("zh-TW"), match_language("en-GB"), match_language("de")
+    ('zh-Hant', 'en', None)
+    """
+    if not code:
+        return None
+    parts = code.strip().lower().replace("_", "-").split("-")
+    if parts[0] == "en":
+        return "en"
+    if parts[0] != "zh":
+        return None
+    if "hant" in parts[1:] or any(region in parts[1:] for region in _TRADITIONAL_REGIONS):
+        return "zh-Hant"
+    return "zh-Hans"
+
+
+def normalize_language(code: str | None, default: str = FALLBACK_LANGUAGE) -> str:
+    """Like `match_language`, but falls back to `default` (itself one of `LANGUAGES`).
+
+    >>> normalize_language("zh-hk"), normalize_language(None), normalize_language("fr", "zh-Hans")
+    ('zh-Hant', 'en', 'zh-Hans')
+    """
+    return match_language(code) or default
+
+
+def t(key: str, lang: str, **kwargs: object) -> str:
+    """The text for message id `key` in `lang`, with `{placeholders}` filled from `kwargs`.
+
+    `lang` may be any tag `normalize_language` understands. Looks the key up in `lang`, then in
+    English; a key missing everywhere comes back as the key itself, so a gap shows but never
+    crashes a handler.
+
+    Raises:
+        KeyError: the message has a placeholder missing from `kwargs` (a programming error).
+
+    >>> t("btn.join", "zh-Hans"), t("alarm", "en", n=2)
+    ('加入', '2 cards left!')
+    """
+    text = CATALOGUES[normalize_language(lang)].get(key) or CATALOGUES[FALLBACK_LANGUAGE].get(key)
+    if text is None:
+        return key
+    return text.format(**kwargs)

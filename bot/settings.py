@@ -1,0 +1,172 @@
+"""Bot settings read from the environment and an optional `.env` file.
+
+Every setting has an environment variable (listed in `.env.example` at the repository root).
+`Settings.from_env()` reads `os.environ` after loading `.env` with python-dotenv; values already
+in the environment win over the file. A bad value raises `SettingsError` whose message is one
+line naming the variable, so `python -m bot` can print it without a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from dotenv import load_dotenv
+
+from bot.i18n import LANGUAGES, match_language
+
+TELEGRAM_API_URL = "https://api.telegram.org/bot"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+# BotFather tokens: the bot's numeric id, a colon, then about 35 URL-safe characters.
+_TOKEN_RE = re.compile(r"\d{1,20}:[A-Za-z0-9_-]{30,50}")
+# Telegram accepts 1-256 characters A-Z, a-z, 0-9, _ and - as a webhook secret token.
+_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")
+
+
+class SettingsError(ValueError):
+    """A setting is missing or malformed; `str(error)` is one line naming the variable."""
+
+
+def file_url_for(base_url: str) -> str:
+    """The Bot API file URL that goes with `base_url`.
+
+    Telegram and self-hosted Bot API servers serve methods under `<server>/bot<token>/` and files
+    under `<server>/file/bot<token>/`, so a base URL ending in `/bot` maps to `.../file/bot`.
+
+    >>> file_url_for("https://api.telegram.org/bot")
+    'https://api.telegram.org/file/bot'
+    """
+    if base_url.endswith("/bot"):
+        return base_url[: -len("/bot")] + "/file/bot"
+    return base_url.rstrip("/") + "/file/"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the bot reads at start-up (times in seconds).
+
+    `bot_api_file_url` is derived from `bot_api_base_url` unless given. Webhook mode is on when
+    `webhook_url` is set; it then needs `webhook_secret`, and the bot listens on
+    0.0.0.0:`webhook_port` at the path of `webhook_url`. `group_rate_limit` is how many messages
+    and edits per minute PTB's `AIORateLimiter` lets the bot send to one group (Telegram allows
+    about 20).
+    """
+
+    bot_token: str = field(repr=False)
+    database_path: Path = Path("./data/ddz.sqlite3")
+    bot_api_base_url: str = TELEGRAM_API_URL
+    bot_api_file_url: str = ""
+    default_language: str = "zh-Hans"
+    log_level: str = "INFO"
+    play_timeout: float = 30.0
+    bid_timeout: float = 15.0
+    lobby_timeout: float = 300.0
+    bot_move_delay: float = 1.0
+    table_edit_interval: float = 1.0
+    group_rate_limit: int = 20
+    webhook_url: str | None = None
+    webhook_secret: str | None = field(default=None, repr=False)
+    webhook_port: int = 8443
+
+    def __post_init__(self) -> None:
+        if not self.bot_api_file_url:
+            object.__setattr__(self, "bot_api_file_url", file_url_for(self.bot_api_base_url))
+
+    @property
+    def webhook_path(self) -> str:
+        """The path part of `webhook_url` without the leading slash ("" for the root)."""
+        return urlsplit(self.webhook_url or "").path.lstrip("/")
+
+    @classmethod
+    def from_env(
+        cls, env: Mapping[str, str] | None = None, *, dotenv_path: str | os.PathLike | None = None
+    ) -> Settings:
+        """Read settings from `env` (default: `os.environ` after loading `.env`).
+
+        `dotenv_path` picks the `.env` file (default: searched from the working directory up);
+        it is only read when `env` is not given. Empty values count as unset.
+
+        Raises:
+            SettingsError: a required setting is missing or a value is malformed.
+        """
+        if env is None:
+            load_dotenv(dotenv_path, override=False)
+            env = os.environ
+        values = {key: value.strip() for key, value in env.items() if value.strip()}
+
+        token = values.get("BOT_TOKEN")
+        if token is None:
+            raise SettingsError("BOT_TOKEN is not set: put the token from @BotFather in .env")
+        if not _TOKEN_RE.fullmatch(token):
+            raise SettingsError("BOT_TOKEN is malformed: expected <digits>:<35 characters>")
+
+        base_url = values.get("BOT_API_BASE_URL", TELEGRAM_API_URL)
+        if not base_url.startswith(("http://", "https://")):
+            raise SettingsError("BOT_API_BASE_URL must start with http:// or https://")
+
+        language = match_language(values.get("DEFAULT_LANGUAGE", "zh-Hans"))
+        if language is None:
+            raise SettingsError(f"DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)}")
+
+        log_level = values.get("LOG_LEVEL", "INFO").upper()
+        if log_level not in LOG_LEVELS:
+            raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
+
+        webhook_url = values.get("WEBHOOK_URL")
+        webhook_secret = values.get("WEBHOOK_SECRET")
+        if webhook_url is not None:
+            if not webhook_url.startswith("https://"):
+                raise SettingsError("WEBHOOK_URL must start with https:// (Telegram requires it)")
+            if webhook_secret is None:
+                raise SettingsError("WEBHOOK_SECRET must be set when WEBHOOK_URL is set")
+        if webhook_secret is not None and not _SECRET_RE.fullmatch(webhook_secret):
+            raise SettingsError("WEBHOOK_SECRET may only use A-Z, a-z, 0-9, _ and - (1-256)")
+
+        return cls(
+            bot_token=token,
+            database_path=Path(values.get("DATABASE_PATH", "./data/ddz.sqlite3")),
+            bot_api_base_url=base_url,
+            bot_api_file_url=values.get("BOT_API_FILE_URL", ""),
+            default_language=language,
+            log_level=log_level,
+            play_timeout=_seconds(values, "PLAY_TIMEOUT", 30.0, minimum=1.0),
+            bid_timeout=_seconds(values, "BID_TIMEOUT", 15.0, minimum=1.0),
+            lobby_timeout=_seconds(values, "LOBBY_TIMEOUT", 300.0, minimum=1.0),
+            bot_move_delay=_seconds(values, "BOT_MOVE_DELAY", 1.0, minimum=0.0),
+            table_edit_interval=_seconds(values, "TABLE_EDIT_INTERVAL", 1.0, minimum=0.0),
+            group_rate_limit=_integer(values, "GROUP_RATE_LIMIT", 20, 1, 1000),
+            webhook_url=webhook_url,
+            webhook_secret=webhook_secret,
+            webhook_port=_integer(values, "WEBHOOK_PORT", 8443, 1, 65535),
+        )
+
+
+def _seconds(values: Mapping[str, str], name: str, default: float, *, minimum: float) -> float:
+    raw = values.get(name)
+    if raw is None:
+        return default
+    try:
+        seconds = float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number of seconds, got {raw!r}") from None
+    if not minimum <= seconds < 86400:
+        raise SettingsError(f"{name} must be between {minimum:g} and 86400 seconds, got {raw}")
+    return seconds
+
+
+def _integer(values: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    raw = values.get(name)
+    if raw is None:
+        return default
+    try:
+        number = int(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a whole number, got {raw!r}") from None
+    if not low <= number <= high:
+        raise SettingsError(f"{name} must be between {low} and {high}, got {number}")
+    return number

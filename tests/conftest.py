@@ -1,0 +1,128 @@
+"""Shared fixtures: the fake Bot API server and the real bot running against it.
+
+See `tests/fakebot/__init__.py` for the whole fixture and helper API.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from telegram.ext import Application
+
+from bot.app import build_application
+from bot.settings import Settings
+from tests.fakebot import FakeBotApi
+
+# getUpdates long-poll timeout of the test bot, in seconds. Injected updates wake a pending poll
+# at once, and stopping the bot cancels it, so this only bounds idle polling.
+POLL_TIMEOUT = 2
+
+
+@pytest.fixture
+async def fake_api() -> AsyncIterator[FakeBotApi]:
+    """A fake Bot API server on 127.0.0.1 (random free port), stopped after the test."""
+    api = FakeBotApi()
+    await api.start()
+    yield api
+    await api.stop()
+
+
+@pytest.fixture
+def bot_settings(fake_api: FakeBotApi, tmp_path: Path) -> Settings:
+    """Settings of the test bot: the fake server, a database in tmp_path, near-zero delays.
+
+    Override this fixture in a sub-folder's conftest.py to change settings for its tests.
+    """
+    return Settings(
+        bot_token=fake_api.token,
+        database_path=tmp_path / "ddz.sqlite3",
+        bot_api_base_url=fake_api.base_url,
+        default_language="en",
+        log_level="DEBUG",
+        play_timeout=30.0,
+        bid_timeout=15.0,
+        lobby_timeout=300.0,
+        bot_move_delay=0.01,
+        table_edit_interval=0.0,
+        group_rate_limit=1000,
+    )
+
+
+class BotRunner:
+    """Runs the real Application (`build_application`) against the fake server.
+
+    `start()` does what `Application.run_polling` does (initialize, post_init, start polling,
+    start); `stop()` undoes it (stop polling, stop, shutdown, post_shutdown); `restart()` stops
+    and starts a new Application on the same settings and database file.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.application: Application | None = None
+
+    @property
+    def app(self) -> Application:
+        """The running Application (AssertionError if not started)."""
+        assert self.application is not None, "the bot is not running"
+        return self.application
+
+    async def start(self, **overrides: object) -> Application:
+        """Build and start a new Application; `overrides` replace Settings fields first."""
+        assert self.application is None, "the bot is already running"
+        if overrides:
+            self.settings = dataclasses.replace(self.settings, **overrides)
+        application = build_application(self.settings)
+        await application.initialize()
+        try:
+            if application.post_init is not None:
+                await application.post_init(application)
+            assert application.updater is not None
+            await application.updater.start_polling(poll_interval=0, timeout=POLL_TIMEOUT)
+            await application.start()
+        except BaseException:
+            await _shutdown(application)
+            raise
+        self.application = application
+        return application
+
+    async def stop(self) -> None:
+        """Stop and shut down the running Application (no-op if none is running)."""
+        application, self.application = self.application, None
+        if application is None:
+            return
+        if application.updater is not None and application.updater.running:
+            await application.updater.stop()
+        if application.running:
+            await application.stop()
+            if application.post_stop is not None:
+                await application.post_stop(application)
+        await _shutdown(application)
+
+    async def restart(self, **overrides: object) -> Application:
+        """Stop the Application and start a new one on the same database file."""
+        await self.stop()
+        return await self.start(**overrides)
+
+
+async def _shutdown(application: Application) -> None:
+    await application.shutdown()
+    if application.post_shutdown is not None:
+        await application.post_shutdown(application)
+
+
+@pytest.fixture
+async def bot_runner(bot_settings: Settings) -> AsyncIterator[BotRunner]:
+    """A BotRunner that is not started yet (call `await bot_runner.start()`); stopped after."""
+    runner = BotRunner(bot_settings)
+    yield runner
+    await runner.stop()
+
+
+@pytest.fixture
+async def running_bot(bot_runner: BotRunner) -> BotRunner:
+    """The real bot, started and polling the fake server; stopped after the test."""
+    await bot_runner.start()
+    return bot_runner

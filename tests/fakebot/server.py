@@ -1,0 +1,941 @@
+"""The fake Bot API server: an aiohttp app on 127.0.0.1 that answers like Telegram.
+
+See the package docstring (`tests/fakebot/__init__.py`) for the API tests use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import re
+import struct
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from .models import Button, Call, Chat, FakeMessage, HtmlParseError, User, html_to_plain
+
+T = TypeVar("T")
+ChatLike = Chat | User | int
+Handler = Callable[[dict[str, Any], dict[str, "Upload"]], Awaitable[Any]]
+
+DEFAULT_TOKEN = "123456789:AAH-fake-token-for-the-tests-only_01"
+BOT_USERNAME = "ddz_test_bot"
+
+BLOCKED = "Forbidden: bot was blocked by the user"
+CANNOT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply markup are "
+    "exactly the same as a current content and reply markup of the message"
+)
+QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
+_DEFAULT_DESCRIPTIONS = {
+    400: "Bad Request: failure requested by the test",
+    403: BLOCKED,
+    500: "Internal Server Error",
+}
+# Form fields PTB sends as plain strings; every other field is JSON-encoded.
+_STRING_FIELDS = set(
+    [
+        "text",
+        "caption",
+        "callback_query_id",
+        "parse_mode",
+        "photo",
+        "url",
+        "description",
+        "short_description",
+        "name",
+        "language_code",
+        "secret_token",
+        "action",
+        "query",
+        "message_effect_id",
+        "business_connection_id",
+        "emoji",
+        "title",
+        "file_id",
+        "document",
+        "ip_address",
+        "inline_message_id",
+    ]
+)
+_COMMAND_RE = re.compile(r"[a-z0-9_]{1,32}")
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_MEMBER_STATUSES = {"creator", "administrator", "member", "left", "kicked"}
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file the bot uploaded in a multipart request."""
+
+    filename: str | None
+    content_type: str | None
+    data: bytes
+
+
+class ApiError(Exception):
+    """An error answer: HTTP status, Telegram's description, optional `parameters`."""
+
+    def __init__(self, status: int, description: str, retry_after: int | None = None):
+        super().__init__(description)
+        self.status = status
+        self.description = description
+        self.retry_after = retry_after
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "ok": False,
+            "error_code": self.status,
+            "description": self.description,
+        }
+        if self.retry_after is not None:
+            data["parameters"] = {"retry_after": self.retry_after}
+        return data
+
+
+@dataclass
+class _Failure:
+    method: str
+    chat_id: int | None
+    error: ApiError
+
+
+class FakeBotApi:
+    """A fake Telegram Bot API server for one test. Start it with `await api.start()`."""
+
+    def __init__(self, token: str = DEFAULT_TOKEN, bot_username: str = BOT_USERNAME) -> None:
+        self.token = token
+        self.bot_user = User(
+            id=int(token.split(":", 1)[0]),
+            first_name="Dou Dizhu",
+            username=bot_username,
+            language_code=None,
+            is_bot=True,
+        )
+        self.port = 0
+        self.calls: list[Call] = []
+        self.unknown_methods: list[str] = []
+        self.users: dict[int, User] = {}
+        self.chats: dict[int, Chat] = {}
+        self.files: dict[str, bytes] = {}
+        self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        self.webhook_url = ""
+        self._messages: dict[int, list[FakeMessage]] = {}
+        self._message_ids: dict[int, itertools.count[int]] = {}
+        self._updates: list[dict[str, Any]] = []
+        self._update_ids = itertools.count(1)
+        self._query_ids = itertools.count(1)
+        self._file_ids = itertools.count(1)
+        self._user_ids = itertools.count(1001)
+        self._group_ids = itertools.count(1)
+        self._queries: dict[str, dict[str, Any]] = {}
+        self._opened: set[int] = set()
+        self._blocked: set[int] = set()
+        self._members: dict[tuple[int, int], str] = {}
+        self._failures: list[_Failure] = []
+        self._mark = 0
+        self._changed = asyncio.Event()
+        self._closing = False
+        self._runner: web.AppRunner | None = None
+        self._methods: dict[str, tuple[str, Handler]] = {
+            name.lower(): (name, handler)
+            for name, handler in {
+                "getMe": self._get_me,
+                "getUpdates": self._get_updates,
+                "deleteWebhook": self._delete_webhook,
+                "setWebhook": self._set_webhook,
+                "getWebhookInfo": self._get_webhook_info,
+                "sendMessage": self._send_message,
+                "sendPhoto": self._send_photo,
+                "editMessageText": self._edit_message_text,
+                "editMessageCaption": self._edit_message_caption,
+                "editMessageMedia": self._edit_message_media,
+                "editMessageReplyMarkup": self._edit_message_reply_markup,
+                "deleteMessage": self._delete_message,
+                "answerCallbackQuery": self._answer_callback_query,
+                "setMyCommands": self._set_my_commands,
+                "getMyCommands": self._get_my_commands,
+                "deleteMyCommands": self._delete_my_commands,
+                "getChatMember": self._get_chat_member,
+                "getChat": self._get_chat,
+                "sendChatAction": self._send_chat_action,
+            }.items()
+        }
+
+    # ---------------------------------------------------------------- server life
+
+    @property
+    def base_url(self) -> str:
+        """The value for `Settings.bot_api_base_url` (PTB appends the token)."""
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    @property
+    def file_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/file/bot"
+
+    async def start(self) -> None:
+        """Listen on 127.0.0.1 on a free port (`self.port`)."""
+        app = web.Application(client_max_size=50 * 2**20)
+        app.router.add_route("*", "/{prefix}/{method}", self._handle)
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, shutdown_timeout=1.0
+        )
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+
+    async def stop(self) -> None:
+        """Release long polls and close the server."""
+        self._closing = True
+        self._notify()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # ---------------------------------------------------------------- users and chats
+
+    def new_user(
+        self, first_name: str, *, language_code: str | None = "en", username: str | None = None
+    ) -> User:
+        """A new user with a fresh id, known to the server."""
+        user = User(
+            id=next(self._user_ids),
+            first_name=first_name,
+            username=username,
+            language_code=language_code,
+        )
+        self._remember_user(user)
+        return user
+
+    def new_group(
+        self, title: str = "Dou Dizhu table", *, type: str = "supergroup", is_forum: bool = False
+    ) -> Chat:
+        """A new group chat ("group" or "supergroup") with a fresh negative id."""
+        number = next(self._group_ids)
+        chat_id = -1001000000000 - number if type == "supergroup" else -4000000000 - number
+        chat = Chat(id=chat_id, type=type, title=title, is_forum=is_forum)
+        self.chats[chat.id] = chat
+        return chat
+
+    def chat(self, target: ChatLike) -> Chat:
+        """The chat for a Chat, a User (their private chat) or a known chat id."""
+        if isinstance(target, Chat):
+            self.chats.setdefault(target.id, target)
+            return target
+        if isinstance(target, User):
+            self._remember_user(target)
+            return self.chats[target.id]
+        if target in self.chats:
+            return self.chats[target]
+        raise LookupError(f"unknown chat {target}")
+
+    def open_private_chat(self, user: User) -> None:
+        """Mark that `user` has started the bot, so the bot may write to them privately."""
+        self._remember_user(user)
+        self._opened.add(user.id)
+
+    def is_private_chat_open(self, user: User | int) -> bool:
+        return _id(user) in self._opened
+
+    def block_user(self, user: User | int) -> None:
+        """From now on every call into this user's private chat answers 403 (blocked)."""
+        self._blocked.add(_id(user))
+
+    def unblock_user(self, user: User | int) -> None:
+        self._blocked.discard(_id(user))
+
+    def set_member_status(self, chat: ChatLike, user: User, status: str) -> None:
+        """What getChatMember answers for `user` in `chat` ("member" unless set):
+        "creator", "administrator", "member", "left" or "kicked"."""
+        if status not in _MEMBER_STATUSES:
+            raise ValueError(f"unknown member status {status!r}")
+        self._remember_user(user)
+        self._members[(self.chat(chat).id, user.id)] = status
+
+    def make_admin(self, chat: ChatLike, user: User) -> None:
+        self.set_member_status(chat, user, "administrator")
+
+    # ---------------------------------------------------------------- injecting updates
+
+    def send_text(
+        self,
+        user: User,
+        chat: ChatLike,
+        text: str,
+        *,
+        thread_id: int | None = None,
+        reply_to: FakeMessage | None = None,
+    ) -> FakeMessage:
+        """`user` writes `text` in `chat` (pass the user itself for their private chat).
+
+        A leading `/command` or `/command@botname` gets a `bot_command` entity, as Telegram
+        sends it, so PTB's CommandHandler matches. Writing privately opens the private chat.
+        Returns the user's message; the update is queued for getUpdates.
+        """
+        self._remember_user(user)
+        target = self.chat(chat)
+        if target.type == "private":
+            if target.id != user.id:
+                raise ValueError("a user can only write in their own private chat with the bot")
+            self._opened.add(user.id)
+        message = FakeMessage(
+            chat=target,
+            message_id=self._next_message_id(target.id),
+            from_user=user,
+            date=int(time.time()),
+            text=text,
+            raw_text=text,
+            thread_id=thread_id,
+            reply_to_message_id=reply_to.message_id if reply_to else None,
+        )
+        command = re.match(r"/[A-Za-z0-9_]+(@[A-Za-z0-9_]+)?", text)
+        if command:
+            message.entities = [{"type": "bot_command", "offset": 0, "length": command.end()}]
+        self._messages[target.id].append(message)
+        payload = message.to_api()
+        if reply_to is not None:
+            payload["reply_to_message"] = reply_to.to_api()
+        self.add_update({"message": payload})
+        return message
+
+    def press(self, user: User, message: FakeMessage, data: str) -> str:
+        """`user` presses a button with callback data `data` on `message`.
+
+        `data` is sent as given, even if no such button exists (to test forged callbacks).
+        The callback query carries the message as it is now, as Telegram sends it. Returns the
+        callback query id (see `answer_to`).
+        """
+        self._remember_user(user)
+        query_id = str(next(self._query_ids))
+        self._queries[query_id] = {"user": user.id, "answered": False}
+        self.add_update(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user.to_api(),
+                    "message": message.to_api(),
+                    "chat_instance": str(abs(message.chat.id) * 7 + 1),
+                    "data": data,
+                }
+            }
+        )
+        return query_id
+
+    def click(self, user: User, message: FakeMessage, label: str) -> str:
+        """`press` the button labelled exactly `label` (LookupError if there is none)."""
+        button = message.button(label)
+        if button.callback_data is None:
+            raise LookupError(f"button {label!r} has no callback data")
+        return self.press(user, message, button.callback_data)
+
+    def add_update(self, payload: dict[str, Any]) -> int:
+        """Queue a raw update (`payload` without `update_id`); returns its update_id.
+
+        Also moves the mark for `wait_for` to "now".
+        """
+        update_id = next(self._update_ids)
+        self._updates.append({"update_id": update_id, **payload})
+        self._mark = len(self.calls)
+        self._notify()
+        return update_id
+
+    @property
+    def pending_updates(self) -> int:
+        """Updates the bot has not confirmed yet (by asking for a higher offset)."""
+        return len(self._updates)
+
+    # ---------------------------------------------------------------- reading state
+
+    def messages_in(
+        self, chat: ChatLike, *, include_users: bool = False, include_deleted: bool = False
+    ) -> list[FakeMessage]:
+        """The bot's messages in `chat`, oldest first (optionally also users' and deleted ones)."""
+        return [
+            message
+            for message in self._messages.get(self.chat(chat).id, [])
+            if (include_users or message.from_bot) and (include_deleted or not message.deleted)
+        ]
+
+    def last_message(self, chat: ChatLike) -> FakeMessage | None:
+        """The bot's newest message in `chat` that is not deleted, or None."""
+        messages = self.messages_in(chat)
+        return messages[-1] if messages else None
+
+    def message(self, chat: ChatLike, message_id: int) -> FakeMessage:
+        """A message by id (LookupError if there is none)."""
+        for message in self._messages.get(self.chat(chat).id, []):
+            if message.message_id == message_id:
+                return message
+        raise LookupError(f"no message {message_id} in chat {self.chat(chat).id}")
+
+    @staticmethod
+    def buttons(message: FakeMessage) -> list[Button]:
+        """The message's inline buttons, row by row."""
+        return message.buttons
+
+    def file(self, file_id: str) -> bytes:
+        """The bytes uploaded for `file_id`."""
+        return self.files[file_id]
+
+    def calls_to(self, method: str, *, since: int = 0, **params: Any) -> list[Call]:
+        """Recorded calls of `method` (any status) from call index `since`, matching `params`."""
+        return [
+            call
+            for call in self.calls[since:]
+            if call.method == method and _params_match(call.params, params)
+        ]
+
+    def answer_to(self, query_id: str) -> Call | None:
+        """The bot's answerCallbackQuery call for a press, if it answered."""
+        calls = self.calls_to("answerCallbackQuery", callback_query_id=query_id)
+        return calls[0] if calls else None
+
+    def mark(self) -> int:
+        """Set the `wait_for` mark to now (only later calls count) and return it."""
+        self._mark = len(self.calls)
+        return self._mark
+
+    # ---------------------------------------------------------------- waiting
+
+    async def wait_for(
+        self,
+        what: str | Callable[[], T],
+        timeout: float = 5.0,
+        *,
+        since: int | None = None,
+        where: Callable[[Call], bool] | None = None,
+        ok: bool | None = True,
+        **params: Any,
+    ) -> Call | T:
+        """Wait until the bot makes a matching call, or until a predicate holds.
+
+        With a method name: returns the first call of that method made at or after call index
+        `since` (default: the mark, i.e. the last injected update or `mark()`), whose
+        parameters equal `params` (chat_id may be given as a Chat or User), for which `where`
+        is true, and whose success is `ok` (None: any status). With a callable: polls it after
+        every call and returns its first truthy value. Raises TimeoutError listing recent calls.
+        """
+        start = self._mark if since is None else since
+        deadline = time.monotonic() + timeout
+        while True:
+            if isinstance(what, str):
+                for call in self.calls[start:]:
+                    if (
+                        call.method == what
+                        and (ok is None or call.ok == ok)
+                        and _params_match(call.params, params)
+                        and (where is None or where(call))
+                    ):
+                        return call
+            else:
+                value = what()
+                if value:
+                    return value
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                recent = [call for call in self.calls[start:] if call.method != "getUpdates"]
+                raise TimeoutError(
+                    f"timed out after {timeout} s waiting for {getattr(what, '__name__', what)}"
+                    f" {params or ''}; calls since #{start}: {recent[-20:]}"
+                )
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), min(remaining, 0.05))
+
+    async def wait_answer(self, query_id: str, timeout: float = 5.0) -> Call:
+        """Wait for the bot's answerCallbackQuery to the press `query_id`."""
+        return await self.wait_for(
+            "answerCallbackQuery", timeout, since=0, ok=None, callback_query_id=query_id
+        )
+
+    # ---------------------------------------------------------------- failures on demand
+
+    def fail_next(
+        self,
+        method: str,
+        status: int,
+        description: str | None = None,
+        retry_after: int | None = None,
+        *,
+        chat: ChatLike | None = None,
+        times: int = 1,
+    ) -> None:
+        """Answer the next `times` calls of `method` (into `chat`, if given) with an error.
+
+        Defaults: 403 "Forbidden: bot was blocked by the user"; 429 "Too Many Requests: retry
+        after N" with `parameters.retry_after` = `retry_after` (1 s if not given); 400 a
+        generic "Bad Request". The failed calls are recorded with their status.
+        """
+        if status == 429:
+            retry_after = 1 if retry_after is None else retry_after
+            description = description or f"Too Many Requests: retry after {retry_after}"
+        description = description or _DEFAULT_DESCRIPTIONS.get(status, "Error")
+        chat_id = None if chat is None else self.chat(chat).id
+        for _ in range(times):
+            self._failures.append(
+                _Failure(method.lower(), chat_id, ApiError(status, description, retry_after))
+            )
+
+    # ---------------------------------------------------------------- HTTP plumbing
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        arrival = time.monotonic()
+        if request.match_info["prefix"] != "bot" + self.token:
+            return web.json_response(
+                {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
+            )
+        method = request.match_info["method"]
+        params, files = await _read_params(request)
+        name, handler = self._methods.get(method.lower(), (method, None))
+        call = Call(method=name, params=params, time=arrival)
+        try:
+            self._raise_requested_failure(name, params)
+            if handler is None:
+                self.unknown_methods.append(name)
+                result: Any = True
+            else:
+                result = await handler(params, files)
+            call.response = {"ok": True, "result": result}
+        except ApiError as error:
+            call.status = error.status
+            call.response = error.payload()
+        call.index = len(self.calls)
+        self.calls.append(call)
+        self._notify()
+        return web.json_response(call.response, status=call.status)
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    def _raise_requested_failure(self, method: str, params: dict[str, Any]) -> None:
+        chat_id = _chat_id_param(params)
+        for failure in self._failures:
+            if failure.method == method.lower() and failure.chat_id in (None, chat_id):
+                self._failures.remove(failure)
+                raise failure.error
+
+    # ---------------------------------------------------------------- helpers for methods
+
+    def _remember_user(self, user: User) -> None:
+        self.users[user.id] = user
+        self.chats.setdefault(user.id, Chat.private(user))
+
+    def _next_message_id(self, chat_id: int) -> int:
+        self._messages.setdefault(chat_id, [])
+        return next(self._message_ids.setdefault(chat_id, itertools.count(1)))
+
+    def _target_chat(self, params: dict[str, Any]) -> Chat:
+        """The chat a writing method addresses; raises Telegram's 400/403 answers."""
+        chat_id = _chat_id_param(params)
+        chat = self.chats.get(chat_id) if chat_id is not None else None
+        if chat is None:
+            raise ApiError(400, "Bad Request: chat not found")
+        if chat.type == "private":
+            if chat.id in self._blocked:
+                raise ApiError(403, BLOCKED)
+            if chat.id not in self._opened:
+                raise ApiError(403, CANNOT_INITIATE)
+        return chat
+
+    def _bot_message(self, params: dict[str, Any]) -> FakeMessage:
+        chat = self._target_chat(params)
+        try:
+            message = self.message(chat, int(params["message_id"]))
+        except (KeyError, LookupError, ValueError):
+            raise ApiError(400, "Bad Request: message to edit not found") from None
+        if message.deleted:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        if not message.from_bot:
+            raise ApiError(400, "Bad Request: message can't be edited")
+        return message
+
+    def _store_upload(self, upload: Upload) -> str:
+        file_id = f"fake-photo-{next(self._file_ids)}"
+        self.files[file_id] = upload.data
+        return file_id
+
+    def _photo_file_id(self, value: Any, files: dict[str, Upload], field_name: str) -> str:
+        """File id for a `photo`/`media` value: an upload, attach://name, or a known file id."""
+        if value is None and field_name in files:
+            return self._store_upload(files[field_name])
+        if isinstance(value, str) and value.startswith("attach://"):
+            upload = files.get(value[len("attach://") :])
+            if upload is None:
+                raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+            return self._store_upload(upload)
+        if isinstance(value, str) and value in self.files:
+            return value
+        if isinstance(value, str) and value.startswith(("http://", "https://")):
+            self.files.setdefault(value, b"")
+            return value
+        raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+
+    def _photo_size(self, file_id: str) -> tuple[int, int, int]:
+        data = self.files.get(file_id, b"")
+        if data.startswith(_PNG_SIGNATURE) and len(data) >= 24:
+            width, height = struct.unpack(">II", data[16:24])
+            return width, height, len(data)
+        return 0, 0, len(data)
+
+    def _new_bot_message(self, chat: Chat, params: dict[str, Any]) -> FakeMessage:
+        reply = params.get("reply_parameters") or {}
+        reply_to = reply.get("message_id", params.get("reply_to_message_id"))
+        thread_id = params.get("message_thread_id")
+        return FakeMessage(
+            chat=chat,
+            message_id=self._next_message_id(chat.id),
+            from_user=self.bot_user,
+            date=int(time.time()),
+            parse_mode=params.get("parse_mode"),
+            reply_markup=_checked_markup(params.get("reply_markup")),
+            thread_id=int(thread_id) if thread_id is not None else None,
+            reply_to_message_id=int(reply_to) if reply_to is not None else None,
+        )
+
+    # ---------------------------------------------------------------- Bot API methods
+
+    async def _get_me(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        return {
+            **self.bot_user.to_api(),
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+            "can_connect_to_business": False,
+            "has_main_web_app": False,
+        }
+
+    async def _get_updates(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        offset = int(params.get("offset") or 0)
+        limit = int(params.get("limit") or 100)
+        timeout = float(params.get("timeout") or 0)
+        if offset > 0:
+            self._updates = [update for update in self._updates if update["update_id"] >= offset]
+        deadline = time.monotonic() + timeout
+        while not self._updates and not self._closing:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            changed = self._changed
+            try:
+                await asyncio.wait_for(changed.wait(), remaining)
+            except TimeoutError:
+                break
+        return self._updates[:limit]
+
+    async def _delete_webhook(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        self.webhook_url = ""
+        if params.get("drop_pending_updates"):
+            self._updates.clear()
+        return True
+
+    async def _set_webhook(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        self.webhook_url = str(params.get("url", ""))
+        return True
+
+    async def _get_webhook_info(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        return {
+            "url": self.webhook_url,
+            "has_custom_certificate": False,
+            "pending_update_count": len(self._updates),
+        }
+
+    async def _send_message(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        chat = self._target_chat(params)
+        raw = str(params.get("text", ""))
+        text = _plain(raw, params.get("parse_mode"))
+        if not text.strip():
+            raise ApiError(400, "Bad Request: message text is empty")
+        if len(text) > 4096:
+            raise ApiError(400, "Bad Request: message is too long")
+        message = self._new_bot_message(chat, params)
+        message.text, message.raw_text = text, raw
+        self._messages[chat.id].append(message)
+        return message.to_api()
+
+    async def _send_photo(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        chat = self._target_chat(params)
+        file_id = self._photo_file_id(params.get("photo"), files, "photo")
+        message = self._new_bot_message(chat, params)
+        message.photo, message.photo_size = file_id, self._photo_size(file_id)
+        if params.get("caption") is not None:
+            message.raw_caption = str(params["caption"])
+            message.caption = _caption(message.raw_caption, params.get("parse_mode"))
+        self._messages[chat.id].append(message)
+        return message.to_api()
+
+    async def _edit_message_text(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        message = self._bot_message(params)
+        if message.text is None:
+            raise ApiError(400, "Bad Request: there is no text in the message to edit")
+        raw = str(params.get("text", ""))
+        text = _plain(raw, params.get("parse_mode"))
+        if not text.strip():
+            raise ApiError(400, "Bad Request: message text is empty")
+        if len(text) > 4096:
+            raise ApiError(400, "Bad Request: message is too long")
+        markup = _checked_markup(params.get("reply_markup"))
+        if (raw, params.get("parse_mode"), markup) == (
+            message.raw_text,
+            message.parse_mode,
+            message.reply_markup,
+        ):
+            raise ApiError(400, NOT_MODIFIED)
+        message.text, message.raw_text, message.parse_mode = text, raw, params.get("parse_mode")
+        message.reply_markup = markup
+        return _edited(message)
+
+    async def _edit_message_caption(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        message = self._bot_message(params)
+        if message.photo is None:
+            raise ApiError(400, "Bad Request: there is no caption in the message to edit")
+        raw = params.get("caption")
+        markup = _checked_markup(params.get("reply_markup"))
+        if (raw, params.get("parse_mode"), markup) == (
+            message.raw_caption,
+            message.parse_mode,
+            message.reply_markup,
+        ):
+            raise ApiError(400, NOT_MODIFIED)
+        message.raw_caption = None if raw is None else str(raw)
+        message.caption = _caption(message.raw_caption, params.get("parse_mode"))
+        message.parse_mode, message.reply_markup = params.get("parse_mode"), markup
+        return _edited(message)
+
+    async def _edit_message_media(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        message = self._bot_message(params)
+        media = params.get("media")
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise ApiError(400, "Bad Request: the fake server only edits photo media")
+        file_id = self._photo_file_id(media.get("media"), files, "media")
+        raw_caption = media.get("caption")
+        markup = _checked_markup(params.get("reply_markup"))
+        old = (message.photo, message.raw_caption, message.reply_markup)
+        if (file_id, raw_caption, markup) == old:
+            raise ApiError(400, NOT_MODIFIED)
+        message.text = message.raw_text = None
+        message.photo, message.photo_size = file_id, self._photo_size(file_id)
+        message.raw_caption = raw_caption
+        message.caption = _caption(raw_caption, media.get("parse_mode"))
+        message.parse_mode, message.reply_markup = media.get("parse_mode"), markup
+        return _edited(message)
+
+    async def _edit_message_reply_markup(
+        self, params: dict[str, Any], files: dict[str, Upload]
+    ) -> Any:
+        message = self._bot_message(params)
+        markup = _checked_markup(params.get("reply_markup"))
+        if markup == message.reply_markup:
+            raise ApiError(400, NOT_MODIFIED)
+        message.reply_markup = markup
+        return _edited(message)
+
+    async def _delete_message(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        chat = self._target_chat(params)
+        try:
+            message = self.message(chat, int(params["message_id"]))
+        except (KeyError, LookupError, ValueError):
+            raise ApiError(400, "Bad Request: message to delete not found") from None
+        if message.deleted:
+            raise ApiError(400, "Bad Request: message to delete not found")
+        message.deleted = True
+        return True
+
+    async def _answer_callback_query(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        query = self._queries.get(str(params.get("callback_query_id")))
+        if query is None or query["answered"]:
+            raise ApiError(400, QUERY_TOO_OLD)
+        if len(str(params.get("text") or "")) > 200:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        query["answered"] = True
+        return True
+
+    async def _set_my_commands(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        commands = params.get("commands")
+        if not isinstance(commands, list) or not commands:
+            raise ApiError(400, "Bad Request: commands must be a non-empty array")
+        for command in commands:
+            if not _COMMAND_RE.fullmatch(str(command.get("command", ""))):
+                raise ApiError(400, "Bad Request: BOT_COMMAND_INVALID")
+            if not 1 <= len(str(command.get("description", ""))) <= 256:
+                raise ApiError(400, "Bad Request: command description must be 1-256 characters")
+        self.commands[_commands_key(params)] = commands
+        return True
+
+    async def _get_my_commands(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        return self.commands.get(_commands_key(params), [])
+
+    async def _delete_my_commands(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        self.commands.pop(_commands_key(params), None)
+        return True
+
+    async def _get_chat_member(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        chat = self.chats.get(_chat_id_param(params) or 0)
+        if chat is None:
+            raise ApiError(400, "Bad Request: chat not found")
+        user = self.users.get(int(params.get("user_id", 0)))
+        if user is None:
+            raise ApiError(400, "Bad Request: user not found")
+        status = self._members.get((chat.id, user.id), "member")
+        return _chat_member(user, status)
+
+    async def _get_chat(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        chat = self.chats.get(_chat_id_param(params) or 0)
+        if chat is None:
+            raise ApiError(400, "Bad Request: chat not found")
+        return {
+            **chat.to_api(),
+            "accent_color_id": 0,
+            "max_reaction_count": 11,
+            "accepted_gift_types": {
+                "unlimited_gifts": False,
+                "limited_gifts": False,
+                "unique_gifts": False,
+                "premium_subscription": False,
+                "gifts_from_channels": False,
+            },
+        }
+
+    async def _send_chat_action(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        self._target_chat(params)
+        return True
+
+
+# -------------------------------------------------------------------- module helpers
+
+
+def _id(target: User | Chat | int) -> int:
+    return target if isinstance(target, int) else target.id
+
+
+def _chat_id_param(params: dict[str, Any]) -> int | None:
+    value = params.get("chat_id")
+    try:
+        return int(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _params_match(actual: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    for key, value in wanted.items():
+        if isinstance(value, User | Chat):
+            value = value.id
+        if key in {"chat_id", "message_id", "user_id"}:
+            try:
+                if int(actual.get(key)) != int(value):
+                    return False
+            except (TypeError, ValueError):
+                return False
+        elif actual.get(key) != value:
+            return False
+    return True
+
+
+def _decode(key: str, value: str) -> Any:
+    if key in _STRING_FIELDS:
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
+
+
+async def _read_params(request: web.Request) -> tuple[dict[str, Any], dict[str, Upload]]:
+    """Parameters of a Bot API call sent as JSON, form-urlencoded or multipart form data."""
+    params: dict[str, Any] = {key: _decode(key, value) for key, value in request.query.items()}
+    files: dict[str, Upload] = {}
+    if not request.can_read_body:
+        return params, files
+    if request.content_type == "application/json":
+        params.update(await request.json())
+        return params, files
+    form = await request.post()
+    for key, value in form.items():
+        if isinstance(value, web.FileField):
+            files[key] = Upload(value.filename, value.content_type, value.file.read())
+        else:
+            params[key] = _decode(key, str(value))
+    return params, files
+
+
+def _plain(raw: str, parse_mode: Any) -> str:
+    if str(parse_mode).upper() == "HTML":
+        try:
+            return html_to_plain(raw)
+        except HtmlParseError as error:
+            raise ApiError(400, f"Bad Request: can't parse entities: {error}") from None
+    return raw
+
+
+def _caption(raw: str | None, parse_mode: Any) -> str | None:
+    if raw is None:
+        return None
+    caption = _plain(raw, parse_mode)
+    if len(caption) > 1024:
+        raise ApiError(400, "Bad Request: message caption is too long")
+    return caption
+
+
+def _checked_markup(markup: Any) -> dict[str, Any] | None:
+    """The reply markup as stored; raises Telegram's 400 for bad inline buttons."""
+    if not markup:
+        return None
+    if not isinstance(markup, dict):
+        raise ApiError(400, "Bad Request: can't parse reply keyboard markup JSON object")
+    for row in markup.get("inline_keyboard", []):
+        for button in row:
+            if not str(button.get("text", "")).strip():
+                raise ApiError(400, "Bad Request: inline keyboard button text is empty")
+            data = button.get("callback_data")
+            if data is not None and not 1 <= len(str(data).encode()) <= 64:
+                raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+            url = button.get("url")
+            if url is not None and not str(url).startswith(("http://", "https://", "tg://")):
+                raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
+    return markup
+
+
+def _edited(message: FakeMessage) -> dict[str, Any]:
+    message.edit_date = int(time.time())
+    message.edits += 1
+    return message.to_api()
+
+
+def _commands_key(params: dict[str, Any]) -> tuple[str, str]:
+    scope = params.get("scope") or {}
+    language = str(params.get("language_code") or "")
+    if language and not re.fullmatch(r"[a-z]{2}", language):
+        raise ApiError(400, "Bad Request: invalid language code specified")
+    return str(scope.get("type", "default")), language
+
+
+def _chat_member(user: User, status: str) -> dict[str, Any]:
+    member: dict[str, Any] = {"status": status, "user": user.to_api()}
+    if status == "creator":
+        member["is_anonymous"] = False
+    elif status == "administrator":
+        member.update(
+            {
+                "can_be_edited": False,
+                "is_anonymous": False,
+                "can_manage_chat": True,
+                "can_delete_messages": True,
+                "can_manage_video_chats": True,
+                "can_restrict_members": True,
+                "can_promote_members": False,
+                "can_change_info": True,
+                "can_invite_users": True,
+                "can_post_stories": False,
+                "can_edit_stories": False,
+                "can_delete_stories": False,
+            }
+        )
+    elif status == "kicked":
+        member["until_date"] = 0
+    return member
