@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.action import Action  # noqa: E402
-from engine.ai.levels import choose_action  # noqa: E402
+from engine.ai import choose_action  # noqa: E402
 from engine.cards import RANK_CHARS  # noqa: E402
 from engine.deal import apply, new_deal  # noqa: E402
 from engine.presets import SCORE  # noqa: E402
@@ -197,6 +197,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--opponents", default="random,rlcard")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
+    sys.stdout.reconfigure(line_buffering=True)
     opponents = args.opponents.split(",")
     if "rlcard" in opponents:
         ensure_rlcard()

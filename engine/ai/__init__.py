@@ -1,8 +1,11 @@
-"""Computer players. Entry point: ``choose_action(view, level)`` (stable API).
+"""Computer players. Entry points (stable API): ``choose_action(view, level)`` and
+``hints(view, limit)``.
 
 The AI decides from a :class:`engine.view.SeatView` only (RULES.md §1.3: a hand is private).
+Levels (:mod:`engine.ai.levels`): ``easy`` plays legal but weak moves, ``normal`` plans its hand,
+``hard`` adds card counting, alarm blocking and the endgame search; hints use ``hard``.
 """
 
-from engine.ai.simple import choose_action, hints
+from engine.ai.levels import LEVELS, choose_action, hints
 
-__all__ = ["choose_action", "hints"]
+__all__ = ["LEVELS", "choose_action", "hints"]

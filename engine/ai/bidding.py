@@ -1,4 +1,4 @@
-"""Bidding, calling/robbing, doubling and showing from hand strength (RULES.md §2, §3).
+"""Bidding, calling/robbing and doubling from hand strength (RULES.md §2, §3).
 
 Hand strength counts control cards (2s, jokers, bombs, the rocket) and the number of plays the
 hand needs (:func:`engine.ai.decompose.hand_turns`): a hand with many controls and few plays is
@@ -21,8 +21,6 @@ ROB_THRESHOLD = 12.0
 #: Strength needed to double (RULES.md §3): landlord (20 cards) and farmer (17 cards).
 LANDLORD_DOUBLE = 16.0
 FARMER_DOUBLE = 13.0
-#: Strength needed for the landlord to show cards for ×2 (RULES.md §3).
-SHOW_THRESHOLD = 22.0
 
 
 def hand_strength(ranks: Sequence[int]) -> float:
@@ -62,7 +60,3 @@ def wants_double(ranks: Sequence[int], is_landlord: bool) -> bool:
     """Double this seat's stake (加倍, RULES.md §3)."""
     return hand_strength(ranks) >= (LANDLORD_DOUBLE if is_landlord else FARMER_DOUBLE)
 
-
-def wants_show(ranks: Sequence[int]) -> bool:
-    """Show the hand (明牌, RULES.md §3): only an overwhelming hand."""
-    return hand_strength(ranks) >= SHOW_THRESHOLD

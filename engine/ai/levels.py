@@ -1,24 +1,23 @@
 """The AI's levels and its two entry points: one decision, and hints (RULES.md §2–§4).
 
-* ``easy``: legal but weak, for beginners: leads the combination holding its lowest card,
-  follows with the smallest play of the same type, never bombs, ignores its partner.
-* ``normal``: plans its hand and cooperates, but counts no cards and searches no endgame.
+* ``easy``: legal but weak, for beginners: the baseline :mod:`engine.ai.simple` (cheapest play
+  first, no planning, no card counting).
+* ``normal``: plans its hand (:mod:`engine.ai.decompose`) and cooperates with its partner, but
+  counts no cards and searches no endgame.
 * ``hard``: everything (:mod:`engine.ai.play`): planning, card counting, alarm blocking,
   cooperation and the endgame search. Auto-play and hints use ``hard``.
 
 Both entry points take a :class:`engine.view.SeatView` only, so the AI cannot read hidden hands.
-Rule sets other than the three-seat one-deck game (RULES.md §11) are played by the ``easy``
-policy over the engine's own legal actions.
+Rule sets other than the three-seat one-deck game (RULES.md §11) are played by the baseline.
 """
 
 from __future__ import annotations
 
 from engine.action import Action, IllegalAction
-from engine.ai import bidding
-from engine.ai.hand import counts_of
+from engine.ai import bidding, simple
 from engine.ai.knowledge import knowledge_from_view
 from engine.ai.play import HARD, Style, choose_play, hint_plays
-from engine.combos import ComboType, Play
+from engine.combos import Play
 from engine.trick import read_play
 from engine.view import SeatView
 
@@ -32,7 +31,7 @@ _STYLES = {
 def choose_action(view: SeatView, level: str = "normal") -> Action:
     """The decision of ``view.seat`` at ``level`` (``"easy"``, ``"normal"``, ``"hard"``).
 
-    Always one of ``view.legal_actions()`` (a ``show`` only when the hand is overwhelming).
+    Always one of ``view.legal_actions()``; never shows cards (RULES.md §3).
 
     Raises:
         ValueError: unknown level, or the seat has nothing to decide now.
@@ -42,19 +41,17 @@ def choose_action(view: SeatView, level: str = "normal") -> Action:
     seat = view.seat
     if seat not in view.to_act:
         raise ValueError(f"seat {seat} has nothing to decide now")
+    if level == "easy":
+        return simple.choose_action(view, level)
     if view.phase == "bidding":
-        return _bid(view, level)
+        return _bid(view)
     if view.phase == "doubling":
-        return _double(view, level)
+        return _double(view)
     if view.phase != "playing":
         raise ValueError(f"nothing to decide in phase {view.phase!r}")
     if not _supported(view):
-        return _easy_from_legal(view)
-    if level == "easy":
-        play = easy_play(view)
-    else:
-        play = choose_play(knowledge_from_view(view), _STYLES[level])
-    return _checked(view, play)
+        return simple.choose_action(view, level)
+    return _checked(view, choose_play(knowledge_from_view(view), _STYLES[level]))
 
 
 def hints(view: SeatView, limit: int = 5) -> list[Play]:
@@ -63,7 +60,7 @@ def hints(view: SeatView, limit: int = 5) -> list[Play]:
     if view.phase != "playing" or view.seat not in view.to_act or limit <= 0:
         return []
     if not _supported(view):
-        return [_read(view, a) for a in view.legal_actions() if a.kind == "play"][:limit]
+        return simple.hints(view, limit)
     out = []
     for p in hint_plays(knowledge_from_view(view), limit):
         try:
@@ -77,10 +74,6 @@ def _supported(view: SeatView) -> bool:
     return view.rules.seats == 3 and view.rules.decks == 1
 
 
-def _read(view: SeatView, action: Action) -> Play:
-    return read_play(action.cards or (), action.type, view.trick.play, view.rules)
-
-
 def _checked(view: SeatView, play: Play | None) -> Action:
     """The action for ``play``, or a legal fallback if the rules of this room refuse it."""
     if play is None:
@@ -92,53 +85,27 @@ def _checked(view: SeatView, play: Play | None) -> Action:
             return Action("play", view.seat, cards=play.cards, type=play.type)
         except IllegalAction:
             pass
-    return _easy_from_legal(view)
+    return simple.choose_action(view)
 
 
-def _easy_from_legal(view: SeatView) -> Action:
-    plays = [a for a in view.legal_actions() if a.kind == "play"]
-    if view.leading:
-        return min(plays, key=lambda a: ((a.cards or (99,))[0], -len(a.cards or ())))
-    same = [a for a in plays if a.type not in (ComboType.BOMB, ComboType.ROCKET)]
-    if same:
-        return min(same, key=lambda a: _read(view, a).main)
-    return Action("pass", view.seat)
-
-
-def easy_play(view: SeatView) -> Play | None:
-    """The ``easy`` policy: lead the lowest card's plain group, follow as low as possible with
-    the same type, never bomb, pass otherwise."""
-    from engine.ai.hand import follow_moves
-
-    hand = tuple(counts_of(view.hand_ranks))
-    prev = view.trick.play
-    if prev is None:
-        low = next(r for r in range(15) if hand[r])
-        width = hand[low] if hand[low] < 4 else 1
-        kind = {1: ComboType.SINGLE, 2: ComboType.PAIR, 3: ComboType.TRIO}[width]
-        return Play(kind, low, 1, (low,) * width)
-    same = [m for m in follow_moves(hand, prev) if m.type is prev.type]
-    return min(same, key=lambda m: m.main) if same else None
-
-
-def _bid(view: SeatView, level: str) -> Action:
+def _bid(view: SeatView) -> Action:
     legal = view.legal_actions()
     kinds = {a.kind: a for a in legal}
     ranks = view.hand_ranks
     if "bid" in kinds or ("pass" in kinds and "call" not in kinds and "rob" not in kinds):
-        want = bidding.bid_value(ranks) if level != "easy" else min(1, bidding.bid_value(ranks))
+        want = bidding.bid_value(ranks)
         bids = [a for a in legal if a.kind == "bid" and (a.value or 0) <= want]
         return max(bids, key=lambda a: a.value or 0) if bids else kinds["pass"]
     if "call" in kinds:
         return kinds["call"] if bidding.wants_call(ranks) else kinds["decline"]
     if "rob" in kinds:
-        return kinds["rob"] if level != "easy" and bidding.wants_rob(ranks) else kinds["norob"]
+        return kinds["rob"] if bidding.wants_rob(ranks) else kinds["norob"]
     return next(a for a in legal if a.kind != "show")
 
 
-def _double(view: SeatView, level: str) -> Action:
-    wants = level != "easy" and bidding.wants_double(view.hand_ranks, view.seat == view.landlord)
+def _double(view: SeatView) -> Action:
+    wants = bidding.wants_double(view.hand_ranks, view.seat == view.landlord)
     return Action("double" if wants else "nodouble", view.seat)
 
 
-__all__ = ["LEVELS", "choose_action", "easy_play", "hints", "Style", "HARD"]
+__all__ = ["LEVELS", "choose_action", "hints"]

@@ -112,10 +112,8 @@ def _lead_score(k: Knowledge, p: Play, style: Style) -> float:
         return score
     safe = is_safe(k, p)
     danger = _danger(k)
-    for e in k.enemies:
-        n = k.counts[e]
-        if n <= 2 and not safe and len(p.cards) <= n and _could_finish_lead(k, p, e):
-            score -= 60.0 if len(p.cards) == n else 25.0
+    if not safe:
+        score -= _exposure(k, p)
     if danger == 1 and p.type is T.SINGLE:
         score += 3.0 * p.main
     if safe and p.type not in _BOMBS:
@@ -132,8 +130,14 @@ def _lead_score(k: Knowledge, p: Play, style: Style) -> float:
     return score
 
 
-def _could_finish_lead(k: Knowledge, p: Play, enemy: int) -> bool:
-    return can_beat(k.cards_of(enemy), p, k.counts[enemy])
+def _exposure(k: Knowledge, p: Play) -> float:
+    """Penalty for a play an alarmed opponent (≤ 2 cards) could beat and then play out on."""
+    penalty = 0.0
+    for e in k.enemies:
+        n = k.counts[e]
+        if n <= 2 and len(p.cards) <= n and can_beat(k.cards_of(e), p, n):
+            penalty = max(penalty, 60.0 if len(p.cards) == n else 25.0)
+    return penalty
 
 
 def _follow_scores(k: Knowledge, style: Style) -> list[tuple[float, Play | None]]:
@@ -172,10 +176,13 @@ def _follow_scores(k: Knowledge, style: Style) -> list[tuple[float, Play | None]
             score -= 6.0 if danger > 4 else 0.0
             if partner_played:
                 score -= 30.0
-        if style.counting and is_safe(k, m):
-            score += 4.0
-            if hand_turns(minus(k.hand, m.cards)) <= 1:
-                score += 20.0
+        if style.counting:
+            if is_safe(k, m):
+                score += 4.0
+                if hand_turns(minus(k.hand, m.cards)) <= 1:
+                    score += 20.0
+            else:
+                score -= _exposure(k, m)
         if partner_played and m.type not in _BOMBS:
             score -= 6.0
         out.append((score, m))

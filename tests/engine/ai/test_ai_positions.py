@@ -1,0 +1,82 @@
+"""Concrete positions with the right move (RULES.md §4, §6; issue 6)."""
+
+from __future__ import annotations
+
+from engine.ai import levels
+from engine.cards import parse_ranks
+from tests.engine.ai.helpers import position
+
+# One single of every rank 4..2 and the small joker are gone: no bomb or rocket is possible.
+NO_BOMBS = [(i % 3, "3456789TJQKA2"[i]) for i in range(1, 13)] + [(1, "X")]
+
+
+def decide(view) -> str:
+    return str(levels.choose_action(view, "hard"))
+
+
+def test_farmer_does_not_lead_a_losable_single_against_a_one_card_landlord():
+    # RULES.md §4.5 alarm: the landlord (seat 0) has one card left; farmer seat 1 leads.
+    view = position(1, "3688TT", (1, 6, 5))
+    action = levels.choose_action(view, "hard")
+    assert action.kind == "play"
+    assert len(action.cards) >= 2, f"led a single {action} the landlord may beat"
+
+
+def test_farmer_leads_its_top_single_when_only_singles_are_left():
+    # Only singles: the 2 cannot be beaten by a one-card landlord once both jokers are out.
+    view = position(1, "5792", (1, 4, 5), played=[(0, "XD")])
+    assert decide(view) == "play 2"
+
+
+def test_farmer_does_not_bomb_the_partners_winning_play():
+    # Partner (seat 2) played an A, the landlord passed; seat 1 holds a bomb.
+    view = position(1, "588889", (10, 6, 4), trick=(2, "A"))
+    assert decide(view) == "pass"
+
+
+def test_farmer_does_not_overtake_the_partners_pair():
+    view = position(1, "3QQKK7", (9, 6, 6), trick=(2, "99"))
+    assert decide(view) == "pass"
+
+
+def test_farmer_blocks_the_alarmed_landlord_after_a_low_partner_single():
+    # Seat 2 answers its partner's 4 before the one-card landlord: the 2 is safe (jokers out).
+    view = position(2, "26789", (1, 3, 5), trick=(1, "4"), played=[(0, "XD")])
+    assert decide(view) == "play 2"
+
+
+def test_landlord_plays_the_known_winning_endgame():
+    # D cannot be beaten (no bomb, no rocket possible), then 33 plays out; 33 first could lose.
+    view = position(0, "33D", (3, 10, 10), played=NO_BOMBS)
+    assert decide(view) == "play D"
+
+
+def test_rocket_first_then_the_pair():
+    view = position(0, "33XD", (4, 10, 10))
+    assert decide(view) == "play XD"
+
+
+def test_farmer_takes_the_trick_with_a_safe_card_and_plays_out():
+    view = position(1, "77D", (12, 3, 10), trick=(0, "9"), played=NO_BOMBS)
+    assert decide(view) == "play D"
+
+
+def test_plays_out_at_once_when_one_play_empties_the_hand():
+    assert decide(position(0, "33344456", (8, 9, 8))) == "play 33344456"
+    assert decide(position(1, "77", (9, 2, 8), trick=(0, "55"))) == "play 77"
+
+
+def test_landlord_beats_a_farmer_about_to_play_out():
+    # Farmer seat 2 has 1 card after leading a 7; the landlord must answer, even with a bomb.
+    view = position(0, "555534", (6, 9, 1), trick=(2, "7"))
+    action = levels.choose_action(view, "hard")
+    assert action.kind == "play"
+    assert action.cards == parse_ranks("5555")
+
+
+def test_hints_are_ordered_legal_plays_starting_with_the_choice():
+    view = position(0, "3456789JJQ", (10, 17, 17))
+    hints = levels.hints(view, limit=3)
+    assert 1 <= len(hints) <= 3
+    assert str(hints[0]) == str(levels.choose_action(view, "hard")).removeprefix("play ")
+    assert len(set(map(str, hints))) == len(hints)
