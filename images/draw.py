@@ -1,0 +1,195 @@
+"""Drawing helpers shared by every picture: colours, the bundled font, text, felt, encoding.
+
+Text uses only the font Pillow ships (``ImageFont.load_default(size=...)``), so a fresh machine
+needs nothing more; every label is checked to be ASCII before it gets here (``images.models``).
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from images.models import RenderError
+
+RGB = tuple[int, int, int]
+
+FELT = (26, 110, 64)
+FELT_DARK = (12, 66, 38)
+TABLE_RIM = (92, 52, 28)
+WHITE = (255, 255, 255)
+INK = (28, 28, 32)
+RED = (208, 22, 38)
+GOLD = (246, 196, 64)
+ALARM = (236, 48, 48)
+MUTED = (196, 224, 204)
+PANEL = (10, 48, 28)
+HIGHLIGHT = (255, 214, 74)
+FARMER = (86, 156, 222)
+
+FORMATS = ("PNG", "JPEG")
+
+
+@lru_cache(maxsize=32)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled font at ``size`` pixels (cached: loading it parses the font file)."""
+    return ImageFont.load_default(size=size)  # type: ignore[return-value]
+
+
+def text_width(text: str, size: int) -> int:
+    """Advance width of ``text`` in pixels at ``size``."""
+    return round(font(size).getlength(text))
+
+
+@lru_cache(maxsize=1024)
+def text_mask(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, int, int]:
+    """``(mask, dx, dy)``: ``text`` as an ``L`` mask and its offset from the anchor point.
+
+    Cached: the same labels (``FARMER``, card counts, seconds) come back in every picture, and
+    pasting a mask is far cheaper than laying out text again.
+    """
+    stroke = max(1, size // 24) if bold else 0
+    f = font(size)
+    left, top, right, bottom = f.getbbox(text, anchor=anchor, stroke_width=stroke)
+    im = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(im).text((-left, -top), text, font=f, fill=255, anchor=anchor,
+                            stroke_width=stroke, stroke_fill=255)
+    return im, round(left), round(top)
+
+
+def draw_text(
+    canvas: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    *,
+    anchor: str = "la",
+    bold: bool = False,
+) -> None:
+    """Draw ``text`` at ``xy`` (Pillow anchor, e.g. ``"mm"`` centred); ``bold`` adds a stroke."""
+    mask, dx, dy = text_mask(text, size, anchor, bold)
+    canvas.paste(fill, (round(xy[0]) + dx, round(xy[1]) + dy), mask)
+
+
+def glyph_mask(text: str, height: int, max_width: int, *, bold: bool = True) -> Image.Image:
+    """An ``L`` mask of ``text`` whose ink is exactly ``height`` px tall and at most ``max_width``.
+
+    Characters are set tight (so ``10`` fits a card corner) and squeezed horizontally when
+    still too wide. Rendered large and scaled down for smooth edges; callers cache the result.
+    """
+    big = height * 3
+    size = round(big * 1.45)
+    parts = []
+    for ch in text:
+        im = Image.new("L", (size * 2, size * 2), 0)
+        ImageDraw.Draw(im).text((size // 2, size // 2), ch, font=font(size), fill=255,
+                                stroke_width=max(1, size // 14) if bold else 0, stroke_fill=255)
+        parts.append(im)
+    boxes = [p.getbbox() for p in parts]
+    if not all(boxes):
+        raise RenderError(f"cannot draw {text!r}")
+    top = min(b[1] for b in boxes)  # type: ignore[index]
+    bottom = max(b[3] for b in boxes)  # type: ignore[index]
+    gap = big // 12
+    width = sum(b[2] - b[0] for b in boxes) + gap * (len(parts) - 1)  # type: ignore[index]
+    out = Image.new("L", (width, bottom - top), 0)
+    x = 0
+    for p, b in zip(parts, boxes, strict=True):
+        out.paste(p.crop((b[0], top, b[2], bottom)), (x, 0))  # type: ignore[index]
+        x += b[2] - b[0] + gap  # type: ignore[index]
+    scale = height / out.height
+    w = min(max_width, max(1, round(out.width * scale)))
+    return out.resize((w, height), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=8)
+def felt(width: int, height: int) -> Image.Image:
+    """A green felt background, lighter in the middle (cached; callers must ``copy()`` it)."""
+    glow = Image.radial_gradient("L").resize((width, height), Image.Resampling.BILINEAR)
+    return Image.composite(Image.new("RGB", (width, height), FELT_DARK),
+                           Image.new("RGB", (width, height), FELT),
+                           glow.point(lambda v: v * 3 // 4))
+
+
+@lru_cache(maxsize=64)
+def shadow_mask(width: int, height: int, radius: int, blur: int = 4) -> Image.Image:
+    """A soft ``L`` shadow of a rounded rectangle, ``blur`` px wider on each side (cached)."""
+    im = Image.new("L", (width + 4 * blur, height + 4 * blur), 0)
+    ImageDraw.Draw(im).rounded_rectangle((2 * blur, 2 * blur, 2 * blur + width - 1,
+                                          2 * blur + height - 1), radius, fill=110)
+    return im.filter(ImageFilter.GaussianBlur(blur))
+
+
+def pill(
+    canvas: Image.Image,
+    xy: tuple[int, int],
+    text: str,
+    size: int,
+    *,
+    fill: RGB,
+    color: RGB,
+    anchor: str = "l",
+) -> int:
+    """Draw ``text`` on a rounded tag; ``xy`` is its left (``"l"``), centre (``"m"``) or right
+    (``"r"``) edge at mid height. Returns the tag's width in pixels."""
+    pad = size // 2
+    w = text_width(text, size) + 2 * pad
+    h = round(size * 1.5)
+    x, y = xy
+    left = {"l": x, "m": x - w // 2, "r": x - w}[anchor]
+    ImageDraw.Draw(canvas).rounded_rectangle((left, y - h // 2, left + w, y + h // 2), h // 2,
+                                             fill=fill)
+    draw_text(canvas, (left + w / 2, y), text, size, color, anchor="mm", bold=True)
+    return w
+
+
+def crown(draw: ImageDraw.ImageDraw, cx: float, bottom: float, width: float) -> None:
+    """The landlord's gold crown, ``width`` px wide, centred on ``cx`` above ``bottom``."""
+    a, b = width / 2, width * 0.7
+    pts = [(-a, 0), (-a, -b), (-a / 2, -b * 0.45), (0, -b * 1.1), (a / 2, -b * 0.45), (a, -b),
+           (a, 0)]
+    draw.polygon([(cx + x, bottom + y) for x, y in pts], fill=GOLD, outline=(120, 80, 10),
+                 width=max(1, round(width / 16)))
+
+
+ROLE_COLORS: dict[str | None, RGB] = {
+    "landlord": (226, 138, 30),
+    "farmer": FARMER,
+    None: (120, 134, 126),
+}
+
+
+def avatar(canvas: Image.Image, cx: float, cy: float, r: float, label: str,
+           role: str | None) -> None:
+    """A round badge with ``label`` (initials or seat number), coloured by role; a crown on top
+    for the landlord (RULES.md §2)."""
+    draw = ImageDraw.Draw(canvas)
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ROLE_COLORS[role], outline=WHITE,
+                 width=max(2, round(r / 14)))
+    size = round(r * (0.9 if len(label) < 3 else 0.7))
+    draw_text(canvas, (cx, cy), label, size, WHITE, anchor="mm", bold=True)
+    if role == "landlord":
+        crown(draw, cx, cy - r * 0.82, r * 0.9)
+
+
+def encode(im: Image.Image, fmt: str) -> bytes:
+    """``PNG`` or ``JPEG`` bytes of ``im``.
+
+    PNG is a 256-colour palette PNG (fast octree, no dithering): lossless would cost Pillow
+    ~4× the time for a picture Telegram turns into a JPEG anyway. JPEG is quality 88.
+
+    Raises:
+        RenderError: an unknown format.
+    """
+    fmt = fmt.upper()
+    buf = io.BytesIO()
+    if fmt == "PNG":
+        im.quantize(256, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
+            buf, "PNG", compress_level=6)
+    elif fmt in ("JPEG", "JPG"):
+        im.convert("RGB").save(buf, "JPEG", quality=88, subsampling="4:2:0")
+    else:
+        raise RenderError(f"format must be one of {FORMATS}, not {fmt!r}")
+    return buf.getvalue()

@@ -1,0 +1,71 @@
+"""The hand picture: a player's cards fanned in rank order, the current selection raised."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Sequence
+
+from PIL import Image
+
+from images.cards import card_size, sort_key
+from images.draw import encode, felt
+from images.fan import draw_row, fan_step, row_width, rows_needed, split_rows
+from images.models import RenderError, check_cards
+
+CARD_WIDTH = 160
+MAX_WIDTH = 1280
+MIN_WIDTH = 640
+MARGIN = 24
+RAISE = 32
+ROW_OFFSET = 0.55  # second row, in card heights: keeps the first row's corners in sight
+MAX_STEP = CARD_WIDTH * 0.5
+
+
+def hand_image(cards: Sequence[int], selected: Collection[int] = ()) -> Image.Image:
+    """The hand as an ``RGB`` image; see :func:`render_hand`."""
+    hand = check_cards(cards, "hand")
+    if not hand:
+        raise RenderError("the hand is empty: there is nothing to draw")
+    chosen = Counter(check_cards(selected, "selection"))
+    missing = chosen - Counter(hand)
+    if missing:
+        raise RenderError(f"selected cards {sorted(missing.elements())} are not in the hand")
+    ordered = sorted(hand, key=sort_key)
+    raised = []
+    for c in ordered:
+        raised.append(chosen[c] > 0)
+        chosen[c] -= 1
+
+    w, h = card_size(CARD_WIDTH)
+    room = MAX_WIDTH - 2 * MARGIN
+    rows = split_rows(range(len(ordered)), rows_needed(len(ordered), CARD_WIDTH, room))
+    step = fan_step(len(rows[0]), CARD_WIDTH, room, MAX_STEP)
+    fan = row_width(len(rows[0]), CARD_WIDTH, step)
+    width = max(MIN_WIDTH, fan + 2 * MARGIN)
+    height = 2 * MARGIN + RAISE + h + round((len(rows) - 1) * h * ROW_OFFSET)
+    canvas = felt(width, height).copy()
+    for r, row in enumerate(rows):
+        draw_row(canvas, [ordered[i] for i in row], (width - fan) / 2,
+                 MARGIN + RAISE + r * h * ROW_OFFSET, CARD_WIDTH, step,
+                 raised=[raised[i] for i in row], raise_by=RAISE)
+    return canvas
+
+
+def render_hand(cards: Sequence[int], selected: Collection[int] = (), *, fmt: str = "PNG") -> bytes:
+    """Picture of a hand, for the player's private chat.
+
+    Args:
+        cards: card ids ``0..53`` in any order (ids repeat in the two-deck variant, RULES.md §11);
+            drawn from low to high rank (RULES.md §1.1), left to right, overlapping.
+        selected: card ids of the current selection, each raised by 32 px and tinted blue; a
+            card id listed twice raises two copies.
+        fmt: ``"PNG"`` or ``"JPEG"``.
+
+    Up to 20 cards form one row 1280 px wide at most; more (33 for the landlord of the two-deck
+    variant) are drawn in two rows, the first row's corners left in sight.
+
+    Raises:
+        RenderError: an empty hand, an unknown card, a selected card not in the hand, or an
+            unknown format.
+    """
+    return encode(hand_image(cards, selected), fmt)
