@@ -330,16 +330,15 @@ def legal_moves(
     >>> [str(p) for p in legal_moves(parse_ranks("3456789TT"), classify(parse_ranks("34567"))[0])]
     ['45678', '56789', '6789T']
     """
+    if prev is not None and prev.type is _T.ROCKET:
+        return []
     counts = [0] * RANK_COUNT
     for r in hand_ranks:
         counts[r] += 1
     present = [r for r in _RANKS if counts[r]]
     if prev is None:
         return _leads(counts, present, rules)
-    kind = prev.type
-    if kind is _T.ROCKET:
-        return []
-    if kind is _T.BOMB:
+    if prev.type is _T.BOMB:
         out = _bombs(counts, present, prev.main, rules)
     else:
         out = _same_type(counts, present, prev, rules)
