@@ -1,0 +1,30 @@
+"""Telegram handlers: commands, the lobby, the deal's buttons, timers' jobs, errors.
+
+``register(application)`` installs every handler and the shared in-memory state
+(``bot_data["tables"]``, ``bot_data["edit_throttle"]``); ``restore(application)`` (from
+``post_init``) reloads stored tables and running deals after a start.
+"""
+
+from __future__ import annotations
+
+from telegram.ext import Application
+
+from bot.handlers import commands, deal, errors, lobby
+from bot.table import Tables
+from bot.timers import EditThrottle
+
+
+def register(application: Application) -> None:
+    """Install the handlers and the tables registry (``bot_data["settings"]`` must be set)."""
+    application.bot_data["tables"] = Tables()
+    interval = application.bot_data["settings"].table_edit_interval
+    application.bot_data["edit_throttle"] = EditThrottle(interval)
+    commands.register(application)
+    lobby.register(application)
+    deal.register(application)
+    errors.register(application)
+
+
+async def restore(application: Application) -> None:
+    """Reload stored tables and running deals (see :func:`bot.handlers.deal.restore`)."""
+    await deal.restore(application)

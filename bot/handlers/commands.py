@@ -1,0 +1,264 @@
+"""Commands (issue 3, flow step 8): /start, /help, /newgame (/ddz), /join, /leave, /stop,
+/balance, /top, and the confirmation buttons of /leave during a deal."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram.constants import ChatType
+from telegram.error import TelegramError
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+
+from bot import callbacks as cb
+from bot import views
+from bot.handlers import deal, lobby
+from bot.handlers.common import (
+    answer,
+    display_name,
+    group_language,
+    is_admin,
+    settings,
+    store,
+    tables,
+)
+from bot.i18n import match_language, t
+from bot.table import DEAL, LOBBY, table_key
+from engine import IllegalAction
+
+log = logging.getLogger(__name__)
+
+GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
+JOIN_PREFIX = "join_"
+TOP_LIMIT = 10
+
+
+def _thread(message: Message) -> int | None:
+    """The forum topic of a message, ``None`` outside topics."""
+    return message.message_thread_id if message.is_topic_message else None
+
+
+async def _lang(app: Application, chat: Chat) -> str:
+    if chat.type in GROUP_TYPES:
+        return group_language(app, await store(app).get_group_settings(chat.id))
+    return settings(app).default_language
+
+
+async def _group_only(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+    """True in a group; in a private chat, says the command is for groups."""
+    if update.effective_chat.type in GROUP_TYPES:
+        return True
+    lang = await _lang(context.application, update.effective_chat)
+    await update.effective_message.reply_text(t("reply.group_only", lang))
+    return False
+
+
+async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/start: in private, a welcome, or with ``join_<token>`` (the lobby's deep link) a seat at
+    that table; in a group, the help."""
+    app = context.application
+    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+    if chat.type != ChatType.PRIVATE:
+        await cmd_help(update, context)
+        return
+    lang = match_language(user.language_code) or settings(app).default_language
+    await store(app).ensure_player(user.id, display_name(user), match_language(user.language_code))
+    arg = context.args[0] if context.args else ""
+    if not arg.startswith(JOIN_PREFIX):
+        await message.reply_text(t("reply.start", lang, name=display_name(user)))
+        return
+    table = tables(app).by_token(arg[len(JOIN_PREFIX):])
+    if table is None or table.phase != LOBBY:
+        await message.reply_text(t("reply.start_join_failed", lang))
+        return
+    async with tables(app).lock(table.key):
+        if tables(app).by_token(table.token) is not table or table.phase != LOBBY:
+            await message.reply_text(t("reply.start_join_failed", table.lang))
+            return
+        refusal = await lobby.seat_player(app, table, user, check_private=False)
+        if refusal is None:
+            await lobby.refresh_lobby(app, table)
+        await message.reply_text(refusal or t("reply.start_joined", table.lang, group=table.title))
+
+
+async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/help: a short summary of the game and the commands, with a link to the rules."""
+    lang = await _lang(context.application, update.effective_chat)
+    await update.effective_message.reply_text(
+        t("reply.help", lang, url=t("reply.help_url", lang)), disable_web_page_preview=True
+    )
+
+
+async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/newgame, /ddz: open this group's (or topic's) table and seat the opener."""
+    if not await _group_only(update, context):
+        return
+    chat, message = update.effective_chat, update.effective_message
+    table, text = await lobby.open_table(
+        context.application, chat.id, _thread(message), chat.title or "", update.effective_user
+    )
+    if text is not None:
+        await message.reply_text(text)
+
+
+async def cmd_join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/join: take a seat at this group's open lobby."""
+    if not await _group_only(update, context):
+        return
+    app = context.application
+    message = update.effective_message
+    key = table_key(update.effective_chat.id, _thread(message))
+    async with tables(app).lock(key):
+        table = tables(app).get(key)
+        if table is None or table.phase != LOBBY:
+            lang = await _lang(app, update.effective_chat)
+            await message.reply_text(t("reply.no_table", lang))
+            return
+        refusal = await lobby.seat_player(app, table, update.effective_user)
+        if refusal is None:
+            await lobby.refresh_lobby(app, table)
+        await message.reply_text(refusal or t("pop.joined", table.lang))
+
+
+async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/leave: leave the lobby at once; during a deal, ask to confirm first (leaving forfeits
+    the deal with the escape penalty, RULES.md §9)."""
+    if not await _group_only(update, context):
+        return
+    app = context.application
+    message, user = update.effective_message, update.effective_user
+    key = table_key(update.effective_chat.id, _thread(message))
+    async with tables(app).lock(key):
+        table = tables(app).get(key)
+        seat = table.seat_of(user.id) if table is not None else None
+        if table is None or seat is None or table.phase not in (LOBBY, DEAL):
+            lang = await _lang(app, update.effective_chat)
+            await message.reply_text(t("reply.not_seated", lang))
+            return
+        lang = table.lang
+        name = display_name(user)
+        if table.phase == LOBBY:
+            await lobby.leave_lobby(app, table, user.id)
+            await message.reply_text(t("reply.left_lobby", lang, name=name))
+            return
+        if table.seats[seat].left:
+            await message.reply_text(t("illegal.not_allowed", lang))
+            return
+        markup = InlineKeyboardMarkup([[
+            InlineKeyboardButton(t("btn.leave_confirm", lang),
+                                 callback_data=cb.make_callback(cb.CONFIRM_LEAVE, table.token,
+                                                                0, "yes")),
+            InlineKeyboardButton(t("btn.cancel", lang),
+                                 callback_data=cb.make_callback(cb.CONFIRM_LEAVE, table.token,
+                                                                0, "no")),
+        ]])
+        await message.reply_text(t("reply.leave_confirm", lang, name=name), reply_markup=markup)
+
+
+async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The /leave confirmation (``Q:`` buttons): "yes" makes the presser's seat leave the deal."""
+    app = context.application
+    query = update.callback_query
+    data = await deal.parse_press(query, app)
+    if data is None:
+        return
+    table = tables(app).by_token(data.token)
+    if table is None:
+        await answer(query, t("pop.gone", settings(app).default_language))
+        return
+    async with tables(app).lock(table.key):
+        table = tables(app).by_token(data.token)
+        if table is None or table.phase != DEAL:
+            await answer(query, t("pop.gone", settings(app).default_language))
+            return
+        seat = table.seat_of(query.from_user.id)
+        if seat is None:
+            await answer(query, t("pop.not_seated", table.lang), alert=True)
+            return
+        name = display_name(query.from_user)
+        if data.payload == "no":
+            await _close_prompt(query, t("reply.leave_cancelled", table.lang, name=name))
+            await answer(query, t("pop.stay", table.lang))
+            return
+        try:
+            await deal.leave_deal(app, table, seat)
+        except IllegalAction as exc:
+            await answer(query, views.illegal_text(exc.code, table.lang), alert=True)
+            return
+        await _close_prompt(query, t("table.left_deal", table.lang, name=name))
+        await answer(query)
+
+
+async def _close_prompt(query, text: str) -> None:
+    try:
+        await query.edit_message_text(text)
+    except TelegramError as exc:
+        log.info("closing the leave prompt failed: %s", exc)
+
+
+async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/stop (group admins): cancel the running deal, nobody pays; or close the lobby."""
+    if not await _group_only(update, context):
+        return
+    app = context.application
+    chat, message, user = update.effective_chat, update.effective_message, update.effective_user
+    lang = await _lang(app, chat)
+    if not await is_admin(app, chat.id, user.id):
+        await message.reply_text(t("reply.admin_only", lang))
+        return
+    key = table_key(chat.id, _thread(message))
+    async with tables(app).lock(key):
+        table = tables(app).get(key)
+        if table is None or table.phase not in (LOBBY, DEAL):
+            await message.reply_text(t("reply.nothing_to_stop", lang))
+            return
+        name = display_name(user)
+        if table.phase == DEAL:
+            text = t("lobby.stopped", table.lang, name=name)
+            await deal.stop_deal(app, table)
+        else:
+            text = views.lobby_closed_text(table, "closed", name)
+        await lobby.close_table(app, table, text)
+        await message.reply_text(text)
+
+
+async def cmd_balance(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/balance: the player's beans."""
+    app = context.application
+    user = update.effective_user
+    lang = await _lang(app, update.effective_chat)
+    player = await store(app).ensure_player(user.id, display_name(user),
+                                            match_language(user.language_code))
+    await update.effective_message.reply_text(
+        t("reply.balance", lang, name=views.short_name(player.name), beans=player.balance)
+    )
+
+
+async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/top: today's leaderboard of this group (net beans won today)."""
+    if not await _group_only(update, context):
+        return
+    app = context.application
+    chat = update.effective_chat
+    lang = await _lang(app, chat)
+    rows = await store(app).leaderboard(chat.id, "today", limit=TOP_LIMIT)
+    lines = [t("reply.top_title", lang)]
+    lines += [
+        t("reply.top_row", lang, rank=row.rank, name=views.short_name(row.name),
+          beans=f"{row.value:+d}", games=row.games)
+        for row in rows
+    ] or [t("reply.top_empty", lang)]
+    await update.effective_message.reply_text("\n".join(lines))
+
+
+def register(app: Application) -> None:
+    """Route the commands and the /leave confirmation."""
+    app.add_handler(CommandHandler("start", cmd_start))
+    app.add_handler(CommandHandler("help", cmd_help))
+    app.add_handler(CommandHandler(["newgame", "ddz"], cmd_newgame))
+    app.add_handler(CommandHandler("join", cmd_join))
+    app.add_handler(CommandHandler("leave", cmd_leave))
+    app.add_handler(CommandHandler("stop", cmd_stop))
+    app.add_handler(CommandHandler("balance", cmd_balance))
+    app.add_handler(CommandHandler("top", cmd_top))
+    app.add_handler(CallbackQueryHandler(on_leave_confirm, pattern=cb.pattern(cb.CONFIRM_LEAVE)))

@@ -1,0 +1,128 @@
+"""Small helpers shared by the handlers: where things live in ``bot_data``, answering presses,
+sending and editing messages with Telegram's harmless errors handled, and the admin check."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message, User
+from telegram.constants import ChatMemberStatus
+from telegram.error import BadRequest, TelegramError
+from telegram.ext import Application
+
+from bot.i18n import normalize_language
+from bot.settings import Settings
+from bot.store import Store
+from bot.table import Table, Tables
+from bot.timers import EditThrottle
+
+log = logging.getLogger(__name__)
+
+ADMIN_STATUSES = frozenset({ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR})
+#: How long an admin check is remembered, in seconds.
+ADMIN_CACHE_SECONDS = 60.0
+
+
+def tables(app: Application) -> Tables:
+    """The registry of tables (``bot_data["tables"]``)."""
+    return app.bot_data["tables"]
+
+
+def store(app: Application) -> Store:
+    """The open store (``bot_data["store"]``, set by ``post_init``)."""
+    return app.bot_data["store"]
+
+
+def settings(app: Application) -> Settings:
+    """The bot's settings (``bot_data["settings"]``)."""
+    return app.bot_data["settings"]
+
+
+def throttle(app: Application) -> EditThrottle:
+    """The table-edit throttle (``bot_data["edit_throttle"]``)."""
+    return app.bot_data["edit_throttle"]
+
+
+def group_language(app: Application, group_settings: dict) -> str:
+    """A group's language: its setting, else the bot's ``default_language``."""
+    return normalize_language(group_settings.get("language"), settings(app).default_language)
+
+
+def display_name(user: User) -> str:
+    """The name a player is shown by: first and last name."""
+    return user.full_name or user.username or str(user.id)
+
+
+async def answer(query: CallbackQuery, text: str | None = None, alert: bool = False) -> None:
+    """Answer a button press (every press gets exactly one answer); errors are only logged."""
+    try:
+        await query.answer(text, show_alert=alert)
+    except TelegramError as exc:
+        log.info("answerCallbackQuery failed: %s", exc)
+
+
+def not_modified(exc: BadRequest) -> bool:
+    """True for Telegram's harmless "message is not modified" answer."""
+    return "not modified" in exc.message.lower()
+
+
+async def edit_text(
+    bot: Bot, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+) -> bool:
+    """Edit a message's text and keyboard; ``False`` if the message cannot be edited any more.
+
+    "Message is not modified" counts as success. ``Forbidden`` propagates (the caller decides
+    what a blocked private chat means); other Telegram errors are logged and give ``False``.
+    """
+    try:
+        await bot.edit_message_text(text, chat_id, message_id, reply_markup=markup)
+        return True
+    except BadRequest as exc:
+        if not_modified(exc):
+            return True
+        log.info("editMessageText in %s failed: %s", chat_id, exc.message)
+        return False
+
+
+async def send_text(
+    bot: Bot,
+    chat_id: int,
+    text: str,
+    markup: InlineKeyboardMarkup | None = None,
+    thread_id: int | None = None,
+) -> Message:
+    """Send a plain-text message (into forum topic ``thread_id`` if given)."""
+    return await bot.send_message(chat_id, text, reply_markup=markup, message_thread_id=thread_id)
+
+
+async def say(app: Application, table: Table, text: str) -> None:
+    """Tell the group something in a short message of its own; failures are only logged."""
+    try:
+        await send_text(app.bot, table.chat_id, text, thread_id=table.thread_id)
+    except TelegramError as exc:
+        log.info("sendMessage to %s failed: %s", table.chat_id, exc)
+
+
+async def is_admin(app: Application, chat_id: int, user_id: int) -> bool:
+    """True if the user is the group's owner or an administrator (``getChatMember``, cached
+    for :data:`ADMIN_CACHE_SECONDS`)."""
+    cache: dict[tuple[int, int], tuple[float, bool]] = app.bot_data.setdefault("admin_cache", {})
+    now = time.monotonic()
+    hit = cache.get((chat_id, user_id))
+    if hit is not None and now - hit[0] < ADMIN_CACHE_SECONDS:
+        return hit[1]
+    try:
+        member = await app.bot.get_chat_member(chat_id, user_id)
+    except TelegramError as exc:
+        log.info("getChatMember %s failed: %s", chat_id, exc)
+        return False
+    result = member.status in ADMIN_STATUSES
+    cache[(chat_id, user_id)] = (now, result)
+    return result
+
+
+async def may_manage(app: Application, table: Table, user_id: int) -> bool:
+    """The lobby's opener or a group admin may start and close it (issue 3, flow step 1)."""
+    return user_id == table.opener_id or await is_admin(app, table.chat_id, user_id)
+

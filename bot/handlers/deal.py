@@ -1,0 +1,605 @@
+"""A running deal: dealing, the buttons of bidding/doubling/play, timers, settlement, restarts.
+
+The path of every change (issue 3): a press or a timer → ``engine.apply`` → ``store`` (state JSON
+and table dict in one call) → views (the private hand messages now, the group's table message
+through the coalescing :class:`bot.timers.EditThrottle`) → timers for the next turn. Everything on
+one table runs under that table's lock (``Tables.lock``); the functions here whose docstring says
+"lock held" must be called with it.
+
+Buttons are checked before anything changes: the token must be the table's current one, the
+version the state's current one (except for the auto-play switch), the presser the seat's owner.
+A refused press gets a pop-up and changes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+import time
+
+from telegram import CallbackQuery, Update
+from telegram.error import Forbidden, RetryAfter, TelegramError
+from telegram.ext import Application, CallbackQueryHandler, ContextTypes
+
+from bot import callbacks as cb
+from bot import timers, views
+from bot.handlers.common import (
+    answer,
+    edit_text,
+    say,
+    send_text,
+    settings,
+    store,
+    tables,
+    throttle,
+)
+from bot.i18n import t
+from bot.rooms import room_stake, rules_for
+from bot.store import SeatFacts, SeatRecord
+from bot.table import DEAL, LOBBY, RESULT, Table
+from engine import (
+    Action,
+    ComboType,
+    DealState,
+    IllegalAction,
+    apply,
+    auto_action,
+    beat_reason,
+    classify,
+    new_deal,
+    next_first_bidder,
+)
+from engine.ai import choose_action, hints
+
+log = logging.getLogger(__name__)
+
+ACTIVE = ("bidding", "doubling", "playing")
+#: The AI level of bot seats, and of auto-play seats when the group chose "ai" (issue 6).
+BOT_LEVEL = "normal"
+AUTOPLAY_LEVEL = "hard"
+
+
+# --- Starting a deal ---------------------------------------------------------------------------
+
+
+async def start_deal(app: Application, table: Table, *, redeal: bool = False) -> None:
+    """Deal a new deal at a full table (lock held): the group's current rules and stake, a
+    ``store.create_deal`` record, each human's hand in private, the table message in the group.
+
+    The first bidder is random for a table's first deal and rotates afterwards (RULES.md §1.4);
+    after a redeal the same seat bids first (RULES.md §2). Test hook: ``bot_data["deal_seed"]``
+    (int) fixes the shuffle and ``bot_data["first_bidder"]`` the first bidder of a first deal.
+    """
+    group = await store(app).get_group_settings(table.chat_id)
+    rules = rules_for(group)
+    table.preset = rules.bidding
+    table.stake = room_stake(group).stake
+    table.play_timeout = float(group.get("play_timeout") or settings(app).play_timeout)
+    table.bid_timeout = float(group.get("bid_timeout") or settings(app).bid_timeout)
+    table.autoplay_mode = group.get("autoplay", "simple")
+    if redeal and table.state is not None:
+        first = next_first_bidder(table.state)
+    elif table.first_bidder is None:
+        first = app.bot_data.get("first_bidder", random.randrange(rules.seats))
+    else:
+        first = (table.first_bidder + 1) % rules.seats
+    state = new_deal(rules, seed=app.bot_data.get("deal_seed"), first_bidder=first)
+    tables(app).retoken(table)
+    table.phase = DEAL
+    table.first_bidder = first
+    table.state = state
+    table.lobby_deadline = None
+    table.reset_turn_memory()
+    table.rendered.clear()
+    if not redeal:
+        table.hand_message_ids = [None] * len(table.seats)
+    for seat in table.seats:
+        seat.left = False
+    records = [
+        SeatRecord(None, views.seat_name(s, i, table.lang), True) if s.is_bot
+        else SeatRecord(s.user_id, s.name, False)
+        for i, s in enumerate(table.seats)
+    ]
+    table.deal_id = await store(app).create_deal(
+        table.key, table.chat_id, records, rules.to_dict(), table.stake, state.to_json(),
+        state.version,
+    )
+    table.deadline = time.time() + _timeout(table, state)
+    await store(app).save_table(table.key, table.to_dict())
+    timers.cancel(app.job_queue, timers.LOBBY, table.key)
+    await show(app, table)
+
+
+def _timeout(table: Table, state: DealState) -> float:
+    return table.play_timeout if state.phase == "playing" else table.bid_timeout
+
+
+# --- Applying actions --------------------------------------------------------------------------
+
+
+async def accept(app: Application, table: Table, action: Action) -> None:
+    """Apply ``action`` to the table's deal and make it visible (lock held).
+
+    Raises:
+        IllegalAction: the engine refused it; nothing changed.
+    """
+    prev = table.state
+    assert prev is not None
+    state = apply(prev, action)
+    table.state = state
+    table.notice = None
+    if action.kind not in ("autoplay", "show"):
+        table.reset_turn_memory()
+    if _turn(prev) != _turn(state) or (action.kind == "autoplay" and action.value == 0):
+        table.deadline = time.time() + _timeout(table, state) if state.to_act else None
+    if state.phase == "redeal":
+        await store(app).cancel_deal(table.deal_id, state.to_json())
+        await start_deal(app, table, redeal=True)
+        await say(app, table, t("table.redeal", table.lang))
+        return
+    await store(app).save_deal_state(table.deal_id, state.version, state.to_json(),
+                                     table.to_dict())
+    await show(app, table)
+
+
+def _turn(state: DealState) -> tuple:
+    """What makes a new turn (a fresh deadline): the phase and who is to act, except that in
+    the doubling round the seats deciding one after another share one deadline."""
+    return (state.phase, () if state.phase == "doubling" else state.to_act)
+
+
+def is_auto(table: Table, state: DealState, seat: int) -> bool:
+    """A seat the bot plays for: a bot seat, or a human seat on auto-play (RULES.md §9)."""
+    return table.seats[seat].is_bot or state.autoplay[seat]
+
+
+async def show(app: Application, table: Table) -> None:
+    """Draw the hands and the table, then settle a finished deal or arm the next timers, and
+    put seats whose player cannot be written to on auto-play (lock held)."""
+    state = table.state
+    assert state is not None
+    blocked = await refresh_hands(app, table)
+    request_table_edit(app, table)
+    if state.phase == "finished":
+        await finish(app, table)
+        return
+    arm_timers(app, table)
+    for seat in blocked:
+        if table.state.phase in ACTIVE and not table.state.autoplay[seat]:
+            name = views.seat_name(table.seats[seat], seat, table.lang)
+            await say(app, table, t("table.blocked", table.lang, name=name))
+            await accept(app, table, Action("autoplay", seat, value=1))
+
+
+async def refresh_hands(app: Application, table: Table) -> list[int]:
+    """Send or edit each human's private hand message where it changed; returns the seats whose
+    private chat answered 403 (marked ``blocked``)."""
+    state = table.state
+    assert state is not None
+    blocked = []
+    seconds = timers.seconds_left(table.deadline)
+    for i, seat in table.humans():
+        if seat.blocked:
+            continue
+        text, markup = views.hand_view(table, state.view(i), seconds)
+        drawn = text + (markup.to_json() if markup else "")
+        if table.rendered.get(i) == drawn:
+            continue
+        try:
+            message_id = table.hand_message_ids[i]
+            if message_id is None or not await edit_text(app.bot, seat.user_id, message_id,
+                                                         text, markup):
+                message = await send_text(app.bot, seat.user_id, text, markup)
+                table.hand_message_ids[i] = message.message_id
+            table.rendered[i] = drawn
+        except Forbidden:
+            seat.blocked = True
+            blocked.append(i)
+        except TelegramError as exc:
+            log.warning("hand message for seat %s at %s failed: %s", i, table.key, exc)
+    return blocked
+
+
+def arm_timers(app: Application, table: Table) -> None:
+    """Arm the bot-move job (a bot or auto-play seat is to act) and the turn timeout (a human
+    is to act) for the current state; cancel what is not needed."""
+    state = table.state
+    assert state is not None
+    queue = app.job_queue
+    stamp = timers.Stamp(table.key, table.token, state.version)
+    auto = [s for s in state.to_act if is_auto(table, state, s)]
+    human = [s for s in state.to_act if s not in auto]
+    if auto:
+        timers.arm(queue, timers.BOT_MOVE, stamp, settings(app).bot_move_delay, on_bot_move)
+    else:
+        timers.cancel(queue, timers.BOT_MOVE, table.key)
+    if human and table.deadline is not None:
+        timers.arm_at(queue, timers.TURN, stamp, table.deadline, on_turn_timeout)
+    else:
+        timers.cancel(queue, timers.TURN, table.key)
+
+
+def request_table_edit(app: Application, table: Table) -> None:
+    """Ask for the group's table message to show the current state (coalesced)."""
+    throttle(app).request(app.job_queue, table.key, on_table_edit)
+
+
+# --- Timer jobs ----------------------------------------------------------------------------------
+
+
+def _current(app: Application, stamp: timers.Stamp) -> Table | None:
+    """The table a job was armed for, if its deal and state are still the same."""
+    table = tables(app).get(stamp.key)
+    if table is None or table.token != stamp.token or table.phase != DEAL:
+        return None
+    if table.state is None or table.state.version != stamp.version:
+        return None
+    return table
+
+
+async def on_bot_move(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Job: the first bot or auto-play seat to act plays (bot seats: ``engine.ai``; auto-play:
+    the group's choice of the seeds' rule or the AI, RULES.md §9)."""
+    app = context.application
+    stamp: timers.Stamp = context.job.data
+    async with tables(app).lock(stamp.key):
+        table = _current(app, stamp)
+        if table is None:
+            return
+        state = table.state
+        seat = next((s for s in state.to_act if is_auto(table, state, s)), None)
+        if seat is None:
+            return
+        if table.seats[seat].is_bot:
+            action = choose_action(state.view(seat), BOT_LEVEL)
+        elif table.autoplay_mode == "ai":
+            action = choose_action(state.view(seat), AUTOPLAY_LEVEL)
+        else:
+            action = auto_action(state, seat)
+        await accept(app, table, action)
+
+
+async def on_turn_timeout(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Job: every human seat still to act when the deadline passed gets the engine's timeout
+    action and goes on auto-play (RULES.md §9)."""
+    app = context.application
+    stamp: timers.Stamp = context.job.data
+    async with tables(app).lock(stamp.key):
+        table = _current(app, stamp)
+        if table is None:
+            return
+        late = [s for s in table.state.to_act if not is_auto(table, table.state, s)]
+        for seat in late:
+            state = table.state
+            if state.phase in ACTIVE and seat in state.to_act and not state.autoplay[seat]:
+                await accept(app, table, Action("timeout", seat))
+
+
+async def on_table_edit(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Job: edit the group's table message to show the latest state (at most once per
+    ``settings.table_edit_interval``; a 429 schedules another try after ``retry_after``)."""
+    app = context.application
+    key: str = context.job.data
+    throttle(app).done(key)
+    async with tables(app).lock(key):
+        table = tables(app).get(key)
+        if table is None or table.state is None or table.message_id is None:
+            return
+        if table.phase not in (DEAL, RESULT):
+            return
+        text, markup = views.table_view(table, table.state.view(0),
+                                        timers.seconds_left(table.deadline), table.notice)
+        try:
+            await edit_text(app.bot, table.chat_id, table.message_id, text, markup)
+        except RetryAfter as exc:
+            delay = exc.retry_after
+            seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else float(delay)
+            app.job_queue.run_once(_retry_table_edit, seconds, data=key,
+                                   job_kwargs={"misfire_grace_time": None})
+        except TelegramError as exc:
+            log.warning("table message edit at %s failed: %s", key, exc)
+
+
+async def _retry_table_edit(context: ContextTypes.DEFAULT_TYPE) -> None:
+    table = tables(context.application).get(context.job.data)
+    if table is not None:
+        request_table_edit(context.application, table)
+
+
+# --- The end of a deal --------------------------------------------------------------------------
+
+
+async def finish(app: Application, table: Table) -> None:
+    """Settle a finished deal exactly once (``store.settle_deal`` is idempotent), post the
+    result with "Play again", and keep the table in the result phase (lock held)."""
+    state = table.state
+    assert state is not None and state.result is not None
+    timers.cancel_all(app.job_queue, table.key)
+    settlement = await store(app).settle_deal(
+        table.deal_id, list(state.result.points), state.to_json(), seat_facts(state),
+        version=state.version,
+    )
+    table.phase = RESULT
+    table.deadline = None
+    tables(app).retoken(table)
+    text, markup = views.result_view(table, state.view(0), settlement.points, settlement.beans)
+    try:
+        await send_text(app.bot, table.chat_id, text, markup, table.thread_id)
+    except TelegramError as exc:
+        log.warning("result message at %s failed: %s", table.key, exc)
+    await store(app).save_table(table.key, table.to_dict())
+
+
+def seat_facts(state: DealState) -> list[SeatFacts]:
+    """Per seat, what it did in a finished deal, for the store's statistics."""
+    result = state.result
+    assert result is not None
+    if result.landlord is None:
+        return []
+    bombs = [0] * state.rules.seats
+    for action in state.history:
+        if action.kind == "play":
+            readings = classify(action.cards or (), state.rules)
+            if readings and readings[0].type in (ComboType.BOMB, ComboType.ROCKET):
+                bombs[action.seat] += 1
+    facts = []
+    for seat in range(state.rules.seats):
+        landlord = seat == result.landlord
+        won = (result.winner == "landlord") == landlord if result.winner else False
+        facts.append(SeatFacts(
+            role="landlord" if landlord else "farmer", won=won, bombs=bombs[seat],
+            spring=won and (result.spring or result.anti_spring),
+            escaped=seat in result.escaped,
+        ))
+    return facts
+
+
+async def close_hands(app: Application, table: Table) -> None:
+    """Take the buttons off every hand message of a deal that was stopped (lock held)."""
+    for i, seat in table.humans():
+        message_id = table.hand_message_ids[i] if i < len(table.hand_message_ids) else None
+        if message_id is None or seat.blocked:
+            continue
+        with contextlib.suppress(TelegramError):
+            await edit_text(app.bot, seat.user_id, message_id, t("hand.finished", table.lang),
+                            None)
+
+
+# --- Buttons -------------------------------------------------------------------------------------
+
+
+async def _seat_for_press(
+    query: CallbackQuery, table: Table | None, data: cb.Callback, *, check_version: bool = True
+) -> int | None:
+    """The presser's seat if the press may act on ``table`` now; else answers with a pop-up
+    and returns ``None``."""
+    if table is None or table.phase != DEAL or table.token != data.token or table.state is None:
+        await answer(query, t("pop.gone", table.lang if table else "en"))
+        return None
+    seat = table.seat_of(query.from_user.id)
+    if seat is None:
+        await answer(query, t("pop.not_seated", table.lang), alert=True)
+        return None
+    if check_version and data.version != table.state.version:
+        await answer(query, t("pop.stale", table.lang))
+        return None
+    return seat
+
+
+async def on_action_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Bidding, doubling, show cards, pass, auto-play on / take back (``A:`` buttons)."""
+    app = context.application
+    query = update.callback_query
+    data = await parse_press(query, app)
+    if data is None:
+        return
+    kind, value = cb.ACTION_PAYLOADS[data.payload]
+    table = tables(app).by_token(data.token)
+    key = table.key if table is not None else None
+    if key is None:
+        await answer(query, t("pop.gone", _lang(app)))
+        return
+    async with tables(app).lock(key):
+        table = tables(app).get(key)
+        seat = await _seat_for_press(query, table, data, check_version=kind != "autoplay")
+        if seat is None:
+            return
+        state = table.state
+        if kind not in ("autoplay", "show") and seat not in state.to_act:
+            await answer(query, t("pop.not_your_turn", table.lang))
+            return
+        if kind == "autoplay" and value == 0:
+            table.seats[seat].blocked = False
+        try:
+            await accept(app, table, Action(kind, seat, value=value))
+        except IllegalAction as exc:
+            await answer(query, views.illegal_text(exc.code, table.lang), alert=True)
+            return
+        if kind == "autoplay":
+            await answer(query, t("pop.autoplay_on" if value else "pop.autoplay_off", table.lang))
+        else:
+            await answer(query)
+
+
+async def on_select_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The play keyboard (``S:`` buttons): select a rank, Hint, Clear, Play (issue 3, step 5)."""
+    app = context.application
+    query = update.callback_query
+    data = await parse_press(query, app)
+    if data is None:
+        return
+    table = tables(app).by_token(data.token)
+    if table is None:
+        await answer(query, t("pop.gone", _lang(app)))
+        return
+    async with tables(app).lock(table.key):
+        table = tables(app).get(table.key)
+        seat = await _seat_for_press(query, table, data)
+        if seat is None:
+            return
+        state = table.state
+        if state.phase != "playing" or seat not in state.to_act or state.autoplay[seat]:
+            await answer(query, t("pop.not_your_turn", table.lang))
+            return
+        view = state.view(seat)
+        if data.payload == "play":
+            await _play_selection(app, query, table, seat)
+            return
+        if data.payload == "clear":
+            table.selections[seat] = []
+        elif data.payload == "hint":
+            options = hints(view)
+            if not options:
+                await answer(query, t("pop.no_hint", table.lang))
+                return
+            table.selections[seat] = sorted(options[table.hint_index[seat] % len(options)].cards)
+            table.hint_index[seat] += 1
+        elif data.rank not in view.hand_ranks:
+            await answer(query, t("pop.invalid", table.lang), alert=True)
+            return
+        else:
+            table.selections[seat] = views.cycle_selection(view.hand_ranks,
+                                                           table.selections[seat], data.rank)
+        await refresh_hands(app, table)
+        await answer(query)
+
+
+async def _play_selection(app: Application, query: CallbackQuery, table: Table, seat: int) -> None:
+    """Play the seat's selection; an illegal one gets a pop-up saying why (RULES.md §5, §6)."""
+    state = table.state
+    lang = table.lang
+    selection = tuple(table.selections[seat])
+    if not selection:
+        await answer(query, t("pop.select_first", lang), alert=True)
+        return
+    readings = classify(selection, state.rules)
+    if not readings:
+        await answer(query, views.illegal_text("invalid_combination", lang), alert=True)
+        return
+    prev = state.trick.play
+    if prev is not None and not any(beat_reason(r, prev) is None for r in readings):
+        same = [r for r in readings if r.type == prev.type] or readings
+        await answer(query, views.beat_text(beat_reason(same[0], prev), prev, lang), alert=True)
+        return
+    try:
+        await accept(app, table, Action("play", seat, cards=selection))
+    except IllegalAction as exc:
+        await answer(query, views.illegal_text(exc.code, lang), alert=True)
+        return
+    await answer(query)
+
+
+async def on_my_cards(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """"My cards" on the group's table message: the presser's own hand, in a pop-up only they
+    see; anyone else is told they are not seated."""
+    app = context.application
+    query = update.callback_query
+    data = await parse_press(query, app)
+    if data is None:
+        return
+    table = tables(app).by_token(data.token)
+    seat = await _seat_for_press(query, table, data, check_version=False)
+    if seat is None:
+        return
+    await answer(query, views.my_cards_text(table.state.view(seat), table.lang), alert=True)
+
+
+async def parse_press(query: CallbackQuery, app: Application) -> cb.Callback | None:
+    """The parsed button data, or ``None`` after a pop-up for data this bot did not draw."""
+    try:
+        return cb.parse_callback(query.data)
+    except cb.CallbackError:
+        log.info("refused callback data from user %s", query.from_user.id)
+        await answer(query, t("pop.invalid", _lang(app)), alert=True)
+        return None
+
+
+def _lang(app: Application) -> str:
+    return settings(app).default_language
+
+
+# --- Leaving and stopping ------------------------------------------------------------------------
+
+
+async def leave_deal(app: Application, table: Table, seat: int) -> None:
+    """The seat's player leaves the running deal: the engine's ``leave`` (escape penalty,
+    RULES.md §9); the seat is auto-played to the end (lock held).
+
+    Raises:
+        IllegalAction: the engine refused (e.g. the seat already left).
+    """
+    name = views.seat_name(table.seats[seat], seat, table.lang)
+    await accept(app, table, Action("leave", seat))
+    table.seats[seat].left = True
+    await store(app).save_table(table.key, table.to_dict())
+    await say(app, table, t("table.left_deal", table.lang, name=name))
+
+
+async def stop_deal(app: Application, table: Table) -> None:
+    """Cancel the running deal: nobody pays (``store.cancel_deal``); the table closes (lock
+    held)."""
+    state = table.state
+    timers.cancel_all(app.job_queue, table.key)
+    if table.deal_id is not None and state is not None:
+        await store(app).cancel_deal(table.deal_id, state.to_json())
+    await close_hands(app, table)
+
+
+# --- Restarts ------------------------------------------------------------------------------------
+
+
+async def restore(app: Application) -> None:
+    """Reload every stored table and running deal after a start (issue 3, "Survives restarts").
+
+    A running deal continues: hands are drawn again, timers get the time that was left (the
+    deadlines are absolute), and the table message says play continues. A deal that had finished
+    but was not settled is settled now (exactly once, the store makes sure). An open lobby gets
+    its expiry back. Tables whose deal is gone and running deals without a table are cleaned up.
+    """
+    from bot.handlers.lobby import arm_lobby_expiry, expire_lobby
+
+    st = store(app)
+    running = {deal.deal_id: deal for deal in await st.running_deals()}
+    restored: set[int] = set()
+    for key, data in (await st.load_tables()).items():
+        try:
+            table = tables(app).get(key) or Table.from_dict(data)
+        except ValueError as exc:
+            log.warning("dropping stored table %s: %s", key, exc)
+            await st.delete_table(key)
+            continue
+        if table.phase == DEAL:
+            record = running.get(table.deal_id)
+            if record is None:
+                log.warning("table %s lost its deal %s; closing it", key, table.deal_id)
+                await st.delete_table(key)
+                continue
+            table.state = DealState.from_json(record.state_json)
+            restored.add(record.deal_id)
+        tables(app).add(table)
+        async with tables(app).lock(key):
+            if table.phase == DEAL:
+                table.notice = t("table.continues", table.lang)
+                if table.state.phase == "redeal":
+                    await st.cancel_deal(table.deal_id, table.state.to_json())
+                    await start_deal(app, table, redeal=True)
+                else:
+                    await show(app, table)
+            elif table.phase == LOBBY:
+                if timers.seconds_left(table.lobby_deadline) <= 0:
+                    await expire_lobby(app, table)
+                else:
+                    arm_lobby_expiry(app, table)
+    for deal_id, record in running.items():
+        if deal_id not in restored:
+            log.warning("cancelling deal %s of %s: its table is gone", deal_id, record.table_key)
+            await st.cancel_deal(deal_id)
+
+
+def register(app: Application) -> None:
+    """Route the deal's buttons."""
+    app.add_handler(CallbackQueryHandler(on_action_button, pattern=cb.pattern(cb.ACTION)))
+    app.add_handler(CallbackQueryHandler(on_select_button, pattern=cb.pattern(cb.SELECT)))
+    app.add_handler(CallbackQueryHandler(on_my_cards, pattern=cb.pattern(cb.MY_CARDS)))
+

@@ -1,0 +1,293 @@
+"""The table of one group chat (or one forum topic): lobby seats, the running deal, message ids.
+
+A :class:`Table` is what the bot knows about a group's game besides the engine state: who sits
+where, which messages show the table and the hands, the current turn's deadline, each seat's card
+selection. It serializes to a plain dict (``to_dict``/``from_dict``) that the store keeps with every
+accepted action (``store.save_deal_state``), so a restart restores it exactly. The engine state
+(``DealState``) is stored separately as the deal's JSON and attached on load.
+
+:class:`Tables` is the in-memory registry (``application.bot_data["tables"]``): tables by key
+and by token, the table a player sits at (one at a time), and one ``asyncio.Lock`` per table key
+so that the updates and timer jobs of one table run one at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bot.callbacks import new_token
+
+if TYPE_CHECKING:
+    from engine import DealState
+
+LOBBY = "lobby"
+DEAL = "deal"
+RESULT = "result"
+PHASES = (LOBBY, DEAL, RESULT)
+
+#: Version of the dict shape written by :meth:`Table.to_dict`.
+DICT_VERSION = 1
+
+
+def table_key(chat_id: int, thread_id: int | None = None) -> str:
+    """The key of a group's table: ``"<chat_id>:<thread_id>"`` (thread 0 outside forum topics).
+
+    >>> table_key(-1001, None), table_key(-1001, 7)
+    ('-1001:0', '-1001:7')
+    """
+    return f"{chat_id}:{thread_id or 0}"
+
+
+@dataclass
+class Seat:
+    """One seat: a human (``user_id``) or a bot seat (``user_id`` is ``None``, ``is_bot`` true).
+
+    ``left``: the player left the running deal (RULES.md §9 escape); the seat is auto-played.
+    ``blocked``: the bot cannot write to the player privately; the seat is auto-played.
+    """
+
+    user_id: int | None
+    name: str
+    is_bot: bool = False
+    left: bool = False
+    blocked: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "user_id": self.user_id,
+            "name": self.name,
+            "is_bot": self.is_bot,
+            "left": self.left,
+            "blocked": self.blocked,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        return cls(
+            user_id=data["user_id"],
+            name=data["name"],
+            is_bot=bool(data.get("is_bot", False)),
+            left=bool(data.get("left", False)),
+            blocked=bool(data.get("blocked", False)),
+        )
+
+
+@dataclass
+class Table:
+    """A group's table.
+
+    Attributes:
+        chat_id, thread_id: the group chat and forum topic (``None`` outside topics).
+        lang: language of every message of this table (the group's setting).
+        title: the group's title, to name the table in private chats.
+        token: current token carried by every button (changes per lobby and per deal).
+        phase: ``"lobby"``, ``"deal"`` or ``"result"`` (deal over, "Play again" offered).
+        opener_id: the user who opened the lobby (may start and close it, with group admins).
+        seats: up to three :class:`Seat` in seat order (turn order, RULES.md §1.2).
+        preset: bidding preset name (``"score"``/``"rob"``), stake: beans per point (RULES.md §8).
+        play_timeout, bid_timeout: seconds per decision (RULES.md §9).
+        autoplay_mode: what plays for a human seat on auto-play: ``"simple"`` (the seeds' rule,
+            ``engine.auto_action``) or ``"ai"`` (``engine.ai.choose_action``), a group setting.
+        message_id: the group message showing the lobby, then the table.
+        hand_message_ids: per seat, the private message with that seat's hand and buttons.
+        join_link: the lobby shows the deep-link button (someone could not be written to).
+        deal_id: the store's id of the running (or last) deal.
+        first_bidder: first bidder of the current deal (rotates per deal, RULES.md §1.4).
+        deadline: absolute UTC timestamp (seconds) when the current turn times out, or ``None``.
+        lobby_deadline: absolute UTC timestamp when an unstarted lobby expires.
+        selections: per seat, the ranks selected on the hand keyboard (sorted).
+        hint_index: per seat, how many times Hint was pressed since the last state change.
+        state: the engine state of the deal (not part of the dict; stored as the deal's JSON).
+        notice: a line shown on the table message until the next change (not stored).
+        rendered: per seat, the last hand message drawn, to skip edits that change nothing
+            (not stored: after a restart every hand message is drawn again).
+    """
+
+    chat_id: int
+    thread_id: int | None
+    lang: str
+    title: str = ""
+    token: str = field(default_factory=new_token)
+    phase: str = LOBBY
+    opener_id: int | None = None
+    seats: list[Seat] = field(default_factory=list)
+    preset: str = "score"
+    stake: int = 10
+    play_timeout: float = 30.0
+    bid_timeout: float = 15.0
+    autoplay_mode: str = "simple"
+    message_id: int | None = None
+    hand_message_ids: list[int | None] = field(default_factory=list)
+    join_link: bool = False
+    deal_id: int | None = None
+    first_bidder: int | None = None
+    deadline: float | None = None
+    lobby_deadline: float | None = None
+    selections: list[list[int]] = field(default_factory=list)
+    hint_index: list[int] = field(default_factory=list)
+    state: DealState | None = field(default=None, repr=False, compare=False)
+    notice: str | None = field(default=None, repr=False, compare=False)
+    rendered: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def key(self) -> str:
+        """The table key, see :func:`table_key`."""
+        return table_key(self.chat_id, self.thread_id)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """Seat index of a human player, or ``None`` if they do not sit here."""
+        for i, seat in enumerate(self.seats):
+            if seat.user_id == user_id and not seat.is_bot:
+                return i
+        return None
+
+    def humans(self) -> Iterator[tuple[int, Seat]]:
+        """``(index, seat)`` of every human seat."""
+        return ((i, s) for i, s in enumerate(self.seats) if not s.is_bot)
+
+    def is_full(self, seats: int = 3) -> bool:
+        return len(self.seats) >= seats
+
+    def reset_turn_memory(self) -> None:
+        """Forget every seat's selection and hint position (the state changed)."""
+        self.selections = [[] for _ in self.seats]
+        self.hint_index = [0 for _ in self.seats]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly dict of everything but the engine state.
+
+        Shape: ``{"v": 1, "chat_id", "thread_id", "lang", "title", "token", "phase", "opener_id",
+        "seats": [{"user_id", "name", "is_bot", "left", "blocked"}, ...], "preset", "stake",
+        "play_timeout", "bid_timeout", "autoplay_mode", "message_id", "hand_message_ids": [...],
+        "join_link", "deal_id", "first_bidder", "deadline", "lobby_deadline",
+        "selections": [[rank, ...], ...], "hint_index": [...]}``, meaning what the attributes do.
+        """
+        return {
+            "v": DICT_VERSION,
+            "chat_id": self.chat_id,
+            "thread_id": self.thread_id,
+            "lang": self.lang,
+            "title": self.title,
+            "token": self.token,
+            "phase": self.phase,
+            "opener_id": self.opener_id,
+            "seats": [s.to_dict() for s in self.seats],
+            "preset": self.preset,
+            "stake": self.stake,
+            "play_timeout": self.play_timeout,
+            "bid_timeout": self.bid_timeout,
+            "autoplay_mode": self.autoplay_mode,
+            "message_id": self.message_id,
+            "hand_message_ids": list(self.hand_message_ids),
+            "join_link": self.join_link,
+            "deal_id": self.deal_id,
+            "first_bidder": self.first_bidder,
+            "deadline": self.deadline,
+            "lobby_deadline": self.lobby_deadline,
+            "selections": [list(s) for s in self.selections],
+            "hint_index": list(self.hint_index),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Table:
+        """Inverse of :meth:`to_dict`.
+
+        Raises:
+            ValueError: an unknown dict version or phase, or a missing field.
+        """
+        if data.get("v") != DICT_VERSION:
+            raise ValueError(f"unknown table dict version {data.get('v')!r}")
+        if data.get("phase") not in PHASES:
+            raise ValueError(f"unknown table phase {data.get('phase')!r}")
+        try:
+            return cls(
+                chat_id=int(data["chat_id"]),
+                thread_id=data["thread_id"],
+                lang=data["lang"],
+                title=data["title"],
+                token=data["token"],
+                phase=data["phase"],
+                opener_id=data["opener_id"],
+                seats=[Seat.from_dict(s) for s in data["seats"]],
+                preset=data["preset"],
+                stake=int(data["stake"]),
+                play_timeout=float(data["play_timeout"]),
+                bid_timeout=float(data["bid_timeout"]),
+                autoplay_mode=data["autoplay_mode"],
+                message_id=data["message_id"],
+                hand_message_ids=list(data["hand_message_ids"]),
+                join_link=bool(data["join_link"]),
+                deal_id=data["deal_id"],
+                first_bidder=data["first_bidder"],
+                deadline=data["deadline"],
+                lobby_deadline=data["lobby_deadline"],
+                selections=[list(s) for s in data["selections"]],
+                hint_index=list(data["hint_index"]),
+            )
+        except KeyError as exc:
+            raise ValueError(f"table dict lacks {exc.args[0]!r}") from None
+
+
+class Tables:
+    """All tables of this process, by key and by token, with one lock per table key."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[str, Table] = {}
+        self._by_token: dict[str, str] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def __len__(self) -> int:
+        return len(self._by_key)
+
+    def __iter__(self) -> Iterator[Table]:
+        return iter(list(self._by_key.values()))
+
+    def lock(self, key: str) -> asyncio.Lock:
+        """The lock of table ``key`` (created on first use; also guards opening a table)."""
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+    def get(self, key: str) -> Table | None:
+        return self._by_key.get(key)
+
+    def by_token(self, token: str) -> Table | None:
+        """The table whose *current* token is ``token``, else ``None`` (an old or forged token)."""
+        key = self._by_token.get(token)
+        table = self._by_key.get(key) if key is not None else None
+        return table if table is not None and table.token == token else None
+
+    def add(self, table: Table) -> None:
+        """Register ``table`` (replacing a table with the same key)."""
+        old = self._by_key.get(table.key)
+        if old is not None:
+            self._by_token.pop(old.token, None)
+        self._by_key[table.key] = table
+        self._by_token[table.token] = table.key
+
+    def retoken(self, table: Table) -> str:
+        """Give ``table`` a fresh token; buttons drawn with the old one become stale."""
+        self._by_token.pop(table.token, None)
+        table.token = new_token()
+        self._by_token[table.token] = table.key
+        return table.token
+
+    def remove(self, table: Table) -> None:
+        """Forget ``table`` (its lock stays, so waiters still hold a valid lock)."""
+        if self._by_key.get(table.key) is table:
+            del self._by_key[table.key]
+        self._by_token.pop(table.token, None)
+
+    def table_of(self, user_id: int) -> Table | None:
+        """The lobby or running deal where the human ``user_id`` sits (and has not left)."""
+        for table in self._by_key.values():
+            if table.phase == RESULT:
+                continue
+            seat = table.seat_of(user_id)
+            if seat is not None and not table.seats[seat].left:
+                return table
+        return None

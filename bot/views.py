@@ -1,0 +1,431 @@
+"""What players read: message texts and inline keyboards, built from a table and a deal state.
+
+Pure functions, no I/O: each returns text (every string through :func:`bot.i18n.t`) or a
+``(text, InlineKeyboardMarkup | None)`` pair. Cards are written as people read them: ``10`` (not
+``T``), 小王/大王 (Small/Big joker) — GLOSSARY.md.
+
+Privacy (issue 3): group views (:func:`lobby_view`, :func:`table_view`, :func:`result_text`) take
+only public facts (card counts, plays made, the kitty once revealed, shown hands); a hand is
+rendered only by :func:`hand_view` and :func:`my_cards_text`, for its owner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callbacks as cb
+from bot.i18n import t
+from bot.table import Seat, Table
+from engine import Action, Play, SeatView
+from engine.cards import BIG_JOKER, RANK_LABELS, SMALL_JOKER, cards_to_ranks, rank_counts
+
+NAME_LIMIT = 24
+RANKS_PER_ROW = 5
+
+
+def rank_label(rank: int, lang: str) -> str:
+    """A rank as people read it: ``3``…``10``…``2``, 小王/大王 (Small/Big joker)."""
+    if rank == SMALL_JOKER:
+        return t("card.small_joker", lang)
+    if rank == BIG_JOKER:
+        return t("card.big_joker", lang)
+    return RANK_LABELS[rank]
+
+
+def ranks_text(ranks: Iterable[int], lang: str) -> str:
+    """Ranks low to high separated by spaces, e.g. ``3 3 10 J 小王``."""
+    return " ".join(rank_label(r, lang) for r in sorted(ranks))
+
+
+def cards_text(cards: Iterable[int], lang: str) -> str:
+    """Card ids ``0..53`` as :func:`ranks_text` writes their ranks."""
+    return ranks_text(cards_to_ranks(cards), lang)
+
+
+def short_name(name: str) -> str:
+    """A player's name cut to :data:`NAME_LIMIT` characters (plain text, no markup is used)."""
+    name = " ".join(name.split()) or "?"
+    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
+
+
+def seat_name(seat: Seat, index: int, lang: str) -> str:
+    """How a seat is named in messages: the player's name, or "🤖 Bot N" for a bot seat."""
+    if seat.is_bot:
+        return t("seat.bot", lang, n=index + 1)
+    return short_name(seat.name)
+
+
+def _button(
+    text: str, kind: str, token: str, version: int = 0, payload: str = ""
+) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text, callback_data=cb.make_callback(kind, token, version, payload))
+
+
+# --- Lobby ---------------------------------------------------------------------------------------
+
+
+def lobby_view(
+    table: Table, bot_username: str | None, minutes_left: int
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The lobby message: preset, stake, the three seats, and Join/Leave/Add bot/Start/Close.
+
+    When ``table.join_link`` is set and the bot's username is known, a URL button opens the private
+    chat with ``/start join_<token>``, which seats the player (issue 3, flow step 2).
+    """
+    lang = table.lang
+    lines = [
+        t("lobby.title", lang),
+        t("lobby.preset", lang, preset=t(f"preset.{table.preset}", lang)),
+        t("lobby.stake", lang, stake=table.stake),
+        "",
+    ]
+    for i in range(3):
+        if i < len(table.seats):
+            lines.append(t("lobby.seat", lang, n=i + 1, name=seat_name(table.seats[i], i, lang)))
+        else:
+            lines.append(t("lobby.seat_empty", lang, n=i + 1))
+    lines += ["", t("lobby.help", lang), t("lobby.expires", lang, minutes=max(1, minutes_left))]
+    rows = [
+        [_button(t("btn.join", lang), cb.LOBBY, table.token, 0, "join"),
+         _button(t("btn.leave", lang), cb.LOBBY, table.token, 0, "leave")],
+        [_button(t("btn.add_bot", lang), cb.LOBBY, table.token, 0, "bot"),
+         _button(t("btn.start", lang), cb.LOBBY, table.token, 0, "start")],
+        [_button(t("btn.close", lang), cb.LOBBY, table.token, 0, "close")],
+    ]
+    if table.join_link and bot_username:
+        url = f"https://t.me/{bot_username}?start=join_{table.token}"
+        rows.append([InlineKeyboardButton(t("btn.open_private", lang), url=url)])
+    return "\n".join(lines), InlineKeyboardMarkup(rows)
+
+
+def lobby_closed_text(table: Table, reason: str, name: str | None = None) -> str:
+    """The lobby message once it is closed: ``reason`` is ``"expired"`` or ``"closed"``."""
+    return t(f"lobby.{reason}", table.lang, name=short_name(name or ""))
+
+
+# --- Hands (private) ---------------------------------------------------------------------------
+
+
+def selection_keyboard_rows(
+    hand_ranks: Sequence[int], selected: Sequence[int], token: str, version: int, lang: str
+) -> list[list[InlineKeyboardButton]]:
+    """One button per rank in the hand, :data:`RANKS_PER_ROW` per row.
+
+    A button shows the rank, how many of it the hand holds, and how many are selected:
+    ``7×3`` (none selected), ``✅7 2/3`` (two of three selected), ``✅A`` (the only A selected).
+    Its data is ``S:<token>:<version>:r<rank>``; a tap selects one more of that rank, cycling back
+    to none after all are selected.
+    """
+    held = rank_counts(hand_ranks)
+    chosen = rank_counts(selected)
+    buttons = []
+    for rank, count in enumerate(held):
+        if not count:
+            continue
+        label = rank_label(rank, lang)
+        if chosen[rank] == 0:
+            text = label if count == 1 else f"{label}×{count}"
+        elif count == 1:
+            text = f"✅{label}"
+        else:
+            text = f"✅{label} {chosen[rank]}/{count}"
+        buttons.append(_button(text, cb.SELECT, token, version, f"r{rank}"))
+    return [buttons[i : i + RANKS_PER_ROW] for i in range(0, len(buttons), RANKS_PER_ROW)]
+
+
+def cycle_selection(hand_ranks: Sequence[int], selected: Sequence[int], rank: int) -> list[int]:
+    """The selection after tapping ``rank``: one more of it, or none after all were selected.
+
+    >>> cycle_selection([0, 0, 5], [0], 0), cycle_selection([0, 0, 5], [0, 0], 0)
+    ([0, 0], [])
+    """
+    held = rank_counts(hand_ranks)[rank]
+    have = rank_counts(selected)[rank]
+    others = [r for r in selected if r != rank]
+    if held == 0:
+        return sorted(selected)
+    return sorted(others + [rank] * ((have + 1) % (held + 1)))
+
+
+# --- Deal: shared pieces -----------------------------------------------------------------------
+
+BID_KINDS = frozenset({"bid", "pass", "call", "decline", "rob", "norob"})
+DOUBLE_KINDS = frozenset({"double", "nodouble"})
+PLAY_KINDS = frozenset({"play", "pass"})
+
+
+def action_label(action: Action, phase: str, lang: str) -> str:
+    """What a seat did, as the table shows it: the cards played, "Pass", "2 points", "Rob"…
+
+    ``phase`` tells the two passes apart: 不叫 / No bid while bidding, 不出 / Pass in play.
+    """
+    if action.kind == "play":
+        return ranks_text(action.cards or (), lang)
+    if action.kind == "bid":
+        return t(f"btn.bid_{action.value}", lang)
+    if action.kind == "pass":
+        return t("btn.no_bid" if phase == "bidding" else "btn.pass", lang)
+    return t(f"btn.{action.kind}", lang)
+
+
+def last_actions(view: SeatView) -> list[Action | None]:
+    """Per seat, its latest decision worth showing on the table, or ``None``.
+
+    Bidding: the seat's latest bid/call/rob. Doubling: double or not. Playing (and finished): the
+    seat's play or pass within the last round of turns (the last ``seats`` plays/passes since the
+    landlord's first lead, RULES.md §4), so the table shows the trick as it stands.
+    """
+    seats = view.rules.seats
+    history = view.history
+    if view.phase == "bidding":
+        recent = [a for a in history if a.kind in BID_KINDS]
+    elif view.phase == "doubling":
+        recent = [a for a in history if a.kind in DOUBLE_KINDS]
+    elif view.phase in ("playing", "finished"):
+        start = next((i for i, a in enumerate(history) if a.kind == "play"), len(history))
+        recent = [a for a in history[start:] if a.kind in PLAY_KINDS][-seats:]
+    else:
+        recent = []
+    latest: list[Action | None] = [None] * seats
+    for action in recent:
+        latest[action.seat] = action
+    return latest
+
+
+def multiplier_text(multipliers: Sequence[int]) -> str:
+    """``×4``, or ``×4 / ×8`` when the farmer–landlord pairs differ (RULES.md §3, §7)."""
+    values = list(dict.fromkeys(multipliers)) or [1]
+    return " / ".join(f"×{m}" for m in values)
+
+
+def _current_multipliers(view: SeatView) -> list[int]:
+    if view.multipliers:
+        return list(view.multipliers)
+    return [2 ** view.bidding.robs]
+
+
+def _names(table: Table, seats: Iterable[int]) -> str:
+    lang = table.lang
+    return ", ".join(seat_name(table.seats[s], s, lang) for s in seats)
+
+
+def _playing(view: SeatView) -> bool:
+    return view.phase in ("bidding", "doubling", "playing")
+
+
+# --- Deal: the group's table message ----------------------------------------------------------
+
+
+def table_view(
+    table: Table, view: SeatView, seconds: float, notice: str | None = None
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The group's table message for a running (or just finished) deal.
+
+    Shows seats with role, card count, alarm (RULES.md §4.5), auto-play and each seat's latest
+    decision (:func:`last_actions`), base and multiplier, the kitty once revealed, shown hands,
+    whose turn it is with ``seconds`` left, and an optional ``notice`` line. Only public fields
+    of ``view`` are read (never ``view.hand``). The keyboard has "My cards".
+    """
+    lang = table.lang
+    lines = [t("table.title", lang, preset=t(f"preset.{table.preset}", lang), stake=table.stake)]
+    if view.phase == "bidding":
+        lines.append(t("table.phase_bidding", lang))
+    elif view.phase == "doubling":
+        lines.append(t("table.phase_doubling", lang))
+    lines.append(t("table.base_multiplier", lang, base=view.base,
+                   multiplier=multiplier_text(_current_multipliers(view))))
+    if view.kitty is not None:
+        lines.append(t("table.kitty", lang, cards=cards_text(view.kitty, lang)))
+    lines.append("")
+    latest = last_actions(view)
+    for i, seat in enumerate(table.seats):
+        parts = [("▶ " if _playing(view) and i in view.to_act else "") + _role_mark(view, i)
+                 + seat_name(seat, i, lang)]
+        if view.landlord is not None:
+            parts[0] += " " + t("table.role", lang, role=_role(view, i, lang))
+        parts.append(t("table.count", lang, n=view.counts[i]))
+        if view.alarm[i]:
+            parts.append(t("alarm", lang, n=view.counts[i]))
+        if view.escaped[i]:
+            parts.append(t("table.left", lang))
+        elif view.autoplay[i] and not seat.is_bot:
+            parts.append(t("table.autoplay", lang))
+        if latest[i] is not None:
+            parts.append(action_label(latest[i], view.phase, lang))
+        lines.append(" · ".join(parts))
+        if view.shown_hands[i] is not None:
+            shown = cards_text(view.shown_hands[i], lang)
+            lines.append("   " + t("table.shown", lang, cards=shown))
+    if _playing(view) and view.to_act:
+        lines += ["", t("table.turn", lang, names=_names(table, view.to_act),
+                        seconds=max(0, round(seconds)))]
+    if notice:
+        lines += ["", notice]
+    keyboard = InlineKeyboardMarkup(
+        [[_button(t("btn.my_cards", lang), cb.MY_CARDS, table.token)]]
+    ) if _playing(view) else None
+    return "\n".join(lines), keyboard
+
+
+def _role(view: SeatView, seat: int, lang: str) -> str:
+    return t("role.landlord" if seat == view.landlord else "role.farmer", lang)
+
+
+def _role_mark(view: SeatView, seat: int) -> str:
+    if view.landlord is None:
+        return ""
+    return "👑 " if seat == view.landlord else "🌾 "
+
+
+# --- Deal: the private hand message -----------------------------------------------------------
+
+
+def hand_view(
+    table: Table, view: SeatView, seconds: float
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """A seat's private message: its hand, selection, status, and the buttons it may press now.
+
+    Buttons (issue 3, flow steps 4–6): bidding/doubling choices when the seat is to act; in play,
+    one button per rank (:func:`selection_keyboard_rows`) plus Play, Pass (only when following,
+    RULES.md §4.1), Hint, Clear; "Show cards" while allowed (RULES.md §3); and Auto-play or Take
+    back (RULES.md §9). Decision buttons carry the state version; the auto-play switch does not
+    (switching is the same request whatever the state).
+    """
+    lang = table.lang
+    seat = view.seat
+    selected = table.selections[seat] if seat < len(table.selections) else []
+    lines = [t("hand.title", lang, n=len(view.hand)), cards_text(view.hand, lang)]
+    if view.landlord is not None:
+        lines.append(t("hand.role", lang, role=_role(view, seat, lang)))
+    mine = seat in view.to_act and _playing(view)
+    if selected and mine and view.phase == "playing":
+        lines.append(t("hand.selected", lang, cards=ranks_text(selected, lang)))
+    lines.append("")
+    lines.append(_hand_status(table, view, seconds))
+    if not _playing(view) or view.escaped[seat]:
+        return "\n".join(lines), None
+    rows: list[list[InlineKeyboardButton]] = []
+    version = view.version
+    if mine and not view.autoplay[seat]:
+        if view.phase == "playing":
+            rows += selection_keyboard_rows(view.hand_ranks, selected, table.token, version, lang)
+            controls = [_button(t("btn.play", lang), cb.SELECT, table.token, version, "play")]
+            if not view.leading:
+                controls.append(
+                    _button(t("btn.pass", lang), cb.ACTION, table.token, version, "pass")
+                )
+            controls += [
+                _button(t("btn.hint", lang), cb.SELECT, table.token, version, "hint"),
+                _button(t("btn.clear", lang), cb.SELECT, table.token, version, "clear"),
+            ]
+            rows.append(controls)
+        else:
+            choices = [a for a in view.legal_actions() if a.kind != "show"]
+            rows.append([
+                _button(action_label(a, view.phase, lang), cb.ACTION, table.token, version,
+                        f"{a.kind}{a.value}" if a.kind == "bid" else a.kind)
+                for a in choices
+            ])
+    if view.may_show() and not view.autoplay[seat]:
+        rows.append([_button(t("btn.show", lang), cb.ACTION, table.token, version, "show")])
+    if view.autoplay[seat]:
+        rows.append([_button(t("btn.take_back", lang), cb.ACTION, table.token, 0, "auto0")])
+    else:
+        rows.append([_button(t("btn.autoplay", lang), cb.ACTION, table.token, 0, "auto1")])
+    return "\n".join(lines), InlineKeyboardMarkup(rows)
+
+
+def _hand_status(table: Table, view: SeatView, seconds: float) -> str:
+    lang = table.lang
+    seat = view.seat
+    left = max(0, round(seconds))
+    if view.phase == "finished":
+        return t("hand.finished", lang)
+    if view.escaped[seat]:
+        return t("hand.left", lang)
+    if view.autoplay[seat]:
+        return t("hand.autoplay", lang)
+    if seat not in view.to_act:
+        return t("hand.waiting", lang, names=_names(table, view.to_act))
+    if view.phase == "bidding":
+        return t("hand.your_bid", lang, seconds=left)
+    if view.phase == "doubling":
+        return t("hand.your_double", lang, seconds=left)
+    if view.leading:
+        return t("hand.your_lead", lang, seconds=left)
+    prev = view.trick.play
+    name = seat_name(table.seats[view.trick.seat], view.trick.seat, lang)
+    return t("hand.your_follow", lang, cards=ranks_text(prev.cards, lang), name=name, seconds=left)
+
+
+def my_cards_text(view: SeatView, lang: str) -> str:
+    """The "My cards" pop-up for the seat's owner only (at most 200 characters)."""
+    return t("pop.my_cards", lang, cards=cards_text(view.hand, lang))[:200]
+
+
+# --- Deal: result -------------------------------------------------------------------------------
+
+
+def result_view(
+    table: Table, view: SeatView, points: Sequence[int], beans: Sequence[int]
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The result message: winner, spring/anti-spring, bombs, base and multiplier, each seat's
+    points and bean change, the landlord's kitty (RULES.md §7, §8, §9); button "Play again"."""
+    lang = table.lang
+    result = view.result
+    assert result is not None
+    if result.winner == "landlord":
+        lines = [t("result.title", lang, winner=t("result.landlord_wins", lang))]
+    elif result.winner == "farmers":
+        lines = [t("result.title", lang, winner=t("result.farmers_win", lang))]
+    else:
+        lines = [t("result.cancelled", lang)]
+    if result.spring:
+        lines.append(t("result.spring", lang, spring=t("spring", lang)))
+    if result.anti_spring:
+        lines.append(t("result.spring", lang, spring=t("anti_spring", lang)))
+    if result.bombs:
+        lines.append(t("result.bombs", lang, n=result.bombs))
+    lines.append(t("table.base_multiplier", lang, base=result.base,
+                   multiplier=multiplier_text(result.multipliers or [1])))
+    lines.append("")
+    for i, seat in enumerate(table.seats):
+        role = t("table.role", lang, role=_role(view, i, lang)) if view.landlord is not None else ""
+        lines.append(t("result.seat", lang, mark=_role_mark(view, i), name=seat_name(seat, i, lang),
+                       role=role, points=f"{points[i]:+d}", beans=f"{beans[i]:+d}"))
+    for i in result.escaped:
+        lines.append(t("result.escaped", lang, name=seat_name(table.seats[i], i, lang)))
+    for i in result.autoplay_penalized:
+        lines.append(t("result.autoplay_penalty", lang, name=seat_name(table.seats[i], i, lang)))
+    if view.kitty is not None and view.landlord is not None:
+        lines += ["", t("result.kitty", lang, cards=cards_text(view.kitty, lang))]
+    keyboard = InlineKeyboardMarkup(
+        [[_button(t("btn.play_again", lang), cb.PLAY_AGAIN, table.token)]]
+    )
+    return "\n".join(lines), keyboard
+
+
+# --- Pop-ups for refused plays ------------------------------------------------------------------
+
+
+def illegal_text(code: str, lang: str) -> str:
+    """The pop-up for an ``IllegalAction.code`` (e.g. ``"leader_cannot_pass"``)."""
+    text = t(f"illegal.{code}", lang)
+    return text if text != f"illegal.{code}" else t("illegal.not_allowed", lang)
+
+
+def beat_text(reason: str, prev: Play, lang: str) -> str:
+    """Why a selection cannot be played on ``prev`` (``engine.beat_reason`` code), e.g. "A pair
+    can only be beaten by a higher pair." (RULES.md §6)."""
+    kind = t(f"combo.{prev.type.value}", lang)
+    if prev.type.value == "rocket":
+        return t("beat.rocket", lang)
+    if prev.type.value == "bomb":
+        return t("beat.bomb", lang)
+    if reason == "length_mismatch":
+        return t("beat.length_mismatch", lang, type=kind, n=len(prev.cards))
+    if reason == "type_mismatch":
+        return t("beat.type_mismatch", lang, type=kind)
+    return t("beat.too_low", lang, type=kind)
