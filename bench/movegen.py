@@ -167,7 +167,13 @@ def worker(request: dict) -> dict:
             if a != b:
                 only = {"only_ours": sorted(a - b), "only_rlcard": sorted(b - a)}
                 mismatches.append({**case, **only})
-    return {"timings": timings, "mismatches": mismatches}
+    universe = None
+    if "rlcard" in loaded:
+        from rlcard.games.doudizhu.utils import ID_2_ACTION
+
+        theirs = {a.replace("B", "X").replace("R", "D") for a in ID_2_ACTION} - {"pass"}
+        universe = [len(theirs), {str(p) for p in legal_moves(DECK)} == theirs]
+    return {"timings": timings, "mismatches": mismatches, "universe": universe}
 
 
 # ---------------------------------------------------------------- driver
@@ -249,6 +255,8 @@ def main() -> None:
     result = run_worker(python, {"cases": cases, "repeat": args.repeat, "impls": impls})
     report(cases, result["timings"], impls)
     if args.compare:
+        size, same = result["universe"]
+        print(f"RLCard action space: {size} plays; equal to our leads from a whole deck: {same}")
         mismatches = result["mismatches"]
         print(f"move sets equal to RLCard's: {len(cases) - len(mismatches)} of {len(cases)} cases")
         for m in mismatches[:20]:

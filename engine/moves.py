@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 from engine.cards import BIG_JOKER, CHAIN_MAX, RANK_COUNT, SMALL_JOKER
 from engine.combos import (
@@ -35,6 +36,8 @@ _T = ComboType
 _RANKS = range(RANK_COUNT)
 _SUITED = range(SMALL_JOKER)
 _CHAIN_RANKS = range(CHAIN_MAX + 1)
+#: A lookup table of plays indexed by ranks/lengths; ``None`` where no such play exists.
+_Table = list[Any]
 
 _SINGLE = [Play(_T.SINGLE, r, 1, (r,)) for r in _RANKS]
 _PAIR = [Play(_T.PAIR, r, 1, (r, r)) for r in _SUITED]
@@ -43,19 +46,19 @@ _BOMB = [Play(_T.BOMB, r, 1, (r,) * 4) for r in _SUITED]
 _ROCKET = Play(_T.ROCKET, BIG_JOKER, 1, (SMALL_JOKER, BIG_JOKER))
 
 #: ``_TRIO_SINGLE[trio][kicker]`` and ``_TRIO_PAIR[trio][kicker]`` (RULES.md §5).
-_TRIO_SINGLE = [
+_TRIO_SINGLE: _Table = [
     [Play(_T.TRIO_SINGLE, t, 1, tuple(sorted((t, t, t, k)))) if k != t else None for k in _RANKS]
     for t in _SUITED
 ]
-_TRIO_PAIR = [
+_TRIO_PAIR: _Table = [
     [Play(_T.TRIO_PAIR, t, 1, tuple(sorted((t, t, t, k, k)))) if k != t else None for k in _SUITED]
     for t in _SUITED
 ]
 
 
-def _chain_table(kind: ComboType, group: int, lengths: range) -> list[list[Play | None]]:
+def _chain_table(kind: ComboType, group: int, lengths: range) -> _Table:
     """``table[high][n]``: the chain of ``n`` groups of ``group`` cards ending at ``high``."""
-    table: list[list[Play | None]] = [[None] * (lengths.stop) for _ in _CHAIN_RANKS]
+    table: _Table = [[None] * lengths.stop for _ in _CHAIN_RANKS]
     for high in _CHAIN_RANKS:
         for n in lengths:
             if high - n + 1 >= 0:
@@ -64,7 +67,7 @@ def _chain_table(kind: ComboType, group: int, lengths: range) -> list[list[Play 
     return table
 
 
-def _ending(table: list[list[Play | None]], lengths: range) -> list[list[list[Play]]]:
+def _ending(table: _Table, lengths: range) -> list[list[list[Play]]]:
     """``ending[high][run]``: every chain ending at ``high`` that fits in a run of ``run`` ranks."""
     return [
         [[p for n in lengths if n <= run and (p := table[high][n]) is not None]
@@ -82,15 +85,15 @@ _PLANES_ENDING = _ending(_PLANE, PLANE_LENGTHS)
 
 
 @cache
-def _four_two_tables(as_bomb: bool) -> tuple[list, list]:
+def _four_two_tables(as_bomb: bool) -> tuple[_Table, _Table]:
     """``singles[four][a][b]``, ``pairs[four][a][b]`` (kicker ranks ``a <= b``), RULES.md §5.
 
     With the house option ``four_two_is_bomb`` the plays are typed ``bomb``.
     """
     singles_kind = _T.BOMB if as_bomb else _T.FOUR_TWO_SINGLES
     pairs_kind = _T.BOMB if as_bomb else _T.FOUR_TWO_PAIRS
-    singles = [[[None] * RANK_COUNT for _ in _RANKS] for _ in _SUITED]
-    pairs = [[[None] * RANK_COUNT for _ in _RANKS] for _ in _SUITED]
+    singles: _Table = [[[None] * RANK_COUNT for _ in _RANKS] for _ in _SUITED]
+    pairs: _Table = [[[None] * RANK_COUNT for _ in _RANKS] for _ in _SUITED]
     for f in _SUITED:
         for a in _RANKS:
             for b in range(a, RANK_COUNT):
@@ -131,7 +134,9 @@ def _plane_pair(high: int, n: int, kickers: tuple[int, ...]) -> Play:
     return play
 
 
-def _chains(counts: list[int], need: int, table: list, ending: list, above: int, n: int) -> list:
+def _chains(
+    counts: list[int], need: int, table: _Table, ending: list, above: int, n: int
+) -> list[Play]:
     """Chains of ranks held ``need`` times with main rank above ``above``; every length if
     ``n == 0``, else exactly ``n`` groups."""
     out: list[Play] = []
