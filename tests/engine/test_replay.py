@@ -1,0 +1,91 @@
+"""The judge's ``replay`` operation (shared/cases/README.md; RULES.md §1–§4, §7)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.replay import run_replay
+
+CASES = Path("/work/shared/cases/replay.jsonl")
+HANDS = ["XD2222AAAAKKKKQQQ", "3333444455556666Q", "777788889999TTTTJ"]
+
+
+def load_cases():
+    if not CASES.exists():
+        return []
+    return [json.loads(line) for line in CASES.read_text().splitlines() if line.strip()]
+
+
+def request(actions, preset="score", **extra):
+    return {"op": "replay", "preset": preset, "hands": HANDS, "kitty": "JJJ",
+            "first_bidder": 0, "actions": actions, **extra}
+
+
+@pytest.mark.skipif(not CASES.exists(), reason="shared replay vectors not available")
+@pytest.mark.parametrize("case", load_cases(), ids=lambda c: ",".join(c["in"]["actions"][:3]))
+def test_shared_replay_vectors(case):
+    out = run_replay(case["in"])
+    for key, value in case["out"].items():
+        if key == "error":
+            assert "error" in out
+        else:
+            assert out.get(key) == value, (key, out)
+
+
+def test_finished_replay_reports_the_result_rules_7():
+    out = run_replay(request(["bid 3", "play JJJQQQ", "pass", "pass", "play KKKK", "pass", "pass",
+                              "play AAAA", "pass", "pass", "play 2222", "pass", "pass",
+                              "play XD"]))
+    assert out == {"ok": True, "finished": True, "landlord": 0, "base": 3, "winner": "landlord",
+                   "bombs": 4, "rockets": 1, "spring": True, "anti_spring": False,
+                   "multiplier": [32, 32], "points": [192, -96, -96]}
+
+
+def test_unfinished_replay_reports_the_state_so_far():
+    out = run_replay(request(["bid 2", "pass", "pass", "play KKKK"]))
+    assert out == {"ok": True, "finished": False, "phase": "playing", "to_act": [1],
+                   "landlord": 0, "base": 2, "bombs": 1, "multiplier": [2, 2],
+                   "counts": [16, 17, 17]}
+
+
+def test_rob_replay_doubling_decisions_in_seat_order_from_the_landlord_rules_3():
+    out = run_replay(request(["decline", "call", "norob", "nodouble", "double", "nodouble"],
+                             preset="rob"))
+    # landlord 1 decides first, then seat 2 (doubles), then seat 0
+    assert (out["landlord"], out["multiplier"], out["to_act"]) == (1, [1, 2], [1])
+
+
+def test_illegal_action_stops_the_replay_with_its_index():
+    out = run_replay(request(["bid 2", "bid 1"]))
+    assert (out["ok"], out["at"], out["code"]) == (False, 1, "bid_too_low")
+    assert run_replay(request(["bid 3", "fly 3"]))["at"] == 1
+    assert run_replay(request(["bid 3", "play 3"]))["code"] == "not_in_hand"
+
+
+def test_actions_after_the_end_are_illegal():
+    out = run_replay(request(["pass", "pass", "pass", "bid 1"]))
+    assert (out["ok"], out["at"], out["code"]) == (False, 3, "wrong_phase")
+
+
+def test_options_third_min_two_rules_2_1():
+    assert run_replay(request(["pass", "pass", "bid 1"]))["landlord"] == 2
+    out = run_replay(request(["pass", "pass", "bid 1"], options={"third_min_two": True}))
+    assert (out["ok"], out["at"], out["code"]) == (False, 2, "bid_not_allowed")
+
+
+@pytest.mark.parametrize("bad", [
+    {"op": "replay", "preset": "score", "kitty": "JJJ", "actions": []},
+    request([], hands=["XD2222AAAAKKKKQQQ", "3333444455556666Q", "777788889999TTTTZ"]),
+    request([], hands=["XD2222AAAAKKKKQQQ", "3333444455556666Q", "777788889999TTTTT"]),
+    request([], hands="XD2222"),
+    request([], preset="chess"),
+    request([], options={"no_such_option": True}),
+    request("bid 3"),
+    request([], first_bidder=5),
+])
+def test_malformed_requests_get_an_error_and_no_exception(bad):
+    out = run_replay(bad)
+    assert set(out) == {"error"} and out["error"]
