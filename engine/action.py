@@ -129,7 +129,13 @@ class Action:
                 cards = parse_ranks(args[0], decks=2)
             except CardError as exc:
                 raise IllegalAction("bad_action", f"Invalid cards: {exc}.") from None
-            return cls("play", seat, cards=cards, type=args[1] if len(args) == 2 else None)
+            type_ = None
+            if len(args) == 2:
+                try:
+                    type_ = ComboType(args[1])
+                except ValueError:
+                    raise IllegalAction("bad_action", f"Unknown combination {args[1]!r}.") from None
+            return cls("play", seat, cards=cards, type=type_)
         if kind in ("bid", "autoplay"):
             if len(args) != 1 or not args[0].isdigit():
                 raise IllegalAction("bad_action", f"Write '{kind} <number>'.")

@@ -66,7 +66,7 @@ def bidding_to_dict(bidding: Bidding) -> dict[str, Any]:
 
 def bidding_from_dict(data: dict[str, Any]) -> Bidding:
     """Inverse of :func:`bidding_to_dict`."""
-    return Bidding(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+    return Bidding(**_tuples(data))
 
 
 def result_to_dict(result: DealResult | None) -> dict[str, Any] | None:
@@ -78,4 +78,8 @@ def result_from_dict(data: dict[str, Any] | None) -> DealResult | None:
     """Inverse of :func:`result_to_dict`."""
     if data is None:
         return None
-    return DealResult(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+    return DealResult(**_tuples(data))
+
+
+def _tuples(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}

@@ -379,6 +379,7 @@ def _double(state: DealState, action: Action) -> DealState:
     state = replace(state, doubled=tuple(doubled), to_act=to_act,
                     history=state.history + (action,))
     if not to_act:
+        assert state.landlord is not None
         state = replace(state, phase="playing", to_act=(state.landlord,))
     return state
 
@@ -415,7 +416,7 @@ def _after_play(state: DealState, action: Action, play: Play, hand: tuple[int, .
 def _pass_trick(state: DealState, action: Action) -> DealState:
     seat = _need_turn(state, action, "playing")
     trick = state.trick
-    if trick.play is None:
+    if trick.play is None or trick.seat is None:
         raise IllegalAction("leader_cannot_pass", "You lead this trick: play any combination.")
     history = state.history + (action,)
     if trick.passes + 1 == state.rules.seats - 1:

@@ -26,7 +26,7 @@ class SeatView:
         seat: the viewing seat.
         rules: the deal's rules.
         phase: ``"bidding"``, ``"doubling"``, ``"playing"``, ``"finished"`` or ``"redeal"``.
-        version: the state's version (RULES-independent counter, +1 per applied action).
+        version: the state's version (+1 per applied action).
         to_act: seats that may act now (see ``DealState.to_act``).
         hand: the seat's own cards (card ids ``0..53``, sorted).
         counts: every seat's number of cards.
