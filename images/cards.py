@@ -131,7 +131,7 @@ def _centre(draw: ImageDraw.ImageDraw, ink: Image.Image, card: int, W: int, H: i
             _paste_mask(ink, suit_mask(suit, pip), W / 2 + col * W * 0.125, cy, flip=row > 0.5)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=64, typed=True)  # typed: 3.0 and True must not hit the entries of 3, 1
 def card_face(card: int, width: int, selected: bool = False) -> Image.Image:
     """The ``RGBA`` face of ``card`` (``0..53``), ``width`` px wide (cached, do not modify).
 

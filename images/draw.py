@@ -15,9 +15,9 @@ from images.models import RenderError
 
 RGB = tuple[int, int, int]
 
-FELT = (26, 110, 64)
-FELT_DARK = (12, 66, 38)
-TABLE_RIM = (92, 52, 28)
+FELT = (28, 112, 66)
+FLOOR = (16, 58, 38)
+TABLE_RIM = (104, 62, 34)
 WHITE = (255, 255, 255)
 INK = (28, 28, 32)
 RED = (208, 22, 38)
@@ -104,13 +104,12 @@ def glyph_mask(text: str, height: int, max_width: int, *, bold: bool = True) -> 
     return out.resize((w, height), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=8)
 def felt(width: int, height: int) -> Image.Image:
-    """A green felt background, lighter in the middle (cached; callers must ``copy()`` it)."""
-    glow = Image.radial_gradient("L").resize((width, height), Image.Resampling.BILINEAR)
-    return Image.composite(Image.new("RGB", (width, height), FELT_DARK),
-                           Image.new("RGB", (width, height), FELT),
-                           glow.point(lambda v: v * 3 // 4))
+    """A new plain green felt background.
+
+    Flat colours on purpose: gradients band once the picture is cut down to a 256-colour PNG.
+    """
+    return Image.new("RGB", (width, height), FELT)
 
 
 @lru_cache(maxsize=64)

@@ -50,44 +50,33 @@ def row_width(n: int, card_width: int, step: float) -> int:
     return round(card_width + step * (n - 1)) if n else 0
 
 
-@lru_cache(maxsize=1024)
-def card_sprite(card: int | None, width: int, selected: bool, visible: int) -> tuple[Piece, ...]:
-    """A card over its drop shadow, cut into pieces that paste fast (cached).
+@lru_cache(maxsize=400)
+def card_sprite(card: int | None, width: int, selected: bool = False) -> tuple[Piece, ...]:
+    """A card face (``None``: its back) over its drop shadow, cut into pieces that paste fast.
 
-    Only the left ``visible`` pixels of the card are kept (a card covered by its right neighbour).
-    The opaque middle is a plain ``RGB`` piece (no mask: a copy); only the rim, where the
-    rounded corners and the shadow are, is blended through a mask. Piece offsets are relative to
-    the card's top-left corner.
+    The opaque middle is a plain ``RGB`` piece (no mask: pasting it is a copy); only the rim,
+    where the rounded corners and the shadow are, is blended through a mask. Small cards stay
+    one masked piece. Each piece is ``(image, offset from the card's top-left corner, mask)``.
+    Cached (400 sprites, about 25 MB when full).
     """
     face = card_back(width) if card is None else card_face(card, width, selected)
     w, h = face.size
     m = SPRITE_MARGIN
-    sprite = Image.new("RGBA", (w + 2 * m, h + 2 * m), (0, 0, 0, 0))
+    sw, sh = w + 2 * m, h + 2 * m
+    sprite = Image.new("RGBA", (sw, sh), (0, 0, 0, 0))
     shadow = shadow_mask(w, h, round(w * 0.08), SHADOW_BLUR)
     sprite.paste((0, 0, 0, 255), (m - 2 * SHADOW_BLUR + SHADOW_OFFSET[0],
                                   m - 2 * SHADOW_BLUR + SHADOW_OFFSET[1]), shadow)
     sprite.alpha_composite(face, (m, m))
-    right = w + 2 * m if visible >= w else m + visible
-    rim = m + round(w * 0.1)  # margin plus the rounded corner
-    pieces: list[Piece] = []
-
-    def cut(box: tuple[int, int, int, int], opaque: bool) -> None:
-        if box[2] > box[0] and box[3] > box[1]:
-            im = sprite.crop(box)
-            if opaque:
-                pieces.append((im.convert("RGB"), (box[0] - m, box[1] - m), None))
-            else:
-                pieces.append((im, (box[0] - m, box[1] - m), im))
-
     if w < SPLIT_WIDTH:
-        whole = sprite.crop((0, 0, right, h + 2 * m))
-        return ((whole, (-m, -m), whole),)
-    core_right = right if visible < w else m + w - round(w * 0.1)
-    cut((rim, rim, core_right, h + 2 * m - rim), True)
-    cut((0, 0, right, rim), False)
-    cut((0, h + 2 * m - rim, right, h + 2 * m), False)
-    cut((0, rim, rim, h + 2 * m - rim), False)
-    cut((core_right, rim, right, h + 2 * m - rim), False)
+        return ((sprite, (-m, -m), sprite),)
+    rim = m + round(w * 0.1)  # margin plus the rounded corner
+    core = sprite.crop((rim, rim, sw - rim, sh - rim)).convert("RGB")
+    pieces: list[Piece] = [(core, (rim - m, rim - m), None)]
+    for box in ((0, 0, sw, rim), (0, sh - rim, sw, sh), (0, rim, rim, sh - rim),
+                (sw - rim, rim, sw, sh - rim)):
+        band = sprite.crop(box)
+        pieces.append((band, (box[0] - m, box[1] - m), band))
     return tuple(pieces)
 
 
@@ -99,7 +88,12 @@ def paste_card(canvas: Image.Image, card: int | None, width: int, x: float, y: f
     one covers (pasting less is what keeps a fan of 20 cards fast).
     """
     x, y = round(x), round(y)
-    for im, (dx, dy), mask in card_sprite(card, width, selected, visible or width):
+    for im, (dx, dy), mask in card_sprite(card, width, selected):
+        if visible is not None and dx + im.width > visible:
+            if dx >= visible:
+                continue
+            im = im.crop((0, 0, visible - dx, im.height))
+            mask = im if mask is not None else None
         canvas.paste(im, (x + dx, y + dy), mask)
 
 

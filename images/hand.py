@@ -43,7 +43,7 @@ def hand_image(cards: Sequence[int], selected: Collection[int] = ()) -> Image.Im
     fan = row_width(len(rows[0]), CARD_WIDTH, step)
     width = max(MIN_WIDTH, fan + 2 * MARGIN)
     height = 2 * MARGIN + RAISE + h + round((len(rows) - 1) * h * ROW_OFFSET)
-    canvas = felt(width, height).copy()
+    canvas = felt(width, height)
     for r, row in enumerate(rows):
         draw_row(canvas, [ordered[i] for i in row], (width - fan) / 2,
                  MARGIN + RAISE + r * h * ROW_OFFSET, CARD_WIDTH, step,

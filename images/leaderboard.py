@@ -54,7 +54,7 @@ def leaderboard_image(rows: Sequence[LeaderboardRow], title: str) -> Image.Image
     if not all(isinstance(r, LeaderboardRow) for r in rows):
         raise RenderError("leaderboard rows must be LeaderboardRow values")
     height = TOP + max(1, len(rows)) * ROW_H + 24
-    canvas = felt(WIDTH, height).copy()
+    canvas = felt(WIDTH, height)
     draw_text(canvas, (WIDTH / 2, 52), title, 48, GOLD, anchor="mm", bold=True)
     heads = (("rank", "#", "mm"), ("name", "PLAYER", "lm"), ("beans", "BEANS", "mm"),
              ("games", "GAMES", "mm"), ("rate", "WIN RATE", "mm"))

@@ -86,7 +86,7 @@ def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> N
 def result_image(scene: ResultScene) -> Image.Image:
     """The result as an ``RGB`` image; see :func:`render_result`."""
     height = TOP + len(scene.seats) * (ROW_H + ROW_GAP) + 12
-    canvas = felt(WIDTH, height).copy()
+    canvas = felt(WIDTH, height)
     title = "LANDLORD WINS" if scene.winner == "landlord" else "FARMERS WIN"
     draw_text(canvas, (WIDTH / 2, 64), title, 60, GOLD, anchor="mm", bold=True)
 

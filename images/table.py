@@ -15,16 +15,17 @@ from images.cards import card_back, card_size, sort_key
 from images.draw import (
     ALARM,
     FELT,
+    FLOOR,
     GOLD,
     HIGHLIGHT,
     INK,
     MUTED,
     PANEL,
+    TABLE_RIM,
     WHITE,
     avatar,
     draw_text,
     encode,
-    felt,
     pill,
     text_width,
 )
@@ -69,12 +70,17 @@ KITTY = {3: (640, 16, "m", 400), 4: (24, 80, "l", 300)}
 
 @lru_cache(maxsize=2)
 def table_background(width: int, height: int) -> Image.Image:
-    """Felt with the outline of an oval table (cached; callers must ``copy()`` it)."""
-    im = felt(width, height).copy()
-    draw = ImageDraw.Draw(im)
-    rim = tuple(min(255, c + 22) for c in FELT)
-    draw.ellipse((110, 120, width - 110, height - 40), outline=rim, width=3)  # type: ignore[arg-type]
-    return im
+    """An oval felt table with a wooden rim on a dark floor (cached; callers must ``copy()`` it).
+
+    Drawn 2× larger and scaled down for a smooth rim.
+    """
+    big = Image.new("RGB", (width * 2, height * 2), FLOOR)
+    draw = ImageDraw.Draw(big)
+    box = (150, 190, width * 2 - 150, height * 2 - 60)
+    draw.ellipse(box, fill=TABLE_RIM)
+    draw.ellipse((box[0] + 28, box[1] + 28, box[2] - 28, box[3] - 28), fill=FELT,
+                 outline=(150, 100, 60), width=4)
+    return big.resize((width, height), Image.Resampling.LANCZOS)
 
 
 def _panel(canvas: Image.Image, seat: SeatScene, x: int, y: int,
@@ -167,8 +173,8 @@ def render_table(scene: TableScene, *, fmt: str = "JPEG") -> bytes:
 
     Args:
         scene: the checked :class:`TableScene`.
-        fmt: ``"JPEG"`` (default: smooth felt, a third of the time of a palette PNG) or
-            ``"PNG"`` (256-colour palette).
+        fmt: ``"JPEG"`` (default: a third of the time of a palette PNG) or ``"PNG"``
+            (256-colour palette).
 
     Raises:
         RenderError: an unknown format (bad scenes are refused when the scene is built).

@@ -1,0 +1,120 @@
+"""Benchmark the pictures: ``python bench/render.py [--n 200] [--seed 7]``.
+
+Renders ``n`` random hands and tables (and results and leaderboards) from a fixed seed and prints,
+per picture and format, the median and p95 milliseconds and the median and largest size in bytes.
+Targets (issue 4): hand <= 15 ms median, table <= 25 ms median, every picture < 150 KB.
+The first picture of a run also draws the card faces it needs (cached afterwards); that one-off
+cost is printed on its own line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from engine.cards import shuffled_deck
+from images import (
+    LeaderboardRow,
+    ResultScene,
+    ResultSeat,
+    SeatScene,
+    TableScene,
+    render_hand,
+    render_leaderboard,
+    render_result,
+    render_table,
+)
+from images.cards import card_back, card_face
+
+Job = Callable[[], bytes]
+
+
+def random_hand(rng: random.Random) -> tuple[list[int], list[int]]:
+    """A 17- or 20-card hand (RULES.md §1.3) and a selection of 0–6 of its cards."""
+    hand = shuffled_deck(rng)[: rng.choice((17, 20))]
+    return hand, rng.sample(hand, rng.randint(0, 6))
+
+
+def random_table(rng: random.Random) -> TableScene:
+    """Three seats mid-deal: plays of 1–12 cards or passes, sometimes a shown hand."""
+    deck = shuffled_deck(rng)
+    landlord = rng.randrange(3)
+    turn = rng.randrange(3)
+    seats = []
+    for i in range(3):
+        count = rng.randint(1, 20 if i == landlord else 17)
+        play: tuple[int, ...] | str | None = rng.choice(
+            [None, "pass", tuple(deck[i * 12: i * 12 + rng.randint(1, 12)])])
+        shown = tuple(deck[36: 36 + count]) if rng.random() < 0.2 else None
+        seats.append(SeatScene(label=rng.choice(["AB", "P2", "Z", "QX"]),
+                               role="landlord" if i == landlord else "farmer",
+                               card_count=count, alarm=count <= 2, last_play=play,
+                               shown_cards=shown, is_turn=i == turn,
+                               autoplay=rng.random() < 0.2, doubled=rng.random() < 0.3))
+    return TableScene(seats=tuple(seats), kitty=tuple(deck[51:54]) if rng.random() < 0.8 else None,
+                      base=rng.randint(1, 3), multiplier=2 ** rng.randint(0, 6),
+                      seconds_left=rng.randint(0, 30))
+
+
+def random_result(rng: random.Random) -> ResultScene:
+    deck = shuffled_deck(rng)
+    seats = tuple(ResultSeat(label=f"P{i + 1}", role="landlord" if i == 0 else "farmer",
+                             points=p, beans=p * 20, cards_left=tuple(deck[i * 17: i * 17 + n]))
+                  for i, (p, n) in enumerate(((-24, 5), (12, 0), (12, 9))))
+    return ResultScene(winner="farmers", seats=seats, base=3, multiplier=8,
+                       bombs=rng.randint(0, 3), anti_spring=rng.random() < 0.1)
+
+
+def random_rows(rng: random.Random) -> list[LeaderboardRow]:
+    rows = []
+    for rank in range(1, 11):
+        games = rng.randint(1, 200)
+        rows.append(LeaderboardRow(rank, f"Player {rank}", rng.randint(-500, 20000), games,
+                                   rng.randint(0, games)))
+    return rows
+
+
+def measure(name: str, jobs: list[Job]) -> None:
+    times, sizes = [], []
+    for job in jobs:
+        t = time.perf_counter()
+        data = job()
+        times.append((time.perf_counter() - t) * 1000)
+        sizes.append(len(data))
+    times.sort()
+    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+    print(f"{name:<18} median {statistics.median(times):6.1f} ms   p95 {p95:6.1f} ms   "
+          f"median {statistics.median(sizes) / 1024:6.1f} KB   max {max(sizes) / 1024:6.1f} KB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=200, help="pictures of each kind")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+
+    t = time.perf_counter()
+    for card in range(54):
+        card_face(card, 160)
+    card_back(160)
+    print(f"{'first draw':<18} {(time.perf_counter() - t) * 1000:6.0f} ms for 54 hand-size faces "
+          "(once per process, then cached)")
+
+    rng = random.Random(args.seed)
+    hands = [random_hand(rng) for _ in range(args.n)]
+    tables = [random_table(rng) for _ in range(args.n)]
+    results = [random_result(rng) for _ in range(args.n // 4)]
+    boards = [random_rows(rng) for _ in range(args.n // 4)]
+    measure("hand PNG", [lambda h=h: render_hand(*h) for h in hands])
+    measure("hand JPEG", [lambda h=h: render_hand(*h, fmt="JPEG") for h in hands])
+    measure("table JPEG", [lambda s=s: render_table(s) for s in tables])
+    measure("table PNG", [lambda s=s: render_table(s, fmt="PNG") for s in tables])
+    measure("result JPEG", [lambda s=s: render_result(s) for s in results])
+    measure("leaderboard JPEG", [lambda r=r: render_leaderboard(r, "LEADERBOARD") for r in boards])
+
+
+if __name__ == "__main__":
+    main()
