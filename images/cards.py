@@ -156,7 +156,7 @@ def card_face(card: int, width: int, selected: bool = False) -> Image.Image:
     ink.paste(ink.rotate(180), (0, 0), ink.rotate(180))
     _centre(draw, ink, card, W, H, color, paper)
     im.paste(color, (0, 0), ink)
-    return im.resize((w, h), Image.Resampling.LANCZOS)
+    return im.reduce(SS)
 
 
 @lru_cache(maxsize=16)
@@ -181,4 +181,4 @@ def card_back(width: int) -> Image.Image:
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, inner.width - 1, inner.height - 1),
                                            radius=W * 0.05, fill=255)
     im.paste(inner, (m, m), mask)
-    return im.resize((w, h), Image.Resampling.LANCZOS)
+    return im.reduce(SS)

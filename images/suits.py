@@ -68,7 +68,7 @@ def suit_mask(suit: str, size: int) -> Image.Image:
     """An ``L`` mask ``size`` × ``size`` of a suit symbol (``engine.cards.SUITS`` names)."""
     big = Image.new("L", (size * SS, size * SS), 0)
     _draw_suit(ImageDraw.Draw(big), suit, size * SS)
-    return big.resize((size, size), Image.Resampling.LANCZOS)
+    return big.reduce(SS)
 
 
 def star_points(cx: float, cy: float, r: float, inner: float = 0.45, n: int = 5) -> list[Point]:

@@ -43,7 +43,7 @@ def test_result_picture() -> None:
 
 def test_leaderboard_picture() -> None:
     data = render_leaderboard(scenes.LEADERBOARD, "LEADERBOARD")
-    assert data.startswith(b"\xff\xd8") and len(data) < 150 * 1024
+    assert data.startswith(b"\x89PNG") and len(data) < 150 * 1024
     short = leaderboard_image(scenes.LEADERBOARD[:2], "LEADERBOARD")
     assert leaderboard_image(scenes.LEADERBOARD, "LEADERBOARD").height > short.height
     empty = leaderboard_image([], "LEADERBOARD")
