@@ -120,7 +120,7 @@ def main() -> None:
     measure("hand JPEG", [lambda h=h: render_hand(*h, fmt="JPEG") for h in hands])
     measure("table JPEG", [lambda s=s: render_table(s) for s in tables])
     measure("table PNG", [lambda s=s: render_table(s, fmt="PNG") for s in tables])
-    measure("result JPEG", [lambda s=s: render_result(s) for s in results])
+    measure("result PNG", [lambda s=s: render_result(s) for s in results])
     measure("leaderboard PNG", [lambda r=r: render_leaderboard(r, "LEADERBOARD") for r in boards])
 
 

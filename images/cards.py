@@ -25,7 +25,7 @@ SS = 3  # supersampling factor
 RATIO = 1.4  # height / width
 #: Width of the corner index (rank and suit) as a fraction of the card width: the part of a card
 #: that must stay visible when cards overlap.
-INDEX_FRACTION = 0.32
+INDEX_FRACTION = 0.34
 
 PAPER = (253, 253, 250)
 PAPER_SELECTED = (226, 239, 255)
@@ -79,7 +79,7 @@ def _paste_mask(ink: Image.Image, mask: Image.Image, cx: float, cy: float,
 
 def _index(ink: Image.Image, card: int, W: int) -> None:
     """Rank over suit in the top-left corner (``JOKER`` down the corner for the jokers)."""
-    col = W * INDEX_FRACTION * 0.54  # centre of the index column
+    col = W * INDEX_FRACTION * 0.52  # centre of the index column
     if card >= 52:
         letter = round(W * 0.115)
         y = W * 0.07
@@ -88,10 +88,11 @@ def _index(ink: Image.Image, card: int, W: int) -> None:
             ink.paste(255, (round(col - m.width / 2), round(y)), m)
             y += letter * 1.3
         return
-    rank = glyph_mask(RANK_LABELS[card_rank(card)], round(W * 0.2), round(W * 0.27))
-    ink.paste(255, (round(col - rank.width / 2), round(W * 0.07)), rank)
-    pip = round(W * 0.19)
-    _paste_mask(ink, suit_mask(card_suit(card), pip), col, W * 0.07 + W * 0.2 + W * 0.06 + pip / 2)
+    top, height = W * 0.06, round(W * 0.235)
+    rank = glyph_mask(RANK_LABELS[card_rank(card)], height, round(W * 0.29))
+    ink.paste(255, (round(col - rank.width / 2), round(top)), rank)
+    pip = round(W * 0.2)
+    _paste_mask(ink, suit_mask(card_suit(card), pip), col, top + height + W * 0.05 + pip / 2)
 
 
 def _centre(draw: ImageDraw.ImageDraw, ink: Image.Image, card: int, W: int, H: int,
@@ -128,7 +129,7 @@ def _centre(draw: ImageDraw.ImageDraw, ink: Image.Image, card: int, W: int, H: i
         top, bottom = H * 0.19, H * 0.81
         for col, row in _PIPS[label]:
             cy = top + (bottom - top) * row
-            _paste_mask(ink, suit_mask(suit, pip), W / 2 + col * W * 0.125, cy, flip=row > 0.5)
+            _paste_mask(ink, suit_mask(suit, pip), W / 2 + col * W * 0.115, cy, flip=row > 0.5)
 
 
 @lru_cache(maxsize=64, typed=True)  # typed: 3.0 and True must not hit the entries of 3, 1

@@ -103,7 +103,7 @@ def result_image(scene: ResultScene) -> Image.Image:
     return canvas
 
 
-def render_result(scene: ResultScene, *, fmt: str = "JPEG") -> bytes:
+def render_result(scene: ResultScene, *, fmt: str = "PNG") -> bytes:
     """Picture of a finished deal for the group (RULES.md §4.4, §7, §8).
 
     Draws, 1280 px wide: ``LANDLORD WINS`` / ``FARMERS WIN``; the multiplier's parts (base,
@@ -113,7 +113,7 @@ def render_result(scene: ResultScene, *, fmt: str = "JPEG") -> bytes:
 
     Args:
         scene: the checked :class:`ResultScene`.
-        fmt: ``"JPEG"`` (default) or ``"PNG"`` (256-colour palette).
+        fmt: ``"PNG"`` (default: 256 colours, crisp text, ~30 KB) or ``"JPEG"``.
 
     Raises:
         RenderError: an unknown format.

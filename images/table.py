@@ -33,9 +33,9 @@ from images.fan import draw_cards_block
 from images.models import SeatScene, TableScene
 
 WIDTH, HEIGHT = 1280, 720
-PLAY_CARD = 80
+PLAY_CARD = 92
 SHOWN_CARD = 64
-KITTY_CARD = 58
+KITTY_CARD = 64
 PANEL_W, PANEL_H = 220, 112
 COUNT_ICON = 26
 
@@ -50,17 +50,17 @@ class Spot:
     shown: tuple[int, int, str, int]
 
 
-_BOTTOM = Spot((530, 584), (640, 426, "m", 640), (776, 604, "l", 480))
+_BOTTOM = Spot((530, 584), (640, 420, "m", 640), (776, 604, "l", 480))
 LAYOUTS: dict[int, tuple[Spot, ...]] = {
     3: (
         _BOTTOM,
-        Spot((1036, 150), (1016, 152, "r", 380), (1256, 286, "r", 500)),
-        Spot((24, 150), (264, 152, "l", 380), (24, 286, "l", 500)),
+        Spot((1036, 150), (1016, 144, "r", 390), (1256, 300, "r", 500)),
+        Spot((24, 150), (264, 144, "l", 390), (24, 300, "l", 500)),
     ),
     4: (
         _BOTTOM,
         Spot((1036, 236), (1016, 238, "r", 300), (1256, 370, "r", 440)),
-        Spot((530, 16), (770, 24, "l", 300), (640, 140, "m", 440)),
+        Spot((530, 16), (770, 16, "l", 470), (640, 140, "m", 440)),
         Spot((24, 236), (264, 238, "l", 300), (24, 370, "l", 440)),
     ),
 }

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
+import images.models
 from engine.cards import cards_to_ranks, parse_ranks
 from images import RenderError, cards_for_ranks, safe_label, safe_name
 
@@ -54,3 +57,8 @@ def test_cards_for_ranks_shows_the_same_ranks_in_distinct_cards() -> None:
 def test_cards_for_ranks_refuses_unknown_ranks(bad) -> None:
     with pytest.raises(RenderError, match="unknown rank"):
         cards_for_ranks(bad)
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(images.models)
+    assert result.attempted >= 3 and result.failed == 0

@@ -30,7 +30,8 @@ def test_breakdown_lists_every_factor() -> None:
 
 def test_result_picture() -> None:
     data = render_result(scenes.RESULT)
-    assert data.startswith(b"\xff\xd8") and len(data) < 150 * 1024
+    assert data.startswith(b"\x89PNG") and len(data) < 150 * 1024
+    assert len(render_result(scenes.RESULT, fmt="JPEG")) < 150 * 1024
     im = result_image(scenes.RESULT)
     assert im.width == 1280
     farmers = result_image(dataclasses.replace(scenes.RESULT, winner="farmers"))
