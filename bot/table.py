@@ -96,6 +96,7 @@ class Table:
         join_link: the lobby shows the deep-link button (someone could not be written to).
         deal_id: the store's id of the running (or last) deal.
         first_bidder: first bidder of the current deal (rotates per deal, RULES.md §1.4).
+        redeals: redeals in a row because everybody passed (RULES.md §2).
         deadline: absolute UTC timestamp (seconds) when the current turn times out, or ``None``.
         lobby_deadline: absolute UTC timestamp when an unstarted lobby expires.
         selections: per seat, the ranks selected on the hand keyboard (sorted).
@@ -124,6 +125,7 @@ class Table:
     join_link: bool = False
     deal_id: int | None = None
     first_bidder: int | None = None
+    redeals: int = 0
     deadline: float | None = None
     lobby_deadline: float | None = None
     selections: list[list[int]] = field(default_factory=list)
@@ -162,7 +164,7 @@ class Table:
         Shape: ``{"v": 1, "chat_id", "thread_id", "lang", "title", "token", "phase", "opener_id",
         "seats": [{"user_id", "name", "is_bot", "left", "blocked"}, ...], "preset", "stake",
         "play_timeout", "bid_timeout", "autoplay_mode", "message_id", "hand_message_ids": [...],
-        "join_link", "deal_id", "first_bidder", "deadline", "lobby_deadline",
+        "join_link", "deal_id", "first_bidder", "redeals", "deadline", "lobby_deadline",
         "selections": [[rank, ...], ...], "hint_index": [...]}``, meaning what the attributes do.
         """
         return {
@@ -185,6 +187,7 @@ class Table:
             "join_link": self.join_link,
             "deal_id": self.deal_id,
             "first_bidder": self.first_bidder,
+            "redeals": self.redeals,
             "deadline": self.deadline,
             "lobby_deadline": self.lobby_deadline,
             "selections": [list(s) for s in self.selections],
@@ -222,6 +225,7 @@ class Table:
                 join_link=bool(data["join_link"]),
                 deal_id=data["deal_id"],
                 first_bidder=data["first_bidder"],
+                redeals=int(data["redeals"]),
                 deadline=data["deadline"],
                 lobby_deadline=data["lobby_deadline"],
                 selections=[list(s) for s in data["selections"]],

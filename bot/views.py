@@ -234,8 +234,9 @@ def table_view(
         lines.append(t("table.phase_bidding", lang))
     elif view.phase == "doubling":
         lines.append(t("table.phase_doubling", lang))
-    lines.append(t("table.base_multiplier", lang, base=view.base,
-                   multiplier=multiplier_text(_current_multipliers(view))))
+    if view.base:
+        lines.append(t("table.base_multiplier", lang, base=view.base,
+                       multiplier=multiplier_text(_current_multipliers(view))))
     if view.kitty is not None:
         lines.append(t("table.kitty", lang, cards=cards_text(view.kitty, lang)))
     lines.append("")

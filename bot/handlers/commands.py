@@ -218,7 +218,7 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await deal.stop_deal(app, table)
         else:
             text = views.lobby_closed_text(table, "closed", name)
-        await lobby.close_table(app, table, text)
+        await deal.close_table(app, table, text)
         await message.reply_text(text)
 
 

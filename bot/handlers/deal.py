@@ -58,6 +58,8 @@ ACTIVE = ("bidding", "doubling", "playing")
 #: The AI level of bot seats, and of auto-play seats when the group chose "ai" (issue 6).
 BOT_LEVEL = "normal"
 AUTOPLAY_LEVEL = "hard"
+#: Redeals in a row (everybody passed) after which a table closes rather than deal forever.
+MAX_REDEALS = 3
 
 
 # --- Starting a deal ---------------------------------------------------------------------------
@@ -67,9 +69,11 @@ async def start_deal(app: Application, table: Table, *, redeal: bool = False) ->
     """Deal a new deal at a full table (lock held): the group's current rules and stake, a
     ``store.create_deal`` record, each human's hand in private, the table message in the group.
 
-    The first bidder is random for a table's first deal and rotates afterwards (RULES.md §1.4);
-    after a redeal the same seat bids first (RULES.md §2). Test hook: ``bot_data["deal_seed"]``
-    (int) fixes the shuffle and ``bot_data["first_bidder"]`` the first bidder of a first deal.
+    The first bidder is random for a table's first deal and rotates afterwards (RULES.md §1.4).
+    After a redeal (everybody passed, RULES.md §2) the same seat bids first, the hand messages
+    are reused, and seats that were on auto-play stay on it (RULES.md §9: until the owner takes
+    back control). Test hook: ``bot_data["deal_seed"]`` (int) fixes the shuffle and
+    ``bot_data["first_bidder"]`` the first bidder of a table's first deal.
     """
     group = await store(app).get_group_settings(table.chat_id)
     rules = rules_for(group)
@@ -78,13 +82,17 @@ async def start_deal(app: Application, table: Table, *, redeal: bool = False) ->
     table.play_timeout = float(group.get("play_timeout") or settings(app).play_timeout)
     table.bid_timeout = float(group.get("bid_timeout") or settings(app).bid_timeout)
     table.autoplay_mode = group.get("autoplay", "simple")
-    if redeal and table.state is not None:
-        first = next_first_bidder(table.state)
+    old = table.state if redeal else None
+    if old is not None:
+        first = next_first_bidder(old)
     elif table.first_bidder is None:
         first = app.bot_data.get("first_bidder", random.randrange(rules.seats))
     else:
         first = (table.first_bidder + 1) % rules.seats
     state = new_deal(rules, seed=app.bot_data.get("deal_seed"), first_bidder=first)
+    for seat, _ in table.humans():
+        if old is not None and old.autoplay[seat]:
+            state = apply(state, Action("autoplay", seat, value=1))
     tables(app).retoken(table)
     table.phase = DEAL
     table.first_bidder = first
@@ -92,10 +100,11 @@ async def start_deal(app: Application, table: Table, *, redeal: bool = False) ->
     table.lobby_deadline = None
     table.reset_turn_memory()
     table.rendered.clear()
-    if not redeal:
+    if old is None:
+        table.redeals = 0
         table.hand_message_ids = [None] * len(table.seats)
-    for seat in table.seats:
-        seat.left = False
+        for seat in table.seats:
+            seat.left = False
     records = [
         SeatRecord(None, views.seat_name(s, i, table.lang), True) if s.is_bot
         else SeatRecord(s.user_id, s.name, False)
@@ -109,6 +118,33 @@ async def start_deal(app: Application, table: Table, *, redeal: bool = False) ->
     await store(app).save_table(table.key, table.to_dict())
     timers.cancel(app.job_queue, timers.LOBBY, table.key)
     await show(app, table)
+
+
+async def redeal(app: Application, table: Table) -> None:
+    """Everybody passed (RULES.md §2): cancel this deal (nobody pays) and deal again; after
+    :data:`MAX_REDEALS` redeals in a row the table closes instead (lock held)."""
+    state = table.state
+    assert state is not None
+    await store(app).cancel_deal(table.deal_id, state.to_json())
+    table.redeals += 1
+    if table.redeals >= MAX_REDEALS:
+        await close_hands(app, table)
+        await close_table(app, table, t("table.no_bids", table.lang, n=table.redeals))
+        return
+    await start_deal(app, table, redeal=True)
+    await say(app, table, t("table.redeal", table.lang))
+
+
+async def close_table(app: Application, table: Table, text: str) -> None:
+    """Forget the table and replace its group message by ``text`` (lock held)."""
+    timers.cancel_all(app.job_queue, table.key)
+    tables(app).remove(table)
+    await store(app).delete_table(table.key)
+    if table.message_id is not None:
+        try:
+            await edit_text(app.bot, table.chat_id, table.message_id, text, None)
+        except TelegramError as exc:
+            log.info("closing message at %s failed: %s", table.key, exc)
 
 
 def _timeout(table: Table, state: DealState) -> float:
@@ -134,10 +170,10 @@ async def accept(app: Application, table: Table, action: Action) -> None:
     if _turn(prev) != _turn(state) or (action.kind == "autoplay" and action.value == 0):
         table.deadline = time.time() + _timeout(table, state) if state.to_act else None
     if state.phase == "redeal":
-        await store(app).cancel_deal(table.deal_id, state.to_json())
-        await start_deal(app, table, redeal=True)
-        await say(app, table, t("table.redeal", table.lang))
+        await redeal(app, table)
         return
+    if prev.landlord is None and state.landlord is not None:
+        table.redeals = 0
     await store(app).save_deal_state(table.deal_id, state.version, state.to_json(),
                                      table.to_dict())
     await show(app, table)
@@ -409,8 +445,14 @@ async def on_action_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         if kind not in ("autoplay", "show") and seat not in state.to_act:
             await answer(query, t("pop.not_your_turn", table.lang))
             return
-        if kind == "autoplay" and value == 0:
+        if table.seats[seat].blocked:
+            # A press from the private chat: the player is back; draw their hand again.
             table.seats[seat].blocked = False
+            table.rendered.pop(seat, None)
+        if kind == "autoplay" and state.autoplay[seat] == bool(value):
+            await refresh_hands(app, table)
+            await answer(query, t("pop.autoplay_on" if value else "pop.autoplay_off", table.lang))
+            return
         try:
             await accept(app, table, Action(kind, seat, value=value))
         except IllegalAction as exc:
@@ -582,8 +624,7 @@ async def restore(app: Application) -> None:
             if table.phase == DEAL:
                 table.notice = t("table.continues", table.lang)
                 if table.state.phase == "redeal":
-                    await st.cancel_deal(table.deal_id, table.state.to_json())
-                    await start_deal(app, table, redeal=True)
+                    await redeal(app, table)
                 else:
                     await show(app, table)
             elif table.phase == LOBBY:

@@ -1,7 +1,7 @@
-"""The last resort for exceptions a handler or job did not handle.
+"""The last resorts: button data no other handler routes, and exceptions nobody handled.
 
-Logs the error without the update's content (a private message or callback could carry a hand),
-and answers a button press that would otherwise spin forever.
+Errors are logged without the update's content (a private message or callback could carry a
+hand), and a button press that would otherwise spin forever is answered.
 """
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ import logging
 
 from telegram import Update
 from telegram.error import BadRequest, TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application, CallbackQueryHandler, ContextTypes
 
-from bot.handlers.common import answer, not_modified
+from bot.handlers.common import answer, not_modified, settings
+from bot.i18n import t
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +32,13 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         await answer(update.callback_query)
 
 
+async def on_unknown_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Button data that matches no kind of button (forged): a pop-up, nothing else."""
+    lang = settings(context.application).default_language
+    await answer(update.callback_query, t("pop.invalid", lang), alert=True)
+
+
 def register(app: Application) -> None:
-    """Install the error handler."""
+    """Install the catch-all button handler (after every other) and the error handler."""
+    app.add_handler(CallbackQueryHandler(on_unknown_button))
     app.add_error_handler(on_error)

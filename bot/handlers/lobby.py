@@ -144,19 +144,7 @@ async def on_lobby_expired(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def expire_lobby(app: Application, table: Table) -> None:
     """Close an expired lobby (lock held)."""
-    await close_table(app, table, views.lobby_closed_text(table, "expired"))
-
-
-async def close_table(app: Application, table: Table, text: str) -> None:
-    """Forget the table, replace its group message by ``text`` (lock held)."""
-    timers.cancel_all(app.job_queue, table.key)
-    tables(app).remove(table)
-    await store(app).delete_table(table.key)
-    if table.message_id is not None:
-        try:
-            await edit_text(app.bot, table.chat_id, table.message_id, text, None)
-        except TelegramError as exc:
-            log.info("closing message at %s failed: %s", table.key, exc)
+    await deal.close_table(app, table, views.lobby_closed_text(table, "expired"))
 
 
 async def on_lobby_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -192,7 +180,7 @@ async def on_lobby_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         elif data.payload == "start":
             await _start(app, query, table)
         elif await may_manage(app, table, user.id):
-            await close_table(app, table, views.lobby_closed_text(table, "closed",
+            await deal.close_table(app, table, views.lobby_closed_text(table, "closed",
                                                                   display_name(user)))
             await answer(query)
         else:
@@ -208,7 +196,7 @@ async def leave_lobby(app: Application, table: Table, user_id: int) -> bool:
     del table.seats[seat]
     humans = [s for _, s in table.humans()]
     if not humans:
-        await close_table(app, table, views.lobby_closed_text(table, "empty"))
+        await deal.close_table(app, table, views.lobby_closed_text(table, "empty"))
         return True
     if table.opener_id == user_id:
         table.opener_id = humans[0].user_id

@@ -1,0 +1,165 @@
+"""Helpers for the game-flow tests: drive the real bot through the fake Bot API like players do.
+
+A :class:`Players` object knows the group, the users, and (through a mirror ``DealState`` the test
+keeps by applying the same actions) what each seat holds, so a test can press exactly the buttons
+a player would press.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot.i18n import t
+from engine import Action, DealState, apply
+from engine.cards import cards_to_ranks
+from tests.fakebot import Call, Chat, FakeBotApi, FakeMessage, User
+
+LANG = "en"
+HAND_PREFIX = t("hand.title", LANG, n=0).split("(")[0] + "("  # "Your cards ("
+
+
+def hand_message(api: FakeBotApi, user: User) -> FakeMessage:
+    """The user's private hand message (the newest bot message that shows a hand)."""
+    for message in reversed(api.messages_in(user)):
+        if message.text and message.text.startswith(HAND_PREFIX):
+            return message
+    raise LookupError(f"no hand message for {user.first_name}")
+
+
+def button_data(
+    message: FakeMessage, *, label: str | None = None, suffix: str | None = None
+) -> str:
+    """The callback data of the button labelled ``label``, or whose data ends in ``suffix``."""
+    for button in message.buttons:
+        if label is not None and button.text == label:
+            return button.callback_data
+        if suffix is not None and button.callback_data and button.callback_data.endswith(suffix):
+            return button.callback_data
+    labels = [(b.text, b.callback_data) for b in message.buttons]
+    raise LookupError(f"no button {label or suffix!r}; buttons: {labels}")
+
+
+@dataclass
+class Players:
+    """The users of one group table and the test's mirror of the deal."""
+
+    api: FakeBotApi
+    group: Chat
+    users: list[User]
+    state: DealState | None = None
+    answers: list[Call] = field(default_factory=list)
+
+    async def command(self, user: User, text: str, chat: Chat | User | None = None) -> None:
+        """``user`` sends ``text`` (in the group unless ``chat`` is given); waits for a reply."""
+        target = chat or self.group
+        self.api.send_text(user, target, text)
+        await self.api.wait_for("sendMessage", chat_id=target)
+
+    async def press(self, user: User, message: FakeMessage, data: str) -> Call:
+        """Press a button and wait for the bot's answer to it."""
+        query = self.api.press(user, message, data)
+        answer = await self.api.wait_answer(query)
+        self.answers.append(answer)
+        return answer
+
+    async def click(self, user: User, message: FakeMessage, label: str) -> Call:
+        """Press the button labelled ``label``."""
+        return await self.press(user, message, button_data(message, label=label))
+
+    def table_message(self) -> FakeMessage:
+        """The group's newest table/lobby message (the last one with a keyboard or the last)."""
+        messages = self.api.messages_in(self.group)
+        for message in reversed(messages):
+            if message.buttons:
+                return message
+        return messages[-1]
+
+    async def open_table(self, opener: User, others: Sequence[User]) -> FakeMessage:
+        """Every user opens the private chat, ``opener`` sends /newgame, the others Join."""
+        for user in self.users:
+            self.api.open_private_chat(user)
+        await self.command(opener, "/newgame")
+        lobby = self.table_message()
+        for user in others:
+            answer = await self.click(user, lobby, t("btn.join", LANG))
+            assert answer.params.get("text") == t("pop.joined", LANG), answer
+        return lobby
+
+    def seat_user(self, seat: int) -> User:
+        return self.users[seat]
+
+    async def act(self, action: Action) -> Call:
+        """The seat's player presses what ``action`` needs on their hand message: a bidding or
+        doubling button, Pass, or the cards' rank buttons then Play. Updates the mirror."""
+        user = self.seat_user(action.seat)
+        if action.kind == "play":
+            for rank in sorted(set(action.cards)):
+                for _ in range(action.cards.count(rank)):
+                    message = hand_message(self.api, user)
+                    data = button_data(message, suffix=f":r{rank}")
+                    answer = await self.press(user, message, data)
+                    assert answer.params.get("text") is None, answer
+            message = hand_message(self.api, user)
+            answer = await self.click(user, message, t("btn.play", LANG))
+        else:
+            payload = f"{action.kind}{action.value}" if action.kind == "bid" else action.kind
+            message = hand_message(self.api, user)
+            answer = await self.press(user, message, button_data(message, suffix=f":{payload}"))
+        assert answer.params.get("text") is None, (action, answer)
+        self.state = apply(self.state, action)
+        return answer
+
+    def hand_ranks(self, seat: int) -> tuple[int, ...]:
+        assert self.state is not None
+        return cards_to_ranks(self.state.hands[seat])
+
+
+RESULT_MARK = "🏁"
+GROUP_METHODS = ("sendMessage", "editMessageText", "sendPhoto", "editMessageCaption")
+
+
+async def result_message(api: FakeBotApi, group: Chat, timeout: float = 10.0) -> FakeMessage:
+    """Wait for the result message in ``group`` and return it."""
+    call = await api.wait_for(
+        "sendMessage", timeout, since=0, chat_id=group,
+        where=lambda c: str(c.params.get("text", "")).startswith(RESULT_MARK),
+    )
+    return api.message(group, call.result["message_id"])
+
+
+def private_hand_texts(api: FakeBotApi, users: Sequence[User]) -> list[str]:
+    """Every hand message text the bot sent or drew in the users' private chats."""
+    ids = {u.id for u in users}
+    texts = []
+    for call in api.calls:
+        if call.method in ("sendMessage", "editMessageText") and call.params.get("chat_id") in ids:
+            text = str(call.params.get("text", ""))
+            if text.startswith(HAND_PREFIX):
+                texts.append(text)
+    return texts
+
+
+def group_texts(api: FakeBotApi, group: Chat) -> list[str]:
+    """Every text or caption the bot sent to or drew in ``group`` (each edit counted)."""
+    return [
+        str(call.params.get("text") or call.params.get("caption") or "")
+        for call in api.calls
+        if call.method in GROUP_METHODS and call.params.get("chat_id") == group.id
+    ]
+
+
+def assert_no_hand_in_group(api: FakeBotApi, group: Chat, users: Sequence[User]) -> None:
+    """No private hand text, and no dealt hand's card line, ever appeared in a group message
+    (issue 3: "a hand never appears in a group message")."""
+    hands = private_hand_texts(api, users)
+    assert hands, "no hand was ever sent"
+    dealt = {text.splitlines()[1] for text in hands if len(text.splitlines()) > 1
+             and text.splitlines()[0] in (t("hand.title", LANG, n=17),
+                                          t("hand.title", LANG, n=20))}
+    assert dealt
+    for text in group_texts(api, group):
+        for hand in hands:
+            assert hand not in text
+        for line in dealt:
+            assert line not in text, (line, text)

@@ -1,0 +1,168 @@
+"""End to end: presses that must change nothing (double presses, strangers, forged data), a
+player who blocked the bot, and Telegram's 429 on the table edit (issue 3, "Never trust input")."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import views
+from bot.i18n import t
+from engine import SCORE, Action, new_deal
+from tests.bot.flow_helpers import LANG, Players, button_data, hand_message
+from tests.conftest import BotRunner
+from tests.fakebot import FakeBotApi
+
+SEED = 4242
+
+
+@pytest.fixture
+async def dealt(fake_api: FakeBotApi, running_bot: BotRunner) -> Players:
+    """Three players at a table whose deal (seed SEED, Ann bids first) has just started."""
+    app = running_bot.app
+    app.bot_data["deal_seed"] = SEED
+    app.bot_data["first_bidder"] = 0
+    group = fake_api.new_group("Rough crowd")
+    users = [fake_api.new_user(name) for name in ("Ann", "Bob", "Cat")]
+    players = Players(fake_api, group, users)
+    lobby = await players.open_table(users[0], users[1:])
+    await players.click(users[0], lobby, t("btn.start", LANG))
+    players.state = new_deal(SCORE, seed=SEED, first_bidder=0)
+    players.app = app
+    return players
+
+
+def table_state(players: Players):
+    return players.app.bot_data["tables"].table_of(players.users[0].id).state
+
+
+async def test_double_press_applies_once(dealt: Players):
+    api, ann = dealt.api, dealt.users[0]
+    message = hand_message(api, ann)
+    data = button_data(message, label=t("btn.bid_3", LANG))
+    first, second = api.press(ann, message, data), api.press(ann, message, data)
+    answers = [await api.wait_answer(first), await api.wait_answer(second)]
+    texts = sorted(str(a.params.get("text")) for a in answers)
+    assert texts == sorted(["None", t("pop.stale", LANG)])
+    state = table_state(dealt)
+    assert state.version == 1 and state.history == (Action("bid", 0, value=3),)
+    dealt.state = state
+    # Ann leads: select her lowest card and press Play twice at once.
+    low = min(dealt.hand_ranks(0))
+    message = hand_message(api, ann)
+    await dealt.press(ann, message, button_data(message, suffix=f":r{low}"))
+    message = hand_message(api, ann)
+    play = button_data(message, label=t("btn.play", LANG))
+    presses = [api.press(ann, message, play) for _ in range(2)]
+    answers = [await api.wait_answer(q) for q in presses]
+    assert sorted(str(a.params.get("text")) for a in answers) == sorted(
+        ["None", t("pop.stale", LANG)])
+    state = table_state(dealt)
+    assert state.version == 2 and state.history[-1] == Action("play", 0, cards=(low,))
+    stored = await dealt.app.bot_data["store"].running_deals()
+    assert [deal.version for deal in stored] == [2]
+
+
+async def test_strangers_and_other_seats_change_nothing(dealt: Players):
+    api = dealt.api
+    ann, bob, _ = dealt.users
+    stranger = api.new_user("Zed")
+    message = hand_message(api, ann)
+    bid = button_data(message, label=t("btn.bid_3", LANG))
+    answer = await dealt.press(stranger, message, bid)
+    assert answer.params["text"] == t("pop.not_seated", LANG)
+    answer = await dealt.press(bob, message, bid)  # Bob presses Ann's button: not his turn
+    assert answer.params["text"] == t("pop.not_your_turn", LANG)
+    assert table_state(dealt).version == 0
+
+    table = api.messages_in(dealt.group)[0]
+    my_cards = button_data(table, label=t("btn.my_cards", LANG))
+    answer = await dealt.press(stranger, table, my_cards)
+    assert answer.params["text"] == t("pop.not_seated", LANG)
+    answer = await dealt.press(bob, table, my_cards)
+    bob_hand = views.cards_text(dealt.state.hands[1], LANG)
+    assert answer.params["text"] == t("pop.my_cards", LANG, cards=bob_hand)
+    assert answer.params["show_alert"] is True
+    # Nobody else's pop-up ever showed Bob's hand.
+    others = [a for a in api.calls_to("answerCallbackQuery") if a is not answer]
+    assert all(bob_hand not in str(a.params.get("text", "")) for a in others)
+
+
+async def test_forged_callbacks_get_a_popup_and_change_nothing(dealt: Players):
+    api, ann = dealt.api, dealt.users[0]
+    message = hand_message(api, ann)
+    token = button_data(message, label=t("btn.bid_3", LANG)).split(":")[1]
+    forged = {
+        "garbage": t("pop.invalid", LANG),
+        "A:" + "x" * 70 + ":0:bid3": t("pop.invalid", LANG),
+        f"A:{token}:0:bid9": t("pop.invalid", LANG),
+        "A:ZZZZZZZZ:0:bid3": t("pop.gone", LANG),
+        f"A:{token}:7:bid3": t("pop.stale", LANG),
+        f"A:{token}:0:double": views.illegal_text("wrong_phase", LANG),
+        f"S:{token}:0:play": t("pop.not_your_turn", LANG),
+        f"G:{token}:0:": t("pop.gone", LANG),
+        f"L:{token}:0:join": t("pop.gone", LANG),
+    }
+    for data, text in forged.items():
+        answer = await dealt.press(ann, message, data)
+        assert answer.params.get("text") == text, data
+    assert table_state(dealt).version == 0
+    await dealt.act(Action("bid", 0, value=3))
+    absent = next(r for r in range(15) if r not in dealt.hand_ranks(0))
+    version = table_state(dealt).version
+    answer = await dealt.press(ann, hand_message(api, ann), f"S:{token}:{version}:r{absent}")
+    assert answer.params["text"] == t("pop.invalid", LANG)
+    assert table_state(dealt).version == version
+
+
+async def test_blocked_player_goes_to_autoplay_and_group_is_told(dealt: Players):
+    api = dealt.api
+    ann, bob, _ = dealt.users
+    api.block_user(bob)
+    await dealt.act(Action("bid", 0, value=1))  # redraws Bob's hand: 403
+    told = t("table.blocked", LANG, name="Bob")
+    await api.wait_for("sendMessage", chat_id=dealt.group, where=lambda c: c.params["text"] == told)
+    state = await api.wait_for(lambda: (s := table_state(dealt)).autoplay[1] and s)
+    assert state.autoplay == (False, True, False)
+    # Bob's turn is played for him; when he comes back he takes control back.
+    await api.wait_for(lambda: 1 not in table_state(dealt).to_act)
+    api.unblock_user(bob)
+    message = hand_message(api, bob)  # drawn before the block: still offers Auto-play
+    answer = await dealt.click(bob, message, t("btn.autoplay", LANG))
+    assert answer.params["text"] == t("pop.autoplay_on", LANG)
+    answer = await dealt.click(bob, hand_message(api, bob), t("btn.take_back", LANG))
+    assert answer.params["text"] == t("pop.autoplay_off", LANG)
+    assert table_state(dealt).autoplay[1] is False
+    assert t("btn.autoplay", LANG) in [b.text for b in hand_message(api, bob).buttons]
+
+
+async def test_a_429_on_the_table_edit_is_retried(dealt: Players):
+    api = dealt.api
+    table = api.messages_in(dealt.group)[0]
+    api.fail_next("editMessageText", 429, retry_after=1, chat=dealt.group)
+    await dealt.act(Action("bid", 0, value=2))
+    await api.wait_for("editMessageText", chat_id=dealt.group, ok=False, since=0)
+    shown = f"Ann · 17 cards · {t('btn.bid_2', LANG)}"
+    await api.wait_for(lambda: shown in table.text, timeout=5)
+    failed = api.calls_to("editMessageText", chat_id=dealt.group.id)
+    assert [c.status for c in failed].count(429) == 1
+
+
+async def test_join_without_private_chat_shows_deep_link(fake_api: FakeBotApi, running_bot):
+    group = fake_api.new_group("Newcomers")
+    ann, kim = fake_api.new_user("Ann"), fake_api.new_user("Kim")
+    players = Players(fake_api, group, [ann])
+    lobby = await players.open_table(ann, [])
+    answer = await players.click(kim, lobby, t("btn.join", LANG))
+    assert answer.params["text"] == t("pop.need_private", LANG)
+    assert answer.params["show_alert"] is True
+    link = next(b for b in lobby.buttons if b.url)
+    token = button_data(lobby, label=t("btn.join", LANG)).split(":")[1]
+    assert link.url == f"https://t.me/{running_bot.app.bot.username}?start=join_{token}"
+    assert "Kim" not in lobby.text
+    fake_api.send_text(kim, kim, f"/start join_{token}")
+    reply = await fake_api.wait_for("sendMessage", chat_id=kim)
+    assert reply.params["text"] == t("reply.start_joined", LANG, group="Newcomers")
+    await fake_api.wait_for(lambda: "2. Kim" in lobby.text)
+    fake_api.send_text(kim, kim, "/start join_nonsense")
+    reply = await fake_api.wait_for("sendMessage", chat_id=kim)
+    assert reply.params["text"] == t("reply.start_join_failed", LANG)

@@ -1,0 +1,92 @@
+"""End to end: one human with two bot seats, the rob preset (RULES §2.2, §3), and Play again."""
+
+from __future__ import annotations
+
+from bot.i18n import t
+from tests.bot.flow_helpers import (
+    LANG,
+    Players,
+    assert_no_hand_in_group,
+    hand_message,
+    result_message,
+)
+from tests.conftest import BotRunner
+from tests.fakebot import FakeBotApi
+
+DECISIONS = ("btn.call", "btn.rob", "btn.nodouble")
+
+
+async def play_as_human(players: Players, user) -> None:
+    """Play the human's turns until the result is posted: call/rob, no double, then Hint + Play
+    (or Pass when Hint finds nothing)."""
+    api = players.api
+    done = 0
+    while not any(m.text.startswith("🏁") for m in api.messages_in(players.group)):
+        message = await api.wait_for(lambda: _my_turn(api, players, user), timeout=10)
+        if message is True:
+            break
+        labels = [b.text for b in message.buttons]
+        choice = next((t(k, LANG) for k in DECISIONS if t(k, LANG) in labels), None)
+        if choice is not None:
+            await players.click(user, message, choice)
+        else:
+            answer = await players.click(user, message, t("btn.hint", LANG))
+            if answer.params.get("text") == t("pop.no_hint", LANG):
+                await players.click(user, hand_message(api, user), t("btn.pass", LANG))
+            else:
+                await players.click(user, hand_message(api, user), t("btn.play", LANG))
+        done += 1
+    assert done
+
+
+def _my_turn(api: FakeBotApi, players: Players, user):
+    if any(m.text.startswith("🏁") for m in api.messages_in(players.group)):
+        return True
+    message = hand_message(api, user)
+    labels = {b.text for b in message.buttons}
+    wanted = {t(k, LANG) for k in DECISIONS} | {t("btn.play", LANG)}
+    return message if labels & wanted else None
+
+
+async def test_one_human_and_two_bots_rob_preset_then_play_again(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    app = running_bot.app
+    store = app.bot_data["store"]
+    group = fake_api.new_group("Lunch break")
+    await store.update_group_settings(group.id, bidding="rob")
+    user = fake_api.new_user("Dee")
+    players = Players(fake_api, group, [user])
+    lobby = await players.open_table(user, [])
+    assert t("lobby.preset", LANG, preset=t("preset.rob", LANG)) in lobby.text
+    for n in (2, 3):
+        answer = await players.click(user, lobby, t("btn.add_bot", LANG))
+        assert answer.params["text"] == t("pop.bot_added", LANG)
+        assert t("lobby.seat", LANG, n=n, name=t("seat.bot", LANG, n=n)) in lobby.text
+    answer = await players.click(user, lobby, t("btn.add_bot", LANG))
+    assert answer.params["text"] == t("pop.table_full", LANG)
+    await players.click(user, lobby, t("btn.start", LANG))
+
+    await play_as_human(players, user)
+    result = await result_message(fake_api, group)
+    assert t("result.title", LANG, winner="").rstrip("!") in result.text
+    deal = (await store.running_deals())
+    assert deal == []
+    # A human playing with two bots neither wins nor loses beans (the store's bot-seat rule).
+    assert await store.balance(user.id) == 1000
+    assert f"{user.first_name} (" in result.text and "+0 beans" in result.text
+    assert_no_hand_in_group(fake_api, group, [user])
+
+    # Play again keeps the seats: a fresh lobby with the same three seats, then a new deal.
+    answer = await players.click(user, result, t("btn.play_again", LANG))
+    assert answer.params.get("text") is None
+    assert result.buttons == []
+    lobby = players.table_message()
+    assert lobby.message_id != result.message_id
+    assert t("lobby.seat", LANG, n=3, name=t("seat.bot", LANG, n=3)) in lobby.text
+    assert t("lobby.seat", LANG, n=1, name="Dee") in lobby.text
+    first_hand = hand_message(fake_api, user).message_id
+    await players.click(user, lobby, t("btn.start", LANG))
+    second = await fake_api.wait_for(
+        lambda: (m := hand_message(fake_api, user)).message_id != first_hand and m)
+    assert second.text.splitlines()[0] in (t("hand.title", LANG, n=17),)

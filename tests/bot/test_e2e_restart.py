@@ -1,0 +1,66 @@
+"""End to end: the bot restarts in the middle of a deal (a new Application on the same SQLite
+file); play continues where it stopped and the beans are paid exactly once (issue 3, "Survives
+restarts")."""
+
+from __future__ import annotations
+
+from bot.i18n import t
+from engine import SCORE, Action, new_deal
+from engine.ai import choose_action
+from tests.bot.flow_helpers import LANG, Players, hand_message, result_message
+from tests.conftest import BotRunner
+from tests.fakebot import FakeBotApi
+
+SEED = 99
+
+
+async def test_restart_mid_deal_then_finish_and_pay_once(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    app = running_bot.app
+    app.bot_data["deal_seed"] = SEED
+    app.bot_data["first_bidder"] = 2
+    group = fake_api.new_group("Night owls")
+    users = [fake_api.new_user(name) for name in ("Hal", "Ivy", "Jon")]
+    players = Players(fake_api, group, users)
+    lobby = await players.open_table(users[0], users[1:])
+    await players.click(users[0], lobby, t("btn.start", LANG))
+    players.state = new_deal(SCORE, seed=SEED, first_bidder=2)
+    await players.act(Action("bid", 2, value=2))
+    await players.act(Action("pass", 0))
+    await players.act(Action("pass", 1))
+    for _ in range(5):
+        state = players.state
+        await players.act(choose_action(state.view(state.to_act[0])))
+    before = app.bot_data["tables"].table_of(users[0].id)
+    token, version, deadline = before.token, before.state.version, before.deadline
+    table_message = fake_api.messages_in(group)[0]
+
+    app = await running_bot.restart()
+    after = app.bot_data["tables"].table_of(users[0].id)
+    assert after is not before
+    assert (after.token, after.state.version, after.deadline) == (token, version, deadline)
+    assert after.state == before.state
+    assert after.state.hands == players.state.hands
+    await fake_api.wait_for(lambda: t("table.continues", LANG) in table_message.text)
+
+    # The buttons drawn before the restart still work; play goes on to the end.
+    while players.state.phase == "playing":
+        state = players.state
+        await players.act(choose_action(state.view(state.to_act[0])))
+    result = await result_message(fake_api, group)
+    store = app.bot_data["store"]
+    points = players.state.result.points
+    assert [await store.balance(u.id) for u in users] == [1000 + p * 10 for p in points]
+    for user, p in zip(users, points, strict=True):
+        rows = [row for row in await store.ledger(user.id) if row.reason == "deal"]
+        assert [row.amount for row in rows] == [p * 10]
+    assert await store.running_deals() == []
+
+    # Another restart after the end: nothing is paid again, Play again still works.
+    app = await running_bot.restart()
+    store = app.bot_data["store"]
+    assert [await store.balance(u.id) for u in users] == [1000 + p * 10 for p in points]
+    answer = await players.click(users[1], result, t("btn.play_again", LANG))
+    assert answer.params.get("text") is None
+    assert hand_message(fake_api, users[1])
