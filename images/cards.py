@@ -12,6 +12,7 @@ Faces are drawn three times larger and scaled down (smooth edges), then kept in 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -60,6 +61,11 @@ def card_size(width: int) -> tuple[int, int]:
 def sort_key(card: int) -> tuple[int, int]:
     """Order cards by rank (RULES.md §1.1: 3 low … big joker high), then by card id."""
     return card_rank(card), card
+
+
+def sorted_cards(cards: Iterable[int]) -> list[int]:
+    """``cards`` from low to high rank (:func:`sort_key`)."""
+    return sorted(cards, key=sort_key)
 
 
 def ink_color(card: int) -> RGB:

@@ -51,11 +51,12 @@ def text_mask(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Imag
     """
     stroke = max(1, size // 24) if bold else 0
     f = font(size)
-    left, top, right, bottom = f.getbbox(text, anchor=anchor, stroke_width=stroke)
+    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor,
+                                                          stroke_width=stroke))
     im = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(im).text((-left, -top), text, font=f, fill=255, anchor=anchor,
                             stroke_width=stroke, stroke_fill=255)
-    return im, round(left), round(top)
+    return im, left, top
 
 
 def draw_text(
@@ -74,8 +75,8 @@ def draw_text(
 
 
 @lru_cache(maxsize=256)
-def glyph_mask(text: str, height: int, max_width: int, *, bold: bool = True) -> Image.Image:
-    """An ``L`` mask of ``text`` whose ink is exactly ``height`` px tall and at most ``max_width``.
+def glyph_mask(text: str, height: int, max_width: int) -> Image.Image:
+    """A bold ``L`` mask of ``text`` whose ink is ``height`` px tall and at most ``max_width`` wide.
 
     Characters are set tight (so ``10`` fits a card corner) and squeezed horizontally when
     still too wide. Rendered large and scaled down for smooth edges (cached).
@@ -86,22 +87,21 @@ def glyph_mask(text: str, height: int, max_width: int, *, bold: bool = True) -> 
     for ch in text:
         im = Image.new("L", (size * 2, size * 2), 0)
         ImageDraw.Draw(im).text((size // 2, size // 2), ch, font=font(size), fill=255,
-                                stroke_width=max(1, size // 14) if bold else 0, stroke_fill=255)
-        parts.append(im)
-    boxes = [p.getbbox() for p in parts]
-    if not all(boxes):
-        raise RenderError(f"cannot draw {text!r}")
-    top = min(b[1] for b in boxes)  # type: ignore[index]
-    bottom = max(b[3] for b in boxes)  # type: ignore[index]
+                                stroke_width=max(1, size // 14), stroke_fill=255)
+        box = im.getbbox()
+        if box is None:
+            raise RenderError(f"cannot draw {ch!r}")
+        parts.append((im, box))
+    top = min(box[1] for _, box in parts)
+    bottom = max(box[3] for _, box in parts)
     gap = big // 12
-    width = sum(b[2] - b[0] for b in boxes) + gap * (len(parts) - 1)  # type: ignore[index]
+    width = sum(box[2] - box[0] for _, box in parts) + gap * (len(parts) - 1)
     out = Image.new("L", (width, bottom - top), 0)
     x = 0
-    for p, b in zip(parts, boxes, strict=True):
-        out.paste(p.crop((b[0], top, b[2], bottom)), (x, 0))  # type: ignore[index]
-        x += b[2] - b[0] + gap  # type: ignore[index]
-    scale = height / out.height
-    w = min(max_width, max(1, round(out.width * scale)))
+    for im, box in parts:
+        out.paste(im.crop((box[0], top, box[2], bottom)), (x, 0))
+        x += box[2] - box[0] + gap
+    w = min(max_width, max(1, round(out.width * height / out.height)))
     return out.resize((w, height), Image.Resampling.LANCZOS)
 
 

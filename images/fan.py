@@ -5,11 +5,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TypeVar
 
 from PIL import Image
 
 from images.cards import INDEX_FRACTION, card_back, card_face, card_size
 from images.draw import shadow_mask
+
+T = TypeVar("T")
 
 SHADOW_BLUR = 3
 SHADOW_OFFSET = (2, 3)
@@ -39,7 +42,7 @@ def rows_needed(n: int, card_width: int, max_width: int) -> int:
     return max(1, math.ceil(n / per_row))
 
 
-def split_rows(items: Sequence[int], rows: int) -> list[Sequence[int]]:
+def split_rows(items: Sequence[T], rows: int) -> list[Sequence[T]]:
     """Split ``items`` into ``rows`` consecutive rows, the first rows one longer when uneven."""
     per = math.ceil(len(items) / rows)
     return [items[i:i + per] for i in range(0, len(items), per)]
@@ -133,15 +136,15 @@ def draw_cards_block(
     align: str,
     max_step: float | None = None,
     row_offset: float = 0.42,
-) -> int:
+) -> None:
     """Draw ``cards`` as one or more overlapping rows in a box ``max_width`` wide.
 
     ``x`` is the box's left edge (``align="l"``), centre (``"m"``) or right edge (``"r"``) and
     ``y`` its top; cards are at most ``max_step`` apart (default: a little over half a card)
-    and each extra row is ``row_offset`` card heights lower. Returns the bottom edge.
+    and each extra row is ``row_offset`` card heights lower.
     """
     if not cards:
-        return y
+        return
     _, h = card_size(width)
     max_step = max_step or width * 0.55
     rows = split_rows(cards, rows_needed(len(cards), width, max_width))
@@ -150,4 +153,3 @@ def draw_cards_block(
         w = row_width(len(row), width, step)
         left = {"l": x, "m": x - w / 2, "r": x - w}[align]
         draw_row(canvas, row, left, y + r * h * row_offset, width, step)
-    return round(y + (len(rows) - 1) * h * row_offset + h)

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from images.cards import card_size, sort_key
+from images.cards import card_size, sorted_cards
 from images.draw import encode, felt
 from images.fan import draw_row, fan_step, row_width, rows_needed, split_rows
 from images.models import RenderError, check_cards
@@ -45,7 +45,7 @@ def hand_image(cards: Sequence[int], selected: Collection[int] = ()) -> Image.Im
     missing = chosen - Counter(hand)
     if missing:
         raise RenderError(f"selected cards {sorted(missing.elements())} are not in the hand")
-    ordered = sorted(hand, key=sort_key)
+    ordered = sorted_cards(hand)
     raised = []
     for c in ordered:
         raised.append(chosen[c] > 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from images.cards import sort_key
+from images.cards import sorted_cards
 from images.draw import (
     ALARM,
     GOLD,
@@ -77,7 +77,7 @@ def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> N
         draw_text(canvas, (cx, y + 80), _signed(value), 40, color, anchor="mm", bold=True)
 
     if seat.cards_left:
-        draw_cards_block(canvas, sorted(seat.cards_left, key=sort_key), 680, y + 22,
+        draw_cards_block(canvas, sorted_cards(seat.cards_left), 680, y + 22,
                          width=LEFT_CARD, max_width=WIDTH - 48 - 680, align="l")
     else:
         draw_text(canvas, (680, y + ROW_H / 2), "PLAYED OUT", 26, GOLD, anchor="lm", bold=True)

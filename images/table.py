@@ -6,12 +6,13 @@ seat 1 is on the right and seat 2 on the left, and with four (RULES.md §11) sea
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from images.cards import card_back, card_size, sort_key
+from images.cards import card_back, card_size, sorted_cards
 from images.draw import (
     ALARM,
     FELT,
@@ -80,7 +81,7 @@ def table_background(width: int, height: int) -> Image.Image:
     draw.ellipse(box, fill=TABLE_RIM)
     draw.ellipse((box[0] + 28, box[1] + 28, box[2] - 28, box[3] - 28), fill=FELT,
                  outline=(150, 100, 60), width=4)
-    return big.resize((width, height), Image.Resampling.LANCZOS)
+    return big.reduce(2)
 
 
 def _panel(canvas: Image.Image, seat: SeatScene, x: int, y: int,
@@ -93,9 +94,9 @@ def _panel(canvas: Image.Image, seat: SeatScene, x: int, y: int,
     r = 38
     avatar(canvas, x + 16 + r, y + PANEL_H / 2, r, seat.label, seat.role)
     left = x + 2 * r + 30
-    role = {"landlord": "LANDLORD", "farmer": "FARMER", None: "SEAT"}[seat.role]
-    draw_text(canvas, (left, y + 14), role, 16, GOLD if seat.role == "landlord" else MUTED,
-              bold=True)
+    if seat.role is not None:
+        draw_text(canvas, (left, y + 14), seat.role.upper(), 16,
+                  GOLD if seat.role == "landlord" else MUTED, bold=True)
     icon = card_back(COUNT_ICON)
     canvas.paste(icon, (left, y + 40), icon)
     color = ALARM if seat.alarm else WHITE
@@ -137,11 +138,9 @@ def table_image(scene: TableScene) -> Image.Image:
     pill(canvas, (x, 42), f"x{scene.multiplier}", 20, fill=(214, 96, 30), color=WHITE)
 
     kx, ky, kalign, kmax = KITTY[n]
-    kitty: list[int | None]
+    kitty: Sequence[int | None] = [None] * scene.kitty_size
     if scene.kitty is not None:
-        kitty = list(sorted(scene.kitty, key=sort_key))
-    else:
-        kitty = [None] * scene.kitty_size
+        kitty = sorted_cards(scene.kitty)
     draw_cards_block(canvas, kitty, kx, ky, width=KITTY_CARD, max_width=kmax, align=kalign,
                      max_step=KITTY_CARD + 8)
 
@@ -152,11 +151,11 @@ def table_image(scene: TableScene) -> Image.Image:
         if isinstance(seat.last_play, str):
             _action(canvas, seat.last_play, x, y, align)
         elif seat.last_play:
-            draw_cards_block(canvas, sorted(seat.last_play, key=sort_key), x, y,
+            draw_cards_block(canvas, sorted_cards(seat.last_play), x, y,
                              width=PLAY_CARD, max_width=max_width, align=align)
         if seat.shown_cards:
             x, y, align, max_width = spot.shown
-            draw_cards_block(canvas, sorted(seat.shown_cards, key=sort_key), x, y,
+            draw_cards_block(canvas, sorted_cards(seat.shown_cards), x, y,
                              width=SHOWN_CARD, max_width=max_width, align=align)
     return canvas
 
