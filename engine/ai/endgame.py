@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-from engine.ai.hand import all_moves, can_beat, follow_moves, minus
+from engine.ai.hand import KICKER_TYPES, all_moves, can_beat, follow_moves, minus
 from engine.ai.knowledge import Knowledge
 from engine.combos import Play
 
@@ -73,3 +73,149 @@ def forced_win(k: Knowledge, *, max_nodes: int = 4000, time_budget: float = 0.03
         return _first_win(k.hand, follow_moves(k.hand, k.prev))
     except _Budget:
         return None
+
+
+# --- sampled perfect-information endgame (RULES.md §4) ---------------------------------------
+
+
+def _limited_moves(hand: tuple[int, ...], prev: Play | None) -> list[Play]:
+    """Plays for the search: every play, but at most two wing choices per trio/plane body."""
+    moves = all_moves(hand) if prev is None else follow_moves(hand, prev)
+    out: list[Play] = []
+    seen: dict[tuple, int] = {}
+    for m in moves:
+        if m.type in KICKER_TYPES:
+            key = (m.type, m.main, m.n)
+            if seen.get(key, 0) >= 2:
+                continue
+            seen[key] = seen.get(key, 0) + 1
+        out.append(m)
+    size = sum(hand)
+    out.sort(key=lambda p: (len(p.cards) != size, -len(p.cards)))
+    return out
+
+
+class Solver:
+    """Exact play-out search of one deal with every hand known (two sides, RULES.md §4.4).
+
+    ``landlord_wins`` answers whether the landlord's side wins with best play by both sides.
+    Raises :class:`_Budget` past ``deadline`` (a ``time.perf_counter`` value) or ``max_nodes``.
+    """
+
+    def __init__(self, landlord: int, deadline: float, max_nodes: int) -> None:
+        self.landlord = landlord
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.memo: dict[tuple, bool] = {}
+        self.moves: dict[tuple, list[Play]] = {}
+
+    def _moves(self, hand: tuple[int, ...], prev: Play | None) -> list[Play]:
+        key = (hand, prev)
+        got = self.moves.get(key)
+        if got is None:
+            got = self.moves[key] = _limited_moves(hand, prev)
+        return got
+
+    def landlord_wins(self, hands: tuple[tuple[int, ...], ...], turn: int,
+                      prev: Play | None, owner: int | None) -> bool:
+        if owner == turn:
+            prev, owner = None, None
+        key = (hands, turn, prev, owner)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        self.nodes += 1
+        if self.nodes > self.max_nodes or (self.nodes & 7 == 0
+                                           and time.perf_counter() > self.deadline):
+            raise _Budget
+        mine = turn == self.landlord
+        nxt = (turn + 1) % len(hands)
+        result = not mine
+        hand = hands[turn]
+        for m in self._moves(hand, prev):
+            rest = minus(hand, m.cards)
+            if not any(rest):
+                result = mine
+                break
+            new = hands[:turn] + (rest,) + hands[turn + 1:]
+            if self.landlord_wins(new, nxt, m, turn) == mine:
+                result = mine
+                break
+        else:
+            if prev is not None and self.landlord_wins(hands, nxt, prev, owner) == mine:
+                result = mine
+        self.memo[key] = result
+        return result
+
+
+def sample_hands(k: Knowledge, rng) -> tuple[tuple[int, ...], ...]:
+    """One deal of the unseen cards to the other seats, consistent with the view: card counts,
+    shown hands, and the kitty cards the landlord has not played."""
+    hands: list[tuple[int, ...] | None] = [None] * k.seats
+    hands[k.seat] = k.hand
+    pool = [r for r in range(len(k.unseen)) for _ in range(k.unseen[r])]
+    fixed = [0] * len(k.unseen)
+    if not k.is_landlord and k.known[k.landlord] is None:
+        fixed = list(k.landlord_kitty)
+        for r, n in enumerate(fixed):
+            for _ in range(n):
+                pool.remove(r)
+    rng.shuffle(pool)
+    for s in range(k.seats):
+        if s == k.seat:
+            continue
+        if k.known[s] is not None:
+            hands[s] = k.known[s]
+            continue
+        c = list(fixed) if s == k.landlord else [0] * len(k.unseen)
+        need = k.counts[s] - sum(c)
+        for r in pool[:need]:
+            c[r] += 1
+        pool = pool[need:]
+        hands[s] = tuple(c)
+    return tuple(hands)  # type: ignore[arg-type]
+
+
+def sampled_choice(k: Knowledge, candidates: list[Play | None], *, samples: int = 12,
+                   time_budget: float = 0.12, max_nodes: int = 20000,
+                   seed: int = 0) -> tuple[Play | None, list[int]] | None:
+    """The candidate (``None`` = pass) that wins the most sampled deals under exact play.
+
+    Each sample deals the unseen cards (:func:`sample_hands`) and solves every candidate with
+    :class:`Solver`. Returns ``(best, wins per candidate)``, or ``None`` if not even one sample
+    finished within ``time_budget`` seconds (the caller then keeps its own choice). Ties go to
+    the earlier candidate.
+    """
+    import random
+
+    deadline = time.perf_counter() + time_budget
+    rng = random.Random(seed)
+    wins = [0] * len(candidates)
+    done = 0
+    nxt = k.next_seat()
+    for _ in range(samples):
+        hands = sample_hands(k, rng)
+        solver = Solver(k.landlord, deadline, max_nodes)
+        row = []
+        try:
+            for m in candidates:
+                if m is None:
+                    won = solver.landlord_wins(hands, nxt, k.prev, k.prev_seat)
+                else:
+                    rest = minus(k.hand, m.cards)
+                    if not any(rest):
+                        won = k.is_landlord
+                    else:
+                        new = hands[:k.seat] + (rest,) + hands[k.seat + 1:]
+                        won = solver.landlord_wins(new, nxt, m, k.seat)
+                row.append(won == k.is_landlord)
+        except _Budget:
+            break
+        done += 1
+        for i, w in enumerate(row):
+            wins[i] += w
+    if not done:
+        return None
+    best = max(range(len(candidates)), key=lambda i: (wins[i], -i))
+    return candidates[best], wins

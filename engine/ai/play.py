@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.ai.decompose import hand_score, hand_turns, plan_hand
-from engine.ai.endgame import forced_win, is_safe
+from engine.ai.endgame import forced_win, is_safe, sampled_choice
 from engine.ai.hand import (
     KICKER_TYPES,
     T,
@@ -25,12 +25,17 @@ from engine.ai.hand import (
     moves_of_type,
 )
 from engine.ai.knowledge import Knowledge
+from engine.cards import ACE, TWO
 from engine.combos import Play
 
 #: Types led without kicker choice (kicker types are generated from the plan).
 _PLAIN_TYPES = (T.SINGLE, T.PAIR, T.TRIO, T.STRAIGHT, T.PAIR_CHAIN, T.PLANE, T.BOMB, T.ROCKET)
 _BOMBS = (T.BOMB, T.ROCKET)
 WIN = 1000.0
+#: Cost per rank above A of covering a low play with a 2 or a joker early on.
+CONTROL_KEEP = 3.0
+#: A single or pair at or above this rank (Q) is worth covering with a 2 or a joker.
+CONTESTED = 9
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,12 +47,18 @@ class Style:
         cooperate: farmer cooperation (feeding, not beating the partner).
         endgame: run the endgame search.
         endgame_cards: run it when the own hand has at most this many cards (or few turns).
+        sampling: solve sampled deals exactly (:func:`engine.ai.endgame.sampled_choice`) when
+            the other seats hold at most ``sample_cards`` cards together, comparing the
+            ``sample_candidates`` best plays (and pass).
     """
 
     counting: bool = True
     cooperate: bool = True
     endgame: bool = True
     endgame_cards: int = 12
+    sampling: bool = True
+    sample_cards: int = 14
+    sample_candidates: int = 6
 
 
 HARD = Style()
@@ -185,6 +196,10 @@ def _follow_scores(k: Knowledge, style: Style) -> list[tuple[float, Play | None]
                 score -= _exposure(k, m)
         if partner_played and m.type not in _BOMBS:
             score -= 6.0
+        if (m.type in (T.SINGLE, T.PAIR) and m.main >= TWO and danger > 5
+                and prev.main < CONTESTED):
+            # Keep 2s and jokers to win back the lead later, not to cover a low card.
+            score -= CONTROL_KEEP * (m.main - ACE)
         out.append((score, m))
     return out
 
@@ -203,7 +218,19 @@ def choose_play(k: Knowledge, style: Style = HARD) -> Play | None:
         if win is not None:
             return win
     ranked = rank_plays(k, style)
-    return ranked[0][1]
+    choice = ranked[0][1]
+    others = sum(k.counts) - size
+    if style.sampling and others <= style.sample_cards and len(ranked) > 1:
+        candidates = [p for _, p in ranked[:style.sample_candidates]]
+        if k.prev is not None and None not in candidates:
+            candidates.append(None)
+        seed = hash((k.hand, k.counts, k.prev.cards if k.prev else ()))
+        found = sampled_choice(k, candidates, seed=seed)
+        if found is not None:
+            best, wins = found
+            if wins[candidates.index(best)] > wins[0]:
+                choice = best
+    return choice
 
 
 def hint_plays(k: Knowledge, limit: int = 5) -> list[Play]:
