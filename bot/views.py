@@ -338,6 +338,13 @@ def hand_view(
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 
 
+def hand_stopped_text(table: Table, view: SeatView) -> str:
+    """A hand message after an admin stopped the deal: the hand, no buttons."""
+    lang = table.lang
+    return "\n".join([t("hand.title", lang, n=len(view.hand)), cards_text(view.hand, lang), "",
+                      t("hand.stopped", lang)])
+
+
 def _hand_status(table: Table, view: SeatView, seconds: float) -> str:
     lang = table.lang
     seat = view.seat

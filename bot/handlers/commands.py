@@ -131,7 +131,8 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     async with tables(app).lock(key):
         table = tables(app).get(key)
         seat = table.seat_of(user.id) if table is not None else None
-        if table is None or seat is None or table.phase not in (LOBBY, DEAL):
+        if table is None or seat is None or table.phase not in (LOBBY, DEAL) \
+                or table.seats[seat].left:
             lang = await _lang(app, update.effective_chat)
             await message.reply_text(t("reply.not_seated", lang))
             return
@@ -140,9 +141,6 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if table.phase == LOBBY:
             await lobby.leave_lobby(app, table, user.id)
             await message.reply_text(t("reply.left_lobby", lang, name=name))
-            return
-        if table.seats[seat].left:
-            await message.reply_text(t("illegal.not_allowed", lang))
             return
         markup = InlineKeyboardMarkup([[
             InlineKeyboardButton(t("btn.leave_confirm", lang),

@@ -105,21 +105,22 @@ async def say(app: Application, table: Table, text: str) -> None:
 
 
 async def is_admin(app: Application, chat_id: int, user_id: int) -> bool:
-    """True if the user is the group's owner or an administrator (``getChatMember``, cached
-    for :data:`ADMIN_CACHE_SECONDS`)."""
-    cache: dict[tuple[int, int], tuple[float, bool]] = app.bot_data.setdefault("admin_cache", {})
+    """True if the user is the group's owner or an administrator (``getChatMember``; a yes is
+    remembered for :data:`ADMIN_CACHE_SECONDS`, a no is asked again, so a new admin counts at
+    once)."""
+    cache: dict[tuple[int, int], float] = app.bot_data.setdefault("admin_cache", {})
     now = time.monotonic()
-    hit = cache.get((chat_id, user_id))
-    if hit is not None and now - hit[0] < ADMIN_CACHE_SECONDS:
-        return hit[1]
+    if now - cache.get((chat_id, user_id), -ADMIN_CACHE_SECONDS) < ADMIN_CACHE_SECONDS:
+        return True
     try:
         member = await app.bot.get_chat_member(chat_id, user_id)
     except TelegramError as exc:
         log.info("getChatMember %s failed: %s", chat_id, exc)
         return False
-    result = member.status in ADMIN_STATUSES
-    cache[(chat_id, user_id)] = (now, result)
-    return result
+    if member.status not in ADMIN_STATUSES:
+        return False
+    cache[(chat_id, user_id)] = now
+    return True
 
 
 async def may_manage(app: Application, table: Table, user_id: int) -> bool:

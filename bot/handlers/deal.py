@@ -393,13 +393,14 @@ def seat_facts(state: DealState) -> list[SeatFacts]:
 
 async def close_hands(app: Application, table: Table) -> None:
     """Take the buttons off every hand message of a deal that was stopped (lock held)."""
+    state = table.state
     for i, seat in table.humans():
         message_id = table.hand_message_ids[i] if i < len(table.hand_message_ids) else None
-        if message_id is None or seat.blocked:
+        if message_id is None or seat.blocked or state is None:
             continue
+        text = views.hand_stopped_text(table, state.view(i))
         with contextlib.suppress(TelegramError):
-            await edit_text(app.bot, seat.user_id, message_id, t("hand.finished", table.lang),
-                            None)
+            await edit_text(app.bot, seat.user_id, message_id, text, None)
 
 
 # --- Buttons -------------------------------------------------------------------------------------

@@ -1,0 +1,115 @@
+"""End to end: the commands (issue 3, flow step 8): /leave during a deal (confirm, escape
+penalty), /stop by an admin (nobody pays), /balance, /top, /help, /start."""
+
+from __future__ import annotations
+
+from bot.i18n import t
+from engine import SCORE, Action, new_deal
+from tests.bot.flow_helpers import LANG, Players, hand_message, result_message
+from tests.conftest import BotRunner
+from tests.fakebot import FakeBotApi
+
+SEED = 5150
+
+
+async def _deal(fake_api: FakeBotApi, running_bot: BotRunner, title: str) -> Players:
+    app = running_bot.app
+    app.bot_data["deal_seed"] = SEED
+    app.bot_data["first_bidder"] = 0
+    group = fake_api.new_group(title)
+    users = [fake_api.new_user(name) for name in ("Ann", "Bob", "Cat")]
+    players = Players(fake_api, group, users)
+    lobby = await players.open_table(users[0], users[1:])
+    await players.click(users[0], lobby, t("btn.start", LANG))
+    players.state = new_deal(SCORE, seed=SEED, first_bidder=0)
+    return players
+
+
+async def _reply(api: FakeBotApi, user, chat, text: str) -> str:
+    api.send_text(user, chat, text)
+    call = await api.wait_for("sendMessage", chat_id=chat)
+    return call.params["text"]
+
+
+async def test_leave_asks_first_then_forfeits_with_the_escape_penalty(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    players = await _deal(fake_api, running_bot, "Quitters")
+    ann, bob, cat = players.users
+    group = players.group
+    await players.act(Action("bid", 0, value=2))
+    await players.act(Action("pass", 1))
+    await players.act(Action("pass", 2))
+    prompt_text = await _reply(fake_api, bob, group, "/leave")
+    assert prompt_text == t("reply.leave_confirm", LANG, name="Bob")
+    prompt = fake_api.last_message(group)
+    answer = await players.click(cat, prompt, t("btn.cancel", LANG))  # Cat is seated too
+    assert answer.params["text"] == t("pop.stay", LANG)
+    stranger = fake_api.new_user("Zed")
+    prompt_text = await _reply(fake_api, bob, group, "/leave")
+    prompt = fake_api.last_message(group)
+    answer = await players.click(stranger, prompt, t("btn.leave_confirm", LANG))
+    assert answer.params["text"] == t("pop.not_seated", LANG)
+    answer = await players.click(bob, prompt, t("btn.leave_confirm", LANG))
+    assert answer.params.get("text") is None
+    assert prompt.text == t("table.left_deal", LANG, name="Bob")
+    table = running_bot.app.bot_data["tables"].table_of(ann.id)
+    assert table.state.escaped == (False, True, False)
+    assert running_bot.app.bot_data["tables"].table_of(bob.id) is None  # free to sit elsewhere
+    assert await _reply(fake_api, bob, group, "/leave") == t("reply.not_seated", LANG)
+    # Ann and Cat let auto-play finish the deal.
+    for user in (ann, cat):
+        await players.click(user, hand_message(fake_api, user), t("btn.autoplay", LANG))
+    result = await result_message(fake_api, group)
+    assert t("result.escaped", LANG, name="Bob") in result.text
+    points = table.state.result.points
+    assert points[1] < 0 and sum(points) == 0
+    store = running_bot.app.bot_data["store"]
+    assert [await store.balance(u.id) for u in players.users] == [1000 + p * 10 for p in points]
+
+    top = await _reply(fake_api, ann, group, "/top")
+    lines = top.splitlines()
+    assert lines[0] == t("reply.top_title", LANG)
+    assert lines[-1] == t("reply.top_row", LANG, rank=3, name="Bob", beans=f"{points[1] * 10:+d}",
+                          games=1)
+
+
+async def test_stop_by_an_admin_cancels_and_nobody_pays(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    players = await _deal(fake_api, running_bot, "Interrupted")
+    ann, bob, _ = players.users
+    group = players.group
+    await players.act(Action("bid", 0, value=3))
+    assert await _reply(fake_api, bob, group, "/stop") == t("reply.admin_only", LANG)
+    fake_api.make_admin(group, bob)
+    assert await _reply(fake_api, bob, group, "/stop") == t("lobby.stopped", LANG, name="Bob")
+    table_message = fake_api.messages_in(group)[0]
+    assert table_message.text == t("lobby.stopped", LANG, name="Bob")
+    assert table_message.buttons == []
+    store = running_bot.app.bot_data["store"]
+    assert await store.running_deals() == []
+    assert [await store.balance(u.id) for u in players.users] == [1000, 1000, 1000]
+    for user in players.users:
+        message = hand_message(fake_api, user)
+        assert message.buttons == []
+    assert await _reply(fake_api, bob, group, "/stop") == t("reply.nothing_to_stop", LANG)
+    assert await _reply(fake_api, ann, group, "/newgame") != t("reply.table_exists", LANG)
+
+
+async def test_small_commands(fake_api: FakeBotApi, running_bot: BotRunner):
+    group = fake_api.new_group("Chatty")
+    ann = fake_api.new_user("Ann")
+    start = await _reply(fake_api, ann, ann, "/start")
+    assert start == t("reply.start", LANG, name="Ann")
+    assert await _reply(fake_api, ann, ann, "/balance") == t("reply.balance", LANG, name="Ann",
+                                                             beans=1000)
+    assert await _reply(fake_api, ann, ann, "/newgame") == t("reply.group_only", LANG)
+    help_text = await _reply(fake_api, ann, group, "/help")
+    assert help_text == t("reply.help", LANG, url=t("reply.help_url", LANG))
+    top = await _reply(fake_api, ann, group, "/top")
+    assert top.splitlines() == [t("reply.top_title", LANG), t("reply.top_empty", LANG)]
+    assert await _reply(fake_api, ann, group, "/join") == t("reply.no_table", LANG)
+    assert await _reply(fake_api, ann, group, "/leave") == t("reply.not_seated", LANG)
+    await running_bot.app.bot_data["store"].update_group_settings(group.id, language="zh-Hans")
+    assert await _reply(fake_api, ann, group, "/join") == t("reply.no_table", "zh-Hans")

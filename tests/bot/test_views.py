@@ -1,0 +1,184 @@
+"""Texts and keyboards: cards as people read them, the right buttons at the right time, and no
+hand in a group view (issue 3; GLOSSARY.md; RULES §4–§7)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot import callbacks as cb
+from bot import views
+from bot.i18n import CATALOGUES, LANGUAGES, t
+from bot.table import Seat, Table
+from engine import ERROR_CODES, ROB, SCORE, Action, ComboType, apply, classify, new_deal
+from engine.cards import parse_ranks
+
+BOT_DIR = Path(__file__).resolve().parents[2] / "bot"
+
+
+def table_for(state=None, lang="en") -> Table:
+    table = Table(-100, None, lang, title="Group")
+    table.seats = [Seat(1, "Ann"), Seat(2, "Bob"), Seat(None, "🤖", True)]
+    table.reset_turn_memory()
+    table.state = state
+    return table
+
+
+def test_cards_as_people_read_them():
+    ranks = parse_ranks("3TJQKA2XD")
+    assert views.ranks_text(ranks, "en") == "3 10 J Q K A 2 Small joker Big joker"
+    assert views.ranks_text(ranks, "zh-Hans") == "3 10 J Q K A 2 小王 大王"
+    assert views.ranks_text(ranks, "zh-Hant").endswith("小王 大王")
+    assert views.cards_text([52, 0, 31], "en") == "3 10 Small joker"
+
+
+def test_cycle_selection_adds_one_then_wraps():
+    hand = parse_ranks("3337")
+    sel = []
+    seen = []
+    for _ in range(4):
+        sel = views.cycle_selection(hand, sel, 0)
+        seen.append(sel)
+    assert seen == [[0], [0, 0], [0, 0, 0], []]
+    assert views.cycle_selection(hand, [0], 4) == [0, 4]
+    assert views.cycle_selection(hand, [0], 9) == [0]
+
+
+def test_selection_buttons_show_counts_and_carry_token_and_version():
+    rows = views.selection_keyboard_rows(parse_ranks("33347TXD"), parse_ranks("33X"), "Tok12345",
+                                         9, "en")
+    labels = [b.text for row in rows for b in row]
+    assert labels == ["✅3 2/3", "4", "7", "10", "✅Small joker", "Big joker"]
+    assert [len(row) for row in rows] == [5, 1]
+    assert rows[0][3].callback_data == "S:Tok12345:9:r7"
+    for row in rows:
+        for button in row:
+            assert cb.parse_callback(button.callback_data).version == 9
+
+
+def test_hand_view_buttons_follow_the_phase():
+    state = new_deal(SCORE, seed=1, first_bidder=0)
+    table = table_for(state)
+    text, markup = views.hand_view(table, state.view(0), 15)
+    labels = [[b.text for b in row] for row in markup.inline_keyboard]
+    assert labels == [["1 point", "2 points", "3 points", "No bid"], ["Auto-play"]]
+    assert text.splitlines()[1] == views.cards_text(state.hands[0], "en")
+    assert "15 s" in text
+    _, markup = views.hand_view(table, state.view(1), 15)
+    assert [[b.text for b in row] for row in markup.inline_keyboard] == [["Auto-play"]]
+
+    state = apply(state, Action("bid", 0, value=3))  # Ann is landlord and leads
+    table.state = state
+    text, markup = views.hand_view(table, state.view(0), 30)
+    controls = [b.text for b in markup.inline_keyboard[-2]]
+    assert controls == ["Play", "Hint", "Clear"]  # a leader may not pass (RULES §4.1)
+    assert t("hand.role", "en", role="Landlord") in text
+    low = views.cards_text(state.hands[0], "en").split()[0]
+    state = apply(state, Action("play", 0, cards=(state.hands[0][0] // 4,)))
+    table.state = state
+    _, markup = views.hand_view(table, state.view(1), 30)
+    assert [b.text for b in markup.inline_keyboard[-2]] == ["Play", "Pass", "Hint", "Clear"]
+    text, _ = views.hand_view(table, state.view(1), 30)
+    assert t("hand.your_follow", "en", cards=low, name="Ann", seconds=30) in text
+
+    state = apply(state, Action("autoplay", 1, value=1))
+    table.state = state
+    text, markup = views.hand_view(table, state.view(1), 30)
+    assert [[b.text for b in row] for row in markup.inline_keyboard] == [["Take back"]]
+    assert markup.inline_keyboard[0][0].callback_data.endswith(":0:auto0")
+
+
+def test_rob_preset_buttons():
+    state = new_deal(ROB, seed=3, first_bidder=2)
+    table = table_for(state, "zh-Hans")
+    _, markup = views.hand_view(table, state.view(2), 15)
+    assert [b.text for b in markup.inline_keyboard[0]] == ["叫地主", "不叫"]
+    state = apply(state, Action("call", 2))
+    table.state = state
+    _, markup = views.hand_view(table, state.view(0), 15)
+    assert [b.text for b in markup.inline_keyboard[0]] == ["抢地主", "不抢"]
+    assert [b.callback_data.split(":")[-1] for b in markup.inline_keyboard[0]] == ["rob", "norob"]
+
+
+def test_table_view_is_public_only():
+    state = new_deal(SCORE, seed=5, first_bidder=1)
+    state = apply(state, Action("bid", 1, value=2))
+    table = table_for(state)
+    text, markup = views.table_view(table, state.view(0), 14.6)
+    assert "▶ Bob · 17 cards · 2 points" not in text  # Bob has spoken; Cat is next
+    assert "Bob · 17 cards · 2 points" in text
+    assert "⏳ 🤖 Bot 3 to act · 15 s" in text
+    assert [b.text for b in markup.inline_keyboard[0]] == ["My cards"]
+    state = apply(state, Action("pass", 2))
+    state = apply(state, Action("pass", 0))
+    table.state = state
+    text, _ = views.table_view(table, state.view(0), 30, notice="note")
+    assert t("table.kitty", "en", cards=views.cards_text(state.kitty, "en")) in text
+    assert "👑 Bob (Landlord) · 20 cards" in text and text.endswith("note")
+    for hand in state.hands:
+        assert views.cards_text(hand, "en") not in text
+
+
+def test_last_actions_show_the_current_round():
+    state = new_deal(SCORE, seed=5, first_bidder=0)
+    for action in (Action("bid", 0, value=1), Action("pass", 1), Action("bid", 2, value=3)):
+        state = apply(state, action)
+    landlord = state.landlord
+    single = (state.hands[landlord][0] // 4,)
+    state = apply(state, Action("play", landlord, cards=single))
+    latest = views.last_actions(state.view(0))
+    assert latest[landlord] == Action("play", landlord, cards=single)
+    assert [a for i, a in enumerate(latest) if i != landlord] == [None, None]
+
+
+def test_beat_texts_say_why():
+    pair = classify(parse_ranks("99"))[0]
+    bomb = classify(parse_ranks("8888"))[0]
+    rocket = classify(parse_ranks("XD"))[0]
+    straight = classify(parse_ranks("34567"))[0]
+    assert views.beat_text("too_low", pair, "en") == (
+        "A pair can only be beaten by a higher pair (or a bomb).")
+    assert views.beat_text("too_low", pair, "zh-Hans") == "对子只能用更大的对子压（或炸弹）。"
+    assert views.beat_text("type_mismatch", pair, "en") == (
+        "A pair can only be beaten by a pair (or a bomb).")
+    assert views.beat_text("length_mismatch", straight, "en").startswith("A straight of 5 cards")
+    assert views.beat_text("too_low", bomb, "en") == t("beat.bomb", "en")
+    assert views.beat_text("too_low", rocket, "en") == t("beat.rocket", "en")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_engine_refusal_has_a_text(lang):
+    for code in ERROR_CODES:
+        assert views.illegal_text(code, lang) == CATALOGUES[lang][f"illegal.{code}"]
+    assert views.illegal_text("no_such_code", lang) == t("illegal.not_allowed", lang)
+
+
+def test_every_key_used_by_the_flow_exists_in_every_language():
+    keys = set()
+    for path in [BOT_DIR / "views.py", *sorted((BOT_DIR / "handlers").glob("*.py"))]:
+        keys |= set(re.findall(r'\bt\(\s*"([a-z_.0-9]+)"', path.read_text(encoding="utf-8")))
+    keys |= {f"lobby.{r}" for r in ("expired", "closed", "empty")}
+    keys |= {f"preset.{p}" for p in ("score", "rob")} | {f"btn.bid_{v}" for v in (1, 2, 3)}
+    keys |= {f"combo.{c.value}" for c in ComboType}
+    keys |= {f"btn.{k}" for k in ("call", "decline", "rob", "norob", "double", "nodouble")}
+    assert len(keys) > 80
+    for lang in LANGUAGES:
+        missing = sorted(k for k in keys if k not in CATALOGUES[lang])
+        assert missing == [], lang
+
+
+def test_result_view_lists_points_beans_and_kitty():
+    state = new_deal(SCORE, seed=11, first_bidder=0)
+    state = apply(state, Action("bid", 0, value=3))
+    state = apply(state, Action("leave", 1))
+    state = apply(state, Action("leave", 2))
+    state = apply(state, Action("leave", 0))
+    table = table_for(state)
+    text, markup = views.result_view(table, state.view(0), state.result.points, (0, 0, 0))
+    assert text.splitlines()[0] == t("result.cancelled", "en")
+    assert "Ann (Landlord): +0 points, +0 beans" in text
+    assert t("result.kitty", "en", cards=views.cards_text(state.kitty, "en")) in text
+    assert t("result.escaped", "en", name="Bob") in text
+    assert [b.text for b in markup.inline_keyboard[0]] == ["Play again"]
