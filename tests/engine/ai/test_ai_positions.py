@@ -6,8 +6,8 @@ from engine.ai import levels
 from engine.cards import parse_ranks
 from tests.engine.ai.helpers import position
 
-# One single of every rank 4..2 and the small joker are gone: no bomb or rocket is possible.
-NO_BOMBS = [(i % 3, "3456789TJQKA2"[i]) for i in range(1, 13)] + [(1, "X")]
+# One single of every rank 3..2 and the small joker are gone: no bomb or rocket is possible.
+NO_BOMBS = [(i % 3, "3456789TJQKA2"[i]) for i in range(13)] + [(1, "X")]
 
 
 def decide(view) -> str:
