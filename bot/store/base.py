@@ -63,7 +63,7 @@ class Store(ABC):
 
     @abstractmethod
     async def close(self) -> None:
-        """Close the database; the store may not be used afterwards."""
+        """Close the database (again: no effect); the store may not be used afterwards."""
 
     # Players
 

@@ -99,6 +99,7 @@ class SQLiteStore(Store):
     def __init__(self, db: aiosqlite.Connection, economy: EconomyRules, clock: Clock) -> None:
         self._db = db
         self._lock = asyncio.Lock()
+        self._open = True
         self.economy = economy
         self.clock = clock
 
@@ -125,7 +126,10 @@ class SQLiteStore(Store):
 
     async def close(self) -> None:
         async with self._lock:
-            await self._db.close()
+            if self._open:
+                self._open = False
+                await self._db.execute("PRAGMA optimize")  # refresh the planner's statistics
+                await self._db.close()
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -146,8 +150,9 @@ class SQLiteStore(Store):
 
     @staticmethod
     async def _one(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
-        async with db.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        """The first row of a statement, or ``None`` (one round trip to the database thread)."""
+        rows = await db.execute_fetchall(sql, params)
+        return next(iter(rows), None)
 
     async def _move_beans(
         self,
@@ -369,7 +374,15 @@ class SQLiteStore(Store):
     ) -> Settlement:
         points = tuple(points)
         async with self._write() as db:
-            row = await self._one(db, "SELECT * FROM deals WHERE id = ?", (deal_id,))
+            # the deal and its players' balances in one round trip: {"user id": balance}
+            row = await self._one(
+                db,
+                "SELECT d.id, d.chat_id, d.seats, d.stake, d.status, d.version, d.result,"
+                " (SELECT json_group_object(p.user_id, p.balance) FROM players p"
+                "  WHERE p.user_id IN (SELECT value ->> 'user_id' FROM json_each(d.seats)))"
+                " AS balances FROM deals d WHERE d.id = ?",
+                (deal_id,),
+            )
             if row is None:
                 raise UnknownDeal(f"unknown deal {deal_id}")
             if row["status"] == "settled":
@@ -389,14 +402,10 @@ class SQLiteStore(Store):
                 raise ValueError(f"deal {deal_id} has {len(seats)} seats")
             if version is not None and version < row["version"]:
                 raise StaleVersion(f"deal {deal_id}: version {version} < {row['version']}")
-            humans = [seat.user_id for seat in seats if seat.user_id is not None]
-            marks = ",".join("?" * len(humans))
-            rows = await db.execute_fetchall(
-                f"SELECT user_id, balance FROM players WHERE user_id IN ({marks})", humans
-            )
-            before = {r[0]: r[1] for r in rows}
+            humans = {seat.user_id for seat in seats if seat.user_id is not None}
+            before = {int(user): balance for user, balance in json.loads(row["balances"]).items()}
             if len(before) != len(humans):
-                raise UnknownPlayer(f"unknown players {sorted(set(humans) - set(before))}")
+                raise UnknownPlayer(f"unknown players {sorted(humans - set(before))}")
             balances = [before[s.user_id] if s.user_id is not None else None for s in seats]
             beans = settle_beans(points, row["stake"], balances)
             after = tuple(
