@@ -7,6 +7,8 @@ the start-up / shut-down work.
 
 from __future__ import annotations
 
+import os
+
 from telegram import BotCommand
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
@@ -20,6 +22,10 @@ except ModuleNotFoundError as error:  # TODO(platform): drop once bot/handlers/ 
     if error.name != "bot.handlers":
         raise
     handlers = None
+
+# Opt in to PTB 23's behaviour now: durations such as `RetryAfter.retry_after` are timedeltas.
+# Without it PTB warns about the coming change on every 429 answer.
+os.environ.setdefault("PTB_TIMEDELTA", "true")
 
 # The command menu, in menu order; each has a `cmd.<name>` description in the catalogues.
 COMMANDS = ("newgame", "join", "leave", "start", "help", "balance", "top", "stop")

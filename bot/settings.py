@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from dotenv import load_dotenv
+from dotenv import find_dotenv, load_dotenv
 
 from bot.i18n import LANGUAGES, match_language
 
@@ -54,7 +54,7 @@ class Settings:
     `webhook_url` is set; it then needs `webhook_secret`, and the bot listens on
     0.0.0.0:`webhook_port` at the path of `webhook_url`. `group_rate_limit` is how many messages
     and edits per minute PTB's `AIORateLimiter` lets the bot send to one group (Telegram allows
-    about 20).
+    about 20). The token and the webhook secret are left out of `repr`.
     """
 
     bot_token: str = field(repr=False)
@@ -88,14 +88,15 @@ class Settings:
     ) -> Settings:
         """Read settings from `env` (default: `os.environ` after loading `.env`).
 
-        `dotenv_path` picks the `.env` file (default: searched from the working directory up);
-        it is only read when `env` is not given. Empty values count as unset.
+        `dotenv_path` picks the `.env` file (default: the first `.env` found from the working
+        directory upwards); it is only read when `env` is not given. Empty values count as
+        unset.
 
         Raises:
             SettingsError: a required setting is missing or a value is malformed.
         """
         if env is None:
-            load_dotenv(dotenv_path, override=False)
+            load_dotenv(dotenv_path or find_dotenv(usecwd=True), override=False)
             env = os.environ
         values = {key: value.strip() for key, value in env.items() if value.strip()}
 

@@ -6,11 +6,12 @@ See `tests/fakebot/__init__.py` for the whole fixture and helper API.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
-from telegram.ext import Application
+from telegram.ext import Application, ContextTypes
 
 from bot.app import build_application
 from bot.settings import Settings
@@ -57,11 +58,18 @@ class BotRunner:
     `start()` does what `Application.run_polling` does (initialize, post_init, start polling,
     start); `stop()` undoes it (stop polling, stop, shutdown, post_shutdown); `restart()` stops
     and starts a new Application on the same settings and database file.
+
+    `on_build` functions are called with each new Application before it starts (to add test
+    handlers). Exceptions raised by handlers and jobs are collected in `errors`, and the
+    `bot_runner` fixture fails the test if there are any, unless `allow_errors` is set.
     """
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.application: Application | None = None
+        self.on_build: list[Callable[[Application], None]] = []
+        self.errors: list[BaseException] = []
+        self.allow_errors = False
 
     @property
     def app(self) -> Application:
@@ -75,6 +83,9 @@ class BotRunner:
         if overrides:
             self.settings = dataclasses.replace(self.settings, **overrides)
         application = build_application(self.settings)
+        application.add_error_handler(self._collect_error)
+        for hook in self.on_build:
+            hook(application)
         await application.initialize()
         try:
             if application.post_init is not None:
@@ -106,6 +117,11 @@ class BotRunner:
         await self.stop()
         return await self.start(**overrides)
 
+    async def _collect_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert context.error is not None
+        self.errors.append(context.error)
+        logging.getLogger(__name__).error("handler error", exc_info=context.error)
+
 
 async def _shutdown(application: Application) -> None:
     await application.shutdown()
@@ -119,6 +135,8 @@ async def bot_runner(bot_settings: Settings) -> AsyncIterator[BotRunner]:
     runner = BotRunner(bot_settings)
     yield runner
     await runner.stop()
+    if runner.errors and not runner.allow_errors:
+        pytest.fail(f"handlers raised: {runner.errors!r}")
 
 
 @pytest.fixture

@@ -3,6 +3,15 @@ start-up; command menu; rate limits; restarts)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from telegram import Update
+from telegram.error import RetryAfter
+from telegram.ext import TypeHandler
+
 from bot.app import COMMANDS
 from bot.i18n import t
 from tests.conftest import BotRunner
@@ -28,3 +37,73 @@ async def test_start_opens_the_store_and_keeps_settings(running_bot: BotRunner) 
     assert await bot_data["store"].balance(player.user_id) == 1000
     assert running_bot.settings.database_path.exists()
     assert running_bot.app.job_queue is not None
+
+
+def test_python_m_bot_without_token_prints_one_line_and_exits_2(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("ddz-bot: BOT_TOKEN is not set")
+    assert "Traceback" not in result.stderr
+
+
+async def test_rate_limiter_waits_retry_after_and_retries(
+    fake_api: FakeBotApi, running_bot: BotRunner
+) -> None:
+    group = fake_api.new_group()
+    fake_api.fail_next("sendMessage", 429, retry_after=1)
+    message = await running_bot.app.bot.send_message(group.id, "table")
+    failed, retried = fake_api.calls_to("sendMessage")
+    assert (failed.status, retried.status) == (429, 200)
+    assert retried.time - failed.time >= 1.0
+    assert message.message_id == fake_api.last_message(group).message_id
+
+
+async def test_rate_limiter_gives_up_after_three_retries(
+    fake_api: FakeBotApi, running_bot: BotRunner
+) -> None:
+    group = fake_api.new_group()
+    fake_api.fail_next("sendMessage", 429, retry_after=1, times=4)
+    with pytest.raises(RetryAfter):
+        await running_bot.app.bot.send_message(group.id, "table")
+    assert [call.status for call in fake_api.calls_to("sendMessage")] == [429] * 4
+    assert fake_api.messages_in(group) == []
+
+
+async def test_restart_keeps_the_database_and_delivers_each_update_once(
+    fake_api: FakeBotApi, bot_runner: BotRunner
+) -> None:
+    seen: list[str] = []
+
+    async def record(update: Update, context: object) -> None:
+        seen.append(update.effective_message.text)
+
+    bot_runner.on_build.append(
+        lambda application: application.add_handler(TypeHandler(Update, record), group=-100)
+    )
+    alice, group = fake_api.new_user("Alice"), fake_api.new_group()
+    first = await bot_runner.start()
+    await first.bot_data["store"].ensure_player(alice.id, "Alice")
+    fake_api.send_text(alice, group, "ping 1")
+    await fake_api.wait_for(lambda: seen == ["ping 1"])
+
+    await bot_runner.stop()
+    fake_api.send_text(alice, group, "ping 2")  # arrives while the bot is down
+    await bot_runner.start()
+    await fake_api.wait_for(lambda: seen == ["ping 1", "ping 2"])
+
+    second = await bot_runner.restart()
+    assert second is not first and second.running
+    assert await second.bot_data["store"].balance(alice.id) == 1000
+    fake_api.send_text(alice, group, "ping 3")
+    await fake_api.wait_for(lambda: seen == ["ping 1", "ping 2", "ping 3"])
+    assert fake_api.pending_updates <= 1
+    assert len(fake_api.calls_to("setMyCommands")) == 6

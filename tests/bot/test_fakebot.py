@@ -1,0 +1,288 @@
+"""The fake Bot API server answers PTB like Telegram does (tests/fakebot)."""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+import time
+import zlib
+from collections.abc import AsyncIterator
+
+import pytest
+from telegram import (
+    Bot,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+)
+from telegram.error import BadRequest, Forbidden, InvalidToken, RetryAfter
+
+from tests.fakebot import FakeBotApi, User
+
+
+def png(width: int, height: int) -> bytes:
+    """A tiny valid PNG, so the server can read its size."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    rows = b"".join(b"\x00" + b"\x00\x00\x00" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
+
+
+def keyboard(*labels: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(label, callback_data=f"d:{label}") for label in labels]]
+    )
+
+
+@pytest.fixture
+async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
+    async with Bot(fake_api.token, base_url=fake_api.base_url) as bot:
+        yield bot
+
+
+@pytest.fixture
+def alice(fake_api: FakeBotApi) -> User:
+    return fake_api.new_user("Alice", language_code="zh-hans")
+
+
+async def test_get_me_and_wrong_token(fake_api: FakeBotApi, bot: Bot) -> None:
+    assert bot.username == "ddz_test_bot"
+    assert bot.id == fake_api.bot_user.id
+    other = Bot("1:AAH-fake-token-for-the-tests-only_02", base_url=fake_api.base_url)
+    with pytest.raises(InvalidToken):
+        await other.get_me()
+    await other.shutdown()
+
+
+async def test_group_command_update_parses_with_entity(
+    fake_api: FakeBotApi, bot: Bot, alice: User
+) -> None:
+    group = fake_api.new_group("Friends", type="group")
+    fake_api.send_text(alice, group, "/newgame@ddz_test_bot now")
+    (update,) = await bot.get_updates(timeout=1)
+    message = update.message
+    assert message.chat.type == "group" and message.chat.title == "Friends"
+    assert message.from_user.language_code == "zh-hans"
+    assert message.parse_entities() == {message.entities[0]: "/newgame@ddz_test_bot"}
+    assert message.entities[0].type == "bot_command"
+
+
+async def test_long_poll_waits_for_an_update_and_offsets_confirm(
+    fake_api: FakeBotApi, bot: Bot, alice: User
+) -> None:
+    async def inject_later() -> None:
+        await asyncio.sleep(0.2)
+        fake_api.send_text(alice, alice, "/start")
+
+    started = time.monotonic()
+    task = asyncio.create_task(inject_later())
+    updates = await bot.get_updates(timeout=5)
+    await task
+    assert 0.15 < time.monotonic() - started < 2
+    assert [u.message.text for u in updates] == ["/start"]
+    assert await bot.get_updates(timeout=0) == updates  # not confirmed yet
+    fake_api.send_text(alice, alice, "hello")
+    later = await bot.get_updates(offset=updates[-1].update_id + 1, timeout=0)
+    assert [u.message.text for u in later] == ["hello"]
+    assert fake_api.pending_updates == 1
+    started = time.monotonic()
+    assert await bot.get_updates(offset=later[-1].update_id + 1, timeout=0.3) == ()
+    assert time.monotonic() - started >= 0.25
+
+
+async def test_messages_buttons_and_edits(fake_api: FakeBotApi, bot: Bot, alice: User) -> None:
+    group = fake_api.new_group()
+    sent = await bot.send_message(group.id, "Lobby", reply_markup=keyboard("Join", "Start"))
+    table = fake_api.last_message(group)
+    assert (table.message_id, table.text) == (sent.message_id, "Lobby")
+    assert [(b.text, b.callback_data) for b in fake_api.buttons(table)] == [
+        ("Join", "d:Join"),
+        ("Start", "d:Start"),
+    ]
+    assert table.button("Start").col == 1
+    with pytest.raises(LookupError, match="Join"):
+        table.button("Leave")
+
+    await bot.edit_message_text(
+        "Lobby 1/3", group.id, sent.message_id, reply_markup=keyboard("Join")
+    )
+    assert (table.text, [b.text for b in table.buttons], table.edits) == ("Lobby 1/3", ["Join"], 1)
+    with pytest.raises(BadRequest, match="Message is not modified"):
+        await bot.edit_message_text(
+            "Lobby 1/3", group.id, sent.message_id, reply_markup=keyboard("Join")
+        )
+    await bot.edit_message_text("Lobby 1/3", group.id, sent.message_id)
+    assert table.buttons == []  # no reply_markup: Telegram drops the keyboard
+    await bot.edit_message_reply_markup(group.id, sent.message_id, reply_markup=keyboard("Go"))
+    with pytest.raises(BadRequest, match="Message is not modified"):
+        await bot.edit_message_reply_markup(group.id, sent.message_id, reply_markup=keyboard("Go"))
+    assert [c.status for c in fake_api.calls_to("editMessageReplyMarkup")] == [200, 400]
+
+    await bot.delete_message(group.id, sent.message_id)
+    assert fake_api.last_message(group) is None
+    assert fake_api.messages_in(group, include_deleted=True) == [table]
+    with pytest.raises(BadRequest, match="Message to edit not found"):
+        await bot.edit_message_text("again", group.id, sent.message_id)
+
+
+async def test_html_is_shown_as_plain_text_and_bad_html_is_refused(
+    fake_api: FakeBotApi, bot: Bot
+) -> None:
+    group = fake_api.new_group()
+    await bot.send_message(group.id, "<b>Alice</b> &lt;3 &amp; co", parse_mode="HTML")
+    message = fake_api.last_message(group)
+    assert (message.text, message.raw_text) == ("Alice <3 & co", "<b>Alice</b> &lt;3 &amp; co")
+    with pytest.raises(BadRequest, match="Can't parse entities"):
+        await bot.send_message(group.id, "<Bob> joined", parse_mode="HTML")
+    with pytest.raises(BadRequest, match="Can't parse entities"):
+        await bot.send_message(group.id, "<b>bold", parse_mode="HTML")
+
+
+async def test_telegram_limits_are_enforced(fake_api: FakeBotApi, bot: Bot) -> None:
+    group = fake_api.new_group()
+    with pytest.raises(BadRequest, match="Message is too long"):
+        await bot.send_message(group.id, "x" * 4097)
+    with pytest.raises(BadRequest, match="Button_data_invalid"):
+        await bot.send_message(group.id, "x", reply_markup=keyboard("y" * 70))
+    with pytest.raises(BadRequest, match="Chat not found"):
+        await bot.send_message(-42, "x")
+    assert fake_api.messages_in(group) == []
+
+
+async def test_private_chat_needs_start_and_blocking_forbids(
+    fake_api: FakeBotApi, bot: Bot, alice: User
+) -> None:
+    with pytest.raises(Forbidden, match="bot can't initiate conversation"):
+        await bot.send_message(alice.id, "your cards")
+    assert not fake_api.is_private_chat_open(alice)
+    fake_api.send_text(alice, alice, "/start join-abc")
+    await bot.send_message(alice.id, "your cards")
+    assert fake_api.last_message(alice).text == "your cards"
+    assert [m.text for m in fake_api.messages_in(alice, include_users=True)] == [
+        "/start join-abc",
+        "your cards",
+    ]
+    fake_api.block_user(alice)
+    with pytest.raises(Forbidden, match="bot was blocked by the user"):
+        await bot.send_message(alice.id, "more cards")
+    fake_api.unblock_user(alice)
+    await bot.send_message(alice.id, "more cards")
+
+
+async def test_fail_next_answers_errors_once(fake_api: FakeBotApi, bot: Bot) -> None:
+    group, other = fake_api.new_group(), fake_api.new_group()
+    fake_api.fail_next("sendMessage", 429, retry_after=7)
+    with pytest.raises(RetryAfter, match=r"Retry in (7 seconds|0:00:07)"):
+        await bot.send_message(group.id, "a")
+    fake_api.fail_next("sendMessage", 400, "Bad Request: custom", chat=other)
+    await bot.send_message(group.id, "b")  # another chat: not affected
+    with pytest.raises(BadRequest, match="Custom"):
+        await bot.send_message(other.id, "c")
+    fake_api.fail_next("editMessageText", 403, times=2)
+    for _ in range(2):
+        with pytest.raises(Forbidden, match="blocked"):
+            await bot.edit_message_text("x", group.id, 1)
+    assert [m.text for m in fake_api.messages_in(group)] == ["b"]
+    assert [c.status for c in fake_api.calls_to("sendMessage")] == [429, 200, 400]
+
+
+async def test_press_sends_the_message_and_answers_are_recorded(
+    fake_api: FakeBotApi, bot: Bot, alice: User
+) -> None:
+    group = fake_api.new_group()
+    await bot.send_message(group.id, "Lobby", reply_markup=keyboard("Join"))
+    lobby = fake_api.last_message(group)
+    query_id = fake_api.click(alice, lobby, "Join")
+    forged = fake_api.press(alice, lobby, "d:Start")
+    first, second = await bot.get_updates(timeout=1)
+    assert first.callback_query.data == "d:Join" and second.callback_query.data == "d:Start"
+    assert first.callback_query.from_user.id == alice.id
+    assert first.callback_query.message.text == "Lobby"
+    assert first.callback_query.message.reply_markup == keyboard("Join")
+    await first.callback_query.answer("Seated", show_alert=True)
+    answer = await fake_api.wait_answer(query_id)
+    assert answer.params == {"callback_query_id": query_id, "text": "Seated", "show_alert": True}
+    assert fake_api.answer_to(forged) is None
+    with pytest.raises(BadRequest, match="Query is too old"):
+        await first.callback_query.answer("twice")
+
+
+async def test_photos_upload_reuse_and_edit(fake_api: FakeBotApi, bot: Bot) -> None:
+    group = fake_api.new_group()
+    sent = await bot.send_photo(group.id, png(30, 20), caption="table")
+    photo = sent.photo[-1]
+    assert (photo.width, photo.height) == (30, 20)
+    assert fake_api.file(photo.file_id) == png(30, 20)
+    again = await bot.send_photo(group.id, photo.file_id)
+    assert again.photo[-1].file_id == photo.file_id
+    with pytest.raises(BadRequest, match="Wrong file identifier"):
+        await bot.send_photo(group.id, "no-such-file")
+
+    await bot.edit_message_caption(group.id, sent.message_id, caption="table 2")
+    assert fake_api.message(group, sent.message_id).caption == "table 2"
+    await bot.edit_message_media(
+        InputMediaPhoto(png(40, 10), caption="table 3"),
+        group.id,
+        sent.message_id,
+        reply_markup=keyboard("My cards"),
+    )
+    message = fake_api.message(group, sent.message_id)
+    assert (message.photo_size[:2], message.content) == ((40, 10), "table 3")
+    assert message.photo != photo.file_id and fake_api.file(message.photo) == png(40, 10)
+    assert [b.text for b in message.buttons] == ["My cards"]
+    with pytest.raises(BadRequest, match="There is no text"):
+        await bot.edit_message_text("text", group.id, sent.message_id)
+
+
+async def test_commands_chat_member_chat_and_unknown_methods(
+    fake_api: FakeBotApi, bot: Bot, alice: User
+) -> None:
+    group = fake_api.new_group("Room")
+    await bot.set_my_commands([("newgame", "Open a table")], language_code="zh")
+    await bot.set_my_commands([("newgame", "Open a table"), ("help", "Rules")])
+    assert fake_api.commands[("default", "zh")] == [
+        {"command": "newgame", "description": "Open a table"}
+    ]
+    assert [c.command for c in await bot.get_my_commands()] == ["newgame", "help"]
+    with pytest.raises(BadRequest, match="Invalid language code"):
+        await bot.set_my_commands([("newgame", "x")], language_code="zh-Hans")
+    with pytest.raises(BadRequest, match="Bot_command_invalid"):
+        await bot.set_my_commands([("New-Game", "x")])
+
+    assert (await bot.get_chat_member(group.id, alice.id)).status == "member"
+    fake_api.make_admin(group, alice)
+    assert (await bot.get_chat_member(group.id, alice.id)).status == "administrator"
+    fake_api.set_member_status(group, alice, "creator")
+    assert (await bot.get_chat_member(group.id, alice.id)).status == "creator"
+    assert (await bot.get_chat(group.id)).title == "Room"
+
+    assert await bot.set_chat_title(group.id, "New title")
+    assert fake_api.unknown_methods == ["setChatTitle"]
+
+
+async def test_wait_for_matches_calls_after_the_mark(fake_api: FakeBotApi, bot: Bot) -> None:
+    group, other = fake_api.new_group(), fake_api.new_group()
+    await bot.send_message(group.id, "before")
+    fake_api.mark()
+
+    async def send_later() -> None:
+        await asyncio.sleep(0.05)
+        await bot.send_message(other.id, "elsewhere")
+        await bot.send_message(group.id, "after")
+
+    task = asyncio.create_task(send_later())
+    call = await fake_api.wait_for("sendMessage", chat_id=group)
+    await task
+    assert call.params["text"] == "after" and call.result["text"] == "after"
+    assert await fake_api.wait_for(lambda: fake_api.last_message(other)) is not None
+    with pytest.raises(TimeoutError, match="sendPhoto"):
+        await fake_api.wait_for("sendPhoto", timeout=0.1)
