@@ -59,7 +59,7 @@ ACTIVE = ("bidding", "doubling", "playing")
 BOT_LEVEL = "normal"
 AUTOPLAY_LEVEL = "hard"
 #: Redeals in a row (everybody passed) after which a table closes rather than deal forever.
-MAX_REDEALS = 3
+MAX_REDEALS = 10
 
 
 # --- Starting a deal ---------------------------------------------------------------------------
@@ -72,8 +72,9 @@ async def start_deal(app: Application, table: Table, *, redeal: bool = False) ->
     The first bidder is random for a table's first deal and rotates afterwards (RULES.md §1.4).
     After a redeal (everybody passed, RULES.md §2) the same seat bids first, the hand messages
     are reused, and seats that were on auto-play stay on it (RULES.md §9: until the owner takes
-    back control). Test hook: ``bot_data["deal_seed"]`` (int) fixes the shuffle and
-    ``bot_data["first_bidder"]`` the first bidder of a table's first deal.
+    back control). Test hook: ``bot_data["deal_seed"]`` (int) fixes the shuffle (plus the
+    number of redeals in a row, so a redeal deals other cards) and ``bot_data["first_bidder"]``
+    the first bidder of a table's first deal.
     """
     group = await store(app).get_group_settings(table.chat_id)
     rules = rules_for(group)
@@ -89,7 +90,10 @@ async def start_deal(app: Application, table: Table, *, redeal: bool = False) ->
         first = app.bot_data.get("first_bidder", random.randrange(rules.seats))
     else:
         first = (table.first_bidder + 1) % rules.seats
-    state = new_deal(rules, seed=app.bot_data.get("deal_seed"), first_bidder=first)
+    seed = app.bot_data.get("deal_seed")
+    if seed is not None and old is not None:
+        seed += table.redeals
+    state = new_deal(rules, seed=seed, first_bidder=first)
     for seat, _ in table.humans():
         if old is not None and old.autoplay[seat]:
             state = apply(state, Action("autoplay", seat, value=1))
@@ -132,7 +136,8 @@ async def redeal(app: Application, table: Table) -> None:
         await close_table(app, table, t("table.no_bids", table.lang, n=table.redeals))
         return
     await start_deal(app, table, redeal=True)
-    await say(app, table, t("table.redeal", table.lang))
+    table.notice = t("table.redeal", table.lang)
+    request_table_edit(app, table)
 
 
 async def close_table(app: Application, table: Table, text: str) -> None:

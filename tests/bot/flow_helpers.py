@@ -49,6 +49,7 @@ class Players:
     users: list[User]
     state: DealState | None = None
     answers: list[Call] = field(default_factory=list)
+    dealt: tuple = ()
 
     async def command(self, user: User, text: str, chat: Chat | User | None = None) -> None:
         """``user`` sends ``text`` (in the group unless ``chat`` is given); waits for a reply."""

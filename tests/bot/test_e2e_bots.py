@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from bot.i18n import t
 from tests.bot.flow_helpers import (
     LANG,
@@ -90,3 +92,29 @@ async def test_one_human_and_two_bots_rob_preset_then_play_again(
     second = await fake_api.wait_for(
         lambda: (m := hand_message(fake_api, user)).message_id != first_hand and m)
     assert second.text.splitlines()[0] in (t("hand.title", LANG, n=17),)
+
+
+async def test_rapid_bot_moves_coalesce_into_spaced_table_edits(
+    fake_api: FakeBotApi, bot_runner: BotRunner
+):
+    app = await bot_runner.start(table_edit_interval=0.4, bot_move_delay=0.05)
+    app.bot_data["deal_seed"] = 17  # a bot bids: no redeal
+    app.bot_data["first_bidder"] = 1
+    group = fake_api.new_group("Speed run")
+    user = fake_api.new_user("Max")
+    players = Players(fake_api, group, [user])
+    lobby = await players.open_table(user, [])
+    for _ in range(2):
+        await players.click(user, lobby, t("btn.add_bot", LANG))
+    await players.click(user, lobby, t("btn.start", LANG))
+    await players.click(user, hand_message(fake_api, user), t("btn.autoplay", LANG))
+    await result_message(fake_api, group, timeout=15)
+    table = app.bot_data["tables"].get(f"{group.id}:0")
+    actions = len(table.state.history)
+    await fake_api.wait_for(lambda: not lobby.buttons, timeout=3)  # the final state was drawn
+    edits = [c for c in fake_api.calls_to("editMessageText", chat_id=group.id,
+                                          message_id=lobby.message_id) if c.ok]
+    deal_edits = edits[3:]  # after the lobby's own edits (two bots added, then the first table)
+    gaps = [b.time - a.time for a, b in itertools.pairwise(deal_edits)]
+    assert actions > 20 and len(edits) < actions / 2
+    assert len(gaps) >= 3 and min(gaps) >= 0.35

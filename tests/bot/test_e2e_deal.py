@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import logging
+
+import pytest
+
 from bot import views
 from bot.i18n import t
 from engine import SCORE, Action, apply, beat_reason, classify, new_deal
@@ -21,7 +25,10 @@ from tests.fakebot import FakeBotApi
 SEED = 20240601
 
 
-async def test_three_players_play_a_whole_deal(fake_api: FakeBotApi, running_bot: BotRunner):
+async def test_three_players_play_a_whole_deal(
+    fake_api: FakeBotApi, running_bot: BotRunner, caplog: pytest.LogCaptureFixture
+):
+    caplog.set_level(logging.DEBUG, logger="bot")
     app = running_bot.app
     store = app.bot_data["store"]
     app.bot_data["deal_seed"] = SEED
@@ -36,6 +43,7 @@ async def test_three_players_play_a_whole_deal(fake_api: FakeBotApi, running_bot
     answer = await players.click(users[0], lobby, t("btn.start", LANG))
     assert answer.params["text"] == t("lobby.starting", LANG)
     players.state = new_deal(SCORE, seed=SEED, first_bidder=0)
+    players.dealt = players.state.hands
     for seat, user in enumerate(users):
         lines = hand_message(fake_api, user).text.splitlines()
         assert lines[0] == t("hand.title", LANG, n=17)
@@ -53,7 +61,7 @@ async def test_three_players_play_a_whole_deal(fake_api: FakeBotApi, running_bot
     cat_lines = hand_message(fake_api, users[2]).text.splitlines()
     assert cat_lines[0] == t("hand.title", LANG, n=20)
 
-    refused = hinted = cleared = 0
+    refused = hinted = cleared = cycled = 0
     while players.state.phase == "playing":
         state = players.state
         seat = state.to_act[0]
@@ -78,9 +86,15 @@ async def test_three_players_play_a_whole_deal(fake_api: FakeBotApi, running_bot
             cleared += 1
         action = choose_action(view)
         if action.kind == "play" and hints(view) and hinted < 4:
-            best = hints(view)[0]
-            answer = await players.click(user, hand_message(fake_api, user), t("btn.hint", LANG))
-            assert answer.params.get("text") is None
+            # Hint cycles through the engine's hints, best first (issue 3, step 5).
+            options = hints(view)
+            presses = 2 if hinted == 0 and len(options) >= 2 else 1
+            for _ in range(presses):
+                message = hand_message(fake_api, user)
+                answer = await players.click(user, message, t("btn.hint", LANG))
+                assert answer.params.get("text") is None
+            best = options[presses - 1]
+            cycled += presses == 2
             selected = t("hand.selected", LANG, cards=views.ranks_text(best.cards, LANG))
             assert selected in hand_message(fake_api, user).text
             await players.click(user, hand_message(fake_api, user), t("btn.play", LANG))
@@ -88,7 +102,7 @@ async def test_three_players_play_a_whole_deal(fake_api: FakeBotApi, running_bot
             hinted += 1
         else:
             await players.act(action)
-    assert refused and hinted == 4 and cleared
+    assert refused and hinted == 4 and cleared and cycled
 
     state = players.state
     result = state.result
@@ -105,6 +119,9 @@ async def test_three_players_play_a_whole_deal(fake_api: FakeBotApi, running_bot
             in message.text
     assert sum(balances) == 3000
     assert_no_hand_in_group(fake_api, group, users)
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    for hand in players.dealt:
+        assert views.cards_text(hand, LANG) not in logged
     # The table message ends showing the final state, without buttons.
     table = await fake_api.wait_for(lambda: _final_table(fake_api, group))
     assert t("table.count", LANG, n=0) in table.text
