@@ -72,8 +72,9 @@ async def edit_text(
 ) -> bool:
     """Edit a message's text and keyboard; ``False`` if the message cannot be edited any more.
 
-    "Message is not modified" counts as success. ``Forbidden`` propagates (the caller decides
-    what a blocked private chat means); other Telegram errors are logged and give ``False``.
+    "Message is not modified" counts as success; other ``BadRequest`` answers (message deleted,
+    not found) are logged and give ``False``. Every other Telegram error propagates: the caller
+    decides what ``Forbidden`` (a blocked private chat) or ``RetryAfter`` means.
     """
     try:
         await bot.edit_message_text(text, chat_id, message_id, reply_markup=markup)

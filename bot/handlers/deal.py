@@ -319,7 +319,8 @@ async def on_turn_timeout(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def on_table_edit(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Job: edit the group's table message to show the latest state (at most once per
-    ``settings.table_edit_interval``; a 429 schedules another try after ``retry_after``)."""
+    ``settings.table_edit_interval``; a 429 schedules another try after ``retry_after``; a
+    message that can no longer be edited is replaced by a new one)."""
     app = context.application
     key: str = context.job.data
     throttle(app).done(key)
@@ -332,7 +333,11 @@ async def on_table_edit(context: ContextTypes.DEFAULT_TYPE) -> None:
         text, markup = views.table_view(table, table.state.view(0),
                                         timers.seconds_left(table.deadline), table.notice)
         try:
-            await edit_text(app.bot, table.chat_id, table.message_id, text, markup)
+            if not await edit_text(app.bot, table.chat_id, table.message_id, text, markup):
+                # The table message is gone (deleted by an admin): post a new one.
+                message = await send_text(app.bot, table.chat_id, text, markup, table.thread_id)
+                table.message_id = message.message_id
+                await store(app).save_table(table.key, table.to_dict())
         except RetryAfter as exc:
             delay = exc.retry_after
             seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else float(delay)

@@ -44,7 +44,8 @@ async def open_table(
     """Open the lobby of a group (or topic) and seat its opener.
 
     Returns ``(table, None)``, ``(table, refusal)`` when the lobby opened but the opener could not
-    sit (the refusal text says why), or ``(None, text)`` when a lobby or deal already runs here.
+    sit (the refusal text says why), or ``(None, text)`` when a lobby or deal already runs here
+    or the opener already sits at another table.
     """
     key = table_key(chat_id, thread_id)
     group = await store(app).get_group_settings(chat_id)
@@ -53,6 +54,8 @@ async def open_table(
         existing = tables(app).get(key)
         if existing is not None and existing.phase != RESULT:
             return None, t("reply.table_exists", lang)
+        if tables(app).table_of(user.id) is not None:
+            return None, t("pop.seated_elsewhere", lang)
         if existing is not None:
             tables(app).remove(existing)
         table = Table(chat_id, thread_id, lang, title=title, opener_id=user.id,

@@ -166,3 +166,15 @@ async def test_join_without_private_chat_shows_deep_link(fake_api: FakeBotApi, r
     fake_api.send_text(kim, kim, "/start join_nonsense")
     reply = await fake_api.wait_for("sendMessage", chat_id=kim)
     assert reply.params["text"] == t("reply.start_join_failed", LANG)
+
+
+async def test_a_deleted_table_message_is_posted_again(dealt: Players):
+    api = dealt.api
+    table = api.messages_in(dealt.group)[0]
+    table.deleted = True  # an admin deleted it
+    await dealt.act(Action("bid", 0, value=1))
+    call = await api.wait_for("sendMessage", chat_id=dealt.group)
+    assert call.params["text"].startswith("🃏")
+    fresh = api.message(dealt.group, call.result["message_id"])
+    assert fresh.button(t("btn.my_cards", LANG))
+    assert dealt.app.bot_data["tables"].table_of(dealt.users[0].id).message_id == fresh.message_id

@@ -4,8 +4,10 @@ restarts")."""
 
 from __future__ import annotations
 
+from bot import views
 from bot.i18n import t
-from engine import SCORE, Action, new_deal
+from bot.store import Store
+from engine import SCORE, Action, apply, new_deal
 from engine.ai import choose_action
 from tests.bot.flow_helpers import LANG, Players, hand_message, result_message
 from tests.conftest import BotRunner
@@ -64,3 +66,48 @@ async def test_restart_mid_deal_then_finish_and_pay_once(
     answer = await players.click(users[1], result, t("btn.play_again", LANG))
     assert answer.params.get("text") is None
     assert hand_message(fake_api, users[1])
+
+
+async def test_restart_restores_lobbies_and_settles_a_deal_that_ended_while_down(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    app = running_bot.app
+    app.bot_data["deal_seed"] = SEED
+    app.bot_data["first_bidder"] = 0
+    group = fake_api.new_group("Power cut")
+    users = [fake_api.new_user(name) for name in ("Kai", "Lou", "Mia")]
+    players = Players(fake_api, group, users)
+    lobby = await players.open_table(users[0], users[1:])
+    other_group = fake_api.new_group("Waiting room")
+    waiting = fake_api.new_user("Ned")
+    other = Players(fake_api, other_group, [waiting])
+    other_lobby = await other.open_table(waiting, [])
+    await players.click(users[0], lobby, t("btn.start", LANG))
+    players.state = new_deal(SCORE, seed=SEED, first_bidder=0)
+    await players.act(Action("bid", 0, value=3))
+    table = app.bot_data["tables"].table_of(users[0].id)
+    deal_id, table_dict = table.deal_id, table.to_dict()
+    await running_bot.stop()
+
+    # While the bot is down, the deal's last actions get stored (as if the process died right
+    # after saving the final state, before settling).
+    store = await Store.open(running_bot.settings.database_path)
+    state = players.state
+    while state.phase == "playing":
+        state = apply(state, choose_action(state.view(state.to_act[0])))
+    await store.save_deal_state(deal_id, state.version, state.to_json(), table_dict)
+    await store.close()
+
+    app = await running_bot.start()
+    result = await result_message(fake_api, group)
+    store = app.bot_data["store"]
+    assert [await store.balance(u.id) for u in users] == [
+        1000 + p * 10 for p in state.result.points]
+    assert t("result.kitty", LANG, cards=views.cards_text(state.kitty, LANG)) in result.text
+    # The open lobby came back and still works.
+    assert app.bot_data["tables"].table_of(waiting.id) is not None
+    joiner = fake_api.new_user("Oz")
+    fake_api.open_private_chat(joiner)
+    answer = await other.click(joiner, other_lobby, t("btn.join", LANG))
+    assert answer.params["text"] == t("pop.joined", LANG)
+    assert "2. Oz" in other_lobby.text
