@@ -177,8 +177,8 @@ class Store(ABC):
         Args:
             points: the engine's points per seat (sum zero).
             state_json: the final engine state; version: its version (stored if given).
-            facts: per seat, for statistics; without them roles, bombs and springs are not
-                counted and a seat has won when its points are positive.
+            facts: per seat, for statistics; without them (``None`` or empty) roles, bombs and
+                springs are not counted and a seat has won when its points are positive.
 
         Raises:
             UnknownDeal, DealNotRunning (cancelled), ValueError (wrong number of seats, points
@@ -230,7 +230,7 @@ class Store(ABC):
 
     @abstractmethod
     async def ledger(self, user_id: int, limit: int = 20) -> list[LedgerEntry]:
-        """The player's latest ledger rows, newest first (the admins' audit)."""
+        """The player's latest ``limit`` (≥ 1) ledger rows, newest first (the admins' audit)."""
 
     @abstractmethod
     async def leaderboard(
@@ -248,7 +248,7 @@ class Store(ABC):
         players. Ties: fewer games first, then whoever got there earlier, then lower user id.
 
         Raises:
-            ValueError: unknown period.
+            ValueError: unknown period, or ``limit`` < 1.
         """
 
     @abstractmethod

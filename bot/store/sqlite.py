@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime, timedelta
@@ -138,14 +139,23 @@ class SQLiteStore(Store):
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction. On any error, cancellation included, it is rolled back.
+
+        aiosqlite runs statements in order on its own thread, and a statement whose ``await`` was
+        cancelled still runs; so the ROLLBACK queued here always comes after it. A cancelled
+        COMMIT still commits (the ROLLBACK then finds no transaction).
+        """
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
             try:
+                await self._db.execute("BEGIN IMMEDIATE")
                 yield self._db
                 await self._db.execute("COMMIT")
             except BaseException:
-                if self._db.in_transaction:
+                try:
                     await self._db.execute("ROLLBACK")
+                except sqlite3.OperationalError as error:
+                    if "no transaction is active" not in str(error):
+                        raise
                 raise
 
     @staticmethod
@@ -193,6 +203,9 @@ class SQLiteStore(Store):
     # Players
 
     async def ensure_player(self, user_id: int, name: str, language: str | None = None) -> Player:
+        player = await self.get_player(user_id)
+        if player and player.name == name and language in (None, player.language):
+            return player  # the common case: no write transaction
         async with self._write() as db:
             row = await self._one(db, "SELECT * FROM players WHERE user_id = ?", (user_id,))
             if row is None:
@@ -206,17 +219,14 @@ class SQLiteStore(Store):
                     await self._move_beans(
                         db, user_id, self.economy.start_balance, LedgerReason.GRANT, now
                     )
-            elif row["name"] != name or (language is not None and row["language"] != language):
+            else:
                 await db.execute(
                     "UPDATE players SET name = ?, language = COALESCE(?, language)"
                     " WHERE user_id = ?",
                     (name, language, user_id),
                 )
-            else:
-                return _player(row)
-            return _player(
-                await self._one(db, "SELECT * FROM players WHERE user_id = ?", (user_id,))
-            )
+            row = await self._one(db, "SELECT * FROM players WHERE user_id = ?", (user_id,))
+        return _player(row)
 
     async def get_player(self, user_id: int) -> Player | None:
         async with self._read() as db:
@@ -373,6 +383,7 @@ class SQLiteStore(Store):
         version: int | None = None,
     ) -> Settlement:
         points = tuple(points)
+        facts = facts or None
         async with self._write() as db:
             # the deal and its players' balances in one round trip: {"user id": balance}
             row = await self._one(
@@ -635,6 +646,8 @@ class SQLiteStore(Store):
         return Gift(amount, giver_balance, receiver_balance, remaining - amount)
 
     async def ledger(self, user_id: int, limit: int = 20) -> list[LedgerEntry]:
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
         async with self._read() as db:
             rows = await db.execute_fetchall(
                 "SELECT * FROM ledger WHERE user_id = ? ORDER BY id DESC LIMIT ?",
@@ -663,6 +676,8 @@ class SQLiteStore(Store):
     ) -> list[LeaderboardRow]:
         if period not in PERIODS:
             raise ValueError(f"unknown period {period!r}")
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
         async with self._read() as db:
             if period == "all":
                 rows = await self._balance_board(db, chat_id, limit)

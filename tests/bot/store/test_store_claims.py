@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 from datetime import UTC, date, datetime
 
@@ -197,3 +198,52 @@ async def test_audit_shows_the_last_20_rows_newest_first(store, clock, players):
     assert [r.entry_id for r in rows] == sorted((r.entry_id for r in rows), reverse=True)
     assert rows[0].balance_after == await store.balance(1)
     assert all(a.balance_after - a.amount == b.balance_after for a, b in itertools.pairwise(rows))
+
+
+@contextlib.contextmanager
+def cancel_at_statement(db, n: int):
+    """Patch the connection so that the ``n``-th statement is queued and then its caller is
+    cancelled, exactly what task cancellation does to an awaiting aiosqlite call."""
+    original = db.execute_fetchall, db.execute
+    sent = 0
+
+    def cancelling(method):
+        async def call(*args, **kwargs):
+            nonlocal sent
+            sent += 1
+            pending = asyncio.ensure_future(method(*args, **kwargs))
+            if sent == n:
+                raise asyncio.CancelledError
+            return await pending
+
+        return call
+
+    db.execute_fetchall, db.execute = map(cancelling, original)
+    try:
+        yield
+    finally:
+        db.execute_fetchall, db.execute = original
+
+
+async def test_cancelled_writes_leave_the_store_consistent_and_usable(store, clock, players):
+    """A handler task cancelled while awaiting any statement of a claim (e.g. at shutdown) has
+    committed the whole claim or nothing, and the next transaction works (white-box: patches
+    the store's connection)."""
+    outcomes = []
+    for n in range(1, 20):
+        clock.advance(days=1)
+        before = await store.balance(1)
+        with cancel_at_statement(store._db, n):
+            try:
+                await store.claim_daily(1, GROUP)
+                outcomes.append("done")
+            except asyncio.CancelledError:
+                outcomes.append("cancelled")
+        await store.ensure_player(100 + n, "next")  # the next write transaction works
+        gained = await store.balance(1) - before
+        assert gained in (0, (await store.ledger(1, limit=1))[0].amount)  # all or nothing
+    assert "cancelled" in outcomes and "done" in outcomes
+    totals = await store.totals()
+    assert totals.balances == totals.ledger == totals.grants
+    entries = await store.ledger(1, limit=100)
+    assert sum(e.amount for e in entries) == await store.balance(1)
