@@ -29,6 +29,10 @@ BOT_MOVE = "bot"
 LOBBY = "lobby"
 EDIT = "edit"
 
+#: APScheduler skips a job that runs more than 1 s late unless told otherwise; ours must run
+#: however late (e.g. jobs armed while restoring, before the JobQueue has started).
+RUN_LATE = {"misfire_grace_time": None}
+
 
 @dataclass(frozen=True, slots=True)
 class Stamp:
@@ -73,7 +77,8 @@ def arm(
     """Run ``callback`` once after ``delay`` seconds with ``job.data = stamp``, replacing the
     pending job of the same ``kind`` for that table."""
     cancel(job_queue, kind, stamp.key)
-    job_queue.run_once(callback, max(0.0, delay), data=stamp, name=job_name(kind, stamp.key))
+    job_queue.run_once(callback, max(0.0, delay), data=stamp, name=job_name(kind, stamp.key),
+                       job_kwargs=RUN_LATE)
 
 
 def arm_at(
@@ -113,7 +118,8 @@ class EditThrottle:
         if delay is None:
             return False
         self._pending.add(key)
-        job_queue.run_once(callback, delay, data=key, name=job_name(EDIT, key))
+        job_queue.run_once(callback, delay, data=key, name=job_name(EDIT, key),
+                           job_kwargs=RUN_LATE)
         return True
 
     def done(self, key: str) -> None:

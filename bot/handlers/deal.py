@@ -106,6 +106,7 @@ async def start_deal(app: Application, table: Table, *, redeal: bool = False) ->
     table.rendered.clear()
     if old is None:
         table.redeals = 0
+        table.notice = None
         table.hand_message_ids = [None] * len(table.seats)
         for seat in table.seats:
             seat.left = False
@@ -298,7 +299,12 @@ async def on_bot_move(context: ContextTypes.DEFAULT_TYPE) -> None:
             action = choose_action(state.view(seat), AUTOPLAY_LEVEL)
         else:
             action = auto_action(state, seat)
-        await accept(app, table, action)
+        try:
+            await accept(app, table, action)
+        except IllegalAction as exc:
+            log.warning("AI move refused at %s (%s); playing the seeds' default", stamp.key,
+                        exc.code)
+            await accept(app, table, auto_action(state, seat))
 
 
 async def on_turn_timeout(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -313,6 +319,8 @@ async def on_turn_timeout(context: ContextTypes.DEFAULT_TYPE) -> None:
         late = [s for s in table.state.to_act if not is_auto(table, table.state, s)]
         for seat in late:
             state = table.state
+            if table.token != stamp.token:
+                break  # the timeout ended the deal or dealt again
             if state.phase in ACTIVE and seat in state.to_act and not state.autoplay[seat]:
                 await accept(app, table, Action("timeout", seat))
 
@@ -342,7 +350,7 @@ async def on_table_edit(context: ContextTypes.DEFAULT_TYPE) -> None:
             delay = exc.retry_after
             seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else float(delay)
             app.job_queue.run_once(_retry_table_edit, seconds, data=key,
-                                   job_kwargs={"misfire_grace_time": None})
+                                   job_kwargs=timers.RUN_LATE)
         except TelegramError as exc:
             log.warning("table message edit at %s failed: %s", key, exc)
 

@@ -45,6 +45,8 @@ async def test_restart_mid_deal_then_finish_and_pay_once(
     assert after.state == before.state
     assert after.state.hands == players.state.hands
     await fake_api.wait_for(lambda: t("table.continues", LANG) in table_message.text)
+    (turn,) = app.job_queue.get_jobs_by_name(f"turn:{after.key}")
+    assert abs(turn.next_t.timestamp() - deadline) < 0.01  # the time that was left
 
     # The buttons drawn before the restart still work; play goes on to the end.
     while players.state.phase == "playing":

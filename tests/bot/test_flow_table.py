@@ -95,6 +95,7 @@ class FakeJobQueue:
         self.jobs = []
 
     def run_once(self, callback, when, data=None, name=None, job_kwargs=None):
+        assert job_kwargs == {"misfire_grace_time": None}
         self.jobs.append((when, data, name))
 
 
