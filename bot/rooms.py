@@ -217,16 +217,21 @@ def parse_value(key: str, text: str) -> Any:
         raise GroupSettingError(key, "unknown_setting", f"unknown setting {key!r}")
     word = text.strip()
     lowered = word.lower()
-    value: Any = word
-    if isinstance(DEFAULT_GROUP_SETTINGS[key], bool) or key == "doubling":
-        value = True if lowered in _TRUE else False if lowered in _FALSE else word
-    if value == word and _CHECKS[key](None) and (lowered in _NONE or lowered == "off"):
+    flag = isinstance(DEFAULT_GROUP_SETTINGS[key], bool) or key == "doubling"
+    value: Any
+    if flag and lowered in _TRUE:
+        value = True
+    elif flag and lowered in _FALSE:
+        value = False
+    elif _CHECKS[key](None) and (lowered in _NONE or lowered == "off"):
         value = None
     elif key in _INT_KEYS:
         value = int(word) if word.isdigit() else word
     elif key == "language":
         value = next((lang for lang in LANGUAGES if lang.lower() == lowered), word)
-    elif key not in ("timezone", "doubling") and not isinstance(value, bool):
+    elif key == "timezone":
+        value = word
+    else:
         value = lowered
     return validate_changes({key: value})[key]
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
+import bot.economy
+import bot.rooms
 from bot.rooms import (
     DEFAULT_GROUP_SETTINGS,
     GroupSettingError,
@@ -97,3 +101,10 @@ def test_rules_for_builds_the_engine_preset_with_house_options():
         )
     )
     assert (custom.doubling, custom.multiplier_cap, custom.rocket_kickers) == (False, 64, True)
+
+
+@pytest.mark.parametrize("module", [bot.economy, bot.rooms])
+def test_docstring_examples_hold(module):
+    result = doctest.testmod(module)
+    assert result.attempted > 0
+    assert result.failed == 0
