@@ -15,10 +15,11 @@ from bot.settings import Settings, SettingsError
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 # Lowest level each library logger may log at, whatever LOG_LEVEL says: below these, PTB logs
-# request parameters and updates (message texts, callback data, so hands) and httpx logs request
-# URLs, which contain the bot token.
+# request parameters and updates (message texts, callback data, so hands), aiosqlite logs SQL
+# parameters (deal states, so hands) and httpx logs request URLs, which contain the bot token.
 LIBRARY_LOG_FLOORS = {
     "telegram": logging.INFO,
+    "aiosqlite": logging.INFO,
     "httpx": logging.WARNING,
     "httpcore": logging.WARNING,
     "apscheduler": logging.WARNING,
@@ -27,10 +28,11 @@ LIBRARY_LOG_FLOORS = {
 
 def configure_logging(level: str) -> None:
     """Log to stderr at `level` (a `logging` level name), keeping library loggers quiet."""
-    logging.basicConfig(level=level, format=LOG_FORMAT)
-    root_level = logging.getLogger().getEffectiveLevel()
+    logging.basicConfig(format=LOG_FORMAT)
+    root = logging.getLogger()
+    root.setLevel(level)
     for name, floor in LIBRARY_LOG_FLOORS.items():
-        logging.getLogger(name).setLevel(max(floor, root_level))
+        logging.getLogger(name).setLevel(max(floor, root.level))
 
 
 def main() -> None:

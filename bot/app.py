@@ -12,16 +12,10 @@ import os
 from telegram import BotCommand
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
+from bot import handlers
 from bot.i18n import t
 from bot.settings import Settings
 from bot.store import Store
-
-try:
-    import bot.handlers as handlers
-except ModuleNotFoundError as error:  # TODO(platform): drop once bot/handlers/ has landed
-    if error.name != "bot.handlers":
-        raise
-    handlers = None
 
 # Opt in to PTB 23's behaviour now: durations such as `RetryAfter.retry_after` are timedeltas.
 # Without it PTB warns about the coming change on every 429 answer.
@@ -68,9 +62,7 @@ def build_application(settings: Settings) -> Application:
         .build()
     )
     application.bot_data["settings"] = settings
-    register = getattr(handlers, "register", None)
-    if register is not None:
-        register(application)
+    handlers.register(application)
     return application
 
 
@@ -87,9 +79,7 @@ async def _post_init(application: Application) -> None:
     settings: Settings = application.bot_data["settings"]
     application.bot_data["store"] = await Store.open(settings.database_path)
     await set_commands(application)
-    restore = getattr(handlers, "restore", None)
-    if restore is not None:
-        await restore(application)
+    await handlers.restore(application)
 
 
 async def _post_shutdown(application: Application) -> None:

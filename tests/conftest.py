@@ -6,11 +6,11 @@ See `tests/fakebot/__init__.py` for the whole fixture and helper API.
 from __future__ import annotations
 
 import dataclasses
-import logging
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
+from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
 from bot.app import build_application
@@ -60,8 +60,10 @@ class BotRunner:
     and starts a new Application on the same settings and database file.
 
     `on_build` functions are called with each new Application before it starts (to add test
-    handlers). Exceptions raised by handlers and jobs are collected in `errors`, and the
-    `bot_runner` fixture fails the test if there are any, unless `allow_errors` is set.
+    handlers). Exceptions other than Telegram's answers (`TelegramError`: blocked, not
+    modified, ...) raised by handlers and jobs are programming errors: they are collected in
+    `errors`, and the `bot_runner` fixture fails the test if there are any, unless
+    `allow_errors` is set.
     """
 
     def __init__(self, settings: Settings) -> None:
@@ -118,9 +120,8 @@ class BotRunner:
         return await self.start(**overrides)
 
     async def _collect_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-        assert context.error is not None
-        self.errors.append(context.error)
-        logging.getLogger(__name__).error("handler error", exc_info=context.error)
+        if not isinstance(context.error, TelegramError):
+            self.errors.append(context.error)
 
 
 async def _shutdown(application: Application) -> None:

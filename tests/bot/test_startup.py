@@ -3,8 +3,11 @@ start-up; command menu; rate limits; restarts)."""
 
 from __future__ import annotations
 
+import logging
+import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,8 +15,11 @@ from telegram import Update
 from telegram.error import RetryAfter
 from telegram.ext import TypeHandler
 
+import bot.__main__ as bot_main
+from bot.__main__ import LIBRARY_LOG_FLOORS, configure_logging
 from bot.app import COMMANDS
 from bot.i18n import t
+from bot.settings import Settings
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -107,3 +113,91 @@ async def test_restart_keeps_the_database_and_delivers_each_update_once(
     await fake_api.wait_for(lambda: seen == ["ping 1", "ping 2", "ping 3"])
     assert fake_api.pending_updates <= 1
     assert len(fake_api.calls_to("setMyCommands")) == 6
+
+
+async def test_private_start_is_answered_in_the_users_language(
+    fake_api: FakeBotApi, running_bot: BotRunner
+) -> None:
+    li, chen = (
+        fake_api.new_user("Li", language_code="zh-hans"),
+        fake_api.new_user("Chen", language_code="zh-tw"),
+    )
+    fake_api.send_text(li, li, "/start")
+    reply = await fake_api.wait_for("sendMessage", chat_id=li)
+    assert reply.params["text"] == t("reply.start", "zh-Hans", name="Li")
+    assert reply.params["text"].startswith("你好，Li")
+    fake_api.send_text(chen, chen, "/start")
+    reply = await fake_api.wait_for("sendMessage", chat_id=chen)
+    assert reply.params["text"] == t("reply.start", "zh-Hant", name="Chen")
+    assert await running_bot.app.bot_data["store"].balance(li.id) == 1000
+
+
+@pytest.fixture
+def restore_logging() -> Iterator[None]:
+    names = ["", *LIBRARY_LOG_FLOORS]
+    levels = {name: logging.getLogger(name).level for name in names}
+    yield
+    for name, level in levels.items():
+        logging.getLogger(name).setLevel(level)
+
+
+@pytest.mark.usefixtures("restore_logging")
+async def test_debug_logging_shows_no_message_text_and_no_token(
+    fake_api: FakeBotApi, bot_runner: BotRunner, caplog: pytest.LogCaptureFixture
+) -> None:
+    configure_logging("DEBUG")
+    assert logging.getLogger("httpx").level == logging.WARNING
+    assert logging.getLogger("telegram").level == logging.INFO
+    caplog.set_level(logging.DEBUG)
+    await bot_runner.start()
+    alice = fake_api.new_user("Alice")
+    fake_api.send_text(alice, alice, "/start 3-3-4-4-secret-hand")
+    await fake_api.wait_for("sendMessage", chat_id=alice)
+    await bot_runner.stop()
+    assert any(record.name.startswith("telegram") for record in caplog.records)
+    assert "secret-hand" not in caplog.text
+    assert fake_api.token not in caplog.text
+    assert "Alice" not in caplog.text
+
+
+@pytest.mark.usefixtures("restore_logging")
+@pytest.mark.parametrize("webhook", [False, True])
+def test_main_runs_polling_or_webhook(
+    webhook: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = {"BOT_TOKEN": "1:AAH-fake-token-for-the-tests-only_01", "LOG_LEVEL": "WARNING"}
+    if webhook:
+        env |= {"WEBHOOK_URL": "https://ddz.example.org/tg/hook", "WEBHOOK_SECRET": "abc"}
+        env |= {"WEBHOOK_PORT": "8088"}
+    monkeypatch.setattr(os, "environ", env)
+    monkeypatch.chdir(tmp_path)
+    runs: list[tuple[str, dict[str, object]]] = []
+
+    class FakeApplication:
+        def run_polling(self, **kwargs: object) -> None:
+            runs.append(("polling", kwargs))
+
+        def run_webhook(self, **kwargs: object) -> None:
+            runs.append(("webhook", kwargs))
+
+    built: list[Settings] = []
+    monkeypatch.setattr(
+        bot_main, "build_application", lambda settings: built.append(settings) or FakeApplication()
+    )
+    bot_main.main()
+    assert built[0].bot_token == env["BOT_TOKEN"]
+    if webhook:
+        assert runs == [
+            (
+                "webhook",
+                {
+                    "listen": "0.0.0.0",
+                    "port": 8088,
+                    "url_path": "tg/hook",
+                    "webhook_url": "https://ddz.example.org/tg/hook",
+                    "secret_token": "abc",
+                },
+            )
+        ]
+    else:
+        assert runs == [("polling", {})]
