@@ -788,32 +788,37 @@ class SQLiteStore(Store):
 
     async def daily_posts_due(self, kind: str = "daily_top") -> list[tuple[int, date]]:
         now = self.clock()
+        since = now - _DAILY_POST_LOOKBACK
         async with self._read() as db:
-            chats = await db.execute_fetchall(
-                "SELECT DISTINCT chat_id FROM deals WHERE status = 'settled' AND finished_at >= ?",
-                (_ms(now - _DAILY_POST_LOOKBACK),),
+            finished = await db.execute_fetchall(
+                "SELECT chat_id, finished_at FROM deals"
+                " WHERE status = 'settled' AND finished_at >= ?",
+                (_ms(since),),
             )
-            due = []
-            for (chat_id,) in chats:
-                settings = await self._settings(db, chat_id)
-                if not settings["daily_post"]:
-                    continue
-                start, end = period_bounds("yesterday", now, settings["timezone"])
-                day = local_day(start, settings["timezone"])
-                played = await self._one(
-                    db,
-                    "SELECT 1 FROM deal_seats WHERE chat_id = ? AND finished_at >= ?"
-                    " AND finished_at < ? AND user_id IS NOT NULL LIMIT 1",
-                    (chat_id, _ms(start), _ms(end)),
-                )
-                posted = await self._one(
-                    db,
-                    "SELECT 1 FROM posts WHERE chat_id = ? AND kind = ? AND day = ?",
-                    (chat_id, kind, day.isoformat()),
-                )
-                if played and not posted:
-                    due.append((chat_id, day))
-        return due
+            chats = {chat_id for chat_id, _ in finished}
+            marks = ",".join("?" * len(chats))
+            stored = await db.execute_fetchall(
+                f"SELECT chat_id, settings FROM groups WHERE chat_id IN ({marks})", tuple(chats)
+            )
+            posted = await db.execute_fetchall(
+                "SELECT chat_id, day FROM posts WHERE kind = ? AND day >= ?",
+                (kind, (since.date() - timedelta(days=1)).isoformat()),
+            )
+        settings = {chat_id: json.loads(text) for chat_id, text in stored}
+        done = {(chat_id, day) for chat_id, day in posted}
+        yesterday = {}  # chat id → (start ms, end ms, day) of its local yesterday, if due
+        for chat_id in chats:
+            group = rooms.with_defaults(settings.get(chat_id, {}))
+            start, end = period_bounds("yesterday", now, group["timezone"])
+            day = local_day(start, group["timezone"])
+            if group["daily_post"] and (chat_id, day.isoformat()) not in done:
+                yesterday[chat_id] = (_ms(start), _ms(end), day)
+        due = set()
+        for chat_id, finished_at in finished:
+            window = yesterday.get(chat_id)
+            if window and window[0] <= finished_at < window[1]:
+                due.add((chat_id, window[2]))
+        return sorted(due)
 
     async def mark_posted(self, chat_id: int, day: date, kind: str = "daily_top") -> bool:
         async with self._write() as db:

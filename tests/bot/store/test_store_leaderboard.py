@@ -10,6 +10,7 @@ from bot.store import SeatFacts, Store
 
 GROUP = -1001  # Asia/Shanghai (the default)
 OTHER = -1002
+NEW_YORK = -1003
 
 LANDLORD_WINS = [
     SeatFacts("landlord", True),
@@ -161,11 +162,13 @@ async def test_rank_follows_the_leaderboard_order(store, players, play):
 
 async def test_end_of_day_post_runs_once_even_across_restarts(store, db_path, clock, players, play):
     await store.update_group_settings(OTHER, daily_post=False)
-    clock.now = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)  # Shanghai May 1, 20:00
+    await store.update_group_settings(NEW_YORK, timezone="America/New_York")
+    clock.now = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)  # Shanghai May 1 20:00, New York 08:00
     await play([1, 2, 3], [2, -1, -1])
     await play([4, 5, 6], [2, -1, -1], chat_id=OTHER)
-    assert await store.daily_posts_due() == []  # May 1 is not over yet
-    clock.now = datetime(2024, 5, 1, 16, 5, tzinfo=UTC)  # Shanghai May 2, 00:05
+    await play([4, 5, 6], [2, -1, -1], chat_id=NEW_YORK)
+    assert await store.daily_posts_due() == []  # May 1 is not over anywhere
+    clock.now = datetime(2024, 5, 1, 16, 5, tzinfo=UTC)  # Shanghai May 2 00:05, New York 12:05
     assert await store.daily_posts_due() == [(GROUP, date(2024, 5, 1))]
     assert [r.user_id for r in await store.leaderboard(GROUP, "yesterday", limit=3)] == [1, 2, 3]
     assert await store.mark_posted(GROUP, date(2024, 5, 1))
@@ -175,6 +178,9 @@ async def test_end_of_day_post_runs_once_even_across_restarts(store, db_path, cl
     try:
         assert await reopened.daily_posts_due() == []
         assert not await reopened.mark_posted(GROUP, date(2024, 5, 1))
+        clock.now = datetime(2024, 5, 2, 4, 10, tzinfo=UTC)  # New York May 2 00:10
+        assert await reopened.daily_posts_due() == [(NEW_YORK, date(2024, 5, 1))]
+        assert await reopened.mark_posted(NEW_YORK, date(2024, 5, 1))
         clock.advance(days=1)  # nothing was played on May 2
         assert await reopened.daily_posts_due() == []
     finally:
