@@ -1,5 +1,9 @@
 """A fake Telegram Bot API server for tests, and the fixtures that run the real bot against it.
 
+Modules: `server` (`FakeBotApi`: state, test helpers, the Bot API methods), `models` (users,
+chats, messages, calls), `rules` (Telegram's limits and error answers), `wire` (how PTB encodes
+parameters).
+
 Fixtures (`tests/conftest.py`)
 ------------------------------
 - `fake_api` -> `FakeBotApi`: started on 127.0.0.1 (random free port) for one test.
@@ -9,7 +13,10 @@ Fixtures (`tests/conftest.py`)
   or pass overrides to `bot_runner.start(play_timeout=0.5, ...)`.
 - `bot_runner` -> `BotRunner` (not started): `await start(**overrides) -> Application`,
   `await stop()`, `await restart(**overrides) -> Application` (a new Application on the same
-  database file), `.app` (the running Application), `.settings`.
+  database file), `.app` (the running Application), `.settings`, `.on_build` (functions called
+  with each new Application before it starts, e.g. to add a test handler), `.errors`
+  (non-Telegram exceptions raised in handlers or jobs: the fixture fails the test if there are
+  any, unless `.allow_errors = True`).
 - `running_bot` -> the same `BotRunner`, already started: `running_bot.app.bot_data["store"]`.
 
 The bot polls with `getUpdates` (timeout 2 s; an injected update answers a pending poll at once).
@@ -83,7 +90,9 @@ Telegram's behaviour and failures on demand
 """
 
 from .models import Button, Call, Chat, FakeMessage, User
-from .server import BLOCKED, CANNOT_INITIATE, DEFAULT_TOKEN, NOT_MODIFIED, FakeBotApi, Upload
+from .rules import BLOCKED, CANNOT_INITIATE, NOT_MODIFIED
+from .server import DEFAULT_TOKEN, FakeBotApi
+from .wire import Upload
 
 __all__ = [
     "BLOCKED",

@@ -3,30 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from typing import Any
-
-# Tags Telegram accepts with parse_mode=HTML.
-_HTML_TAGS = set(
-    [
-        "b",
-        "strong",
-        "i",
-        "em",
-        "u",
-        "ins",
-        "s",
-        "strike",
-        "del",
-        "span",
-        "tg-spoiler",
-        "a",
-        "tg-emoji",
-        "code",
-        "pre",
-        "blockquote",
-    ]
-)
 
 
 @dataclass(frozen=True)
@@ -211,38 +188,3 @@ class Call:
     def __repr__(self) -> str:  # short, for failure messages
         shown = {k: v for k, v in self.params.items() if k not in {"reply_markup", "media"}}
         return f"<Call #{self.index} {self.method} {self.status} {shown}>"
-
-
-class HtmlParseError(ValueError):
-    """Telegram would reject the text: "can't parse entities"."""
-
-
-class _TelegramHtml(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.open_tags: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag not in _HTML_TAGS:
-            raise HtmlParseError(f'unsupported start tag "{tag}"')
-        self.open_tags.append(tag)
-
-    def handle_endtag(self, tag: str) -> None:
-        if not self.open_tags or self.open_tags[-1] != tag:
-            raise HtmlParseError(f'unexpected end tag "{tag}"')
-        self.open_tags.pop()
-
-    def handle_data(self, data: str) -> None:
-        self.parts.append(data)
-
-
-def html_to_plain(text: str) -> str:
-    """Plain text of a Telegram HTML message; raises HtmlParseError where Telegram would."""
-    parser = _TelegramHtml()
-    parser.feed(text)
-    parser.close()
-    if parser.open_tags:
-        tag = parser.open_tags[-1]
-        raise HtmlParseError(f"can't find end tag corresponding to start tag {tag}")
-    return "".join(parser.parts)

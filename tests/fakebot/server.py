@@ -8,9 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import re
-import struct
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -18,7 +16,24 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from .models import Button, Call, Chat, FakeMessage, HtmlParseError, User, html_to_plain
+from .models import Button, Call, Chat, FakeMessage, User
+from .rules import (
+    BLOCKED,
+    CANNOT_INITIATE,
+    DEFAULT_DESCRIPTIONS,
+    MEMBER_STATUSES,
+    NOT_MODIFIED,
+    QUERY_TOO_OLD,
+    ApiError,
+    caption_text,
+    chat_member,
+    check_commands,
+    checked_markup,
+    commands_key,
+    image_size,
+    plain_text,
+)
+from .wire import Upload, read_params
 
 T = TypeVar("T")
 ChatLike = Chat | User | int
@@ -26,77 +41,6 @@ Handler = Callable[[dict[str, Any], dict[str, "Upload"]], Awaitable[Any]]
 
 DEFAULT_TOKEN = "123456789:AAH-fake-token-for-the-tests-only_01"
 BOT_USERNAME = "ddz_test_bot"
-
-BLOCKED = "Forbidden: bot was blocked by the user"
-CANNOT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
-NOT_MODIFIED = (
-    "Bad Request: message is not modified: specified new message content and reply markup are "
-    "exactly the same as a current content and reply markup of the message"
-)
-QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
-_DEFAULT_DESCRIPTIONS = {
-    400: "Bad Request: failure requested by the test",
-    403: BLOCKED,
-    500: "Internal Server Error",
-}
-# Form fields PTB sends as plain strings; every other field is JSON-encoded.
-_STRING_FIELDS = set(
-    [
-        "text",
-        "caption",
-        "callback_query_id",
-        "parse_mode",
-        "photo",
-        "url",
-        "description",
-        "short_description",
-        "name",
-        "language_code",
-        "secret_token",
-        "action",
-        "query",
-        "message_effect_id",
-        "business_connection_id",
-        "emoji",
-        "title",
-        "file_id",
-        "document",
-        "ip_address",
-        "inline_message_id",
-    ]
-)
-_COMMAND_RE = re.compile(r"[a-z0-9_]{1,32}")
-_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-_MEMBER_STATUSES = {"creator", "administrator", "member", "left", "kicked"}
-
-
-@dataclass(frozen=True)
-class Upload:
-    """A file the bot uploaded in a multipart request."""
-
-    filename: str | None
-    content_type: str | None
-    data: bytes
-
-
-class ApiError(Exception):
-    """An error answer: HTTP status, Telegram's description, optional `parameters`."""
-
-    def __init__(self, status: int, description: str, retry_after: int | None = None):
-        super().__init__(description)
-        self.status = status
-        self.description = description
-        self.retry_after = retry_after
-
-    def payload(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "ok": False,
-            "error_code": self.status,
-            "description": self.description,
-        }
-        if self.retry_after is not None:
-            data["parameters"] = {"retry_after": self.retry_after}
-        return data
 
 
 @dataclass
@@ -254,7 +198,7 @@ class FakeBotApi:
     def set_member_status(self, chat: ChatLike, user: User, status: str) -> None:
         """What getChatMember answers for `user` in `chat` ("member" unless set):
         "creator", "administrator", "member", "left" or "kicked"."""
-        if status not in _MEMBER_STATUSES:
+        if status not in MEMBER_STATUSES:
             raise ValueError(f"unknown member status {status!r}")
         self._remember_user(user)
         self._members[(self.chat(chat).id, user.id)] = status
@@ -475,7 +419,7 @@ class FakeBotApi:
         if status == 429:
             retry_after = 1 if retry_after is None else retry_after
             description = description or f"Too Many Requests: retry after {retry_after}"
-        description = description or _DEFAULT_DESCRIPTIONS.get(status, "Error")
+        description = description or DEFAULT_DESCRIPTIONS.get(status, "Error")
         chat_id = None if chat is None else self.chat(chat).id
         for _ in range(times):
             self._failures.append(
@@ -491,7 +435,7 @@ class FakeBotApi:
                 {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
             )
         method = request.match_info["method"]
-        params, files = await _read_params(request)
+        params, files = await read_params(request)
         name, handler = self._methods.get(method.lower(), (method, None))
         call = Call(method=name, params=params, time=arrival)
         try:
@@ -579,10 +523,7 @@ class FakeBotApi:
 
     def _photo_size(self, file_id: str) -> tuple[int, int, int]:
         data = self.files.get(file_id, b"")
-        if data.startswith(_PNG_SIGNATURE) and len(data) >= 24:
-            width, height = struct.unpack(">II", data[16:24])
-            return width, height, len(data)
-        return 0, 0, len(data)
+        return (*image_size(data), len(data))
 
     def _new_bot_message(self, chat: Chat, params: dict[str, Any]) -> FakeMessage:
         reply = params.get("reply_parameters") or {}
@@ -594,7 +535,7 @@ class FakeBotApi:
             from_user=self.bot_user,
             date=int(time.time()),
             parse_mode=params.get("parse_mode"),
-            reply_markup=_checked_markup(params.get("reply_markup")),
+            reply_markup=checked_markup(params.get("reply_markup")),
             thread_id=int(thread_id) if thread_id is not None else None,
             reply_to_message_id=int(reply_to) if reply_to is not None else None,
         )
@@ -649,7 +590,7 @@ class FakeBotApi:
     async def _send_message(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
         chat = self._target_chat(params)
         raw = str(params.get("text", ""))
-        text = _plain(raw, params.get("parse_mode"))
+        text = plain_text(raw, params.get("parse_mode"))
         if not text.strip():
             raise ApiError(400, "Bad Request: message text is empty")
         if len(text) > 4096:
@@ -666,7 +607,7 @@ class FakeBotApi:
         message.photo, message.photo_size = file_id, self._photo_size(file_id)
         if params.get("caption") is not None:
             message.raw_caption = str(params["caption"])
-            message.caption = _caption(message.raw_caption, params.get("parse_mode"))
+            message.caption = caption_text(message.raw_caption, params.get("parse_mode"))
         self._messages[chat.id].append(message)
         return message.to_api()
 
@@ -675,12 +616,12 @@ class FakeBotApi:
         if message.text is None:
             raise ApiError(400, "Bad Request: there is no text in the message to edit")
         raw = str(params.get("text", ""))
-        text = _plain(raw, params.get("parse_mode"))
+        text = plain_text(raw, params.get("parse_mode"))
         if not text.strip():
             raise ApiError(400, "Bad Request: message text is empty")
         if len(text) > 4096:
             raise ApiError(400, "Bad Request: message is too long")
-        markup = _checked_markup(params.get("reply_markup"))
+        markup = checked_markup(params.get("reply_markup"))
         if (raw, params.get("parse_mode"), markup) == (
             message.raw_text,
             message.parse_mode,
@@ -696,7 +637,7 @@ class FakeBotApi:
         if message.photo is None:
             raise ApiError(400, "Bad Request: there is no caption in the message to edit")
         raw = params.get("caption")
-        markup = _checked_markup(params.get("reply_markup"))
+        markup = checked_markup(params.get("reply_markup"))
         if (raw, params.get("parse_mode"), markup) == (
             message.raw_caption,
             message.parse_mode,
@@ -704,7 +645,7 @@ class FakeBotApi:
         ):
             raise ApiError(400, NOT_MODIFIED)
         message.raw_caption = None if raw is None else str(raw)
-        message.caption = _caption(message.raw_caption, params.get("parse_mode"))
+        message.caption = caption_text(message.raw_caption, params.get("parse_mode"))
         message.parse_mode, message.reply_markup = params.get("parse_mode"), markup
         return _edited(message)
 
@@ -715,14 +656,14 @@ class FakeBotApi:
             raise ApiError(400, "Bad Request: the fake server only edits photo media")
         file_id = self._photo_file_id(media.get("media"), files, "media")
         raw_caption = media.get("caption")
-        markup = _checked_markup(params.get("reply_markup"))
+        markup = checked_markup(params.get("reply_markup"))
         old = (message.photo, message.raw_caption, message.reply_markup)
         if (file_id, raw_caption, markup) == old:
             raise ApiError(400, NOT_MODIFIED)
         message.text = message.raw_text = None
         message.photo, message.photo_size = file_id, self._photo_size(file_id)
         message.raw_caption = raw_caption
-        message.caption = _caption(raw_caption, media.get("parse_mode"))
+        message.caption = caption_text(raw_caption, media.get("parse_mode"))
         message.parse_mode, message.reply_markup = media.get("parse_mode"), markup
         return _edited(message)
 
@@ -730,7 +671,7 @@ class FakeBotApi:
         self, params: dict[str, Any], files: dict[str, Upload]
     ) -> Any:
         message = self._bot_message(params)
-        markup = _checked_markup(params.get("reply_markup"))
+        markup = checked_markup(params.get("reply_markup"))
         if markup == message.reply_markup:
             raise ApiError(400, NOT_MODIFIED)
         message.reply_markup = markup
@@ -757,22 +698,15 @@ class FakeBotApi:
         return True
 
     async def _set_my_commands(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
-        commands = params.get("commands")
-        if not isinstance(commands, list) or not commands:
-            raise ApiError(400, "Bad Request: commands must be a non-empty array")
-        for command in commands:
-            if not _COMMAND_RE.fullmatch(str(command.get("command", ""))):
-                raise ApiError(400, "Bad Request: BOT_COMMAND_INVALID")
-            if not 1 <= len(str(command.get("description", ""))) <= 256:
-                raise ApiError(400, "Bad Request: command description must be 1-256 characters")
-        self.commands[_commands_key(params)] = commands
+        commands = check_commands(params.get("commands"))
+        self.commands[commands_key(params)] = commands
         return True
 
     async def _get_my_commands(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
-        return self.commands.get(_commands_key(params), [])
+        return self.commands.get(commands_key(params), [])
 
     async def _delete_my_commands(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
-        self.commands.pop(_commands_key(params), None)
+        self.commands.pop(commands_key(params), None)
         return True
 
     async def _get_chat_member(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
@@ -783,7 +717,7 @@ class FakeBotApi:
         if user is None:
             raise ApiError(400, "Bad Request: user not found")
         status = self._members.get((chat.id, user.id), "member")
-        return _chat_member(user, status)
+        return chat_member(user, status)
 
     async def _get_chat(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
         chat = self.chats.get(_chat_id_param(params) or 0)
@@ -837,105 +771,7 @@ def _params_match(actual: dict[str, Any], wanted: dict[str, Any]) -> bool:
     return True
 
 
-def _decode(key: str, value: str) -> Any:
-    if key in _STRING_FIELDS:
-        return value
-    try:
-        return json.loads(value)
-    except ValueError:
-        return value
-
-
-async def _read_params(request: web.Request) -> tuple[dict[str, Any], dict[str, Upload]]:
-    """Parameters of a Bot API call sent as JSON, form-urlencoded or multipart form data."""
-    params: dict[str, Any] = {key: _decode(key, value) for key, value in request.query.items()}
-    files: dict[str, Upload] = {}
-    if not request.can_read_body:
-        return params, files
-    if request.content_type == "application/json":
-        params.update(await request.json())
-        return params, files
-    form = await request.post()
-    for key, value in form.items():
-        if isinstance(value, web.FileField):
-            files[key] = Upload(value.filename, value.content_type, value.file.read())
-        else:
-            params[key] = _decode(key, str(value))
-    return params, files
-
-
-def _plain(raw: str, parse_mode: Any) -> str:
-    if str(parse_mode).upper() == "HTML":
-        try:
-            return html_to_plain(raw)
-        except HtmlParseError as error:
-            raise ApiError(400, f"Bad Request: can't parse entities: {error}") from None
-    return raw
-
-
-def _caption(raw: str | None, parse_mode: Any) -> str | None:
-    if raw is None:
-        return None
-    caption = _plain(raw, parse_mode)
-    if len(caption) > 1024:
-        raise ApiError(400, "Bad Request: message caption is too long")
-    return caption
-
-
-def _checked_markup(markup: Any) -> dict[str, Any] | None:
-    """The reply markup as stored; raises Telegram's 400 for bad inline buttons."""
-    if not markup:
-        return None
-    if not isinstance(markup, dict):
-        raise ApiError(400, "Bad Request: can't parse reply keyboard markup JSON object")
-    for row in markup.get("inline_keyboard", []):
-        for button in row:
-            if not str(button.get("text", "")).strip():
-                raise ApiError(400, "Bad Request: inline keyboard button text is empty")
-            data = button.get("callback_data")
-            if data is not None and not 1 <= len(str(data).encode()) <= 64:
-                raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
-            url = button.get("url")
-            if url is not None and not str(url).startswith(("http://", "https://", "tg://")):
-                raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
-    return markup
-
-
 def _edited(message: FakeMessage) -> dict[str, Any]:
     message.edit_date = int(time.time())
     message.edits += 1
     return message.to_api()
-
-
-def _commands_key(params: dict[str, Any]) -> tuple[str, str]:
-    scope = params.get("scope") or {}
-    language = str(params.get("language_code") or "")
-    if language and not re.fullmatch(r"[a-z]{2}", language):
-        raise ApiError(400, "Bad Request: invalid language code specified")
-    return str(scope.get("type", "default")), language
-
-
-def _chat_member(user: User, status: str) -> dict[str, Any]:
-    member: dict[str, Any] = {"status": status, "user": user.to_api()}
-    if status == "creator":
-        member["is_anonymous"] = False
-    elif status == "administrator":
-        member.update(
-            {
-                "can_be_edited": False,
-                "is_anonymous": False,
-                "can_manage_chat": True,
-                "can_delete_messages": True,
-                "can_manage_video_chats": True,
-                "can_restrict_members": True,
-                "can_promote_members": False,
-                "can_change_info": True,
-                "can_invite_users": True,
-                "can_post_stories": False,
-                "can_edit_stories": False,
-                "can_delete_stories": False,
-            }
-        )
-    elif status == "kicked":
-        member["until_date"] = 0
-    return member
