@@ -37,7 +37,7 @@ MAX_VERSION = 9_999_999
 
 _TOKEN_ALPHABET = string.ascii_letters + string.digits
 _TOKEN_RE = re.compile(rf"[A-Za-z0-9]{{{TOKEN_LENGTH}}}")
-_VERSION_RE = re.compile(r"0|[1-9][0-9]{0,6}")
+_VERSION_RE = re.compile(rf"0|[1-9][0-9]{{0,{len(str(MAX_VERSION)) - 1}}}")
 
 LOBBY = "L"
 ACTION = "A"

@@ -182,3 +182,26 @@ def test_result_view_lists_points_beans_and_kitty():
     assert t("result.kitty", "en", cards=views.cards_text(state.kitty, "en")) in text
     assert t("result.escaped", "en", name="Bob") in text
     assert [b.text for b in markup.inline_keyboard[0]] == ["Play again"]
+
+
+def test_doubling_round_asks_every_seat_and_show_cards_is_offered():
+    rules = ROB.with_options(show_cards=True)
+    state = new_deal(rules, seed=8, first_bidder=0)
+    table = table_for(state)
+    _, markup = views.hand_view(table, state.view(1), 15)
+    assert [b.text for b in markup.inline_keyboard[0]] == ["Show cards"]  # ×4 before the call
+    for action in (Action("call", 0), Action("norob", 1), Action("norob", 2)):
+        state = apply(state, action)
+    assert state.phase == "doubling"
+    table.state = state
+    for seat in range(3):
+        _, markup = views.hand_view(table, state.view(seat), 15)
+        assert [b.text for b in markup.inline_keyboard[0]] == ["Double", "No double"]
+    text, _ = views.table_view(table, state.view(0), 15)
+    assert t("table.phase_doubling", "en") in text
+    assert "⏳ Ann, Bob, 🤖 Bot 3 to act" in text
+    state = apply(state, Action("double", 1))
+    table.state = state
+    text, _ = views.table_view(table, state.view(0), 15)
+    assert "Bob (Farmer) · 17 cards · Double" in text
+    assert "Multiplier ×2 / ×1" in text  # per farmer–landlord pair, farmers in seat order
