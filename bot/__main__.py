@@ -1,14 +1,18 @@
 """`python -m bot` or `ddz-bot`: run the bot.
 
-Reads `Settings` from the environment and `.env`; a bad setting prints one line to stderr and
-exits with status 2. Runs long polling, or a webhook server on 0.0.0.0:WEBHOOK_PORT when
-WEBHOOK_URL is set, until SIGINT/SIGTERM.
+Reads `Settings` from the environment and `.env`; a bad setting, or a token Telegram rejects,
+prints one line to stderr and exits with status 2; a Bot API server that cannot be reached at
+start-up exits with status 1. Runs long polling, or a webhook server on 0.0.0.0:WEBHOOK_PORT when
+WEBHOOK_URL is set, until SIGINT/SIGTERM (exit status 0).
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+from typing import NoReturn
+
+from telegram.error import InvalidToken, NetworkError
 
 from bot.app import build_application
 from bot.settings import Settings, SettingsError
@@ -40,20 +44,29 @@ def main() -> None:
     try:
         settings = Settings.from_env()
     except SettingsError as error:
-        print(f"ddz-bot: {error}", file=sys.stderr)
-        raise SystemExit(2) from None
+        _exit(str(error), 2)
     configure_logging(settings.log_level)
     application = build_application(settings)
-    if settings.webhook_url:
-        application.run_webhook(
-            listen="0.0.0.0",
-            port=settings.webhook_port,
-            url_path=settings.webhook_path,
-            webhook_url=settings.webhook_url,
-            secret_token=settings.webhook_secret,
-        )
-    else:
-        application.run_polling()
+    try:
+        if settings.webhook_url:
+            application.run_webhook(
+                listen="0.0.0.0",
+                port=settings.webhook_port,
+                url_path=settings.webhook_path,
+                webhook_url=settings.webhook_url,
+                secret_token=settings.webhook_secret,
+            )
+        else:
+            application.run_polling()
+    except InvalidToken:
+        _exit("Telegram rejected BOT_TOKEN: copy it again from @BotFather", 2)
+    except NetworkError as error:
+        _exit(f"cannot reach the Bot API at {settings.bot_api_base_url}: {error}", 1)
+
+
+def _exit(message: str, status: int) -> NoReturn:
+    print(f"ddz-bot: {message}", file=sys.stderr)
+    raise SystemExit(status)
 
 
 if __name__ == "__main__":

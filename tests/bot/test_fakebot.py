@@ -16,6 +16,7 @@ from telegram import (
     InputMediaPhoto,
 )
 from telegram.error import BadRequest, Forbidden, InvalidToken, RetryAfter
+from telegram.request import HTTPXRequest
 
 from tests.fakebot import FakeBotApi, User
 
@@ -57,10 +58,15 @@ def alice(fake_api: FakeBotApi) -> User:
 async def test_get_me_and_wrong_token(fake_api: FakeBotApi, bot: Bot) -> None:
     assert bot.username == "ddz_test_bot"
     assert bot.id == fake_api.bot_user.id
-    other = Bot("1:AAH-fake-token-for-the-tests-only_02", base_url=fake_api.base_url)
-    with pytest.raises(InvalidToken):
-        await other.get_me()
-    await other.shutdown()
+    request = HTTPXRequest()
+    other = Bot(
+        "1:AAH-fake-token-for-the-tests-only_02", base_url=fake_api.base_url, request=request
+    )
+    try:
+        with pytest.raises(InvalidToken):
+            await other.get_me()
+    finally:
+        await request.shutdown()
 
 
 async def test_group_command_update_parses_with_entity(

@@ -3,8 +3,11 @@ start-up; command menu; rate limits; restarts)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -201,3 +204,70 @@ def test_main_runs_polling_or_webhook(
         ]
     else:
         assert runs == [("polling", {})]
+
+
+async def run_bot_process(env: dict[str, str], cwd: Path) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=cwd,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def test_python_m_bot_serves_until_sigterm(fake_api: FakeBotApi, tmp_path: Path) -> None:
+    env = {
+        "BOT_TOKEN": fake_api.token,
+        "BOT_API_BASE_URL": fake_api.base_url,
+        "DATABASE_PATH": str(tmp_path / "db" / "ddz.sqlite3"),
+        "DEFAULT_LANGUAGE": "en",
+        "LOG_LEVEL": "INFO",
+    }
+    process = await run_bot_process(env, tmp_path)
+    try:
+        await fake_api.wait_for("deleteWebhook", timeout=30, since=0)  # polling starts
+        alice = fake_api.new_user("Alice")
+        fake_api.send_text(alice, alice, "/start")
+        reply = await fake_api.wait_for("sendMessage", timeout=10, chat_id=alice)
+        assert reply.params["text"] == t("reply.start", "en", name="Alice")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 0, stderr.decode()
+    assert "Traceback" not in stderr.decode()
+    assert len(fake_api.calls_to("setMyCommands")) == 2
+    assert (tmp_path / "db" / "ddz.sqlite3").exists()
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.parametrize(
+    ("case", "status", "message"),
+    [
+        ("wrong token", 2, "ddz-bot: Telegram rejected BOT_TOKEN"),
+        ("no server", 1, "ddz-bot: cannot reach the Bot API at http://127.0.0.1:"),
+    ],
+)
+async def test_python_m_bot_start_up_failures_are_one_line(
+    case: str, status: int, message: str, fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    if case == "wrong token":
+        env = {"BOT_TOKEN": "42:" + "x" * 35, "BOT_API_BASE_URL": fake_api.base_url}
+    else:
+        env = {
+            "BOT_TOKEN": fake_api.token,
+            "BOT_API_BASE_URL": f"http://127.0.0.1:{closed_port()}/bot",
+        }
+    process = await run_bot_process({**env, "LOG_LEVEL": "CRITICAL"}, tmp_path)
+    stdout, stderr = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == status
+    assert stderr.decode().startswith(message)
+    assert stderr.decode().count("\n") == 1
+    assert fake_api.token not in stderr.decode() and "x" * 35 not in stderr.decode()

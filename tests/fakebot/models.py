@@ -168,7 +168,10 @@ class FakeMessage:
 @dataclass
 class Call:
     """One request the bot made: method name as Telegram spells it, decoded parameters, the
-    `time.monotonic()` it arrived, the HTTP status answered and the JSON answer."""
+    `time.monotonic()` it arrived, the HTTP status answered and the JSON answer.
+
+    A call is recorded when it is answered (a getUpdates long poll when it returns).
+    """
 
     method: str
     params: dict[str, Any]
