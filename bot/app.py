@@ -22,7 +22,10 @@ from bot.store import Store
 os.environ.setdefault("PTB_TIMEDELTA", "true")
 
 # The command menu, in menu order; each has a `cmd.<name>` description in the catalogues.
-COMMANDS = ("newgame", "join", "leave", "start", "help", "balance", "top", "stop")
+COMMANDS = (
+    "newgame", "join", "leave", "start", "help", "daily", "relief", "balance", "top", "me", "give",
+    "settings", "stop",
+)
 # Telegram matches menu languages by two-letter code: "zh" covers zh-Hans and zh-Hant users.
 MENU_LANGUAGES = {"zh": "zh-Hans", None: "en"}
 # How often AIORateLimiter retries a request that Telegram answered with 429 retry_after.

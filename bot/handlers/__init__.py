@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from telegram.ext import Application
 
-from bot.handlers import commands, deal, errors, lobby
+from bot.handlers import commands, daily_post, deal, economy, errors, group_settings, lobby
 from bot.table import Tables
 from bot.timers import EditThrottle
 
@@ -22,6 +22,9 @@ def register(application: Application) -> None:
     commands.register(application)
     lobby.register(application)
     deal.register(application)
+    economy.register(application)
+    group_settings.register(application)
+    daily_post.register(application)
     errors.register(application)
 
 

@@ -1,5 +1,6 @@
 """Commands (issue 3, flow step 8): /start, /help, /newgame (/ddz), /join, /leave, /stop,
-/balance, /top, and the confirmation buttons of /leave during a deal."""
+and the confirmation buttons of /leave during a deal (the bean commands are
+:mod:`bot.handlers.economy`)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,6 @@ log = logging.getLogger(__name__)
 
 GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
 JOIN_PREFIX = "join_"
-TOP_LIMIT = 10
 
 
 def _thread(message: Message) -> int | None:
@@ -220,35 +220,6 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await message.reply_text(text)
 
 
-async def cmd_balance(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/balance: the player's beans."""
-    app = context.application
-    user = update.effective_user
-    lang = await _lang(app, update.effective_chat)
-    player = await store(app).ensure_player(user.id, display_name(user),
-                                            match_language(user.language_code))
-    await update.effective_message.reply_text(
-        t("reply.balance", lang, name=views.short_name(player.name), beans=player.balance)
-    )
-
-
-async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/top: today's leaderboard of this group (net beans won today)."""
-    if not await _group_only(update, context):
-        return
-    app = context.application
-    chat = update.effective_chat
-    lang = await _lang(app, chat)
-    rows = await store(app).leaderboard(chat.id, "today", limit=TOP_LIMIT)
-    lines = [t("reply.top_title", lang)]
-    lines += [
-        t("reply.top_row", lang, rank=row.rank, name=views.short_name(row.name),
-          beans=f"{row.value:+d}", games=row.games)
-        for row in rows
-    ] or [t("reply.top_empty", lang)]
-    await update.effective_message.reply_text("\n".join(lines))
-
-
 def register(app: Application) -> None:
     """Route the commands and the /leave confirmation."""
     app.add_handler(CommandHandler("start", cmd_start))
@@ -257,6 +228,4 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("join", cmd_join))
     app.add_handler(CommandHandler("leave", cmd_leave))
     app.add_handler(CommandHandler("stop", cmd_stop))
-    app.add_handler(CommandHandler("balance", cmd_balance))
-    app.add_handler(CommandHandler("top", cmd_top))
     app.add_handler(CallbackQueryHandler(on_leave_confirm, pattern=cb.pattern(cb.CONFIRM_LEAVE)))

@@ -1,0 +1,133 @@
+"""/settings: a group's settings, for its admins only (issue 5; the settings are
+:mod:`bot.rooms`, the menu :mod:`bot.settings_menu`).
+
+``/settings`` opens the inline menu; ``/settings <key> <value>`` sets any setting by name, also
+values the menu does not offer (``/settings custom_stake 30`` — which also picks the custom stake
+tier — or ``/settings timezone Europe/Berlin``). Changes are stored per group and apply from the
+next deal: :func:`bot.handlers.deal.start_deal` reads the settings when it deals.
+
+A menu press changes something only if the presser is an admin now (``getChatMember``, cached
+for a minute), the data parses (:func:`bot.settings_menu.parse_menu_data`) and the menu shows the
+group's current settings (its version); otherwise the presser gets a pop-up and nothing changes.
+Presses of one group run one at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from telegram import CallbackQuery, Update
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+
+from bot import settings_menu as menu
+from bot.handlers.common import answer, edit_text, group_language, is_admin, settings, store
+from bot.handlers.economy import chat_language, is_group
+from bot.i18n import t
+from bot.rooms import DEFAULT_GROUP_SETTINGS, GroupSettingError, parse_value
+
+#: Typed settings that choose the custom stake tier as well.
+CUSTOM_STAKE_KEYS = ("custom_stake", "custom_min_balance")
+
+
+def _timeouts(app: Application) -> dict[str, float]:
+    bot_settings = settings(app)
+    return {"play_timeout": bot_settings.play_timeout, "bid_timeout": bot_settings.bid_timeout}
+
+
+def _lock(app: Application, chat_id: int) -> asyncio.Lock:
+    locks: dict[int, asyncio.Lock] = app.bot_data.setdefault("settings_locks", {})
+    return locks.setdefault(chat_id, asyncio.Lock())
+
+
+async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/settings (group admins): the menu, or ``/settings <key> <value>`` to set one value."""
+    app = context.application
+    chat, message = update.effective_chat, update.effective_message
+    lang = await chat_language(app, update)
+    if not is_group(chat):
+        await message.reply_text(t("reply.group_only", lang))
+        return
+    if not await is_admin(app, chat.id, update.effective_user.id):
+        await message.reply_text(t("reply.admin_only", lang))
+        return
+    args = context.args or []
+    if not args:
+        group = await store(app).get_group_settings(chat.id)
+        text, markup = menu.main_page(group, lang, _timeouts(app))
+        await message.reply_text(text, reply_markup=markup)
+        return
+    key = args[0].lower()
+    if key not in DEFAULT_GROUP_SETTINGS or len(args) < 2:
+        await message.reply_text(t("set.usage", lang, keys=", ".join(DEFAULT_GROUP_SETTINGS)))
+        return
+    try:
+        changes: dict[str, Any] = {key: parse_value(key, " ".join(args[1:]))}
+    except GroupSettingError:
+        await message.reply_text(t("set.invalid_value", lang, name=t(f"set.name.{key}", lang)))
+        return
+    if key in CUSTOM_STAKE_KEYS:
+        changes["stake_tier"] = "custom"
+    async with _lock(app, chat.id):
+        group = await store(app).update_group_settings(chat.id, **changes)
+    lang = group_language(app, group)
+    await message.reply_text(menu.saved_text(key, group, lang, _timeouts(app)))
+
+
+async def on_menu_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A press on the menu (``C:`` buttons): navigate, toggle, choose an option or close."""
+    app = context.application
+    query = update.callback_query
+    default_lang = settings(app).default_language
+    message = query.message
+    try:
+        press = menu.parse_menu_data(query.data)
+    except menu.MenuDataError:
+        press = None
+    if press is None or message is None or not is_group(message.chat):
+        await answer(query, t("pop.invalid", default_lang), alert=True)
+        return
+    chat_id = message.chat.id
+    group = await store(app).get_group_settings(chat_id)
+    lang = group_language(app, group)
+    if not await is_admin(app, chat_id, query.from_user.id):
+        await answer(query, t("set.not_admin", lang), alert=True)
+        return
+    async with _lock(app, chat_id):
+        group = await store(app).get_group_settings(chat_id)
+        if press.version != menu.settings_version(group):
+            await _show(app, query, group, "m")
+            await answer(query, t("set.stale", lang), alert=True)
+            return
+        if press.op == "x":
+            await edit_text(app.bot, chat_id, message.message_id, t("set.closed", lang), None)
+            await answer(query)
+            return
+        if press.op in ("m", "o"):
+            await _show(app, query, group, press.op, press.key)
+            await answer(query)
+            return
+        value = press.value
+        if press.op == "t":
+            value = not menu.effective_value(press.key, group)
+        group = await store(app).update_group_settings(chat_id, **{press.key: value})
+        await _show(app, query, group, "m")
+    lang = group_language(app, group)
+    await answer(query, menu.saved_text(press.key, group, lang, _timeouts(app)))
+
+
+async def _show(app: Application, query: CallbackQuery, group: dict[str, Any], page: str,
+                key: str = "") -> None:
+    """Draw the main page (``m``) or the options of ``key`` (``o``) on the menu message."""
+    lang = group_language(app, group)
+    if page == "o":
+        text, markup = menu.options_page(key, group, lang, _timeouts(app))
+    else:
+        text, markup = menu.main_page(group, lang, _timeouts(app))
+    await edit_text(app.bot, query.message.chat.id, query.message.message_id, text, markup)
+
+
+def register(app: Application) -> None:
+    """Route /settings and its menu's buttons."""
+    app.add_handler(CommandHandler("settings", cmd_settings))
+    app.add_handler(CallbackQueryHandler(on_menu_press, pattern=f"^{menu.PREFIX}:"))
