@@ -69,8 +69,8 @@ async def test_leave_asks_first_then_forfeits_with_the_escape_penalty(
 
     top = await _reply(fake_api, ann, group, "/top")
     lines = top.splitlines()
-    assert lines[0] == t("reply.top_title", LANG)
-    assert lines[-1] == t("reply.top_row", LANG, rank=3, name="Bob", beans=f"{points[1] * 10:+d}",
+    assert lines[0] == t("top.title_today", LANG)
+    assert lines[-1] == t("top.row", LANG, place="🥉", name="Bob", beans=f"{points[1] * 10:+d}",
                           games=1)
 
 
@@ -102,13 +102,13 @@ async def test_small_commands(fake_api: FakeBotApi, running_bot: BotRunner):
     ann = fake_api.new_user("Ann")
     start = await _reply(fake_api, ann, ann, "/start")
     assert start == t("reply.start", LANG, name="Ann")
-    assert await _reply(fake_api, ann, ann, "/balance") == t("reply.balance", LANG, name="Ann",
+    assert await _reply(fake_api, ann, ann, "/balance") == t("eco.balance", LANG, name="Ann",
                                                              beans=1000)
     assert await _reply(fake_api, ann, ann, "/newgame") == t("reply.group_only", LANG)
     help_text = await _reply(fake_api, ann, group, "/help")
     assert help_text == t("reply.help", LANG, url=t("reply.help_url", LANG))
     top = await _reply(fake_api, ann, group, "/top")
-    assert top.splitlines() == [t("reply.top_title", LANG), t("reply.top_empty", LANG)]
+    assert top.splitlines() == [t("top.title_today", LANG), t("top.empty_period", LANG)]
     assert await _reply(fake_api, ann, group, "/join") == t("reply.no_table", LANG)
     assert await _reply(fake_api, ann, group, "/leave") == t("reply.not_seated", LANG)
     await running_bot.app.bot_data["store"].update_group_settings(group.id, language="zh-Hans")
