@@ -131,7 +131,13 @@ async def test_messages_buttons_and_edits(fake_api: FakeBotApi, bot: Bot, alice:
     await bot.edit_message_reply_markup(group.id, sent.message_id, reply_markup=keyboard("Go"))
     with pytest.raises(BadRequest, match="Message is not modified"):
         await bot.edit_message_reply_markup(group.id, sent.message_id, reply_markup=keyboard("Go"))
-    assert [c.status for c in fake_api.calls_to("editMessageReplyMarkup")] == [200, 400]
+    await bot.edit_message_reply_markup(
+        group.id, sent.message_id, reply_markup=InlineKeyboardMarkup([])
+    )
+    assert table.reply_markup is None
+    with pytest.raises(BadRequest, match="Message is not modified"):
+        await bot.edit_message_reply_markup(group.id, sent.message_id)
+    assert [c.status for c in fake_api.calls_to("editMessageReplyMarkup")] == [200, 400, 200, 400]
 
     await bot.delete_message(group.id, sent.message_id)
     assert fake_api.last_message(group) is None
@@ -292,3 +298,22 @@ async def test_wait_for_matches_calls_after_the_mark(fake_api: FakeBotApi, bot: 
     assert await fake_api.wait_for(lambda: fake_api.last_message(other)) is not None
     with pytest.raises(TimeoutError, match="sendPhoto"):
         await fake_api.wait_for("sendPhoto", timeout=0.1)
+
+
+async def test_forum_topics_keep_their_thread(fake_api: FakeBotApi, bot: Bot, alice: User) -> None:
+    forum = fake_api.new_group("Forum", is_forum=True)
+    asked = fake_api.send_text(alice, forum, "/newgame", thread_id=7)
+    (update,) = await bot.get_updates(timeout=1)
+    assert update.message.message_thread_id == 7 and update.message.chat.is_forum
+    await bot.send_message(
+        forum.id, "Lobby", message_thread_id=7, reply_to_message_id=asked.message_id
+    )
+    lobby = fake_api.last_message(forum)
+    assert (lobby.thread_id, lobby.reply_to_message_id) == (7, asked.message_id)
+    fake_api.fail_next("sendMessage", 403, "Forbidden: topic closed")
+    with pytest.raises(Forbidden):
+        await bot.send_message(forum.id, "x", message_thread_id=7)
+    failed = await fake_api.wait_for(
+        "sendMessage", ok=None, where=lambda call: call.status == 403, since=0
+    )
+    assert failed.response["description"] == "Forbidden: topic closed"

@@ -123,8 +123,9 @@ def caption_text(raw: str | None, parse_mode: Any) -> str | None:
 
 
 def checked_markup(markup: Any) -> dict[str, Any] | None:
-    """The reply markup as stored; raises Telegram's 400 for bad inline buttons."""
-    if not markup:
+    """The reply markup as stored (an empty inline keyboard is none, as in Telegram); raises
+    Telegram's 400 for bad inline buttons."""
+    if not markup or markup == {"inline_keyboard": []}:
         return None
     if not isinstance(markup, dict):
         raise ApiError(400, "Bad Request: can't parse reply keyboard markup JSON object")
