@@ -27,6 +27,7 @@ from bot import timers, views
 from bot.handlers.common import (
     answer,
     edit_text,
+    group_language,
     say,
     send_text,
     settings,
@@ -66,8 +67,9 @@ MAX_REDEALS = 10
 
 
 async def start_deal(app: Application, table: Table, *, redeal: bool = False) -> None:
-    """Deal a new deal at a full table (lock held): the group's current rules and stake, a
-    ``store.create_deal`` record, each human's hand in private, the table message in the group.
+    """Deal a new deal at a full table (lock held): the group's current rules, stake, timeouts
+    and language, a ``store.create_deal`` record, each human's hand in private, the table
+    message in the group.
 
     The first bidder is random for a table's first deal and rotates afterwards (RULES.md §1.4).
     After a redeal (everybody passed, RULES.md §2) the same seat bids first, the hand messages
@@ -77,6 +79,7 @@ async def start_deal(app: Application, table: Table, *, redeal: bool = False) ->
     the first bidder of a table's first deal.
     """
     group = await store(app).get_group_settings(table.chat_id)
+    table.lang = group_language(app, group)
     rules = rules_for(group)
     table.preset = rules.bidding
     table.stake = room_stake(group).stake

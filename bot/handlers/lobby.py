@@ -234,7 +234,8 @@ async def _start(app: Application, query, table: Table) -> None:
 
 async def on_play_again(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """"Play again" under a result: a new lobby with the same seats (minus players who left the
-    deal or sit elsewhere now); the presser becomes its opener (issue 3, flow step 7)."""
+    deal, sit elsewhere now or fell below the room's minimum balance) and the group's current
+    settings; the presser becomes its opener (issue 3, flow step 7)."""
     app = context.application
     query = update.callback_query
     data = await deal.parse_press(query, app)
@@ -253,10 +254,16 @@ async def on_play_again(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             await answer(query, t("pop.not_seated", table.lang), alert=True)
             return
         registry = tables(app)
+        group = await store(app).get_group_settings(table.chat_id)
+        minimum = room_stake(group).min_balance  # RULES.md §8: below it nobody sits
         table.seats = [
             Seat(s.user_id, s.name, s.is_bot) for s in table.seats
-            if s.is_bot or (not s.left and registry.table_of(s.user_id) is None)
+            if s.is_bot or (not s.left and registry.table_of(s.user_id) is None
+                            and await store(app).balance(s.user_id) >= minimum)
         ]
+        table.lang = group_language(app, group)
+        table.preset = rules_for(group).bidding
+        table.stake = room_stake(group).stake
         registry.retoken(table)
         table.phase = LOBBY
         table.opener_id = query.from_user.id
