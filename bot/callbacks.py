@@ -6,7 +6,8 @@ limit), for example ``A:k3Xq9ZpT:12:bid3`` or ``S:k3Xq9ZpT:40:r7``:
 * ``KIND``: one letter naming the kind of button (see :data:`PAYLOADS`):
   ``L`` lobby, ``A`` deal action (bidding, doubling, show cards, pass, auto-play),
   ``S`` card selection on the private hand message, ``M`` "My cards" on the group table message,
-  ``Q`` the confirmation of ``/leave`` during a deal, ``G`` "Play again".
+  ``Q`` the confirmation of ``/leave`` during a deal, ``G`` "Play again". (``C`` is taken by
+  the group settings menu, :mod:`bot.settings_menu`.)
 * ``TOKEN``: the table's current token (8 letters/digits); it changes when a lobby opens and when a
   deal starts, so a button from an older lobby or deal no longer finds its table.
 * ``VERSION``: the deal state's version the button was drawn for (``DealState.version``), 0 where a
