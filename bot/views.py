@@ -245,7 +245,7 @@ def table_view(
         parts = [("▶ " if _playing(view) and i in view.to_act else "") + _role_mark(view, i)
                  + seat_name(seat, i, lang)]
         if view.landlord is not None:
-            parts[0] += " " + t("table.role", lang, role=_role(view, i, lang))
+            parts[0] += t("table.role", lang, role=_role(view, i, lang))
         parts.append(t("table.count", lang, n=view.counts[i]))
         if view.alarm[i]:
             parts.append(t("alarm", lang, n=view.counts[i]))
