@@ -8,7 +8,7 @@ days in the group's time zone; in a private chat, ``Asia/Shanghai`` (the store's
 A player named in /give or /audit is found, in this order, as the author of the message the
 command replies to, a text mention (a tap on a name without @username), ``@username`` of someone
 the bot has seen write since it started (``bot_data["usernames"]``; Telegram offers no look-up),
-or a numeric user id.
+or the user id of a known player.
 """
 
 from __future__ import annotations
@@ -73,15 +73,15 @@ async def _group_only(update: Update, lang: str) -> bool:
 
 
 async def remember_usernames(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Record ``@username → user id`` of every user the bot sees (for /give and /audit)."""
-    names: dict[str, int] = context.application.bot_data.setdefault("usernames", {})
+    """Record ``@username → User`` of every user the bot sees (for /give and /audit)."""
+    names: dict[str, User] = context.application.bot_data.setdefault("usernames", {})
     message = update.effective_message
     users = [update.effective_user]
     if message is not None and message.reply_to_message is not None:
         users.append(message.reply_to_message.from_user)
     for user in users:
         if user is not None and user.username and not user.is_bot:
-            names[user.username.lower()] = user.id
+            names[user.username.lower()] = user
 
 
 # --- Check-in and relief --------------------------------------------------------------------------
@@ -153,15 +153,12 @@ async def _named_player(
     if word is None:
         return None
     if word.startswith("@"):
-        user_id = app.bot_data.get("usernames", {}).get(word[1:].lower())
-    elif word.isdigit():
-        user_id = int(word)
-    else:
+        user = app.bot_data.get("usernames", {}).get(word[1:].lower())
+        return (user.id, display_name(user), user) if user is not None else None
+    if not word.isdigit():
         return None
-    if user_id is None:
-        return None
-    player = await store(app).get_player(user_id)
-    return (user_id, player.name, None) if player is not None else None
+    player = await store(app).get_player(int(word))
+    return (player.user_id, player.name, None) if player is not None else None
 
 
 def _amount(word: str) -> int | None:

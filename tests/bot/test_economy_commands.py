@@ -1,0 +1,171 @@
+"""End to end: /daily, /relief, /give, /balance and /audit (issue 5, RULES.md §8) through the fake
+Bot API, the real Application and a real SQLite file; the store's clock is set by the test."""
+
+from __future__ import annotations
+
+from bot.i18n import t
+from bot.store import LedgerReason
+from tests.bot.economy_helpers import Clock, reply, settle
+from tests.conftest import BotRunner
+from tests.fakebot import FakeBotApi
+
+LANG = "en"
+
+
+async def _rows(store, user_id: int, reason: LedgerReason) -> list[int]:
+    return [e.amount for e in await store.ledger(user_id, 100) if e.reason == reason]
+
+
+async def test_daily_once_a_day_with_a_streak(fake_api: FakeBotApi, running_bot: BotRunner):
+    store = running_bot.app.bot_data["store"]
+    clock = store.clock = Clock()  # 2024-05-01 20:00 in Shanghai
+    group = fake_api.new_group("Early birds")
+    ann = fake_api.new_user("Ann")
+    assert await reply(fake_api, ann, group, "/daily") == t(
+        "eco.daily_ok", LANG, name="Ann", beans=200, streak=1, balance=1200)
+    assert await reply(fake_api, ann, group, "/daily") == t(
+        "eco.daily_already", LANG, day="2024-05-02")
+    assert await store.balance(ann.id) == 1200
+    clock.advance(hours=4)  # 00:00 on 2024-05-02 in Shanghai: a new day, the streak goes on
+    assert await reply(fake_api, ann, ann, "/daily") == t(
+        "eco.daily_ok", LANG, name="Ann", beans=220, streak=2, balance=1420)
+    # A group whose day has not ended yet (London: still 2024-05-01) gives no second claim.
+    london = fake_api.new_group("London")
+    await store.update_group_settings(london.id, timezone="Europe/London")
+    assert await reply(fake_api, ann, london, "/daily") == t(
+        "eco.daily_already", LANG, day="2024-05-03")
+    assert await _rows(store, ann.id, LedgerReason.DAILY) == [220, 200]
+    assert await reply(fake_api, ann, group, "/balance") == t(
+        "eco.balance", LANG, name="Ann", beans=1420)
+
+
+async def test_concurrent_daily_presses_grant_once(fake_api: FakeBotApi, running_bot: BotRunner):
+    store = running_bot.app.bot_data["store"]
+    store.clock = Clock()
+    group = fake_api.new_group("Eager")
+    bob = fake_api.new_user("Bob")
+    start = fake_api.mark()
+    for _ in range(5):
+        fake_api.send_text(bob, group, "/daily")
+    await fake_api.wait_for(
+        lambda: len(fake_api.calls_to("sendMessage", since=start, chat_id=group)) == 5)
+    texts = [c.params["text"] for c in fake_api.calls_to("sendMessage", since=start,
+                                                          chat_id=group)]
+    granted = t("eco.daily_ok", LANG, name="Bob", beans=200, streak=1, balance=1200)
+    assert texts.count(granted) == 1
+    assert texts.count(t("eco.daily_already", LANG, day="2024-05-02")) == 4
+    assert await store.balance(bob.id) == 1200
+    assert await _rows(store, bob.id, LedgerReason.DAILY) == [200]
+    totals = await store.totals()
+    assert totals.balances == totals.ledger == totals.grants
+
+
+async def test_relief_below_100_once_a_day(fake_api: FakeBotApi, running_bot: BotRunner):
+    store = running_bot.app.bot_data["store"]
+    clock = store.clock = Clock()
+    group = fake_api.new_group("Broke")
+    ann, bob, cat = (fake_api.new_user(n) for n in ("Ann", "Bob", "Cat"))
+    assert await reply(fake_api, ann, group, "/relief") == t(
+        "eco.relief_not_eligible", LANG, below=100, balance=1000)
+    await settle(store, group.id, [ann, bob, cat], [-96, 48, 48])  # Ann pays 960 of 1000
+    assert await reply(fake_api, ann, group, "/balance") == "\n".join([
+        t("eco.balance", LANG, name="Ann", beans=40), t("eco.balance_low", LANG, below=100)])
+    assert await reply(fake_api, ann, group, "/relief") == t(
+        "eco.relief_ok", LANG, name="Ann", beans=460, balance=500)
+    await settle(store, group.id, [ann, bob, cat], [-100, 50, 50])  # Ann loses all 500
+    assert await store.balance(ann.id) == 0
+    assert await reply(fake_api, ann, group, "/relief") == t("eco.relief_already", LANG)
+    clock.advance(days=1)
+    assert await reply(fake_api, ann, ann, "/relief") == t(
+        "eco.relief_ok", LANG, name="Ann", beans=500, balance=500)
+    assert await _rows(store, ann.id, LedgerReason.RELIEF) == [500, 460]
+
+
+async def test_give_is_off_by_default_then_limited_per_day(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    store = running_bot.app.bot_data["store"]
+    store.clock = Clock()
+    group = fake_api.new_group("Generous")
+    ann = fake_api.new_user("Ann", username="ann_w")
+    bob = fake_api.new_user("Bob", username="bobby")
+    fake_api.make_admin(group, ann)
+    bob_says_hi = fake_api.send_text(bob, group, "hi")  # the bot learns @bobby
+    await fake_api.wait_for(lambda: "bobby" in running_bot.app.bot_data.get("usernames", {}))
+    assert await reply(fake_api, ann, group, "/give @bobby 100") == t("give.disabled", LANG)
+    assert await reply(fake_api, ann, group, "/settings give_enabled on") == t(
+        "set.saved", LANG, name=t("set.name.give_enabled", LANG), value=t("set.on", LANG))
+
+    assert await reply(fake_api, ann, group, "/give @bobby 300") == t(
+        "give.ok", LANG, giver="Ann", receiver="Bob", beans=300, giver_balance=700,
+        receiver_balance=1300, remaining=700)
+    assert await reply(fake_api, ann, group, "/give 50", reply_to=bob_says_hi) == t(
+        "give.ok", LANG, giver="Ann", receiver="Bob", beans=50, giver_balance=650,
+        receiver_balance=1350, remaining=650)
+    assert await reply(fake_api, ann, group, f"/give {bob.id} 10") == t(
+        "give.ok", LANG, giver="Ann", receiver="Bob", beans=10, giver_balance=640,
+        receiver_balance=1360, remaining=640)
+    assert await reply(fake_api, ann, group, "/give @bobby 641") == t(
+        "give.limit", LANG, remaining=640)
+    assert await reply(fake_api, ann, group, "/give @bobby lots") == t("give.usage", LANG)
+    assert await reply(fake_api, ann, group, "/give @nobody 5") == t("give.unknown_target", LANG)
+    assert await reply(fake_api, ann, group, "/give @ann_w 5") == t("give.same_player", LANG)
+    assert await reply(fake_api, ann, group, "/give 5") == t("give.unknown_target", LANG)
+    assert await reply(fake_api, ann, ann, "/give @bobby 5") == t("reply.group_only", LANG)
+    assert [await store.balance(u.id) for u in (ann, bob)] == [640, 1360]
+    assert await _rows(store, ann.id, LedgerReason.GIVE) == [-10, -50, -300]
+    assert await _rows(store, bob.id, LedgerReason.GIVE) == [10, 50, 300]
+
+
+async def test_audit_is_for_admins_and_arrives_privately(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    store = running_bot.app.bot_data["store"]
+    store.clock = Clock()
+    group = fake_api.new_group("Audited")
+    ann = fake_api.new_user("Ann")
+    bob = fake_api.new_user("Bob", username="bobby")
+    cat = fake_api.new_user("Cat")
+    fake_api.make_admin(group, ann)
+    bob_says_hi = fake_api.send_text(bob, group, "hi")
+    await fake_api.wait_for(lambda: "bobby" in running_bot.app.bot_data.get("usernames", {}))
+    await store.update_group_settings(group.id, give_enabled=True)
+    await store.ensure_player(ann.id, "Ann")
+    await store.ensure_player(bob.id, "Bob")
+    for amount in range(1, 25):
+        await store.give(ann.id, bob.id, amount, group.id)
+
+    assert await reply(fake_api, bob, group, "/audit", reply_to=bob_says_hi) == t(
+        "reply.admin_only", LANG)
+    assert await reply(fake_api, ann, group, "/audit @bobby") == t("audit.open_private", LANG)
+    fake_api.open_private_chat(ann)
+    assert await reply(fake_api, ann, group, "/audit", reply_to=bob_says_hi) == t(
+        "audit.sent", LANG, name="Ann")
+    lines = fake_api.last_message(ann).text.splitlines()
+    assert lines[0] == t("audit.title", LANG, name="Bob", user_id=bob.id, n=20)
+    # Newest first, times in Shanghai: the 24th gift was the last change.
+    assert lines[1] == t("audit.row", LANG, time="2024-05-01 20:00", amount="+24",
+                         reason=t("audit.reason_give", LANG), balance=1000 + 300)
+    assert lines[20] == t("audit.row", LANG, time="2024-05-01 20:00", amount="+5",
+                          reason=t("audit.reason_give", LANG), balance=1000 + 15)
+    assert len(lines) == 21
+    assert await reply(fake_api, ann, group, f"/audit {bob.id}") == t("audit.sent", LANG,
+                                                                      name="Ann")
+    assert fake_api.last_message(ann).text.splitlines() == lines
+
+    await store.ensure_player(cat.id, "Cat")
+    fake_api.set_member_status(group, cat, "left")
+    assert await reply(fake_api, ann, group, f"/audit {cat.id}") == t("audit.not_member", LANG)
+    assert await reply(fake_api, ann, group, "/audit") == t("audit.usage", LANG)
+    assert await reply(fake_api, ann, group, "/audit @stranger") == t("audit.usage", LANG)
+
+
+async def test_balance_and_me_in_private(fake_api: FakeBotApi, running_bot: BotRunner):
+    dee = fake_api.new_user("Dee", language_code="zh-hant")
+    assert await reply(fake_api, dee, dee, "/balance") == t("eco.balance", "zh-Hant", name="Dee",
+                                                           beans=1000)
+    me = (await reply(fake_api, dee, dee, "/me")).splitlines()
+    assert me[0] == t("stats.title", "zh-Hant", name="Dee")
+    assert me[1] == t("stats.balance", "zh-Hant", beans=1000,
+                      rank=t("stats.rank_global", "zh-Hant", rank=1))
+    assert me[2] == t("stats.games", "zh-Hant", games=0, wins=0, rate="—")
