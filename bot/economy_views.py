@@ -19,9 +19,6 @@ from bot.views import short_name
 #: Medals of the first three places; later places show their number.
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
-#: Leaderboard kinds: what ``/top`` shows (see :func:`top_text`).
-TOP_KINDS = ("today", "week", "all", "global_today", "global_week", "global")
-
 
 def _place(rank: int) -> str:
     return MEDALS.get(rank, f"{rank}.")
@@ -85,10 +82,10 @@ def give_refused_text(code: str, lang: str, remaining: int | None = None) -> str
 def top_text(kind: str, rows: Sequence[LeaderboardRow], lang: str) -> str:
     """A leaderboard (``/top``), best first.
 
-    ``kind`` is one of :data:`TOP_KINDS`: ``today``/``week`` (net beans won in this group),
-    ``all`` (balances of this group's players), ``global_today``/``global_week`` (net beans over
-    all groups), ``global`` (balances of all players). Rows show medal or rank, name, value and
-    deals played.
+    ``kind`` (see ``bot.handlers.economy.TOP_QUERIES``): ``today``/``week`` (net beans won in
+    this group), ``all`` (balances of this group's players), ``global_today``/``global_week``
+    (net beans over all groups), ``global`` (balances of all players). Rows show medal or rank,
+    name, value and deals played.
     """
     balances = kind in ("all", "global")
     lines = [t(f"top.title_{kind}", lang)]

@@ -21,6 +21,7 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application, CommandHandler, ContextTypes, TypeHandler
 
 from bot import economy_views as ev
+from bot.economy import Period
 from bot.handlers.common import display_name, group_language, is_admin, settings, store
 from bot.i18n import match_language, t
 from bot.store import AlreadyClaimed, GiveRefused, NotEligible, Player
@@ -37,6 +38,15 @@ PERIOD_WORDS = {
     "all": "all", "总榜": "all", "總榜": "all",
 }
 GLOBAL_WORDS = frozenset({"global", "全服", "全部"})
+#: Each leaderboard ``/top`` shows: the store's period, and whether over all groups.
+TOP_QUERIES: dict[str, tuple[Period, bool]] = {
+    "today": ("today", False),
+    "week": ("week", False),
+    "all": ("all", False),
+    "global_today": ("today", True),
+    "global_week": ("week", True),
+    "global": ("all", True),
+}
 NOT_MEMBERS = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.BANNED})
 
 
@@ -244,8 +254,8 @@ async def _is_member(app: Application, chat_id: int, user_id: int) -> bool:
 
 
 def top_kind(args: list[str], in_group: bool) -> str | None:
-    """Which leaderboard ``/top <args>`` asks for (:data:`bot.economy_views.TOP_KINDS`), or
-    ``None`` for words it does not know.
+    """Which leaderboard ``/top <args>`` asks for (a key of :data:`TOP_QUERIES`), or ``None``
+    for words it does not know.
 
     In a group: ``today`` (default), ``week``, ``all`` are this group's; ``global`` alone is
     every player's balance, ``global today``/``global week`` net beans over all groups. In a
@@ -277,9 +287,9 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if kind is None:
         await _reply(update, t("top.usage", lang))
         return
-    period = kind.removeprefix("global_") if kind != "global" else "all"
-    chat_id = None if kind.startswith("global") else chat.id
-    rows = await store(app).leaderboard(chat_id, period, limit=TOP_LIMIT)
+    period, over_all_groups = TOP_QUERIES[kind]
+    rows = await store(app).leaderboard(None if over_all_groups else chat.id, period,
+                                        limit=TOP_LIMIT)
     await _reply(update, ev.top_text(kind, rows, lang))
 
 
