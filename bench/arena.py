@@ -20,6 +20,7 @@ are normal approximations; the overall line pairs the two games of each deal.
 Opponents:
 
 * ``random``: a uniformly random legal action (pass included when following).
+* ``easy``, ``normal``, ``hard``: our own levels (to compare levels head to head).
 * ``rlcard``: RLCard's rule agent ``doudizhu-rule-v1`` (``DouDizhuRuleAgentV1``) acting from our
   state. It reads ``raw_obs`` fields ``current_hand``, ``trace``, ``actions``, ``landlord`` and
   ``self``; we build them from the seat's view (RLCard's card letters: ``B``/``R`` for the small
@@ -48,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.action import Action  # noqa: E402
-from engine.ai import choose_action  # noqa: E402
+from engine.ai import LEVELS, choose_action  # noqa: E402
 from engine.cards import RANK_CHARS  # noqa: E402
 from engine.deal import apply, new_deal  # noqa: E402
 from engine.presets import SCORE  # noqa: E402
@@ -129,7 +130,9 @@ def make_opponent(name: str, seed: int) -> Player:
         return random_player(random.Random(seed))
     if name == "rlcard":
         return rlcard_player(seed % (2**32))
-    raise ValueError(name)
+    if name in LEVELS:
+        return ai_player(name)
+    raise ValueError(f"unknown opponent {name!r}")
 
 
 def run_deal(args: tuple[str, str, int]):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-from engine.ai.hand import KICKER_TYPES, all_moves, can_beat, follow_moves, minus
+from engine.ai.hand import KICKER_TYPES, all_moves, beats, can_beat, follow_moves, minus
 from engine.ai.knowledge import Knowledge
 from engine.combos import Play
 
@@ -78,12 +78,12 @@ def forced_win(k: Knowledge, *, max_nodes: int = 4000, time_budget: float = 0.03
 # --- sampled perfect-information endgame (RULES.md §4) ---------------------------------------
 
 
-def _limited_moves(hand: tuple[int, ...], prev: Play | None) -> list[Play]:
-    """Plays for the search: every play, but at most two wing choices per trio/plane body."""
-    moves = all_moves(hand) if prev is None else follow_moves(hand, prev)
+def _limited_moves(hand: tuple[int, ...]) -> list[Play]:
+    """Leads for the search: every play, but at most two wing choices per trio/plane body;
+    a play that empties the hand first, then longer plays first."""
     out: list[Play] = []
     seen: dict[tuple, int] = {}
-    for m in moves:
+    for m in all_moves(hand):
         if m.type in KICKER_TYPES:
             key = (m.type, m.main, m.n)
             if seen.get(key, 0) >= 2:
@@ -108,20 +108,27 @@ class Solver:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.memo: dict[tuple, bool] = {}
-        self.moves: dict[tuple, list[Play]] = {}
+        self.leads: dict[tuple[int, ...], list[Play]] = {}
+        self.follows: dict[tuple, list[Play]] = {}
 
     def _moves(self, hand: tuple[int, ...], prev: Play | None) -> list[Play]:
-        key = (hand, prev)
-        got = self.moves.get(key)
+        leads = self.leads.get(hand)
+        if leads is None:
+            leads = self.leads[hand] = _limited_moves(hand)
+        if prev is None:
+            return leads
+        key = (hand, prev.type, prev.main, prev.n, len(prev.cards))
+        got = self.follows.get(key)
         if got is None:
-            got = self.moves[key] = _limited_moves(hand, prev)
+            got = self.follows[key] = [m for m in leads if beats(m, prev)]
         return got
 
     def landlord_wins(self, hands: tuple[tuple[int, ...], ...], turn: int,
                       prev: Play | None, owner: int | None) -> bool:
         if owner == turn:
             prev, owner = None, None
-        key = (hands, turn, prev, owner)
+        key = (hands, turn, owner, prev.type, prev.main, prev.n, len(prev.cards)) \
+            if prev is not None else (hands, turn)
         got = self.memo.get(key)
         if got is not None:
             return got
