@@ -23,6 +23,8 @@ Settings (key: values, default):
   ``autoplay_penalty`` (§9, on).
 - ``daily_post``: post yesterday's top 3 at the end of each day (on).
 - ``give_enabled``: ``/give`` between players allowed (off).
+- ``pictures``: the table, hand and result messages are pictures with captions (issue 4, on);
+  off: text only.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ DEFAULT_GROUP_SETTINGS: dict[str, Any] = {
     "autoplay_penalty": True,
     "daily_post": True,
     "give_enabled": False,
+    "pictures": True,
 }
 
 #: Group settings that are engine rule options (``engine.presets.Rules`` fields).
@@ -152,6 +155,7 @@ _CHECKS: dict[str, Callable[[Any], bool]] = {
     "autoplay_penalty": _flag,
     "daily_post": _flag,
     "give_enabled": _flag,
+    "pictures": _flag,
 }
 
 

@@ -73,6 +73,7 @@ MENU: tuple[MenuItem, ...] = (
     MenuItem("alarm_at", (2, 3)),
     MenuItem("daily_post"),
     MenuItem("give_enabled"),
+    MenuItem("pictures"),
     MenuItem("timezone", TIMEZONES),
 )
 ITEMS: dict[str, MenuItem] = {item.key: item for item in MENU}
