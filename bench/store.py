@@ -249,8 +249,12 @@ def fill(path: Path, players: int, deals: int, groups: int, seed: int, now_ms: i
         ),
     )
     db.executemany(
-        "INSERT INTO group_players (chat_id, user_id, games, last_played_at) VALUES (?, ?, ?, ?)",
-        ((chat, user, games, at) for (chat, user), (games, at) in history.members.items()),
+        "INSERT INTO group_players (chat_id, user_id, games, last_played_at, balance,"
+        " balance_changed_at) VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            (chat, user, games, at, history.balance[user], history.changed_at[user])
+            for (chat, user), (games, at) in history.members.items()
+        ),
     )
     db.execute("COMMIT")
     for _, sql in indexes:

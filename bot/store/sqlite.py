@@ -492,7 +492,7 @@ class SQLiteStore(Store):
                 ledger_rows.append(
                     (seat.user_id, beans, balance, LedgerReason.DEAL.value, deal_id, chat_id, now)
                 )
-            member_rows.append((chat_id, seat.user_id, now))
+            member_rows.append((chat_id, now, seat.user_id))
         await db.executemany(
             "INSERT INTO deal_seats (deal_id, seat, user_id, chat_id, finished_at, role, won,"
             " points, beans, bombs, spring, escaped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -518,8 +518,10 @@ class SQLiteStore(Store):
                 ledger_rows,
             )
         await db.executemany(
-            "INSERT INTO group_players (chat_id, user_id, games, last_played_at)"
-            " VALUES (?, ?, 1, ?) ON CONFLICT (chat_id, user_id) DO UPDATE"
+            "INSERT INTO group_players"
+            " (chat_id, user_id, games, last_played_at, balance, balance_changed_at)"
+            " SELECT ?, user_id, 1, ?, balance, balance_changed_at FROM players"
+            " WHERE user_id = ? ON CONFLICT (chat_id, user_id) DO UPDATE"
             " SET games = games + 1, last_played_at = excluded.last_played_at",
             member_rows,
         )
@@ -701,9 +703,9 @@ class SQLiteStore(Store):
                 (limit,),
             )
         return await db.execute_fetchall(
-            "SELECT p.user_id, p.name, p.balance, g.games FROM group_players g"
+            "SELECT g.user_id, p.name, g.balance, g.games FROM group_players g"
             " JOIN players p ON p.user_id = g.user_id WHERE g.chat_id = ?"
-            " ORDER BY p.balance DESC, g.games, p.balance_changed_at, p.user_id LIMIT ?",
+            " ORDER BY g.balance DESC, g.games, g.balance_changed_at, g.user_id LIMIT ?",
             (chat_id, limit),
         )
 
@@ -754,37 +756,29 @@ class SQLiteStore(Store):
     async def _rank(
         self, db: aiosqlite.Connection, player: aiosqlite.Row, chat_id: int | None
     ) -> int | None:
-        """Position by balance with the leaderboard's tie rules (1 = first)."""
-        balance, changed, user_id = (
-            player["balance"],
-            player["balance_changed_at"],
-            player["user_id"],
-        )
+        """Position by balance with the leaderboard's tie rules (1 = first), in the group's
+        players or among all players; ``None`` if the player has not played in the group."""
         ahead = (
-            "(p.balance > ? OR (p.balance = ? AND ({games} < ? OR ({games} = ? AND"
-            " (p.balance_changed_at < ? OR (p.balance_changed_at = ? AND p.user_id < ?))))))"
+            "(balance > ? OR (balance = ? AND (games, balance_changed_at, user_id) < (?, ?, ?)))"
         )
         if chat_id is None:
-            games = player["games"]
-            sql = "SELECT COUNT(*) FROM players p WHERE " + ahead.format(games="p.games")
-            params: tuple[Any, ...] = ()
+            row = player
+            sql, params = f"SELECT COUNT(*) FROM players WHERE {ahead}", ()
         else:
-            member = await self._one(
+            row = await self._one(
                 db,
-                "SELECT games FROM group_players WHERE chat_id = ? AND user_id = ?",
-                (chat_id, user_id),
+                "SELECT balance, games, balance_changed_at, user_id FROM group_players"
+                " WHERE chat_id = ? AND user_id = ?",
+                (chat_id, player["user_id"]),
             )
-            if member is None:
+            if row is None:
                 return None
-            games = member[0]
-            sql = (
-                "SELECT COUNT(*) FROM group_players g JOIN players p ON p.user_id = g.user_id"
-                " WHERE g.chat_id = ? AND " + ahead.format(games="g.games")
-            )
+            sql = f"SELECT COUNT(*) FROM group_players WHERE chat_id = ? AND {ahead}"
             params = (chat_id,)
-        params += (balance, balance, games, games, changed, changed, user_id)
-        row = await self._one(db, sql, params)
-        return row[0] + 1
+        balance = row["balance"]
+        keys = (row["games"], row["balance_changed_at"], row["user_id"])
+        count = await self._one(db, sql, (*params, balance, balance, *keys))
+        return count[0] + 1
 
     async def daily_posts_due(self, kind: str = "daily_top") -> list[tuple[int, date]]:
         now = self.clock()

@@ -76,14 +76,29 @@ CREATE INDEX deal_seats_by_chat ON deal_seats (chat_id, finished_at, user_id, be
 CREATE INDEX deal_seats_by_time ON deal_seats (finished_at, user_id, beans)
     WHERE user_id IS NOT NULL;
 
--- The players of a group: who played a deal there, and how many.
+-- The players of a group: who played a deal there, how often, and a copy of their balance
+-- (kept equal to players.balance by the trigger below) so that /top all and the rank in a
+-- group read one index, however many players the group has.
 CREATE TABLE group_players (
-    chat_id        INTEGER NOT NULL,
-    user_id        INTEGER NOT NULL REFERENCES players (user_id),
-    games          INTEGER NOT NULL,
-    last_played_at INTEGER NOT NULL,
+    chat_id            INTEGER NOT NULL,
+    user_id            INTEGER NOT NULL REFERENCES players (user_id),
+    games              INTEGER NOT NULL,
+    last_played_at     INTEGER NOT NULL,
+    balance            INTEGER NOT NULL,
+    balance_changed_at INTEGER NOT NULL,
     PRIMARY KEY (chat_id, user_id)
 ) WITHOUT ROWID;
+CREATE INDEX group_players_by_balance
+    ON group_players (chat_id, balance DESC, games, balance_changed_at, user_id);
+CREATE INDEX group_players_by_user ON group_players (user_id);
+
+CREATE TRIGGER group_players_follow_balance
+AFTER UPDATE OF balance, balance_changed_at ON players
+WHEN NEW.balance IS NOT OLD.balance OR NEW.balance_changed_at IS NOT OLD.balance_changed_at
+BEGIN
+    UPDATE group_players SET balance = NEW.balance, balance_changed_at = NEW.balance_changed_at
+    WHERE user_id = NEW.user_id;
+END;
 
 CREATE TABLE ledger (
     id            INTEGER PRIMARY KEY,

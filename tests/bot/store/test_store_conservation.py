@@ -78,11 +78,17 @@ async def test_random_session_conserves_beans_and_never_goes_negative(
             "SELECT deal_id FROM ledger WHERE reason = 'deal'"
             " GROUP BY deal_id HAVING SUM(amount) <> 0"
         ).fetchall()
+        stale_copies = db.execute(
+            "SELECT g.chat_id, g.user_id FROM group_players g JOIN players p USING (user_id)"
+            " WHERE g.balance <> p.balance OR g.balance_changed_at <> p.balance_changed_at"
+        ).fetchall()
+        members = db.execute("SELECT COUNT(*) FROM group_players").fetchone()[0]
         seat_beans = db.execute("SELECT SUM(beans) FROM deal_seats").fetchone()[0]
         negative_steps = db.execute(
             "SELECT COUNT(*) FROM ledger WHERE balance_after < 0"
         ).fetchone()[0]
     assert mismatched == []
+    assert stale_copies == [] and members > len(PLAYERS)  # the group copies follow the balance
     assert unbalanced_deals == []
     assert seat_beans == 0
     assert negative_steps == 0
