@@ -445,11 +445,13 @@ class SQLiteStore(Store):
         )
         seat_rows, stat_rows, ledger_rows, member_rows = [], [], [], []
         for seat_no, seat in enumerate(seats):
+            points, beans = settlement.points[seat_no], settlement.beans[seat_no]
             fact = facts[seat_no] if facts is not None else None
-            points = settlement.points[seat_no]
-            beans = settlement.beans[seat_no]
-            won = fact.won if fact else points > 0
             role = fact.role if fact else None
+            won = fact.won if fact else points > 0
+            bombs = fact.bombs if fact else 0
+            spring = bool(fact and fact.spring)
+            escaped = bool(fact and fact.escaped)
             seat_rows.append(
                 (
                     deal_id,
@@ -461,31 +463,24 @@ class SQLiteStore(Store):
                     won,
                     points,
                     beans,
-                    fact.bombs if fact else 0,
-                    fact.spring if fact else False,
-                    fact.escaped if fact else False,
+                    bombs,
+                    spring,
+                    escaped,
                 )
             )
             if seat.user_id is None:
                 continue
-            landlord, farmer = role == "landlord", role == "farmer"
             stat_rows.append(
-                (
-                    beans,
-                    beans,
-                    now,
-                    won,
-                    landlord,
-                    landlord and won,
-                    farmer,
-                    farmer and won,
-                    fact.spring and won if fact else False,
-                    fact.bombs if fact else 0,
-                    beans,
-                    won,
-                    won,
-                    seat.user_id,
-                )
+                {
+                    "user_id": seat.user_id,
+                    "beans": beans,
+                    "now": now,
+                    "won": won,
+                    "landlord": role == "landlord",
+                    "farmer": role == "farmer",
+                    "spring": spring and won,
+                    "bombs": bombs,
+                }
             )
             if beans:
                 balance = settlement.balances[seat_no]
@@ -499,16 +494,19 @@ class SQLiteStore(Store):
             seat_rows,
         )
         await db.executemany(
-            "UPDATE players SET balance = balance + ?,"
-            " balance_changed_at = CASE WHEN ? <> 0 THEN ? ELSE balance_changed_at END,"
-            " games = games + 1, wins = wins + ?,"
-            " landlord_games = landlord_games + ?, landlord_wins = landlord_wins + ?,"
-            " farmer_games = farmer_games + ?, farmer_wins = farmer_wins + ?,"
-            " springs = springs + ?, bombs = bombs + ?, best_win = MAX(best_win, ?),"
-            " current_streak = CASE WHEN ? THEN current_streak + 1 ELSE 0 END,"
+            "UPDATE players SET balance = balance + :beans,"
+            " balance_changed_at = CASE WHEN :beans <> 0 THEN :now ELSE balance_changed_at END,"
+            " games = games + 1, wins = wins + :won,"
+            " landlord_games = landlord_games + :landlord,"
+            " landlord_wins = landlord_wins + (:landlord AND :won),"
+            " farmer_games = farmer_games + :farmer,"
+            " farmer_wins = farmer_wins + (:farmer AND :won),"
+            " springs = springs + :spring, bombs = bombs + :bombs,"
+            " best_win = MAX(best_win, :beans),"
+            " current_streak = CASE WHEN :won THEN current_streak + 1 ELSE 0 END,"
             " longest_streak = MAX(longest_streak,"
-            "     CASE WHEN ? THEN current_streak + 1 ELSE 0 END)"
-            " WHERE user_id = ?",
+            "     CASE WHEN :won THEN current_streak + 1 ELSE 0 END)"
+            " WHERE user_id = :user_id",
             stat_rows,
         )
         if ledger_rows:
