@@ -12,7 +12,8 @@ limit), for example ``A:k3Xq9ZpT:12:bid3`` or ``S:k3Xq9ZpT:40:r7``:
   deal starts, so a button from an older lobby or deal no longer finds its table.
 * ``VERSION``: the deal state's version the button was drawn for (``DealState.version``), 0 where a
   kind does not depend on it (lobby, "My cards", "Play again", the leave confirmation).
-* ``PAYLOAD``: what the button does, from a fixed list per kind.
+* ``PAYLOAD``: what the button does, from a fixed list per kind. The leave confirmation's
+  ``yes<seat>`` / ``no<seat>`` name the seat that asked: only its player may answer.
 
 Callback data comes from the client and can be forged: :func:`parse_callback` accepts only what
 :func:`make_callback` could have produced and raises :class:`CallbackError` for anything else.
@@ -69,13 +70,17 @@ SELECT_PAYLOADS: frozenset[str] = frozenset(
     [f"r{rank}" for rank in range(RANK_COUNT)] + ["play", "hint", "clear"]
 )
 
+#: Seats a leave confirmation may name (four for the two-deck variant, RULES.md §11).
+MAX_SEATS = 4
+
 #: Every kind and the payloads it accepts.
 PAYLOADS: dict[str, frozenset[str]] = {
     LOBBY: frozenset({"join", "leave", "bot", "start", "close"}),
     ACTION: frozenset(ACTION_PAYLOADS),
     SELECT: SELECT_PAYLOADS,
     MY_CARDS: frozenset({""}),
-    CONFIRM_LEAVE: frozenset({"yes", "no"}),
+    CONFIRM_LEAVE: frozenset(f"{answer}{seat}" for answer in ("yes", "no")
+                             for seat in range(MAX_SEATS)),
     PLAY_AGAIN: frozenset({""}),
 }
 
@@ -103,6 +108,17 @@ class Callback:
         if self.kind != SELECT or not self.payload.startswith("r"):
             raise CallbackError("not a rank button")
         return int(self.payload[1:])
+
+    @property
+    def seat(self) -> int:
+        """The seat named by a leave confirmation's ``yes<seat>`` / ``no<seat>`` payload.
+
+        Raises:
+            CallbackError: not a leave confirmation.
+        """
+        if self.kind != CONFIRM_LEAVE:
+            raise CallbackError("not a leave confirmation")
+        return int(self.payload[-1])
 
     def __str__(self) -> str:
         return f"{self.kind}:{self.token}:{self.version}:{self.payload}"

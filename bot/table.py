@@ -91,8 +91,13 @@ class Table:
         play_timeout, bid_timeout: seconds per decision (RULES.md §9).
         autoplay_mode: what plays for a human seat on auto-play: ``"simple"`` (the seeds' rule,
             ``engine.auto_action``) or ``"ai"`` (``engine.ai.choose_action``), a group setting.
+        pictures: the table's messages are pictures with captions (the group's ``pictures``
+            setting, issue 4); ``False``: text only.
         message_id: the group message showing the lobby, then the table.
+        message_photo: the table message is a photo (a text message cannot become one).
         hand_message_ids: per seat, the private message with that seat's hand and buttons.
+        hand_photos: per seat, that hand message is a photo.
+        turn_notices: per seat, the pending private "Your turn" message (edits do not notify).
         join_link: the lobby shows the deep-link button (someone could not be written to).
         deal_id: the store's id of the running (or last) deal.
         first_bidder: first bidder of the current deal (rotates per deal, RULES.md §1.4).
@@ -105,6 +110,8 @@ class Table:
         notice: a line shown on the table message until the next change (not stored).
         rendered: per seat, the last hand message drawn, to skip edits that change nothing
             (not stored: after a restart every hand message is drawn again).
+        pictured: per message (``"table"`` or a seat), the input of the picture it shows now,
+            so that a change of caption alone edits only the caption (not stored).
     """
 
     chat_id: int
@@ -120,8 +127,12 @@ class Table:
     play_timeout: float = 30.0
     bid_timeout: float = 15.0
     autoplay_mode: str = "simple"
+    pictures: bool = True
     message_id: int | None = None
+    message_photo: bool = False
     hand_message_ids: list[int | None] = field(default_factory=list)
+    hand_photos: list[bool] = field(default_factory=list)
+    turn_notices: list[int | None] = field(default_factory=list)
     join_link: bool = False
     deal_id: int | None = None
     first_bidder: int | None = None
@@ -133,6 +144,7 @@ class Table:
     state: DealState | None = field(default=None, repr=False, compare=False)
     notice: str | None = field(default=None, repr=False, compare=False)
     rendered: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
+    pictured: dict[int | str, object] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def key(self) -> str:
@@ -153,6 +165,15 @@ class Table:
     def is_full(self, seats: int = 3) -> bool:
         return len(self.seats) >= seats
 
+    def reset_messages(self) -> None:
+        """Forget the hand messages and turn notices of the last deal (a new deal starts)."""
+        n = len(self.seats)
+        self.hand_message_ids = [None] * n
+        self.hand_photos = [False] * n
+        self.turn_notices = [None] * n
+        self.rendered.clear()
+        self.pictured.clear()
+
     def reset_turn_memory(self) -> None:
         """Forget every seat's selection and hint position (the state changed)."""
         self.selections = [[] for _ in self.seats]
@@ -163,9 +184,12 @@ class Table:
 
         Shape: ``{"v": 1, "chat_id", "thread_id", "lang", "title", "token", "phase", "opener_id",
         "seats": [{"user_id", "name", "is_bot", "left", "blocked"}, ...], "preset", "stake",
-        "play_timeout", "bid_timeout", "autoplay_mode", "message_id", "hand_message_ids": [...],
+        "play_timeout", "bid_timeout", "autoplay_mode", "pictures", "message_id",
+        "message_photo", "hand_message_ids": [...], "hand_photos": [...], "turn_notices": [...],
         "join_link", "deal_id", "first_bidder", "redeals", "deadline", "lobby_deadline",
         "selections": [[rank, ...], ...], "hint_index": [...]}``, meaning what the attributes do.
+        Dicts stored before pictures existed lack ``pictures`` … ``turn_notices``; they read as
+        text messages and no pending notice.
         """
         return {
             "v": DICT_VERSION,
@@ -182,8 +206,12 @@ class Table:
             "play_timeout": self.play_timeout,
             "bid_timeout": self.bid_timeout,
             "autoplay_mode": self.autoplay_mode,
+            "pictures": self.pictures,
             "message_id": self.message_id,
+            "message_photo": self.message_photo,
             "hand_message_ids": list(self.hand_message_ids),
+            "hand_photos": list(self.hand_photos),
+            "turn_notices": list(self.turn_notices),
             "join_link": self.join_link,
             "deal_id": self.deal_id,
             "first_bidder": self.first_bidder,
@@ -220,8 +248,14 @@ class Table:
                 play_timeout=float(data["play_timeout"]),
                 bid_timeout=float(data["bid_timeout"]),
                 autoplay_mode=data["autoplay_mode"],
+                pictures=bool(data.get("pictures", True)),
                 message_id=data["message_id"],
+                message_photo=bool(data.get("message_photo", False)),
                 hand_message_ids=list(data["hand_message_ids"]),
+                hand_photos=_padded([bool(p) for p in data.get("hand_photos", [])],
+                                    len(data["hand_message_ids"]), False),
+                turn_notices=_padded(list(data.get("turn_notices", [])),
+                                     len(data["hand_message_ids"]), None),
                 join_link=bool(data["join_link"]),
                 deal_id=data["deal_id"],
                 first_bidder=data["first_bidder"],
@@ -233,6 +267,11 @@ class Table:
             )
         except KeyError as exc:
             raise ValueError(f"table dict lacks {exc.args[0]!r}") from None
+
+
+def _padded(values: list, n: int, fill: object) -> list:
+    """``values`` made at least ``n`` long with ``fill`` (older dicts lack the list)."""
+    return values + [fill] * (n - len(values))
 
 
 class Tables:

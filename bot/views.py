@@ -200,7 +200,8 @@ def multiplier_text(multipliers: Sequence[int]) -> str:
     return " / ".join(f"×{m}" for m in values)
 
 
-def _current_multipliers(view: SeatView) -> list[int]:
+def current_multipliers(view: SeatView) -> list[int]:
+    """Each farmer–landlord pair's multiplier so far; while bidding, ``2^robs`` (RULES.md §7)."""
     if view.multipliers:
         return list(view.multipliers)
     return [2 ** view.bidding.robs]
@@ -236,7 +237,7 @@ def table_view(
         lines.append(t("table.phase_doubling", lang))
     if view.base:
         lines.append(t("table.base_multiplier", lang, base=view.base,
-                       multiplier=multiplier_text(_current_multipliers(view))))
+                       multiplier=multiplier_text(current_multipliers(view))))
     if view.kitty is not None:
         lines.append(t("table.kitty", lang, cards=cards_text(view.kitty, lang)))
     lines.append("")

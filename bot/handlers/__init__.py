@@ -1,8 +1,9 @@
 """Telegram handlers: commands, the lobby, the deal's buttons, timers' jobs, errors.
 
 ``register(application)`` installs every handler and the shared in-memory state
-(``bot_data["tables"]``, ``bot_data["edit_throttle"]``); ``restore(application)`` (from
-``post_init``) reloads stored tables and running deals after a start.
+(``bot_data["tables"]``, ``bot_data["edit_throttle"]``, ``bot_data["photo_cache"]``);
+``restore(application)`` (from ``post_init``) reloads stored tables and running deals after a
+start.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from telegram.ext import Application
 
 from bot.handlers import commands, daily_post, deal, economy, errors, group_settings, lobby
+from bot.photos import PhotoCache
 from bot.table import Tables
 from bot.timers import EditThrottle
 
@@ -19,6 +21,7 @@ def register(application: Application) -> None:
     application.bot_data["tables"] = Tables()
     interval = application.bot_data["settings"].table_edit_interval
     application.bot_data["edit_throttle"] = EditThrottle(interval)
+    application.bot_data["photo_cache"] = PhotoCache()
     commands.register(application)
     lobby.register(application)
     deal.register(application)

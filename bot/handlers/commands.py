@@ -145,16 +145,17 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         markup = InlineKeyboardMarkup([[
             InlineKeyboardButton(t("btn.leave_confirm", lang),
                                  callback_data=cb.make_callback(cb.CONFIRM_LEAVE, table.token,
-                                                                0, "yes")),
+                                                                0, f"yes{seat}")),
             InlineKeyboardButton(t("btn.cancel", lang),
                                  callback_data=cb.make_callback(cb.CONFIRM_LEAVE, table.token,
-                                                                0, "no")),
+                                                                0, f"no{seat}")),
         ]])
         await message.reply_text(t("reply.leave_confirm", lang, name=name), reply_markup=markup)
 
 
 async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The /leave confirmation (``Q:`` buttons): "yes" makes the presser's seat leave the deal."""
+    """The /leave confirmation (``Q:`` buttons): "yes" makes the seat that asked leave the deal.
+    Only that seat's player may answer; anyone else gets a pop-up and nothing changes."""
     app = context.application
     query = update.callback_query
     data = await deal.parse_press(query, app)
@@ -173,8 +174,13 @@ async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         if seat is None:
             await answer(query, t("pop.not_seated", table.lang), alert=True)
             return
+        if seat != data.seat:
+            asker = views.seat_name(table.seats[data.seat], data.seat, table.lang) \
+                if data.seat < len(table.seats) else "?"
+            await answer(query, t("pop.not_asker", table.lang, name=asker), alert=True)
+            return
         name = display_name(query.from_user)
-        if data.payload == "no":
+        if data.payload.startswith("no"):
             await _close_prompt(query, t("reply.leave_cancelled", table.lang, name=name))
             await answer(query, t("pop.stay", table.lang))
             return

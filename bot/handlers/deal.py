@@ -13,20 +13,20 @@ A refused press gets a pop-up and changes nothing.
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import logging
 import random
 import time
+from functools import partial
 
 from telegram import CallbackQuery, Update
 from telegram.error import Forbidden, RetryAfter, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes
 
 from bot import callbacks as cb
-from bot import timers, views
+from bot import scenes, timers, views
 from bot.handlers.common import (
     answer,
-    edit_text,
     group_language,
     say,
     send_text,
@@ -35,7 +35,16 @@ from bot.handlers.common import (
     tables,
     throttle,
 )
+from bot.handlers.display import (
+    Drawing,
+    clear_turn_notices,
+    photo_cache,
+    present,
+    set_caption,
+    update_turn_notices,
+)
 from bot.i18n import t
+from bot.photos import Picture, send_photo
 from bot.rooms import room_stake, rules_for
 from bot.store import SeatFacts, SeatRecord
 from bot.table import DEAL, LOBBY, RESULT, Table
@@ -44,6 +53,7 @@ from engine import (
     ComboType,
     DealState,
     IllegalAction,
+    SeatView,
     apply,
     auto_action,
     beat_reason,
@@ -52,6 +62,7 @@ from engine import (
     next_first_bidder,
 )
 from engine.ai import choose_action, hints
+from images import render_hand, render_result, render_table
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +97,7 @@ async def start_deal(app: Application, table: Table, *, redeal: bool = False) ->
     table.play_timeout = float(group.get("play_timeout") or settings(app).play_timeout)
     table.bid_timeout = float(group.get("bid_timeout") or settings(app).bid_timeout)
     table.autoplay_mode = group.get("autoplay", "simple")
+    table.pictures = bool(group["pictures"])
     old = table.state if redeal else None
     if old is not None:
         first = next_first_bidder(old)
@@ -110,7 +122,7 @@ async def start_deal(app: Application, table: Table, *, redeal: bool = False) ->
     if old is None:
         table.redeals = 0
         table.notice = None
-        table.hand_message_ids = [None] * len(table.seats)
+        table.reset_messages()
         for seat in table.seats:
             seat.left = False
     records = [
@@ -150,10 +162,7 @@ async def close_table(app: Application, table: Table, text: str) -> None:
     tables(app).remove(table)
     await store(app).delete_table(table.key)
     if table.message_id is not None:
-        try:
-            await edit_text(app.bot, table.chat_id, table.message_id, text, None)
-        except TelegramError as exc:
-            log.info("closing message at %s failed: %s", table.key, exc)
+        await set_caption(app.bot, table.chat_id, table.message_id, table.message_photo, text)
 
 
 def _timeout(table: Table, state: DealState) -> float:
@@ -204,13 +213,18 @@ async def show(app: Application, table: Table) -> None:
     put seats whose player cannot be written to on auto-play (lock held)."""
     state = table.state
     assert state is not None
+    pictures = bool((await store(app).get_group_settings(table.chat_id))["pictures"])
+    if pictures != table.pictures:  # the group switched mid-deal: from now on
+        table.pictures = pictures
+        table.rendered.clear()
     blocked = await refresh_hands(app, table)
+    blocked += await notify_turn(app, table)
     request_table_edit(app, table)
     if state.phase == "finished":
         await finish(app, table)
         return
     arm_timers(app, table)
-    for seat in blocked:
+    for seat in dict.fromkeys(blocked):
         if table.state.phase in ACTIVE and not table.state.autoplay[seat]:
             name = views.seat_name(table.seats[seat], seat, table.lang)
             await say(app, table, t("table.blocked", table.lang, name=name))
@@ -227,22 +241,61 @@ async def refresh_hands(app: Application, table: Table) -> list[int]:
     for i, seat in table.humans():
         if seat.blocked:
             continue
-        text, markup = views.hand_view(table, state.view(i), seconds)
-        drawn = text + (markup.to_json() if markup else "")
+        drawing = hand_drawing(table, state.view(i), seconds)
+        drawn = drawing.text + (drawing.markup.to_json() if drawing.markup else "") \
+            + repr(drawing.key)
         if table.rendered.get(i) == drawn:
             continue
         try:
-            message_id = table.hand_message_ids[i]
-            if message_id is None or not await edit_text(app.bot, seat.user_id, message_id,
-                                                         text, markup):
-                message = await send_text(app.bot, seat.user_id, text, markup)
-                table.hand_message_ids[i] = message.message_id
+            table.hand_message_ids[i], table.hand_photos[i] = await present(
+                app, seat.user_id, table.hand_message_ids[i], table.hand_photos[i],
+                table.pictured.get(i), drawing)
+            table.pictured[i] = drawing.key
             table.rendered[i] = drawn
         except Forbidden:
             seat.blocked = True
             blocked.append(i)
         except TelegramError as exc:
             log.warning("hand message for seat %s at %s failed: %s", i, table.key, exc)
+    return blocked
+
+
+def hand_drawing(table: Table, view: SeatView, seconds: float) -> Drawing:
+    """A seat's private hand message: in pictures mode the hand's picture with the selection
+    raised (:func:`images.render_hand`), under it the selection keyboard, and as caption the same
+    text as in text mode (the hand as text, whose turn it is, what to beat)."""
+    text, markup = views.hand_view(table, view, seconds)
+    if not table.pictures:
+        return Drawing(text, markup)
+    if not view.hand:  # played out: nothing to draw, the last picture stays
+        return Drawing.keeping_picture(text, markup)
+    selected = table.selections[view.seat] if view.seat < len(table.selections) else []
+    cards, chosen = scenes.hand_picture(view, selected)
+    return Drawing(text, markup, (cards, chosen), partial(render_hand, cards, chosen), "hand.png")
+
+
+def table_drawing(table: Table, seconds: float) -> Drawing:
+    """The group's table message: in pictures mode the table's picture from public facts only
+    (:func:`bot.scenes.table_scene`) with the table text as caption."""
+    view = table.state.view(0)
+    text, markup = views.table_view(table, view, seconds, table.notice)
+    if not table.pictures:
+        return Drawing(text, markup)
+    scene = scenes.table_scene(table, view, seconds)
+    return Drawing(text, markup, scene, partial(render_table, scene), "table.jpg")
+
+
+async def notify_turn(app: Application, table: Table) -> list[int]:
+    """Notify the human seats now to act, in their private chats, and withdraw the notices of
+    the others (:func:`bot.handlers.display.update_turn_notices`); the table is stored when the
+    notices changed. Returns the seats whose chat answered 403."""
+    state = table.state
+    before = list(table.turn_notices)
+    due = [s for s in state.to_act if not is_auto(table, state, s)] \
+        if state.phase in ACTIVE else []
+    blocked = await update_turn_notices(app, table, due)
+    if table.turn_notices != before:
+        await store(app).save_table(table.key, table.to_dict())
     return blocked
 
 
@@ -341,13 +394,15 @@ async def on_table_edit(context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         if table.phase not in (DEAL, RESULT):
             return
-        text, markup = views.table_view(table, table.state.view(0),
-                                        timers.seconds_left(table.deadline), table.notice)
+        drawing = table_drawing(table, timers.seconds_left(table.deadline))
         try:
-            if not await edit_text(app.bot, table.chat_id, table.message_id, text, markup):
-                # The table message is gone (deleted by an admin): post a new one.
-                message = await send_text(app.bot, table.chat_id, text, markup, table.thread_id)
-                table.message_id = message.message_id
+            # A table message that is gone (deleted by an admin) or changes between text and
+            # picture is posted again.
+            shown = await present(app, table.chat_id, table.message_id, table.message_photo,
+                                  table.pictured.get("table"), drawing, table.thread_id)
+            table.pictured["table"] = drawing.key
+            if shown != (table.message_id, table.message_photo):
+                table.message_id, table.message_photo = shown
                 await store(app).save_table(table.key, table.to_dict())
         except RetryAfter as exc:
             delay = exc.retry_after
@@ -380,9 +435,17 @@ async def finish(app: Application, table: Table) -> None:
     table.phase = RESULT
     table.deadline = None
     tables(app).retoken(table)
-    text, markup = views.result_view(table, state.view(0), settlement.points, settlement.beans)
+    view = state.view(0)
+    text, markup = views.result_view(table, view, settlement.points, settlement.beans)
+    scene = scenes.result_scene(table, view, state.hands, settlement.points, settlement.beans) \
+        if table.pictures else None
     try:
-        await send_text(app.bot, table.chat_id, text, markup, table.thread_id)
+        if scene is None:
+            await send_text(app.bot, table.chat_id, text, markup, table.thread_id)
+        else:
+            picture = Picture(await asyncio.to_thread(render_result, scene), "result.png")
+            await send_photo(app.bot, photo_cache(app), table.chat_id, picture, text, markup,
+                             table.thread_id)
     except TelegramError as exc:
         log.warning("result message at %s failed: %s", table.key, exc)
     await store(app).save_table(table.key, table.to_dict())
@@ -413,15 +476,17 @@ def seat_facts(state: DealState) -> list[SeatFacts]:
 
 
 async def close_hands(app: Application, table: Table) -> None:
-    """Take the buttons off every hand message of a deal that was stopped (lock held)."""
+    """Take the buttons off every hand message of a deal that was stopped, and withdraw the
+    turn notices (lock held)."""
     state = table.state
+    await clear_turn_notices(app, table)
     for i, seat in table.humans():
         message_id = table.hand_message_ids[i] if i < len(table.hand_message_ids) else None
         if message_id is None or seat.blocked or state is None:
             continue
         text = views.hand_stopped_text(table, state.view(i))
-        with contextlib.suppress(TelegramError):
-            await edit_text(app.bot, seat.user_id, message_id, text, None)
+        photo = i < len(table.hand_photos) and table.hand_photos[i]
+        await set_caption(app.bot, seat.user_id, message_id, photo, text)
 
 
 # --- Buttons -------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from bot.handlers.common import (
     edit_text,
     group_language,
     may_manage,
+    say,
     send_text,
     settings,
     store,
@@ -72,6 +73,7 @@ async def post_lobby(app: Application, table: Table) -> None:
     text, markup = _lobby(app, table)
     message = await send_text(app.bot, table.chat_id, text, markup, table.thread_id)
     table.message_id = message.message_id
+    table.message_photo = False
     await store(app).save_table(table.key, table.to_dict())
     arm_lobby_expiry(app, table)
 
@@ -227,9 +229,24 @@ async def _start(app: Application, query, table: Table) -> None:
         await answer(query, t("pop.only_opener", lang), alert=True)
     elif not table.is_full():
         await answer(query, t("pop.need_three", lang), alert=True)
+    elif (lacking := await lacking_beans(app, table))[1]:
+        minimum, short = lacking
+        names = ", ".join(views.seat_name(table.seats[i], i, lang) for i in short)
+        text = t("pop.start_need_beans", lang, names=names, minimum=minimum)
+        await say(app, table, text)
+        await answer(query, text[:200], alert=True)
     else:
         await deal.start_deal(app, table)
         await answer(query, t("lobby.starting", lang))
+
+
+async def lacking_beans(app: Application, table: Table) -> tuple[int, list[int]]:
+    """The room's minimum balance to sit (RULES.md §8) and the human seats below it now: beans
+    may have gone since they sat down (a deal elsewhere, /give, a changed stake tier), so Start
+    checks again (lock held)."""
+    minimum = room_stake(await store(app).get_group_settings(table.chat_id)).min_balance
+    return minimum, [i for i, seat in table.humans()
+                     if await store(app).balance(seat.user_id) < minimum]
 
 
 async def on_play_again(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

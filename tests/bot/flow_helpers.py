@@ -20,11 +20,22 @@ HAND_PREFIX = t("hand.title", LANG, n=0).split("(")[0] + "("  # "Your cards ("
 
 
 def hand_message(api: FakeBotApi, user: User) -> FakeMessage:
-    """The user's private hand message (the newest bot message that shows a hand)."""
+    """The user's private hand message (the newest bot message that shows a hand, as text or as
+    a picture's caption)."""
     for message in reversed(api.messages_in(user)):
-        if message.text and message.text.startswith(HAND_PREFIX):
+        if message.content.startswith(HAND_PREFIX):
             return message
     raise LookupError(f"no hand message for {user.first_name}")
+
+
+async def table_picture(api: FakeBotApi, group: Chat, timeout: float = 5.0) -> FakeMessage:
+    """Wait until the group's table is a picture (the lobby's text message replaced: sent as a
+    photo, the lobby deleted) and return that message."""
+    def shown() -> FakeMessage | None:
+        messages = api.messages_in(group)
+        return messages[0] if len(messages) == 1 and messages[0].photo else None
+
+    return await api.wait_for(shown, timeout)
 
 
 def button_data(
@@ -117,25 +128,41 @@ class Players:
 
 
 RESULT_MARK = "🏁"
-GROUP_METHODS = ("sendMessage", "editMessageText", "sendPhoto", "editMessageCaption")
+#: The calls that send or change a message's text or caption.
+TEXT_METHODS = ("sendMessage", "editMessageText", "sendPhoto", "editMessageCaption",
+                "editMessageMedia")
+GROUP_METHODS = TEXT_METHODS
 
 
-async def result_message(api: FakeBotApi, group: Chat, timeout: float = 10.0) -> FakeMessage:
-    """Wait for the result message in ``group`` and return it."""
+def call_text(call: Call) -> str:
+    """The text or caption a call sends (a new picture's caption for ``editMessageMedia``)."""
+    media = call.params.get("media")
+    caption = media.get("caption") if isinstance(media, dict) else None
+    return str(call.params.get("text") or call.params.get("caption") or caption or "")
+
+
+async def result_message(
+    api: FakeBotApi, group: Chat, timeout: float = 10.0, since: int = 0
+) -> FakeMessage:
+    """Wait for the result message in ``group`` (text, or a picture with a caption; the first
+    one since call index ``since``) and return it."""
     call = await api.wait_for(
-        "sendMessage", timeout, since=0, chat_id=group,
-        where=lambda c: str(c.params.get("text", "")).startswith(RESULT_MARK),
+        lambda: next((c for c in api.calls[since:] if c.ok
+                      and c.method in ("sendMessage", "sendPhoto")
+                      and c.params.get("chat_id") == group.id
+                      and call_text(c).startswith(RESULT_MARK)), None),
+        timeout,
     )
     return api.message(group, call.result["message_id"])
 
 
 def private_hand_texts(api: FakeBotApi, users: Sequence[User]) -> list[str]:
-    """Every hand message text the bot sent or drew in the users' private chats."""
+    """Every hand message text or caption the bot sent or drew in the users' private chats."""
     ids = {u.id for u in users}
     texts = []
     for call in api.calls:
-        if call.method in ("sendMessage", "editMessageText") and call.params.get("chat_id") in ids:
-            text = str(call.params.get("text", ""))
+        if call.method in TEXT_METHODS and call.params.get("chat_id") in ids:
+            text = call_text(call)
             if text.startswith(HAND_PREFIX):
                 texts.append(text)
     return texts
@@ -144,7 +171,7 @@ def private_hand_texts(api: FakeBotApi, users: Sequence[User]) -> list[str]:
 def group_texts(api: FakeBotApi, group: Chat) -> list[str]:
     """Every text or caption the bot sent to or drew in ``group`` (each edit counted)."""
     return [
-        str(call.params.get("text") or call.params.get("caption") or "")
+        call_text(call)
         for call in api.calls
         if call.method in GROUP_METHODS and call.params.get("chat_id") == group.id
     ]

@@ -8,7 +8,7 @@ import pytest
 from bot import views
 from bot.i18n import t
 from engine import SCORE, Action, new_deal
-from tests.bot.flow_helpers import LANG, Players, button_data, hand_message
+from tests.bot.flow_helpers import LANG, Players, button_data, hand_message, table_picture
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -26,6 +26,7 @@ async def dealt(fake_api: FakeBotApi, running_bot: BotRunner) -> Players:
     players = Players(fake_api, group, users)
     lobby = await players.open_table(users[0], users[1:])
     await players.click(users[0], lobby, t("btn.start", LANG))
+    await table_picture(fake_api, group)
     players.state = new_deal(SCORE, seed=SEED, first_bidder=0)
     players.app = app
     return players
@@ -138,12 +139,12 @@ async def test_blocked_player_goes_to_autoplay_and_group_is_told(dealt: Players)
 async def test_a_429_on_the_table_edit_is_retried(dealt: Players):
     api = dealt.api
     table = api.messages_in(dealt.group)[0]
-    api.fail_next("editMessageText", 429, retry_after=1, chat=dealt.group)
+    api.fail_next("editMessageMedia", 429, retry_after=1, chat=dealt.group)
     await dealt.act(Action("bid", 0, value=2))
-    await api.wait_for("editMessageText", chat_id=dealt.group, ok=False, since=0)
+    await api.wait_for("editMessageMedia", chat_id=dealt.group, ok=False, since=0)
     shown = f"Ann · 17 cards · {t('btn.bid_2', LANG)}"
-    await api.wait_for(lambda: shown in table.text, timeout=5)
-    failed = api.calls_to("editMessageText", chat_id=dealt.group.id)
+    await api.wait_for(lambda: shown in table.content, timeout=5)
+    failed = api.calls_to("editMessageMedia", chat_id=dealt.group.id)
     assert [c.status for c in failed].count(429) == 1
 
 
@@ -173,8 +174,10 @@ async def test_a_deleted_table_message_is_posted_again(dealt: Players):
     table = api.messages_in(dealt.group)[0]
     table.deleted = True  # an admin deleted it
     await dealt.act(Action("bid", 0, value=1))
-    call = await api.wait_for("sendMessage", chat_id=dealt.group)
-    assert call.params["text"].startswith("🃏")
+    call = await api.wait_for("sendPhoto", chat_id=dealt.group)
+    assert call.params["caption"].startswith("🃏")
     fresh = api.message(dealt.group, call.result["message_id"])
     assert fresh.button(t("btn.my_cards", LANG))
-    assert dealt.app.bot_data["tables"].table_of(dealt.users[0].id).message_id == fresh.message_id
+    table = dealt.app.bot_data["tables"].table_of(dealt.users[0].id)
+    await api.wait_for(lambda: table.message_id == fresh.message_id)
+    assert table.message_photo is True

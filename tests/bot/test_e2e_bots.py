@@ -23,7 +23,7 @@ async def play_as_human(players: Players, user) -> None:
     (or Pass when Hint finds nothing)."""
     api = players.api
     done = 0
-    while not any(m.text.startswith("🏁") for m in api.messages_in(players.group)):
+    while not any(m.content.startswith("🏁") for m in api.messages_in(players.group)):
         message = await api.wait_for(lambda: _my_turn(api, players, user), timeout=10)
         if message is True:
             break
@@ -42,7 +42,7 @@ async def play_as_human(players: Players, user) -> None:
 
 
 def _my_turn(api: FakeBotApi, players: Players, user):
-    if any(m.text.startswith("🏁") for m in api.messages_in(players.group)):
+    if any(m.content.startswith("🏁") for m in api.messages_in(players.group)):
         return True
     message = hand_message(api, user)
     labels = {b.text for b in message.buttons}
@@ -71,12 +71,12 @@ async def test_one_human_and_two_bots_rob_preset_then_play_again(
 
     await play_as_human(players, user)
     result = await result_message(fake_api, group)
-    assert t("result.title", LANG, winner="").rstrip("!") in result.text
+    assert t("result.title", LANG, winner="").rstrip("!") in result.content
     deal = (await store.running_deals())
     assert deal == []
     # A human playing with two bots neither wins nor loses beans (the store's bot-seat rule).
     assert await store.balance(user.id) == 1000
-    assert f"{user.first_name} (" in result.text and "+0 beans" in result.text
+    assert f"{user.first_name} (" in result.content and "+0 beans" in result.content
     assert_no_hand_in_group(fake_api, group, [user])
 
     # Play again keeps the seats: a fresh lobby with the same three seats, then a new deal.
@@ -91,7 +91,7 @@ async def test_one_human_and_two_bots_rob_preset_then_play_again(
     await players.click(user, lobby, t("btn.start", LANG))
     second = await fake_api.wait_for(
         lambda: (m := hand_message(fake_api, user)).message_id != first_hand and m)
-    assert second.text.splitlines()[0] in (t("hand.title", LANG, n=17),)
+    assert second.content.splitlines()[0] in (t("hand.title", LANG, n=17),)
 
 
 async def test_rapid_bot_moves_coalesce_into_spaced_table_edits(
@@ -111,10 +111,14 @@ async def test_rapid_bot_moves_coalesce_into_spaced_table_edits(
     await result_message(fake_api, group, timeout=15)
     table = app.bot_data["tables"].get(f"{group.id}:0")
     actions = len(table.state.history)
-    await fake_api.wait_for(lambda: not lobby.buttons, timeout=3)  # the final state was drawn
-    edits = [c for c in fake_api.calls_to("editMessageText", chat_id=group.id,
-                                          message_id=lobby.message_id) if c.ok]
-    deal_edits = edits[3:]  # after the lobby's own edits (two bots added, then the first table)
-    gaps = [b.time - a.time for a, b in itertools.pairwise(deal_edits)]
-    assert actions > 20 and len(edits) < actions / 2
+    picture = fake_api.message(group, table.message_id)
+    await fake_api.wait_for(lambda: not picture.buttons, timeout=3)  # the final state was drawn
+    sent = fake_api.calls_to("sendPhoto", chat_id=group.id)[0]
+    assert sent.result["message_id"] == picture.message_id
+    edits = [c for method in ("editMessageMedia", "editMessageCaption")
+             for c in fake_api.calls_to(method, chat_id=group.id, message_id=picture.message_id)
+             if c.ok]
+    times = sorted([sent.time] + [c.time for c in edits])
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert actions > 20 and len(times) < actions / 2
     assert len(gaps) >= 3 and min(gaps) >= 0.35

@@ -43,8 +43,17 @@ async def test_leave_asks_first_then_forfeits_with_the_escape_penalty(
     prompt_text = await _reply(fake_api, bob, group, "/leave")
     assert prompt_text == t("reply.leave_confirm", LANG, name="Bob")
     prompt = fake_api.last_message(group)
-    answer = await players.click(cat, prompt, t("btn.cancel", LANG))  # Cat is seated too
+    # Only Bob answers his prompt: Cat (seated too) changes nothing with either button.
+    for label in ("btn.leave_confirm", "btn.cancel"):
+        answer = await players.click(cat, prompt, t(label, LANG))
+        assert answer.params["text"] == t("pop.not_asker", LANG, name="Bob")
+        assert answer.params["show_alert"] is True
+    assert prompt.text == prompt_text and len(prompt.buttons) == 2
+    table = running_bot.app.bot_data["tables"].table_of(ann.id)
+    assert table.state.escaped == (False, False, False)
+    answer = await players.click(bob, prompt, t("btn.cancel", LANG))
     assert answer.params["text"] == t("pop.stay", LANG)
+    assert prompt.text == t("reply.leave_cancelled", LANG, name="Bob")
     stranger = fake_api.new_user("Zed")
     prompt_text = await _reply(fake_api, bob, group, "/leave")
     prompt = fake_api.last_message(group)
@@ -53,7 +62,6 @@ async def test_leave_asks_first_then_forfeits_with_the_escape_penalty(
     answer = await players.click(bob, prompt, t("btn.leave_confirm", LANG))
     assert answer.params.get("text") is None
     assert prompt.text == t("table.left_deal", LANG, name="Bob")
-    table = running_bot.app.bot_data["tables"].table_of(ann.id)
     assert table.state.escaped == (False, True, False)
     assert running_bot.app.bot_data["tables"].table_of(bob.id) is None  # free to sit elsewhere
     assert await _reply(fake_api, bob, group, "/leave") == t("reply.not_seated", LANG)
@@ -61,7 +69,7 @@ async def test_leave_asks_first_then_forfeits_with_the_escape_penalty(
     for user in (ann, cat):
         await players.click(user, hand_message(fake_api, user), t("btn.autoplay", LANG))
     result = await result_message(fake_api, group)
-    assert t("result.escaped", LANG, name="Bob") in result.text
+    assert t("result.escaped", LANG, name="Bob") in result.content
     points = table.state.result.points
     assert points[1] < 0 and sum(points) == 0
     store = running_bot.app.bot_data["store"]
@@ -85,7 +93,7 @@ async def test_stop_by_an_admin_cancels_and_nobody_pays(
     fake_api.make_admin(group, bob)
     assert await _reply(fake_api, bob, group, "/stop") == t("lobby.stopped", LANG, name="Bob")
     table_message = fake_api.messages_in(group)[0]
-    assert table_message.text == t("lobby.stopped", LANG, name="Bob")
+    assert table_message.content == t("lobby.stopped", LANG, name="Bob")
     assert table_message.buttons == []
     store = running_bot.app.bot_data["store"]
     assert await store.running_deals() == []

@@ -45,7 +45,7 @@ async def test_three_players_play_a_whole_deal(
     players.state = new_deal(SCORE, seed=SEED, first_bidder=0)
     players.dealt = players.state.hands
     for seat, user in enumerate(users):
-        lines = hand_message(fake_api, user).text.splitlines()
+        lines = hand_message(fake_api, user).content.splitlines()
         assert lines[0] == t("hand.title", LANG, n=17)
         assert lines[1] == views.cards_text(players.state.hands[seat], LANG)
 
@@ -58,7 +58,7 @@ async def test_three_players_play_a_whole_deal(
     await players.act(Action("pass", 1))
     await players.act(Action("bid", 2, value=3))
     assert players.state.landlord == 2 and players.state.phase == "playing"
-    cat_lines = hand_message(fake_api, users[2]).text.splitlines()
+    cat_lines = hand_message(fake_api, users[2]).content.splitlines()
     assert cat_lines[0] == t("hand.title", LANG, n=20)
 
     refused = hinted = cleared = cycled = 0
@@ -81,7 +81,7 @@ async def test_three_players_play_a_whole_deal(
                 "A single can only be beaten by a higher single (or a bomb).")
             assert answer.params["show_alert"] is True
             answer = await players.click(user, hand_message(fake_api, user), t("btn.clear", LANG))
-            assert "Selected" not in hand_message(fake_api, user).text
+            assert "Selected" not in hand_message(fake_api, user).content
             refused += 1
             cleared += 1
         action = choose_action(view)
@@ -96,7 +96,7 @@ async def test_three_players_play_a_whole_deal(
             best = options[presses - 1]
             cycled += presses == 2
             selected = t("hand.selected", LANG, cards=views.ranks_text(best.cards, LANG))
-            assert selected in hand_message(fake_api, user).text
+            assert selected in hand_message(fake_api, user).content
             await players.click(user, hand_message(fake_api, user), t("btn.play", LANG))
             players.state = apply(state, Action("play", seat, cards=best.cards))
             hinted += 1
@@ -108,15 +108,15 @@ async def test_three_players_play_a_whole_deal(
     result = state.result
     message = await result_message(fake_api, group)
     winner = "result.landlord_wins" if result.winner == "landlord" else "result.farmers_win"
-    assert message.text.splitlines()[0] == t("result.title", LANG, winner=t(winner, LANG))
-    assert t("result.kitty", LANG, cards=views.cards_text(state.kitty, LANG)) in message.text
+    assert message.content.splitlines()[0] == t("result.title", LANG, winner=t(winner, LANG))
+    assert t("result.kitty", LANG, cards=views.cards_text(state.kitty, LANG)) in message.content
     assert message.button(t("btn.play_again", LANG))
     balances = [await store.balance(u.id) for u in users]
     assert balances == [1000 + p * 10 for p in result.points]
     for seat, user in enumerate(users):
         line = f"{user.first_name} ({t('role.landlord' if seat == 2 else 'role.farmer', LANG)})"
         assert f"{line}: {result.points[seat]:+d} points, {result.points[seat] * 10:+d} beans" \
-            in message.text
+            in message.content
     assert sum(balances) == 3000
     assert_no_hand_in_group(fake_api, group, users)
     logged = "\n".join(record.getMessage() for record in caplog.records)
@@ -124,9 +124,9 @@ async def test_three_players_play_a_whole_deal(
         assert views.cards_text(hand, LANG) not in logged
     # The table message ends showing the final state, without buttons.
     table = await fake_api.wait_for(lambda: _final_table(fake_api, group))
-    assert t("table.count", LANG, n=0) in table.text
+    assert t("table.count", LANG, n=0) in table.content
 
 
 def _final_table(api: FakeBotApi, group):
     table = api.messages_in(group)[0]
-    return table if not table.buttons and t("table.count", LANG, n=0) in table.text else None
+    return table if not table.buttons and t("table.count", LANG, n=0) in table.content else None

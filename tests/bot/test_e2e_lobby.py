@@ -49,7 +49,7 @@ async def test_only_the_opener_or_an_admin_starts_and_closes(
     answer = await players.click(bob, lobby, t("btn.start", LANG))
     assert answer.params["text"] == t("lobby.starting", LANG)
     for user in (ann, bob, cat):
-        assert hand_message(fake_api, user).text.startswith(t("hand.title", LANG, n=17))
+        assert hand_message(fake_api, user).content.startswith(t("hand.title", LANG, n=17))
 
     # A second lobby: the opener closes it.
     other = fake_api.new_group("Second room")

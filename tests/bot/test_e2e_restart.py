@@ -44,7 +44,7 @@ async def test_restart_mid_deal_then_finish_and_pay_once(
     assert (after.token, after.state.version, after.deadline) == (token, version, deadline)
     assert after.state == before.state
     assert after.state.hands == players.state.hands
-    await fake_api.wait_for(lambda: t("table.continues", LANG) in table_message.text)
+    await fake_api.wait_for(lambda: t("table.continues", LANG) in table_message.content)
     (turn,) = app.job_queue.get_jobs_by_name(f"turn:{after.key}")
     assert abs(turn.next_t.timestamp() - deadline) < 0.01  # the time that was left
 
@@ -105,7 +105,7 @@ async def test_restart_restores_lobbies_and_settles_a_deal_that_ended_while_down
     store = app.bot_data["store"]
     assert [await store.balance(u.id) for u in users] == [
         1000 + p * 10 for p in state.result.points]
-    assert t("result.kitty", LANG, cards=views.cards_text(state.kitty, LANG)) in result.text
+    assert t("result.kitty", LANG, cards=views.cards_text(state.kitty, LANG)) in result.content
     # The open lobby came back and still works.
     assert app.bot_data["tables"].table_of(waiting.id) is not None
     joiner = fake_api.new_user("Oz")

@@ -29,13 +29,13 @@ async def test_timeout_goes_to_autoplay_and_take_back(fake_api: FakeBotApi, bot_
     message = await fake_api.wait_for(
         lambda: (m := hand_message(fake_api, fay)) and any(b.text == take_back for b in m.buttons)
         and m, timeout=5)
-    assert t("hand.autoplay", LANG) in message.text
+    assert t("hand.autoplay", LANG) in message.content
     table = app.bot_data["tables"].table_of(fay.id)
     assert table.state.autoplay[1] is True
     smallest = min(players.hand_ranks(1))
     assert table.state.history[1:3] == (Action("timeout", 1), Action("play", 1, cards=(smallest,)))
     await fake_api.wait_for(
-        lambda: t("table.autoplay", LANG) in fake_api.messages_in(group)[0].text, timeout=5)
+        lambda: t("table.autoplay", LANG) in fake_api.messages_in(group)[0].content, timeout=5)
 
     answer = await players.click(fay, message, take_back)
     assert answer.params["text"] == t("pop.autoplay_off", LANG)
@@ -44,7 +44,7 @@ async def test_timeout_goes_to_autoplay_and_take_back(fake_api: FakeBotApi, bot_
 
     # Nobody presses anything: every seat times out into auto-play and the deal plays out.
     result = await result_message(fake_api, group, timeout=20)
-    assert result.text.startswith("🏁")
+    assert result.content.startswith("🏁")
     balances = [await store.balance(u.id) for u in users]
     assert sum(balances) == 3000
     assert table.state.phase == "finished" and all(table.state.autoplay)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.i18n import t
 from engine import Action
 from tests.bot.economy_helpers import Clock, reply, settle
-from tests.bot.flow_helpers import RESULT_MARK, Players, hand_message
+from tests.bot.flow_helpers import Players, hand_message, result_message
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -100,10 +100,7 @@ async def test_me_after_deals_played_with_buttons(fake_api: FakeBotApi, running_
         await players.act(Action("bid", seat, value=3))
         for user in users:
             await players.click(user, hand_message(fake_api, user), t("btn.autoplay", LANG))
-        call = await fake_api.wait_for(
-            "sendMessage", 15, since=start, chat_id=group,
-            where=lambda c: str(c.params.get("text", "")).startswith(RESULT_MARK))
-        return fake_api.message(group, call.result["message_id"])
+        return await result_message(fake_api, group, 15, since=start)
 
     await players.click(ann, lobby, t("btn.start", LANG))
     first = await deal_won_by(0)

@@ -1,0 +1,171 @@
+"""What the pictures show (issue 4): the inputs of :mod:`images` built from a table and a deal.
+Pure, no I/O.
+
+Privacy: :func:`table_scene` reads only the public fields of a ``SeatView`` (card counts, plays
+made, the kitty once revealed, shown hands, roles, auto-play, doubling) and never
+``view.hand``, so the group's table picture is the same whichever seat's view it is built from.
+:func:`hand_picture` is for the seat's owner only; :func:`result_scene` shows the cards every seat
+was left with, which are public once the deal is over (RULES.md §4.4).
+
+Texts inside pictures are ASCII (the font Pillow ships has no CJK glyphs): seats carry
+:func:`images.safe_label` initials or their seat number, actions short English words; players'
+names and everything in the group's language go in the caption.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from bot.table import Seat, Table
+from bot.views import current_multipliers, last_actions
+from engine import Action, SeatView
+from engine.cards import card_rank
+from images import ResultScene, ResultSeat, SeatScene, TableScene, cards_for_ranks, safe_label
+
+#: The table picture's countdown is rounded up to this many seconds, so that the same state drawn
+#: a second later is the same picture (the caption keeps the exact seconds).
+COUNTDOWN_STEP = 5
+
+#: How a non-card action is written on the table picture (RULES.md §2, §3).
+ACTION_WORDS = {
+    "bid": "bid {value}",
+    "call": "call",
+    "decline": "no call",
+    "rob": "rob",
+    "norob": "no rob",
+    "double": "double",
+    "nodouble": "no double",
+}
+
+
+def seat_label(seat: Seat, index: int) -> str:
+    """A seat's badge on the pictures: the player's initials (:func:`images.safe_label`), else
+    ``P<n>``; ``B<n>`` for a bot seat (``n`` = seat number from 1).
+
+    >>> seat_label(Seat(1, "Ada Lovelace"), 0), seat_label(Seat(2, "张三"), 1)
+    ('AL', 'P2')
+    >>> seat_label(Seat(None, "🤖 Bot 3", True), 2)
+    'B3'
+    """
+    if seat.is_bot:
+        return f"B{index + 1}"
+    return safe_label(seat.name, f"P{index + 1}")
+
+
+def picture_seconds(seconds: float) -> int:
+    """The countdown drawn on the table picture: ``seconds`` rounded up to
+    :data:`COUNTDOWN_STEP`.
+
+    >>> picture_seconds(29.6), picture_seconds(25.0), picture_seconds(0.2), picture_seconds(0)
+    (30, 25, 5, 0)
+    """
+    return math.ceil(max(0.0, seconds) / COUNTDOWN_STEP) * COUNTDOWN_STEP
+
+
+def action_word(action: Action, phase: str) -> tuple[int, ...] | str:
+    """What the table picture shows for a seat's latest decision: the cards of a play (ranks
+    turned into displayable cards, :func:`images.cards_for_ranks`), ``"pass"`` in play,
+    ``"no bid"`` while bidding, or a short word (:data:`ACTION_WORDS`)."""
+    if action.kind == "play":
+        return cards_for_ranks(action.cards or ())
+    if action.kind == "pass":
+        return "no bid" if phase == "bidding" else "pass"
+    return ACTION_WORDS.get(action.kind, action.kind).format(value=action.value)
+
+
+def table_scene(table: Table, view: SeatView, seconds: float) -> TableScene:
+    """The group's table picture for a running or just finished deal (RULES.md §1–§4, §7).
+
+    Reads only public facts of ``view`` (any seat's view gives the same scene): each seat's
+    role, card count, alarm (RULES.md §4.5), latest decision (:func:`bot.views.last_actions`),
+    shown hand (RULES.md §3), auto-play and doubling; the kitty face down until revealed; the base
+    and the largest pair multiplier; whose turn it is with :func:`picture_seconds` of
+    ``seconds``.
+    """
+    playing = view.phase in ("bidding", "doubling", "playing")
+    latest = last_actions(view)
+    seats = []
+    for i, seat in enumerate(table.seats):
+        role = None
+        if view.landlord is not None:
+            role = "landlord" if i == view.landlord else "farmer"
+        action = latest[i]
+        seats.append(SeatScene(
+            label=seat_label(seat, i),
+            role=role,
+            card_count=view.counts[i],
+            alarm=view.alarm[i],
+            last_play=action_word(action, view.phase) if action is not None else None,
+            shown_cards=view.shown_hands[i],
+            is_turn=playing and i in view.to_act,
+            autoplay=view.autoplay[i] and not seat.is_bot,
+            doubled=view.doubled[i] is True,
+        ))
+    return TableScene(
+        seats=tuple(seats),
+        kitty=view.kitty,
+        kitty_size=view.rules.kitty_size,
+        base=view.base,
+        multiplier=max(current_multipliers(view)),
+        seconds_left=picture_seconds(seconds) if playing and view.to_act else None,
+    )
+
+
+def hand_picture(
+    view: SeatView, selected: Sequence[int]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``(cards, selected cards)`` for :func:`images.render_hand`: the seat's own hand (card ids)
+    and, for each selected rank, that many of the hand's cards of that rank.
+
+    Raises:
+        ValueError: the selection holds more of a rank than the hand.
+    """
+    chosen: list[int] = []
+    for rank in sorted(set(selected)):
+        cards = [c for c in view.hand if card_rank(c) == rank]
+        wanted = list(selected).count(rank)
+        if wanted > len(cards):
+            raise ValueError(f"selection holds {wanted} of rank {rank}, the hand {len(cards)}")
+        chosen += cards[:wanted]
+    return tuple(view.hand), tuple(chosen)
+
+
+def result_scene(
+    table: Table,
+    view: SeatView,
+    hands: Sequence[Sequence[int]],
+    points: Sequence[int],
+    beans: Sequence[int],
+) -> ResultScene | None:
+    """The result picture of a finished deal (RULES.md §4.4, §7, §8, §9), or ``None`` for a
+    deal that ended without a winner or a landlord (the caption alone tells it).
+
+    Args:
+        hands: every seat's cards left at the end (public once the deal is over).
+        points, beans: per seat, as settled (``store.settle_deal``).
+    """
+    result = view.result
+    if result is None or result.winner is None or result.landlord is None or result.base < 1:
+        return None
+    seats = tuple(
+        ResultSeat(
+            label=seat_label(seat, i),
+            role="landlord" if i == result.landlord else "farmer",
+            points=points[i],
+            beans=beans[i],
+            cards_left=tuple(hands[i]),
+            autoplay=view.autoplay[i] and not seat.is_bot,
+            escaped=i in result.escaped,
+        )
+        for i, seat in enumerate(table.seats)
+    )
+    return ResultScene(
+        winner=result.winner,
+        seats=seats,
+        base=result.base,
+        multiplier=max(result.multipliers or (1,)),
+        bombs=result.bombs,
+        spring=result.spring,
+        anti_spring=result.anti_spring,
+    )
