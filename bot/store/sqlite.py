@@ -755,13 +755,12 @@ class SQLiteStore(Store):
         self, db: aiosqlite.Connection, player: aiosqlite.Row, chat_id: int | None
     ) -> int | None:
         """Position by balance with the leaderboard's tie rules (1 = first), in the group's
-        players or among all players; ``None`` if the player has not played in the group."""
-        ahead = (
-            "(balance > ? OR (balance = ? AND (games, balance_changed_at, user_id) < (?, ?, ?)))"
-        )
+        players or among all players; ``None`` if the player has not played in the group.
+
+        Two index range counts (higher balance; same balance and ahead on the tie rules) are
+        much faster in SQLite than one count with ``OR``."""
         if chat_id is None:
-            row = player
-            sql, params = f"SELECT COUNT(*) FROM players WHERE {ahead}", ()
+            row, table, scope = player, "players", ""
         else:
             row = await self._one(
                 db,
@@ -771,11 +770,20 @@ class SQLiteStore(Store):
             )
             if row is None:
                 return None
-            sql = f"SELECT COUNT(*) FROM group_players WHERE chat_id = ? AND {ahead}"
-            params = (chat_id,)
-        balance = row["balance"]
-        keys = (row["games"], row["balance_changed_at"], row["user_id"])
-        count = await self._one(db, sql, (*params, balance, balance, *keys))
+            table, scope = "group_players", "chat_id = :chat_id AND"
+        count = await self._one(
+            db,
+            f"SELECT (SELECT COUNT(*) FROM {table} WHERE {scope} balance > :balance)"
+            f" + (SELECT COUNT(*) FROM {table} WHERE {scope} balance = :balance"
+            "     AND (games, balance_changed_at, user_id) < (:games, :changed, :user_id))",
+            {
+                "chat_id": chat_id,
+                "balance": row["balance"],
+                "games": row["games"],
+                "changed": row["balance_changed_at"],
+                "user_id": row["user_id"],
+            },
+        )
         return count[0] + 1
 
     async def daily_posts_due(self, kind: str = "daily_top") -> list[tuple[int, date]]:
