@@ -519,7 +519,7 @@ class SQLiteStore(Store):
             "INSERT INTO group_players"
             " (chat_id, user_id, games, last_played_at, balance, balance_changed_at)"
             " SELECT ?, user_id, 1, ?, balance, balance_changed_at FROM players"
-            " WHERE user_id = ? ON CONFLICT (chat_id, user_id) DO UPDATE"
+            " WHERE user_id = ? ON CONFLICT (user_id, chat_id) DO UPDATE"
             " SET games = games + 1, last_played_at = excluded.last_played_at",
             member_rows,
         )

@@ -86,11 +86,10 @@ CREATE TABLE group_players (
     last_played_at     INTEGER NOT NULL,
     balance            INTEGER NOT NULL,
     balance_changed_at INTEGER NOT NULL,
-    PRIMARY KEY (chat_id, user_id)
+    PRIMARY KEY (user_id, chat_id)  -- a player's groups side by side: one page per update
 ) WITHOUT ROWID;
 CREATE INDEX group_players_by_balance
     ON group_players (chat_id, balance DESC, games, balance_changed_at, user_id);
-CREATE INDEX group_players_by_user ON group_players (user_id);
 
 CREATE TRIGGER group_players_follow_balance
 AFTER UPDATE OF balance, balance_changed_at ON players
