@@ -108,8 +108,8 @@ class Table:
         hint_index: per seat, how many times Hint was pressed since the last state change.
         state: the engine state of the deal (not part of the dict; stored as the deal's JSON).
         notice: a line shown on the table message until the next change (not stored).
-        rendered: per seat, the last hand message drawn, to skip edits that change nothing
-            (not stored: after a restart every hand message is drawn again).
+        rendered: per message (``"table"`` or a seat), the last look drawn, to skip edits that
+            change nothing (not stored: after a restart every message is drawn again).
         pictured: per message (``"table"`` or a seat), the input of the picture it shows now,
             so that a change of caption alone edits only the caption (not stored).
     """
@@ -143,7 +143,7 @@ class Table:
     hint_index: list[int] = field(default_factory=list)
     state: DealState | None = field(default=None, repr=False, compare=False)
     notice: str | None = field(default=None, repr=False, compare=False)
-    rendered: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
+    rendered: dict[int | str, str] = field(default_factory=dict, repr=False, compare=False)
     pictured: dict[int | str, object] = field(default_factory=dict, repr=False, compare=False)
 
     @property

@@ -70,6 +70,8 @@ ACTIVE = ("bidding", "doubling", "playing")
 #: The AI level of bot seats, and of auto-play seats when the group chose "ai" (issue 6).
 BOT_LEVEL = "normal"
 AUTOPLAY_LEVEL = "hard"
+#: The key of the group's table message in ``Table.rendered`` / ``Table.pictured``.
+TABLE = "table"
 #: Redeals in a row (everybody passed) after which a table closes rather than deal forever.
 MAX_REDEALS = 10
 
@@ -242,8 +244,7 @@ async def refresh_hands(app: Application, table: Table) -> list[int]:
         if seat.blocked:
             continue
         drawing = hand_drawing(table, state.view(i), seconds)
-        drawn = drawing.text + (drawing.markup.to_json() if drawing.markup else "") \
-            + repr(drawing.key)
+        drawn = drawing.signature
         if table.rendered.get(i) == drawn:
             continue
         try:
@@ -395,12 +396,16 @@ async def on_table_edit(context: ContextTypes.DEFAULT_TYPE) -> None:
         if table.phase not in (DEAL, RESULT):
             return
         drawing = table_drawing(table, timers.seconds_left(table.deadline))
+        drawn = drawing.signature
+        if table.rendered.get(TABLE) == drawn:
+            return  # nothing changed: an edit would be refused as "not modified"
         try:
             # A table message that is gone (deleted by an admin) or changes between text and
             # picture is posted again.
             shown = await present(app, table.chat_id, table.message_id, table.message_photo,
-                                  table.pictured.get("table"), drawing, table.thread_id)
-            table.pictured["table"] = drawing.key
+                                  table.pictured.get(TABLE), drawing, table.thread_id)
+            table.pictured[TABLE] = drawing.key
+            table.rendered[TABLE] = drawn
             if shown != (table.message_id, table.message_photo):
                 table.message_id, table.message_photo = shown
                 await store(app).save_table(table.key, table.to_dict())

@@ -58,6 +58,12 @@ class Drawing:
     def is_photo(self) -> bool:
         return self.key is not None
 
+    @property
+    def signature(self) -> str:
+        """Text, keyboard and picture input in one string: equal signatures, equal messages."""
+        markup = self.markup.to_json() if self.markup else ""
+        return f"{self.text}\n{markup}\n{self.key!r}"
+
     @classmethod
     def keeping_picture(cls, text: str, markup: InlineKeyboardMarkup | None) -> Drawing:
         """A new caption and keyboard under the picture the message shows now."""

@@ -38,6 +38,13 @@ def test_rank_payload():
         _ = parse_callback(f"A:{TOKEN}:3:pass").rank
 
 
+def test_leave_confirmation_names_the_seat_that_asked():
+    assert parse_callback(f"Q:{TOKEN}:0:yes2").seat == 2
+    assert parse_callback(f"Q:{TOKEN}:0:no0").seat == 0
+    with pytest.raises(CallbackError):
+        _ = parse_callback(f"S:{TOKEN}:3:r1").seat
+
+
 def test_action_payloads_name_engine_actions():
     assert ACTION_PAYLOADS["bid3"] == ("bid", 3)
     assert ACTION_PAYLOADS["auto0"] == ("autoplay", 0)
@@ -77,6 +84,9 @@ def test_action_payloads_name_engine_actions():
         f"L:{TOKEN}:0:kick",
         f"M:{TOKEN}:0:x",
         f"Q:{TOKEN}:0:",
+        f"Q:{TOKEN}:0:yes",
+        f"Q:{TOKEN}:0:no4",
+        f"Q:{TOKEN}:0:yes-1",
         f"A:{TOKEN}:1:pass\n",
         "A:" + "k" * 70 + ":1:pass",
     ],

@@ -103,3 +103,36 @@ async def test_forum_topics_have_a_table_each(fake_api: FakeBotApi, running_bot:
     lobbies = fake_api.messages_in(forum)
     assert [m.thread_id for m in lobbies] == [5, 7]
     assert "1. Ann" in lobbies[0].text and "1. Bob" in lobbies[1].text
+
+
+async def test_start_is_refused_while_a_seated_player_is_below_the_rooms_minimum(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    store = running_bot.app.bot_data["store"]
+    group = fake_api.new_group("Thin wallets")
+    ann, bob, cat = (fake_api.new_user(n) for n in ("Ann", "Bob", "Cat"))
+    players = Players(fake_api, group, [ann, bob, cat])
+    lobby = await players.open_table(ann, [bob, cat])
+    # After they sat down the room became a regular one (280 beans to sit, RULES §8) and Bob
+    # gave away most of his beans.
+    await store.update_group_settings(group.id, stake_tier="regular", give_enabled=True)
+    await store.give(bob.id, ann.id, 800, group.id)
+    assert await store.balance(bob.id) == 200
+    answer = await players.click(ann, lobby, t("btn.start", LANG))
+    refusal = t("pop.start_need_beans", LANG, names="Bob", minimum=280)
+    assert "/daily" in refusal and "/relief" in refusal
+    assert (answer.params["text"], answer.params["show_alert"]) == (refusal, True)
+    said = await fake_api.wait_for("sendMessage", chat_id=group, since=0,
+                                   where=lambda c: c.params["text"] == refusal)
+    assert said.ok
+    table = running_bot.app.bot_data["tables"].table_of(bob.id)
+    assert table.phase == "lobby" and table.state is None
+    assert await store.running_deals() == []
+    assert lobby.button(t("btn.start", LANG)) and "3. Cat" in lobby.text
+
+    await players.command(bob, "/daily")
+    assert await store.balance(bob.id) >= 280
+    answer = await players.click(ann, lobby, t("btn.start", LANG))
+    assert answer.params["text"] == t("lobby.starting", LANG)
+    (deal,) = await store.running_deals()
+    assert deal.stake == 20
