@@ -197,10 +197,11 @@ def can_beat(counts: Sequence[int], prev: Play, max_cards: int = 20) -> bool:
             return True
     if prev.type is T.BOMB or len(prev.cards) > max_cards:
         return False
-    return _can_beat_same_type(counts, prev)
+    return can_beat_same_type(counts, prev)
 
 
-def _can_beat_same_type(c: Sequence[int], prev: Play) -> bool:
+def can_beat_same_type(c: Sequence[int], prev: Play) -> bool:
+    """True if ``c`` holds a play of ``prev``'s own type and length that beats it (no bombs)."""
     kind = prev.type
     if kind is T.SINGLE:
         return any(c[r] for r in range(prev.main + 1, RANK_COUNT))

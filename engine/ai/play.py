@@ -20,6 +20,7 @@ from engine.ai.hand import (
     T,
     all_moves,
     can_beat,
+    can_beat_same_type,
     follow_moves,
     minus,
     moves_of_type,
@@ -32,6 +33,10 @@ from engine.combos import Play
 _PLAIN_TYPES = (T.SINGLE, T.PAIR, T.TRIO, T.STRAIGHT, T.PAIR_CHAIN, T.PLANE, T.BOMB, T.ROCKET)
 _BOMBS = (T.BOMB, T.ROCKET)
 WIN = 1000.0
+#: Bonus per planned combination no opponent can beat by type (RULES.md §6).
+CONTROL_BONUS = 3.0
+#: Cost for the landlord of letting a farmer keep the trick.
+LANDLORD_PASS = 4.0
 #: Cost per rank above A of covering a low play with a 2 or a joker early on.
 CONTROL_KEEP = 3.0
 #: A single or pair at or above this rank (Q) is worth covering with a 2 or a joker.
@@ -90,11 +95,27 @@ def _danger(k: Knowledge) -> int:
     return min(k.counts[e] for e in k.enemies)
 
 
-def _after_score(hand: tuple[int, ...], play: Play) -> float:
-    rest = minus(hand, play.cards)
+def _after_score(k: Knowledge, play: Play, style: Style) -> float:
+    """Value of the hand left after ``play``, plus a bonus per combination in its plan that no
+    opponent can beat by type (a control that wins the lead back)."""
+    rest = minus(k.hand, play.cards)
     if not any(rest):
         return WIN
-    return hand_score(rest)
+    score = hand_score(rest)
+    if style.counting:
+        score += CONTROL_BONUS * _controls(k, rest)
+    return score
+
+
+def _controls(k: Knowledge, hand: tuple[int, ...]) -> int:
+    n = 0
+    for p in plan_hand(hand).combos:
+        if p.type in _BOMBS:
+            continue
+        if not any(len(p.cards) <= k.counts[e] and can_beat_same_type(k.cards_of(e), p)
+                   for e in k.enemies):
+            n += 1
+    return n
 
 
 def rank_plays(k: Knowledge, style: Style = HARD) -> list[tuple[float, Play | None]]:
@@ -114,7 +135,7 @@ def _tiebreak(p: Play | None) -> tuple:
 
 
 def _lead_score(k: Knowledge, p: Play, style: Style) -> float:
-    score = _after_score(k.hand, p)
+    score = _after_score(k, p, style)
     if score >= WIN:
         return score
     if p.type in _BOMBS:
@@ -155,6 +176,8 @@ def _follow_scores(k: Knowledge, style: Style) -> list[tuple[float, Play | None]
     prev = k.prev
     assert prev is not None and k.prev_seat is not None
     now = hand_score(k.hand)
+    if style.counting:
+        now += CONTROL_BONUS * _controls(k, k.hand)
     moves = follow_moves(k.hand, prev)
     out: list[tuple[float, Play | None]] = []
     partner_played = style.cooperate and not k.is_enemy(k.prev_seat)
@@ -177,9 +200,12 @@ def _follow_scores(k: Knowledge, style: Style) -> list[tuple[float, Play | None]
         if not k.is_landlord and not landlord_next:
             # Last farmer to answer the landlord: nobody else will stop it.
             pass_score -= 3.0
+        if k.is_landlord:
+            # Two farmers take turns leading while the landlord passes.
+            pass_score -= LANDLORD_PASS
     out.append((pass_score, None))
     for m in moves:
-        score = _after_score(k.hand, m)
+        score = _after_score(k, m, style)
         if score >= WIN:
             out.append((score, m))
             continue

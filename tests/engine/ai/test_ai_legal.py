@@ -23,7 +23,7 @@ def _key(action):
     return (action.kind, action.seat, action.value, action.cards)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
     preset=st.sampled_from(sorted(RULES)),
