@@ -39,6 +39,7 @@ from bot.handlers.display import (
     Drawing,
     clear_turn_notices,
     photo_cache,
+    prerendered,
     present,
     set_caption,
     update_turn_notices,
@@ -385,27 +386,27 @@ async def on_turn_timeout(context: ContextTypes.DEFAULT_TYPE) -> None:
 async def on_table_edit(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Job: edit the group's table message to show the latest state (at most once per
     ``settings.table_edit_interval``; a 429 schedules another try after ``retry_after``; a
-    message that can no longer be edited is replaced by a new one)."""
+    message that can no longer be edited is replaced by a new one).
+
+    The throttle counts from when the request leaves, after the picture is rendered, so that
+    Telegram sees the edits spaced; changes made while the job waited for the table's lock are
+    in the state it draws."""
     app = context.application
     key: str = context.job.data
-    throttle(app).done(key)
     async with tables(app).lock(key):
-        table = tables(app).get(key)
-        if table is None or table.state is None or table.message_id is None:
+        try:
+            table, drawing = await _table_edit(app, key)
+        finally:
+            throttle(app).done(key)  # from here on, a change needs another edit
+        if table is None or drawing is None:
             return
-        if table.phase not in (DEAL, RESULT):
-            return
-        drawing = table_drawing(table, timers.seconds_left(table.deadline))
-        drawn = drawing.signature
-        if table.rendered.get(TABLE) == drawn:
-            return  # nothing changed: an edit would be refused as "not modified"
         try:
             # A table message that is gone (deleted by an admin) or changes between text and
             # picture is posted again.
             shown = await present(app, table.chat_id, table.message_id, table.message_photo,
                                   table.pictured.get(TABLE), drawing, table.thread_id)
             table.pictured[TABLE] = drawing.key
-            table.rendered[TABLE] = drawn
+            table.rendered[TABLE] = drawing.signature
             if shown != (table.message_id, table.message_photo):
                 table.message_id, table.message_photo = shown
                 await store(app).save_table(table.key, table.to_dict())
@@ -416,6 +417,20 @@ async def on_table_edit(context: ContextTypes.DEFAULT_TYPE) -> None:
                                    job_kwargs=timers.RUN_LATE)
         except TelegramError as exc:
             log.warning("table message edit at %s failed: %s", key, exc)
+
+
+async def _table_edit(app: Application, key: str) -> tuple[Table | None, Drawing | None]:
+    """The table of ``key`` and its message's drawing (picture rendered already), or ``None``
+    when there is nothing to draw or nothing changed (an edit would be "not modified")."""
+    table = tables(app).get(key)
+    if table is None or table.state is None or table.message_id is None:
+        return None, None
+    if table.phase not in (DEAL, RESULT):
+        return None, None
+    drawing = table_drawing(table, timers.seconds_left(table.deadline))
+    if table.rendered.get(TABLE) == drawing.signature:
+        return None, None
+    return table, await prerendered(drawing, table.pictured.get(TABLE))
 
 
 async def _retry_table_edit(context: ContextTypes.DEFAULT_TYPE) -> None:

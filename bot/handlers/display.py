@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from telegram import Bot, InlineKeyboardMarkup
 from telegram.error import Forbidden, TelegramError
@@ -46,6 +46,7 @@ class Drawing:
             keep the picture the message shows (only the caption changes), or show text if it
             shows none.
         filename: the upload's file name (``.png`` / ``.jpg``).
+        data: the picture's bytes once rendered (:func:`prerendered`).
     """
 
     text: str
@@ -53,6 +54,7 @@ class Drawing:
     key: Hashable | None = None
     render: Callable[[], bytes] | None = None
     filename: str = "picture.png"
+    data: bytes | None = None
 
     @property
     def is_photo(self) -> bool:
@@ -75,8 +77,19 @@ KEPT = "kept picture"
 
 
 async def _picture(drawing: Drawing) -> photos.Picture:
-    assert drawing.render is not None
-    return photos.Picture(await asyncio.to_thread(drawing.render), drawing.filename)
+    data = drawing.data
+    if data is None:
+        assert drawing.render is not None
+        data = await asyncio.to_thread(drawing.render)
+    return photos.Picture(data, drawing.filename)
+
+
+async def prerendered(drawing: Drawing, shown_key: Hashable | None) -> Drawing:
+    """``drawing`` with its picture rendered if :func:`present` will need it (the message shows
+    another picture or none), so that the time of the request can be known beforehand."""
+    if drawing.render is None or drawing.data is not None or drawing.key == shown_key:
+        return drawing
+    return replace(drawing, data=await asyncio.to_thread(drawing.render))
 
 
 async def delete_quietly(bot: Bot, chat_id: int, message_id: int) -> None:
@@ -111,10 +124,12 @@ async def present(
     bot = app.bot
     cache = photo_cache(app)
     picture = None
-    if message_id is not None and is_photo == drawing.is_photo:
-        if not drawing.is_photo:
+    kept = drawing.is_photo and drawing.render is None  # keeps what the message shows
+    photo = is_photo if kept else drawing.is_photo
+    if message_id is not None and is_photo == photo:
+        if not photo:
             done = await edit_text(bot, chat_id, message_id, drawing.text, drawing.markup)
-        elif drawing.render is None or drawing.key == shown_key:
+        elif kept or drawing.key == shown_key:
             done = await photos.edit_caption(bot, chat_id, message_id, drawing.text,
                                              drawing.markup)
         else:

@@ -1,14 +1,19 @@
 """Photos through the fake Bot API: each picture is uploaded once and re-sent by its file_id
-(issue 4), a refused file_id is uploaded again, captions fit Telegram's 1024 characters."""
+(issue 4), a refused file_id is uploaded again, captions fit Telegram's 1024 characters, and a
+message becomes what it should show with the fewest calls (text and photo swap by a new
+message)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from functools import partial
+from types import SimpleNamespace
 
 import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import photos
+from bot.handlers.display import Drawing, present
 from images import render_hand
 from tests.fakebot import FakeBotApi
 
@@ -106,3 +111,46 @@ async def test_edits_that_change_nothing_succeed_and_deleted_messages_report_fal
     assert not await photos.edit_caption(bot, user.id, message.message_id, "new", None)
     assert not await photos.edit_photo(bot, cache, user.id, message.message_id, picture, "new",
                                        None)
+
+
+async def test_present_edits_in_place_and_replaces_a_message_changing_kind(
+    fake_api: FakeBotApi, bot: Bot
+):
+    user = fake_api.new_user("Dan")
+    fake_api.open_private_chat(user)
+    app = SimpleNamespace(bot=bot, bot_data={"photo_cache": photos.PhotoCache()})
+    hand = (0, 4, 53)
+
+    def drawing(text: str, selected=()) -> Drawing:
+        return Drawing(text, None, (hand, selected), partial(render_hand, hand, selected))
+
+    first, is_photo = await present(app, user.id, None, False, None, Drawing("text 1", None))
+    assert is_photo is False and fake_api.message(user, first).text == "text 1"
+    assert await present(app, user.id, first, False, None, Drawing("text 2", None)) == (first,
+                                                                                      False)
+    # Text to picture: a new photo, the text message deleted.
+    second, is_photo = await present(app, user.id, first, False, None, drawing("pic 1"))
+    assert is_photo and second != first and fake_api.message(user, first).deleted
+    assert fake_api.message(user, second).caption == "pic 1"
+    # Same picture: only the caption; another picture: editMessageMedia; kept: the caption.
+    mark = fake_api.mark()
+    shown = (hand, ())
+    assert await present(app, user.id, second, True, shown, drawing("pic 2")) == (second, True)
+    assert [c.method for c in fake_api.calls[mark:]] == ["editMessageCaption"]
+    assert await present(app, user.id, second, True, shown, drawing("pic 3", (53,))) == (
+        second, True)
+    assert fake_api.calls[-1].method == "editMessageMedia"
+    assert fake_api.file(fake_api.message(user, second).photo) == render_hand(hand, (53,))
+    kept = Drawing.keeping_picture("played out", None)
+    assert await present(app, user.id, second, True, (hand, (53,)), kept) == (second, True)
+    assert fake_api.calls[-1].method == "editMessageCaption"
+    assert fake_api.message(user, second).caption == "played out"
+    # Picture to text: a new text message, the photo deleted; kept on text edits the text.
+    third, is_photo = await present(app, user.id, second, True, None, Drawing("text 3", None))
+    assert not is_photo and fake_api.message(user, second).deleted
+    assert await present(app, user.id, third, False, None, kept) == (third, False)
+    assert fake_api.message(user, third).text == "played out"
+    # A message deleted by someone else is posted again.
+    fake_api.message(user, third).deleted = True
+    fourth, _ = await present(app, user.id, third, False, None, Drawing("again", None))
+    assert fourth != third and fake_api.message(user, fourth).text == "again"
