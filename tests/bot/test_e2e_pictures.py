@@ -5,10 +5,15 @@ switch in the middle of a deal."""
 
 from __future__ import annotations
 
+from collections import Counter
+
+import pytest
+
 from bot import scenes, views
 from bot.i18n import t
 from engine import SCORE, Action, new_deal
-from images import render_hand, render_result
+from engine.cards import cards_to_ranks
+from images import TableScene, render_hand, render_result
 from tests.bot.flow_helpers import (
     LANG,
     Players,
@@ -50,7 +55,17 @@ def media_calls(api: FakeBotApi, chat, since: int) -> list[Call]:
     return [c for c in api.calls_to("editMessageMedia", since=since, chat_id=chat.id) if c.ok]
 
 
-async def test_a_deal_in_pictures(fake_api: FakeBotApi, running_bot: BotRunner):
+async def test_a_deal_in_pictures(
+    fake_api: FakeBotApi, running_bot: BotRunner, monkeypatch: pytest.MonkeyPatch
+):
+    drawn: list[TableScene] = []
+
+    def table_scene(*args, **kwargs) -> TableScene:
+        drawn.append(scenes_table_scene(*args, **kwargs))
+        return drawn[-1]
+
+    scenes_table_scene = scenes.table_scene
+    monkeypatch.setattr(scenes, "table_scene", table_scene)
     players = await deal_for_three(fake_api, running_bot, "Picture night")
     ann, bob, cat = players.users
     group, state = players.group, players.state
@@ -111,6 +126,16 @@ async def test_a_deal_in_pictures(fake_api: FakeBotApi, running_bot: BotRunner):
     await fake_api.wait_for(lambda: not table_photo.buttons)  # the final table was drawn
     assert t("table.count", LANG, n=0) in table_photo.caption
     assert_no_hand_in_group(fake_api, group, players.users)
+    # Every table picture showed public cards only: nobody showed a hand, the kitty once
+    # revealed, and plays of ranks that were played.
+    played = Counter(r for a in final.history if a.kind == "play" for r in a.cards)
+    assert len(drawn) > 10
+    for scene in drawn:
+        assert all(seat.shown_cards is None for seat in scene.seats)
+        assert scene.kitty in (None, final.kitty)
+        for seat in scene.seats:
+            if isinstance(seat.last_play, tuple):
+                assert not Counter(cards_to_ranks(seat.last_play)) - played
     group_calls = [c for c in fake_api.calls if c.params.get("chat_id") == group.id]
     assert [c for c in group_calls if not c.ok] == []
     assert not fake_api.calls_to("sendMessage", chat_id=group.id, since=mark)  # no text table
