@@ -17,9 +17,10 @@ Rule choices where RULES.md is silent (in RULES terms):
   doubling: a farmer's show only their own pair, the landlord's both pairs.
 * **Timeout** (RULES.md §9): auto-play goes on, then the seeds' default action is taken
   (:func:`auto_action`). The history records the ``timeout`` followed by that action.
-* **Auto-play penalty** (RULES.md §9): a seat counts as "on auto-play" if it was on auto-play at
-  any moment of the play phase while holding 2 or more cards (``DealState.autoplayed``); switching
-  back before the end does not undo it, and going on auto-play with the last card does not count
+* **Auto-play penalty** (RULES.md §9): a seat counts as "on auto-play" if it is still on
+  auto-play when the deal ends and went on it during play while holding 2 or more cards
+  (``DealState.autoplayed``). Taking back control before the end clears it, as in the big apps (one
+  slow move must not cost a whole win), and going on auto-play with the last card does not count
   (seed 003: 剩下最后1张牌托管或断线，输赢得分正常计算).
 * **Leaving** (RULES.md §9): during doubling or play the seat goes on auto-play for the rest of the
   deal (it cannot switch it off) and at the end pays instead of the normal result
@@ -88,7 +89,7 @@ class DealState:
         bombs: bombs and rockets played so far (RULES.md §7).
         rockets: rockets played so far (also counted in ``bombs``).
         autoplay: per seat, auto-play is on now (RULES.md §9).
-        autoplayed: per seat, was on auto-play during play holding 2+ cards (penalty, RULES §9).
+        autoplayed: per seat, on auto-play since a moment of play with 2+ cards (penalty, RULES §9).
         escaped: per seat, left the deal (RULES.md §9).
         history: every applied action in order (a ``timeout`` is followed by its resolution).
         version: +1 per applied action (0 when dealt).
@@ -496,10 +497,13 @@ _HANDLERS: dict[str, Callable[[DealState, Action], DealState]] = {
 
 
 def _mark_autoplay(state: DealState) -> DealState:
-    """Record seats on auto-play during play while holding 2+ cards (RULES.md §9 penalty)."""
+    """Track seats on auto-play since a moment of play with 2+ cards (RULES.md §9 penalty).
+
+    Taking back control clears the mark; the penalty looks at the marks when the deal ends.
+    """
     if state.phase != "playing":
         return state
-    marks = tuple(was or (on and len(hand) >= 2) for was, on, hand
+    marks = tuple(on and (was or len(hand) >= 2) for was, on, hand
                   in zip(state.autoplayed, state.autoplay, state.hands, strict=True))
     return state if marks == state.autoplayed else replace(state, autoplayed=marks)
 

@@ -121,10 +121,14 @@ def test_rules_9_penalty_farmers_lose_the_autoplay_farmer_bears_both_losses():
     assert result.points == (6, -6, 0) and result.autoplay_penalized == (1,)
 
 
-def test_rules_9_penalty_counts_even_if_switched_off_before_the_end():
-    result = run(start(), ["bid 3", on(2), "play J", off(2), *PLAIN_LINE[1:]]).result
-    assert result.points == (6, 0, -6)
-    assert result.autoplay_penalized == (2,)
+def test_rules_9_no_penalty_when_control_was_taken_back_before_the_end():
+    state = run(start(), ["bid 3", on(2), "play J"])
+    assert state.autoplayed == (False, False, True)
+    state = run(state, [off(2)])
+    assert state.autoplayed == (False, False, False)
+    result = run(state, PLAIN_LINE[1:]).result
+    assert result.points == (6, -3, -3)
+    assert result.autoplay_penalized == ()
 
 
 def test_rules_9_penalty_farmers_win_the_autoplay_farmer_gains_nothing():
@@ -152,8 +156,8 @@ def test_rules_9_autoplay_only_during_bidding_does_not_count():
     assert result.points == (2, -1, -1) and result.autoplay_penalized == ()
 
 
-def test_rules_9_autoplay_still_on_when_play_starts_counts():
-    result = run(start(), [on(1), "bid 3", off(1), *PLAIN_LINE]).result
+def test_rules_9_autoplay_from_bidding_still_on_at_the_end_counts():
+    result = run(start(), [on(1), "bid 3", *PLAIN_LINE]).result
     assert result.points == (6, -6, 0) and result.autoplay_penalized == (1,)
 
 
