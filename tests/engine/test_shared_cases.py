@@ -1,11 +1,13 @@
 """Every rule vector of ``shared/cases/*.jsonl`` through the judge, compared as the README says.
 
-``shared/`` lies beside the checkout (CI runs in a clone with a copy of it beside the clone).
+``shared/`` lies beside the checkout (CI runs in a clone with a copy of it beside the clone);
+``DDZ_CASES_DIR`` points elsewhere. A missing folder fails ``test_the_shared_cases_are_there``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,8 @@ import pytest
 
 from engine.judge import handle
 
-CASES = Path(__file__).resolve().parents[2].parent / "shared" / "cases"
+BESIDE_CHECKOUT = Path(__file__).resolve().parents[2].parent / "shared" / "cases"
+CASES = Path(os.environ.get("DDZ_CASES_DIR") or BESIDE_CHECKOUT)
 FILES = ("classify.jsonl", "beats.jsonl", "moves.jsonl", "replay.jsonl")
 
 
