@@ -1,8 +1,10 @@
 """A running deal: dealing, the buttons of bidding/doubling/play, timers, settlement, restarts.
 
 The path of every change (issue 3): a press or a timer → ``engine.apply`` → ``store`` (state JSON
-and table dict in one call) → views (the private hand messages now, the group's table message
-through the coalescing :class:`bot.timers.EditThrottle`) → timers for the next turn. Everything on
+and table dict in one call) → views (the private hand messages now, a "Your turn" notice for the
+seats to act, the group's table message through the coalescing :class:`bot.timers.EditThrottle`;
+pictures with the texts as captions, or text only, per the group's ``pictures`` setting, issue 4:
+:mod:`bot.handlers.display`) → timers for the next turn. Everything on
 one table runs under that table's lock (``Tables.lock``); the functions here whose docstring says
 "lock held" must be called with it.
 
