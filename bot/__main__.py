@@ -30,11 +30,43 @@ LIBRARY_LOG_FLOORS = {
 }
 
 
-def configure_logging(level: str) -> None:
-    """Log to stderr at `level` (a `logging` level name), keeping library loggers quiet."""
+# PTB logs its start-up retry loop's failure with a traceback before re-raising it; `main` then
+# prints the one-line reason, so the traceback is left out.
+START_UP_FAILURE_PREFIX = "Network Retry Loop (Bootstrap"
+
+
+class PrivacyFilter(logging.Filter):
+    """Keeps the bot token out of every log line and start-up tracebacks off stderr."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if message.startswith(START_UP_FAILURE_PREFIX):
+            record.exc_info = None
+            record.exc_text = None
+        elif record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if self.token:
+            message = message.replace(self.token, "<BOT_TOKEN>")
+            if record.exc_text:
+                record.exc_text = record.exc_text.replace(self.token, "<BOT_TOKEN>")
+        record.msg, record.args = message, ()
+        return True
+
+
+def configure_logging(level: str, token: str = "") -> None:
+    """Log to stderr at `level` (a `logging` level name), keeping library loggers quiet.
+
+    Every handler of the root logger gets a :class:`PrivacyFilter` for `token`.
+    """
     logging.basicConfig(format=LOG_FORMAT)
     root = logging.getLogger()
     root.setLevel(level)
+    for handler in root.handlers:
+        handler.addFilter(PrivacyFilter(token))
     for name, floor in LIBRARY_LOG_FLOORS.items():
         logging.getLogger(name).setLevel(max(floor, root.level))
 
@@ -45,7 +77,7 @@ def main() -> None:
         settings = Settings.from_env()
     except SettingsError as error:
         _exit(str(error), 2)
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.bot_token)
     application = build_application(settings)
     try:
         if settings.webhook_url:

@@ -248,6 +248,7 @@ def closed_port() -> int:
         return probe.getsockname()[1]
 
 
+@pytest.mark.parametrize("log_level", ["INFO", "CRITICAL"])
 @pytest.mark.parametrize(
     ("case", "status", "message"),
     [
@@ -256,7 +257,7 @@ def closed_port() -> int:
     ],
 )
 async def test_python_m_bot_start_up_failures_are_one_line(
-    case: str, status: int, message: str, fake_api: FakeBotApi, tmp_path: Path
+    case: str, status: int, message: str, log_level: str, fake_api: FakeBotApi, tmp_path: Path
 ) -> None:
     if case == "wrong token":
         env = {"BOT_TOKEN": "42:" + "x" * 35, "BOT_API_BASE_URL": fake_api.base_url}
@@ -265,9 +266,12 @@ async def test_python_m_bot_start_up_failures_are_one_line(
             "BOT_TOKEN": fake_api.token,
             "BOT_API_BASE_URL": f"http://127.0.0.1:{closed_port()}/bot",
         }
-    process = await run_bot_process({**env, "LOG_LEVEL": "CRITICAL"}, tmp_path)
+    process = await run_bot_process({**env, "LOG_LEVEL": log_level}, tmp_path)
     stdout, stderr = await asyncio.wait_for(process.communicate(), 30)
     assert process.returncode == status
-    assert stderr.decode().startswith(message)
-    assert stderr.decode().count("\n") == 1
+    last_line = stderr.decode().splitlines()[-1]
+    assert last_line.startswith(message)
+    assert "Traceback" not in stderr.decode()
+    if log_level == "CRITICAL":
+        assert stderr.decode().count("\n") == 1
     assert fake_api.token not in stderr.decode() and "x" * 35 not in stderr.decode()
