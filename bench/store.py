@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import itertools
 import json
+import os
 import random
 import sqlite3
 import statistics
@@ -324,13 +325,15 @@ async def measure(path: Path, history: History, args: argparse.Namespace) -> Non
             SeatFacts("farmer", False),
             SeatFacts("farmer", False),
         ]
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         for deal_id in deal_ids:
             await store.settle_deal(deal_id, [4, -2, -2], "{}", facts)
         elapsed = time.perf_counter() - start
+        cpu = time.process_time() - start_cpu
         print(
             f"{'settle_deal':<40} {len(deal_ids) / elapsed:8.0f} deals/s"
-            f" ({elapsed * 1000 / len(deal_ids):.2f} ms each)"
+            f" ({elapsed * 1000 / len(deal_ids):.2f} ms each,"
+            f" {cpu * 1000 / len(deal_ids):.2f} ms CPU; load average {os.getloadavg()[0]:.1f})"
         )
         totals = await store.totals()
         print(
