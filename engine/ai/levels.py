@@ -23,7 +23,7 @@ from engine.view import SeatView
 
 LEVELS = ("easy", "normal", "hard")
 _STYLES = {
-    "normal": Style(counting=False, cooperate=True, endgame=False),
+    "normal": Style(counting=False, cooperate=True, endgame=False, sampling=False),
     "hard": HARD,
 }
 

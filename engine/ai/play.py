@@ -38,7 +38,7 @@ CONTROL_BONUS = 3.0
 #: Cost for the landlord of letting a farmer keep the trick.
 LANDLORD_PASS = 4.0
 #: Cost per rank above A of covering a low play with a 2 or a joker early on.
-CONTROL_KEEP = 3.0
+CONTROL_KEEP = 5.0
 #: A single or pair at or above this rank (Q) is worth covering with a 2 or a joker.
 CONTESTED = 9
 
@@ -197,7 +197,7 @@ def _follow_scores(k: Knowledge, style: Style) -> list[tuple[float, Play | None]
             pass_score -= 60.0
         elif danger <= 4:
             pass_score -= 12.0
-        if not k.is_landlord and not landlord_next:
+        if landlord_next:
             # Last farmer to answer the landlord: nobody else will stop it.
             pass_score -= 3.0
         if k.is_landlord:
