@@ -63,12 +63,18 @@ def picture_seconds(seconds: float) -> int:
     return math.ceil(max(0.0, seconds) / COUNTDOWN_STEP) * COUNTDOWN_STEP
 
 
-def action_word(action: Action, phase: str) -> tuple[int, ...] | str:
-    """What the table picture shows for a seat's latest decision: the cards of a play (ranks
-    turned into displayable cards, :func:`images.cards_for_ranks`), ``"pass"`` in play,
-    ``"no bid"`` while bidding, or a short word (:data:`ACTION_WORDS`)."""
+def action_word(
+    action: Action, phase: str, cards: tuple[int, ...] | None = None
+) -> tuple[int, ...] | str:
+    """What the table picture shows for a seat's latest decision: the cards of a play,
+    ``"pass"`` in play, ``"no bid"`` while bidding, or a short word (:data:`ACTION_WORDS`).
+
+    ``cards`` are the card ids the play took from the hand (``SeatView.last_cards``). A deal
+    stored before the engine recorded them has none: its ranks are then drawn with
+    :func:`images.cards_for_ranks`.
+    """
     if action.kind == "play":
-        return cards_for_ranks(action.cards or ())
+        return cards or cards_for_ranks(action.cards or ())
     if action.kind == "pass":
         return "no bid" if phase == "bidding" else "pass"
     return ACTION_WORDS.get(action.kind, action.kind).format(value=action.value)
@@ -78,7 +84,8 @@ def table_scene(table: Table, view: SeatView, seconds: float) -> TableScene:
     """The group's table picture for a running or just finished deal (RULES.md §1–§4, §7).
 
     Reads only public facts of ``view`` (any seat's view gives the same scene): each seat's
-    role, card count, alarm (RULES.md §4.5), latest decision (:func:`bot.views.last_actions`),
+    role, card count, alarm (RULES.md §4.5), latest decision (:func:`bot.views.last_actions`;
+    a play as the very cards that left the hand, ``SeatView.last_cards``),
     shown hand (RULES.md §3), auto-play and doubling; the kitty face down until revealed; the base
     and the largest pair multiplier; whose turn it is with :func:`picture_seconds` of
     ``seconds``.
@@ -96,7 +103,8 @@ def table_scene(table: Table, view: SeatView, seconds: float) -> TableScene:
             role=role,
             card_count=view.counts[i],
             alarm=view.alarm[i],
-            last_play=action_word(action, view.phase) if action is not None else None,
+            last_play=(action_word(action, view.phase, view.last_cards[i])
+                       if action is not None else None),
             shown_cards=view.shown_hands[i],
             is_turn=playing and i in view.to_act,
             autoplay=view.autoplay[i] and not seat.is_bot,

@@ -86,6 +86,9 @@ class DealState:
         shown: per seat, the show-cards factor taken (4 or 2), 0 if not shown (RULES.md §3).
         trick: the current trick (RULES.md §4).
         play_counts: per seat, the number of plays made (passes excluded).
+        last_cards: per seat, the card ids its latest play took from its hand (public: played
+            cards are face up, RULES.md §4), ``None`` before its first play. The engine takes a
+            played rank's lowest card id from the hand, so these are the very cards that left it.
         bombs: bombs and rockets played so far (RULES.md §7).
         rockets: rockets played so far (also counted in ``bombs``).
         autoplay: per seat, auto-play is on now (RULES.md §9).
@@ -109,6 +112,7 @@ class DealState:
     shown: tuple[int, ...]
     trick: Trick
     play_counts: tuple[int, ...]
+    last_cards: tuple[tuple[int, ...] | None, ...]
     bombs: int
     rockets: int
     autoplay: tuple[bool, ...]
@@ -163,7 +167,7 @@ class DealState:
             doubled=self.doubled, autoplay=self.autoplay, escaped=self.escaped,
             alarm=tuple(self.phase == "playing" and 0 < c <= self.rules.alarm_at
                         for c in self.counts),
-            played=tuple(played), result=self.result)
+            played=tuple(played), last_cards=self.last_cards, result=self.result)
 
     def legal_actions(self, seat: int) -> list[Action]:
         """The game decisions ``seat`` may take now (see :meth:`SeatView.legal_actions`)."""
@@ -178,7 +182,9 @@ class DealState:
             "to_act": list(self.to_act), "bidding": bidding_to_dict(self.bidding),
             "landlord": self.landlord, "base": self.base, "doubled": list(self.doubled),
             "shown": list(self.shown), "trick": trick_to_dict(self.trick),
-            "play_counts": list(self.play_counts), "bombs": self.bombs, "rockets": self.rockets,
+            "play_counts": list(self.play_counts),
+            "last_cards": [None if c is None else list(c) for c in self.last_cards],
+            "bombs": self.bombs, "rockets": self.rockets,
             "autoplay": list(self.autoplay), "autoplayed": list(self.autoplayed),
             "escaped": list(self.escaped), "history": [action_to_dict(a) for a in self.history],
             "version": self.version, "result": result_to_dict(self.result),
@@ -186,7 +192,8 @@ class DealState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DealState:
-        """Inverse of :meth:`to_dict`.
+        """Inverse of :meth:`to_dict`. A state stored before ``last_cards`` existed reads with
+        ``None`` for every seat (no play's cards known).
 
         Raises:
             ValueError: an unknown format or malformed data.
@@ -201,6 +208,7 @@ class DealState:
                 bidding=bidding_from_dict(data["bidding"]), landlord=data["landlord"],
                 base=data["base"], doubled=tuple(data["doubled"]), shown=tuple(data["shown"]),
                 trick=trick_from_dict(data["trick"]), play_counts=tuple(data["play_counts"]),
+                last_cards=_last_cards_from(data.get("last_cards"), len(data["hands"])),
                 bombs=data["bombs"], rockets=data["rockets"], autoplay=tuple(data["autoplay"]),
                 autoplayed=tuple(data["autoplayed"]), escaped=tuple(data["escaped"]),
                 history=tuple(action_from_dict(a) for a in data["history"]),
@@ -264,8 +272,8 @@ def new_deal(rules: Rules, *, seed: int | None = None, first_bidder: int = 0,
         hands=tuple(tuple(sorted(h)) for h in hands), kitty=tuple(sorted(kitty)),
         to_act=(first_bidder,), bidding=start_bidding(rules, first_bidder), landlord=None,
         base=1 if rules.bidding == "rob" else 0, doubled=(None,) * n, shown=zero, trick=Trick(),
-        play_counts=zero, bombs=0, rockets=0, autoplay=no, autoplayed=no, escaped=no,
-        history=(), version=0, result=None)
+        play_counts=zero, last_cards=(None,) * n, bombs=0, rockets=0, autoplay=no,
+        autoplayed=no, escaped=no, history=(), version=0, result=None)
 
 
 def next_first_bidder(state: DealState, *, winner_bids_first: bool = False) -> int:
@@ -388,24 +396,29 @@ def _double(state: DealState, action: Action) -> DealState:
 def _play(state: DealState, action: Action) -> DealState:
     seat = _need_turn(state, action, "playing")
     hand = list(state.hands[seat])
+    taken = []
     for rank in action.cards or ():
         index = next((i for i, c in enumerate(hand) if card_rank(c) == rank), None)
         if index is None:
             raise IllegalAction("not_in_hand",
                                 f"You do not hold {format_ranks(action.cards or ())}.")
-        del hand[index]
+        taken.append(hand.pop(index))
     play = read_play(action.cards or (), action.type, state.trick.play, state.rules)
-    return _after_play(state, action, play, tuple(hand))
+    return _after_play(state, action, play, tuple(hand), tuple(sorted(taken)))
 
 
-def _after_play(state: DealState, action: Action, play: Play, hand: tuple[int, ...]) -> DealState:
+def _after_play(state: DealState, action: Action, play: Play, hand: tuple[int, ...],
+                taken: tuple[int, ...]) -> DealState:
     seat, n = action.seat, state.rules.seats
     hands = list(state.hands)
     hands[seat] = hand
     counts = list(state.play_counts)
     counts[seat] += 1
+    last_cards = list(state.last_cards)
+    last_cards[seat] = taken
     is_rocket = play.type == ComboType.ROCKET
     state = replace(state, hands=tuple(hands), play_counts=tuple(counts),
+                    last_cards=tuple(last_cards),
                     bombs=state.bombs + (is_rocket or play.type == ComboType.BOMB),
                     rockets=state.rockets + is_rocket, history=state.history + (action,),
                     trick=Trick(play, seat, 0))
@@ -524,6 +537,13 @@ def _need_turn(state: DealState, action: Action, phase: str) -> int:
 
 def _set(flags: tuple[bool, ...], seat: int, value: bool) -> tuple[bool, ...]:
     return flags[:seat] + (value,) + flags[seat + 1:]
+
+
+def _last_cards_from(data: Any, seats: int) -> tuple[tuple[int, ...] | None, ...]:
+    """``last_cards`` from JSON; absent (a state stored before the field) → ``None`` per seat."""
+    if data is None:
+        return (None,) * seats
+    return tuple(None if c is None else tuple(c) for c in data)
 
 
 def _check_seat(rules: Rules, seat: int) -> None:

@@ -46,6 +46,8 @@ class SeatView:
         escaped: per seat, left the deal (RULES.md §9).
         alarm: per seat, the alarm (RULES.md §4.5): playing and ``0 < count ≤ rules.alarm_at``.
         played: every rank played so far, sorted low to high.
+        last_cards: per seat, the card ids of its latest play (public, RULES.md §4), ``None``
+            before its first play (see ``DealState.last_cards``).
         result: the result once finished.
     """
 
@@ -69,6 +71,7 @@ class SeatView:
     escaped: tuple[bool, ...]
     alarm: tuple[bool, ...]
     played: tuple[int, ...]
+    last_cards: tuple[tuple[int, ...] | None, ...]
     result: DealResult | None
 
     @property

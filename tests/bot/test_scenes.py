@@ -4,6 +4,8 @@ hand that is not shown), the hand picture raises the selection, the result shows
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot import scenes
@@ -70,12 +72,38 @@ def test_the_table_picture_is_the_same_from_every_seat_and_for_other_hidden_hand
     assert playing.kitty == first.kitty
     assert [s.role for s in playing.seats] == ["landlord", "farmer", "farmer"]
     assert [s.card_count for s in playing.seats] == [19, 17, 17]
-    assert playing.seats[0].last_play == scenes.cards_for_ranks((lowest,))
+    assert playing.seats[0].last_play == states[-1][0].last_cards[0]
     assert playing.seats[1].last_play == "pass" and playing.seats[2].last_play is None
     assert [s.is_turn for s in playing.seats] == [False, False, True]
     assert (playing.base, playing.multiplier, playing.seconds_left) == (3, 1, 30)
     assert [s.label for s in playing.seats] == ["AL", "P2", "B3"]
     render_table(playing)  # a valid scene
+
+
+def test_a_play_is_drawn_with_the_very_cards_that_left_the_hand():
+    """Seat 0 holds the 3 of hearts and of diamonds (no spade): the table shows those, not a
+    made-up 3 of spades (RULES.md §4: played cards are face up)."""
+    threes = [1, 3]  # 3♥, 3♦
+    rest = [c for c in range(54) if card_rank(c) != 0]
+    hands = [threes + rest[:15], [0, 2] + rest[15:30], rest[30:47]]
+    state = new_deal(SCORE, hands=hands, first_bidder=0)
+    state = apply(state, Action("bid", 0, value=3))
+    state = apply(state, Action("play", 0, cards=(0, 0)))
+    scene = scenes.table_scene(table_for(state), state.view(1), 20)
+    assert scene.seats[0].last_play == (1, 3)
+    assert not set(scene.seats[0].last_play) & set(state.hands[0])
+    single = apply(new_deal(SCORE, hands=hands, first_bidder=0), Action("bid", 0, value=3))
+    single = apply(single, Action("play", 0, cards=(0,)))
+    assert scenes.table_scene(table_for(single), single.view(2), 20).seats[0].last_play == (1,)
+
+
+def test_a_deal_stored_before_cards_were_recorded_still_draws_its_plays():
+    state = apply(new_deal(SCORE, seed=SEED, first_bidder=0), Action("bid", 0, value=3))
+    lowest = min(cards_to_ranks(state.hands[0]))
+    state = apply(state, Action("play", 0, cards=(lowest,)))
+    old = replace(state, last_cards=(None, None, None))
+    scene = scenes.table_scene(table_for(old), old.view(1), 20)
+    assert [card_rank(c) for c in scene.seats[0].last_play] == [lowest]
 
 
 def test_a_shown_hand_and_doubling_are_on_the_picture():

@@ -147,6 +147,22 @@ def test_play_removes_one_card_of_each_rank_whatever_the_suit():
     assert after.history[-1] == Action("play", 0, cards=parse_ranks("KKKK"))
 
 
+def test_rules_4_last_cards_are_the_very_cards_each_play_took_from_the_hand():
+    state = apply_texts(strong(), ["bid 3"])
+    assert state.last_cards == (None, None, None)
+    queens = [c for c in state.hands[0] if card_rank(c) == 9]
+    after = apply_texts(state, ["play Q"])
+    assert after.last_cards == ((queens[0],), None, None)
+    assert set(state.hands[0]) - set(after.hands[0]) == {queens[0]}
+    after = apply_texts(after, ["play 3333"])
+    bomb = tuple(sorted(set(state.hands[1]) - set(after.hands[1])))
+    assert after.last_cards == ((queens[0],), bomb, None) and len(bomb) == 4
+    after = apply_texts(after, ["pass", "pass", "play 4"])
+    assert after.last_cards[1] == (next(c for c in state.hands[1] if card_rank(c) == 1),)
+    # Played cards are public: every seat's view shows the same cards.
+    assert all(after.view(s).last_cards == after.last_cards for s in range(3))
+
+
 def test_rules_5_reading_follows_the_trick_type(monkeypatch):
     """RULES.md §5: with several readings, following uses the one of the trick's type; leading
     uses the first reading or the one named in the action."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -102,6 +103,17 @@ def test_json_round_trip_of_a_finished_deal_keeps_the_result():
         state = apply(state, choose_action(state.view(state.to_act[0])))
     back = DealState.from_json(state.to_json())
     assert back.result == state.result and sum(back.result.points) == 0
+
+
+def test_from_json_reads_a_state_stored_before_last_cards_existed():
+    state = apply_texts(new_deal(SCORE, seed=3), ["bid 3"])
+    state = apply(state, choose_action(state.view(state.to_act[0])))
+    assert state.last_cards[state.landlord] is not None
+    data = json.loads(state.to_json())
+    del data["last_cards"]
+    old = DealState.from_json(json.dumps(data))
+    assert old.last_cards == (None, None, None)
+    assert old == replace(state, last_cards=(None, None, None))
 
 
 def test_from_json_refuses_other_text():
