@@ -1,0 +1,121 @@
+"""Hand planning, the AI's move generation, bidding and the endgame search (RULES.md §2, §5, §6)."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.ai import bidding
+from engine.ai.decompose import hand_turns, plan_hand
+from engine.ai.endgame import Solver, forced_win, sample_hands
+from engine.ai.hand import all_moves, counts_of, follow_moves
+from engine.ai.knowledge import FULL_DECK, Knowledge
+from engine.cards import parse_ranks
+from engine.combos import beats, classify
+from engine.moves import legal_moves
+
+ZERO = (0,) * 15
+
+
+def counts(text: str) -> tuple[int, ...]:
+    return tuple(counts_of(parse_ranks(text)))
+
+
+def plan_strings(text: str) -> list[str]:
+    return sorted(str(p) for p in plan_hand(counts(text)).combos)
+
+
+def test_plan_keeps_a_straight_a_plane_with_wings_and_the_rocket():
+    assert plan_strings("34567") == ["34567"]
+    assert plan_strings("33344456") == ["33344456"]  # RULES.md §5 plane_single
+    assert plan_strings("3456789XD") == ["3456789", "XD"]
+    assert hand_turns(counts("33344456")) == 1
+
+
+def test_plan_attaches_the_lowest_single_to_a_trio():
+    assert plan_strings("3KKK9") == ["3KKK", "9"]
+
+
+def test_plan_keeps_a_bomb_whole():
+    assert "8888" in plan_strings("38888Q")
+
+
+def test_plan_covers_the_hand_exactly():
+    rng = random.Random(4)
+    for _ in range(30):
+        deck = [r for r in range(15) for _ in range(FULL_DECK[r])]
+        rng.shuffle(deck)
+        hand = sorted(deck[:20])
+        plan = plan_hand(counts_of(hand))
+        assert sorted(r for p in plan.combos for r in p.cards) == hand
+        for p in plan.combos:  # every planned combination is a legal reading (RULES.md §5)
+            assert any(c.type == p.type and c.main == p.main for c in classify(p.cards))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from([r for r in range(15) for _ in range(FULL_DECK[r])]),
+                min_size=1, max_size=12).filter(
+    lambda h: all(h.count(r) <= FULL_DECK[r] for r in set(h))))
+def test_ai_moves_are_legal_and_complete_on_types(hand):
+    hand = sorted(hand)
+    c = counts_of(hand)
+    legal = {(p.type, p.cards) for p in legal_moves(hand)}
+    ours = all_moves(c)
+    assert {(p.type, p.cards) for p in ours} <= legal
+    # Every legal play without kickers is generated.
+    plain = {x for x in legal if not x[0].value.startswith(("trio_", "plane_", "four_"))}
+    assert plain <= {(p.type, p.cards) for p in ours}
+    for prev in legal_moves(hand)[:5]:
+        for m in follow_moves(c, prev):
+            assert beats(m, prev)
+
+
+def test_bidding_follows_hand_strength():
+    strong = parse_ranks("XD2222AAKKQQJ9876")
+    weak = parse_ranks("34567899TJJQQK345"[:17])
+    assert bidding.bid_value(strong) == 3
+    assert bidding.bid_value(weak) == 0
+    assert bidding.wants_call(strong) and not bidding.wants_call(weak)
+    assert bidding.hand_strength(strong) > bidding.hand_strength(weak)
+
+
+def _knowledge(hand: str, counts_: tuple[int, int, int], seat: int = 1,
+               kitty: str = "", played: str = "") -> Knowledge:
+    h = counts(hand)
+    gone = counts(played) if played else ZERO
+    unseen = tuple(FULL_DECK[r] - h[r] - gone[r] for r in range(15))
+    return Knowledge(seat=seat, landlord=0, hand=h, counts=counts_, prev=None, prev_seat=None,
+                     unseen=unseen, known=(None, None, None),
+                     landlord_kitty=counts(kitty) if kitty else ZERO,
+                     played_by=(ZERO, ZERO, ZERO))
+
+
+def test_sampled_deals_respect_counts_and_the_landlords_kitty():
+    k = _knowledge("3456789TJQKA2", (9, 13, 11), kitty="XD2", played="333444555666777888999")
+    rng = random.Random(1)
+    for _ in range(20):
+        hands = sample_hands(k, rng)
+        assert hands[1] == k.hand
+        assert [sum(h) for h in hands] == [9, 13, 11]
+        assert hands[0][13] == hands[0][14] == 1 and hands[0][12] >= 1
+        for r in range(15):
+            assert hands[0][r] + hands[2][r] == k.unseen[r]
+
+
+def test_endgame_search_answers_within_its_time_budget():
+    k = _knowledge("33445566778899TTJJ", (18, 18, 18))
+    start = time.perf_counter()
+    forced_win(k, time_budget=0.02, max_nodes=10**9)
+    assert time.perf_counter() - start < 0.5
+
+
+def test_exact_solver_sees_a_simple_win():
+    # Landlord to lead with a rocket and a single: rocket, then the single (RULES.md §6).
+    hands = (counts("3XD"), counts("44"), counts("55"))
+    solver = Solver(0, time.perf_counter() + 1, 10_000)
+    assert solver.landlord_wins(hands, 0, None, None)
+    # A farmer to lead with one card plays out at once.
+    assert not solver.landlord_wins((counts("3XD"), counts("4"), counts("55")), 1, None, None)
