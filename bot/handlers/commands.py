@@ -19,6 +19,7 @@ from bot.handlers.common import (
     display_name,
     group_language,
     is_admin,
+    say,
     settings,
     store,
     tables,
@@ -179,7 +180,7 @@ async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -
                 if data.seat < len(table.seats) else "?"
             await answer(query, t("pop.not_asker", table.lang, name=asker), alert=True)
             return
-        name = display_name(query.from_user)
+        name = views.seat_name(table.seats[seat], seat, table.lang)
         if data.payload.startswith("no"):
             await _close_prompt(query, t("reply.leave_cancelled", table.lang, name=name))
             await answer(query, t("pop.stay", table.lang))
@@ -189,15 +190,21 @@ async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         except IllegalAction as exc:
             await answer(query, views.illegal_text(exc.code, table.lang), alert=True)
             return
-        await _close_prompt(query, t("table.left_deal", table.lang, name=name))
+        announcement = t("table.left_deal", table.lang, name=name)
+        if not await _close_prompt(query, announcement):
+            await say(app, table, announcement)
         await answer(query)
 
 
-async def _close_prompt(query, text: str) -> None:
+async def _close_prompt(query, text: str) -> bool:
+    """Replace the /leave prompt by ``text`` (its buttons go); ``False`` if it cannot be
+    edited any more (deleted)."""
     try:
         await query.edit_message_text(text)
     except TelegramError as exc:
         log.info("closing the leave prompt failed: %s", exc)
+        return False
+    return True
 
 
 async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -675,16 +675,15 @@ def _lang(app: Application) -> str:
 
 async def leave_deal(app: Application, table: Table, seat: int) -> None:
     """The seat's player leaves the running deal: the engine's ``leave`` (escape penalty,
-    RULES.md §9); the seat is auto-played to the end (lock held).
+    RULES.md §9); the seat is auto-played to the end (lock held). The caller tells the group
+    (the /leave prompt becomes the announcement).
 
     Raises:
         IllegalAction: the engine refused (e.g. the seat already left).
     """
-    name = views.seat_name(table.seats[seat], seat, table.lang)
     await accept(app, table, Action("leave", seat))
     table.seats[seat].left = True
     await store(app).save_table(table.key, table.to_dict())
-    await say(app, table, t("table.left_deal", table.lang, name=name))
 
 
 async def stop_deal(app: Application, table: Table) -> None:

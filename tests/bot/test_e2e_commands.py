@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.i18n import t
 from engine import SCORE, Action, new_deal
-from tests.bot.flow_helpers import LANG, Players, hand_message, result_message
+from tests.bot.flow_helpers import LANG, Players, group_texts, hand_message, result_message
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -61,7 +61,9 @@ async def test_leave_asks_first_then_forfeits_with_the_escape_penalty(
     assert answer.params["text"] == t("pop.not_seated", LANG)
     answer = await players.click(bob, prompt, t("btn.leave_confirm", LANG))
     assert answer.params.get("text") is None
-    assert prompt.text == t("table.left_deal", LANG, name="Bob")
+    left = t("table.left_deal", LANG, name="Bob")
+    assert prompt.text == left
+    assert group_texts(fake_api, group).count(left) == 1  # the prompt says it, nothing else
     assert table.state.escaped == (False, True, False)
     assert running_bot.app.bot_data["tables"].table_of(bob.id) is None  # free to sit elsewhere
     assert await _reply(fake_api, bob, group, "/leave") == t("reply.not_seated", LANG)
@@ -80,6 +82,22 @@ async def test_leave_asks_first_then_forfeits_with_the_escape_penalty(
     assert lines[0] == t("top.title_today", LANG)
     assert lines[-1] == t("top.row", LANG, place="🥉", name="Bob", beans=f"{points[1] * 10:+d}",
                           games=1)
+
+
+async def test_leave_is_announced_once_even_when_the_prompt_was_deleted(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    players = await _deal(fake_api, running_bot, "Vanishing prompt")
+    bob, group = players.users[1], players.group
+    await _reply(fake_api, bob, group, "/leave")
+    prompt = fake_api.last_message(group)
+    prompt.deleted = True  # an admin tidied the chat
+    answer = await players.click(bob, prompt, t("btn.leave_confirm", LANG))
+    assert answer.params.get("text") is None
+    left = t("table.left_deal", LANG, name="Bob")
+    told = [c.method for c in fake_api.calls
+            if c.ok and c.params.get("chat_id") == group.id and c.params.get("text") == left]
+    assert told == ["sendMessage"]
 
 
 async def test_stop_by_an_admin_cancels_and_nobody_pays(
