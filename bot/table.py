@@ -98,6 +98,8 @@ class Table:
         hand_message_ids: per seat, the private message with that seat's hand and buttons.
         hand_photos: per seat, that hand message is a photo.
         turn_notices: per seat, the pending private "Your turn" message (edits do not notify).
+        leave_prompts: per seat, the group message of that seat's pending /leave confirmation;
+            only that message's buttons can make the seat leave (a forged "yes" finds none).
         join_link: the lobby shows the deep-link button (someone could not be written to).
         deal_id: the store's id of the running (or last) deal.
         first_bidder: first bidder of the current deal (rotates per deal, RULES.md §1.4).
@@ -133,6 +135,7 @@ class Table:
     hand_message_ids: list[int | None] = field(default_factory=list)
     hand_photos: list[bool] = field(default_factory=list)
     turn_notices: list[int | None] = field(default_factory=list)
+    leave_prompts: list[int | None] = field(default_factory=list)
     join_link: bool = False
     deal_id: int | None = None
     first_bidder: int | None = None
@@ -174,6 +177,11 @@ class Table:
         self.rendered.clear()
         self.pictured.clear()
 
+    def set_leave_prompt(self, seat: int, message_id: int | None) -> None:
+        """Remember (or, with ``None``, forget) the seat's pending /leave confirmation."""
+        self.leave_prompts = _padded(self.leave_prompts, len(self.seats), None)
+        self.leave_prompts[seat] = message_id
+
     def reset_turn_memory(self) -> None:
         """Forget every seat's selection and hint position (the state changed)."""
         self.selections = [[] for _ in self.seats]
@@ -186,10 +194,12 @@ class Table:
         "seats": [{"user_id", "name", "is_bot", "left", "blocked"}, ...], "preset", "stake",
         "play_timeout", "bid_timeout", "autoplay_mode", "pictures", "message_id",
         "message_photo", "hand_message_ids": [...], "hand_photos": [...], "turn_notices": [...],
-        "join_link", "deal_id", "first_bidder", "redeals", "deadline", "lobby_deadline",
-        "selections": [[rank, ...], ...], "hint_index": [...]}``, meaning what the attributes do.
+        "leave_prompts": [...], "join_link", "deal_id", "first_bidder", "redeals", "deadline",
+        "lobby_deadline", "selections": [[rank, ...], ...], "hint_index": [...]}``, meaning what
+        the attributes do.
         Dicts stored before pictures existed lack ``pictures`` … ``turn_notices``; they read as
-        text messages and no pending notice.
+        text messages and no pending notice. Dicts stored before ``leave_prompts`` read as no
+        pending /leave confirmation.
         """
         return {
             "v": DICT_VERSION,
@@ -212,6 +222,7 @@ class Table:
             "hand_message_ids": list(self.hand_message_ids),
             "hand_photos": list(self.hand_photos),
             "turn_notices": list(self.turn_notices),
+            "leave_prompts": list(self.leave_prompts),
             "join_link": self.join_link,
             "deal_id": self.deal_id,
             "first_bidder": self.first_bidder,
@@ -256,6 +267,8 @@ class Table:
                                     len(data["hand_message_ids"]), False),
                 turn_notices=_padded(list(data.get("turn_notices", [])),
                                      len(data["hand_message_ids"]), None),
+                leave_prompts=_padded(list(data.get("leave_prompts", [])),
+                                      len(data["hand_message_ids"]), None),
                 join_link=bool(data["join_link"]),
                 deal_id=data["deal_id"],
                 first_bidder=data["first_bidder"],

@@ -151,12 +151,17 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                  callback_data=cb.make_callback(cb.CONFIRM_LEAVE, table.token,
                                                                 0, f"no{seat}")),
         ]])
-        await message.reply_text(t("reply.leave_confirm", lang, name=name), reply_markup=markup)
+        prompt = await message.reply_text(t("reply.leave_confirm", lang, name=name),
+                                          reply_markup=markup)
+        table.set_leave_prompt(seat, prompt.message_id)
+        await store(app).save_table(table.key, table.to_dict())
 
 
 async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The /leave confirmation (``Q:`` buttons): "yes" makes the seat that asked leave the deal.
-    Only that seat's player may answer; anyone else gets a pop-up and nothing changes."""
+    Only that seat's player may answer, and only on the prompt their /leave got, while it is
+    pending (``Table.leave_prompts``): forged data on another message, or a prompt answered or
+    replaced already, gets a pop-up and changes nothing."""
     app = context.application
     query = update.callback_query
     data = await deal.parse_press(query, app)
@@ -180,6 +185,13 @@ async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -
                 if data.seat < len(table.seats) else "?"
             await answer(query, t("pop.not_asker", table.lang, name=asker), alert=True)
             return
+        pending = table.leave_prompts[seat] if seat < len(table.leave_prompts) else None
+        if pending is None or query.message is None or query.message.message_id != pending \
+                or query.message.chat.id != table.chat_id:
+            await answer(query, t("pop.leave_not_pending", table.lang), alert=True)
+            return
+        table.set_leave_prompt(seat, None)
+        await store(app).save_table(table.key, table.to_dict())
         name = views.seat_name(table.seats[seat], seat, table.lang)
         if data.payload.startswith("no"):
             await _close_prompt(query, t("reply.leave_cancelled", table.lang, name=name))

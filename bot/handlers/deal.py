@@ -118,6 +118,7 @@ async def start_deal(app: Application, table: Table, *, redeal: bool = False) ->
         if old is not None and old.autoplay[seat]:
             state = apply(state, Action("autoplay", seat, value=1))
     tables(app).retoken(table)
+    table.leave_prompts = [None] * len(table.seats)  # drawn for the old token: void
     table.phase = DEAL
     table.first_bidder = first
     table.state = state

@@ -100,6 +100,37 @@ async def test_leave_is_announced_once_even_when_the_prompt_was_deleted(
     assert told == ["sendMessage"]
 
 
+async def test_a_leave_confirmation_counts_only_on_the_pending_prompt(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """A "yes" needs the prompt the player's own /leave got: forged data on another message,
+    an answered prompt, or a prompt replaced by a newer /leave change nothing."""
+    players = await _deal(fake_api, running_bot, "Forgers")
+    ann, bob, _ = players.users
+    group = players.group
+    table = running_bot.app.bot_data["tables"].table_of(ann.id)
+    not_pending = t("pop.leave_not_pending", LANG)
+    forged = f"Q:{table.token}:0:yes1"
+    for message in (fake_api.messages_in(group)[0], hand_message(fake_api, bob)):
+        answer = await players.press(bob, message, forged)
+        assert answer.params["text"] == not_pending
+    await _reply(fake_api, bob, group, "/leave")
+    first = fake_api.last_message(group)
+    await players.click(bob, first, t("btn.cancel", LANG))
+    answer = await players.press(bob, first, forged)  # the answered prompt, forged again
+    assert answer.params["text"] == not_pending
+    await _reply(fake_api, bob, group, "/leave")
+    older = fake_api.last_message(group)
+    await _reply(fake_api, bob, group, "/leave")
+    newer = fake_api.last_message(group)
+    answer = await players.click(bob, older, t("btn.leave_confirm", LANG))
+    assert answer.params["text"] == not_pending
+    assert table.state.escaped == (False, False, False) and not table.seats[1].left
+    answer = await players.click(bob, newer, t("btn.leave_confirm", LANG))
+    assert answer.params.get("text") is None
+    assert table.state.escaped == (False, True, False)
+
+
 async def test_stop_by_an_admin_cancels_and_nobody_pays(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):

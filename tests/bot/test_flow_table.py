@@ -18,6 +18,7 @@ def full_table() -> Table:
     table.message_id, table.hand_message_ids = 5, [8, 9, None]
     table.pictures, table.message_photo, table.hand_photos = False, True, [True, False, False]
     table.turn_notices = [None, 12, None]
+    table.leave_prompts = [None, 14, None]
     table.deal_id, table.first_bidder, table.redeals = 3, 2, 1
     table.deadline, table.lobby_deadline = 1_900_000_000.5, None
     table.selections, table.hint_index = [[0, 0, 5], [], []], [2, 0, 0]
@@ -42,16 +43,18 @@ def test_dict_round_trip_through_json():
     assert data["deadline"] == 1_900_000_000.5 and data["v"] == 1
     assert (data["message_photo"], data["hand_photos"], data["turn_notices"]) == (
         True, [True, False, False], [None, 12, None])
+    assert data["leave_prompts"] == [None, 14, None]
 
 
 def test_dicts_stored_before_pictures_read_as_text_messages_without_notices():
     data = full_table().to_dict()
-    for key in ("pictures", "message_photo", "hand_photos", "turn_notices"):
+    for key in ("pictures", "message_photo", "hand_photos", "turn_notices", "leave_prompts"):
         del data[key]
     table = Table.from_dict(data)
     assert table.message_photo is False and table.pictures is True
     assert table.hand_photos == [False, False, False]
     assert table.turn_notices == [None, None, None]
+    assert table.leave_prompts == [None, None, None]
 
 
 @pytest.mark.parametrize(
