@@ -47,6 +47,8 @@ class Seat:
 
     ``left``: the player left the running deal (RULES.md §9 escape); the seat is auto-played.
     ``blocked``: the bot cannot write to the player privately; the seat is auto-played.
+    ``lang``: the player's own language (``Player.language`` from ``store.ensure_player``), for
+    their private messages; ``None``: the table's language (see :meth:`Table.seat_lang`).
     """
 
     user_id: int | None
@@ -54,6 +56,7 @@ class Seat:
     is_bot: bool = False
     left: bool = False
     blocked: bool = False
+    lang: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -62,6 +65,7 @@ class Seat:
             "is_bot": self.is_bot,
             "left": self.left,
             "blocked": self.blocked,
+            "lang": self.lang,
         }
 
     @classmethod
@@ -72,6 +76,7 @@ class Seat:
             is_bot=bool(data.get("is_bot", False)),
             left=bool(data.get("left", False)),
             blocked=bool(data.get("blocked", False)),
+            lang=data.get("lang"),
         )
 
 
@@ -81,7 +86,8 @@ class Table:
 
     Attributes:
         chat_id, thread_id: the group chat and forum topic (``None`` outside topics).
-        lang: language of every message of this table (the group's setting).
+        lang: the group's language: every group message of this table; private messages and
+            pop-ups use the player's own (:meth:`seat_lang`).
         title: the group's title, to name the table in private chats.
         token: current token carried by every button (changes per lobby and per deal).
         phase: ``"lobby"``, ``"deal"`` or ``"result"`` (deal over, "Play again" offered).
@@ -161,6 +167,11 @@ class Table:
                 return i
         return None
 
+    def seat_lang(self, seat: int) -> str:
+        """The language of a seat's private messages (hand, notices): the player's own, else
+        the table's."""
+        return self.seats[seat].lang or self.lang
+
     def humans(self) -> Iterator[tuple[int, Seat]]:
         """``(index, seat)`` of every human seat."""
         return ((i, s) for i, s in enumerate(self.seats) if not s.is_bot)
@@ -191,7 +202,7 @@ class Table:
         """JSON-friendly dict of everything but the engine state.
 
         Shape: ``{"v": 1, "chat_id", "thread_id", "lang", "title", "token", "phase", "opener_id",
-        "seats": [{"user_id", "name", "is_bot", "left", "blocked"}, ...], "preset", "stake",
+        "seats": [{"user_id", "name", "is_bot", "left", "blocked", "lang"}, ...], "preset", "stake",
         "play_timeout", "bid_timeout", "autoplay_mode", "pictures", "message_id",
         "message_photo", "hand_message_ids": [...], "hand_photos": [...], "turn_notices": [...],
         "leave_prompts": [...], "join_link", "deal_id", "first_bidder", "redeals", "deadline",

@@ -207,8 +207,7 @@ def current_multipliers(view: SeatView) -> list[int]:
     return [2 ** view.bidding.robs]
 
 
-def _names(table: Table, seats: Iterable[int]) -> str:
-    lang = table.lang
+def _names(table: Table, seats: Iterable[int], lang: str) -> str:
     return ", ".join(seat_name(table.seats[s], s, lang) for s in seats)
 
 
@@ -261,7 +260,7 @@ def table_view(
             shown = cards_text(view.shown_hands[i], lang)
             lines.append("   " + t("table.shown", lang, cards=shown))
     if _playing(view) and view.to_act:
-        lines += ["", t("table.turn", lang, names=_names(table, view.to_act),
+        lines += ["", t("table.turn", lang, names=_names(table, view.to_act, lang),
                         seconds=max(0, round(seconds)))]
     if notice:
         lines += ["", notice]
@@ -293,10 +292,11 @@ def hand_view(
     one button per rank (:func:`selection_keyboard_rows`) plus Play, Pass (only when following,
     RULES.md §4.1), Hint, Clear; "Show cards" while allowed (RULES.md §3); and Auto-play or Take
     back (RULES.md §9). Decision buttons carry the state version; the auto-play switch does not
-    (switching is the same request whatever the state).
+    (switching is the same request whatever the state). In the player's own language
+    (:meth:`bot.table.Table.seat_lang`).
     """
-    lang = table.lang
     seat = view.seat
+    lang = table.seat_lang(seat)
     selected = table.selections[seat] if seat < len(table.selections) else []
     lines = [t("hand.title", lang, n=len(view.hand)), cards_text(view.hand, lang)]
     if view.landlord is not None:
@@ -305,7 +305,7 @@ def hand_view(
     if selected and mine and view.phase == "playing":
         lines.append(t("hand.selected", lang, cards=ranks_text(selected, lang)))
     lines.append("")
-    lines.append(_hand_status(table, view, seconds))
+    lines.append(_hand_status(table, view, seconds, lang))
     if not _playing(view) or view.escaped[seat]:
         return "\n".join(lines), None
     rows: list[list[InlineKeyboardButton]] = []
@@ -340,14 +340,14 @@ def hand_view(
 
 
 def hand_stopped_text(table: Table, view: SeatView) -> str:
-    """A hand message after an admin stopped the deal: the hand, no buttons."""
-    lang = table.lang
+    """A hand message after an admin stopped the deal: the hand, no buttons (the player's
+    language)."""
+    lang = table.seat_lang(view.seat)
     return "\n".join([t("hand.title", lang, n=len(view.hand)), cards_text(view.hand, lang), "",
                       t("hand.stopped", lang)])
 
 
-def _hand_status(table: Table, view: SeatView, seconds: float) -> str:
-    lang = table.lang
+def _hand_status(table: Table, view: SeatView, seconds: float, lang: str) -> str:
     seat = view.seat
     left = max(0, round(seconds))
     if view.phase == "finished":
@@ -357,7 +357,7 @@ def _hand_status(table: Table, view: SeatView, seconds: float) -> str:
     if view.autoplay[seat]:
         return t("hand.autoplay", lang)
     if seat not in view.to_act:
-        return t("hand.waiting", lang, names=_names(table, view.to_act))
+        return t("hand.waiting", lang, names=_names(table, view.to_act, lang))
     if view.phase == "bidding":
         return t("hand.your_bid", lang, seconds=left)
     if view.phase == "doubling":

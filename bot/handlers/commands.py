@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
@@ -15,14 +15,15 @@ from bot import callbacks as cb
 from bot import views
 from bot.handlers import deal, lobby
 from bot.handlers.common import (
+    GROUP_TYPES,
     answer,
+    chat_language,
     display_name,
-    group_language,
     is_admin,
     say,
-    settings,
     store,
     tables,
+    user_language,
 )
 from bot.i18n import match_language, t
 from bot.table import DEAL, LOBBY, table_key
@@ -30,7 +31,6 @@ from engine import IllegalAction
 
 log = logging.getLogger(__name__)
 
-GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
 JOIN_PREFIX = "join_"
 
 
@@ -39,17 +39,12 @@ def _thread(message: Message) -> int | None:
     return message.message_thread_id if message.is_topic_message else None
 
 
-async def _lang(app: Application, chat: Chat) -> str:
-    if chat.type in GROUP_TYPES:
-        return group_language(app, await store(app).get_group_settings(chat.id))
-    return settings(app).default_language
-
-
 async def _group_only(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
-    """True in a group; in a private chat, says the command is for groups."""
+    """True in a group; in a private chat, says (in the user's language) the command is for
+    groups."""
     if update.effective_chat.type in GROUP_TYPES:
         return True
-    lang = await _lang(context.application, update.effective_chat)
+    lang = await chat_language(context.application, update)
     await update.effective_message.reply_text(t("reply.group_only", lang))
     return False
 
@@ -62,8 +57,9 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat.type != ChatType.PRIVATE:
         await cmd_help(update, context)
         return
-    lang = match_language(user.language_code) or settings(app).default_language
-    await store(app).ensure_player(user.id, display_name(user), match_language(user.language_code))
+    player = await store(app).ensure_player(user.id, display_name(user),
+                                            match_language(user.language_code))
+    lang = user_language(app, user, player.language)
     arg = context.args[0] if context.args else ""
     if not arg.startswith(JOIN_PREFIX):
         await message.reply_text(t("reply.start", lang, name=display_name(user)))
@@ -74,17 +70,17 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     async with tables(app).lock(table.key):
         if tables(app).by_token(table.token) is not table or table.phase != LOBBY:
-            await message.reply_text(t("reply.start_join_failed", table.lang))
+            await message.reply_text(t("reply.start_join_failed", lang))
             return
-        refusal = await lobby.seat_player(app, table, user, check_private=False)
+        refusal = await lobby.seat_player(app, table, user, lang=lang, check_private=False)
         if refusal is None:
             await lobby.refresh_lobby(app, table)
-        await message.reply_text(refusal or t("reply.start_joined", table.lang, group=table.title))
+        await message.reply_text(refusal or t("reply.start_joined", lang, group=table.title))
 
 
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/help: a short summary of the game and the commands, with a link to the rules."""
-    lang = await _lang(context.application, update.effective_chat)
+    lang = await chat_language(context.application, update)
     await update.effective_message.reply_text(
         t("reply.help", lang, url=t("reply.help_url", lang)), disable_web_page_preview=True
     )
@@ -112,10 +108,10 @@ async def cmd_join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     async with tables(app).lock(key):
         table = tables(app).get(key)
         if table is None or table.phase != LOBBY:
-            lang = await _lang(app, update.effective_chat)
+            lang = await chat_language(app, update)
             await message.reply_text(t("reply.no_table", lang))
             return
-        refusal = await lobby.seat_player(app, table, update.effective_user)
+        refusal = await lobby.seat_player(app, table, update.effective_user, lang=table.lang)
         if refusal is None:
             await lobby.refresh_lobby(app, table)
         await message.reply_text(refusal or t("pop.joined", table.lang))
@@ -134,7 +130,7 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         seat = table.seat_of(user.id) if table is not None else None
         if table is None or seat is None or table.phase not in (LOBBY, DEAL) \
                 or table.seats[seat].left:
-            lang = await _lang(app, update.effective_chat)
+            lang = await chat_language(app, update)
             await message.reply_text(t("reply.not_seated", lang))
             return
         lang = table.lang
@@ -169,38 +165,39 @@ async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     table = tables(app).by_token(data.token)
     if table is None:
-        await answer(query, t("pop.gone", settings(app).default_language))
+        await answer(query, t("pop.gone", user_language(app, query.from_user)))
         return
     async with tables(app).lock(table.key):
         table = tables(app).by_token(data.token)
         if table is None or table.phase != DEAL:
-            await answer(query, t("pop.gone", settings(app).default_language))
+            await answer(query, t("pop.gone", user_language(app, query.from_user)))
             return
+        lang = user_language(app, query.from_user, table.lang)
         seat = table.seat_of(query.from_user.id)
         if seat is None:
-            await answer(query, t("pop.not_seated", table.lang), alert=True)
+            await answer(query, t("pop.not_seated", lang), alert=True)
             return
         if seat != data.seat:
-            asker = views.seat_name(table.seats[data.seat], data.seat, table.lang) \
+            asker = views.seat_name(table.seats[data.seat], data.seat, lang) \
                 if data.seat < len(table.seats) else "?"
-            await answer(query, t("pop.not_asker", table.lang, name=asker), alert=True)
+            await answer(query, t("pop.not_asker", lang, name=asker), alert=True)
             return
         pending = table.leave_prompts[seat] if seat < len(table.leave_prompts) else None
         if pending is None or query.message is None or query.message.message_id != pending \
                 or query.message.chat.id != table.chat_id:
-            await answer(query, t("pop.leave_not_pending", table.lang), alert=True)
+            await answer(query, t("pop.leave_not_pending", lang), alert=True)
             return
         table.set_leave_prompt(seat, None)
         await store(app).save_table(table.key, table.to_dict())
         name = views.seat_name(table.seats[seat], seat, table.lang)
         if data.payload.startswith("no"):
             await _close_prompt(query, t("reply.leave_cancelled", table.lang, name=name))
-            await answer(query, t("pop.stay", table.lang))
+            await answer(query, t("pop.stay", lang))
             return
         try:
             await deal.leave_deal(app, table, seat)
         except IllegalAction as exc:
-            await answer(query, views.illegal_text(exc.code, table.lang), alert=True)
+            await answer(query, views.illegal_text(exc.code, lang), alert=True)
             return
         announcement = t("table.left_deal", table.lang, name=name)
         if not await _close_prompt(query, announcement):
@@ -225,7 +222,7 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     app = context.application
     chat, message, user = update.effective_chat, update.effective_message, update.effective_user
-    lang = await _lang(app, chat)
+    lang = await chat_language(app, update)
     if not await is_admin(app, chat.id, user.id):
         await message.reply_text(t("reply.admin_only", lang))
         return

@@ -1,17 +1,19 @@
-"""Small helpers shared by the handlers: where things live in ``bot_data``, answering presses,
-sending and editing messages with Telegram's harmless errors handled, and the admin check."""
+"""Small helpers shared by the handlers: where things live in ``bot_data``, the language of a
+chat or a user (one rule for every message: the group's language in a group, the player's own in
+private and in pop-ups), answering presses, sending and editing messages with Telegram's harmless
+errors handled, and the admin check."""
 
 from __future__ import annotations
 
 import logging
 import time
 
-from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message, User
-from telegram.constants import ChatMemberStatus
+from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message, Update, User
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import Application
 
-from bot.i18n import normalize_language
+from bot.i18n import match_language, normalize_language
 from bot.settings import Settings
 from bot.store import Store
 from bot.table import Table, Tables
@@ -19,6 +21,7 @@ from bot.timers import EditThrottle
 
 log = logging.getLogger(__name__)
 
+GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
 ADMIN_STATUSES = frozenset({ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR})
 #: How long an admin check is remembered, in seconds.
 ADMIN_CACHE_SECONDS = 60.0
@@ -45,8 +48,31 @@ def throttle(app: Application) -> EditThrottle:
 
 
 def group_language(app: Application, group_settings: dict) -> str:
-    """A group's language: its setting, else the bot's ``default_language``."""
+    """A group's language: its setting, else the bot's ``default_language``.
+
+    Everything posted in a group (lobby, table, results, replies to commands there) is in it.
+    """
     return normalize_language(group_settings.get("language"), settings(app).default_language)
+
+
+def user_language(app: Application, user: User | None, fallback: str | None = None) -> str:
+    """The language of what one user alone reads: private messages and the pop-ups of their
+    presses. Their Telegram ``language_code`` (:func:`bot.i18n.match_language`), else
+    ``fallback`` (their stored ``Player.language``, or the language of the group the press or
+    message belongs to), else the bot's ``default_language``. At a table, a seat's private
+    messages follow the same rule with the language stored at sitting down
+    (``Table.seat_lang``)."""
+    code = user.language_code if user is not None else None
+    return match_language(code) or fallback or settings(app).default_language
+
+
+async def chat_language(app: Application, update: Update) -> str:
+    """The language to answer an update in its own chat: a group's language in a group
+    (:func:`group_language`), the user's in a private chat (:func:`user_language`)."""
+    chat = update.effective_chat
+    if chat is not None and chat.type in GROUP_TYPES:
+        return group_language(app, await store(app).get_group_settings(chat.id))
+    return user_language(app, update.effective_user)
 
 
 def display_name(user: User) -> str:

@@ -36,6 +36,7 @@ from bot.handlers.common import (
     store,
     tables,
     throttle,
+    user_language,
 )
 from bot.handlers.display import (
     Drawing,
@@ -516,21 +517,24 @@ async def close_hands(app: Application, table: Table) -> None:
 
 
 async def _seat_for_press(
-    query: CallbackQuery, table: Table | None, data: cb.Callback, *, check_version: bool = True
+    app: Application, query: CallbackQuery, table: Table | None, data: cb.Callback, *,
+    check_version: bool = True,
 ) -> int | None:
     """The presser's seat if the press may act on ``table`` now; else answers with a pop-up
-    and returns ``None``."""
+    (in the presser's language) and returns ``None``."""
+    lang = user_language(app, query.from_user, table.lang if table is not None else None)
     if table is None or table.phase != DEAL or table.token != data.token or table.state is None:
-        await answer(query, t("pop.gone", table.lang if table else "en"))
+        await answer(query, t("pop.gone", lang))
         return None
     seat = table.seat_of(query.from_user.id)
     if seat is None:
-        await answer(query, t("pop.not_seated", table.lang), alert=True)
+        await answer(query, t("pop.not_seated", lang), alert=True)
         return None
     if check_version and data.version != table.state.version:
-        await answer(query, t("pop.stale", table.lang))
+        await answer(query, t("pop.stale", lang))
         return None
     return seat
+
 
 
 async def on_action_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -544,16 +548,17 @@ async def on_action_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     table = tables(app).by_token(data.token)
     key = table.key if table is not None else None
     if key is None:
-        await answer(query, t("pop.gone", _lang(app)))
+        await answer(query, t("pop.gone", user_language(app, query.from_user)))
         return
     async with tables(app).lock(key):
         table = tables(app).get(key)
-        seat = await _seat_for_press(query, table, data, check_version=kind != "autoplay")
+        seat = await _seat_for_press(app, query, table, data, check_version=kind != "autoplay")
         if seat is None:
             return
         state = table.state
+        lang = user_language(app, query.from_user, table.lang)
         if kind not in ("autoplay", "show") and seat not in state.to_act:
-            await answer(query, t("pop.not_your_turn", table.lang))
+            await answer(query, t("pop.not_your_turn", lang))
             return
         if table.seats[seat].blocked:
             # A press from the private chat: the player is back; draw their hand again.
@@ -561,15 +566,15 @@ async def on_action_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
             table.rendered.pop(seat, None)
         if kind == "autoplay" and state.autoplay[seat] == bool(value):
             await refresh_hands(app, table)
-            await answer(query, t("pop.autoplay_on" if value else "pop.autoplay_off", table.lang))
+            await answer(query, t("pop.autoplay_on" if value else "pop.autoplay_off", lang))
             return
         try:
             await accept(app, table, Action(kind, seat, value=value))
         except IllegalAction as exc:
-            await answer(query, views.illegal_text(exc.code, table.lang), alert=True)
+            await answer(query, views.illegal_text(exc.code, lang), alert=True)
             return
         if kind == "autoplay":
-            await answer(query, t("pop.autoplay_on" if value else "pop.autoplay_off", table.lang))
+            await answer(query, t("pop.autoplay_on" if value else "pop.autoplay_off", lang))
         else:
             await answer(query)
 
@@ -583,32 +588,33 @@ async def on_select_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     table = tables(app).by_token(data.token)
     if table is None:
-        await answer(query, t("pop.gone", _lang(app)))
+        await answer(query, t("pop.gone", user_language(app, query.from_user)))
         return
     async with tables(app).lock(table.key):
         table = tables(app).get(table.key)
-        seat = await _seat_for_press(query, table, data)
+        seat = await _seat_for_press(app, query, table, data)
         if seat is None:
             return
         state = table.state
+        lang = user_language(app, query.from_user, table.lang)
         if state.phase != "playing" or seat not in state.to_act or state.autoplay[seat]:
-            await answer(query, t("pop.not_your_turn", table.lang))
+            await answer(query, t("pop.not_your_turn", lang))
             return
         view = state.view(seat)
         if data.payload == "play":
-            await _play_selection(app, query, table, seat)
+            await _play_selection(app, query, table, seat, lang)
             return
         if data.payload == "clear":
             table.selections[seat] = []
         elif data.payload == "hint":
             options = hints(view)
             if not options:
-                await answer(query, t("pop.no_hint", table.lang))
+                await answer(query, t("pop.no_hint", lang))
                 return
             table.selections[seat] = sorted(options[table.hint_index[seat] % len(options)].cards)
             table.hint_index[seat] += 1
         elif data.rank not in view.hand_ranks:
-            await answer(query, t("pop.invalid", table.lang), alert=True)
+            await answer(query, t("pop.invalid", lang), alert=True)
             return
         else:
             table.selections[seat] = views.cycle_selection(view.hand_ranks,
@@ -617,10 +623,12 @@ async def on_select_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         await answer(query)
 
 
-async def _play_selection(app: Application, query: CallbackQuery, table: Table, seat: int) -> None:
-    """Play the seat's selection; an illegal one gets a pop-up saying why (RULES.md §5, §6)."""
+async def _play_selection(
+    app: Application, query: CallbackQuery, table: Table, seat: int, lang: str
+) -> None:
+    """Play the seat's selection; an illegal one gets a pop-up (in ``lang``) saying why
+    (RULES.md §5, §6)."""
     state = table.state
-    lang = table.lang
     selection = tuple(table.selections[seat])
     if not selection:
         await answer(query, t("pop.select_first", lang), alert=True)
@@ -651,10 +659,11 @@ async def on_my_cards(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if data is None:
         return
     table = tables(app).by_token(data.token)
-    seat = await _seat_for_press(query, table, data, check_version=False)
+    seat = await _seat_for_press(app, query, table, data, check_version=False)
     if seat is None:
         return
-    await answer(query, views.my_cards_text(table.state.view(seat), table.lang), alert=True)
+    lang = user_language(app, query.from_user, table.seat_lang(seat))
+    await answer(query, views.my_cards_text(table.state.view(seat), lang), alert=True)
 
 
 async def parse_press(query: CallbackQuery, app: Application) -> cb.Callback | None:
@@ -663,12 +672,8 @@ async def parse_press(query: CallbackQuery, app: Application) -> cb.Callback | N
         return cb.parse_callback(query.data)
     except cb.CallbackError:
         log.info("refused callback data from user %s", query.from_user.id)
-        await answer(query, t("pop.invalid", _lang(app)), alert=True)
+        await answer(query, t("pop.invalid", user_language(app, query.from_user)), alert=True)
         return None
-
-
-def _lang(app: Application) -> str:
-    return settings(app).default_language
 
 
 # --- Leaving and stopping ------------------------------------------------------------------------

@@ -166,11 +166,13 @@ async def set_caption(
 # --- "Your turn" notices ------------------------------------------------------------------------
 
 
-def notice_text(table: Table) -> str:
-    """The private notice that a seat is to act, naming the group when it has a title."""
+def notice_text(table: Table, seat: int) -> str:
+    """The private notice that ``seat`` is to act, in its player's language, naming the group
+    when it has a title."""
+    lang = table.seat_lang(seat)
     if table.title:
-        return t("notice.your_turn_in", table.lang, group=table.title)
-    return t("notice.your_turn", table.lang)
+        return t("notice.your_turn_in", lang, group=table.title)
+    return t("notice.your_turn", lang)
 
 
 async def update_turn_notices(app: Application, table: Table, due: Sequence[int]) -> list[int]:
@@ -185,7 +187,7 @@ async def update_turn_notices(app: Application, table: Table, due: Sequence[int]
         wanted = i in due and not seat.blocked and not seat.left
         if wanted and pending is None:
             try:
-                message = await app.bot.send_message(seat.user_id, notice_text(table),
+                message = await app.bot.send_message(seat.user_id, notice_text(table, i),
                                                      disable_notification=False)
             except Forbidden:
                 seat.blocked = True

@@ -22,7 +22,13 @@ from telegram.ext import Application, CommandHandler, ContextTypes, TypeHandler
 
 from bot import economy_views as ev
 from bot.economy import Period
-from bot.handlers.common import display_name, group_language, is_admin, settings, store
+from bot.handlers.common import (
+    chat_language,
+    display_name,
+    is_admin,
+    store,
+    user_language,
+)
 from bot.i18n import match_language, t
 from bot.store import AlreadyClaimed, GiveRefused, NotEligible, Player
 
@@ -53,16 +59,6 @@ NOT_MEMBERS = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.BANNED})
 def is_group(chat: Chat) -> bool:
     """True in a group or supergroup."""
     return chat.type in GROUP_TYPES
-
-
-async def chat_language(app: Application, update: Update) -> str:
-    """The language to answer in: the group's setting in a group; in a private chat the user's
-    Telegram language, else the bot's default."""
-    chat = update.effective_chat
-    if is_group(chat):
-        return group_language(app, await store(app).get_group_settings(chat.id))
-    code = update.effective_user.language_code if update.effective_user else None
-    return match_language(code) or settings(app).default_language
 
 
 async def ensure(app: Application, user: User) -> Player:
@@ -232,7 +228,8 @@ async def cmd_audit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     entries = await store(app).ledger(target_id, AUDIT_ROWS)
     group = await store(app).get_group_settings(chat.id)
-    text = ev.audit_text(target_name, target_id, entries, group["timezone"], lang)
+    text = ev.audit_text(target_name, target_id, entries, group["timezone"],
+                         user_language(app, user, lang))  # sent to the admin privately
     try:
         await app.bot.send_message(user.id, text)
     except Forbidden:

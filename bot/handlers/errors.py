@@ -12,7 +12,7 @@ from telegram import Update
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes
 
-from bot.handlers.common import answer, not_modified, settings
+from bot.handlers.common import answer, not_modified, user_language
 from bot.i18n import t
 
 log = logging.getLogger(__name__)
@@ -34,8 +34,9 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def on_unknown_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Button data that matches no kind of button (forged): a pop-up, nothing else."""
-    lang = settings(context.application).default_language
-    await answer(update.callback_query, t("pop.invalid", lang), alert=True)
+    query = update.callback_query
+    lang = user_language(context.application, query.from_user)
+    await answer(query, t("pop.invalid", lang), alert=True)
 
 
 def register(app: Application) -> None:

@@ -21,8 +21,17 @@ from telegram import CallbackQuery, Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot import settings_menu as menu
-from bot.handlers.common import answer, edit_text, group_language, is_admin, settings, store
-from bot.handlers.economy import chat_language, is_group
+from bot.handlers.common import (
+    answer,
+    chat_language,
+    edit_text,
+    group_language,
+    is_admin,
+    settings,
+    store,
+    user_language,
+)
+from bot.handlers.economy import is_group
 from bot.i18n import t
 from bot.rooms import DEFAULT_GROUP_SETTINGS, GroupSettingError, parse_value
 
@@ -78,18 +87,17 @@ async def on_menu_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     """A press on the menu (``C:`` buttons): navigate, toggle, choose an option or close."""
     app = context.application
     query = update.callback_query
-    default_lang = settings(app).default_language
     message = query.message
     try:
         press = menu.parse_menu_data(query.data)
     except menu.MenuDataError:
         press = None
     if press is None or message is None or not is_group(message.chat):
-        await answer(query, t("pop.invalid", default_lang), alert=True)
+        await answer(query, t("pop.invalid", user_language(app, query.from_user)), alert=True)
         return
     chat_id = message.chat.id
     group = await store(app).get_group_settings(chat_id)
-    lang = group_language(app, group)
+    lang = user_language(app, query.from_user, group_language(app, group))  # of the pop-ups
     if not await is_admin(app, chat_id, query.from_user.id):
         await answer(query, t("set.not_admin", lang), alert=True)
         return
@@ -100,7 +108,8 @@ async def on_menu_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             await answer(query, t("set.stale", lang), alert=True)
             return
         if press.op == "x":
-            await edit_text(app.bot, chat_id, message.message_id, t("set.closed", lang), None)
+            closed = t("set.closed", group_language(app, group))
+            await edit_text(app.bot, chat_id, message.message_id, closed, None)
             await answer(query)
             return
         if press.op in ("m", "o"):
@@ -112,7 +121,7 @@ async def on_menu_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             value = not menu.effective_value(press.key, group)
         group = await store(app).update_group_settings(chat_id, **{press.key: value})
         await _show(app, query, group, "m")
-    lang = group_language(app, group)
+    lang = user_language(app, query.from_user, group_language(app, group))
     await answer(query, menu.saved_text(press.key, group, lang, _timeouts(app)))
 
 

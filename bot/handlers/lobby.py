@@ -31,6 +31,7 @@ from bot.handlers.common import (
     settings,
     store,
     tables,
+    user_language,
 )
 from bot.i18n import match_language, t
 from bot.rooms import room_stake, rules_for
@@ -62,7 +63,7 @@ async def open_table(
         table = Table(chat_id, thread_id, lang, title=title, opener_id=user.id,
                       preset=rules_for(group).bidding, stake=room_stake(group).stake)
         tables(app).add(table)
-        refusal = await seat_player(app, table, user)
+        refusal = await seat_player(app, table, user, lang=lang)
         await post_lobby(app, table)
         return table, refusal
 
@@ -95,15 +96,16 @@ async def refresh_lobby(app: Application, table: Table) -> None:
 
 
 async def seat_player(
-    app: Application, table: Table, user: User, *, check_private: bool = True
+    app: Application, table: Table, user: User, *, lang: str, check_private: bool = True
 ) -> str | None:
-    """Seat ``user`` in the lobby; ``None`` on success, else the text saying why not.
+    """Seat ``user`` in the lobby; ``None`` on success, else the text saying why not, in
+    ``lang`` (the group's for a reply in the group, the user's for a pop-up or in private).
 
     Refuses: not a lobby any more, already seated here or at another table, no free seat, a
     balance below the room's minimum (RULES.md §8), or (``check_private``) a private chat the
-    bot cannot write to — then the lobby gets its deep-link button (lock held).
+    bot cannot write to — then the lobby gets its deep-link button (lock held). The seat keeps
+    the player's own language (``Player.language``) for their private messages.
     """
-    lang = table.lang
     if table.phase != LOBBY:
         return t("pop.gone", lang)
     if table.seat_of(user.id) is not None:
@@ -118,15 +120,16 @@ async def seat_player(
     if player.balance < tier.min_balance:
         return t("pop.need_beans", lang, minimum=tier.min_balance, balance=player.balance)
     if check_private:
+        welcome = t("hand.welcome", player.language or table.lang, group=table.title)
         try:
-            await send_text(app.bot, user.id, t("hand.welcome", lang, group=table.title))
+            await send_text(app.bot, user.id, welcome)
         except TelegramError as exc:
             log.info("cannot write to user %s privately: %s", user.id, exc)
             if not table.join_link:
                 table.join_link = True
                 await refresh_lobby(app, table)
             return t("pop.need_private", lang)
-    table.seats.append(Seat(user.id, name))
+    table.seats.append(Seat(user.id, name, lang=player.language))
     return None
 
 
@@ -160,18 +163,18 @@ async def on_lobby_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if data is None:
         return
     table = tables(app).by_token(data.token)
-    if table is None:
-        await answer(query, t("pop.gone", settings(app).default_language))
-        return
     user = query.from_user
+    if table is None:
+        await answer(query, t("pop.gone", user_language(app, user)))
+        return
     async with tables(app).lock(table.key):
         table = tables(app).by_token(data.token)
         if table is None or table.phase != LOBBY:
-            await answer(query, t("pop.gone", settings(app).default_language))
+            await answer(query, t("pop.gone", user_language(app, user)))
             return
-        lang = table.lang
+        lang = user_language(app, user, table.lang)
         if data.payload == "join":
-            refusal = await seat_player(app, table, user)
+            refusal = await seat_player(app, table, user, lang=lang)
             if refusal is None:
                 await refresh_lobby(app, table)
             await answer(query, refusal or t("pop.joined", lang), alert=refusal is not None)
@@ -210,7 +213,7 @@ async def leave_lobby(app: Application, table: Table, user_id: int) -> bool:
 
 
 async def _add_bot(app: Application, query, table: Table) -> None:
-    lang = table.lang
+    lang = user_language(app, query.from_user, table.lang)
     user_id = query.from_user.id
     if table.seat_of(user_id) is None and not await may_manage(app, table, user_id):
         await answer(query, t("pop.not_seated", lang), alert=True)
@@ -218,26 +221,29 @@ async def _add_bot(app: Application, query, table: Table) -> None:
         await answer(query, t("pop.table_full", lang))
     else:
         index = len(table.seats)
-        table.seats.append(Seat(None, t("seat.bot", lang, n=index + 1), True))
+        table.seats.append(Seat(None, t("seat.bot", table.lang, n=index + 1), True))
         await refresh_lobby(app, table)
         await answer(query, t("pop.bot_added", lang))
 
 
 async def _start(app: Application, query, table: Table) -> None:
-    lang = table.lang
+    lang = user_language(app, query.from_user, table.lang)
     if not await may_manage(app, table, query.from_user.id):
         await answer(query, t("pop.only_opener", lang), alert=True)
     elif not table.is_full():
         await answer(query, t("pop.need_three", lang), alert=True)
     elif (lacking := await lacking_beans(app, table))[1]:
         minimum, short = lacking
-        names = ", ".join(views.seat_name(table.seats[i], i, lang) for i in short)
-        text = t("pop.start_need_beans", lang, names=names, minimum=minimum)
-        await say(app, table, text)
-        await answer(query, text[:200], alert=True)
+        await say(app, table, _need_beans_text(table, short, minimum, table.lang))
+        await answer(query, _need_beans_text(table, short, minimum, lang)[:200], alert=True)
     else:
         await deal.start_deal(app, table)
         await answer(query, t("lobby.starting", lang))
+
+
+def _need_beans_text(table: Table, short: list[int], minimum: int, lang: str) -> str:
+    names = ", ".join(views.seat_name(table.seats[i], i, lang) for i in short)
+    return t("pop.start_need_beans", lang, names=names, minimum=minimum)
 
 
 async def lacking_beans(app: Application, table: Table) -> tuple[int, list[int]]:
@@ -260,21 +266,22 @@ async def on_play_again(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     table = tables(app).by_token(data.token)
     if table is None:
-        await answer(query, t("pop.gone", settings(app).default_language))
+        await answer(query, t("pop.gone", user_language(app, query.from_user)))
         return
     async with tables(app).lock(table.key):
         table = tables(app).by_token(data.token)
         if table is None or table.phase != RESULT:
-            await answer(query, t("pop.gone", settings(app).default_language))
+            await answer(query, t("pop.gone", user_language(app, query.from_user)))
             return
         if table.seat_of(query.from_user.id) is None:
-            await answer(query, t("pop.not_seated", table.lang), alert=True)
+            await answer(query, t("pop.not_seated", user_language(app, query.from_user,
+                                                                  table.lang)), alert=True)
             return
         registry = tables(app)
         group = await store(app).get_group_settings(table.chat_id)
         minimum = room_stake(group).min_balance  # RULES.md §8: below it nobody sits
         table.seats = [
-            Seat(s.user_id, s.name, s.is_bot) for s in table.seats
+            Seat(s.user_id, s.name, s.is_bot, lang=s.lang) for s in table.seats
             if s.is_bot or (not s.left and registry.table_of(s.user_id) is None
                             and await store(app).balance(s.user_id) >= minimum)
         ]

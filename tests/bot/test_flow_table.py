@@ -13,7 +13,8 @@ from bot.timers import EditThrottle, Stamp, seconds_left
 def full_table() -> Table:
     table = Table(-1001, 7, "zh-Hant", title="牌友", opener_id=11, preset="rob", stake=20,
                   play_timeout=25.0, bid_timeout=12.0, autoplay_mode="ai")
-    table.seats = [Seat(11, "Ann"), Seat(12, "Bob", blocked=True), Seat(None, "🤖 Bot 3", True)]
+    table.seats = [Seat(11, "Ann", lang="en"), Seat(12, "Bob", blocked=True),
+                   Seat(None, "🤖 Bot 3", True)]
     table.phase = DEAL
     table.message_id, table.hand_message_ids = 5, [8, 9, None]
     table.pictures, table.message_photo, table.hand_photos = False, True, [True, False, False]
@@ -39,7 +40,8 @@ def test_dict_round_trip_through_json():
     assert again == table
     assert again.to_dict() == table.to_dict()
     assert data["seats"][2] == {"user_id": None, "name": "🤖 Bot 3", "is_bot": True,
-                                "left": False, "blocked": False}
+                                "left": False, "blocked": False, "lang": None}
+    assert data["seats"][0]["lang"] == "en"
     assert data["deadline"] == 1_900_000_000.5 and data["v"] == 1
     assert (data["message_photo"], data["hand_photos"], data["turn_notices"]) == (
         True, [True, False, False], [None, 12, None])
@@ -55,6 +57,15 @@ def test_dicts_stored_before_pictures_read_as_text_messages_without_notices():
     assert table.hand_photos == [False, False, False]
     assert table.turn_notices == [None, None, None]
     assert table.leave_prompts == [None, None, None]
+
+
+def test_seats_stored_before_languages_use_the_tables_language():
+    data = full_table().to_dict()
+    for seat in data["seats"]:
+        del seat["lang"]
+    table = Table.from_dict(data)
+    assert [table.seat_lang(i) for i in range(3)] == ["zh-Hant"] * 3
+    assert full_table().seat_lang(0) == "en" and full_table().seat_lang(1) == "zh-Hant"
 
 
 @pytest.mark.parametrize(
