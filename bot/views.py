@@ -194,6 +194,14 @@ def last_actions(view: SeatView) -> list[Action | None]:
     return latest
 
 
+def bidding_word(view: SeatView) -> str:
+    """The bidding word that applies now (RULES.md §2), a catalogue key part: ``"bid"`` in the
+    score preset (叫分), ``"call"`` in the rob preset before anybody called (叫地主), ``"rob"``
+    after a call (抢地主, also the caller's last chance to rob back)."""
+    stage = view.bidding.stage
+    return "rob" if stage in ("rob", "last") else stage
+
+
 def multiplier_text(multipliers: Sequence[int]) -> str:
     """``×4``, or ``×4 / ×8`` when the farmer–landlord pairs differ (RULES.md §3, §7)."""
     values = list(dict.fromkeys(multipliers)) or [1]
@@ -231,7 +239,7 @@ def table_view(
     lang = table.lang
     lines = [t("table.title", lang, preset=t(f"preset.{table.preset}", lang), stake=table.stake)]
     if view.phase == "bidding":
-        lines.append(t("table.phase_bidding", lang))
+        lines.append(t(f"table.phase_{bidding_word(view)}", lang))
     elif view.phase == "doubling":
         lines.append(t("table.phase_doubling", lang))
     if view.base:
@@ -359,7 +367,7 @@ def _hand_status(table: Table, view: SeatView, seconds: float, lang: str) -> str
     if seat not in view.to_act:
         return t("hand.waiting", lang, names=_names(table, view.to_act, lang))
     if view.phase == "bidding":
-        return t("hand.your_bid", lang, seconds=left)
+        return t(f"hand.your_bid_{bidding_word(view)}", lang, seconds=left)
     if view.phase == "doubling":
         return t("hand.your_double", lang, seconds=left)
     if view.leading:

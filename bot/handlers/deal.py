@@ -156,10 +156,11 @@ async def redeal(app: Application, table: Table) -> None:
     table.redeals += 1
     if table.redeals >= MAX_REDEALS:
         await close_hands(app, table)
-        await close_table(app, table, t("table.no_bids", table.lang, n=table.redeals))
+        await close_table(app, table, t(f"table.no_bids_{table.preset}", table.lang,
+                                        n=table.redeals))
         return
     await start_deal(app, table, redeal=True)
-    table.notice = t("table.redeal", table.lang)
+    table.notice = t(f"table.redeal_{table.preset}", table.lang)
     request_table_edit(app, table)
 
 

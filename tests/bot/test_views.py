@@ -102,6 +102,38 @@ def test_rob_preset_buttons():
     assert [b.callback_data.split(":")[-1] for b in markup.inline_keyboard[0]] == ["rob", "norob"]
 
 
+@pytest.mark.parametrize(("lang", "bid", "call", "rob"), [
+    ("zh-Hans", "轮到你叫分", "轮到你叫地主", "轮到你抢地主"),
+    ("zh-Hant", "輪到你叫分", "輪到你叫地主", "輪到你搶地主"),
+    ("en", "Your turn to bid (1–3 points)", "call the landlord?", "rob the landlord?"),
+])
+def test_bidding_words_follow_the_preset_and_its_stage(lang, bid, call, rob):
+    """RULES.md §2: the score preset bids points (叫分); the rob preset calls (叫地主), then
+    robs (抢地主)."""
+    state = new_deal(SCORE, seed=3, first_bidder=0)
+    table = table_for(state, lang)
+    hand, _ = views.hand_view(table, state.view(0), 15)
+    text, _ = views.table_view(table, state.view(0), 15)
+    assert bid in hand and call not in hand
+    assert t("table.phase_bid", lang) in text and t("table.phase_call", lang) not in text
+    state = new_deal(ROB, seed=3, first_bidder=0)
+    table = table_for(state, lang)
+    hand, _ = views.hand_view(table, state.view(0), 15)
+    text, _ = views.table_view(table, state.view(0), 15)
+    assert call in hand and bid not in hand and rob not in hand
+    assert t("table.phase_call", lang) in text
+    state = apply(state, Action("call", 0))
+    table.state = state
+    hand, _ = views.hand_view(table, state.view(1), 15)
+    text, _ = views.table_view(table, state.view(1), 15)
+    assert rob in hand and call not in hand
+    assert t("table.phase_rob", lang) in text
+    if lang != "en":
+        assert t("table.phase_bid", lang) == "叫分中"
+        assert "叫分" in t("table.redeal_score", lang) and "叫地主" in t("table.redeal_rob", lang)
+        assert "叫分" in t("table.no_bids_score", lang, n=3)
+
+
 def test_table_view_is_public_only():
     state = new_deal(SCORE, seed=5, first_bidder=1)
     state = apply(state, Action("bid", 1, value=2))
@@ -163,6 +195,9 @@ def test_every_key_used_by_the_flow_exists_in_every_language():
     keys |= {f"preset.{p}" for p in ("score", "rob")} | {f"btn.bid_{v}" for v in (1, 2, 3)}
     keys |= {f"combo.{c.value}" for c in ComboType}
     keys |= {f"btn.{k}" for k in ("call", "decline", "rob", "norob", "double", "nodouble")}
+    keys |= {f"hand.your_bid_{w}" for w in ("bid", "call", "rob")}
+    keys |= {f"table.phase_{w}" for w in ("bid", "call", "rob")}
+    keys |= {f"table.{k}_{p}" for k in ("redeal", "no_bids") for p in ("score", "rob")}
     assert len(keys) > 80
     for lang in LANGUAGES:
         missing = sorted(k for k in keys if k not in CATALOGUES[lang])
