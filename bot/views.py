@@ -18,7 +18,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callbacks as cb
 from bot.i18n import t
 from bot.table import Seat, Table
-from engine import Action, Play, SeatView
+from engine import Action, Play, SeatView, classify, play_groups
 from engine.cards import BIG_JOKER, RANK_LABELS, SMALL_JOKER, cards_to_ranks, rank_counts
 
 NAME_LIMIT = 24
@@ -42,6 +42,34 @@ def ranks_text(ranks: Iterable[int], lang: str) -> str:
 def cards_text(cards: Iterable[int], lang: str) -> str:
     """Card ids ``0..53`` as :func:`ranks_text` writes their ranks."""
     return ranks_text(cards_to_ranks(cards), lang)
+
+
+def play_text(play: Play, lang: str) -> str:
+    """A play as people write it: the body first, then the kickers (``engine.play_groups``,
+    RULES.md §5), a rank's copies run together (``555``) unless its label is longer than one
+    character (``10 10 10``, 小王 / Small joker).
+
+    >>> from engine import classify
+    >>> [play_text(classify(r)[0], "en") for r in [(0, 2, 2, 2), (0, 7, 7, 7), (2, 2, 2, 2, 0, 5)]]
+    ['555 3', '10 10 10 3', '5555 3 8']
+    """
+    return " ".join(_group_text(group, lang) for group in play_groups(play))
+
+
+def _group_text(group: tuple[int, ...], lang: str) -> str:
+    label = rank_label(group[0], lang)
+    return label * len(group) if len(label) == 1 else " ".join([label] * len(group))
+
+
+def action_play(action: Action, view: SeatView) -> Play | None:
+    """The reading of a ``play`` action (RULES.md §5): the trick's own when it is the trick's
+    current play, else the reading of the action's ``type`` or the first one; ``None`` if
+    the cards are no combination."""
+    trick = view.trick
+    if trick.play is not None and trick.seat == action.seat and trick.play.cards == action.cards:
+        return trick.play
+    readings = classify(action.cards or (), view.rules)
+    return next((r for r in readings if r.type == action.type), readings[0] if readings else None)
 
 
 def short_name(name: str) -> str:
@@ -156,13 +184,17 @@ DOUBLE_KINDS = frozenset({"double", "nodouble"})
 PLAY_KINDS = frozenset({"play", "pass"})
 
 
-def action_label(action: Action, phase: str, lang: str) -> str:
-    """What a seat did, as the table shows it: the cards played, "Pass", "2 points", "Rob"…
+def action_label(action: Action, view: SeatView, lang: str) -> str:
+    """What a seat did, as the table shows it: the cards played (:func:`play_text`), "Pass",
+    "2 points", "Rob"…
 
-    ``phase`` tells the two passes apart: 不叫 / No bid while bidding, 不出 / Pass in play.
+    The view's phase tells the two passes apart: 不叫 / No bid while bidding, 不出 / Pass in
+    play.
     """
+    phase = view.phase
     if action.kind == "play":
-        return ranks_text(action.cards or (), lang)
+        play = action_play(action, view)
+        return play_text(play, lang) if play is not None else ranks_text(action.cards or (), lang)
     if action.kind == "bid":
         return t(f"btn.bid_{action.value}", lang)
     if action.kind == "pass":
@@ -262,7 +294,7 @@ def table_view(
         elif view.autoplay[i] and not seat.is_bot:
             parts.append(t("table.autoplay", lang))
         if latest[i] is not None:
-            parts.append(action_label(latest[i], view.phase, lang))
+            parts.append(action_label(latest[i], view, lang))
         lines.append(" · ".join(parts))
         if view.shown_hands[i] is not None:
             shown = cards_text(view.shown_hands[i], lang)
@@ -334,7 +366,7 @@ def hand_view(
         else:
             choices = [a for a in view.legal_actions() if a.kind != "show"]
             rows.append([
-                _button(action_label(a, view.phase, lang), cb.ACTION, table.token, version,
+                _button(action_label(a, view, lang), cb.ACTION, table.token, version,
                         f"{a.kind}{a.value}" if a.kind == "bid" else a.kind)
                 for a in choices
             ])
@@ -374,7 +406,7 @@ def _hand_status(table: Table, view: SeatView, seconds: float, lang: str) -> str
         return t("hand.your_lead", lang, seconds=left)
     prev = view.trick.play
     name = seat_name(table.seats[view.trick.seat], view.trick.seat, lang)
-    return t("hand.your_follow", lang, cards=ranks_text(prev.cards, lang), name=name, seconds=left)
+    return t("hand.your_follow", lang, cards=play_text(prev, lang), name=name, seconds=left)
 
 
 def my_cards_text(view: SeatView, lang: str) -> str:

@@ -5,7 +5,7 @@ One import line per module; each name listed here is public API.
 
 from engine.action import ACTION_KINDS, ERROR_CODES, Action, IllegalAction
 from engine.cards import CardError, check_ranks, format_ranks, parse_ranks, rank_counts
-from engine.combos import ComboType, Play, beat_reason, beats, classify
+from engine.combos import ComboType, Play, beat_reason, beats, classify, play_groups
 from engine.deal import DealState, apply, auto_action, new_deal, next_first_bidder
 from engine.moves import legal_moves
 from engine.presets import ROB, SCORE, Rules, preset

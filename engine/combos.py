@@ -34,6 +34,7 @@ __all__ = [
     "beats",
     "body_size",
     "classify",
+    "play_groups",
 ]
 
 #: Length limits of RULES.md §5 (number of groups), as ``range`` objects.
@@ -118,6 +119,36 @@ def body_size(play: Play) -> int:
     9
     """
     return _GROUP_SIZE[play.type] * play.n
+
+
+#: Types whose kickers are pairs (RULES.md §5); other types' kickers are single cards.
+_PAIR_KICKERS = frozenset({_T.TRIO_PAIR, _T.PLANE_PAIR, _T.FOUR_TWO_PAIRS})
+
+
+def play_groups(play: Play) -> tuple[tuple[int, ...], ...]:
+    """The play's ranks grouped as people read them (RULES.md §5): the body first, a group per
+    rank low to high (a straight's cards one by one, a rocket's two jokers apart), then the
+    kickers low to high, one group per kicker (a single card, or a pair for ``trio_pair``,
+    ``plane_pair``, ``four_two_pairs`` and an 8-card four-with-two read as a ``bomb`` under
+    ``four_two_is_bomb``).
+
+    >>> play_groups(classify((0, 2, 2, 2))[0])
+    ((2, 2, 2), (0,))
+    >>> play_groups(classify((0, 0, 0, 1, 1, 1, 2, 3))[0])
+    ((0, 0, 0), (1, 1, 1), (2,), (3,))
+    """
+    if play.type is _T.ROCKET:
+        body = [(SMALL_JOKER,), (BIG_JOKER,)]
+    else:
+        size = _GROUP_SIZE[play.type]
+        body = [(r,) * size for r in range(play.main - play.n + 1, play.main + 1)]
+    kickers = list(play.cards)
+    for group in body:
+        for rank in group:
+            kickers.remove(rank)
+    pairs = play.type in _PAIR_KICKERS or (play.type is _T.BOMB and len(kickers) == 4)
+    unit = 2 if pairs else 1
+    return tuple(body) + tuple(tuple(kickers[i:i + unit]) for i in range(0, len(kickers), unit))
 
 
 def _reading_order(play: Play) -> tuple[int, str]:

@@ -12,8 +12,19 @@ from bot import callbacks as cb
 from bot import views
 from bot.i18n import CATALOGUES, LANGUAGES, t
 from bot.table import Seat, Table
-from engine import ERROR_CODES, ROB, SCORE, Action, ComboType, apply, classify, new_deal
+from engine import (
+    ERROR_CODES,
+    ROB,
+    SCORE,
+    Action,
+    ComboType,
+    apply,
+    classify,
+    new_deal,
+    preset,
+)
 from engine.cards import parse_ranks
+from engine.replay import deal_from_strings
 
 BOT_DIR = Path(__file__).resolve().parents[2] / "bot"
 
@@ -163,6 +174,40 @@ def test_last_actions_show_the_current_round():
     latest = views.last_actions(state.view(0))
     assert latest[landlord] == Action("play", landlord, cards=single)
     assert [a for i, a in enumerate(latest) if i != landlord] == [None, None]
+
+
+@pytest.mark.parametrize(("ranks", "rules", "en", "zh"), [
+    ("3555", SCORE, "555 3", "555 3"),
+    ("3TTT", SCORE, "10 10 10 3", "10 10 10 3"),
+    ("33344456", SCORE, "333 444 5 6", "333 444 5 6"),
+    ("355558", SCORE, "5555 3 8", "5555 3 8"),
+    ("33555588", SCORE, "5555 33 88", "5555 33 88"),
+    ("335555", preset("score", four_two_is_bomb=True), "5555 3 3", "5555 3 3"),
+    ("34567", SCORE, "3 4 5 6 7", "3 4 5 6 7"),
+    ("TTJJQQ", SCORE, "10 10 JJ QQ", "10 10 JJ QQ"),
+    ("XD", SCORE, "Small joker Big joker", "小王 大王"),
+    ("9", SCORE, "9", "9"),
+])
+def test_a_play_is_written_body_first_then_kickers(ranks, rules, en, zh):
+    play = classify(parse_ranks(ranks), rules)[0]
+    assert views.play_text(play, "en") == en
+    assert views.play_text(play, "zh-Hans") == zh == views.play_text(play, "zh-Hant")
+
+
+def test_table_and_follow_prompt_show_plays_body_first():
+    """Bob (seat 1) plays 444 6 on the table; Cat, to follow, is asked to beat "444 6"."""
+    hands = ["3355557799JJKKAA2", "444688TTQQ379JKA2", "346667889TTJQQKA2"]
+    state = deal_from_strings(SCORE, hands, "2XD", first_bidder=1)
+    for action in (Action("bid", 1, value=3), Action("play", 1, cards=parse_ranks("4446"))):
+        state = apply(state, action)
+    table = table_for(state)
+    text, _ = views.table_view(table, state.view(0), 20)
+    assert "Bob (Landlord) · 16 cards · 444 6" in text
+    hand, _ = views.hand_view(table, state.view(2), 20)
+    assert "beat 444 6 (Bob)" in hand
+    zh_table = table_for(state, "zh-Hans")
+    hand, _ = views.hand_view(zh_table, state.view(2), 20)
+    assert "压过 444 6" in hand
 
 
 def test_beat_texts_say_why():

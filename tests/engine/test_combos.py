@@ -8,7 +8,15 @@ import pytest
 
 import engine.combos
 from engine.cards import parse_ranks
-from engine.combos import ComboType, Play, beat_reason, beats, body_size, classify
+from engine.combos import (
+    ComboType,
+    Play,
+    beat_reason,
+    beats,
+    body_size,
+    classify,
+    play_groups,
+)
 from engine.presets import SCORE, preset
 
 
@@ -306,3 +314,33 @@ def test_beats_agrees_with_beat_reason() -> None:
 
 def test_doctests() -> None:
     assert doctest.testmod(engine.combos).failed == 0
+
+
+@pytest.mark.parametrize(("text", "groups"), [
+    ("5", ["5"]),
+    ("TT", ["TT"]),
+    ("3555", ["555", "3"]),
+    ("3TTT", ["TTT", "3"]),
+    ("33555", ["555", "33"]),
+    ("34567", ["3", "4", "5", "6", "7"]),
+    ("334455", ["33", "44", "55"]),
+    ("333444", ["333", "444"]),
+    ("33344456", ["333", "444", "5", "6"]),
+    ("3334445566", ["333", "444", "55", "66"]),
+    ("355558", ["5555", "3", "8"]),
+    ("33555588", ["5555", "33", "88"]),
+    ("7777", ["7777"]),
+    ("XD", ["X", "D"]),
+])
+def test_rules_5_play_groups_put_the_body_first_then_each_kicker(text, groups) -> None:
+    (play,) = classify(parse_ranks(text))
+    assert play_groups(play) == tuple(parse_ranks(g) for g in groups)
+
+
+def test_play_groups_of_a_four_with_two_read_as_a_bomb() -> None:
+    rules = preset("score", four_two_is_bomb=True)
+    (six,) = classify(parse_ranks("355558"), rules)
+    (eight,) = classify(parse_ranks("33555588"), rules)
+    assert six.type is eight.type is ComboType.BOMB
+    assert play_groups(six) == ((2, 2, 2, 2), (0,), (5,))
+    assert play_groups(eight) == ((2, 2, 2, 2), (0, 0), (5, 5))
