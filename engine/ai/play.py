@@ -34,7 +34,7 @@ _PLAIN_TYPES = (T.SINGLE, T.PAIR, T.TRIO, T.STRAIGHT, T.PAIR_CHAIN, T.PLANE, T.B
 _BOMBS = (T.BOMB, T.ROCKET)
 WIN = 1000.0
 #: Bonus per planned combination no opponent can beat by type (RULES.md §6).
-CONTROL_BONUS = 3.0
+CONTROL_BONUS = 5.0
 #: Cost for the landlord of letting a farmer keep the trick.
 LANDLORD_PASS = 4.0
 #: Cost per rank above A of covering a low play with a 2 or a joker early on.
