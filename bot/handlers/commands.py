@@ -20,6 +20,7 @@ from bot.handlers.common import (
     chat_language,
     display_name,
     is_admin,
+    press_refusal,
     say,
     store,
     tables,
@@ -165,12 +166,13 @@ async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     table = tables(app).by_token(data.token)
     if table is None:
-        await answer(query, t("pop.gone", user_language(app, query.from_user)))
+        await answer(query, press_refusal(app, query, data, None))
         return
     async with tables(app).lock(table.key):
         table = tables(app).by_token(data.token)
-        if table is None or table.phase != DEAL:
-            await answer(query, t("pop.gone", user_language(app, query.from_user)))
+        refusal = press_refusal(app, query, data, table)
+        if refusal is not None:
+            await answer(query, refusal)
             return
         lang = user_language(app, query.from_user, table.lang)
         seat = table.seat_of(query.from_user.id)

@@ -13,10 +13,11 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import Application
 
-from bot.i18n import match_language, normalize_language
+from bot import callbacks as cb
+from bot.i18n import match_language, normalize_language, t
 from bot.settings import Settings
 from bot.store import Store
-from bot.table import Table, Tables
+from bot.table import DEAL, LOBBY, RESULT, Table, Tables, table_key
 from bot.timers import EditThrottle
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,60 @@ async def chat_language(app: Application, update: Update) -> str:
 def display_name(user: User) -> str:
     """The name a player is shown by: first and last name."""
     return user.full_name or user.username or str(user.id)
+
+
+#: The table phase each kind of button acts in.
+KIND_PHASES = {
+    cb.LOBBY: LOBBY,
+    cb.ACTION: DEAL,
+    cb.SELECT: DEAL,
+    cb.MY_CARDS: DEAL,
+    cb.CONFIRM_LEAVE: DEAL,
+    cb.PLAY_AGAIN: RESULT,
+}
+
+
+def press_refusal(app: Application, query: CallbackQuery, data: cb.Callback,
+                  table: Table | None) -> str | None:
+    """Why a press cannot act on ``table`` (the table found by the press's token, or ``None``),
+    as the pop-up says it in the presser's language; ``None`` when the table is in the phase
+    the kind of button acts in (:data:`KIND_PHASES`).
+
+    A token that finds no table (an older lobby or deal, or forged): "A new game is already
+    open" for Play again when this group's table moved on to a lobby or deal, "This game is
+    over" for a button in a group whose table shows a result, else "This button is from an
+    old game". The current token in the wrong phase: "The game has already started" (lobby
+    buttons), "This game is not over yet" (Play again), "A new game is already open" (Play
+    again in the new lobby), "This game is over", "The game has not started yet".
+    """
+    if table is not None and table.token == data.token:
+        phase = table.phase
+        if phase == KIND_PHASES[data.kind]:
+            return None
+        if phase == DEAL:
+            key = "pop.game_started" if data.kind == cb.LOBBY else "pop.not_over"
+        elif phase == RESULT:
+            key = "pop.gone"
+        else:
+            key = "pop.new_game_open" if data.kind == cb.PLAY_AGAIN else "pop.not_started"
+        return t(key, user_language(app, query.from_user, table.lang))
+    here = pressed_table(app, query)
+    lang = user_language(app, query.from_user, here.lang if here is not None else None)
+    if here is not None and data.kind == cb.PLAY_AGAIN and here.phase in (LOBBY, DEAL):
+        return t("pop.new_game_open", lang)
+    if here is not None and data.kind != cb.PLAY_AGAIN and here.phase == RESULT:
+        return t("pop.gone", lang)
+    return t("pop.old_button", lang)
+
+
+def pressed_table(app: Application, query: CallbackQuery) -> Table | None:
+    """The table of the group (or forum topic) whose message was pressed; ``None`` for a
+    private chat or a message Telegram no longer gives."""
+    message = query.message
+    if message is None or message.chat.type not in GROUP_TYPES:
+        return None
+    thread = message.message_thread_id if getattr(message, "is_topic_message", False) else None
+    return tables(app).get(table_key(message.chat.id, thread))
 
 
 async def answer(query: CallbackQuery, text: str | None = None, alert: bool = False) -> None:

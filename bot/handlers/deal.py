@@ -30,6 +30,7 @@ from bot import scenes, timers, views
 from bot.handlers.common import (
     answer,
     group_language,
+    press_refusal,
     say,
     send_text,
     settings,
@@ -522,11 +523,13 @@ async def _seat_for_press(
     check_version: bool = True,
 ) -> int | None:
     """The presser's seat if the press may act on ``table`` now; else answers with a pop-up
-    (in the presser's language) and returns ``None``."""
-    lang = user_language(app, query.from_user, table.lang if table is not None else None)
-    if table is None or table.phase != DEAL or table.token != data.token or table.state is None:
-        await answer(query, t("pop.gone", lang))
+    (in the presser's language, :func:`bot.handlers.common.press_refusal`) and returns
+    ``None``."""
+    refusal = press_refusal(app, query, data, table)
+    if refusal is not None:
+        await answer(query, refusal)
         return None
+    lang = user_language(app, query.from_user, table.lang)
     seat = table.seat_of(query.from_user.id)
     if seat is None:
         await answer(query, t("pop.not_seated", lang), alert=True)
@@ -549,7 +552,7 @@ async def on_action_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     table = tables(app).by_token(data.token)
     key = table.key if table is not None else None
     if key is None:
-        await answer(query, t("pop.gone", user_language(app, query.from_user)))
+        await answer(query, press_refusal(app, query, data, None))
         return
     async with tables(app).lock(key):
         table = tables(app).get(key)
@@ -589,7 +592,7 @@ async def on_select_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     table = tables(app).by_token(data.token)
     if table is None:
-        await answer(query, t("pop.gone", user_language(app, query.from_user)))
+        await answer(query, press_refusal(app, query, data, None))
         return
     async with tables(app).lock(table.key):
         table = tables(app).get(table.key)

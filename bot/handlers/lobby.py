@@ -26,6 +26,7 @@ from bot.handlers.common import (
     edit_text,
     group_language,
     may_manage,
+    press_refusal,
     say,
     send_text,
     settings,
@@ -107,7 +108,7 @@ async def seat_player(
     the player's own language (``Player.language``) for their private messages.
     """
     if table.phase != LOBBY:
-        return t("pop.gone", lang)
+        return t("pop.game_started", lang)
     if table.seat_of(user.id) is not None:
         return t("pop.already_seated", lang)
     if tables(app).table_of(user.id) is not None:
@@ -165,12 +166,13 @@ async def on_lobby_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     table = tables(app).by_token(data.token)
     user = query.from_user
     if table is None:
-        await answer(query, t("pop.gone", user_language(app, user)))
+        await answer(query, press_refusal(app, query, data, None))
         return
     async with tables(app).lock(table.key):
         table = tables(app).by_token(data.token)
-        if table is None or table.phase != LOBBY:
-            await answer(query, t("pop.gone", user_language(app, user)))
+        refusal = press_refusal(app, query, data, table)
+        if refusal is not None:
+            await answer(query, refusal)
             return
         lang = user_language(app, user, table.lang)
         if data.payload == "join":
@@ -266,16 +268,17 @@ async def on_play_again(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     table = tables(app).by_token(data.token)
     if table is None:
-        await answer(query, t("pop.gone", user_language(app, query.from_user)))
+        await answer(query, press_refusal(app, query, data, None))
         return
     async with tables(app).lock(table.key):
         table = tables(app).by_token(data.token)
-        if table is None or table.phase != RESULT:
-            await answer(query, t("pop.gone", user_language(app, query.from_user)))
+        refusal = press_refusal(app, query, data, table)
+        if refusal is not None:
+            await answer(query, refusal)
             return
         if table.seat_of(query.from_user.id) is None:
-            await answer(query, t("pop.not_seated", user_language(app, query.from_user,
-                                                                  table.lang)), alert=True)
+            lang = user_language(app, query.from_user, table.lang)
+            await answer(query, t("pop.not_at_table", lang), alert=True)
             return
         registry = tables(app)
         group = await store(app).get_group_settings(table.chat_id)

@@ -96,12 +96,12 @@ async def test_forged_callbacks_get_a_popup_and_change_nothing(dealt: Players):
         "garbage": t("pop.invalid", LANG),
         "A:" + "x" * 70 + ":0:bid3": t("pop.invalid", LANG),
         f"A:{token}:0:bid9": t("pop.invalid", LANG),
-        "A:ZZZZZZZZ:0:bid3": t("pop.gone", LANG),
+        "A:ZZZZZZZZ:0:bid3": t("pop.old_button", LANG),
         f"A:{token}:7:bid3": t("pop.stale", LANG),
         f"A:{token}:0:double": views.illegal_text("wrong_phase", LANG),
         f"S:{token}:0:play": t("pop.not_your_turn", LANG),
-        f"G:{token}:0:": t("pop.gone", LANG),
-        f"L:{token}:0:join": t("pop.gone", LANG),
+        f"G:{token}:0:": t("pop.not_over", LANG),
+        f"L:{token}:0:join": t("pop.game_started", LANG),
     }
     for data, text in forged.items():
         answer = await dealt.press(ann, message, data)

@@ -21,7 +21,7 @@ async def test_lobby_expires_and_says_so(fake_api: FakeBotApi, bot_runner: BotRu
     assert len(app.bot_data["tables"]) == 0
     assert await app.bot_data["store"].load_tables() == {}
     answer = await players.press(ann, lobby, f"L:{_token(players, ann)}:0:join")
-    assert answer.params["text"] == t("pop.gone", LANG)
+    assert answer.params["text"] == t("pop.old_button", LANG)
 
 
 def _token(players: Players, user) -> str:
