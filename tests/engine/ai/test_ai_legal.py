@@ -16,6 +16,7 @@ RULES = {
     "rob": ROB,
     "show": SCORE.with_options(show_cards=True, doubling=True),
     "third": SCORE.with_options(third_min_two=True, all_pass_forced_landlord=True),
+    "house": SCORE.with_options(rocket_kickers=True, four_two_is_bomb=True, alarm_at=3),
 }
 
 
