@@ -17,7 +17,7 @@ import logging
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message, ReplyParameters
 from telegram.error import BadRequest
 
 from bot.handlers.common import not_modified
@@ -94,15 +94,20 @@ async def send_photo(
     caption: str,
     markup: InlineKeyboardMarkup | None = None,
     thread_id: int | None = None,
+    reply_to: int | None = None,
 ) -> Message:
-    """Send ``picture`` with ``caption`` (cut to 1024 characters) and ``markup``: its cached
-    ``file_id`` if it was uploaded before, else the bytes."""
+    """Send ``picture`` with ``caption`` (cut to 1024 characters) and ``markup``, as a reply to
+    message ``reply_to`` if given: its cached ``file_id`` if it was uploaded before, else the
+    bytes."""
     digest = picture.digest
     file_id = cache.get(digest)
+    quote = ReplyParameters(reply_to, allow_sending_without_reply=True) \
+        if reply_to is not None else None
     if file_id is not None:
         try:
             return await bot.send_photo(chat_id, file_id, caption=fit_caption(caption),
-                                        reply_markup=markup, message_thread_id=thread_id)
+                                        reply_markup=markup, message_thread_id=thread_id,
+                                        reply_parameters=quote)
         except BadRequest as exc:
             if not _refused_file(exc):
                 raise
@@ -110,7 +115,7 @@ async def send_photo(
             cache.forget(digest)
     message = await bot.send_photo(chat_id, picture.data, caption=fit_caption(caption),
                                    reply_markup=markup, message_thread_id=thread_id,
-                                   filename=picture.filename)
+                                   filename=picture.filename, reply_parameters=quote)
     cache.remember(digest, message)
     return message
 

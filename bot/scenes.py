@@ -1,5 +1,5 @@
-"""What the pictures show (issue 4): the inputs of :mod:`images` built from a table and a deal.
-Pure, no I/O.
+"""What the pictures show (issue 4): the inputs of :mod:`images` built from a table and a deal,
+and from a leaderboard. Pure, no I/O.
 
 Privacy: :func:`table_scene` reads only the public fields of a ``SeatView`` (card counts, plays
 made, the kitty once revealed, shown hands, roles, auto-play, doubling) and never
@@ -17,11 +17,21 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from bot.store import LeaderboardRow
 from bot.table import Seat, Table
 from bot.views import current_multipliers, last_actions
 from engine import Action, SeatView
 from engine.cards import card_rank
-from images import ResultScene, ResultSeat, SeatScene, TableScene, cards_for_ranks, safe_label
+from images import LeaderboardRow as BoardRow
+from images import (
+    ResultScene,
+    ResultSeat,
+    SeatScene,
+    TableScene,
+    cards_for_ranks,
+    safe_label,
+    safe_name,
+)
 
 #: The table picture's countdown is rounded up to this many seconds, so that the same state drawn
 #: a second later is the same picture (the caption keeps the exact seconds).
@@ -176,4 +186,34 @@ def result_scene(
         bombs=result.bombs,
         spring=result.spring,
         anti_spring=result.anti_spring,
+    )
+
+
+#: The leaderboard picture's title per ``/top`` board (``bot.handlers.economy.TOP_QUERIES``).
+LEADERBOARD_TITLES = {
+    "today": "TOP TODAY",
+    "week": "TOP THIS WEEK",
+    "all": "TOP BALANCES",
+    "global_today": "TOP TODAY - ALL GROUPS",
+    "global_week": "TOP THIS WEEK - ALL GROUPS",
+    "global": "TOP BALANCES - ALL GROUPS",
+}
+
+
+def leaderboard_scene(
+    kind: str, rows: Sequence[LeaderboardRow]
+) -> tuple[str, tuple[BoardRow, ...]]:
+    """``(title, rows)`` for :func:`images.render_leaderboard` of a ``/top`` board (RULES.md
+    §8): the board's ASCII title (:data:`LEADERBOARD_TITLES`) and per row the place, the name
+    made ASCII-safe (:func:`images.safe_name`, ``#<place>`` for a name without ASCII letters;
+    the caption carries the real names), the beans (won in the period, or the balance for the
+    ``all`` boards) and the deals played. Wins are not known (the store's boards do not count
+    them), so the picture's win-rate column shows ``-``.
+
+    Raises:
+        KeyError: an unknown ``kind``.
+    """
+    return LEADERBOARD_TITLES[kind], tuple(
+        BoardRow(row.rank, safe_name(row.name, f"#{row.rank}"), row.value, row.games)
+        for row in rows
     )

@@ -38,10 +38,14 @@ def _row(canvas: Image.Image, row: LeaderboardRow, y: int, shade: bool) -> None:
     draw_text(canvas, (COLUMNS["games"], mid), str(row.games), 28, WHITE, anchor="mm")
     x = COLUMNS["rate"] - 110
     draw.rounded_rectangle((x, mid - 9, x + 140, mid + 9), 9, fill=(8, 40, 24))
+    rate = row.win_rate
+    if rate is None:
+        draw_text(canvas, (x + 156, mid), "-", 26, MUTED, anchor="lm", bold=True)
+        return
     if row.wins:
-        draw.rounded_rectangle((x, mid - 9, x + max(18, round(140 * row.win_rate)), mid + 9), 9,
+        draw.rounded_rectangle((x, mid - 9, x + max(18, round(140 * rate)), mid + 9), 9,
                                fill=GOLD)
-    draw_text(canvas, (x + 156, mid), f"{round(row.win_rate * 100)}%", 26, WHITE, anchor="lm",
+    draw_text(canvas, (x + 156, mid), f"{round(rate * 100)}%", 26, WHITE, anchor="lm",
               bold=True)
 
 
@@ -72,8 +76,8 @@ def render_leaderboard(rows: Sequence[LeaderboardRow], title: str, *, fmt: str =
     """Picture of a leaderboard (RULES.md §8), best first as given.
 
     Draws, 1280 px wide: ``title``, then per row the place (gold, silver, bronze medals for the
-    first three), the name, beans won (green / red), games and a win-rate bar with its percentage;
-    ``NO GAMES YET`` when ``rows`` is empty.
+    first three), the name, beans won (green / red), games and a win-rate bar with its percentage
+    (``-`` for a row whose wins are not known); ``NO GAMES YET`` when ``rows`` is empty.
 
     Args:
         rows: up to 25 :class:`LeaderboardRow` values.

@@ -270,14 +270,15 @@ class LeaderboardRow:
         name: up to 16 printable ASCII characters (:func:`safe_name`).
         beans: beans won (+) or lost (−) over the period.
         games: deals played.
-        wins: deals won (``0 <= wins <= games``); the win rate is drawn from these.
+        wins: deals won (``0 <= wins <= games``); the win rate is drawn from these. ``None``:
+            not known (the rate column shows ``-``).
     """
 
     rank: int
     name: str
     beans: int
     games: int
-    wins: int
+    wins: int | None = None
 
     def __post_init__(self) -> None:
         _check_count(self.rank, "rank", 1)
@@ -285,11 +286,16 @@ class LeaderboardRow:
         if isinstance(self.beans, bool) or not isinstance(self.beans, int):
             raise RenderError(f"beans must be an int, not {self.beans!r}")
         _check_count(self.games, "games")
+        if self.wins is None:
+            return
         _check_count(self.wins, "wins")
         if self.wins > self.games:
             raise RenderError(f"wins ({self.wins}) cannot exceed games ({self.games})")
 
     @property
-    def win_rate(self) -> float:
-        """Wins / games in ``0.0..1.0`` (0.0 before the first game)."""
+    def win_rate(self) -> float | None:
+        """Wins / games in ``0.0..1.0`` (0.0 before the first game); ``None`` if wins are not
+        known."""
+        if self.wins is None:
+            return None
         return self.wins / self.games if self.games else 0.0

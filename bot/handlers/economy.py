@@ -13,6 +13,7 @@ or the user id of a known player.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram import Chat, Message, MessageEntity, Update, User
@@ -21,6 +22,7 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application, CommandHandler, ContextTypes, TypeHandler
 
 from bot import economy_views as ev
+from bot import scenes
 from bot.economy import Period
 from bot.handlers.common import (
     chat_language,
@@ -29,8 +31,11 @@ from bot.handlers.common import (
     store,
     user_language,
 )
+from bot.handlers.display import photo_cache
 from bot.i18n import match_language, t
+from bot.photos import Picture, send_photo
 from bot.store import AlreadyClaimed, GiveRefused, NotEligible, Player
+from images import render_leaderboard
 
 log = logging.getLogger(__name__)
 
@@ -276,7 +281,9 @@ def top_kind(args: list[str], in_group: bool) -> str | None:
 
 async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/top [today|week|all|global]: a leaderboard, best first; ties: fewer deals, then whoever
-    got there earlier (see :meth:`bot.store.Store.leaderboard`)."""
+    got there earlier (see :meth:`bot.store.Store.leaderboard`). In a group with pictures on
+    (issue 4), the leaderboard picture (:func:`bot.scenes.leaderboard_scene`) with the text
+    board as its caption; otherwise the text."""
     app = context.application
     chat = update.effective_chat
     lang = await chat_language(app, update)
@@ -287,7 +294,16 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     period, over_all_groups = TOP_QUERIES[kind]
     rows = await store(app).leaderboard(None if over_all_groups else chat.id, period,
                                         limit=TOP_LIMIT)
-    await _reply(update, ev.top_text(kind, rows, lang))
+    text = ev.top_text(kind, rows, lang)
+    if not is_group(chat) or not (await store(app).get_group_settings(chat.id))["pictures"]:
+        await _reply(update, text)
+        return
+    title, board = scenes.leaderboard_scene(kind, rows)
+    picture = Picture(await asyncio.to_thread(render_leaderboard, board, title), "top.png")
+    message = update.effective_message
+    thread = message.message_thread_id if message.is_topic_message else None
+    await send_photo(app.bot, photo_cache(app), chat.id, picture, text, thread_id=thread,
+                     reply_to=message.message_id)
 
 
 async def cmd_me(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

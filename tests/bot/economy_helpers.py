@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from bot.store import SeatRecord, Settlement, Store
-from tests.fakebot import Chat, FakeBotApi, FakeMessage, User
+from tests.fakebot import Call, Chat, FakeBotApi, FakeMessage, User
 
 #: Wednesday 2024-05-01 12:00 UTC = 20:00 in Shanghai.
 START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
@@ -29,10 +29,24 @@ class Clock:
 
 async def reply(api: FakeBotApi, user: User, chat: Chat | User, text: str,
                 reply_to: FakeMessage | None = None) -> str:
-    """``user`` sends ``text`` in ``chat``; the text of the bot's answer there."""
-    api.send_text(user, chat, text, reply_to=reply_to)
-    call = await api.wait_for("sendMessage", chat_id=chat)
-    return call.params["text"]
+    """``user`` sends ``text`` in ``chat``; the text of the bot's answer there: the first
+    message it sends, or a picture answering the command (``/top`` in a group with pictures on),
+    whose caption is the text."""
+    start = len(api.calls)
+    sent = api.send_text(user, chat, text, reply_to=reply_to)
+
+    def answer() -> Call | None:
+        for call in api.calls[start:]:
+            if not call.ok or call.params.get("chat_id") != chat.id:
+                continue
+            quoted = (call.params.get("reply_parameters") or {}).get("message_id")
+            if call.method == "sendMessage" or (call.method == "sendPhoto"
+                                                and quoted == sent.message_id):
+                return call
+        return None
+
+    call = await api.wait_for(answer)
+    return call.params.get("text") or call.params["caption"]
 
 
 async def settle(store: Store, chat_id: int, seats: Sequence[User | None],

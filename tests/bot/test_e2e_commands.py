@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.i18n import t
 from engine import SCORE, Action, new_deal
+from tests.bot.economy_helpers import reply
 from tests.bot.flow_helpers import LANG, Players, group_texts, hand_message, result_message
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
@@ -26,9 +27,8 @@ async def _deal(fake_api: FakeBotApi, running_bot: BotRunner, title: str) -> Pla
 
 
 async def _reply(api: FakeBotApi, user, chat, text: str) -> str:
-    api.send_text(user, chat, text)
-    call = await api.wait_for("sendMessage", chat_id=chat)
-    return call.params["text"]
+    """The bot's answer: a message's text or a picture's caption (/top with pictures on)."""
+    return await reply(api, user, chat, text)
 
 
 async def test_leave_asks_first_then_forfeits_with_the_escape_penalty(

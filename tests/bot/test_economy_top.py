@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from bot.i18n import t
 from engine import Action
+from images import LeaderboardRow as BoardRow
+from images import render_leaderboard
 from tests.bot.economy_helpers import Clock, reply, settle
 from tests.bot.flow_helpers import Players, hand_message, result_message
 from tests.conftest import BotRunner
@@ -79,6 +81,35 @@ async def test_top_orderings_and_variants(fake_api: FakeBotApi, running_bot: Bot
     empty = fake_api.new_group("Empty")
     assert await reply(fake_api, ann, empty, "/top all") == "\n".join([
         t("top.title_all", LANG), t("top.empty_all", LANG)])
+
+
+async def test_top_in_a_group_with_pictures_is_the_leaderboard_picture(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """Issue 4: /top draws the board (names made ASCII-safe, the real ones in the caption);
+    text only where the group turned pictures off, and in private chats."""
+    store = running_bot.app.bot_data["store"]
+    group, plain = fake_api.new_group("Gallery"), fake_api.new_group("Plain")
+    ann, zhang, cat = (fake_api.new_user(n) for n in ("Ann", "张三", "Cat"))
+    await settle(store, group.id, [ann, zhang, cat], [2, -1, -1])
+    await settle(store, plain.id, [ann, zhang, cat], [2, -1, -1])
+    await store.update_group_settings(plain.id, pictures=False)
+
+    start = len(fake_api.calls)
+    caption = await reply(fake_api, ann, group, "/top")
+    (photo,) = fake_api.calls_to("sendPhoto", since=start, chat_id=group.id)
+    assert caption == photo.params["caption"]
+    # A tie: the lower user id (张三) first.
+    assert _board(caption) == [("Ann", "+20", 1), ("张三", "-10", 1), ("Cat", "-10", 1)]
+    expected = [BoardRow(1, "Ann", 20, 1), BoardRow(2, "#2", -10, 1), BoardRow(3, "Cat", -10, 1)]
+    picture = fake_api.message(group, photo.result["message_id"]).photo
+    assert fake_api.file(picture) == render_leaderboard(expected, "TOP TODAY")
+    assert fake_api.calls_to("sendMessage", since=start, chat_id=group.id) == []
+
+    start = len(fake_api.calls)
+    assert _board(await reply(fake_api, ann, plain, "/top"))[0] == ("Ann", "+20", 1)
+    assert await reply(fake_api, ann, ann, "/top")
+    assert fake_api.calls_to("sendPhoto", since=start) == []
 
 
 async def test_me_after_deals_played_with_buttons(fake_api: FakeBotApi, running_bot: BotRunner):

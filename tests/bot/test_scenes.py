@@ -12,7 +12,7 @@ from bot import scenes
 from bot.table import Seat, Table
 from engine import ROB, SCORE, Action, apply, auto_action, new_deal, preset
 from engine.cards import card_rank, cards_to_ranks
-from images import TableScene, render_table
+from images import TableScene, render_leaderboard, render_table
 
 SEED = 31
 
@@ -189,3 +189,17 @@ def test_result_scene_shows_the_cards_left_and_beans():
 def test_action_words_are_short_ascii(kind, value, phase, word):
     assert scenes.action_word(Action(kind, 0, value=value), phase) == word
     assert word.isascii() and len(word) <= 12
+
+
+def test_every_top_board_has_an_ascii_picture_title():
+    from bot.handlers.economy import TOP_QUERIES
+    from bot.store import LeaderboardRow
+
+    assert set(scenes.LEADERBOARD_TITLES) == set(TOP_QUERIES)
+    rows = [LeaderboardRow(1, 7, "Ada Lovelace", 1200, 9), LeaderboardRow(2, 8, "🔥🔥", -5, 1)]
+    for kind in TOP_QUERIES:
+        title, board = scenes.leaderboard_scene(kind, rows)
+        assert title.isascii() and len(title) <= 40
+        assert [(r.rank, r.name, r.beans, r.games, r.wins) for r in board] == [
+            (1, "Ada Lovelace", 1200, 9, None), (2, "#2", -5, 1, None)]
+        render_leaderboard(board, title)  # a valid picture

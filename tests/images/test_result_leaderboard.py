@@ -53,6 +53,19 @@ def test_leaderboard_picture() -> None:
     assert LeaderboardRow(1, "A", 0, 0, 0).win_rate == 0.0
 
 
+def test_leaderboard_rows_without_wins_draw_no_rate() -> None:
+    """A board whose wins are not known (the bot's /top today) draws "-" for the rate."""
+    unknown = [dataclasses.replace(row, wins=None) for row in scenes.LEADERBOARD]
+    assert unknown[0].win_rate is None
+    known_im = leaderboard_image(scenes.LEADERBOARD, "LEADERBOARD")
+    unknown_im = leaderboard_image(unknown, "LEADERBOARD")
+    assert unknown_im.size == known_im.size
+    rate_column = (950, 150, 1280, unknown_im.height)
+    assert unknown_im.crop(rate_column).tobytes() != known_im.crop(rate_column).tobytes()
+    names = (0, 0, 900, unknown_im.height)
+    assert unknown_im.crop(names).tobytes() == known_im.crop(names).tobytes()
+
+
 @pytest.mark.parametrize(
     ("make", "message"),
     [
