@@ -1,13 +1,17 @@
-"""Endgame search: find a play that wins whatever the hidden cards are (RULES.md §4, §6).
+"""Endgame search, from what the seat can know only (RULES.md §4, §6).
 
-The opponents' hidden cards are treated as the *union* of every card this seat has not seen: an
-opponent holding ``k`` cards is assumed able to make any play of at most ``k`` cards from that
-union. A win proven under that assumption is a real win, whatever the deal is.
+Two searches, both with a node budget and a time budget (they answer "no result" rather than
+late):
 
-A proof is a sequence of own plays where every play but the last cannot be beaten by any
-opponent (so the lead comes back), and the last play empties the hand. The search is exhaustive
-over own plays with memoisation and a node budget and a time budget; when either runs out it
-answers "no proof" (``None``), never late.
+* :func:`forced_win` proves a win whatever the hidden cards are. The opponents' hidden cards are
+  treated as the *union* of every card this seat has not seen: an opponent holding ``k`` cards is
+  assumed able to make any play of at most ``k`` cards from that union, so a win proven under
+  that assumption is a real win. A proof is a sequence of own plays where every play but the
+  last cannot be beaten by any opponent (the lead comes back) and the last empties the hand.
+* :func:`sampled_choice` deals the unseen cards to the other seats many times, consistent with
+  the card counts, shown hands and the revealed kitty (:func:`sample_hands`), solves each deal
+  exactly with both sides playing their best (:class:`Solver`), and picks the candidate play that
+  wins the most deals.
 """
 
 from __future__ import annotations

@@ -233,8 +233,10 @@ def _follow_scores(k: Knowledge, style: Style) -> list[tuple[float, Play | None]
 def choose_play(k: Knowledge, style: Style = HARD) -> Play | None:
     """The play to make (``None`` = pass), RULES.md §4.
 
-    Plays out at once when a single play empties the hand; runs the endgame search when the
-    hand is small; otherwise takes the best of :func:`rank_plays`.
+    Plays a proven win when the hand is small (:func:`engine.ai.endgame.forced_win`); else
+    takes the best of :func:`rank_plays`, except that near the end (the other seats hold at
+    most ``style.sample_cards`` cards) the best few are compared by exact search over sampled
+    deals (:func:`engine.ai.endgame.sampled_choice`) and the one winning more deals is played.
     """
     size = sum(k.hand)
     small = size <= style.endgame_cards or hand_turns(k.hand) <= 3
