@@ -146,9 +146,10 @@ class History:
                 self.balance[user_id] += beans[seat]
                 self.changed_at[user_id] = at
                 self._ledger(user_id, beans[seat], "deal", deal_id, chat_id, at)
-            member = self.members.setdefault((chat_id, user_id), [0, at])
+            member = self.members.setdefault((chat_id, user_id), [0, 0, at])
             member[0] += 1
-            member[1] = at
+            member[1] += won
+            member[2] = at
         seats_json = json.dumps(
             [
                 {"user_id": u, "name": "Bot" if u is None else f"player {u}", "is_bot": u is None}
@@ -250,11 +251,11 @@ def fill(path: Path, players: int, deals: int, groups: int, seed: int, now_ms: i
         ),
     )
     db.executemany(
-        "INSERT INTO group_players (chat_id, user_id, games, last_played_at, balance,"
-        " balance_changed_at) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO group_players (chat_id, user_id, games, wins, last_played_at, balance,"
+        " balance_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (
-            (chat, user, games, at, history.balance[user], history.changed_at[user])
-            for (chat, user), (games, at) in history.members.items()
+            (chat, user, games, wins, at, history.balance[user], history.changed_at[user])
+            for (chat, user), (games, wins, at) in history.members.items()
         ),
     )
     db.execute("COMMIT")

@@ -207,13 +207,13 @@ def leaderboard_scene(
     §8): the board's ASCII title (:data:`LEADERBOARD_TITLES`) and per row the place, the name
     made ASCII-safe (:func:`images.safe_name`, ``#<place>`` for a name without ASCII letters;
     the caption carries the real names), the beans (won in the period, or the balance for the
-    ``all`` boards) and the deals played. Wins are not known (the store's boards do not count
-    them), so the picture's win-rate column shows ``-``.
+    ``all`` boards), the deals played and won that the board covers (the picture draws the win
+    rate from these).
 
     Raises:
         KeyError: an unknown ``kind``.
     """
     return LEADERBOARD_TITLES[kind], tuple(
-        BoardRow(row.rank, safe_name(row.name, f"#{row.rank}"), row.value, row.games)
+        BoardRow(row.rank, safe_name(row.name, f"#{row.rank}"), row.value, row.games, row.wins)
         for row in rows
     )

@@ -246,7 +246,8 @@ class Store(ABC):
         ``chat_id`` (``None``: all groups), days in time zone ``tz`` (default: the group's).
         ``all``: balances of the group's players (who played a deal there); ``chat_id=None``: all
         players. Ties: fewer games first, then whoever got there earlier, then lower user id.
-        ``games`` is the number of deals in the period (in the group, for a group's ``all``).
+        ``games`` is the number of deals in the period (in the group, for a group's ``all``);
+        ``wins`` the number of those deals the player won.
 
         Cost: a group's boards and the global ``all`` read one index range; ``chat_id=None``
         with a period aggregates every deal of the period in all groups (bench/store.py: ~10 ms

@@ -187,13 +187,19 @@ class Gift:
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardRow:
-    """One leaderboard line: ``value`` is net beans won in the period, or the balance for "all"."""
+    """One leaderboard line: ``value`` is net beans won in the period, or the balance for "all".
+
+    ``games`` and ``wins`` (``0 <= wins <= games``) count the deals played and won that the board
+    covers: settled in the period, or every deal for "all"; in the board's group, or in all groups
+    for a global board (RULES.md §4.4: a seat wins when its side wins).
+    """
 
     rank: int
     user_id: int
     name: str
     value: int
     games: int
+    wins: int
 
 
 @dataclass(frozen=True, slots=True)

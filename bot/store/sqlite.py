@@ -491,7 +491,7 @@ class SQLiteStore(Store):
                 ledger_rows.append(
                     (seat.user_id, beans, balance, LedgerReason.DEAL.value, deal_id, chat_id, now)
                 )
-            member_rows.append((chat_id, now, seat.user_id))
+            member_rows.append((chat_id, won, now, seat.user_id))
         await db.executemany(
             "INSERT INTO deal_seats (deal_id, seat, user_id, chat_id, finished_at, role, won,"
             " points, beans, bombs, spring, escaped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -521,10 +521,11 @@ class SQLiteStore(Store):
             )
         await db.executemany(
             "INSERT INTO group_players"
-            " (chat_id, user_id, games, last_played_at, balance, balance_changed_at)"
-            " SELECT ?, user_id, 1, ?, balance, balance_changed_at FROM players"
+            " (chat_id, user_id, games, wins, last_played_at, balance, balance_changed_at)"
+            " SELECT ?, user_id, 1, ?, ?, balance, balance_changed_at FROM players"
             " WHERE user_id = ? ON CONFLICT (user_id, chat_id) DO UPDATE"
-            " SET games = games + 1, last_played_at = excluded.last_played_at",
+            " SET games = games + 1, wins = wins + excluded.wins,"
+            " last_played_at = excluded.last_played_at",
             member_rows,
         )
 
@@ -690,7 +691,7 @@ class SQLiteStore(Store):
                 start, end = period_bounds(period, self.clock(), zone)
                 rows = await self._net_board(db, chat_id, _ms(start), _ms(end), limit)
         return [
-            LeaderboardRow(rank, row[0], row[1], row[2], row[3])
+            LeaderboardRow(rank, row[0], row[1], row[2], row[3], row[4])
             for rank, row in enumerate(rows, start=1)
         ]
 
@@ -700,12 +701,12 @@ class SQLiteStore(Store):
     ) -> Iterable[aiosqlite.Row]:
         if chat_id is None:
             return await db.execute_fetchall(
-                "SELECT user_id, name, balance, games FROM players"
+                "SELECT user_id, name, balance, games, wins FROM players"
                 " ORDER BY balance DESC, games, balance_changed_at, user_id LIMIT ?",
                 (limit,),
             )
         return await db.execute_fetchall(
-            "SELECT g.user_id, p.name, g.balance, g.games FROM group_players g"
+            "SELECT g.user_id, p.name, g.balance, g.games, g.wins FROM group_players g"
             " JOIN players p ON p.user_id = g.user_id WHERE g.chat_id = ?"
             " ORDER BY g.balance DESC, g.games, g.balance_changed_at, g.user_id LIMIT ?",
             (chat_id, limit),
@@ -721,8 +722,8 @@ class SQLiteStore(Store):
             where = "s.chat_id = ? AND " + where
             params = (chat_id, *params)
         return await db.execute_fetchall(
-            "SELECT t.user_id, p.name, t.net, t.games FROM ("
-            "  SELECT s.user_id, SUM(s.beans) AS net, COUNT(*) AS games,"
+            "SELECT t.user_id, p.name, t.net, t.games, t.wins FROM ("
+            "  SELECT s.user_id, SUM(s.beans) AS net, COUNT(*) AS games, SUM(s.won) AS wins,"
             "  MAX(s.finished_at) AS last_at FROM deal_seats s"
             f"  WHERE {where} GROUP BY s.user_id"
             "  ORDER BY net DESC, games, last_at, s.user_id LIMIT ?"

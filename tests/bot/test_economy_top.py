@@ -101,7 +101,8 @@ async def test_top_in_a_group_with_pictures_is_the_leaderboard_picture(
     assert caption == photo.params["caption"]
     # A tie: the lower user id (张三) first.
     assert _board(caption) == [("Ann", "+20", 1), ("张三", "-10", 1), ("Cat", "-10", 1)]
-    expected = [BoardRow(1, "Ann", 20, 1), BoardRow(2, "#2", -10, 1), BoardRow(3, "Cat", -10, 1)]
+    expected = [BoardRow(1, "Ann", 20, 1, 1), BoardRow(2, "#2", -10, 1, 0),
+                BoardRow(3, "Cat", -10, 1, 0)]
     picture = fake_api.message(group, photo.result["message_id"]).photo
     assert fake_api.file(picture) == render_leaderboard(expected, "TOP TODAY")
     assert fake_api.calls_to("sendMessage", since=start, chat_id=group.id) == []

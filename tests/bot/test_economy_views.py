@@ -90,7 +90,7 @@ def test_top_words(args, in_group, kind):
 
 
 def test_texts_show_real_values():
-    rows = [LeaderboardRow(1, 7, "Ann", 120, 3), LeaderboardRow(4, 8, "B" * 40, -5, 1)]
+    rows = [LeaderboardRow(1, 7, "Ann", 120, 3, 2), LeaderboardRow(4, 8, "B" * 40, -5, 1, 0)]
     assert top_text("week", rows, "en").splitlines() == [
         t("top.title_week", "en"),
         "🥇 Ann: +120 beans (deals: 3)",

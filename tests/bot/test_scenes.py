@@ -196,10 +196,11 @@ def test_every_top_board_has_an_ascii_picture_title():
     from bot.store import LeaderboardRow
 
     assert set(scenes.LEADERBOARD_TITLES) == set(TOP_QUERIES)
-    rows = [LeaderboardRow(1, 7, "Ada Lovelace", 1200, 9), LeaderboardRow(2, 8, "🔥🔥", -5, 1)]
+    rows = [LeaderboardRow(1, 7, "Ada Lovelace", 1200, 9, 6),
+            LeaderboardRow(2, 8, "🔥🔥", -5, 1, 0)]
     for kind in TOP_QUERIES:
         title, board = scenes.leaderboard_scene(kind, rows)
         assert title.isascii() and len(title) <= 40
         assert [(r.rank, r.name, r.beans, r.games, r.wins) for r in board] == [
-            (1, "Ada Lovelace", 1200, 9, None), (2, "#2", -5, 1, None)]
+            (1, "Ada Lovelace", 1200, 9, 6), (2, "#2", -5, 1, 0)]
         render_leaderboard(board, title)  # a valid picture

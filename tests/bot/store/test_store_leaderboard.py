@@ -122,6 +122,34 @@ async def test_all_is_balance_of_the_groups_players_and_global_of_everyone(store
         await store.leaderboard(GROUP, "month")
 
 
+def wins(rows):
+    return [(row.user_id, row.wins, row.games) for row in rows]
+
+
+async def test_wins_count_the_deals_won_on_each_board(store, clock, players, play):
+    clock.now = datetime(2024, 4, 30, 4, 0, tzinfo=UTC)  # Tuesday 12:00 in Shanghai
+    await play([1, 2, 3], [2, -1, -1], LANDLORD_WINS)  # 1 won
+    clock.now = datetime(2024, 5, 1, 4, 0, tzinfo=UTC)  # Wednesday 12:00 in Shanghai
+    await play([1, 2, 3], [-2, 1, 1], FARMERS_WIN)  # 2 and 3 won
+    await play([2, 1, 4], [2, -1, -1], LANDLORD_WINS)  # 2 won
+    await play([1, 5, 6], [4, -2, -2], LANDLORD_WINS, chat_id=OTHER)  # 1 won elsewhere
+    await play([4, 5, 6], [-2, 1, 1])  # no facts: the seats with points > 0 won (5 and 6)
+    # today: 2 +30, 3 +10 (earlier than 5 and 6), 5 +10, 6 +10, 1 -30 (earlier than 4), 4 -30
+    assert wins(await store.leaderboard(GROUP, "today")) == [(2, 2, 2), (3, 1, 1), (5, 1, 1),
+                                                             (6, 1, 1), (1, 0, 2), (4, 0, 2)]
+    assert wins(await store.leaderboard(GROUP, "yesterday")) == [(1, 1, 1), (2, 0, 1), (3, 0, 1)]
+    # this week: 2 +20, 5 +10, 6 +10, 3 0, 1 -10, 4 -30
+    assert wins(await store.leaderboard(GROUP, "week")) == [(2, 2, 3), (5, 1, 1), (6, 1, 1),
+                                                            (3, 1, 2), (1, 1, 3), (4, 0, 2)]
+    assert sorted(wins(await store.leaderboard(GROUP, "all"))) == [
+        (1, 1, 3), (2, 2, 3), (3, 1, 2), (4, 0, 2), (5, 1, 1), (6, 1, 1)]
+    assert sorted(wins(await store.leaderboard(OTHER, "all"))) == [(1, 1, 1), (5, 0, 1), (6, 0, 1)]
+    assert sorted(wins(await store.leaderboard(None, "today"))) == [
+        (1, 1, 3), (2, 2, 2), (3, 1, 1), (4, 0, 2), (5, 1, 2), (6, 1, 2)]
+    assert sorted(wins(await store.leaderboard(None, "all"))) == [
+        (1, 2, 4), (2, 2, 3), (3, 1, 2), (4, 0, 2), (5, 1, 2), (6, 1, 2)]
+
+
 async def test_player_stats(store, players, play):
     await play(
         [1, 2, 3],

@@ -65,3 +65,34 @@ def test_split_statements_keeps_multi_line_statements_and_refuses_a_truncated_on
     assert split_statements("SELECT 1;\n-- trailing comment\n") == ("SELECT 1;",)
     with pytest.raises(ValueError):
         split_statements("SELECT 1;\nCREATE TABLE u (x")
+
+
+async def test_0002_counts_the_wins_of_deals_settled_before_it(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        assert await migrate(db, load_migrations()[:1]) == [1]
+        await db.execute(
+            "INSERT INTO players (user_id, name, balance, balance_changed_at, created_at)"
+            " VALUES (1, 'Ann', 1000, 0, 0), (2, 'Bob', 1000, 0, 0)"
+        )
+        await db.execute(
+            "INSERT INTO group_players (chat_id, user_id, games, last_played_at, balance,"
+            " balance_changed_at) VALUES (-1, 1, 2, 0, 1000, 0), (-1, 2, 2, 0, 1000, 0),"
+            " (-2, 1, 1, 0, 1000, 0)"
+        )
+        seats = [  # (deal, seat, user, chat, won): Ann won one deal in -1 and one in -2
+            (1, 0, 1, -1, 1), (1, 1, 2, -1, 0), (1, 2, None, -1, 0),
+            (2, 0, 1, -1, 0), (2, 1, 2, -1, 0), (2, 2, None, -1, 1),
+            (3, 0, 1, -2, 1), (3, 1, None, -2, 0), (3, 2, None, -2, 0),
+        ]
+        await db.executemany(
+            "INSERT INTO deal_seats (deal_id, seat, user_id, chat_id, finished_at, role, won,"
+            " points, beans, bombs, spring, escaped)"
+            " VALUES (?, ?, ?, ?, 0, NULL, ?, 0, 0, 0, 0, 0)",
+            seats,
+        )
+        assert await migrate(db) == [m.version for m in load_migrations()[1:]]
+        rows = await db.execute_fetchall(
+            "SELECT chat_id, user_id, games, wins FROM group_players ORDER BY chat_id, user_id"
+        )
+    assert [tuple(row) for row in rows] == [(-2, 1, 1, 1), (-1, 1, 2, 1), (-1, 2, 2, 0)]
