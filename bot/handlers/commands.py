@@ -20,7 +20,7 @@ from bot.handlers.common import (
     chat_language,
     display_name,
     is_admin,
-    press_refusal,
+    locked_press,
     say,
     store,
     tables,
@@ -161,20 +161,10 @@ async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     replaced already, gets a pop-up and changes nothing."""
     app = context.application
     query = update.callback_query
-    data = await deal.parse_press(query, app)
-    if data is None:
-        return
-    table = tables(app).by_token(data.token)
-    if table is None:
-        await answer(query, press_refusal(app, query, data, None))
-        return
-    async with tables(app).lock(table.key):
-        table = tables(app).by_token(data.token)
-        refusal = press_refusal(app, query, data, table)
-        if refusal is not None:
-            await answer(query, refusal)
+    async with locked_press(app, query) as press:
+        if press is None:
             return
-        lang = user_language(app, query.from_user, table.lang)
+        data, table, lang = press.data, press.table, press.lang
         seat = table.seat_of(query.from_user.id)
         if seat is None:
             await answer(query, t("pop.not_seated", lang), alert=True)

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import AsyncIterator, Awaitable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
@@ -125,6 +128,62 @@ def press_refusal(app: Application, query: CallbackQuery, data: cb.Callback,
     return t("pop.old_button", lang)
 
 
+async def refuse_press(app: Application, query: CallbackQuery, data: cb.Callback,
+                       table: Table | None) -> bool:
+    """Answer the :func:`press_refusal` pop-up and return ``True`` when the press cannot act on
+    ``table``; ``False`` (nothing answered) when it may."""
+    refusal = press_refusal(app, query, data, table)
+    if refusal is None:
+        return False
+    await answer(query, refusal)
+    return True
+
+
+async def parse_press(query: CallbackQuery, app: Application) -> cb.Callback | None:
+    """The parsed button data, or ``None`` after a pop-up for data this bot did not draw."""
+    try:
+        return cb.parse_callback(query.data)
+    except cb.CallbackError:
+        log.info("refused callback data from user %s", query.from_user.id)
+        await answer(query, t("pop.invalid", user_language(app, query.from_user)), alert=True)
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A button press that may act: its parsed data, its table (lock held) and the presser's
+    language (:func:`user_language` with the table's language as fallback)."""
+
+    data: cb.Callback
+    table: Table
+    lang: str
+
+
+@asynccontextmanager
+async def locked_press(app: Application, query: CallbackQuery) -> AsyncIterator[Press | None]:
+    """Check a press and hold its table's lock: yields the :class:`Press` while the table
+    found by the press's token is in the phase its kind of button acts in
+    (:data:`KIND_PHASES`), the lock held for the whole block; else answers the pop-up
+    (:func:`parse_press`, :func:`press_refusal`) and yields ``None``. The phase is checked
+    under the lock, on the table looked up again: whatever held the lock may have moved it on
+    (a new token, the next phase)."""
+    data = await parse_press(query, app)
+    if data is None:
+        yield None
+        return
+    table = tables(app).by_token(data.token)
+    if table is None:
+        await answer(query, press_refusal(app, query, data, None))
+        yield None
+        return
+    async with tables(app).lock(table.key):
+        table = tables(app).by_token(data.token)
+        if await refuse_press(app, query, data, table):
+            yield None
+            return
+        yield Press(data, table, user_language(app, query.from_user, table.lang))
+
+
 def pressed_table(app: Application, query: CallbackQuery) -> Table | None:
     """The table of the group (or forum topic) whose message was pressed; ``None`` for a
     private chat or a message Telegram no longer gives."""
@@ -157,13 +216,23 @@ async def edit_text(
     not found) are logged and give ``False``. Every other Telegram error propagates: the caller
     decides what ``Forbidden`` (a blocked private chat) or ``RetryAfter`` means.
     """
+    return await edited(
+        bot.edit_message_text(text, chat_id, message_id, reply_markup=markup),
+        "editMessageText", chat_id,
+    )
+
+
+async def edited(edit: Awaitable[object], method: str, chat_id: int) -> bool:
+    """Await an edit request (``method`` names it in the log); ``True`` when done or when
+    Telegram answers "message is not modified", ``False`` (logged) for any other
+    ``BadRequest`` (the message cannot be edited any more). Other errors propagate."""
     try:
-        await bot.edit_message_text(text, chat_id, message_id, reply_markup=markup)
+        await edit
         return True
     except BadRequest as exc:
         if not_modified(exc):
             return True
-        log.info("editMessageText in %s failed: %s", chat_id, exc.message)
+        log.info("%s in %s failed: %s", method, chat_id, exc.message)
         return False
 
 

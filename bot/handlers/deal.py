@@ -30,7 +30,9 @@ from bot import scenes, timers, views
 from bot.handlers.common import (
     answer,
     group_language,
-    press_refusal,
+    locked_press,
+    parse_press,
+    refuse_press,
     say,
     send_text,
     settings,
@@ -519,17 +521,11 @@ async def close_hands(app: Application, table: Table) -> None:
 
 
 async def _seat_for_press(
-    app: Application, query: CallbackQuery, table: Table | None, data: cb.Callback, *,
+    query: CallbackQuery, table: Table, data: cb.Callback, lang: str, *,
     check_version: bool = True,
 ) -> int | None:
-    """The presser's seat if the press may act on ``table`` now; else answers with a pop-up
-    (in the presser's language, :func:`bot.handlers.common.press_refusal`) and returns
-    ``None``."""
-    refusal = press_refusal(app, query, data, table)
-    if refusal is not None:
-        await answer(query, refusal)
-        return None
-    lang = user_language(app, query.from_user, table.lang)
+    """The presser's seat if the press (already past :func:`~bot.handlers.common.press_refusal`)
+    may act on ``table`` now; else answers with a pop-up in ``lang`` and returns ``None``."""
     seat = table.seat_of(query.from_user.id)
     if seat is None:
         await answer(query, t("pop.not_seated", lang), alert=True)
@@ -540,27 +536,19 @@ async def _seat_for_press(
     return seat
 
 
-
 async def on_action_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Bidding, doubling, show cards, pass, auto-play on / take back (``A:`` buttons)."""
     app = context.application
     query = update.callback_query
-    data = await parse_press(query, app)
-    if data is None:
-        return
-    kind, value = cb.ACTION_PAYLOADS[data.payload]
-    table = tables(app).by_token(data.token)
-    key = table.key if table is not None else None
-    if key is None:
-        await answer(query, press_refusal(app, query, data, None))
-        return
-    async with tables(app).lock(key):
-        table = tables(app).get(key)
-        seat = await _seat_for_press(app, query, table, data, check_version=kind != "autoplay")
+    async with locked_press(app, query) as press:
+        if press is None:
+            return
+        data, table, lang = press.data, press.table, press.lang
+        kind, value = cb.ACTION_PAYLOADS[data.payload]
+        seat = await _seat_for_press(query, table, data, lang, check_version=kind != "autoplay")
         if seat is None:
             return
         state = table.state
-        lang = user_language(app, query.from_user, table.lang)
         if kind not in ("autoplay", "show") and seat not in state.to_act:
             await answer(query, t("pop.not_your_turn", lang))
             return
@@ -587,20 +575,14 @@ async def on_select_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     """The play keyboard (``S:`` buttons): select a rank, Hint, Clear, Play (issue 3, step 5)."""
     app = context.application
     query = update.callback_query
-    data = await parse_press(query, app)
-    if data is None:
-        return
-    table = tables(app).by_token(data.token)
-    if table is None:
-        await answer(query, press_refusal(app, query, data, None))
-        return
-    async with tables(app).lock(table.key):
-        table = tables(app).get(table.key)
-        seat = await _seat_for_press(app, query, table, data)
+    async with locked_press(app, query) as press:
+        if press is None:
+            return
+        data, table, lang = press.data, press.table, press.lang
+        seat = await _seat_for_press(query, table, data, lang)
         if seat is None:
             return
         state = table.state
-        lang = user_language(app, query.from_user, table.lang)
         if state.phase != "playing" or seat not in state.to_act or state.autoplay[seat]:
             await answer(query, t("pop.not_your_turn", lang))
             return
@@ -663,21 +645,14 @@ async def on_my_cards(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if data is None:
         return
     table = tables(app).by_token(data.token)
-    seat = await _seat_for_press(app, query, table, data, check_version=False)
+    if await refuse_press(app, query, data, table):
+        return
+    lang = user_language(app, query.from_user, table.lang)
+    seat = await _seat_for_press(query, table, data, lang, check_version=False)
     if seat is None:
         return
     lang = user_language(app, query.from_user, table.seat_lang(seat))
     await answer(query, views.my_cards_text(table.state.view(seat), lang), alert=True)
-
-
-async def parse_press(query: CallbackQuery, app: Application) -> cb.Callback | None:
-    """The parsed button data, or ``None`` after a pop-up for data this bot did not draw."""
-    try:
-        return cb.parse_callback(query.data)
-    except cb.CallbackError:
-        log.info("refused callback data from user %s", query.from_user.id)
-        await answer(query, t("pop.invalid", user_language(app, query.from_user)), alert=True)
-        return None
 
 
 # --- Leaving and stopping ------------------------------------------------------------------------

@@ -25,8 +25,8 @@ from bot.handlers.common import (
     display_name,
     edit_text,
     group_language,
+    locked_press,
     may_manage,
-    press_refusal,
     say,
     send_text,
     settings,
@@ -160,21 +160,11 @@ async def on_lobby_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     """Join, Leave, Add bot, Start, Close (``L:`` buttons)."""
     app = context.application
     query = update.callback_query
-    data = await deal.parse_press(query, app)
-    if data is None:
-        return
-    table = tables(app).by_token(data.token)
     user = query.from_user
-    if table is None:
-        await answer(query, press_refusal(app, query, data, None))
-        return
-    async with tables(app).lock(table.key):
-        table = tables(app).by_token(data.token)
-        refusal = press_refusal(app, query, data, table)
-        if refusal is not None:
-            await answer(query, refusal)
+    async with locked_press(app, query) as press:
+        if press is None:
             return
-        lang = user_language(app, user, table.lang)
+        data, table, lang = press.data, press.table, press.lang
         if data.payload == "join":
             refusal = await seat_player(app, table, user, lang=lang)
             if refusal is None:
@@ -263,22 +253,12 @@ async def on_play_again(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     settings; the presser becomes its opener (issue 3, flow step 7)."""
     app = context.application
     query = update.callback_query
-    data = await deal.parse_press(query, app)
-    if data is None:
-        return
-    table = tables(app).by_token(data.token)
-    if table is None:
-        await answer(query, press_refusal(app, query, data, None))
-        return
-    async with tables(app).lock(table.key):
-        table = tables(app).by_token(data.token)
-        refusal = press_refusal(app, query, data, table)
-        if refusal is not None:
-            await answer(query, refusal)
+    async with locked_press(app, query) as press:
+        if press is None:
             return
+        table = press.table
         if table.seat_of(query.from_user.id) is None:
-            lang = user_language(app, query.from_user, table.lang)
-            await answer(query, t("pop.not_at_table", lang), alert=True)
+            await answer(query, t("pop.not_at_table", press.lang), alert=True)
             return
         registry = tables(app)
         group = await store(app).get_group_settings(table.chat_id)
