@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message, ReplyParameters
 from telegram.error import BadRequest
 
-from bot.handlers.common import not_modified
+from bot.handlers.common import edited
 
 log = logging.getLogger(__name__)
 
@@ -134,12 +134,13 @@ async def edit_photo(
     digest = picture.digest
     file_id = cache.get(digest)
     text = fit_caption(caption)
-    try:
+
+    async def replace() -> None:
         if file_id is not None:
             try:
                 await bot.edit_message_media(InputMediaPhoto(file_id, caption=text), chat_id,
                                              message_id, reply_markup=markup)
-                return True
+                return
             except BadRequest as exc:
                 if not _refused_file(exc):
                     raise
@@ -148,12 +149,8 @@ async def edit_photo(
         media = InputMediaPhoto(picture.data, caption=text, filename=picture.filename)
         cache.remember(digest, await bot.edit_message_media(media, chat_id, message_id,
                                                             reply_markup=markup))
-        return True
-    except BadRequest as exc:
-        if not_modified(exc):
-            return True
-        log.info("editMessageMedia in %s failed: %s", chat_id, exc.message)
-        return False
+
+    return await edited(replace(), "editMessageMedia", chat_id)
 
 
 async def edit_caption(
@@ -161,12 +158,8 @@ async def edit_caption(
 ) -> bool:
     """Edit a photo message's caption and keyboard, keeping its picture; ``False`` if the
     message cannot be edited any more."""
-    try:
-        await bot.edit_message_caption(chat_id, message_id, caption=fit_caption(caption),
-                                       reply_markup=markup)
-        return True
-    except BadRequest as exc:
-        if not_modified(exc):
-            return True
-        log.info("editMessageCaption in %s failed: %s", chat_id, exc.message)
-        return False
+    return await edited(
+        bot.edit_message_caption(chat_id, message_id, caption=fit_caption(caption),
+                                 reply_markup=markup),
+        "editMessageCaption", chat_id,
+    )
