@@ -18,6 +18,8 @@ Settings (key: values, default):
 - ``play_timeout``, ``bid_timeout``: §9 seconds, ``None`` = the bot's defaults (30 s and 15 s).
 - ``autoplay``: §9 what plays for a seat on auto-play: ``"simple"`` (the seeds' rule: lead the
   smallest single, otherwise pass; the default) or ``"ai"`` (the built-in AI).
+- ``bot_level``: how well the bot seats ("Add bot") play: ``"easy"``, ``"normal"`` (the
+  default) or ``"hard"`` (``engine.ai`` levels).
 - House options: ``third_min_two`` (§2.1, off), ``all_pass_forced_landlord`` (§2, off),
   ``rocket_kickers`` (§5, off), ``four_two_is_bomb`` (§5, off), ``alarm_at`` (§4.5, 2 or 3),
   ``autoplay_penalty`` (§9, on).
@@ -69,6 +71,7 @@ DEFAULT_GROUP_SETTINGS: dict[str, Any] = {
     "play_timeout": None,
     "bid_timeout": None,
     "autoplay": "simple",
+    "bot_level": "normal",
     "third_min_two": False,
     "all_pass_forced_landlord": False,
     "rocket_kickers": False,
@@ -147,6 +150,7 @@ _CHECKS: dict[str, Callable[[Any], bool]] = {
     "play_timeout": _int_range(5, 600, optional=True),
     "bid_timeout": _int_range(5, 600, optional=True),
     "autoplay": _choice("simple", "ai"),
+    "bot_level": _choice("easy", "normal", "hard"),
     "third_min_two": _flag,
     "all_pass_forced_landlord": _flag,
     "rocket_kickers": _flag,

@@ -65,6 +65,7 @@ MENU: tuple[MenuItem, ...] = (
     MenuItem("play_timeout", (None, 10, 15, 20, 30, 45, 60, 90)),
     MenuItem("bid_timeout", (None, 10, 15, 20, 30)),
     MenuItem("autoplay", ("simple", "ai")),
+    MenuItem("bot_level", ("easy", "normal", "hard")),
     MenuItem("autoplay_penalty"),
     MenuItem("third_min_two"),
     MenuItem("all_pass_forced_landlord"),
@@ -186,8 +187,8 @@ def value_label(key: str, value: Any, settings: Mapping[str, Any], lang: str,
         if value is None:
             return t("set.default_seconds", lang, n=f"{default_timeouts[key]:g}")
         return t("set.seconds", lang, n=value)
-    if key == "autoplay":
-        return t(f"set.autoplay_{value}", lang)
+    if key in ("autoplay", "bot_level"):
+        return t(f"set.{key}_{value}", lang)
     if key == "alarm_at":
         return t("set.alarm_value", lang, n=value)
     return str(value)

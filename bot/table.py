@@ -97,6 +97,7 @@ class Table:
         play_timeout, bid_timeout: seconds per decision (RULES.md §9).
         autoplay_mode: what plays for a human seat on auto-play: ``"simple"`` (the seeds' rule,
             ``engine.auto_action``) or ``"ai"`` (``engine.ai.choose_action``), a group setting.
+        bot_level: the ``engine.ai`` level of the bot seats (group setting ``bot_level``).
         pictures: the table's messages are pictures with captions (the group's ``pictures``
             setting, issue 4); ``False``: text only.
         message_id: the group message showing the lobby, then the table.
@@ -135,6 +136,7 @@ class Table:
     play_timeout: float = 30.0
     bid_timeout: float = 15.0
     autoplay_mode: str = "simple"
+    bot_level: str = "normal"
     pictures: bool = True
     message_id: int | None = None
     message_photo: bool = False
@@ -203,7 +205,7 @@ class Table:
 
         Shape: ``{"v": 1, "chat_id", "thread_id", "lang", "title", "token", "phase", "opener_id",
         "seats": [{"user_id", "name", "is_bot", "left", "blocked", "lang"}, ...], "preset", "stake",
-        "play_timeout", "bid_timeout", "autoplay_mode", "pictures", "message_id",
+        "play_timeout", "bid_timeout", "autoplay_mode", "bot_level", "pictures", "message_id",
         "message_photo", "hand_message_ids": [...], "hand_photos": [...], "turn_notices": [...],
         "leave_prompts": [...], "join_link", "deal_id", "first_bidder", "redeals", "deadline",
         "lobby_deadline", "selections": [[rank, ...], ...], "hint_index": [...]}``, meaning what
@@ -227,6 +229,7 @@ class Table:
             "play_timeout": self.play_timeout,
             "bid_timeout": self.bid_timeout,
             "autoplay_mode": self.autoplay_mode,
+            "bot_level": self.bot_level,
             "pictures": self.pictures,
             "message_id": self.message_id,
             "message_photo": self.message_photo,
@@ -270,6 +273,7 @@ class Table:
                 play_timeout=float(data["play_timeout"]),
                 bid_timeout=float(data["bid_timeout"]),
                 autoplay_mode=data["autoplay_mode"],
+                bot_level=data.get("bot_level", "normal"),
                 pictures=bool(data.get("pictures", True)),
                 message_id=data["message_id"],
                 message_photo=bool(data.get("message_photo", False)),

@@ -74,8 +74,8 @@ from images import render_hand, render_result, render_table
 log = logging.getLogger(__name__)
 
 ACTIVE = ("bidding", "doubling", "playing")
-#: The AI level of bot seats, and of auto-play seats when the group chose "ai" (issue 6).
-BOT_LEVEL = "normal"
+#: The AI level of auto-play seats when the group chose "ai" (issue 6); bot seats use the
+#: group's ``bot_level``.
 AUTOPLAY_LEVEL = "hard"
 #: The key of the group's table message in ``Table.rendered`` / ``Table.pictured``.
 TABLE = "table"
@@ -106,6 +106,7 @@ async def start_deal(app: Application, table: Table, *, redeal: bool = False) ->
     table.play_timeout = float(group.get("play_timeout") or settings(app).play_timeout)
     table.bid_timeout = float(group.get("bid_timeout") or settings(app).bid_timeout)
     table.autoplay_mode = group.get("autoplay", "simple")
+    table.bot_level = group.get("bot_level", "normal")
     table.pictures = bool(group["pictures"])
     old = table.state if redeal else None
     if old is not None:
@@ -360,7 +361,7 @@ async def on_bot_move(context: ContextTypes.DEFAULT_TYPE) -> None:
         if seat is None:
             return
         if table.seats[seat].is_bot:
-            action = choose_action(state.view(seat), BOT_LEVEL)
+            action = choose_action(state.view(seat), table.bot_level)
         elif table.autoplay_mode == "ai":
             action = choose_action(state.view(seat), AUTOPLAY_LEVEL)
         else:

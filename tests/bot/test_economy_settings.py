@@ -99,7 +99,7 @@ async def test_settings_apply_from_the_next_deal(fake_api: FakeBotApi, running_b
     ann = users[0]
     fake_api.make_admin(group, ann)
     for typed in ("bidding rob", "stake_tier regular", "play_timeout 45", "multiplier_cap 64",
-                  "autoplay ai"):
+                  "autoplay ai", "bot_level hard"):
         await reply(fake_api, ann, group, f"/settings {typed}")
     players = Players(fake_api, group, users)
     lobby = await players.open_table(ann, users[1:])
@@ -109,7 +109,7 @@ async def test_settings_apply_from_the_next_deal(fake_api: FakeBotApi, running_b
     (deal,) = await store.running_deals()
     assert (deal.stake, deal.rules["bidding"], deal.rules["multiplier_cap"]) == (20, "rob", 64)
     table = app.bot_data["tables"].table_of(ann.id)
-    assert (table.play_timeout, table.autoplay_mode) == (45.0, "ai")
+    assert (table.play_timeout, table.autoplay_mode, table.bot_level) == (45.0, "ai", "hard")
     first = deal.seats[table.first_bidder].user_id
     bidder = next(u for u in users if u.id == first)
     assert any(b.text == t("btn.call", LANG) for b in hand_message(fake_api, bidder).buttons)
