@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.i18n import t
-from engine import Action, DealState, apply
+from engine import SCORE, Action, DealState, apply, new_deal
 from engine.cards import cards_to_ranks
 from tests.fakebot import Call, Chat, FakeBotApi, FakeMessage, User
 
@@ -191,3 +191,24 @@ def assert_no_hand_in_group(api: FakeBotApi, group: Chat, users: Sequence[User])
             assert hand not in text
         for line in dealt:
             assert line not in text, (line, text)
+
+
+async def start_seeded_deal(
+    api: FakeBotApi, app, title: str, *, seed: int, first_bidder: int = 0,
+    names: Sequence[str] = ("Ann", "Bob", "Cat"),
+) -> Players:
+    """Three new users at a new group's table whose deal has just started.
+
+    The shuffle is fixed by ``seed`` and ``first_bidder`` bids first (the bot's test hooks);
+    ``players.state`` mirrors the deal, ``players.lobby`` is the lobby message the first user
+    opened and started, ``players.app`` the Application.
+    """
+    app.bot_data["deal_seed"] = seed
+    app.bot_data["first_bidder"] = first_bidder
+    users = [api.new_user(name) for name in names]
+    players = Players(api, api.new_group(title), users)
+    players.app = app
+    players.lobby = await players.open_table(users[0], users[1:])
+    await players.click(users[0], players.lobby, t("btn.start", LANG))
+    players.state = new_deal(SCORE, seed=seed, first_bidder=first_bidder)
+    return players

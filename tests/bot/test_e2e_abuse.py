@@ -7,8 +7,15 @@ import pytest
 
 from bot import views
 from bot.i18n import t
-from engine import SCORE, Action, new_deal
-from tests.bot.flow_helpers import LANG, Players, button_data, hand_message, table_picture
+from engine import Action
+from tests.bot.flow_helpers import (
+    LANG,
+    Players,
+    button_data,
+    hand_message,
+    start_seeded_deal,
+    table_picture,
+)
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -18,17 +25,8 @@ SEED = 4242
 @pytest.fixture
 async def dealt(fake_api: FakeBotApi, running_bot: BotRunner) -> Players:
     """Three players at a table whose deal (seed SEED, Ann bids first) has just started."""
-    app = running_bot.app
-    app.bot_data["deal_seed"] = SEED
-    app.bot_data["first_bidder"] = 0
-    group = fake_api.new_group("Rough crowd")
-    users = [fake_api.new_user(name) for name in ("Ann", "Bob", "Cat")]
-    players = Players(fake_api, group, users)
-    lobby = await players.open_table(users[0], users[1:])
-    await players.click(users[0], lobby, t("btn.start", LANG))
-    await table_picture(fake_api, group)
-    players.state = new_deal(SCORE, seed=SEED, first_bidder=0)
-    players.app = app
+    players = await start_seeded_deal(fake_api, running_bot.app, "Rough crowd", seed=SEED)
+    await table_picture(fake_api, players.group)
     return players
 
 

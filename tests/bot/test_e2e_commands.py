@@ -4,9 +4,16 @@ penalty), /stop by an admin (nobody pays), /balance, /top, /help, /start."""
 from __future__ import annotations
 
 from bot.i18n import t
-from engine import SCORE, Action, new_deal
+from engine import Action
 from tests.bot.economy_helpers import reply
-from tests.bot.flow_helpers import LANG, Players, group_texts, hand_message, result_message
+from tests.bot.flow_helpers import (
+    LANG,
+    Players,
+    group_texts,
+    hand_message,
+    result_message,
+    start_seeded_deal,
+)
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -14,16 +21,7 @@ SEED = 5150
 
 
 async def _deal(fake_api: FakeBotApi, running_bot: BotRunner, title: str) -> Players:
-    app = running_bot.app
-    app.bot_data["deal_seed"] = SEED
-    app.bot_data["first_bidder"] = 0
-    group = fake_api.new_group(title)
-    users = [fake_api.new_user(name) for name in ("Ann", "Bob", "Cat")]
-    players = Players(fake_api, group, users)
-    lobby = await players.open_table(users[0], users[1:])
-    await players.click(users[0], lobby, t("btn.start", LANG))
-    players.state = new_deal(SCORE, seed=SEED, first_bidder=0)
-    return players
+    return await start_seeded_deal(fake_api, running_bot.app, title, seed=SEED)
 
 
 async def _reply(api: FakeBotApi, user, chat, text: str) -> str:

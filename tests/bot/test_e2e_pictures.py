@@ -21,6 +21,7 @@ from tests.bot.flow_helpers import (
     button_data,
     hand_message,
     result_message,
+    start_seeded_deal,
     table_picture,
 )
 from tests.conftest import BotRunner
@@ -32,17 +33,7 @@ JPEG = b"\xff\xd8"
 
 
 async def deal_for_three(fake_api: FakeBotApi, running_bot: BotRunner, title: str) -> Players:
-    app = running_bot.app
-    app.bot_data["deal_seed"] = SEED
-    app.bot_data["first_bidder"] = 0
-    group = fake_api.new_group(title)
-    users = [fake_api.new_user(name) for name in ("Ann", "Bob", "Cat")]
-    players = Players(fake_api, group, users)
-    players.app = app
-    players.lobby = await players.open_table(users[0], users[1:])
-    await players.click(users[0], players.lobby, t("btn.start", LANG))
-    players.state = new_deal(SCORE, seed=SEED, first_bidder=0)
-    return players
+    return await start_seeded_deal(fake_api, running_bot.app, title, seed=SEED)
 
 
 def uploaded(api: FakeBotApi, call: Call) -> bool:

@@ -5,8 +5,15 @@ per seat, never for seats on auto-play; kept across a restart."""
 from __future__ import annotations
 
 from bot.i18n import t
-from engine import SCORE, Action, new_deal
-from tests.bot.flow_helpers import LANG, Players, button_data, hand_message, result_message
+from engine import Action
+from tests.bot.flow_helpers import (
+    LANG,
+    Players,
+    button_data,
+    hand_message,
+    result_message,
+    start_seeded_deal,
+)
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi, FakeMessage, User
 
@@ -26,15 +33,7 @@ def pending(api: FakeBotApi, players: Players) -> list[int]:
 
 
 async def start(fake_api: FakeBotApi, app, first_bidder: int = 0) -> Players:
-    app.bot_data["deal_seed"] = SEED
-    app.bot_data["first_bidder"] = first_bidder
-    group = fake_api.new_group(TITLE)
-    users = [fake_api.new_user(name) for name in ("Ann", "Bob", "Cat")]
-    players = Players(fake_api, group, users)
-    lobby = await players.open_table(users[0], users[1:])
-    await players.click(users[0], lobby, t("btn.start", LANG))
-    players.state = new_deal(SCORE, seed=SEED, first_bidder=first_bidder)
-    return players
+    return await start_seeded_deal(fake_api, app, TITLE, seed=SEED, first_bidder=first_bidder)
 
 
 async def test_the_seat_to_act_is_notified_until_it_acts(
