@@ -488,14 +488,19 @@ class FakeBotApi:
                 raise ApiError(403, CANNOT_INITIATE)
         return chat
 
-    def _bot_message(self, params: dict[str, Any]) -> FakeMessage:
+    def _live_message(self, params: dict[str, Any], verb: str) -> FakeMessage:
+        """The message ``params`` name, or Telegram's 400 "message to ``verb`` not found"."""
         chat = self._target_chat(params)
         try:
             message = self.message(chat, int(params["message_id"]))
         except (KeyError, LookupError, ValueError):
-            raise ApiError(400, "Bad Request: message to edit not found") from None
-        if message.deleted:
-            raise ApiError(400, "Bad Request: message to edit not found")
+            message = None
+        if message is None or message.deleted:
+            raise ApiError(400, f"Bad Request: message to {verb} not found")
+        return message
+
+    def _bot_message(self, params: dict[str, Any]) -> FakeMessage:
+        message = self._live_message(params, "edit")
         if not message.from_bot:
             raise ApiError(400, "Bad Request: message can't be edited")
         return message
@@ -678,13 +683,7 @@ class FakeBotApi:
         return _edited(message)
 
     async def _delete_message(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
-        chat = self._target_chat(params)
-        try:
-            message = self.message(chat, int(params["message_id"]))
-        except (KeyError, LookupError, ValueError):
-            raise ApiError(400, "Bad Request: message to delete not found") from None
-        if message.deleted:
-            raise ApiError(400, "Bad Request: message to delete not found")
+        message = self._live_message(params, "delete")
         message.deleted = True
         return True
 
