@@ -298,8 +298,8 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not is_group(chat) or not (await store(app).get_group_settings(chat.id))["pictures"]:
         await _reply(update, text)
         return
-    title, board = scenes.leaderboard_scene(kind, rows)
-    picture = Picture(await asyncio.to_thread(render_leaderboard, board, title), "top.png")
+    board = scenes.leaderboard_scene(kind, rows, lang)
+    picture = Picture(await asyncio.to_thread(render_leaderboard, board), "top.png")
     message = update.effective_message
     thread = message.message_thread_id if message.is_topic_message else None
     await send_photo(app.bot, photo_cache(app), chat.id, picture, text, thread_id=thread,

@@ -4,9 +4,10 @@ with buttons (issue 5, RULES.md §7–§8)."""
 from __future__ import annotations
 
 from bot.i18n import t
+from bot.scenes import picture_labels
 from engine import Action
 from images import LeaderboardRow as BoardRow
-from images import render_leaderboard
+from images import LeaderboardScene, render_leaderboard
 from tests.bot.economy_helpers import Clock, reply, settle
 from tests.bot.flow_helpers import Players, hand_message, result_message
 from tests.conftest import BotRunner
@@ -86,7 +87,7 @@ async def test_top_orderings_and_variants(fake_api: FakeBotApi, running_bot: Bot
 async def test_top_in_a_group_with_pictures_is_the_leaderboard_picture(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
-    """Issue 4: /top draws the board (names made ASCII-safe, the real ones in the caption);
+    """Issues 4, 10: /top draws the board in the group's language with the players' names;
     text only where the group turned pictures off, and in private chats."""
     store = running_bot.app.bot_data["store"]
     group, plain = fake_api.new_group("Gallery"), fake_api.new_group("Plain")
@@ -101,10 +102,13 @@ async def test_top_in_a_group_with_pictures_is_the_leaderboard_picture(
     assert caption == photo.params["caption"]
     # A tie: the lower user id (张三) first.
     assert _board(caption) == [("Ann", "+20", 1), ("张三", "-10", 1), ("Cat", "-10", 1)]
-    expected = [BoardRow(1, "Ann", 20, 1, 1), BoardRow(2, "#2", -10, 1, 0),
-                BoardRow(3, "Cat", -10, 1, 0)]
+    expected = LeaderboardScene(
+        t("top.title_today", LANG),
+        (BoardRow(1, "Ann", 20, 1, 1), BoardRow(2, "张三", -10, 1, 0),
+         BoardRow(3, "Cat", -10, 1, 0)),
+        labels=picture_labels(LANG))
     picture = fake_api.message(group, photo.result["message_id"]).photo
-    assert fake_api.file(picture) == render_leaderboard(expected, "TOP TODAY")
+    assert fake_api.file(picture) == render_leaderboard(expected)
     assert fake_api.calls_to("sendMessage", since=start, chat_id=group.id) == []
 
     start = len(fake_api.calls)
