@@ -34,7 +34,7 @@ from images import (
     render_result,
     render_table,
 )
-from images.text import FONT_DIR, FONT_FILES
+from images.text import FONT_DIR, FONT_FILES, text_width
 
 Job = Callable[[], bytes]
 LANGS = ("zh-Hans", "zh-Hant", "en")
@@ -147,6 +147,11 @@ def main() -> None:
     sizes = {face: (FONT_DIR / name).stat().st_size for face, name in FONT_FILES.items()}
     print(f"{'fonts installed':<18} {sum(sizes.values()) / 1024 / 1024:6.2f} MB   "
           + "   ".join(f"{FONT_FILES[face]} {size / 1024:.0f} KB" for face, size in sizes.items()))
+
+    t = time.perf_counter()
+    for face in FONT_FILES:
+        text_width("王小明 Ada", 24, "zh-Hant" if face == "tc" else "zh-Hans")
+    print(f"{'fonts loaded':<18} {(time.perf_counter() - t) * 1000:6.1f} ms (once per process)")
 
     t = time.perf_counter()
     warm_up()

@@ -118,8 +118,10 @@ def shorten(text: str, units: int = NAME_UNITS, lang: str = "en") -> str:
     return out.rstrip() + ELLIPSIS
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int, lang: str = "en") -> int:
-    """Advance width of ``text`` in pixels at ``size`` (characters no font has count 0)."""
+    """Advance width of ``text`` in pixels at ``size`` (characters no font has count 0;
+    cached)."""
     return round(sum(font(face, size).getlength(part) for face, part in runs(text, lang)))
 
 
