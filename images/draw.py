@@ -38,11 +38,6 @@ def card_font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)  # type: ignore[return-value]
 
 
-def text_width(text: str, size: int, lang: str = "en") -> int:
-    """Advance width of ``text`` in pixels at ``size`` (:func:`images.text.text_width`)."""
-    return _text.text_width(text, size, lang)
-
-
 def draw_text(
     canvas: Image.Image,
     xy: tuple[float, float],
@@ -125,7 +120,7 @@ def pill(
     """Draw ``text`` on a rounded tag; ``xy`` is its left (``"l"``), centre (``"m"``) or right
     (``"r"``) edge at mid height. Returns the tag's width in pixels."""
     pad = size // 2
-    w = text_width(text, size, lang) + 2 * pad
+    w = _text.text_width(text, size, lang) + 2 * pad
     h = round(size * 1.5)
     x, y = xy
     left = {"l": x, "m": x - w // 2, "r": x - w}[anchor]

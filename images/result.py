@@ -17,11 +17,10 @@ from images.draw import (
     encode,
     felt,
     pill,
-    text_width,
 )
 from images.fan import draw_cards_block
 from images.models import ResultScene, ResultSeat
-from images.text import shorten
+from images.text import shorten, text_width
 
 WIDTH = 1280
 TOP = 190
