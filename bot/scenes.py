@@ -40,6 +40,7 @@ from images import (
 )
 from images import LeaderboardRow as BoardRow
 from images.models import Role, Winner
+from images.result import breakdown, seat_factors
 
 log = logging.getLogger(__name__)
 
@@ -265,6 +266,22 @@ def result_scene(
         cap=view.rules.multiplier_cap,
         labels=picture_labels(lang),
     )
+
+
+def result_breakdown(scene: ResultScene) -> list[str]:
+    """The multiplier's parts exactly as the result picture draws them, for the caption: the
+    parts every pair shares ending in the pair multipliers (:func:`images.result.breakdown`),
+    then one line per farmer with parts of its own, e.g. ``"李雷：加倍 ×2 → ×8"``
+    (RULES.md §3, §7).
+    """
+    colon = "：" if scene.labels.lang.startswith("zh") else ": "
+    lines = [" · ".join(breakdown(scene))]
+    for seat in scene.seats:
+        own = seat_factors(scene, seat)
+        if own:
+            total = scene.labels.multiplier.format(n=seat.multiplier or scene.multiplier)
+            lines.append(f"{seat.name}{colon}{' · '.join(own)} → {total}")
+    return lines
 
 
 #: The ``/top`` boards whose values are balances (``bot.handlers.economy.TOP_QUERIES``).

@@ -294,6 +294,10 @@ def test_the_result_picture_breaks_the_engine_multipliers_down(seed):
     assert parts[-1] == " / ".join(f"×{m}" for m in dict.fromkeys(result.multipliers))
     assert seat_factors(scene, scene.seats[farmers[0]]) == [words.double.format(m=2)]
     assert seat_factors(scene, scene.seats[farmers[1]]) == []
+    lines = scenes.result_breakdown(scene)
+    assert lines[0] == " · ".join(parts)
+    doubler = table.seats[farmers[0]].name
+    assert lines[1:] == [f"{doubler}：加倍 ×2 → ×{scene.seats[farmers[0]].multiplier}"]
     render_result(scene)  # a valid picture
 
 
