@@ -47,6 +47,9 @@ Injecting updates (plain functions, no await; each queues an update and sets the
   forged) on `message` as it is now. `api.click(user, message, "Join") -> query_id` presses
   the button with that label.
 - `api.add_update({...}) -> update_id`: any other raw update.
+- `api.delete(message)`: someone deletes a message (a moderation bot deleting commands): the
+  bot's replies to it answer 400 "message to be replied not found" unless sent with
+  `allow_sending_without_reply`.
 - `api.pending_updates`: updates the bot has not confirmed yet.
 
 Waiting and reading

@@ -249,6 +249,11 @@ class FakeBotApi:
         self.add_update({"message": payload})
         return message
 
+    def delete(self, message: FakeMessage) -> None:
+        """Someone deletes ``message`` (a moderation bot tidying commands, an admin): it stays
+        readable for the test but is gone for the bot (edits, deletes and replies to it)."""
+        message.deleted = True
+
     def press(self, user: User, message: FakeMessage, data: str) -> str:
         """`user` presses a button with callback data `data` on `message`.
 
@@ -530,9 +535,29 @@ class FakeBotApi:
         data = self.files.get(file_id, b"")
         return (*image_size(data), len(data))
 
-    def _new_bot_message(self, chat: Chat, params: dict[str, Any]) -> FakeMessage:
+    def _reply_target(self, chat: Chat, params: dict[str, Any]) -> int | None:
+        """The message a new message replies to, as Telegram resolves it: a missing or deleted
+        target answers 400 "message to be replied not found" unless the bot allowed sending
+        without the reply (`allow_sending_without_reply`, in `reply_parameters` or on its own),
+        in which case the message is sent as no reply."""
         reply = params.get("reply_parameters") or {}
         reply_to = reply.get("message_id", params.get("reply_to_message_id"))
+        if reply_to is None:
+            return None
+        allowed = reply.get("allow_sending_without_reply",
+                            params.get("allow_sending_without_reply"))
+        try:
+            target = self.message(chat, int(reply_to))
+        except (LookupError, ValueError):
+            target = None
+        if target is not None and not target.deleted:
+            return target.message_id
+        if allowed:
+            return None
+        raise ApiError(400, "Bad Request: message to be replied not found")
+
+    def _new_bot_message(self, chat: Chat, params: dict[str, Any]) -> FakeMessage:
+        reply_to = self._reply_target(chat, params)
         thread_id = params.get("message_thread_id")
         return FakeMessage(
             chat=chat,
@@ -542,7 +567,7 @@ class FakeBotApi:
             parse_mode=params.get("parse_mode"),
             reply_markup=checked_markup(params.get("reply_markup")),
             thread_id=int(thread_id) if thread_id is not None else None,
-            reply_to_message_id=int(reply_to) if reply_to is not None else None,
+            reply_to_message_id=reply_to,
         )
 
     # ---------------------------------------------------------------- Bot API methods
