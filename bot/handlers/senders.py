@@ -7,11 +7,13 @@ from a linked channel from the Telegram service account. They share one Telegram
 every group, so they must never get a wallet: commands that need a player answer them with a
 polite refusal (:func:`player`), and admin commands accept an anonymous admin because Telegram
 lets only a group's admins write as the group (:func:`sender_is_admin`).
+
+Also the parts of an update a handler is routed for (:func:`message_of`, :func:`query_of`).
 """
 
 from __future__ import annotations
 
-from telegram import Message, Update, User
+from telegram import CallbackQuery, Message, Update, User
 from telegram.ext import Application
 
 from bot.handlers.common import chat_language, is_admin
@@ -36,6 +38,18 @@ def message_of(update: Update) -> Message:
     if message is None:
         raise ValueError(f"update {update.update_id} carries no message")
     return message
+
+
+def query_of(update: Update) -> CallbackQuery:
+    """The callback query of a button update (PTB's CallbackQueryHandler only routes those).
+
+    Raises:
+        ValueError: the update carries no callback query.
+    """
+    query = update.callback_query
+    if query is None:
+        raise ValueError(f"update {update.update_id} carries no callback query")
+    return query
 
 
 def person(message: Message) -> User | None:

@@ -74,6 +74,8 @@ class Store(ABC):
 
         A new player gets ``economy.start_balance`` (1000) beans with a ledger row ``grant``. An
         existing player's name is updated, and the language too when ``language`` is given.
+        Names are stored without bidirectional controls (:func:`bot.names.clean_name`; the user
+        id when nothing is left), so no stored name can reorder a leaderboard line.
         """
 
     @abstractmethod

@@ -33,6 +33,7 @@ from bot.economy import (
     player_day,
     settle_beans,
 )
+from bot.names import clean_name
 from bot.store.base import Clock, Store
 from bot.store.migrate import migrate
 from bot.store.records import (
@@ -219,6 +220,7 @@ class SQLiteStore(Store):
     # Players
 
     async def ensure_player(self, user_id: int, name: str, language: str | None = None) -> Player:
+        name = clean_name(name) or str(user_id)
         player = await self.get_player(user_id)
         if player and player.name == name and language in (None, player.language):
             return player  # the common case: no write transaction

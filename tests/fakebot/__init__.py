@@ -46,6 +46,10 @@ Injecting updates (plain functions, no await; each queues an update and sets the
 - `api.press(user, message, data) -> query_id`: a callback query with exactly `data` (may be
   forged) on `message` as it is now. `api.click(user, message, "Join") -> query_id` presses
   the button with that label.
+- `api.send_anonymously(group, text, reply_to=None)`: an anonymous admin writes (from
+  GroupAnonymousBot 1087968824, `sender_chat` = the group); `api.new_channel(title) -> Chat`
+  and `api.send_as_channel(channel, group, text)`: a message written as a channel (from
+  Channel_Bot 136817688, `sender_chat` = the channel); `send_text(..., sender_chat=chat)`.
 - `api.add_update({...}) -> update_id`: any other raw update.
 - `api.delete(message)`: someone deletes a message (a moderation bot deleting commands): the
   bot's replies to it answer 400 "message to be replied not found" unless sent with
@@ -92,13 +96,15 @@ Telegram's behaviour and failures on demand
   sendChatAction; any other method is recorded in `unknown_methods` and answers ok/true.
 """
 
-from .models import Button, Call, Chat, FakeMessage, User
+from .models import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Button, Call, Chat, FakeMessage, User
 from .rules import BLOCKED, CANNOT_INITIATE, NOT_MODIFIED
 from .server import DEFAULT_TOKEN, FakeBotApi
 from .wire import Upload
 
 __all__ = [
     "BLOCKED",
+    "CHANNEL_BOT",
+    "GROUP_ANONYMOUS_BOT",
     "CANNOT_INITIATE",
     "DEFAULT_TOKEN",
     "NOT_MODIFIED",

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from .models import Button, Call, Chat, FakeMessage, User
+from .models import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Button, Call, Chat, FakeMessage, User
 from .rules import (
     BLOCKED,
     CANNOT_INITIATE,
@@ -216,12 +216,14 @@ class FakeBotApi:
         *,
         thread_id: int | None = None,
         reply_to: FakeMessage | None = None,
+        sender_chat: Chat | None = None,
     ) -> FakeMessage:
         """`user` writes `text` in `chat` (pass the user itself for their private chat).
 
         A leading `/command` or `/command@botname` gets a `bot_command` entity, as Telegram
         sends it, so PTB's CommandHandler matches. Writing privately opens the private chat.
-        Returns the user's message; the update is queued for getUpdates.
+        `sender_chat` makes it a message sent on behalf of a chat (see `send_anonymously`,
+        `send_as_channel`). Returns the user's message; the update is queued for getUpdates.
         """
         self._remember_user(user)
         target = self.chat(chat)
@@ -238,6 +240,7 @@ class FakeBotApi:
             raw_text=text,
             thread_id=thread_id,
             reply_to_message_id=reply_to.message_id if reply_to else None,
+            sender_chat=sender_chat,
         )
         command = re.match(r"/[A-Za-z0-9_]+(@[A-Za-z0-9_]+)?", text)
         if command:
@@ -248,6 +251,29 @@ class FakeBotApi:
             payload["reply_to_message"] = reply_to.to_api()
         self.add_update({"message": payload})
         return message
+
+    def send_anonymously(
+        self, group: Chat, text: str, *, reply_to: FakeMessage | None = None
+    ) -> FakeMessage:
+        """An anonymous admin of `group` writes `text`: as Telegram delivers it, from
+        GroupAnonymousBot (1087968824) with `sender_chat` = the group itself."""
+        return self.send_text(GROUP_ANONYMOUS_BOT, group, text, reply_to=reply_to,
+                              sender_chat=group)
+
+    def send_as_channel(
+        self, channel: Chat, group: Chat, text: str, *, reply_to: FakeMessage | None = None
+    ) -> FakeMessage:
+        """A message written in `group` as the channel `channel` (a linked channel's post, or a
+        member posting as their channel): from Channel_Bot (136817688), `sender_chat` =
+        the channel."""
+        return self.send_text(CHANNEL_BOT, group, text, reply_to=reply_to, sender_chat=channel)
+
+    def new_channel(self, title: str = "A channel") -> Chat:
+        """A new channel with a fresh id (a possible `sender_chat`)."""
+        number = next(self._group_ids)
+        chat = Chat(id=-1002000000000 - number, type="channel", title=title)
+        self.chats[chat.id] = chat
+        return chat
 
     def delete(self, message: FakeMessage) -> None:
         """Someone deletes ``message`` (a moderation bot tidying commands, an admin): it stays
