@@ -101,6 +101,24 @@ class Store(ABC):
             bot.rooms.GroupSettingError: unknown key or invalid value (nothing changed).
         """
 
+    @abstractmethod
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> bool:
+        """Move everything stored under a group that Telegram upgraded to a supergroup
+        (``migrate_to_chat_id``) to its new id, in one transaction (issue 14).
+
+        Moves: the group's settings (values already set under the new id win), its stored
+        tables (keys ``"<chat_id>:<thread>"``, :func:`bot.table.table_key`, and their data's
+        ``chat_id``; a table already stored under the new key stays and the old one is kept
+        under its old key), its deals (running and settled, with their table keys), the
+        leaderboards' seat rows and group members (counts added up if the new id has some),
+        the holds of its running deals and the markers of its once-only posts. Ledger, claim
+        and gift rows keep the id they were written with: they are the record of where a
+        change happened and count per player, not per group.
+
+        Returns ``True`` when something was moved, ``False`` when nothing was stored under
+        ``old_chat_id`` (e.g. the second of Telegram's two migration messages).
+        """
+
     # Tables (for restarts)
 
     @abstractmethod

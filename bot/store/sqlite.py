@@ -277,6 +277,57 @@ class SQLiteStore(Store):
             )
         return rooms.with_defaults(stored)
 
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> bool:
+        old_prefix, new_prefix = f"{old_chat_id}:", f"{new_chat_id}:"
+        key_sql = "? || substr(table_key, ?)"  # the new prefix and the thread part of the key
+        rekey = (new_prefix, len(old_prefix) + 1)
+        own_key = "substr(table_key, 1, ?) = ?"
+        owned = (len(old_prefix), old_prefix)
+        moved = 0
+        async with self._write() as db:
+            row = await self._one(db, "SELECT settings FROM groups WHERE chat_id = ?",
+                                  (old_chat_id,))
+            if row is not None:
+                newer = await self._one(db, "SELECT settings FROM groups WHERE chat_id = ?",
+                                        (new_chat_id,))
+                merged = {**json.loads(row[0]), **(json.loads(newer[0]) if newer else {})}
+                await db.execute(
+                    "INSERT INTO groups (chat_id, settings, updated_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings,"
+                    " updated_at = excluded.updated_at",
+                    (new_chat_id, json.dumps(merged, sort_keys=True), _ms(self.clock())),
+                )
+                await db.execute("DELETE FROM groups WHERE chat_id = ?", (old_chat_id,))
+                moved += 1
+            statements: list[tuple[str, tuple[Any, ...]]] = [
+                (f"UPDATE OR IGNORE tables SET table_key = {key_sql},"
+                 " data = json_set(data, '$.chat_id', ?) WHERE " + own_key,
+                 (*rekey, new_chat_id, *owned)),
+                (f"UPDATE deals SET chat_id = ?, table_key = CASE WHEN {own_key}"
+                 f" THEN {key_sql} ELSE table_key END WHERE chat_id = ?",
+                 (new_chat_id, *owned, *rekey, old_chat_id)),
+                ("UPDATE deal_seats SET chat_id = ? WHERE chat_id = ?",
+                 (new_chat_id, old_chat_id)),
+                ("UPDATE deal_holds SET chat_id = ? WHERE chat_id = ?",
+                 (new_chat_id, old_chat_id)),
+                ("INSERT INTO group_players (chat_id, user_id, games, wins, last_played_at,"
+                 " balance, balance_changed_at) SELECT ?, user_id, games, wins, last_played_at,"
+                 " balance, balance_changed_at FROM group_players WHERE chat_id = ?"
+                 " ON CONFLICT (user_id, chat_id) DO UPDATE SET games = games + excluded.games,"
+                 " wins = wins + excluded.wins,"
+                 " last_played_at = MAX(last_played_at, excluded.last_played_at)",
+                 (new_chat_id, old_chat_id)),
+                ("DELETE FROM group_players WHERE chat_id = ?", (old_chat_id,)),
+                ("INSERT OR IGNORE INTO posts (chat_id, kind, day, created_at)"
+                 " SELECT ?, kind, day, created_at FROM posts WHERE chat_id = ?",
+                 (new_chat_id, old_chat_id)),
+                ("DELETE FROM posts WHERE chat_id = ?", (old_chat_id,)),
+            ]
+            for sql, params in statements:
+                cursor = await db.execute(sql, params)
+                moved += max(cursor.rowcount, 0)
+        return moved > 0
+
     # Tables
 
     async def _put_table(self, db: aiosqlite.Connection, key: str, data: dict[str, Any]) -> None:

@@ -50,6 +50,9 @@ Injecting updates (plain functions, no await; each queues an update and sets the
   GroupAnonymousBot 1087968824, `sender_chat` = the group); `api.new_channel(title) -> Chat`
   and `api.send_as_channel(channel, group, text)`: a message written as a channel (from
   Channel_Bot 136817688, `sender_chat` = the channel); `send_text(..., sender_chat=chat)`.
+- `api.migrate_to_supergroup(group, by=user) -> Chat`: a basic group becomes a supergroup
+  (two service updates, `migrate_to_chat_id` then `migrate_from_chat_id`; the old id answers
+  400 "group chat was upgraded to a supergroup chat" with `parameters.migrate_to_chat_id`).
 - `api.add_update({...}) -> update_id`: any other raw update.
 - `api.delete(message)`: someone deletes a message (a moderation bot deleting commands): the
   bot's replies to it answer 400 "message to be replied not found" unless sent with

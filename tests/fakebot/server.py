@@ -22,6 +22,7 @@ from .rules import (
     CANNOT_INITIATE,
     DEFAULT_DESCRIPTIONS,
     MEMBER_STATUSES,
+    MIGRATED,
     NOT_MODIFIED,
     QUERY_TOO_OLD,
     ApiError,
@@ -82,6 +83,7 @@ class FakeBotApi:
         self._opened: set[int] = set()
         self._blocked: set[int] = set()
         self._members: dict[tuple[int, int], str] = {}
+        self._migrated: dict[int, int] = {}
         self._failures: list[_Failure] = []
         self._mark = 0
         self._changed = asyncio.Event()
@@ -274,6 +276,31 @@ class FakeBotApi:
         chat = Chat(id=-1002000000000 - number, type="channel", title=title)
         self.chats[chat.id] = chat
         return chat
+
+    def migrate_to_supergroup(self, group: Chat, by: User) -> Chat:
+        """`by` upgrades the basic group `group` to a supergroup, as Telegram does it: a new
+        supergroup chat (new id, same title, members and their statuses), two service
+        updates — in the old group a message with `migrate_to_chat_id`, then in the new one a
+        message with `migrate_from_chat_id` — and from now on every call into the old group
+        answers 400 "group chat was upgraded to a supergroup chat" with
+        `parameters.migrate_to_chat_id`. Returns the new chat."""
+        if group.type != "group":
+            raise ValueError("only a basic group can be upgraded to a supergroup")
+        self._remember_user(by)
+        number = next(self._group_ids)
+        new = Chat(id=-1001000000000 - number, type="supergroup", title=group.title)
+        self.chats[new.id] = new
+        for (chat_id, user_id), status in list(self._members.items()):
+            if chat_id == group.id:
+                self._members[(new.id, user_id)] = status
+        for chat, key, value in ((group, "migrate_to_chat_id", new.id),
+                                 (new, "migrate_from_chat_id", group.id)):
+            message = FakeMessage(chat=chat, message_id=self._next_message_id(chat.id),
+                                  from_user=by, date=int(time.time()))
+            self._messages[chat.id].append(message)
+            self.add_update({"message": {**message.to_api(), key: value}})
+        self._migrated[group.id] = new.id
+        return new
 
     def delete(self, message: FakeMessage) -> None:
         """Someone deletes ``message`` (a moderation bot tidying commands, an admin): it stays
@@ -512,6 +539,8 @@ class FakeBotApi:
         chat = self.chats.get(chat_id) if chat_id is not None else None
         if chat is None:
             raise ApiError(400, "Bad Request: chat not found")
+        if chat.id in self._migrated:
+            raise ApiError(400, MIGRATED, migrate_to_chat_id=self._migrated[chat.id])
         if chat.type == "private":
             if chat.id in self._blocked:
                 raise ApiError(403, BLOCKED)
