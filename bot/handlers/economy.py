@@ -98,7 +98,7 @@ def _group_id(message: Message) -> int | None:
 async def remember_usernames(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Record ``@username → User`` of every person the bot sees (for /give and /audit)."""
     names: dict[str, User] = context.application.bot_data.setdefault("usernames", {})
-    message = update.effective_message
+    message = update.message or update.edited_message  # written by the sender, not the bot
     users = [update.effective_user]
     if message is not None:
         users = [person(message)]
