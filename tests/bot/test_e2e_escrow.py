@@ -34,6 +34,10 @@ async def test_give_in_another_group_is_refused_while_seated_and_the_escape_is_p
     await reply(fake_api, ann, players.group, "/leave")
     prompt = fake_api.last_message(players.group)
     await players.click(ann, prompt, t("btn.leave_confirm", LANG))
+    # Gone from the table, but her deal still runs and may still take her beans.
+    assert running_bot.app.bot_data["tables"].table_of(ann.id) is None
+    assert await reply(fake_api, ann, market, "/give 1000", reply_to=said) == t(
+        "give.in_deal", LANG)
     for user in (bob, cat):
         await players.click(user, hand_message(fake_api, user), t("btn.autoplay", LANG))
     await result_message(fake_api, players.group)
