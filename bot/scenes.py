@@ -58,6 +58,7 @@ SHARED_KEYS = {
     "landlord_wins": "result.landlord_wins",
     "farmers_win": "result.farmers_win",
     "beans": "beans",
+    "shown": "btn.show",
 }
 
 

@@ -137,6 +137,7 @@ def play_groups(play: Play) -> tuple[tuple[int, ...], ...]:
     >>> play_groups(classify((0, 0, 0, 1, 1, 1, 2, 3))[0])
     ((0, 0, 0), (1, 1, 1), (2,), (3,))
     """
+    body: list[tuple[int, ...]]
     if play.type is _T.ROCKET:
         body = [(SMALL_JOKER,), (BIG_JOKER,)]
     else:

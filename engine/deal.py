@@ -12,9 +12,13 @@ Rule choices where RULES.md is silent (in RULES terms):
 * **Out of turn**: ``show``, ``autoplay`` and ``leave`` may be taken by any seat whenever their
   own conditions hold; every other action only by a seat in ``to_act``.
 * **Show cards** (RULES.md §3): ×4 for a seat showing during bidding before the first bid (score)
-  or call (rob); ×2 for the landlord after taking the kitty and before the first play, only if no
-  seat has shown yet (seed 003). A shown hand multiplies every pair its seat belongs to, like
-  doubling: a farmer's show only their own pair, the landlord's both pairs.
+  or call (rob); ×2 for the landlord after taking the kitty and before the first play. A show
+  multiplies every pair, like a rob, and only the largest factor of the deal counts
+  (:func:`engine.scoring.pair_multipliers`). In the ``rob`` preset the first seat to show before
+  anyone has called becomes the first caller (seed 003: 第一个选择明牌的玩家为首叫人): it speaks
+  next, then the seats that have not spoken, in seat order after it. A seat that has already
+  declined keeps its decline (its show only multiplies), and ``DealState.first_bidder`` stays the
+  dealt first bidder (rotation and a redeal follow it, RULES.md §1.4, §2.2).
 * **Timeout** (RULES.md §9): auto-play goes on, then the seeds' default action is taken
   (:func:`auto_action`). The history records the ``timeout`` followed by that action.
 * **Auto-play penalty** (RULES.md §9): a seat counts as "on auto-play" if it is still on
@@ -40,7 +44,7 @@ from typing import Any
 
 from engine import combos
 from engine.action import Action, IllegalAction
-from engine.bidding import Bidding, bid_step, start_bidding
+from engine.bidding import Bidding, bid_step, shower_calls_first, start_bidding
 from engine.cards import DECK, card_rank, format_ranks, shuffled_deck
 from engine.codec import (
     action_from_dict,
@@ -450,9 +454,14 @@ def _show(state: DealState, action: Action) -> DealState:
     if not factor:
         raise IllegalAction("not_allowed", "Cards may be shown before the first bid, or by the "
                                            "landlord before the first play if nobody has shown.")
+    first_show = not any(state.shown)
     shown = list(state.shown)
     shown[seat] = factor
-    return replace(state, shown=tuple(shown), history=state.history + (action,))
+    state = replace(state, shown=tuple(shown), history=state.history + (action,))
+    if first_show and state.phase == "bidding" and state.rules.bidding == "rob":
+        bidding = shower_calls_first(state.bidding, state.rules, seat)
+        state = replace(state, bidding=bidding, to_act=bidding.queue[:1])
+    return state
 
 
 def _autoplay(state: DealState, action: Action) -> DealState:

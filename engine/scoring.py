@@ -13,12 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from engine.bidding import Bidding
 from engine.presets import Rules
-
-if TYPE_CHECKING:
-    from engine.deal import DealState
 
 #: RULES.md §9 / seed 000 "还没人叫牌时逃跑：扣6分": leaving during bidding costs
 #: ``BIDDING_ESCAPE_BASE × escape_factor`` points (6 with the default factor 3).
@@ -60,27 +58,57 @@ class DealResult:
     autoplay_penalized: tuple[int, ...] = ()
 
 
+class ScoredDeal(Protocol):
+    """What :func:`score_deal` reads of a finished deal (``engine.deal.DealState`` is one)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def landlord(self) -> int | None: ...
+    @property
+    def base(self) -> int: ...
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]: ...
+    @property
+    def play_counts(self) -> tuple[int, ...]: ...
+    @property
+    def bidding(self) -> Bidding: ...
+    @property
+    def doubled(self) -> tuple[bool | None, ...]: ...
+    @property
+    def shown(self) -> tuple[int, ...]: ...
+    @property
+    def bombs(self) -> int: ...
+    @property
+    def rockets(self) -> int: ...
+    @property
+    def autoplayed(self) -> tuple[bool, ...]: ...
+    @property
+    def escaped(self) -> tuple[bool, ...]: ...
+
+
 def pair_multipliers(rules: Rules, *, landlord: int, robs: int, doubled: Sequence[bool | None],
                      shown: Sequence[int], bombs: int, spring: bool = False) -> tuple[int, ...]:
     """Each farmer–landlord pair's multiplier, farmers in seat order (RULES.md §3, §7).
 
-    ``2^robs`` × 2 if the landlord doubled × 2 if the farmer doubled × the landlord's show factor
-    × the farmer's show factor (4 before bidding, 2 after the kitty; a shown hand counts in every
-    pair its seat belongs to, like doubling) × ``2^bombs`` (bombs + rockets played) × 2 for a
-    spring or anti-spring; then capped at ``rules.multiplier_cap``.
+    ``2^robs`` × the show factor × 2 if the landlord doubled × 2 if the farmer doubled ×
+    ``2^bombs`` (bombs + rockets played) × 2 for a spring or anti-spring; then capped at
+    ``rules.multiplier_cap``. The show factor is the largest one taken in the deal, whoever
+    showed (4 before bidding, 2 after the kitty, 1 if nobody showed): a show multiplies every
+    pair, like a rob, and two shows do not multiply each other (RULES.md §3).
     """
     common = 2 ** (robs + bombs + (1 if spring else 0))
-    common *= (2 if doubled[landlord] else 1) * (shown[landlord] or 1)
+    common *= (2 if doubled[landlord] else 1) * max(1, *shown)
     result = []
     for farmer in range(rules.seats):
         if farmer == landlord:
             continue
-        m = common * (2 if doubled[farmer] else 1) * (shown[farmer] or 1)
+        m = common * (2 if doubled[farmer] else 1)
         result.append(m if rules.multiplier_cap is None else min(m, rules.multiplier_cap))
     return tuple(result)
 
 
-def score_deal(state: DealState) -> DealResult:
+def score_deal(state: ScoredDeal) -> DealResult:
     """The result of a deal that ended by a seat playing out (RULES.md §7, §9).
 
     Landlord wins: farmer ``i`` pays ``base × m_i``, the landlord gains the sum; landlord loses:

@@ -88,14 +88,16 @@ class SeatView:
         """The show-cards factor this seat may take now (RULES.md §3), 0 if it may not show.
 
         4 during bidding before the first bid/call; 2 for the landlord after taking the kitty
-        and before the first play, only if no seat has shown yet (seed 003: 如果此前无人明牌).
+        and before the first play. RULES.md §3 (corrected by issue 15) lets the landlord show ×2
+        even after another seat showed ×4 (seed 003 does not: 如果此前无人明牌); only the
+        largest factor of the deal counts, so that show reveals the hand and adds nothing.
         """
         if not self.rules.show_cards or self.shown_hands[self.seat] is not None:
             return 0
         if self.phase == "bidding" and not self.bidding.started:
             return 4
         if (self.phase in ("doubling", "playing") and self.seat == self.landlord
-                and not self.played and all(h is None for h in self.shown_hands)):
+                and not self.played):
             return 2
         return 0
 

@@ -29,8 +29,9 @@ class Labels:
         win, lose, left, penalty: a result row's tags (``penalty``: the auto-play penalty).
         points, beans: a result row's column heads.
         played_out: a row (or a hand) left with no card.
-        rob, bombs, rockets: ``{n}`` times, ``{m}`` the factor; ``show``, ``landlord_show``,
-        ``landlord_double``, ``double``, ``spring``, ``anti_spring``, ``cap``: ``{m}``.
+        rob, bombs, rockets: ``{n}`` times, ``{m}`` the factor; ``show``, ``landlord_double``,
+        ``double``, ``spring``, ``anti_spring``, ``cap``: ``{m}``; ``shown``: the tag of a
+        seat that showed its cards.
         place, player, net_beans, balance, deals, win_rate: the leaderboard's column heads.
         no_rows: an empty leaderboard.
     """
@@ -56,7 +57,7 @@ class Labels:
     played_out: str = "Played out"
     rob: str = "Robs {n}: ×{m}"
     show: str = "Show ×{m}"
-    landlord_show: str = "Landlord shows ×{m}"
+    shown: str = "Show cards"
     landlord_double: str = "Landlord doubles ×{m}"
     double: str = "Double ×{m}"
     bombs: str = "Bombs {n}: ×{m}"

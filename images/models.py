@@ -204,7 +204,8 @@ class ResultSeat:
         escaped: the seat left the deal (逃跑, RULES.md §9).
         name: the player's name as it is (see :class:`SeatScene`).
         doubled: the seat doubled (加倍, RULES.md §3).
-        shown: the seat's show-cards factor (明牌: 4 before bidding, 2 after), 0 if not shown.
+        shown: the show-cards factor the seat took (明牌: 4 before bidding, 2 after), 0 if it did
+            not show; the deal's largest one multiplies every pair (RULES.md §3).
         multiplier: a farmer's own pair multiplier with the landlord, final and capped
             (RULES.md §7); ``None`` for the landlord.
         penalized: the auto-play penalty fell on this farmer (RULES.md §9).
@@ -241,9 +242,10 @@ class ResultSeat:
 class ResultScene:
     """The end-of-deal picture (RULES.md §3, §4.4, §7, §9).
 
-    The multiplier's parts (RULES.md §7): ``2^robs``, the landlord's doubling and show (in every
-    pair), ``2^bombs`` (bombs and rockets), spring or anti-spring ×2, and per farmer its own
-    doubling and show; ``cap`` is drawn when the pair multipliers were cut to it.
+    The multiplier's parts (RULES.md §3, §7): ``2^robs``, the largest show factor any seat took
+    and the landlord's doubling (in every pair), ``2^bombs`` (bombs and rockets), spring or
+    anti-spring ×2, and per farmer its own doubling; ``cap`` is drawn when the pair multipliers
+    were cut to it.
 
     Attributes:
         winner: ``"landlord"`` or ``"farmers"``.

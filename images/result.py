@@ -43,12 +43,18 @@ def _farmers(scene: ResultScene) -> list[ResultSeat]:
     return [s for s in scene.seats if s.role == "farmer"]
 
 
+def show_factor(scene: ResultScene) -> int:
+    """The deal's show factor: the largest one a seat took (4 before bidding, 2 after), 1 if
+    nobody showed; it multiplies every pair, and two shows do not multiply each other
+    (RULES.md §3)."""
+    return max(1, *(s.shown for s in scene.seats))
+
+
 def _uncapped(scene: ResultScene, farmer: ResultSeat) -> int:
-    """A pair's multiplier from its parts, before the cap (RULES.md §7)."""
-    landlord = scene.landlord
+    """A pair's multiplier from its parts, before the cap (RULES.md §3, §7)."""
     m = 2 ** (scene.robs + scene.bombs + (scene.spring or scene.anti_spring))
-    m *= (landlord.shown or 1) * (2 if landlord.doubled else 1)
-    return m * (farmer.shown or 1) * (2 if farmer.doubled else 1)
+    m *= show_factor(scene) * (2 if scene.landlord.doubled else 1)
+    return m * (2 if farmer.doubled else 1)
 
 
 def totals(scene: ResultScene) -> list[int]:
@@ -60,16 +66,17 @@ def totals(scene: ResultScene) -> list[int]:
 
 def breakdown(scene: ResultScene) -> list[str]:
     """The parts every pair shares, then the cap if it cut, then the total(s), as the picture's
-    tags (RULES.md §7), e.g. ``['Base 3', 'Robs 2: ×4', 'Bombs 1: ×2', 'Spring ×2', '×16']``.
+    tags (RULES.md §3, §7), e.g. ``['Base 3', 'Robs 2: ×4', 'Show ×2', 'Bombs 1: ×2',
+    '×16']``.
 
-    A farmer's own doubling and show are in its row (:func:`seat_factors`)."""
+    A farmer's own doubling is in its row (:func:`seat_factors`)."""
     words = scene.labels
     landlord = scene.landlord
     parts = [words.base.format(base=scene.base)]
     if scene.robs:
         parts.append(words.rob.format(n=scene.robs, m=2 ** scene.robs))
-    if landlord.shown:
-        parts.append(words.landlord_show.format(m=landlord.shown))
+    if show_factor(scene) > 1:
+        parts.append(words.show.format(m=show_factor(scene)))
     if landlord.doubled:
         parts.append(words.landlord_double.format(m=2))
     bombs = scene.bombs - scene.rockets
@@ -90,16 +97,10 @@ def breakdown(scene: ResultScene) -> list[str]:
 
 
 def seat_factors(scene: ResultScene, seat: ResultSeat) -> list[str]:
-    """A farmer's own parts of its pair multiplier: doubling, show (RULES.md §3)."""
-    if seat.role == "landlord":
+    """A farmer's own part of its pair multiplier: its doubling (RULES.md §3)."""
+    if seat.role == "landlord" or not seat.doubled:
         return []
-    words = scene.labels
-    parts = []
-    if seat.doubled:
-        parts.append(words.double.format(m=2))
-    if seat.shown:
-        parts.append(words.show.format(m=seat.shown))
-    return parts
+    return [scene.labels.double.format(m=2)]
 
 
 def escaped_seats(scene: ResultScene) -> list[ResultSeat]:
@@ -153,6 +154,8 @@ def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> N
         tags.append((words.left, ALARM))
     if seat.penalized:
         tags.append((words.penalty, (150, 50, 50)))
+    if seat.shown:
+        tags.append((words.shown, (60, 110, 170)))
     tags += [(part, (214, 96, 30)) for part in seat_factors(scene, seat)]
     tag_x = NAME_X
     for text, color in tags:
@@ -213,9 +216,9 @@ def render_result(scene: ResultScene, *, fmt: str = "PNG") -> bytes:
 
     Draws, 1280 px wide, in the scene's words: who won (``地主胜`` / ``农民胜``), or who left the
     deal with what each leaver paid; the multiplier's parts (:func:`breakdown`: base, robs, the
-    landlord's show and doubling, bombs, rockets, spring or anti-spring, the cap) ending in the
+    show, the landlord's doubling, bombs, rockets, spring or anti-spring, the cap) ending in the
     pair multiplier(s); then one row per seat with its badge, role, name, win/lose, auto-play,
-    left and penalty tags, its own doubling and show (:func:`seat_factors`), points and beans
+    left, penalty and show-cards tags, a farmer's doubling (:func:`seat_factors`), points and beans
     won or lost (green / red; under a farmer's points ``base × multiplier`` when they are that,
     not after an escape or a penalty) and the cards it was left with face up (``played_out``
     for none).

@@ -284,13 +284,13 @@ def test_the_result_picture_breaks_the_engine_multipliers_down(seed):
         seat = scene.seats[farmer]
         assert seat.multiplier == multiplier
         product = 2 ** (scene.robs + scene.bombs + (scene.spring or scene.anti_spring))
-        product *= scene.landlord.shown * (2 if scene.landlord.doubled else 1)
-        product *= (seat.shown or 1) * (2 if seat.doubled else 1)
+        product *= max(s.shown for s in scene.seats) * (2 if scene.landlord.doubled else 1)
+        product *= 2 if seat.doubled else 1
         assert product == multiplier
     assert scene.seats[farmers[0]].doubled and not scene.seats[farmers[1]].doubled
     words = scene.labels
     parts = breakdown(scene)
-    assert parts[:3] == ["底分 1", "抢地主 2 次 ×4", "地主明牌 ×2"]
+    assert parts[:3] == ["底分 1", "抢地主 2 次 ×4", "明牌 ×2"]
     assert parts[-1] == " / ".join(f"×{m}" for m in dict.fromkeys(result.multipliers))
     assert seat_factors(scene, scene.seats[farmers[0]]) == [words.double.format(m=2)]
     assert seat_factors(scene, scene.seats[farmers[1]]) == []

@@ -28,7 +28,7 @@ HANS = Labels(
     farmers_win="农民胜", escape_title="{names} 逃跑",
     escape_paid="{name} 逃跑，付 {points} 分（{beans} 欢乐豆）", win="胜", lose="负",
     left="逃跑", penalty="托管惩罚", points="分数", beans="欢乐豆", played_out="出完了",
-    rob="抢地主 {n} 次 ×{m}", show="明牌 ×{m}", landlord_show="地主明牌 ×{m}",
+    rob="抢地主 {n} 次 ×{m}", show="明牌 ×{m}", shown="明牌",
     landlord_double="地主加倍 ×{m}", double="加倍 ×{m}", bombs="炸弹 {n} 个 ×{m}",
     rockets="王炸 {n} 个 ×{m}", spring="春天 ×{m}", anti_spring="反春 ×{m}", cap="封顶 ×{m}",
     place="名次", player="玩家", net_beans="净赢欢乐豆", balance="欢乐豆", deals="局数",

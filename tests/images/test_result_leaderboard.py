@@ -22,10 +22,10 @@ from tests.images import scenes
 
 
 def test_breakdown_lists_every_factor_and_they_multiply_to_each_pair() -> None:
-    """RULES.md §7: 2^robs × the landlord's show and doubling × 2^bombs × spring, then per
-    farmer its own doubling and show; the last tag is the pair multipliers."""
+    """RULES.md §3, §7: 2^robs × the largest show × the landlord's doubling × 2^bombs × spring,
+    then per farmer its own doubling; the last tag is the pair multipliers."""
     scene = scenes.RESULT
-    assert breakdown(scene) == ["底分 1", "抢地主 2 次 ×4", "地主明牌 ×2", "炸弹 1 个 ×2",
+    assert breakdown(scene) == ["底分 1", "抢地主 2 次 ×4", "明牌 ×2", "炸弹 1 个 ×2",
                                 "王炸 1 个 ×2", "春天 ×2", "×128 / ×64"]
     li, han = scene.seats[1], scene.seats[2]
     assert seat_factors(scene, li) == ["加倍 ×2"] and seat_factors(scene, han) == []
