@@ -230,3 +230,11 @@ def test_a_state_stored_before_bomb_allowances_existed_reads_with_none():
     for key in ("variant", "farmer_bomb_limits", "bomb_doubling"):
         del data["rules"][key]
     assert DealState.from_json(json.dumps(data)) == state
+
+
+def test_rules_11_alarm_from_10_cards_down():
+    state = apply_texts(deal(), ["bid 3"])
+    hands = list(state.hands)
+    hands[2], hands[3] = hands[2][:10], hands[3][:11]
+    view = replace(state, hands=tuple(hands)).view(1)
+    assert view.alarm == (False, False, True, False)
