@@ -25,8 +25,8 @@ from enum import StrEnum
 from engine.cards import ACE, BIG_JOKER, RANK_CHARS, SMALL_JOKER, TWO, format_ranks
 
 __all__ = [
-    "CHAIN_TYPES", "ComboType", "Play", "beat_reason", "beats", "body_size", "chain_ranks",
-    "chain_value", "play_groups",
+    "CHAIN_TYPES", "POSITION_RANK", "ComboType", "Play", "beat_reason", "beats", "body_size",
+    "chain_ranks", "chain_value", "play_groups",
 ]
 
 
@@ -115,11 +115,12 @@ def chain_ranks(main: int, n: int) -> tuple[int, ...]:
     ((11, 12, 0, 1, 2), (9, 10, 11))
     """
     top = chain_value(main)
-    return tuple(_VALUE_RANK[v] for v in range(top - n + 1, top + 1))
+    return tuple(POSITION_RANK[v] for v in range(top - n + 1, top + 1))
 
 
-#: Chain order position → rank: 1 is a low A, 2 the 2, 3…13 are 3…K, 14 a high A.
-_VALUE_RANK = (-1, ACE, TWO, *range(0, 11), ACE)
+#: Chain order position → rank (index 0 unused): 1 is a low A, 2 the 2, 3…13 are 3…K, 14 a high
+#: A (RULES.md §11; :func:`chain_value` is the inverse for a chain's top).
+POSITION_RANK = (-1, ACE, TWO, *range(0, 11), ACE)
 
 
 def body_size(play: Play) -> int:

@@ -18,12 +18,11 @@ from collections.abc import Sequence
 
 from engine.cards import BIG_JOKER, RANK_COUNT, SMALL_JOKER
 from engine.combos import ComboType, Play, classify
-from engine.play import chain_value
+from engine.play import POSITION_RANK, chain_value
 from engine.presets import FOUR
 
 T = ComboType
-#: Chain order position → rank (index 0 unused), as RULES.md §11 reads chains.
-_POS_RANK = (-1, 11, 12, *range(11), 11)
+_POS_RANK = POSITION_RANK
 #: (type, cards per rank, fewest ranks) of the chains a plan may hold.
 _CHAINS = ((T.PLANE, 3, 2), (T.PAIR_CHAIN, 2, 3), (T.STRAIGHT, 1, 5))
 

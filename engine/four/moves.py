@@ -15,17 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import ACE, BIG_JOKER, RANK_COUNT, SMALL_JOKER, TWO
+from engine.cards import BIG_JOKER, RANK_COUNT, SMALL_JOKER
 from engine.four.reader import MIN_CHAIN
-from engine.play import ComboType, Play, chain_value
+from engine.play import POSITION_RANK, ComboType, Play, chain_value
 
 __all__ = ["legal_moves_four"]
 
 _T = ComboType
 _RANKS = range(RANK_COUNT)
 _SUITED = range(SMALL_JOKER)
-#: Chain order position → rank (index 0 unused): 1 a low A, 2 the 2, 3…13 are 3…K, 14 a high A.
-_POS_RANK = (-1, ACE, TWO, *range(11), ACE)
+_POS_RANK = POSITION_RANK
 _POSITIONS = range(1, 15)
 #: Longest chain: all thirteen ranks (RULES.md §11: A never at both ends).
 _MAX_CHAIN = 13
