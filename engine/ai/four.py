@@ -37,6 +37,8 @@ T = ComboType
 BID_THRESHOLDS = (6.0, 9.0, 12.0)
 #: An opponent with this many cards or fewer is close to playing out: bombs are worth spending.
 DANGER = 6
+#: Following, the weakest this many beating plays are weighed by what the hand is left with.
+FOLLOW_CANDIDATES = 10
 
 
 def bid_strength(ranks: tuple[int, ...]) -> float:
@@ -76,15 +78,15 @@ def choose_action_four(view: SeatView, level: str = "normal") -> Action:
 
 
 def hints_four(view: SeatView, limit: int = 5) -> list[Play]:
-    """Up to ``limit`` legal plays, best first: the AI's choice, then plan parts, then the rest
-    by what the hand is left with (bombs last); ``[]`` unless the seat is to play."""
+    """Up to ``limit`` legal plays, best first: the AI's choice, then the plan's parts, then the
+    rest, weakest and longest first, bombs last; ``[]`` unless the seat is to play."""
     plays = view.legal_plays()
     if not plays or limit <= 0:
         return []
     first = _choose(view, plays)
     parts = {p.cards for p in plan(view.hand_ranks)}
-    ranked = sorted(plays, key=lambda p: (p != first, is_bomb(p),
-                                          p.cards not in parts, _cost_after(view, p)))
+    ranked = sorted(plays, key=lambda p: (p != first, is_bomb(p), p.cards not in parts,
+                                          round(strength(p) * 4), -len(p.cards), p.main))
     return ranked[:limit]
 
 
@@ -175,7 +177,9 @@ def _follow(view: SeatView, plays: list[Play]) -> Play | None:
         return min(exact, key=lambda p: (strength(p), p.main))
     now = plan_cost(view.hand_ranks)
     danger = min((view.counts[s] for s in _opponents(view)), default=99)
-    scored = sorted((_cost_after(view, p), strength(p), p.main, i) for i, p in enumerate(quiet))
+    cheapest = sorted(range(len(quiet)), key=lambda i: (strength(quiet[i]), -len(quiet[i].cards)))
+    scored = sorted((_cost_after(view, quiet[i]), strength(quiet[i]), quiet[i].main, i)
+                    for i in cheapest[:FOLLOW_CANDIDATES])
     limit = 1.6 if danger <= DANGER else 1.0
     for cost, _, _, i in scored:
         if cost <= now + limit - 1.0 or danger <= 2:
