@@ -3,10 +3,11 @@
 A *plan* splits a hand into combinations that can be played one per trick. Bombs are kept whole
 for control: every suited rank held 4 or more times is one bomb of all its copies (more cards
 beat fewer, RULES.md §11) and ``XXDD`` is the joker bomb. The rest is planned greedily: while
-some chain (plane with wings, plane, pair chain, straight, in chain order ``A 2 3 … K A``)
-lowers the number of plays the remaining cards need, the chain that lowers it most is taken
-(ties: more cards, then lower); what is left becomes trios with the lowest spare pairs
-(``trio_pair``), trios, pairs and singles (RULES.md §11 has no trio with a single).
+some chain (plane with wings, plane, pair chain, straight, from 3 up to a high A: a plan keeps
+As and 2s out of low chains such as ``A2345``) lowers the number of plays the remaining cards
+need, the chain that lowers it most is taken (ties: more cards, then lower); what is left
+becomes trios with the lowest spare pairs (``trio_pair``), trios, pairs and singles (RULES.md
+§11 has no trio with a single).
 
 :func:`plan_cost` values a hand by its plan: each play costs a turn, less for a strong play (a
 play that is hard to beat wins the lead back); bombs cost none (they win the lead back).
@@ -23,6 +24,9 @@ from engine.presets import FOUR
 
 T = ComboType
 _POS_RANK = POSITION_RANK
+#: Lowest chain position a plan uses: 3. A low A or a 2 would be the weakest card of a chain,
+#: but they are worth more as high singles, pairs and trios (the moves offer such chains anyway).
+PLAN_LOWEST = 3
 #: (type, cards per rank, fewest ranks) of the chains a plan may hold.
 _CHAINS = ((T.PLANE, 3, 2), (T.PAIR_CHAIN, 2, 3), (T.STRAIGHT, 1, 5))
 
@@ -59,10 +63,11 @@ def basic_turns(counts: Sequence[int]) -> int:
 
 
 def _windows(counts: Sequence[int], need: int, shortest: int) -> list[tuple[int, int]]:
-    """Chain windows ``(low, high)`` (positions 1…14) where every rank holds ``need`` cards."""
+    """Chain windows ``(low, high)`` (positions 3…14: no low A, no 2) where every rank holds
+    ``need`` cards."""
     out = []
     run = 0
-    for high in range(1, 15):
+    for high in range(PLAN_LOWEST, 15):
         run = run + 1 if counts[_POS_RANK[high]] >= need else 0
         for n in range(shortest, min(run, 13) + 1):
             low = high - n + 1

@@ -46,9 +46,11 @@ def test_plan_covers_the_hand_and_keeps_bombs_whole():
     assert any(p.type is ComboType.STRAIGHT for p in parts)  # 5…A, the 2 left alone
 
 
-def test_plan_uses_a_low_a_and_planes_with_wings():
+def test_plan_keeps_a_and_2_out_of_low_chains_and_uses_planes_with_wings():
     parts = {(str(p), p.type) for p in plan(parse_ranks("A2345", decks=2))}
-    assert parts == {("345A2", ComboType.STRAIGHT)}
+    assert all(kind is ComboType.SINGLE for _, kind in parts) and len(parts) == 5
+    parts = {(str(p), p.type) for p in plan(parse_ranks("TJQKA", decks=2))}
+    assert parts == {("TJQKA", ComboType.STRAIGHT)}
     parts = {(str(p), p.type) for p in plan(parse_ranks("3334446677", decks=2))}
     assert parts == {("3334446677", ComboType.PLANE_PAIR)}
     plane = plan_cost(parse_ranks("3334446677", decks=2))
@@ -61,6 +63,15 @@ def test_bid_strength_ranks_bomb_heavy_hands_above_scattered_ones():
     assert bid_strength(strong) > bid_strength(weak)
     state = deal_from_strings(FOUR, HANDS, KITTY, first_bidder=0)
     assert choose_action(state.view(0)) == Action("bid", 0, value=3)
+
+
+def test_a_low_a_chain_that_is_the_whole_hand_is_played_out():
+    state = apply_texts(deal_from_strings(FOUR, HANDS, KITTY), ["bid 3"])
+    hands = list(state.hands)
+    hands[0] = tuple(sorted([44, 48, 0, 4, 8]))  # A 2 3 4 5
+    view = replace(state, hands=tuple(hands)).view(0)
+    assert choose_action(view) == Action("play", 0, cards=(0, 1, 2, 11, 12),
+                                         type=ComboType.STRAIGHT)
 
 
 def test_a_hand_that_is_one_play_is_played_out():
