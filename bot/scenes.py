@@ -26,7 +26,6 @@ from bot.table import Seat, Table
 from bot.views import action_label, current_multipliers, last_actions, seat_name
 from engine import Action, SeatView
 from engine.cards import card_rank
-from engine.scoring import pair_multipliers
 from images import (
     Labels,
     LeaderboardScene,
@@ -40,7 +39,7 @@ from images import (
 )
 from images import LeaderboardRow as BoardRow
 from images.models import Role, Winner
-from images.result import breakdown, seat_factors
+from images.result import breakdown, pair_multipliers, seat_factors
 
 log = logging.getLogger(__name__)
 
@@ -217,8 +216,8 @@ def result_scene(
     The multiplier's parts are the deal's own facts (robs, each seat's doubling and show, bombs
     and rockets, spring or anti-spring, the cap) and each farmer's pair multiplier the engine's
     result (``DealResult.multipliers``); points and beans are the settled ones, the same numbers
-    as the caption's. A product of the parts that does not give the engine's multipliers (a
-    rule the picture does not know) is logged.
+    as the caption's. Parts that do not give the engine's multipliers
+    (:func:`images.result.pair_multipliers`; a rule the picture does not know) are logged.
 
     Args:
         hands: every seat's cards left at the end (public once the deal is over).
@@ -228,14 +227,10 @@ def result_scene(
     if result is None or result.winner is None or result.landlord is None or result.base < 1:
         return None
     lang = table.lang
+    rules = view.rules
     shown = shown_factors(table, view)
     doubled = tuple(d is True for d in view.doubled)
     pairs = dict(zip(result.farmers, result.multipliers, strict=False))
-    expected = pair_multipliers(view.rules, landlord=result.landlord, robs=view.bidding.robs,
-                                doubled=view.doubled, shown=shown, bombs=result.bombs,
-                                spring=result.spring or result.anti_spring)
-    if tuple(expected) != tuple(result.multipliers):
-        log.warning("result picture: parts give %s, the engine %s", expected, result.multipliers)
     seats = tuple(
         ResultSeat(
             label=seat_label(seat, i),
@@ -254,7 +249,7 @@ def result_scene(
         for i, seat in enumerate(table.seats)
     )
     winner: Winner = "landlord" if result.winner == "landlord" else "farmers"
-    return ResultScene(
+    scene = ResultScene(
         winner=winner,
         seats=seats,
         base=result.base,
@@ -264,9 +259,15 @@ def result_scene(
         robs=view.bidding.robs,
         spring=result.spring,
         anti_spring=result.anti_spring,
-        cap=view.rules.multiplier_cap,
+        cap=rules.multiplier_cap,
         labels=picture_labels(lang),
+        bombs_double=rules.variant != "four" or rules.bomb_doubling,
+        bonus=result.bonus,
     )
+    if pair_multipliers(scene) != list(result.multipliers):
+        log.warning("result picture: its parts give %s, the engine %s",
+                    pair_multipliers(scene), result.multipliers)
+    return scene
 
 
 def result_breakdown(scene: ResultScene) -> list[str]:

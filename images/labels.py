@@ -31,7 +31,7 @@ class Labels:
         played_out: a row (or a hand) left with no card.
         rob, bombs, rockets: ``{n}`` times, ``{m}`` the factor; ``show``, ``landlord_double``,
         ``double``, ``spring``, ``anti_spring``, ``cap``: ``{m}``; ``shown``: the tag of a
-        seat that showed its cards.
+        seat that showed its cards; ``head_bid``: the four-player 头撂 bonus, ``{n}`` points.
         place, player, net_beans, balance, deals, win_rate: the leaderboard's column heads.
         no_rows: an empty leaderboard.
     """
@@ -65,6 +65,7 @@ class Labels:
     spring: str = "Spring ×{m}"
     anti_spring: str = "Anti-spring ×{m}"
     cap: str = "Cap ×{m}"
+    head_bid: str = "Head bid +{n}"
     place: str = "#"
     player: str = "Player"
     net_beans: str = "Beans won"

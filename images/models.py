@@ -258,6 +258,10 @@ class ResultScene:
         anti_spring: the farmers won an anti-spring (反春, ×2).
         cap: the table's multiplier cap (RULES.md §7), ``None`` for none.
         labels: the words, in the group's language.
+        bombs_double: bombs double the multiplier (always in the three-player game; in the
+            four-player one only with the house option, RULES.md §11).
+        bonus: points each pair gains after the multiplier (the four-player 头撂 bonus,
+            RULES.md §11), else 0.
     """
 
     winner: Winner
@@ -271,6 +275,8 @@ class ResultScene:
     robs: int = 0
     cap: int | None = None
     labels: Labels = ENGLISH
+    bombs_double: bool = True
+    bonus: int = 0
 
     def __post_init__(self) -> None:
         if self.winner not in ("landlord", "farmers"):
@@ -290,6 +296,7 @@ class ResultScene:
             raise RenderError(f"rockets ({self.rockets}) are counted in bombs ({self.bombs})")
         if self.cap is not None:
             _check_count(self.cap, "cap", 1)
+        _check_count(self.bonus, "bonus")
         _check_labels(self.labels)
 
     @property

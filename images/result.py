@@ -31,7 +31,9 @@ ROW_GAP = 12
 LEFT_CARD = 64
 GAIN = (110, 230, 120)
 NAME_X, NAME_W = 160, 250
-POINTS_X, BEANS_X, CARDS_X = 500, 660, 760
+POINTS_X, BEANS_X, CARDS_X = 500, 660, 740
+#: Narrower widths for many cards left (a four-player hand of 25 or 33), to stay one row.
+NARROW_LEFT_CARDS = (52, 40)
 
 
 def signed(value: int) -> str:
@@ -50,11 +52,20 @@ def show_factor(scene: ResultScene) -> int:
     return max(1, *(s.shown for s in scene.seats))
 
 
-def _uncapped(scene: ResultScene, farmer: ResultSeat) -> int:
-    """A pair's multiplier from its parts, before the cap (RULES.md §3, §7)."""
-    m = 2 ** (scene.robs + scene.bombs + (scene.spring or scene.anti_spring))
+def parts_product(scene: ResultScene, farmer: ResultSeat) -> int:
+    """A pair's multiplier from the parts the picture shows, before the cap (RULES.md §3, §7,
+    §11)."""
+    bombs = scene.bombs if scene.bombs_double else 0
+    m = 2 ** (scene.robs + bombs + (scene.spring or scene.anti_spring))
     m *= show_factor(scene) * (2 if scene.landlord.doubled else 1)
     return m * (2 if farmer.doubled else 1)
+
+
+def pair_multipliers(scene: ResultScene) -> list[int]:
+    """Each farmer's pair multiplier as the picture's parts give it, capped: what the engine's
+    result must say for the picture to add up."""
+    products = [parts_product(scene, f) for f in _farmers(scene)]
+    return products if scene.cap is None else [min(m, scene.cap) for m in products]
 
 
 def totals(scene: ResultScene) -> list[int]:
@@ -65,9 +76,9 @@ def totals(scene: ResultScene) -> list[int]:
 
 
 def breakdown(scene: ResultScene) -> list[str]:
-    """The parts every pair shares, then the cap if it cut, then the total(s), as the picture's
-    tags (RULES.md §3, §7), e.g. ``['Base 3', 'Robs 2: ×4', 'Show ×2', 'Bombs 1: ×2',
-    '×16']``.
+    """The parts every pair shares, then the cap if it cut, then the total(s) and the 头撂
+    bonus, as the picture's tags (RULES.md §3, §7, §11), e.g. ``['Base 3', 'Robs 2: ×4',
+    'Show ×2', 'Bombs 1: ×2', '×16']``.
 
     A farmer's own doubling is in its row (:func:`seat_factors`)."""
     words = scene.labels
@@ -79,20 +90,22 @@ def breakdown(scene: ResultScene) -> list[str]:
         parts.append(words.show.format(m=show_factor(scene)))
     if landlord.doubled:
         parts.append(words.landlord_double.format(m=2))
-    bombs = scene.bombs - scene.rockets
+    bombs = scene.bombs - scene.rockets if scene.bombs_double else 0
     if bombs:
         parts.append(words.bombs.format(n=bombs, m=2 ** bombs))
-    if scene.rockets:
+    if scene.rockets and scene.bombs_double:
         parts.append(words.rockets.format(n=scene.rockets, m=2 ** scene.rockets))
     if scene.spring:
         parts.append(words.spring.format(m=2))
     if scene.anti_spring:
         parts.append(words.anti_spring.format(m=2))
-    capped = any(_uncapped(scene, f) > (f.multiplier or scene.multiplier)
+    capped = any(parts_product(scene, f) > (f.multiplier or scene.multiplier)
                  for f in _farmers(scene))
     if scene.cap is not None and capped:
         parts.append(words.cap.format(m=scene.cap))
     parts.append(" / ".join(words.multiplier.format(n=m) for m in totals(scene)))
+    if scene.bonus:
+        parts.append(words.head_bid.format(n=scene.bonus))
     return parts
 
 
@@ -169,13 +182,14 @@ def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> N
         color = GAIN if value > 0 else ALARM if value < 0 else WHITE
         draw_text(canvas, (cx, y + 78), signed(value), 40, color, anchor="mm", max_width=150)
     pair = seat.multiplier or scene.multiplier
-    if seat.role == "farmer" and abs(seat.points) == scene.base * pair:
-        draw_text(canvas, (POINTS_X, y + 116), f"{scene.base} × {pair}", 18, MUTED,
-                  anchor="mm")
+    if seat.role == "farmer" and abs(seat.points) == scene.base * pair + scene.bonus:
+        formula = f"{scene.base} × {pair}" + (f" + {scene.bonus}" if scene.bonus else "")
+        draw_text(canvas, (POINTS_X, y + 116), formula, 18, MUTED, anchor="mm")
 
     if seat.cards_left:
         draw_cards_block(canvas, sorted_cards(seat.cards_left), CARDS_X, y + 22,
-                         width=LEFT_CARD, max_width=WIDTH - 48 - CARDS_X, align="l")
+                         width=LEFT_CARD, max_width=WIDTH - 48 - CARDS_X, align="l",
+                         narrower=NARROW_LEFT_CARDS)
     else:
         draw_text(canvas, (CARDS_X, y + ROW_H / 2), words.played_out, 26, GOLD, anchor="lm",
                   lang=lang, max_width=WIDTH - 48 - CARDS_X)

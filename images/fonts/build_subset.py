@@ -106,6 +106,7 @@ def build(source: Path, out_dir: Path) -> None:
         subsetter.populate(unicodes=sorted(map(ord, chars)))
         subsetter.subset(font)
         path = out_dir / name
+        font.recalcTimestamp = False  # the same sources give the same bytes
         font.save(str(path))
         print(f"{path.name}: {len(chars)} characters asked, {len(font.getGlyphOrder())} glyphs, "
               f"{path.stat().st_size / 1024:.0f} KB")

@@ -335,3 +335,30 @@ def test_every_top_board_has_a_picture_in_the_groups_language():
         render_leaderboard(board)  # a valid picture
     with pytest.raises(KeyError):
         scenes.leaderboard_scene("yesterday", rows)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_a_four_player_result_adds_up(seed):
+    """RULES.md §11: four seats, bombs do not double by default, and a landlord who bid 3 first
+    and wins gets 头撂 +1 per pair: the picture's parts give the engine's multipliers and
+    bonus, its points are the engine's."""
+    from engine import FOUR
+    from images.result import pair_multipliers
+
+    state = new_deal(FOUR, seed=seed, first_bidder=0)
+    state = apply(state, Action("bid", 0, value=3))
+    final = _finish(state)
+    result = final.result
+    table = table_for(final)
+    table.seats.append(Seat(4, "韓梅梅"))
+    table.lang = "zh-Hant"
+    scene = scenes.result_scene(table, final.view(0), final.hands, result.points,
+                                [p * 10 for p in result.points])
+    assert scene is not None and len(scene.seats) == 4
+    assert not scene.bombs_double and scene.bonus == result.bonus
+    assert pair_multipliers(scene) == list(result.multipliers)
+    parts = breakdown(scene)
+    assert not any(part.startswith("炸彈") for part in parts)
+    assert ("頭撂 +1" in parts) == (result.bonus == 1)
+    assert [s.points for s in scene.seats] == list(result.points)
+    render_result(scene)  # a valid picture

@@ -31,6 +31,7 @@ HANS = Labels(
     rob="抢地主 {n} 次 ×{m}", show="明牌 ×{m}", shown="明牌",
     landlord_double="地主加倍 ×{m}", double="加倍 ×{m}", bombs="炸弹 {n} 个 ×{m}",
     rockets="王炸 {n} 个 ×{m}", spring="春天 ×{m}", anti_spring="反春 ×{m}", cap="封顶 ×{m}",
+    head_bid="头撂 +{n}",
     place="名次", player="玩家", net_beans="净赢欢乐豆", balance="欢乐豆", deals="局数",
     win_rate="胜率", no_rows="还没有人打过牌",
 )
@@ -39,6 +40,7 @@ HANT = dataclasses.replace(
     farmers_win="農民勝", escape_paid="{name} 逃跑，付 {points} 分（{beans} 歡樂豆）", win="勝",
     lose="負", penalty="託管懲罰", points="分數", beans="歡樂豆", rob="搶地主 {n} 次 ×{m}",
     bombs="炸彈 {n} 個 ×{m}", rockets="王炸 {n} 個 ×{m}", cap="封頂 ×{m}",
+    head_bid="頭撂 +{n}",
     net_beans="淨贏歡樂豆", balance="歡樂豆", deals="局數", win_rate="勝率",
     no_rows="還沒有人打過牌",
 )
