@@ -17,8 +17,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from bot.game.table import Seat, Table
 from bot.store import LeaderboardRow
-from bot.table import Seat, Table
 from bot.views import current_multipliers, last_actions
 from engine import Action, SeatView
 from engine.cards import card_rank

@@ -16,9 +16,9 @@ from collections.abc import Iterable, Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks as cb
+from bot.game.table import Seat, Table
 from bot.i18n import t
-from bot.table import Seat, Table
-from engine import Action, Play, SeatView, classify, play_groups
+from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
 from engine.cards import BIG_JOKER, RANK_LABELS, SMALL_JOKER, cards_to_ranks, rank_counts
 
 NAME_LIMIT = 24
@@ -333,7 +333,7 @@ def hand_view(
     RULES.md §4.1), Hint, Clear; "Show cards" while allowed (RULES.md §3); and Auto-play or Take
     back (RULES.md §9). Decision buttons carry the state version; the auto-play switch does not
     (switching is the same request whatever the state). In the player's own language
-    (:meth:`bot.table.Table.seat_lang`).
+    (:meth:`bot.game.table.Table.seat_lang`).
     """
     seat = view.seat
     lang = table.seat_lang(seat)
@@ -463,6 +463,15 @@ def illegal_text(code: str, lang: str) -> str:
     """The pop-up for an ``IllegalAction.code`` (e.g. ``"leader_cannot_pass"``)."""
     text = t(f"illegal.{code}", lang)
     return text if text != f"illegal.{code}" else t("illegal.not_allowed", lang)
+
+
+def refusal_text(exc: IllegalAction, lang: str) -> str:
+    """The pop-up for an action the engine refused: why a play cannot beat the table
+    (:func:`beat_text`, from the reading and reason the error carries), else
+    :func:`illegal_text` of its code."""
+    if exc.code == "cannot_beat" and exc.beaten is not None and exc.reason is not None:
+        return beat_text(exc.reason, exc.beaten, lang)
+    return illegal_text(exc.code, lang)
 
 
 def beat_text(reason: str, prev: Play, lang: str) -> str:

@@ -28,10 +28,10 @@ from bot.handlers.common import (
     chat_language,
     display_name,
     is_admin,
+    photo_cache,
     store,
     user_language,
 )
-from bot.handlers.display import photo_cache
 from bot.i18n import match_language, t
 from bot.photos import Picture, send_photo
 from bot.store import AlreadyClaimed, GiveRefused, NotEligible, Player

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from bot import scenes
-from bot.table import Seat, Table
+from bot.game.table import Seat, Table
 from engine import ROB, SCORE, Action, apply, auto_action, new_deal, preset
 from engine.cards import card_rank, cards_to_ranks
 from images import TableScene, render_leaderboard, render_table
