@@ -112,7 +112,8 @@ class ChatRateLimiter(AIORateLimiter):
     :class:`SlidingWindow` per group and a 429 that pauses only its own chat.
 
     Args:
-        group_limit: sends, edits and deletes per group in any ``group_period`` seconds.
+        group_limit: sends, edits and deletes per group in any ``group_period`` seconds
+            (plus ``margin``).
         overall: requests per second for the whole bot.
         max_retries: how often a request answered with 429 is sent again (after its
             ``retry_after``); then the ``RetryAfter`` propagates.
@@ -120,11 +121,11 @@ class ChatRateLimiter(AIORateLimiter):
     """
 
     def __init__(self, group_limit: int = GROUP_LIMIT, *, group_period: float = GROUP_PERIOD,
-                 overall: float = OVERALL_RATE, max_retries: int = 3,
+                 margin: float = MARGIN, overall: float = OVERALL_RATE, max_retries: int = 3,
                  clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(overall_max_rate=overall, overall_time_period=1, group_max_rate=0,
                          max_retries=0)
-        self.window = SlidingWindow(group_limit, group_period + MARGIN, clock)
+        self.window = SlidingWindow(group_limit, group_period + margin, clock)
         self.max_retries = max_retries
         self._paused: dict[object, float] = {}
 
