@@ -19,7 +19,7 @@ from bot.i18n import t
 from bot.outlet.limiter import ChatRateLimiter
 from bot.outlet.outbox import Outbox
 from bot.outlet.telegram import TelegramOutlet
-from bot.services import CONTEXT_TYPES, App
+from bot.services import CONTEXT_TYPES, App, bot_data
 from bot.settings import Settings
 from bot.store import Store
 
@@ -73,7 +73,7 @@ def build_application(settings: Settings) -> App:
         .post_shutdown(_post_shutdown)
         .build()
     )
-    application.bot_data.settings = settings
+    bot_data(application).settings = settings
     handlers.register(application)
     return application
 
@@ -89,7 +89,7 @@ async def set_commands(application: App) -> None:
 
 async def _post_init(application: App) -> None:
     """Open the store, build the outlet and the game, set the menus, restore the tables."""
-    data = application.bot_data
+    data = bot_data(application)
     settings = data.settings
     data.store = await Store.open(settings.database_path)
     limiter = application.bot.rate_limiter
@@ -103,7 +103,7 @@ async def _post_init(application: App) -> None:
 
 
 async def _post_shutdown(application: App) -> None:
-    data = application.bot_data
+    data = bot_data(application)
     outlet = getattr(data, "outlet", None)
     if outlet is not None:
         await outlet.outbox.close()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Literal
 
 from bot.game.table import Seat, Table
 from bot.store import LeaderboardRow
@@ -104,7 +105,7 @@ def table_scene(table: Table, view: SeatView, seconds: float) -> TableScene:
     latest = last_actions(view)
     seats = []
     for i, seat in enumerate(table.seats):
-        role = None
+        role: Literal["landlord", "farmer"] | None = None
         if view.landlord is not None:
             role = "landlord" if i == view.landlord else "farmer"
         action = latest[i]
@@ -178,8 +179,10 @@ def result_scene(
         )
         for i, seat in enumerate(table.seats)
     )
+    winner: Literal["landlord", "farmers"] = \
+        "landlord" if result.winner == "landlord" else "farmers"
     return ResultScene(
-        winner=result.winner,
+        winner=winner,
         seats=seats,
         base=result.base,
         multiplier=max(result.multipliers or (1,)),

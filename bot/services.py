@@ -9,7 +9,7 @@ keep under string keys (``"usernames"``, ``"settings_locks"``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 
@@ -45,7 +45,13 @@ class BotData(dict[str, Any]):
 
 #: The context of every handler and job of this bot.
 Context = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]
-#: The Application of this bot.
-App = Application[ExtBot[None], Context, dict[Any, Any], dict[Any, Any], BotData, Any]
+#: The Application of this bot (PTB's generic parameters left open: handlers typed with PTB's
+#: default context reach the same helpers).
+App = Application[Any, Any, Any, Any, Any, Any]
 #: Passed to ``ApplicationBuilder.context_types``.
 CONTEXT_TYPES = ContextTypes(context=CallbackContext, bot_data=BotData)
+
+
+def bot_data(app: App) -> BotData:
+    """The application's typed services (built with :data:`CONTEXT_TYPES`)."""
+    return cast(BotData, app.bot_data)

@@ -260,7 +260,7 @@ def _playing(view: SeatView) -> bool:
 
 def table_view(
     table: Table, view: SeatView, seconds: float, notice: str | None = None
-) -> tuple[str, InlineKeyboardMarkup]:
+) -> tuple[str, InlineKeyboardMarkup | None]:
     """The group's table message for a running (or just finished) deal.
 
     Shows seats with role, card count, alarm (RULES.md §4.5), auto-play and each seat's latest
@@ -293,11 +293,13 @@ def table_view(
             parts.append(t("table.left", lang))
         elif view.autoplay[i] and not seat.is_bot:
             parts.append(t("table.autoplay", lang))
-        if latest[i] is not None:
-            parts.append(action_label(latest[i], view, lang))
+        action = latest[i]
+        if action is not None:
+            parts.append(action_label(action, view, lang))
         lines.append(" · ".join(parts))
-        if view.shown_hands[i] is not None:
-            shown = cards_text(view.shown_hands[i], lang)
+        shown_hand = view.shown_hands[i]
+        if shown_hand is not None:
+            shown = cards_text(shown_hand, lang)
             lines.append("   " + t("table.shown", lang, cards=shown))
     if _playing(view) and view.to_act:
         lines += ["", t("table.turn", lang, names=_names(table, view.to_act, lang),
@@ -404,8 +406,9 @@ def _hand_status(table: Table, view: SeatView, seconds: float, lang: str) -> str
         return t("hand.your_double", lang, seconds=left)
     if view.leading:
         return t("hand.your_lead", lang, seconds=left)
-    prev = view.trick.play
-    name = seat_name(table.seats[view.trick.seat], view.trick.seat, lang)
+    prev, by = view.trick.play, view.trick.seat
+    assert prev is not None and by is not None  # following: there is a play to beat
+    name = seat_name(table.seats[by], by, lang)
     return t("hand.your_follow", lang, cards=play_text(prev, lang), name=name, seconds=left)
 
 

@@ -138,7 +138,7 @@ def play_groups(play: Play) -> tuple[tuple[int, ...], ...]:
     ((0, 0, 0), (1, 1, 1), (2,), (3,))
     """
     if play.type is _T.ROCKET:
-        body = [(SMALL_JOKER,), (BIG_JOKER,)]
+        body: list[tuple[int, ...]] = [(SMALL_JOKER,), (BIG_JOKER,)]
     else:
         size = _GROUP_SIZE[play.type]
         body = [(r,) * size for r in range(play.main - play.n + 1, play.main + 1)]

@@ -125,8 +125,8 @@ class DealDriver:
             table.redeals = 0
             table.notice = None
             table.reset_messages()
-            for seat in table.seats:
-                seat.left = False
+            for player in table.seats:
+                player.left = False
         records = [
             SeatRecord(None, views.seat_name(s, i, table.lang), True) if s.is_bot
             else SeatRecord(s.user_id, s.name, False)
@@ -198,7 +198,7 @@ class DealDriver:
             table.redeals = 0
         if action.kind == "leave":
             table.seats[action.seat].left = True
-        await self.ctx.store.save_deal_state(table.deal_id, state.version, state.to_json(),
+        await self.ctx.store.save_deal_state(_deal_id(table), state.version, state.to_json(),
                                              table.to_dict())
         return False
 
@@ -250,7 +250,7 @@ class DealDriver:
         :data:`MAX_REDEALS` redeals in a row the table closes instead (lock held)."""
         state = table.state
         assert state is not None
-        await self.ctx.store.cancel_deal(table.deal_id, state.to_json())
+        await self.ctx.store.cancel_deal(_deal_id(table), state.to_json())
         table.redeals += 1
         if table.redeals >= MAX_REDEALS:
             await self.close_hands(table)
@@ -526,11 +526,11 @@ class DealDriver:
         await self._withdraw_notices(table, every=True)
         points = list(state.result.points)
         if table.private:
-            await ctx.store.cancel_deal(table.deal_id, state.to_json())
+            await ctx.store.cancel_deal(_deal_id(table), state.to_json())
             beans = [0] * len(points)
         else:
             settlement = await ctx.store.settle_deal(
-                table.deal_id, points, state.to_json(), seat_facts(state),
+                _deal_id(table), points, state.to_json(), seat_facts(state),
                 version=state.version,
             )
             points, beans = list(settlement.points), list(settlement.beans)
@@ -579,8 +579,14 @@ class DealDriver:
         state = table.state
         self.ctx.cancel_timers(table.key)
         if table.deal_id is not None and state is not None:
-            await self.ctx.store.cancel_deal(table.deal_id, state.to_json())
+            await self.ctx.store.cancel_deal(_deal_id(table), state.to_json())
         await self.close_hands(table)
+
+
+def _deal_id(table: Table) -> int:
+    """The store's id of the table's running deal (there is one while a deal runs)."""
+    assert table.deal_id is not None, f"table {table.key} has no deal"
+    return table.deal_id
 
 
 def _waiting_signature(drawing: Drawing) -> str:

@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from telegram import CallbackQuery, Update, User
+from telegram import CallbackQuery, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
@@ -24,7 +24,7 @@ from bot.i18n import match_language, normalize_language, t
 from bot.outlet.edits import edited, not_modified
 from bot.outlet.send import answer, edit_text, send_text
 from bot.photos import PhotoCache
-from bot.services import App
+from bot.services import App, bot_data
 from bot.settings import Settings
 from bot.store import Store
 
@@ -45,27 +45,27 @@ ADMIN_CACHE_SECONDS = 60.0
 
 def game(app: App) -> Game:
     """The game layer (``BotData.game``, from ``post_init``)."""
-    return app.bot_data.game
+    return bot_data(app).game
 
 
 def tables(app: App) -> Tables:
     """The registry of tables (``BotData.game.tables``)."""
-    return app.bot_data.game.tables
+    return bot_data(app).game.tables
 
 
 def store(app: App) -> Store:
     """The open store (``BotData.store``, from ``post_init``)."""
-    return app.bot_data.store
+    return bot_data(app).store
 
 
 def settings(app: App) -> Settings:
     """The bot's settings (``BotData.settings``)."""
-    return app.bot_data.settings
+    return bot_data(app).settings
 
 
 def photo_cache(app: App) -> PhotoCache:
     """The ``file_id`` cache of uploaded pictures (``BotData.photo_cache``)."""
-    return app.bot_data.photo_cache
+    return bot_data(app).photo_cache
 
 
 def person(user: User) -> Person:
@@ -199,20 +199,20 @@ async def locked_press(app: App, query: CallbackQuery) -> AsyncIterator[Press | 
         yield None
         return
     async with tables(app).lock(table.key):
-        table = tables(app).by_token(data.token)
-        if await refuse_press(app, query, data, table):
-            yield None
+        current = tables(app).by_token(data.token)
+        if await refuse_press(app, query, data, current) or current is None:
+            yield None  # refuse_press answered (a table that is gone is always refused)
             return
-        yield Press(data, table, user_language(app, query.from_user, table.lang))
+        yield Press(data, current, user_language(app, query.from_user, current.lang))
 
 
 def pressed_table(app: App, query: CallbackQuery) -> Table | None:
     """The table of the group (or forum topic) whose message was pressed; ``None`` for a
     private chat or a message Telegram no longer gives."""
     message = query.message
-    if message is None or message.chat.type not in GROUP_TYPES:
+    if not isinstance(message, Message) or message.chat.type not in GROUP_TYPES:
         return None
-    thread = message.message_thread_id if getattr(message, "is_topic_message", False) else None
+    thread = message.message_thread_id if message.is_topic_message else None
     return tables(app).get(table_key(message.chat.id, thread))
 
 
@@ -226,7 +226,7 @@ async def is_admin(app: App, chat_id: int, user_id: int) -> bool:
     """True if the user is the group's owner or an administrator (``getChatMember``; a yes is
     remembered for :data:`ADMIN_CACHE_SECONDS`, a no is asked again, so a new admin counts at
     once)."""
-    cache = app.bot_data.admin_cache
+    cache = bot_data(app).admin_cache
     now = time.monotonic()
     if now - cache.get((chat_id, user_id), -ADMIN_CACHE_SECONDS) < ADMIN_CACHE_SECONDS:
         return True

@@ -35,6 +35,8 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def on_unknown_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Button data that matches no kind of button (forged): a pop-up, nothing else."""
     query = update.callback_query
+    if query is None:
+        return
     lang = user_language(context.application, query.from_user)
     await answer(query, t("pop.invalid", lang), alert=True)
 

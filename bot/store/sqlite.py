@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -163,7 +163,9 @@ class SQLiteStore(Store):
                 raise
 
     @staticmethod
-    async def _one(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
+    async def _one(
+        db: aiosqlite.Connection, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
+    ) -> Any:
         """The first row of a statement, or ``None`` (one round trip to the database thread)."""
         rows = await db.execute_fetchall(sql, params)
         return next(iter(rows), None)
@@ -689,6 +691,7 @@ class SQLiteStore(Store):
             else:
                 zone = tz or await self._timezone(db, chat_id)
                 start, end = period_bounds(period, self.clock(), zone)
+                assert start is not None and end is not None  # bounded periods
                 rows = await self._net_board(db, chat_id, _ms(start), _ms(end), limit)
         return [
             LeaderboardRow(rank, row[0], row[1], row[2], row[3], row[4])
@@ -815,6 +818,7 @@ class SQLiteStore(Store):
         for chat_id in chats:
             group = rooms.with_defaults(settings.get(chat_id, {}))
             start, end = period_bounds("yesterday", now, group["timezone"])
+            assert start is not None and end is not None
             day = local_day(start, group["timezone"])
             if group["daily_post"] and (chat_id, day.isoformat()) not in done:
                 yesterday[chat_id] = (_ms(start), _ms(end), day)
