@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from bot.i18n import CATALOGUES, FALLBACK_LANGUAGE, normalize_language, t
 from bot.store import LeaderboardRow
-from bot.table import Seat, Table
+from bot.game.table import Seat, Table
 from bot.views import action_label, current_multipliers, last_actions, seat_name
 from engine import Action, SeatView
 from engine.cards import card_rank

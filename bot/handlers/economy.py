@@ -32,10 +32,10 @@ from bot.economy import Period
 from bot.handlers.common import (
     chat_language,
     display_name,
+    photo_cache,
     store,
     user_language,
 )
-from bot.handlers.display import photo_cache
 from bot.handlers.senders import NOT_PEOPLE, message_of, person, player, sender_is_admin
 from bot.i18n import match_language, t
 from bot.numbers import parse_whole

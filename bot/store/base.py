@@ -58,9 +58,19 @@ class Store(ABC):
             economy: bean amounts (default :class:`~bot.economy.EconomyRules`).
             clock: returns the current aware UTC datetime (tests pass a fake clock).
         """
-        from bot.store.sqlite import SQLiteStore
+        backend = Store._backend
+        if backend is None:
+            raise RuntimeError("no store backend registered (import bot.store, not bot.store.base)")
+        return await backend.open(path, economy=economy, clock=clock)
 
-        return await SQLiteStore.open(path, economy=economy, clock=clock)
+    #: The implementation :meth:`open` opens; :mod:`bot.store.sqlite` registers itself on import
+    #: (:meth:`register_backend`), so this interface never imports its implementation.
+    _backend: type[Store] | None = None
+
+    @staticmethod
+    def register_backend(backend: type[Store]) -> None:
+        """Make :meth:`open` open ``backend`` (whose own ``open`` must not call ours)."""
+        Store._backend = backend
 
     @abstractmethod
     async def close(self) -> None:

@@ -962,3 +962,6 @@ class SQLiteStore(Store):
                 tuple(str(r) for r in GRANT_REASONS),
             )
         return Totals(row[0], row[1], row[2])
+
+
+Store.register_backend(SQLiteStore)

@@ -41,11 +41,11 @@ async def test_a_zh_hans_deal_draws_chinese_words_and_names(
 
     monkeypatch.setattr(scenes, "table_scene", table_scene)
     app = running_bot.app
-    app.bot_data["deal_seed"] = 7
-    app.bot_data["first_bidder"] = 0
+    app.bot_data.game.deal_seed = 7
+    app.bot_data.game.first_bidder = 0
     users = [fake_api.new_user(name, language_code="zh-hans") for name in NAMES]
     group = fake_api.new_group("斗地主群")
-    await app.bot_data["store"].update_group_settings(group.id, language=ZH)
+    await app.bot_data.store.update_group_settings(group.id, language=ZH)
     players = Players(fake_api, group, users)
     for user in users:
         fake_api.open_private_chat(user)
@@ -74,9 +74,9 @@ async def test_a_zh_hans_deal_draws_chinese_words_and_names(
             hand = zh_hand_message(fake_api, user)
             (out / f"zh_hand{i}.png").write_bytes(fake_api.file(hand.photo))
 
-    table = app.bot_data["tables"].get(f"{group.id}:0")
+    table = app.bot_data.tables.get(f"{group.id}:0")
     final = table.state
-    store = app.bot_data["store"]
+    store = app.bot_data.store
     beans = [await store.balance(u.id) - 1000 for u in users]
     scene = scenes.result_scene(table, final.view(0), final.hands, final.result.points, beans)
     assert scene is not None

@@ -28,7 +28,7 @@ def _board(text: str) -> list[tuple[str, str, int]]:
 
 
 async def test_top_orderings_and_variants(fake_api: FakeBotApi, running_bot: BotRunner):
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     clock = store.clock = Clock()  # Wednesday 2024-05-01 20:00 in Shanghai
     group, other = fake_api.new_group("Home"), fake_api.new_group("Away")
     ann, bob, cat, dan, eve, fay = (fake_api.new_user(n)
@@ -89,7 +89,7 @@ async def test_top_in_a_group_with_pictures_is_the_leaderboard_picture(
 ):
     """Issues 4, 10: /top draws the board in the group's language with the players' names;
     text only where the group turned pictures off, and in private chats."""
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     group, plain = fake_api.new_group("Gallery"), fake_api.new_group("Plain")
     ann, zhang, cat = (fake_api.new_user(n) for n in ("Ann", "张三", "Cat"))
     await settle(store, group.id, [ann, zhang, cat], [2, -1, -1])
@@ -119,9 +119,9 @@ async def test_top_in_a_group_with_pictures_is_the_leaderboard_picture(
 
 async def test_me_after_deals_played_with_buttons(fake_api: FakeBotApi, running_bot: BotRunner):
     app = running_bot.app
-    store = app.bot_data["store"]
-    app.bot_data["deal_seed"] = 11
-    app.bot_data["first_bidder"] = 0
+    store = app.bot_data.store
+    app.bot_data.game.deal_seed = 11
+    app.bot_data.game.first_bidder = 0
     group = fake_api.new_group("Springtime")
     users = [fake_api.new_user(name) for name in ("Ann", "Bob", "Cat")]
     ann = users[0]
@@ -132,7 +132,7 @@ async def test_me_after_deals_played_with_buttons(fake_api: FakeBotApi, running_
         """The seat bids 3; everybody goes on auto-play: the seeds' rule (lead the smallest
         single, follow by passing, RULES.md §9) lets the landlord play out alone: a spring."""
         start = len(fake_api.calls)
-        players.state = app.bot_data["tables"].table_of(ann.id).state
+        players.state = app.bot_data.tables.table_of(ann.id).state
         await players.act(Action("bid", seat, value=3))
         for user in users:
             await players.click(user, hand_message(fake_api, user), t("btn.autoplay", LANG))
