@@ -20,9 +20,9 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 
+from bot.game.table import Seat, Table
 from bot.i18n import CATALOGUES, FALLBACK_LANGUAGE, normalize_language, t
 from bot.store import LeaderboardRow
-from bot.game.table import Seat, Table
 from bot.views import action_label, current_multipliers, last_actions, seat_name
 from engine import Action, SeatView
 from engine.cards import card_rank

@@ -11,8 +11,8 @@ from dataclasses import replace
 import pytest
 
 from bot import scenes
-from bot.i18n import CATALOGUES, LANGUAGES, t
 from bot.game.table import Seat, Table
+from bot.i18n import CATALOGUES, LANGUAGES, t
 from engine import ROB, SCORE, Action, apply, auto_action, new_deal, preset
 from engine.cards import card_rank, cards_to_ranks
 from images import Labels, TableScene, render_leaderboard, render_result, render_table
