@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from telegram import BotCommand
-from telegram.ext import ApplicationBuilder
+from telegram.ext import ApplicationBuilder, Defaults
 
 from bot import handlers
 from bot.game.service import Game
@@ -49,6 +49,9 @@ def build_application(settings: Settings) -> App:
       group in any sliding minute; a 429 pauses only its own chat for `retry_after` seconds and
       the request is sent again, up to `RATE_LIMIT_RETRIES` times.
     - Typed `bot_data` (`bot.services.BotData`) through PTB's `ContextTypes`.
+    - `Defaults(allow_sending_without_reply=True)`: a reply to a command that is gone (groups
+      whose moderation bots delete commands) is sent as a plain message instead of failing
+      with 400 "message to be replied not found".
     - PTB's JobQueue (timers) and concurrent update processing: handlers must take the
       per-table lock, updates of different tables run side by side.
     - Handlers registered by `bot.handlers.register`.
@@ -68,6 +71,7 @@ def build_application(settings: Settings) -> App:
                 max_retries=RATE_LIMIT_RETRIES,
             )
         )
+        .defaults(Defaults(allow_sending_without_reply=True))
         .concurrent_updates(True)
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)

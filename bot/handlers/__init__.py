@@ -17,6 +17,7 @@ from bot.handlers import (
     errors,
     group_settings,
     lobby,
+    migration,
     practice,
 )
 from bot.services import App
@@ -24,6 +25,7 @@ from bot.services import App
 
 def register(application: App) -> None:
     """Install the handlers."""
+    migration.register(application)
     commands.register(application)
     lobby.register(application)
     deal.register(application)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from functools import partial
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
@@ -15,13 +15,13 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 from bot import callbacks as cb
 from bot import views
 from bot.game.table import DEAL, LOBBY, table_key
+from bot.handlers import senders
 from bot.handlers.common import (
     GROUP_TYPES,
     answer,
     chat_language,
     display_name,
     game,
-    is_admin,
     locked_press,
     person,
     say,
@@ -45,10 +45,11 @@ def _thread(message: Message) -> int | None:
 async def _group_only(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
     """True in a group; in a private chat, says (in the user's language) the command is for
     groups."""
-    if update.effective_chat.type in GROUP_TYPES:
+    message = senders.message_of(update)
+    if message.chat.type in GROUP_TYPES:
         return True
     lang = await chat_language(context.application, update)
-    await update.effective_message.reply_text(t("reply.group_only", lang))
+    await message.reply_text(t("reply.group_only", lang))
     return False
 
 
@@ -56,9 +57,12 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/start: in private, a welcome, or with ``join_<token>`` (the lobby's deep link) a seat at
     that table; in a group, the help."""
     app = context.application
-    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
-    if chat.type != ChatType.PRIVATE:
+    message = senders.message_of(update)
+    if message.chat.type != ChatType.PRIVATE:
         await cmd_help(update, context)
+        return
+    user = await senders.player(app, update)
+    if user is None:
         return
     player = await store(app).ensure_player(user.id, display_name(user),
                                             match_language(user.language_code))
@@ -85,7 +89,7 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/help: a short summary of the game and the commands, with a link to the rules."""
     lang = await chat_language(context.application, update)
-    await update.effective_message.reply_text(
+    await senders.message_of(update).reply_text(
         t("reply.help", lang, url=t("reply.help_url", lang)), disable_web_page_preview=True
     )
 
@@ -94,9 +98,13 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     """/newgame, /ddz: open this group's (or topic's) table and seat the opener."""
     if not await _group_only(update, context):
         return
-    chat, message = update.effective_chat, update.effective_message
+    user = await senders.player(context.application, update)
+    if user is None:
+        return
+    message = senders.message_of(update)
+    chat = message.chat
     table, text = await game(context.application).lobby.open_table(
-        chat.id, _thread(message), chat.title or "", person(update.effective_user)
+        chat.id, _thread(message), chat.title or "", person(user)
     )
     if text is not None:
         await message.reply_text(text)
@@ -107,16 +115,18 @@ async def cmd_join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not await _group_only(update, context):
         return
     app = context.application
-    message = update.effective_message
-    key = table_key(update.effective_chat.id, _thread(message))
+    user = await senders.player(app, update)
+    if user is None:
+        return
+    message = senders.message_of(update)
+    key = table_key(message.chat.id, _thread(message))
     async with tables(app).lock(key):
         table = tables(app).get(key)
         if table is None or table.phase != LOBBY:
             lang = await chat_language(app, update)
             await message.reply_text(t("reply.no_table", lang))
             return
-        refusal = await game(app).lobby.seat(table, person(update.effective_user),
-                                             lang=table.lang)
+        refusal = await game(app).lobby.seat(table, person(user), lang=table.lang)
         if refusal is None:
             await game(app).lobby.refresh(table)
         await message.reply_text(refusal or t("pop.joined", table.lang))
@@ -128,8 +138,11 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not await _group_only(update, context):
         return
     app = context.application
-    message, user = update.effective_message, update.effective_user
-    key = table_key(update.effective_chat.id, _thread(message))
+    user = await senders.player(app, update)
+    if user is None:
+        return
+    message = senders.message_of(update)
+    key = table_key(message.chat.id, _thread(message))
     async with tables(app).lock(key):
         table = tables(app).get(key)
         seat = table.seat_of(user.id) if table is not None else None
@@ -164,7 +177,7 @@ async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     pending (``Table.leave_prompts``): forged data on another message, or a prompt answered or
     replaced already, gets a pop-up and changes nothing."""
     app = context.application
-    query = update.callback_query
+    query = senders.query_of(update)
     async with locked_press(app, query) as press:
         if press is None:
             return
@@ -200,7 +213,7 @@ async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -
             await say(app, table, announcement)
 
 
-async def _close_prompt(query, text: str) -> bool:
+async def _close_prompt(query: CallbackQuery, text: str) -> bool:
     """Replace the /leave prompt by ``text`` (its buttons go); ``False`` if it cannot be
     edited any more (deleted)."""
     try:
@@ -216,18 +229,18 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not await _group_only(update, context):
         return
     app = context.application
-    chat, message, user = update.effective_chat, update.effective_message, update.effective_user
+    message = senders.message_of(update)
     lang = await chat_language(app, update)
-    if not await is_admin(app, chat.id, user.id):
+    if not await senders.sender_is_admin(app, message):
         await message.reply_text(t("reply.admin_only", lang))
         return
-    key = table_key(chat.id, _thread(message))
+    key = table_key(message.chat.id, _thread(message))
     async with tables(app).lock(key):
         table = tables(app).get(key)
         if table is None or table.phase not in (LOBBY, DEAL):
             await message.reply_text(t("reply.nothing_to_stop", lang))
             return
-        name = display_name(user)
+        name = _sender_name(message)
         if table.phase == DEAL:
             text = t("lobby.stopped", table.lang, name=name)
             await game(app).deals.stop(table)
@@ -235,6 +248,17 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             text = views.lobby_closed_text(table, "closed", name)
         await game(app).close_table(table, text)
         await message.reply_text(text)
+
+
+def _sender_name(message: Message) -> str:
+    """Who sent a command, as the group sees it: the person, or the group's or channel's title
+    for a message sent as a chat (an anonymous admin)."""
+    user = senders.person(message)
+    if user is not None:
+        return display_name(user)
+    if message.sender_chat is not None:
+        return message.sender_chat.title or message.chat.title or "?"
+    return message.chat.title or "?"
 
 
 def register(app: Application) -> None:

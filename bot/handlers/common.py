@@ -21,6 +21,7 @@ from bot.game.lobby import Person
 from bot.game.service import Game
 from bot.game.table import DEAL, LOBBY, RESULT, Table, Tables, table_key
 from bot.i18n import match_language, normalize_language, t
+from bot.names import clean_name
 from bot.outlet.edits import edited, not_modified
 from bot.outlet.send import answer, edit_text, send_text
 from bot.photos import PhotoCache
@@ -102,8 +103,9 @@ async def chat_language(app: App, update: Update) -> str:
 
 
 def display_name(user: User) -> str:
-    """The name a player is shown by: first and last name."""
-    return user.full_name or user.username or str(user.id)
+    """The name a player is shown by: first and last name without bidirectional controls
+    (:func:`bot.names.clean_name`, issue 14), else the username, else the id."""
+    return clean_name(user.full_name) or user.username or str(user.id)
 
 
 #: The table phase each kind of button acts in.
