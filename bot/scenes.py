@@ -158,7 +158,9 @@ def result_scene(
     beans: Sequence[int],
 ) -> ResultScene | None:
     """The result picture of a finished deal (RULES.md §4.4, §7, §8, §9), or ``None`` for a
-    deal that ended without a winner or a landlord (the caption alone tells it).
+    deal that ended without a winner or a landlord (the caption alone tells it). Bombs are drawn
+    as doubling the score only where they do: not in the four-player game without its house
+    option ``bomb_doubling`` (RULES.md §11; the caption still counts them).
 
     Args:
         hands: every seat's cards left at the end (public once the deal is over).
@@ -181,12 +183,14 @@ def result_scene(
     )
     winner: Literal["landlord", "farmers"] = \
         "landlord" if result.winner == "landlord" else "farmers"
+    rules = view.rules
+    doubling_bombs = rules.variant != "four" or rules.bomb_doubling  # RULES.md §7, §11
     return ResultScene(
         winner=winner,
         seats=seats,
         base=result.base,
         multiplier=max(result.multipliers or (1,)),
-        bombs=result.bombs,
+        bombs=result.bombs if doubling_bombs else 0,
         spring=result.spring,
         anti_spring=result.anti_spring,
     )

@@ -19,7 +19,7 @@ from images.draw import (
     pill,
     text_width,
 )
-from images.fan import draw_cards_block
+from images.fan import draw_cards_block, rows_needed
 from images.models import ResultScene, ResultSeat
 
 WIDTH = 1280
@@ -27,6 +27,9 @@ TOP = 190
 ROW_H = 136
 ROW_GAP = 12
 LEFT_CARD = 64
+#: Cards left that need two rows (a two-deck hand, RULES.md §11) are drawn this small, so that
+#: both rows stay inside the seat's row.
+LEFT_CARD_SMALL = 46
 GAIN = (110, 230, 120)
 
 
@@ -77,8 +80,11 @@ def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> N
         draw_text(canvas, (cx, y + 80), _signed(value), 40, color, anchor="mm", bold=True)
 
     if seat.cards_left:
+        room = WIDTH - 48 - 680
+        width = LEFT_CARD if rows_needed(len(seat.cards_left), LEFT_CARD, room) == 1 \
+            else LEFT_CARD_SMALL
         draw_cards_block(canvas, sorted_cards(seat.cards_left), 680, y + 22,
-                         width=LEFT_CARD, max_width=WIDTH - 48 - 680, align="l")
+                         width=width, max_width=room, align="l")
     else:
         draw_text(canvas, (680, y + ROW_H / 2), "PLAYED OUT", 26, GOLD, anchor="lm", bold=True)
 
