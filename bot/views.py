@@ -410,11 +410,14 @@ def hand_view(
 
 
 def _allowance_line(view: SeatView, lang: str) -> str | None:
-    """The farmer's own bomb allowance on the hand message (RULES.md §11), ``None`` if any
-    number."""
-    left = view.bombs_left() if _playing(view) else None
-    if left is None:
+    """A farmer's own bomb allowance on the hand message of the four-player game (RULES.md
+    §11): how many are left, or any number (after a 头撂); ``None`` for the landlord and in the
+    three-player game."""
+    if not _playing(view) or view.rules.variant != "four" or view.landlord in (None, view.seat):
         return None
+    left = view.bombs_left()
+    if left is None:
+        return t("hand.bombs_any", lang)
     if left == 1:
         return t("hand.bombs_left_one", lang)
     return t("hand.bombs_left", lang, n=left) if left else t("hand.no_bombs_left", lang)

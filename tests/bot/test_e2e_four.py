@@ -223,6 +223,7 @@ async def test_one_human_and_three_bots(fake_api: FakeBotApi, running_bot: BotRu
     # Eve bids 3 at once (头撂): every farmer may bomb freely, and she is landlord.
     await table.act(Action("bid", 0, value=3))
     assert table.state.landlord == 0 and table.state.bomb_limits == (None,) * 4
+    assert t("hand.bombs_any", lang) not in table.hand(eve).content  # the landlord's own
     assert table.hand(eve).content.splitlines()[0] == t("hand.title", lang, n=33)
     played = 0
     while True:
