@@ -219,9 +219,9 @@ def pressed_table(app: App, query: CallbackQuery) -> Table | None:
 
 
 async def say(app: App, table: Table, text: str) -> None:
-    """Tell the table's audience something in a short message of its own; failures are only
-    logged."""
-    await game(app).deals.say(table, text)
+    """Tell the table's audience something in a short message of its own, in the background
+    (failures are only logged)."""
+    game(app).deals.say(table, text)
 
 
 async def is_admin(app: App, chat_id: int, user_id: int) -> bool:
