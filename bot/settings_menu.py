@@ -257,6 +257,8 @@ def options_page(key: str, settings: Mapping[str, Any], lang: str,
     lines = [t("set.page_title", lang, name=t(f"set.name.{key}", lang))]
     if key in TYPED_HINTS:
         lines.append(t(f"set.hint.{key}", lang))
+    if is_four(settings) and key in THREE_ONLY:
+        lines.append(t("set.four_unused", lang))
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 
 

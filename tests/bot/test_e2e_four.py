@@ -147,6 +147,7 @@ async def test_four_humans_forced_landlord_and_a_farmer_refused_a_bomb(
         assert (stats.games, stats.landlord_games, stats.farmer_games) == \
             (1, int(seat == 0), int(seat != 0))
         assert stats.wins == int(result.points[seat] > 0)
+        assert stats.bombs == state.seat_bombs[seat]  # bombs of 4–8 cards and 天尊
     top = await store.leaderboard(table.group.id, "today")
     assert sorted((row.name, row.value, row.games) for row in top) == sorted(
         (user.first_name, result.points[seat] * 10, 1) for seat, user in enumerate(table.users))

@@ -28,7 +28,8 @@ def _after_bids(*bids: int | None, first: int = 0):
     state = new_deal(FOUR, seed=SEED, first_bidder=first)
     for i, bid in enumerate(bids):
         seat = (first + i) % 4
-        state = apply(state, Action("pass", seat) if bid is None else Action("bid", seat, value=bid))
+        action = Action("pass", seat) if bid is None else Action("bid", seat, value=bid)
+        state = apply(state, action)
     return state
 
 
