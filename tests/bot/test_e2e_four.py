@@ -346,3 +346,27 @@ async def test_a_lobby_takes_the_seat_count_of_the_settings_at_start(
     assert answer.params["text"] == t("lobby.starting", lang)
     (deal,) = await store.running_deals()
     assert len(deal.seats) == 3 and deal.rules["variant"] == "three"
+
+
+async def test_a_four_seat_lobby_survives_a_restart(fake_api: FakeBotApi, running_bot: BotRunner):
+    app = running_bot.app
+    lang = "zh-Hans"
+    table = await FourTable.open(fake_api, app, "Lobby four", ("Ann", "Bob"), lang)
+    ann, bob = table.users
+    await table.command(ann, "/newgame")
+    lobby = table.lobby()
+    await table.click(bob, lobby, "btn.join")
+    app = await running_bot.restart()
+    restored = app.bot_data.tables.table_of(ann.id)
+    assert restored is not None and restored.seat_count == 4 and len(restored.seats) == 2
+    answer = await table.click(ann, lobby, "btn.start")
+    assert answer.params["text"] == t("pop.need_four", lang)
+    for _ in range(2):
+        await table.click(ann, lobby, "btn.add_bot")
+    answer = await table.click(ann, lobby, "btn.add_bot")
+    assert answer.params["text"] == t("pop.table_full", lang)
+    answer = await table.click(ann, lobby, "btn.start")
+    assert answer.params["text"] == t("lobby.starting", lang)
+    (deal,) = await app.bot_data.store.running_deals()
+    assert len(deal.seats) == 4 and deal.rules["variant"] == "four"
+    assert table.hand(bob).content.splitlines()[0] == t("hand.title", lang, n=25)
