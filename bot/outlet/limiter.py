@@ -39,6 +39,16 @@ MARGIN = 1.0
 #: Overall requests per second for one bot (Telegram: about 30).
 OVERALL_RATE = 30
 
+class _QuietRetryAfter(logging.Filter):
+    """``AIORateLimiter`` logs every 429 it passes on as an error with a traceback; here a 429
+    is handled (the chat waits, the request is sent again), so that record is dropped."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Rate limit hit after maximum of 0 retries")
+
+
+logging.getLogger("telegram.ext.AIORateLimiter").addFilter(_QuietRetryAfter())
+
 #: Set by the outbox for its one request: the window slot was taken already
 #: (:meth:`ChatRateLimiter.prepaid`).
 PREPAID: contextvars.ContextVar[int | None] = contextvars.ContextVar("prepaid", default=None)

@@ -97,7 +97,12 @@ class Outbox:
                 if not urgent:
                     await self._pace(window, chat_id)
                 await window.acquire(chat_id, 0 if urgent else self.reserve)
-            chat_id, job = self._jobs.pop(key)  # the latest, taken once the slot is ours
+            entry = self._jobs.pop(key, None)  # the latest, taken once the slot is ours
+            if entry is None:  # closed meanwhile
+                if window is not None:
+                    window.give_back(chat_id)
+                break
+            chat_id, job = entry
             covered = self._requested.get(key, 0)
             token = PREPAID.set(chat_id) if group else None
             try:
