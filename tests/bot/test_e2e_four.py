@@ -370,3 +370,28 @@ async def test_a_four_seat_lobby_survives_a_restart(fake_api: FakeBotApi, runnin
     (deal,) = await app.bot_data.store.running_deals()
     assert len(deal.seats) == 4 and deal.rules["variant"] == "four"
     assert table.hand(bob).content.splitlines()[0] == t("hand.title", lang, n=25)
+
+
+async def test_four_seats_time_out_into_autoplay_and_play_out(
+    fake_api: FakeBotApi, bot_runner: BotRunner
+):
+    app = await bot_runner.start(bid_timeout=0.6, play_timeout=0.6)
+    app.bot_data.game.deal_seed = SEED
+    app.bot_data.game.first_bidder = 0
+    lang = "en"
+    table = await FourTable.open(fake_api, app, "Slow four", NAMES, lang)
+    await table.command(table.users[0], "/newgame")
+    lobby = table.lobby()
+    for user in table.users[1:]:
+        await table.click(user, lobby, "btn.join")
+    await table.click(table.users[0], lobby, "btn.start")
+    # Nobody presses anything (RULES.md §9): every bid times out as a pass, so the first bidder
+    # is the forced landlord (逼打), and auto-play plays the deal out.
+    message = await result_message(fake_api, table.group, timeout=30)
+    state = app.bot_data.tables.get(f"{table.group.id}:0").state
+    assert state.phase == "finished" and all(state.autoplay)
+    assert state.landlord == 0 and state.base == 1
+    assert t("table.forced", lang) in message.content
+    points = state.result.points
+    store = app.bot_data.store
+    assert [await store.balance(u.id) for u in table.users] == [1000 + p * 10 for p in points]
