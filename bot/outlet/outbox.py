@@ -4,7 +4,7 @@ Each table's audience message (the group's table picture) has at most one pendin
 request replaces the pending one — intermediate states are skipped, never queued. One task per
 table runs the jobs: it waits for a slot in the chat's flood window (:class:`~bot.outlet.limiter.
 SlidingWindow`, groups only), then runs the job, which reads the table's state *then* and makes
-one request, marked as already counted (:meth:`~bot.outlet.limiter.ChatRateLimiter.prepaid`). A
+one request, marked as already counted (:data:`~bot.outlet.limiter.PREPAID`). A
 job that finds nothing to change gives its slot back. The outbox never takes a table's lock, so
 it never delays a press, a private message or another table; ``min_interval`` spaces two edits
 of one message (``settings.table_edit_interval``).
