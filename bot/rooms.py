@@ -7,6 +7,12 @@ Settings (key: values, default):
 
 - ``language``: ``"zh-Hans"``, ``"zh-Hant"``, ``"en"`` or ``None`` (the bot's default language).
 - ``timezone``: IANA name for the day boundary of check-ins and leaderboards (``Asia/Shanghai``).
+- ``players``: seats at the table: ``3`` (RULES.md §1–§9, the default) or ``4`` (the
+  four-player, two-deck game of RULES.md §11, engine preset ``four``). With four seats the
+  options §11 does not have (``bidding`` rob, ``doubling``, ``show_cards``, ``third_min_two``,
+  ``rocket_kickers``, ``four_two_is_bomb``, ``alarm_at``, ``all_pass_forced_landlord``) are kept
+  but not passed to the engine: the four-player game bids 1/2/3, never doubles, forces a
+  landlord when all pass (逼打) and announces 10 cards left (:func:`rules_for`).
 - ``bidding``: preset ``"score"`` (RULES.md §2.1) or ``"rob"`` (§2.2).
 - ``doubling``: §3 doubling on/off, ``None`` = the preset's default (off for score, on for rob).
 - ``show_cards``: §3 show cards allowed (off).
@@ -62,6 +68,7 @@ STAKE_TIERS: dict[str, StakeTier] = {
 DEFAULT_GROUP_SETTINGS: dict[str, Any] = {
     "language": None,
     "timezone": "Asia/Shanghai",
+    "players": 3,
     "bidding": "score",
     "doubling": None,
     "show_cards": False,
@@ -141,6 +148,7 @@ def _timezone(value: Any) -> bool:
 _CHECKS: dict[str, Callable[[Any], bool]] = {
     "language": _choice(*LANGUAGES, None),
     "timezone": _timezone,
+    "players": _choice(3, 4),
     "bidding": _choice("score", "rob"),
     "doubling": lambda v: v is None or _flag(v),
     "show_cards": _flag,
@@ -199,6 +207,7 @@ _TRUE = {"on", "true", "yes", "1"}
 _FALSE = {"off", "false", "no", "0"}
 _NONE = {"none", "default", "unlimited", "-"}
 _INT_KEYS = {
+    "players",
     "custom_stake",
     "custom_min_balance",
     "multiplier_cap",
@@ -258,14 +267,36 @@ def room_stake(settings: Mapping[str, Any]) -> StakeTier:
     return STAKE_TIERS[name]
 
 
+#: The rule options a four-seat table (``players`` 4) passes to the engine: the others are the
+#: three-player game's and the ``four`` preset refuses them (RULES.md §11).
+FOUR_RULE_KEYS = ("multiplier_cap", "autoplay_penalty")
+
+
+def is_four(settings: Mapping[str, Any]) -> bool:
+    """The room plays the four-player game (setting ``players`` 4, RULES.md §11)."""
+    return settings.get("players") == 4
+
+
+def preset_name(rules: Rules) -> str:
+    """The name a table shows for its rules: ``"four"`` for the four-player game (RULES.md
+    §11), else the bidding preset (``"score"``, ``"rob"``)."""
+    return "four" if rules.variant == "four" else rules.bidding
+
+
 def rules_for(settings: Mapping[str, Any]) -> Rules:
     """The engine rules of a room's next deal from its full settings.
 
-    ``doubling`` = ``None`` keeps the preset's own default (RULES.md §3).
+    ``doubling`` = ``None`` keeps the preset's own default (RULES.md §3). With ``players`` 4
+    the preset is ``four`` (RULES.md §11) with only :data:`FOUR_RULE_KEYS` applied.
+
+    >>> rules_for({"players": 4, "bidding": "rob", "show_cards": True}).seats
+    4
 
     Raises:
         ValueError: a value the engine does not accept.
     """
+    if is_four(settings):
+        return preset("four", **{key: settings[key] for key in FOUR_RULE_KEYS if key in settings})
     options = {key: settings[key] for key in RULE_KEYS if key in settings}
     if options.get("doubling") is None:
         options.pop("doubling", None)

@@ -27,7 +27,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import t
-from bot.rooms import STAKE_TIERS, room_stake, rules_for
+from bot.rooms import STAKE_TIERS, is_four, room_stake, rules_for
 
 PREFIX = "C"
 VERSION_LENGTH = 6
@@ -57,6 +57,7 @@ class MenuItem:
 #: The menu, in display order (RULES.md §2, §3, §5, §7, §8, §9 and the group's own options).
 MENU: tuple[MenuItem, ...] = (
     MenuItem("language", ("zh-Hans", "zh-Hant", "en")),
+    MenuItem("players", (3, 4)),
     MenuItem("bidding", ("score", "rob")),
     MenuItem("doubling"),
     MenuItem("show_cards"),
@@ -78,6 +79,12 @@ MENU: tuple[MenuItem, ...] = (
     MenuItem("timezone", TIMEZONES),
 )
 ITEMS: dict[str, MenuItem] = {item.key: item for item in MENU}
+#: Settings of the three-player game only: a four-seat table (``players`` 4, RULES.md §11) does
+#: not use them, so its menu hides them and says so (:func:`main_page`).
+THREE_ONLY = frozenset({
+    "bidding", "doubling", "show_cards", "third_min_two", "all_pass_forced_landlord",
+    "rocket_kickers", "four_two_is_bomb", "alarm_at",
+})
 #: Options pages that explain how to type a value the page does not offer.
 TYPED_HINTS = frozenset({"stake_tier", "multiplier_cap", "timezone"})
 
@@ -191,6 +198,8 @@ def value_label(key: str, value: Any, settings: Mapping[str, Any], lang: str,
         return t(f"set.{key}_{value}", lang)
     if key == "alarm_at":
         return t("set.alarm_value", lang, n=value)
+    if key == "players":
+        return t(f"set.players_{value}", lang)
     return str(value)
 
 
@@ -203,10 +212,16 @@ def _label(key: str, settings: Mapping[str, Any], lang: str,
 
 def main_page(settings: Mapping[str, Any], lang: str,
               default_timeouts: Mapping[str, float]) -> tuple[str, InlineKeyboardMarkup]:
-    """The menu's first page: one button per setting showing its value (two per row), Close."""
+    """The menu's first page: one button per setting showing its value (two per row), Close.
+
+    At a four-seat table the settings of the three-player game (:data:`THREE_ONLY`) are left out
+    and the title says they do not apply (RULES.md §11)."""
     version = settings_version(settings)
+    four = is_four(settings)
     buttons = []
     for item in MENU:
+        if four and item.key in THREE_ONLY:
+            continue
         op = "t" if item.is_toggle else "o"
         buttons.append(InlineKeyboardButton(
             _label(item.key, settings, lang, default_timeouts),
@@ -214,7 +229,10 @@ def main_page(settings: Mapping[str, Any], lang: str,
         ))
     rows = [buttons[i:i + 2] for i in range(0, len(buttons), 2)]
     rows.append([InlineKeyboardButton(t("set.close", lang), callback_data=menu_data(version, "x"))])
-    return t("set.title", lang), InlineKeyboardMarkup(rows)
+    title = t("set.title", lang)
+    if four:
+        title += "\n" + t("set.four_hidden", lang)
+    return title, InlineKeyboardMarkup(rows)
 
 
 def options_page(key: str, settings: Mapping[str, Any], lang: str,
@@ -239,12 +257,18 @@ def options_page(key: str, settings: Mapping[str, Any], lang: str,
     lines = [t("set.page_title", lang, name=t(f"set.name.{key}", lang))]
     if key in TYPED_HINTS:
         lines.append(t(f"set.hint.{key}", lang))
+    if is_four(settings) and key in THREE_ONLY:
+        lines.append(t("set.four_unused", lang))
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 
 
 def saved_text(key: str, settings: Mapping[str, Any], lang: str,
                default_timeouts: Mapping[str, float]) -> str:
-    """The pop-up (or reply) after a change: the setting's new value."""
+    """The pop-up (or reply) after a change: the setting's new value, and at a four-seat table
+    that a setting of the three-player game does not apply there (RULES.md §11)."""
     value = effective_value(key, settings)
-    return t("set.saved", lang, name=t(f"set.name.{key}", lang),
+    text = t("set.saved", lang, name=t(f"set.name.{key}", lang),
              value=value_label(key, value, settings, lang, default_timeouts))
+    if is_four(settings) and key in THREE_ONLY:
+        text += " " + t("set.four_unused", lang)
+    return text

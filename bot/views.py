@@ -97,7 +97,8 @@ def _button(
 def lobby_view(
     table: Table, bot_username: str | None, minutes_left: int
 ) -> tuple[str, InlineKeyboardMarkup]:
-    """The lobby message: preset, stake, the three seats, and Join/Leave/Add bot/Start/Close.
+    """The lobby message: preset, stake, the seats (three, or four for the four-player game,
+    RULES.md §11), and Join/Leave/Add bot/Start/Close.
 
     When ``table.join_link`` is set and the bot's username is known, a URL button opens the private
     chat with ``/start join_<token>``, which seats the player (issue 3, flow step 2).
@@ -109,12 +110,13 @@ def lobby_view(
         t("lobby.stake", lang, stake=table.stake),
         "",
     ]
-    for i in range(3):
+    for i in range(max(table.seat_count, len(table.seats))):
         if i < len(table.seats):
             lines.append(t("lobby.seat", lang, n=i + 1, name=seat_name(table.seats[i], i, lang)))
         else:
             lines.append(t("lobby.seat_empty", lang, n=i + 1))
-    lines += ["", t("lobby.help", lang), t("lobby.expires", lang, minutes=max(1, minutes_left))]
+    help_key = "lobby.help_four" if table.seat_count == 4 else "lobby.help"
+    lines += ["", t(help_key, lang), t("lobby.expires", lang, minutes=max(1, minutes_left))]
     rows = [
         [_button(t("btn.join", lang), cb.LOBBY, table.token, 0, "join"),
          _button(t("btn.leave", lang), cb.LOBBY, table.token, 0, "leave")],
@@ -247,6 +249,24 @@ def current_multipliers(view: SeatView) -> list[int]:
     return [2 ** view.bidding.robs]
 
 
+def forced_landlord(view: SeatView) -> bool:
+    """The landlord was forced: everybody passed and the first bidder took the kitty at base 1
+    (逼打, RULES.md §11; the house option ``all_pass_forced_landlord`` of §2)."""
+    return view.landlord is not None and not any(
+        a.kind in ("bid", "call", "rob") for a in view.history)
+
+
+def bombs_left_text(view: SeatView, seat: int, lang: str) -> str | None:
+    """A farmer's bomb allowance as the table writes it ("还能出 1 个炸弹" / "1 bomb left"),
+    ``None`` for a seat that may play any number (the landlord, a 头撂 deal, RULES.md §11)."""
+    left = view.bombs_left(seat)
+    if left is None:
+        return None
+    if left == 1:
+        return t("table.bombs_left_one", lang)
+    return t("table.bombs_left", lang, n=left) if left else t("table.no_bombs_left", lang)
+
+
 def _names(table: Table, seats: Iterable[int], lang: str) -> str:
     return ", ".join(seat_name(table.seats[s], s, lang) for s in seats)
 
@@ -279,6 +299,8 @@ def table_view(
     if view.base:
         lines.append(t("table.base_multiplier", lang, base=view.base,
                        multiplier=multiplier_text(current_multipliers(view))))
+    if forced_landlord(view):
+        lines.append(t("table.forced", lang))
     if view.kitty is not None:
         lines.append(t("table.kitty", lang, cards=cards_text(view.kitty, lang)))
     lines.append("")
@@ -291,6 +313,9 @@ def table_view(
         parts.append(t("table.count", lang, n=view.counts[i]))
         if view.alarm[i]:
             parts.append(t("alarm", lang, n=view.counts[i]))
+        allowance = bombs_left_text(view, i, lang) if _playing(view) else None
+        if allowance is not None:
+            parts.append(allowance)
         if view.escaped[i]:
             parts.append(t("table.left", lang))
         elif view.autoplay[i] and not seat.is_bot:
@@ -345,6 +370,9 @@ def hand_view(
     lines = [t("hand.title", lang, n=len(view.hand)), cards_text(view.hand, lang)]
     if view.landlord is not None:
         lines.append(t("hand.role", lang, role=_role(view, seat, lang)))
+    allowance = _allowance_line(view, lang)
+    if allowance is not None:
+        lines.append(allowance)
     mine = seat in view.to_act and _playing(view)
     if selected and mine and view.phase == "playing":
         lines.append(t("hand.selected", lang, cards=ranks_text(selected, lang)))
@@ -381,6 +409,20 @@ def hand_view(
     else:
         rows.append([_button(t("btn.autoplay", lang), cb.ACTION, table.token, 0, "auto1")])
     return "\n".join(lines), InlineKeyboardMarkup(rows)
+
+
+def _allowance_line(view: SeatView, lang: str) -> str | None:
+    """A farmer's own bomb allowance on the hand message of the four-player game (RULES.md
+    §11): how many are left, or any number (after a 头撂); ``None`` for the landlord and in the
+    three-player game."""
+    if not _playing(view) or view.rules.variant != "four" or view.landlord in (None, view.seat):
+        return None
+    left = view.bombs_left()
+    if left is None:
+        return t("hand.bombs_any", lang)
+    if left == 1:
+        return t("hand.bombs_left_one", lang)
+    return t("hand.bombs_left", lang, n=left) if left else t("hand.no_bombs_left", lang)
 
 
 def hand_stopped_text(table: Table, view: SeatView) -> str:
@@ -442,8 +484,12 @@ def result_view(
         lines.append(t("result.spring", lang, spring=t("anti_spring", lang)))
     if result.bombs:
         lines.append(t("result.bombs", lang, n=result.bombs))
+    if forced_landlord(view):
+        lines.append(t("table.forced", lang))
     lines.append(t("table.base_multiplier", lang, base=result.base,
                    multiplier=multiplier_text(result.multipliers or [1])))
+    if result.bonus:
+        lines.append(t("result.head_bid", lang, n=result.bonus))
     lines.append("")
     for i, seat in enumerate(table.seats):
         role = t("table.role", lang, role=_role(view, i, lang)) if view.landlord is not None else ""

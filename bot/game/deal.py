@@ -32,6 +32,7 @@ from bot.game.drawing import Drawing
 from bot.game.outlet import Unreachable
 from bot.game.table import DEAL, RESULT, Table
 from bot.i18n import t
+from bot.rooms import preset_name
 from bot.store import SeatFacts, SeatRecord
 from engine import (
     Action,
@@ -57,6 +58,9 @@ AUTOPLAY_LEVEL = "hard"
 TABLE = "table"
 #: Redeals in a row (everybody passed) after which a table closes rather than deal forever.
 MAX_REDEALS = 10
+
+#: Plays counted as bombs in a player's statistics (RULES.md §5, §11: 天尊 too).
+BOMB_TYPES = (ComboType.BOMB, ComboType.ROCKET, ComboType.JOKER_BOMB)
 
 #: Called once the action is accepted, before anything is stored or shown (answers the press).
 Ack = Callable[[], Awaitable[None]]
@@ -146,7 +150,8 @@ class DealDriver:
 
     def _take_config(self, table: Table, config: TableConfig) -> None:
         table.lang = config.lang
-        table.preset = config.rules.bidding
+        table.seat_count = config.rules.seats
+        table.preset = preset_name(config.rules)
         table.stake = 0 if table.private else config.stake
         table.play_timeout = config.play_timeout
         table.bid_timeout = config.bid_timeout
@@ -621,7 +626,7 @@ def seat_facts(state: DealState) -> list[SeatFacts]:
     for action in state.history:
         if action.kind == "play":
             readings = classify(action.cards or (), state.rules)
-            if readings and readings[0].type in (ComboType.BOMB, ComboType.ROCKET):
+            if readings and readings[0].type in BOMB_TYPES:
                 bombs[action.seat] += 1
     facts = []
     for seat in range(state.rules.seats):

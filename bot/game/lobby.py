@@ -27,6 +27,7 @@ from bot.game.drawing import Drawing
 from bot.game.outlet import Unreachable
 from bot.game.table import LOBBY, RESULT, Seat, Table, table_key
 from bot.i18n import t
+from bot.rooms import preset_name
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,8 @@ class Lobby:
             if existing is not None:
                 ctx.tables.remove(existing)
             table = Table(chat_id, thread_id, lang, title=title, opener_id=person.user_id,
-                          preset=config.rules.bidding, stake=config.stake)
+                          seat_count=config.rules.seats, preset=preset_name(config.rules),
+                          stake=config.stake)
             ctx.tables.add(table)
             refusal = await self.seat(table, person, lang=lang)
             if not await self.post_lobby(table):
@@ -265,14 +267,33 @@ class Lobby:
     async def start_refusal(self, table: Table, lang: str) -> tuple[str | None, str | None]:
         """Why Start cannot deal now: ``(pop-up in lang, message for the audience)``, each
         ``None`` when there is none; ``(None, None)``: it may. The room's minimum balance is
-        checked again (beans may have gone since the players sat down)."""
+        checked again (beans may have gone since the players sat down). The number of seats is
+        the group's now (``players``, RULES.md §11): a lobby opened before an admin changed it
+        takes the new number (surplus bot seats go; surplus players must leave)."""
+        config = await self.ctx.config(table)
+        if config.rules.seats != table.seat_count:
+            table.seat_count = config.rules.seats
+            table.preset = preset_name(config.rules)
+            self._drop_surplus_bots(table)
+            await self.refresh(table)
+        if len(table.seats) > table.seat_count:
+            return t("pop.too_many_seats", lang, n=table.seat_count), None
         if not table.is_full():
-            return t("pop.need_three", lang), None
+            return t("pop.need_four" if table.seat_count == 4 else "pop.need_three", lang), None
         minimum, short = await self.lacking_beans(table)
         if short:
             return (self._need_beans_text(table, short, minimum, lang)[:200],
                     self._need_beans_text(table, short, minimum, table.lang))
         return None, None
+
+    @staticmethod
+    def _drop_surplus_bots(table: Table) -> None:
+        """Take bot seats away from the end while the table has more seats than it should."""
+        for i in reversed(range(len(table.seats))):
+            if len(table.seats) <= table.seat_count:
+                break
+            if table.seats[i].is_bot:
+                del table.seats[i]
 
     @staticmethod
     def _need_beans_text(table: Table, short: list[int], minimum: int, lang: str) -> str:
@@ -308,8 +329,11 @@ class Lobby:
             if stays:
                 seats.append(Seat(s.user_id, s.name, s.is_bot, lang=s.lang))
         table.seats = seats
+        table.seat_count = config.rules.seats
+        self._drop_surplus_bots(table)
+        del table.seats[table.seat_count:]
         table.lang = config.lang
-        table.preset = config.rules.bidding
+        table.preset = preset_name(config.rules)
         table.stake = config.stake
         registry.retoken(table)
         table.phase = LOBBY

@@ -96,7 +96,9 @@ class Table:
         token: current token carried by every button (changes per lobby and per deal).
         phase: ``"lobby"``, ``"deal"`` or ``"result"`` (deal over, "Play again" offered).
         opener_id: the user who opened the lobby (may start and close it, with group admins).
-        seats: up to three :class:`Seat` in seat order (turn order, RULES.md §1.2).
+        seats: up to ``seat_count`` :class:`Seat` in seat order (turn order, RULES.md §1.2).
+        seat_count: how many seats the table has: 3, or 4 for the four-player game (the
+            group's ``players`` setting, RULES.md §11), taken from the rules of its deals.
         preset: bidding preset name (``"score"``/``"rob"``), stake: beans per point (RULES.md §8).
         play_timeout, bid_timeout: seconds per decision (RULES.md §9).
         autoplay_mode: what plays for a human seat on auto-play: ``"simple"`` (the seeds' rule,
@@ -135,6 +137,7 @@ class Table:
     phase: str = LOBBY
     opener_id: int | None = None
     seats: list[Seat] = field(default_factory=list)
+    seat_count: int = 3
     preset: str = "score"
     stake: int = 10
     play_timeout: float = 30.0
@@ -183,8 +186,9 @@ class Table:
         """``(index, seat)`` of every human seat."""
         return ((i, s) for i, s in enumerate(self.seats) if not s.is_bot)
 
-    def is_full(self, seats: int = 3) -> bool:
-        return len(self.seats) >= seats
+    def is_full(self, seats: int | None = None) -> bool:
+        """Every seat taken (``seats``: default :attr:`seat_count`)."""
+        return len(self.seats) >= (self.seat_count if seats is None else seats)
 
     def reset_messages(self) -> None:
         """Forget the hand messages and turn notices of the last deal (a new deal starts)."""
@@ -209,7 +213,8 @@ class Table:
         """JSON-friendly dict of everything but the engine state.
 
         Shape: ``{"v": 1, "chat_id", "thread_id", "lang", "title", "token", "phase", "opener_id",
-        "seats": [{"user_id", "name", "is_bot", "left", "blocked", "lang"}, ...], "preset", "stake",
+        "seats": [{"user_id", "name", "is_bot", "left", "blocked", "lang"}, ...], "seat_count",
+        "preset", "stake",
         "play_timeout", "bid_timeout", "autoplay_mode", "bot_level", "pictures", "message_id",
         "message_photo", "hand_message_ids": [...], "hand_photos": [...], "turn_notices": [...],
         "leave_prompts": [...], "join_link", "deal_id", "first_bidder", "redeals", "deadline",
@@ -217,7 +222,8 @@ class Table:
         "private"}``, meaning what the attributes do.
         Dicts stored before pictures existed lack ``pictures`` … ``turn_notices``; they read as
         text messages and no pending notice. Dicts stored before ``leave_prompts`` read as no
-        pending /leave confirmation; dicts stored before ``private`` read as a group's table.
+        pending /leave confirmation; dicts stored before ``private`` read as a group's table,
+        dicts stored before ``seat_count`` as a three-seat table.
         """
         return {
             "v": DICT_VERSION,
@@ -229,6 +235,7 @@ class Table:
             "phase": self.phase,
             "opener_id": self.opener_id,
             "seats": [s.to_dict() for s in self.seats],
+            "seat_count": self.seat_count,
             "preset": self.preset,
             "stake": self.stake,
             "play_timeout": self.play_timeout,
@@ -274,6 +281,7 @@ class Table:
                 phase=data["phase"],
                 opener_id=data["opener_id"],
                 seats=[Seat.from_dict(s) for s in data["seats"]],
+                seat_count=int(data.get("seat_count", 3)),
                 preset=data["preset"],
                 stake=int(data["stake"]),
                 play_timeout=float(data["play_timeout"]),
