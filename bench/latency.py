@@ -283,11 +283,18 @@ async def play_turn(run: Run, user: User, message: FakeMessage, keys: dict[str, 
         await run.press(user, current, data, changes_deal=True)
 
 
-def result_since(api: StrictFakeBotApi, group: Chat, after: int) -> FakeMessage | None:
+def shown_in(api: StrictFakeBotApi, group: Chat) -> set[tuple[int, int]]:
+    """(message id, edits) of every message the group shows now."""
+    return {(m.message_id, m.edits) for m in api.messages_in(group)}
+
+
+def new_result(api: StrictFakeBotApi, group: Chat, before: set[tuple[int, int]]
+               ) -> FakeMessage | None:
+    """A result message in ``group`` that was not shown (so) in ``before``: a new message or
+    one edited into the result."""
     for message in reversed(api.messages_in(group)):
-        if message.message_id <= after:
-            return None
-        if message.content.startswith(RESULT_MARK):
+        if message.content.startswith(RESULT_MARK) and (
+                (message.message_id, message.edits) not in before):
             return message
     return None
 
@@ -315,15 +322,14 @@ async def play_table(run: Run, index: int, variant: str, deals: int) -> None:
         await run.press(users[0], lobby, payloads(lobby)["bot"])
     for number in range(deals):
         await asyncio.sleep(run.think)
-        start_id = max((m.message_id for m in api.messages_in(group, include_deleted=True)),
-                       default=0)
+        before = shown_in(api, group)
         await run.press(users[0], lobby, payloads(lobby)["start"])
 
-        def finished(group: Chat = group, start_id: int = start_id) -> bool:
-            return result_since(api, group, start_id) is not None
+        def finished(group: Chat = group, before: set[tuple[int, int]] = before) -> bool:
+            return new_result(api, group, before) is not None
 
         await asyncio.gather(*(play_seat(run, user, finished) for user in users))
-        result = result_since(api, group, start_id)
+        result = new_result(api, group, before)
         assert result is not None
         run.deals += 1
         if number + 1 < deals:
@@ -333,7 +339,7 @@ async def play_table(run: Run, index: int, variant: str, deals: int) -> None:
             after = result.message_id
             lobby = await run.wait(lambda after=after: next(
                 (m for m in reversed(api.messages_in(group)) if "start" in payloads(m)
-                 and m.message_id > after), None), timeout=60)
+                 and m.message_id >= after), None), timeout=60)
 
 
 # --- Figures --------------------------------------------------------------------------------
@@ -517,12 +523,14 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
     megabytes = sum(fig.bytes_by_method.values()) / 1e6 / done
     print(f"per deal: {total / done:.1f} Bot API calls = group {fig.by_kind['group'] / done:.1f}"
           f" + private {fig.by_kind['private'] / done:.1f} + answers "
-          f"{fig.by_kind['answers'] / done:.1f} + other {fig.by_kind['other'] / done:.1f}; "
-          f"{megabytes:.3f} MB uploaded")
+          f"{fig.by_kind['answers'] / done:.1f} + other {fig.by_kind['other'] / done:.1f} "
+          f"(429s included: {limited / done:.1f}); {megabytes:.3f} MB uploaded")
     print(f"  {'method':28}{'calls/deal':>11}{'KB/deal':>10}")
     for method, count in fig.by_method.most_common():
         kilobytes = fig.bytes_by_method[method] / 1e3 / done
         print(f"  {method:28}{count / done:>11.1f}{kilobytes:>10.1f}")
+    polls = sum(1 for c in run.api.calls if c.method == "getUpdates")
+    print(f"  (getUpdates polls, not counted above: {polls / done:.1f} per deal)")
     cpu_per_deal = cpu / done
     print(f"bot process: {cpu_per_deal:.2f} CPU-s per deal ({cpu:.1f} s in all), peak RSS "
           f"{rss[2]:.0f} MB (RSS {rss[0]:.0f} MB before the first deal, {rss[1]:.0f} MB after, "
