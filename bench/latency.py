@@ -48,6 +48,7 @@ import os
 import random
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -450,6 +451,17 @@ def measure(run: Run, first_call: int, end: float) -> Figures:
                    bytes_by_method, by_kind)
 
 
+def code_version() -> str:
+    """The branch and commit of the code under test (and "+changes" if the tree differs)."""
+    def git(*args: str) -> str:
+        result = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True,
+                                check=False)
+        return result.stdout.strip()
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    dirty = "+changes" if git("status", "--porcelain", "--untracked-files=no") else ""
+    return f"{git('rev-parse', '--abbrev-ref', 'HEAD')}@{head}{dirty}"
+
+
 # --- One run --------------------------------------------------------------------------------
 
 
@@ -468,6 +480,7 @@ async def run_once(tables: int, variant: str, deals: int, think: float, seed: in
             rss_start, _ = bot.memory_mb()
             first_call = len(api.calls)
             started = time.monotonic()
+            own_cpu = time.process_time()
 
             async def table(i: int) -> None:
                 await asyncio.sleep(i * 0.1)  # tables open over the first seconds, not at once
@@ -484,21 +497,24 @@ async def run_once(tables: int, variant: str, deals: int, think: float, seed: in
             await asyncio.sleep(TRAILING)
             end = time.monotonic()
             cpu = bot.cpu_seconds() - cpu_start
+            own_cpu = time.process_time() - own_cpu
             rss_end, rss_peak = bot.memory_mb()
         finally:
             status = await bot.stop()
             problems = bot.log_problems()
             await api.stop()
     figures = measure(run, first_call, end)
-    return report(tables, variant, deals, think, run, figures, end - started, cpu,
+    return report(tables, variant, deals, think, run, figures, end - started, (cpu, own_cpu),
                   (rss_start, rss_end, rss_peak), status, problems)
 
 
 def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: Figures,
-           seconds: float, cpu: float, rss: tuple[float, float, float], status: int | None,
-           problems: list[str]) -> bool:
+           seconds: float, cpus: tuple[float, float], rss: tuple[float, float, float],
+           status: int | None, problems: list[str]) -> bool:
     done = max(run.deals, 1)
-    print(f"== {tables} table(s) x {deals} deal(s), {variant} ({VARIANTS[variant]}), "
+    cpu, own_cpu = cpus
+    print(f"== {code_version()}: {tables} table(s) x {deals} deal(s), {variant} "
+          f"({VARIANTS[variant]}), "
           f"presses {think:g} s after a change, GROUP_RATE_LIMIT default, strict fake Bot API "
           f"(20/group/60 s sliding, 30/s) ==")
     print(f"deals finished {run.deals}/{tables * deals} in {seconds:.1f} s; presses "
@@ -534,7 +550,8 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
     cpu_per_deal = cpu / done
     print(f"bot process: {cpu_per_deal:.2f} CPU-s per deal ({cpu:.1f} s in all), peak RSS "
           f"{rss[2]:.0f} MB (RSS {rss[0]:.0f} MB before the first deal, {rss[1]:.0f} MB after, "
-          f"{(rss[1] - rss[0]) / done:+.1f} MB per deal)")
+          f"{(rss[1] - rss[0]) / done:+.1f} MB per deal); the bench itself (fake Bot API and "
+          f"players) {own_cpu:.1f} CPU-s, load average {os.getloadavg()[0]:.1f}")
     per_hour = TOKEN_RATE * 3600 / (chat / done) if chat else float("inf")
     print(f"deals per hour per token at {TOKEN_RATE} requests/s: {per_hour:.0f} "
           f"({chat / done:.1f} chat calls per deal)")
