@@ -44,6 +44,7 @@ import argparse
 import asyncio
 import bisect
 import contextlib
+import itertools
 import os
 import random
 import signal
@@ -402,6 +403,7 @@ class Figures:
     by_method: Counter[str]
     bytes_by_method: Counter[str]
     by_kind: Counter[str]
+    group_gap: float  # the longest time between two sends/edits into one group
 
 
 def measure(run: Run, first_call: int, end: float) -> Figures:
@@ -447,8 +449,10 @@ def measure(run: Run, first_call: int, end: float) -> Figures:
         else:
             by_kind["private"] += 1
     rate_limited = Counter(r.method for r in api.rate_limited)
+    gap = max((b.time - a.time for chat in groups for a, b in itertools.pairwise(
+        [c for c in index.by_chat[chat] if table_call(c)])), default=0.0)
     return Figures(answer_times, unanswered, hand_times, no_edit, lags, rate_limited, by_method,
-                   bytes_by_method, by_kind)
+                   bytes_by_method, by_kind, gap)
 
 
 def code_version() -> str:
@@ -531,6 +535,7 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
         stats[name] = (p50, p95, top)
         print(f"  {name:30}{len(values):>6}{p50 * 1000:>8.0f}{p95 * 1000:>8.0f}"
               f"{top * 1000:>8.0f}")
+    print(f"  (longest time between two sends/edits into one group: {fig.group_gap:.1f} s)")
     limited = sum(fig.rate_limited.values())
     print(f"429s received: {limited}" + (f" ({dict(fig.rate_limited)})" if limited else ""))
     total = sum(fig.by_method.values())
