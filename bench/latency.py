@@ -400,6 +400,7 @@ class Figures:
     no_hand_edit: int
     lags: list[float]
     rate_limited: Counter[str]
+    limited_by: Counter[str]
     by_method: Counter[str]
     bytes_by_method: Counter[str]
     by_kind: Counter[str]
@@ -449,10 +450,13 @@ def measure(run: Run, first_call: int, end: float) -> Figures:
         else:
             by_kind["private"] += 1
     rate_limited = Counter(r.method for r in api.rate_limited)
+    limited_by = Counter(
+        f"{r.window} window, {'group' if r.chat_id < 0 else 'private'} chat"
+        for r in api.rate_limited)
     gap = max((b.time - a.time for chat in groups for a, b in itertools.pairwise(
         [c for c in index.by_chat[chat] if table_call(c)])), default=0.0)
-    return Figures(answer_times, unanswered, hand_times, no_edit, lags, rate_limited, by_method,
-                   bytes_by_method, by_kind, gap)
+    return Figures(answer_times, unanswered, hand_times, no_edit, lags, rate_limited, limited_by,
+                   by_method, bytes_by_method, by_kind, gap)
 
 
 def code_version() -> str:
@@ -537,7 +541,8 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
               f"{top * 1000:>8.0f}")
     print(f"  (longest time between two sends/edits into one group: {fig.group_gap:.1f} s)")
     limited = sum(fig.rate_limited.values())
-    print(f"429s received: {limited}" + (f" ({dict(fig.rate_limited)})" if limited else ""))
+    print(f"429s received: {limited}" + (f" ({dict(fig.rate_limited)}; "
+                                         f"{dict(fig.limited_by)})" if limited else ""))
     total = sum(fig.by_method.values())
     chat = fig.by_kind["group"] + fig.by_kind["private"]
     besides_answers = total - fig.by_kind["answers"]

@@ -378,6 +378,7 @@ async def test_strict_mode_sliding_group_minute_and_overall_second() -> None:
     assert statuses.count(429) == 3 == len(api.rate_limited)
     assert [r.method for r in api.rate_limited] == ["deleteMessage", "sendMessage", "sendMessage"]
     assert api.rate_limited[0].chat_id == group.id
+    assert [r.window for r in api.rate_limited] == ["group", "group", "overall"]
     assert not api.message(group, first.message_id).deleted  # a refused call changes nothing
     sent = api.calls_to("sendMessage")[0]
     assert api.uploaded(sent) > len("table 0")  # the HTTP body of the call, in bytes

@@ -78,22 +78,25 @@ class FloodLimits:
     _groups: dict[int, SlidingWindow] = field(default_factory=dict, repr=False)
     _overall: SlidingWindow | None = field(default=None, repr=False)
 
-    def check(self, method: str, chat_id: int | None, is_group: bool, now: float) -> int | None:
+    def check(
+        self, method: str, chat_id: int | None, is_group: bool, now: float
+    ) -> tuple[int, str] | None:
         """Count a request of ``method`` into ``chat_id`` at ``now`` (seconds); returns None if
-        it is allowed, else the ``retry_after`` (whole seconds, ≥ 1) of a 429 answer."""
+        it is allowed, else the ``retry_after`` (whole seconds, ≥ 1) of a 429 answer and the
+        window that refused it ("group" or "overall")."""
         if chat_id is None:
             return None
         if self._overall is None:
             self._overall = SlidingWindow(self.overall_per_second, 1.0)
-        windows = [self._overall]
+        windows = [("overall", self._overall)]
         if is_group and method.lower() in GROUP_LIMITED:
             group = self._groups.setdefault(chat_id, SlidingWindow(self.group_per_minute, 60.0))
-            windows.insert(0, group)
-        for window in windows:
+            windows.insert(0, ("group", group))
+        for name, window in windows:
             wait = window.wait(now)
             if wait > 0:
-                return max(1, math.ceil(wait))
-        for window in windows:
+                return max(1, math.ceil(wait)), name
+        for _, window in windows:
             window.add(now)
         return None
 
@@ -106,6 +109,7 @@ class RateLimited:
     chat_id: int
     retry_after: int
     time: float
+    window: str  # "group" (the group's minute) or "overall" (the bot's second)
 
 
 class StrictFakeBotApi(FakeBotApi):
@@ -139,10 +143,11 @@ class StrictFakeBotApi(FakeBotApi):
         chat = self.chats.get(chat_id) if chat_id is not None else None
         is_group = chat.type in ("group", "supergroup") if chat else (chat_id or 0) < 0
         now = self.clock()
-        retry_after = self.limits.check(method, chat_id, is_group, now)
-        if retry_after is not None:
+        refusal = self.limits.check(method, chat_id, is_group, now)
+        if refusal is not None:
             assert chat_id is not None
-            self.rate_limited.append(RateLimited(method, chat_id, retry_after, now))
+            retry_after, window = refusal
+            self.rate_limited.append(RateLimited(method, chat_id, retry_after, now, window))
             raise ApiError(429, f"Too Many Requests: retry after {retry_after}", retry_after)
 
     async def _handle(self, request: web.Request) -> web.Response:
