@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from telegram import BotCommand
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaults
 
 from bot import handlers
 from bot.i18n import t
@@ -41,6 +41,9 @@ def build_application(settings: Settings) -> Application:
     - `AIORateLimiter`: at most `OVERALL_RATE_LIMIT` requests per second overall and
       `settings.group_rate_limit` per minute per group; a 429 answer pauses all requests for
       `retry_after` seconds and retries the request up to `RATE_LIMIT_RETRIES` times.
+    - `Defaults(allow_sending_without_reply=True)`: a reply to a command that is gone (groups
+      whose moderation bots delete commands) is sent as a plain message instead of failing
+      with 400 "message to be replied not found".
     - PTB's JobQueue (timers) and concurrent update processing: handlers must take the
       per-table lock, updates of different tables run side by side.
     - Handlers registered by `bot.handlers.register`.
@@ -59,6 +62,7 @@ def build_application(settings: Settings) -> Application:
                 max_retries=RATE_LIMIT_RETRIES,
             )
         )
+        .defaults(Defaults(allow_sending_without_reply=True))
         .concurrent_updates(True)
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)

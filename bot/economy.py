@@ -13,9 +13,17 @@ receives; the human seats settle with each other only. The beans that change han
 of what the human losers can pay and what the human winners are owed. A human playing with two bots
 therefore neither wins nor loses beans, and beans can never be created by beating the AI.
 
-Days: the daily check-in, relief, the ``/give`` limit and the daily leaderboards use the calendar
-day in a group's time zone (default ``Asia/Shanghai``); see :func:`local_day` and
-:func:`period_bounds`.
+Escrow (issue 14, our rule within RULES.md §8): a running deal may take at most what each human
+seat held when it started. The store records that balance at deal start; while the deal runs the
+player cannot ``/give``, and settlement passes the held balance to :func:`settle_beans` as the
+seat's ``balances`` entry (never more than the balance at settlement).
+
+Days: a player's own limits — the daily check-in, relief and the ``/give`` limit — use one day
+boundary per player, midnight in :data:`PLAYER_TIMEZONE` (``Asia/Shanghai``, Beijing time)
+whatever group they write in, so moving between groups in different time zones never yields two
+days in a minute (:func:`player_day`). The leaderboards and the end-of-day post belong to a group
+and use the calendar day in the group's time zone (default ``Asia/Shanghai``); see
+:func:`local_day` and :func:`period_bounds`.
 """
 
 from __future__ import annotations
@@ -27,6 +35,9 @@ from typing import Literal
 from zoneinfo import ZoneInfo
 
 DEFAULT_TIMEZONE = "Asia/Shanghai"
+#: The time zone of every player's day (check-in, relief, the /give limit): Beijing time, the
+#: zone of the game's players, the same for every group (issue 14).
+PLAYER_TIMEZONE = "Asia/Shanghai"
 
 Period = Literal["today", "yesterday", "week", "all"]
 PERIODS: tuple[Period, ...] = ("today", "yesterday", "week", "all")
@@ -113,7 +124,9 @@ def settle_beans(points: Sequence[int], stake: int, balances: Sequence[int | Non
     Args:
         points: per seat, the deal's points (RULES.md §7), summing to zero.
         stake: beans per point (≥ 1).
-        balances: per seat, the balance in beans before settling; ``None`` for a bot seat.
+        balances: per seat, the beans the deal may take: the store passes the balance the
+            player held when the deal started, or the balance now if lower (see the module
+            docstring, "Escrow"); ``None`` for a bot seat.
 
     Returns:
         Per seat, the change in beans: negative for a seat that pays. The changes sum to zero, no
@@ -164,6 +177,16 @@ def local_day(moment: datetime, tz: str = DEFAULT_TIMEZONE) -> date:
     if moment.tzinfo is None:
         raise ValueError("moment must be timezone-aware")
     return moment.astimezone(ZoneInfo(tz)).date()
+
+
+def player_day(moment: datetime) -> date:
+    """The player's day at the aware datetime ``moment``: the calendar day in
+    :data:`PLAYER_TIMEZONE`, for every player and every group (check-in, relief, /give).
+
+    >>> player_day(datetime(2024, 5, 1, 16, 0, tzinfo=UTC))
+    datetime.date(2024, 5, 2)
+    """
+    return local_day(moment, PLAYER_TIMEZONE)
 
 
 def day_start(day: date, tz: str = DEFAULT_TIMEZONE) -> datetime:

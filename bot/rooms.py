@@ -37,6 +37,7 @@ from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
 
+from bot.numbers import parse_whole
 from engine.presets import Rules, preset
 
 LANGUAGES = ("zh-Hans", "zh-Hant", "en")
@@ -234,7 +235,8 @@ def parse_value(key: str, text: str) -> Any:
     elif _CHECKS[key](None) and (lowered in _NONE or lowered == "off"):
         value = None
     elif key in _INT_KEYS:
-        value = int(word) if word.isdigit() else word
+        number = parse_whole(word)  # ASCII digits only: "²" is text, not 2
+        value = word if number is None else number
     elif key == "language":
         value = next((lang for lang in LANGUAGES if lang.lower() == lowered), word)
     elif key == "timezone":

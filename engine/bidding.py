@@ -69,6 +69,23 @@ def start_bidding(rules: Rules, first_bidder: int) -> Bidding:
     return Bidding(first_bidder, order, stage="call" if rules.bidding == "rob" else "bid")
 
 
+def shower_calls_first(bidding: Bidding, rules: Rules, seat: int) -> Bidding:
+    """Rob preset: ``seat`` showed its cards first before anyone called, so it calls first
+    (RULES.md §3, seed 003: 第一个选择明牌的玩家为首叫人).
+
+    ``seat`` speaks next, then the seats still to speak in seat order after it; it becomes
+    ``first_bidder`` (the seat forced to be landlord under ``all_pass_forced_landlord``) when
+    nobody has spoken yet. A seat that has already declined keeps its decline: the bidding is
+    unchanged.
+    """
+    if seat not in bidding.queue or bidding.started:
+        return bidding
+    order = [(seat + i) % rules.seats for i in range(rules.seats)]
+    queue = tuple(s for s in order if s in bidding.queue)
+    first = seat if not bidding.spoken else bidding.first_bidder
+    return replace(bidding, queue=queue, first_bidder=first)
+
+
 def min_bid(bidding: Bidding, rules: Rules) -> int:
     """Lowest bid the seat to speak may make (RULES.md §2.1, house option ``third_min_two``)."""
     if rules.third_min_two and bidding.high_bid == 0 and len(bidding.spoken) == rules.seats - 1:

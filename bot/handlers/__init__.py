@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from telegram.ext import Application
 
-from bot.handlers import commands, daily_post, deal, economy, errors, group_settings, lobby
+from bot.handlers import (
+    commands,
+    daily_post,
+    deal,
+    economy,
+    errors,
+    group_settings,
+    lobby,
+    migration,
+)
 from bot.photos import PhotoCache
 from bot.table import Tables
 from bot.timers import EditThrottle
@@ -22,6 +31,7 @@ def register(application: Application) -> None:
     interval = application.bot_data["settings"].table_edit_interval
     application.bot_data["edit_throttle"] = EditThrottle(interval)
     application.bot_data["photo_cache"] = PhotoCache()
+    migration.register(application)
     commands.register(application)
     lobby.register(application)
     deal.register(application)

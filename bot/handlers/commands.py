@@ -6,20 +6,19 @@ from __future__ import annotations
 
 import logging
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot import callbacks as cb
 from bot import views
-from bot.handlers import deal, lobby
+from bot.handlers import deal, lobby, senders
 from bot.handlers.common import (
     GROUP_TYPES,
     answer,
     chat_language,
     display_name,
-    is_admin,
     locked_press,
     say,
     store,
@@ -43,10 +42,11 @@ def _thread(message: Message) -> int | None:
 async def _group_only(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
     """True in a group; in a private chat, says (in the user's language) the command is for
     groups."""
-    if update.effective_chat.type in GROUP_TYPES:
+    message = senders.message_of(update)
+    if message.chat.type in GROUP_TYPES:
         return True
     lang = await chat_language(context.application, update)
-    await update.effective_message.reply_text(t("reply.group_only", lang))
+    await message.reply_text(t("reply.group_only", lang))
     return False
 
 
@@ -54,9 +54,12 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/start: in private, a welcome, or with ``join_<token>`` (the lobby's deep link) a seat at
     that table; in a group, the help."""
     app = context.application
-    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
-    if chat.type != ChatType.PRIVATE:
+    message = senders.message_of(update)
+    if message.chat.type != ChatType.PRIVATE:
         await cmd_help(update, context)
+        return
+    user = await senders.player(app, update)
+    if user is None:
         return
     player = await store(app).ensure_player(user.id, display_name(user),
                                             match_language(user.language_code))
@@ -82,7 +85,7 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/help: a short summary of the game and the commands, with a link to the rules."""
     lang = await chat_language(context.application, update)
-    await update.effective_message.reply_text(
+    await senders.message_of(update).reply_text(
         t("reply.help", lang, url=t("reply.help_url", lang)), disable_web_page_preview=True
     )
 
@@ -91,9 +94,13 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     """/newgame, /ddz: open this group's (or topic's) table and seat the opener."""
     if not await _group_only(update, context):
         return
-    chat, message = update.effective_chat, update.effective_message
+    user = await senders.player(context.application, update)
+    if user is None:
+        return
+    message = senders.message_of(update)
+    chat = message.chat
     table, text = await lobby.open_table(
-        context.application, chat.id, _thread(message), chat.title or "", update.effective_user
+        context.application, chat.id, _thread(message), chat.title or "", user
     )
     if text is not None:
         await message.reply_text(text)
@@ -104,15 +111,18 @@ async def cmd_join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not await _group_only(update, context):
         return
     app = context.application
-    message = update.effective_message
-    key = table_key(update.effective_chat.id, _thread(message))
+    user = await senders.player(app, update)
+    if user is None:
+        return
+    message = senders.message_of(update)
+    key = table_key(message.chat.id, _thread(message))
     async with tables(app).lock(key):
         table = tables(app).get(key)
         if table is None or table.phase != LOBBY:
             lang = await chat_language(app, update)
             await message.reply_text(t("reply.no_table", lang))
             return
-        refusal = await lobby.seat_player(app, table, update.effective_user, lang=table.lang)
+        refusal = await lobby.seat_player(app, table, user, lang=table.lang)
         if refusal is None:
             await lobby.refresh_lobby(app, table)
         await message.reply_text(refusal or t("pop.joined", table.lang))
@@ -124,8 +134,11 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not await _group_only(update, context):
         return
     app = context.application
-    message, user = update.effective_message, update.effective_user
-    key = table_key(update.effective_chat.id, _thread(message))
+    user = await senders.player(app, update)
+    if user is None:
+        return
+    message = senders.message_of(update)
+    key = table_key(message.chat.id, _thread(message))
     async with tables(app).lock(key):
         table = tables(app).get(key)
         seat = table.seat_of(user.id) if table is not None else None
@@ -160,7 +173,7 @@ async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     pending (``Table.leave_prompts``): forged data on another message, or a prompt answered or
     replaced already, gets a pop-up and changes nothing."""
     app = context.application
-    query = update.callback_query
+    query = senders.query_of(update)
     async with locked_press(app, query) as press:
         if press is None:
             return
@@ -197,7 +210,7 @@ async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         await answer(query)
 
 
-async def _close_prompt(query, text: str) -> bool:
+async def _close_prompt(query: CallbackQuery, text: str) -> bool:
     """Replace the /leave prompt by ``text`` (its buttons go); ``False`` if it cannot be
     edited any more (deleted)."""
     try:
@@ -213,18 +226,18 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not await _group_only(update, context):
         return
     app = context.application
-    chat, message, user = update.effective_chat, update.effective_message, update.effective_user
+    message = senders.message_of(update)
     lang = await chat_language(app, update)
-    if not await is_admin(app, chat.id, user.id):
+    if not await senders.sender_is_admin(app, message):
         await message.reply_text(t("reply.admin_only", lang))
         return
-    key = table_key(chat.id, _thread(message))
+    key = table_key(message.chat.id, _thread(message))
     async with tables(app).lock(key):
         table = tables(app).get(key)
         if table is None or table.phase not in (LOBBY, DEAL):
             await message.reply_text(t("reply.nothing_to_stop", lang))
             return
-        name = display_name(user)
+        name = _sender_name(message)
         if table.phase == DEAL:
             text = t("lobby.stopped", table.lang, name=name)
             await deal.stop_deal(app, table)
@@ -232,6 +245,17 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             text = views.lobby_closed_text(table, "closed", name)
         await deal.close_table(app, table, text)
         await message.reply_text(text)
+
+
+def _sender_name(message: Message) -> str:
+    """Who sent a command, as the group sees it: the person, or the group's or channel's title
+    for a message sent as a chat (an anonymous admin)."""
+    user = senders.person(message)
+    if user is not None:
+        return display_name(user)
+    if message.sender_chat is not None:
+        return message.sender_chat.title or message.chat.title or "?"
+    return message.chat.title or "?"
 
 
 def register(app: Application) -> None:

@@ -18,6 +18,7 @@ from telegram.ext import Application
 
 from bot import callbacks as cb
 from bot.i18n import match_language, normalize_language, t
+from bot.names import clean_name
 from bot.settings import Settings
 from bot.store import Store
 from bot.table import DEAL, LOBBY, RESULT, Table, Tables, table_key
@@ -80,8 +81,9 @@ async def chat_language(app: Application, update: Update) -> str:
 
 
 def display_name(user: User) -> str:
-    """The name a player is shown by: first and last name."""
-    return user.full_name or user.username or str(user.id)
+    """The name a player is shown by: first and last name without bidirectional controls
+    (:func:`bot.names.clean_name`, issue 14), else the username, else the id."""
+    return clean_name(user.full_name) or user.username or str(user.id)
 
 
 #: The table phase each kind of button acts in.

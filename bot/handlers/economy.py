@@ -1,9 +1,13 @@
 """Bean commands (issue 5, RULES.md §8): /daily, /relief, /give, /balance, /top, /me (/stats) and
 the admins' /audit.
 
-Every command makes sure its user is a player (``store.ensure_player``: 1000 beans the first
-time). Days (check-in, relief, the /give limit, today's and this week's leaderboards) are calendar
-days in the group's time zone; in a private chat, ``Asia/Shanghai`` (the store's default).
+Every command that needs a player makes sure its sender is a person
+(:func:`bot.handlers.senders.player`: anonymous admins and channels get a polite refusal and no
+wallet) and a player (``store.ensure_player``: 1000 beans the first time). A player's own days
+(check-in, relief, the /give limit) end at midnight Beijing time whatever the group
+(:func:`bot.economy.player_day`); today's and this week's leaderboards use the group's time zone.
+Numbers are ASCII digits only (:func:`bot.numbers.parse_whole`); anything else gets the usage.
+/give is refused while the giver sits at a running deal (the store's hold, issue 14).
 
 A player named in /give or /audit is found, in this order, as the author of the message the
 command replies to, a text mention (a tap on a name without @username), ``@username`` of someone
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 
 from telegram import Chat, Message, MessageEntity, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
@@ -27,12 +32,13 @@ from bot.economy import Period
 from bot.handlers.common import (
     chat_language,
     display_name,
-    is_admin,
     store,
     user_language,
 )
 from bot.handlers.display import photo_cache
+from bot.handlers.senders import NOT_PEOPLE, message_of, person, player, sender_is_admin
 from bot.i18n import match_language, t
+from bot.numbers import parse_whole
 from bot.photos import Picture, send_photo
 from bot.store import AlreadyClaimed, GiveRefused, NotEligible, Player
 from images import render_leaderboard
@@ -61,19 +67,20 @@ TOP_QUERIES: dict[str, tuple[Period, bool]] = {
 NOT_MEMBERS = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.BANNED})
 
 
-def is_group(chat: Chat) -> bool:
+def is_group(chat: Chat | None) -> bool:
     """True in a group or supergroup."""
-    return chat.type in GROUP_TYPES
+    return chat is not None and chat.type in GROUP_TYPES
 
 
 async def ensure(app: Application, user: User) -> Player:
-    """The user's player, created with the start balance if new."""
+    """The user's player, created with the start balance if new (``user`` must be a person:
+    :func:`bot.handlers.senders.player`)."""
     return await store(app).ensure_player(user.id, display_name(user),
                                           match_language(user.language_code))
 
 
 async def _reply(update: Update, text: str) -> None:
-    await update.effective_message.reply_text(text)
+    await message_of(update).reply_text(text)
 
 
 async def _group_only(update: Update, lang: str) -> bool:
@@ -83,13 +90,20 @@ async def _group_only(update: Update, lang: str) -> bool:
     return False
 
 
+def _group_id(message: Message) -> int | None:
+    """The group a command was sent in, ``None`` in a private chat."""
+    return message.chat.id if is_group(message.chat) else None
+
+
 async def remember_usernames(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Record ``@username → User`` of every user the bot sees (for /give and /audit)."""
+    """Record ``@username → User`` of every person the bot sees (for /give and /audit)."""
     names: dict[str, User] = context.application.bot_data.setdefault("usernames", {})
-    message = update.effective_message
+    message = update.message or update.edited_message  # written by the sender, not the bot
     users = [update.effective_user]
-    if message is not None and message.reply_to_message is not None:
-        users.append(message.reply_to_message.from_user)
+    if message is not None:
+        users = [person(message)]
+        if message.reply_to_message is not None:
+            users.append(person(message.reply_to_message))
     for user in users:
         if user is not None and user.username and not user.is_bot:
             names[user.username.lower()] = user
@@ -100,13 +114,15 @@ async def remember_usernames(update: Update, context: ContextTypes.DEFAULT_TYPE)
 
 async def cmd_daily(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/daily: the daily check-in (每日签到), ``EconomyRules.daily_amount(streak)`` beans; once a
-    day (RULES.md §8)."""
+    player's day (RULES.md §8, :func:`bot.economy.player_day`)."""
     app = context.application
-    chat, user = update.effective_chat, update.effective_user
+    user = await player(app, update)
+    if user is None:
+        return
     lang = await chat_language(app, update)
     await ensure(app, user)
     try:
-        claim = await store(app).claim_daily(user.id, chat.id if is_group(chat) else None)
+        claim = await store(app).claim_daily(user.id, _group_id(message_of(update)))
     except AlreadyClaimed as exc:
         await _reply(update, ev.daily_refused_text(exc.next_day, lang))
         return
@@ -114,18 +130,20 @@ async def cmd_daily(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def cmd_relief(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/relief: relief (救济金) for a balance below ``economy.relief_below``, once a day
+    """/relief: relief (救济金) for a balance below ``economy.relief_below``, once a player's day
     (RULES.md §8)."""
     app = context.application
-    chat, user = update.effective_chat, update.effective_user
+    user = await player(app, update)
+    if user is None:
+        return
     lang = await chat_language(app, update)
-    player = await ensure(app, user)
+    account = await ensure(app, user)
     st = store(app)
     try:
-        claim = await st.claim_relief(user.id, chat.id if is_group(chat) else None)
+        claim = await st.claim_relief(user.id, _group_id(message_of(update)))
     except (NotEligible, AlreadyClaimed) as exc:
         await _reply(update, ev.relief_refused_text(exc.code, lang, below=st.economy.relief_below,
-                                                    balance=player.balance))
+                                                    balance=account.balance))
         return
     await _reply(update, ev.relief_text(display_name(user), claim, lang))
 
@@ -133,13 +151,26 @@ async def cmd_relief(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
 async def cmd_balance(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/balance: the player's beans."""
     app = context.application
+    user = await player(app, update)
+    if user is None:
+        return
     lang = await chat_language(app, update)
-    player = await ensure(app, update.effective_user)
-    await _reply(update, ev.balance_text(player.name, player.balance, lang,
+    account = await ensure(app, user)
+    await _reply(update, ev.balance_text(account.name, account.balance, lang,
                                          relief_below=store(app).economy.relief_below))
 
 
 # --- /give and /audit ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """The player a command names: user id, display name, and the Telegram user when the
+    message carries it."""
+
+    user_id: int
+    name: str
+    user: User | None = None
 
 
 def _mentioned_user(message: Message) -> User | None:
@@ -150,97 +181,108 @@ def _mentioned_user(message: Message) -> User | None:
     return None
 
 
-async def _named_player(
-    app: Application, message: Message, word: str | None
-) -> tuple[int, str, User | None] | None:
-    """``(user_id, name, user)`` of the player a command names (see the module docstring);
-    ``user`` is the Telegram user when the message carries it. ``None`` if nobody is named or
-    the name is unknown."""
+async def _named_player(app: Application, message: Message, word: str | None) -> Named | str:
+    """The player a command names (see the module docstring), or why there is none: the
+    refusal code ``give_bot`` (a bot), ``give_not_person`` (an anonymous admin or a channel),
+    ``give_unknown_target`` (nobody named, an unknown name, a malformed id)."""
     replied = message.reply_to_message
-    user = replied.from_user if replied is not None else None
-    user = user or _mentioned_user(message)
+    if replied is not None:
+        if person(replied) is not None:
+            user: User | None = replied.from_user
+        elif replied.sender_chat is None and replied.from_user is not None \
+                and replied.from_user.id not in NOT_PEOPLE:
+            return "give_bot"
+        else:
+            return "give_not_person"
+    else:
+        user = _mentioned_user(message)
     if user is not None:
-        return user.id, display_name(user), user
+        return Named(user.id, display_name(user), user)
     if word is None:
-        return None
+        return "give_unknown_target"
     if word.startswith("@"):
         user = app.bot_data.get("usernames", {}).get(word[1:].lower())
-        return (user.id, display_name(user), user) if user is not None else None
-    if not word.isdigit():
-        return None
-    player = await store(app).get_player(int(word))
-    return (player.user_id, player.name, None) if player is not None else None
-
-
-def _amount(word: str) -> int | None:
-    return int(word) if word.isdigit() and len(word) <= 12 else None
+        return Named(user.id, display_name(user), user) if user is not None \
+            else "give_unknown_target"
+    user_id = parse_whole(word, low=1)
+    known = await store(app).get_player(user_id) if user_id is not None else None
+    return Named(known.user_id, known.name) if known is not None else "give_unknown_target"
 
 
 async def cmd_give(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/give @user N, /give <user id> N, or /give N in reply to someone: move N beans to another
-    player. Only where the group turned /give on, within the daily limit
-    (``economy.give_daily_limit``); ledger rows ``give`` for both (RULES.md §8)."""
+    player. Only where the group turned /give on, within the giver's daily limit
+    (``economy.give_daily_limit``, per player's day), and never while the giver sits at a
+    running deal (it may still take the beans, issue 14); ledger rows ``give`` for both
+    (RULES.md §8)."""
     app = context.application
-    message, user = update.effective_message, update.effective_user
+    message = message_of(update)
     lang = await chat_language(app, update)
     if not await _group_only(update, lang):
         return
+    user = await player(app, update)
+    if user is None:
+        return
     args = context.args or []
-    amount = _amount(args[-1]) if args else None
+    amount = parse_whole(args[-1], low=1) if args else None
     target_word = args[0] if len(args) >= 2 else None
     if amount is None:
         await _reply(update, ev.give_refused_text("give_usage", lang))
         return
     target = await _named_player(app, message, target_word)
-    if target is None:
-        await _reply(update, ev.give_refused_text("give_unknown_target", lang))
+    if isinstance(target, str):
+        await _reply(update, ev.give_refused_text(target, lang))
         return
-    target_id, target_name, target_user = target
-    if target_user is not None and target_user.is_bot:
+    if target.user is not None and target.user.is_bot:
         await _reply(update, ev.give_refused_text("give_bot", lang))
         return
     await ensure(app, user)
-    if target_user is not None:
-        await ensure(app, target_user)
+    if target.user is not None:
+        await ensure(app, target.user)
     try:
-        gift = await store(app).give(user.id, target_id, amount, update.effective_chat.id)
+        gift = await store(app).give(user.id, target.user_id, amount, message.chat.id)
     except GiveRefused as exc:
         await _reply(update, ev.give_refused_text(exc.code, lang, exc.remaining))
         return
-    await _reply(update, ev.give_text(display_name(user), target_name, gift, lang))
+    await _reply(update, ev.give_text(display_name(user), target.name, gift, lang))
 
 
 async def cmd_audit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/audit (group admins) in reply to a player, or /audit @user | <user id>: the player's
     last 20 ledger rows (RULES.md §8), sent to the admin privately. The player must be a member
-    of this group."""
+    of this group. An anonymous admin is asked to send it as themselves (there is nobody to
+    write to privately)."""
     app = context.application
-    chat, message, user = update.effective_chat, update.effective_message, update.effective_user
+    message = message_of(update)
+    chat = message.chat
     lang = await chat_language(app, update)
     if not await _group_only(update, lang):
         return
-    if not await is_admin(app, chat.id, user.id):
+    if not await sender_is_admin(app, message):
         await _reply(update, t("reply.admin_only", lang))
+        return
+    admin = person(message)
+    if admin is None:
+        await _reply(update, t("audit.anonymous", lang))
         return
     args = context.args or []
     target = await _named_player(app, message, args[0] if args else None)
-    if target is None:
+    if isinstance(target, str):
         await _reply(update, t("audit.usage", lang))
         return
-    target_id, target_name, _ = target
-    if not await _is_member(app, chat.id, target_id):
+    if not await _is_member(app, chat.id, target.user_id):
         await _reply(update, t("audit.not_member", lang))
         return
-    entries = await store(app).ledger(target_id, AUDIT_ROWS)
+    entries = await store(app).ledger(target.user_id, AUDIT_ROWS)
     group = await store(app).get_group_settings(chat.id)
-    text = ev.audit_text(target_name, target_id, entries, group["timezone"],
-                         user_language(app, user, lang))  # sent to the admin privately
+    text = ev.audit_text(target.name, target.user_id, entries, group["timezone"],
+                         user_language(app, admin, lang))  # sent to the admin privately
     try:
-        await app.bot.send_message(user.id, text)
+        await app.bot.send_message(admin.id, text)
     except Forbidden:
         await _reply(update, t("audit.open_private", lang))
         return
-    await _reply(update, t("audit.sent", lang, name=display_name(user)))
+    await _reply(update, t("audit.sent", lang, name=display_name(admin)))
 
 
 async def _is_member(app: Application, chat_id: int, user_id: int) -> bool:
@@ -285,7 +327,8 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     (issue 4), the leaderboard picture (:func:`bot.scenes.leaderboard_scene`) with the text
     board as its caption; otherwise the text."""
     app = context.application
-    chat = update.effective_chat
+    message = message_of(update)
+    chat = message.chat
     lang = await chat_language(app, update)
     kind = top_kind(context.args or [], is_group(chat))
     if kind is None:
@@ -300,7 +343,6 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     title, board = scenes.leaderboard_scene(kind, rows)
     picture = Picture(await asyncio.to_thread(render_leaderboard, board, title), "top.png")
-    message = update.effective_message
     thread = message.message_thread_id if message.is_topic_message else None
     await send_photo(app.bot, photo_cache(app), chat.id, picture, text, thread_id=thread,
                      reply_to=message.message_id)
@@ -310,11 +352,14 @@ async def cmd_me(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/me, /stats: the player's statistics with balance and rank (in this group, or overall
     in a private chat)."""
     app = context.application
-    chat, user = update.effective_chat, update.effective_user
+    user = await player(app, update)
+    if user is None:
+        return
     lang = await chat_language(app, update)
     await ensure(app, user)
-    in_group = is_group(chat)
-    stats = await store(app).player_stats(user.id, chat.id if in_group else None)
+    group_id = _group_id(message_of(update))
+    in_group = group_id is not None
+    stats = await store(app).player_stats(user.id, group_id)
     await _reply(update, ev.stats_text(stats, lang, in_group=in_group))
 
 

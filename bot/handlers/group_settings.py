@@ -1,5 +1,5 @@
-"""/settings: a group's settings, for its admins only (issue 5; the settings are
-:mod:`bot.rooms`, the menu :mod:`bot.settings_menu`).
+"""/settings: a group's settings, for its admins only, anonymous admins included (issue 5;
+the settings are :mod:`bot.rooms`, the menu :mod:`bot.settings_menu`).
 
 ``/settings`` opens the inline menu; ``/settings <key> <value>`` sets any setting by name, also
 values the menu does not offer (``/settings custom_stake 30`` — which also picks the custom stake
@@ -32,6 +32,7 @@ from bot.handlers.common import (
     user_language,
 )
 from bot.handlers.economy import is_group
+from bot.handlers.senders import message_of, query_of, sender_is_admin
 from bot.i18n import t
 from bot.rooms import DEFAULT_GROUP_SETTINGS, GroupSettingError, parse_value
 
@@ -52,12 +53,13 @@ def _lock(app: Application, chat_id: int) -> asyncio.Lock:
 async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/settings (group admins): the menu, or ``/settings <key> <value>`` to set one value."""
     app = context.application
-    chat, message = update.effective_chat, update.effective_message
+    message = message_of(update)
+    chat = message.chat
     lang = await chat_language(app, update)
     if not is_group(chat):
         await message.reply_text(t("reply.group_only", lang))
         return
-    if not await is_admin(app, chat.id, update.effective_user.id):
+    if not await sender_is_admin(app, message):
         await message.reply_text(t("reply.admin_only", lang))
         return
     args = context.args or []
@@ -86,10 +88,10 @@ async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 async def on_menu_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A press on the menu (``C:`` buttons): navigate, toggle, choose an option or close."""
     app = context.application
-    query = update.callback_query
+    query = query_of(update)
     message = query.message
     try:
-        press = menu.parse_menu_data(query.data)
+        press = menu.parse_menu_data(query.data or "")
     except menu.MenuDataError:
         press = None
     if press is None or message is None or not is_group(message.chat):
@@ -133,7 +135,8 @@ async def _show(app: Application, query: CallbackQuery, group: dict[str, Any], p
         text, markup = menu.options_page(key, group, lang, _timeouts(app))
     else:
         text, markup = menu.main_page(group, lang, _timeouts(app))
-    await edit_text(app.bot, query.message.chat.id, query.message.message_id, text, markup)
+    if query.message is not None:
+        await edit_text(app.bot, query.message.chat.id, query.message.message_id, text, markup)
 
 
 def register(app: Application) -> None:

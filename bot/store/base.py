@@ -20,6 +20,7 @@ from typing import Any
 from bot.economy import EconomyRules, Period
 from bot.store.records import (
     Claim,
+    DealHold,
     DealRecord,
     Gift,
     LeaderboardRow,
@@ -73,6 +74,8 @@ class Store(ABC):
 
         A new player gets ``economy.start_balance`` (1000) beans with a ledger row ``grant``. An
         existing player's name is updated, and the language too when ``language`` is given.
+        Names are stored without bidirectional controls (:func:`bot.names.clean_name`; the user
+        id when nothing is left), so no stored name can reorder a leaderboard line.
         """
 
     @abstractmethod
@@ -96,6 +99,24 @@ class Store(ABC):
 
         Raises:
             bot.rooms.GroupSettingError: unknown key or invalid value (nothing changed).
+        """
+
+    @abstractmethod
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> bool:
+        """Move everything stored under a group that Telegram upgraded to a supergroup
+        (``migrate_to_chat_id``) to its new id, in one transaction (issue 14).
+
+        Moves: the group's settings (values already set under the new id win), its stored
+        tables (keys ``"<chat_id>:<thread>"``, :func:`bot.table.table_key`, and their data's
+        ``chat_id``; a table already stored under the new key stays and the old one is kept
+        under its old key), its deals (running and settled, with their table keys), the
+        leaderboards' seat rows and group members (counts added up if the new id has some),
+        the holds of its running deals and the markers of its once-only posts. Ledger, claim
+        and gift rows keep the id they were written with: they are the record of where a
+        change happened and count per player, not per group.
+
+        Returns ``True`` when something was moved, ``False`` when nothing was stored under
+        ``old_chat_id`` (e.g. the second of Telegram's two migration messages).
         """
 
     # Tables (for restarts)
@@ -127,6 +148,11 @@ class Store(ABC):
     ) -> int:
         """Record a new running deal; returns its id.
 
+        In the same transaction each human seat gets its hold (:meth:`deal_hold`): the
+        player's balance now, which is what the deal may take (:meth:`settle_deal`) and what
+        they cannot move away while it runs (:meth:`give`). :meth:`settle_deal` and
+        :meth:`cancel_deal` release the holds in their own transactions.
+
         Args:
             seats: in seat order; human seats must be known players.
             rules: ``Rules.to_dict()``; stake: beans per point (≥ 1); state_json: the engine's
@@ -135,6 +161,12 @@ class Store(ABC):
         Raises:
             UnknownPlayer: a human seat's player does not exist. ValueError: stake < 1 or no seats.
         """
+
+    @abstractmethod
+    async def deal_hold(self, user_id: int) -> DealHold | None:
+        """The running deal the player sits at, with the balance they held when it started;
+        ``None`` when they sit at none (RULES.md §8, issue 14: beans a running deal may still
+        take cannot be moved away)."""
 
     @abstractmethod
     async def save_deal_state(
@@ -167,12 +199,16 @@ class Store(ABC):
     ) -> Settlement:
         """Settle a finished deal (RULES.md §8) in one transaction.
 
-        Bean changes come from :func:`bot.economy.settle_beans` with the balances at this moment:
-        ``points × stake``, never below zero, winners share what losers could pay in proportion,
-        sum exactly zero, bot seats neither pay nor receive. Writes the ledger rows (reason
-        ``deal``), balances, statistics, the seat facts and the deal row (status ``settled``, final
-        state, result). A second call for the same deal changes nothing and returns the first
-        settlement with ``repeated=True``.
+        Bean changes come from :func:`bot.economy.settle_beans`: ``points × stake``, winners
+        share what losers could pay in proportion, sum exactly zero, bot seats neither pay nor
+        receive. The loss cap of RULES.md §8 ("never more than they hold") is computed against
+        what each player held when the deal started (their hold, :meth:`create_deal`), never
+        above their balance now: beans won or claimed elsewhere during the deal are not at
+        stake, and beans cannot have left (``/give`` refuses while a hold exists). The escape
+        penalty (RULES.md §9) is part of the points and capped the same way. Writes the ledger
+        rows (reason ``deal``), balances, statistics, the seat facts and the deal row (status
+        ``settled``, final state, result) and releases the holds. A second call for the same
+        deal changes nothing and returns the first settlement with ``repeated=True``.
 
         Args:
             points: the engine's points per seat (sum zero).
@@ -187,7 +223,8 @@ class Store(ABC):
 
     @abstractmethod
     async def cancel_deal(self, deal_id: int, state_json: str | None = None) -> bool:
-        """Cancel a running deal: nobody pays. Returns ``False`` if it was already cancelled.
+        """Cancel a running deal: nobody pays, its holds are released. Returns ``False`` if it
+        was already cancelled.
 
         Raises:
             UnknownDeal, DealNotRunning: it was settled.
@@ -199,10 +236,10 @@ class Store(ABC):
     async def claim_daily(self, user_id: int, chat_id: int | None = None) -> Claim:
         """Daily check-in (RULES.md §8): ``economy.daily_amount(streak)`` beans, ledger ``daily``.
 
-        The day is the calendar day in the time zone of group ``chat_id`` (default
-        ``Asia/Shanghai`` for private chats). A claim needs a day later than the last claimed one,
-        so moving between time zones never yields two claims for one date; the streak continues
-        when the last claim was the day before.
+        The day is the player's day (:func:`bot.economy.player_day`: midnight Beijing time for
+        every player, whatever group ``chat_id`` they claim in; the group is only recorded).
+        A claim needs a day later than the last claimed one; the streak continues when the last
+        claim was the day before.
 
         Raises:
             UnknownPlayer, AlreadyClaimed.
@@ -221,8 +258,9 @@ class Store(ABC):
     @abstractmethod
     async def give(self, giver_id: int, receiver_id: int, amount: int, chat_id: int) -> Gift:
         """Move ``amount`` beans between two players in group ``chat_id`` (two ledger rows
-        ``give``), if the group allows it (``give_enabled``) and the giver's gifts on this local
-        day stay within ``economy.give_daily_limit``.
+        ``give``), if the group allows it (``give_enabled``), the giver sits at no running
+        deal (:meth:`deal_hold`: that deal may still take the beans) and the giver's gifts on
+        their day (:meth:`claim_daily`) stay within ``economy.give_daily_limit``.
 
         Raises:
             UnknownPlayer, GiveRefused (code says why).

@@ -110,6 +110,27 @@ class DealRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class DealHold:
+    """A human seat of a running deal and what it holds back (RULES.md §8, issue 14).
+
+    Attributes:
+        deal_id: the running deal.
+        chat_id: its group.
+        table_key: its table.
+        seat: the seat number.
+        balance_at_start: the player's balance in beans when the deal started: the most the
+            deal can take from them (settlement caps the loss there), and beans they cannot
+            move away (``/give`` is refused) while the deal runs.
+    """
+
+    deal_id: int
+    chat_id: int
+    table_key: str
+    seat: int
+    balance_at_start: int
+
+
+@dataclass(frozen=True, slots=True)
 class Settlement:
     """The bean result of a deal (RULES.md §8), per seat in seat order.
 
@@ -306,7 +327,8 @@ class GiveRefused(StoreError):
 
     Codes: ``give_disabled`` (the group's ``give_enabled`` is off), ``give_invalid_amount``
     (amount < 1), ``give_same_player``, ``give_insufficient`` (giver's balance too low),
-    ``give_limit`` (over the daily limit; ``remaining`` beans may still be given today).
+    ``give_limit`` (over the daily limit; ``remaining`` beans may still be given today),
+    ``give_in_deal`` (the giver sits at a running deal, which may still take their beans).
     """
 
     def __init__(self, code: str, message: str, remaining: int | None = None) -> None:

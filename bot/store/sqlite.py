@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -30,14 +30,17 @@ from bot.economy import (
     Period,
     local_day,
     period_bounds,
+    player_day,
     settle_beans,
 )
+from bot.names import clean_name
 from bot.store.base import Clock, Store
 from bot.store.migrate import migrate
 from bot.store.records import (
     GRANT_REASONS,
     AlreadyClaimed,
     Claim,
+    DealHold,
     DealNotRunning,
     DealRecord,
     Gift,
@@ -66,6 +69,14 @@ def _ms(moment: datetime) -> int:
 
 def _dt(ms: int) -> datetime:
     return datetime.fromtimestamp(ms / 1000, UTC)
+
+
+def _bounded(period: Period, moment: datetime, tz: str) -> tuple[datetime, datetime]:
+    """:func:`bot.economy.period_bounds` of a period with both ends (not ``all``)."""
+    start, end = period_bounds(period, moment, tz)
+    if start is None or end is None:
+        raise ValueError(f"period {period!r} has no bounds")
+    return start, end
 
 
 def _utc_now() -> datetime:
@@ -163,7 +174,9 @@ class SQLiteStore(Store):
                 raise
 
     @staticmethod
-    async def _one(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
+    async def _one(
+        db: aiosqlite.Connection, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
+    ) -> Any:
         """The first row of a statement, or ``None`` (one round trip to the database thread)."""
         rows = await db.execute_fetchall(sql, params)
         return next(iter(rows), None)
@@ -207,6 +220,7 @@ class SQLiteStore(Store):
     # Players
 
     async def ensure_player(self, user_id: int, name: str, language: str | None = None) -> Player:
+        name = clean_name(name) or str(user_id)
         player = await self.get_player(user_id)
         if player and player.name == name and language in (None, player.language):
             return player  # the common case: no write transaction
@@ -263,6 +277,57 @@ class SQLiteStore(Store):
             )
         return rooms.with_defaults(stored)
 
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> bool:
+        old_prefix, new_prefix = f"{old_chat_id}:", f"{new_chat_id}:"
+        key_sql = "? || substr(table_key, ?)"  # the new prefix and the thread part of the key
+        rekey = (new_prefix, len(old_prefix) + 1)
+        own_key = "substr(table_key, 1, ?) = ?"
+        owned = (len(old_prefix), old_prefix)
+        moved = 0
+        async with self._write() as db:
+            row = await self._one(db, "SELECT settings FROM groups WHERE chat_id = ?",
+                                  (old_chat_id,))
+            if row is not None:
+                newer = await self._one(db, "SELECT settings FROM groups WHERE chat_id = ?",
+                                        (new_chat_id,))
+                merged = {**json.loads(row[0]), **(json.loads(newer[0]) if newer else {})}
+                await db.execute(
+                    "INSERT INTO groups (chat_id, settings, updated_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings,"
+                    " updated_at = excluded.updated_at",
+                    (new_chat_id, json.dumps(merged, sort_keys=True), _ms(self.clock())),
+                )
+                await db.execute("DELETE FROM groups WHERE chat_id = ?", (old_chat_id,))
+                moved += 1
+            statements: list[tuple[str, tuple[Any, ...]]] = [
+                (f"UPDATE OR IGNORE tables SET table_key = {key_sql},"
+                 " data = json_set(data, '$.chat_id', ?) WHERE " + own_key,
+                 (*rekey, new_chat_id, *owned)),
+                (f"UPDATE deals SET chat_id = ?, table_key = CASE WHEN {own_key}"
+                 f" THEN {key_sql} ELSE table_key END WHERE chat_id = ?",
+                 (new_chat_id, *owned, *rekey, old_chat_id)),
+                ("UPDATE deal_seats SET chat_id = ? WHERE chat_id = ?",
+                 (new_chat_id, old_chat_id)),
+                ("UPDATE deal_holds SET chat_id = ? WHERE chat_id = ?",
+                 (new_chat_id, old_chat_id)),
+                ("INSERT INTO group_players (chat_id, user_id, games, wins, last_played_at,"
+                 " balance, balance_changed_at) SELECT ?, user_id, games, wins, last_played_at,"
+                 " balance, balance_changed_at FROM group_players WHERE chat_id = ?"
+                 " ON CONFLICT (user_id, chat_id) DO UPDATE SET games = games + excluded.games,"
+                 " wins = wins + excluded.wins,"
+                 " last_played_at = MAX(last_played_at, excluded.last_played_at)",
+                 (new_chat_id, old_chat_id)),
+                ("DELETE FROM group_players WHERE chat_id = ?", (old_chat_id,)),
+                ("INSERT OR IGNORE INTO posts (chat_id, kind, day, created_at)"
+                 " SELECT ?, kind, day, created_at FROM posts WHERE chat_id = ?",
+                 (new_chat_id, old_chat_id)),
+                ("DELETE FROM posts WHERE chat_id = ?", (old_chat_id,)),
+            ]
+            for sql, params in statements:
+                cursor = await db.execute(sql, params)
+                moved += max(cursor.rowcount, 0)
+        return moved > 0
+
     # Tables
 
     async def _put_table(self, db: aiosqlite.Connection, key: str, data: dict[str, Any]) -> None:
@@ -308,6 +373,7 @@ class SQLiteStore(Store):
         seats_json = json.dumps(
             [{"user_id": s.user_id, "name": s.name, "is_bot": s.is_bot} for s in seats]
         )
+        now = _ms(self.clock())
         async with self._write() as db:
             await self._require_players(db, humans)
             row = await self._one(
@@ -322,10 +388,43 @@ class SQLiteStore(Store):
                     stake,
                     state_json,
                     version,
-                    _ms(self.clock()),
+                    now,
                 ),
             )
+            await db.executemany(
+                "INSERT INTO deal_holds (deal_id, seat, user_id, chat_id, balance_at_start,"
+                " created_at) SELECT ?, ?, user_id, ?, balance, ? FROM players WHERE user_id = ?",
+                [
+                    (row[0], seat_no, chat_id, now, seat.user_id)
+                    for seat_no, seat in enumerate(seats)
+                    if seat.user_id is not None
+                ],
+            )
         return row[0]
+
+    async def deal_hold(self, user_id: int) -> DealHold | None:
+        async with self._read() as db:
+            row = await self._hold(db, user_id)
+        if row is None:
+            return None
+        return DealHold(row["deal_id"], row["chat_id"], row["table_key"], row["seat"],
+                        row["balance_at_start"])
+
+    async def _hold(self, db: aiosqlite.Connection, user_id: int) -> aiosqlite.Row | None:
+        """The player's oldest hold of a running deal, with the deal's table key."""
+        row: aiosqlite.Row | None = await self._one(
+            db,
+            "SELECT h.deal_id, h.chat_id, d.table_key, h.seat, h.balance_at_start"
+            " FROM deal_holds h JOIN deals d ON d.id = h.deal_id"
+            " WHERE h.user_id = ? ORDER BY h.deal_id LIMIT 1",
+            (user_id,),
+        )
+        return row
+
+    @staticmethod
+    async def _release_holds(db: aiosqlite.Connection, deal_id: int) -> None:
+        """Forget what a deal held back: call in the transaction that ends it."""
+        await db.execute("DELETE FROM deal_holds WHERE deal_id = ?", (deal_id,))
 
     async def _require_players(self, db: aiosqlite.Connection, user_ids: Iterable[int]) -> None:
         wanted = set(user_ids)
@@ -395,7 +494,10 @@ class SQLiteStore(Store):
                 "SELECT d.id, d.chat_id, d.seats, d.stake, d.status, d.version, d.result,"
                 " (SELECT json_group_object(p.user_id, p.balance) FROM players p"
                 "  WHERE p.user_id IN (SELECT value ->> 'user_id' FROM json_each(d.seats)))"
-                " AS balances FROM deals d WHERE d.id = ?",
+                " AS balances,"
+                " (SELECT json_group_object(h.seat, h.balance_at_start) FROM deal_holds h"
+                "  WHERE h.deal_id = d.id) AS holds"
+                " FROM deals d WHERE d.id = ?",
                 (deal_id,),
             )
             if row is None:
@@ -422,13 +524,25 @@ class SQLiteStore(Store):
             if len(before) != len(humans):
                 raise UnknownPlayer(f"unknown players {sorted(humans - set(before))}")
             balances = [before[s.user_id] if s.user_id is not None else None for s in seats]
-            beans = settle_beans(points, row["stake"], balances)
+            at_stake = self._at_stake(balances, json.loads(row["holds"]))
+            beans = settle_beans(points, row["stake"], at_stake)
             after = tuple(
                 b + d if b is not None else None for b, d in zip(balances, beans, strict=True)
             )
             settlement = Settlement(deal_id, row["stake"], points, tuple(beans), after)
             await self._write_settlement(db, row, seats, settlement, facts, state_json, version)
         return settlement
+
+    @staticmethod
+    def _at_stake(balances: Sequence[int | None], holds: dict[str, int]) -> list[int | None]:
+        """Per seat, the beans the deal may take (see :meth:`Store.settle_deal`): the balance
+        held at the deal's start, never more than the balance now (which only a second deal
+        of the same player could have lowered); the balance now for a deal stored before
+        holds existed."""
+        return [
+            None if balance is None else min(balance, holds.get(str(seat_no), balance))
+            for seat_no, balance in enumerate(balances)
+        ]
 
     async def _write_settlement(
         self,
@@ -447,6 +561,7 @@ class SQLiteStore(Store):
             " result = ?, finished_at = ? WHERE id = ?",
             (state_json, version, json.dumps(settlement.to_dict()), now, deal_id),
         )
+        await self._release_holds(db, deal_id)
         seat_rows, stat_rows, ledger_rows, member_rows = [], [], [], []
         for seat_no, seat in enumerate(seats):
             points, beans = settlement.points[seat_no], settlement.beans[seat_no]
@@ -543,6 +658,7 @@ class SQLiteStore(Store):
                 " finished_at = ? WHERE id = ?",
                 (state_json, _ms(self.clock()), deal_id),
             )
+            await self._release_holds(db, deal_id)
         return True
 
     # Economy
@@ -550,7 +666,7 @@ class SQLiteStore(Store):
     async def claim_daily(self, user_id: int, chat_id: int | None = None) -> Claim:
         async with self._write() as db:
             now = self.clock()
-            day = local_day(now, await self._timezone(db, chat_id))
+            day = player_day(now)
             await self._balance(db, user_id)
             last = await self._last_claim(db, user_id, "daily", day)
             continues = last is not None and last[0] == day - timedelta(days=1)
@@ -561,7 +677,7 @@ class SQLiteStore(Store):
     async def claim_relief(self, user_id: int, chat_id: int | None = None) -> Claim:
         async with self._write() as db:
             now = self.clock()
-            day = local_day(now, await self._timezone(db, chat_id))
+            day = player_day(now)
             amount = self.economy.relief_amount(await self._balance(db, user_id))
             if amount <= 0:
                 raise NotEligible(f"relief needs a balance below {self.economy.relief_below} beans")
@@ -623,8 +739,10 @@ class SQLiteStore(Store):
             if not settings["give_enabled"]:
                 raise GiveRefused("give_disabled", "/give is off in this group")
             await self._require_players(db, (giver_id, receiver_id))
+            if await self._hold(db, giver_id) is not None:
+                raise GiveRefused("give_in_deal", "the giver sits at a running deal")
             now = self.clock()
-            day = local_day(now, settings["timezone"]).isoformat()
+            day = player_day(now).isoformat()
             given = await self._one(
                 db,
                 "SELECT COALESCE(SUM(amount), 0) FROM gives WHERE giver_id = ? AND day = ?",
@@ -688,7 +806,7 @@ class SQLiteStore(Store):
                 rows = await self._balance_board(db, chat_id, limit)
             else:
                 zone = tz or await self._timezone(db, chat_id)
-                start, end = period_bounds(period, self.clock(), zone)
+                start, end = _bounded(period, self.clock(), zone)
                 rows = await self._net_board(db, chat_id, _ms(start), _ms(end), limit)
         return [
             LeaderboardRow(rank, row[0], row[1], row[2], row[3], row[4])
@@ -814,7 +932,7 @@ class SQLiteStore(Store):
         yesterday = {}  # chat id → (start ms, end ms, day) of its local yesterday, if due
         for chat_id in chats:
             group = rooms.with_defaults(settings.get(chat_id, {}))
-            start, end = period_bounds("yesterday", now, group["timezone"])
+            start, end = _bounded("yesterday", now, group["timezone"])
             day = local_day(start, group["timezone"])
             if group["daily_post"] and (chat_id, day.isoformat()) not in done:
                 yesterday[chat_id] = (_ms(start), _ms(end), day)

@@ -16,7 +16,7 @@ from telegram import (
     InlineKeyboardMarkup,
     InputMediaPhoto,
 )
-from telegram.error import BadRequest, Forbidden, InvalidToken, RetryAfter
+from telegram.error import BadRequest, ChatMigrated, Forbidden, InvalidToken, RetryAfter
 from telegram.request import HTTPXRequest
 
 from tests.fakebot import FakeBotApi, User
@@ -319,6 +319,35 @@ async def test_forum_topics_keep_their_thread(fake_api: FakeBotApi, bot: Bot, al
         "sendMessage", ok=None, where=lambda call: call.status == 403, since=0
     )
     assert failed.response["description"] == "Forbidden: topic closed"
+
+
+async def test_anonymous_admins_and_channels_arrive_with_their_sender_chat(
+    fake_api: FakeBotApi, bot: Bot
+):
+    group, channel = fake_api.new_group("Anon"), fake_api.new_channel("News")
+    fake_api.send_anonymously(group, "/settings")
+    fake_api.send_as_channel(channel, group, "/daily")
+    anonymous, posted = [u.message for u in await bot.get_updates(timeout=0)]
+    assert (anonymous.from_user.id, anonymous.from_user.is_bot) == (1087968824, True)
+    assert anonymous.sender_chat.id == group.id
+    assert (posted.from_user.id, posted.sender_chat.id, posted.sender_chat.type) == (
+        136817688, channel.id, "channel")
+
+
+async def test_an_upgraded_group_announces_its_new_id_twice_and_refuses_the_old_one(
+    fake_api: FakeBotApi, bot: Bot
+):
+    group, ann = fake_api.new_group("Family", type="group"), fake_api.new_user("Ann")
+    fake_api.make_admin(group, ann)
+    supergroup = fake_api.migrate_to_supergroup(group, by=ann)
+    old, new = [u.message for u in await bot.get_updates(timeout=0)]
+    assert (old.chat.id, old.migrate_to_chat_id) == (group.id, supergroup.id)
+    assert (new.chat.id, new.migrate_from_chat_id) == (supergroup.id, group.id)
+    assert supergroup.type == "supergroup" and supergroup.title == "Family"
+    assert (await bot.get_chat_member(supergroup.id, ann.id)).status == "administrator"
+    with pytest.raises(ChatMigrated) as error:
+        await bot.send_message(group.id, "hello?")
+    assert error.value.new_chat_id == supergroup.id
 
 
 class Clock:

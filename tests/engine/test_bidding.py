@@ -150,10 +150,14 @@ def test_rob_rules_2_2_call_after_two_declines_ends_bidding():
     assert (state.landlord, state.phase, state.bidding.robs) == (0, "doubling", 0)
 
 
-def test_rob_rules_2_2_all_decline_is_a_redeal():
+def test_rob_rules_2_2_all_decline_is_a_redeal_and_the_same_seat_calls_first():
     state = apply_texts(deal(ROB, first_bidder=2), ["decline", "decline", "decline"])
-    assert state.phase == "redeal"
-    assert next_first_bidder(state) == 2
+    assert (state.phase, state.landlord, state.result) == ("redeal", None, None)
+    first = next_first_bidder(state)
+    assert first == 2
+    again = new_deal(ROB, seed=12, first_bidder=first)
+    assert again.to_act == (2,) and again.bidding.queue == (2, 0, 1)
+    assert [str(a) for a in again.legal_actions(2)] == ["call", "decline"]
 
 
 def test_rob_rules_2_2_all_decline_forced_landlord_option():

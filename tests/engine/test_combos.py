@@ -223,6 +223,11 @@ def test_rules_5_house_option_four_two_is_bomb() -> None:
     assert beats(four_two, play("AAA22"))
     assert not beats(play("3333"), four_two)
     assert beats(play("5555"), four_two)
+    # RULES.md §5/§6: like a bomb of its four's rank, whatever its kickers are
+    four_two_pairs = play("55553388", four_two_is_bomb=True)
+    assert beats(four_two_pairs, four_two) and not beats(four_two, four_two_pairs)
+    assert beats(four_two_pairs, play("444456", four_two_is_bomb=True))
+    assert beats(play("XD"), four_two_pairs) and not beats(four_two_pairs, play("XD"))
 
 
 def test_rules_5_four_two_is_not_a_bomb_by_default() -> None:

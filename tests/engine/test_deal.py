@@ -230,7 +230,7 @@ def test_rules_3_show_before_bidding_is_x4_and_visible_to_all():
     assert state.shown == (0, 0, 4)
     assert all(state.view(s).shown_hands[2] == state.hands[2] for s in range(3))
     state = apply_texts(state, ["bid 1", "pass"])
-    assert state.multipliers() == (1, 4)  # RULES §7: only the pair seat 2 is in
+    assert state.multipliers() == (4, 4)  # RULES §3: a show multiplies every pair
     assert code_of(state, 2, "show") == "already_decided"
 
 
@@ -250,9 +250,44 @@ def test_rules_3_landlord_show_after_kitty_is_x2_before_first_play_only():
     assert code_of(apply_texts(state, ["play J"]), 0, "show") == "not_allowed"
 
 
-def test_rules_3_landlord_may_not_show_x2_when_someone_showed_before_bidding():
+def test_rules_3_landlord_may_show_x2_after_a_x4_show_and_the_deal_stays_x4():
     state = apply_texts(apply(strong(SHOW), Action("show", 1)), ["bid 3"])
-    assert code_of(state, 0, "show") == "not_allowed"
+    assert Action("show", 0) in state.legal_actions(0)
+    shown = apply(state, Action("show", 0))
+    assert shown.shown == (2, 4, 0) and shown.multipliers() == (4, 4)
+
+
+ROB_SHOW = preset("rob", show_cards=True)
+
+
+def test_rules_3_rob_first_shower_before_any_call_calls_first():
+    state = apply(strong(ROB_SHOW, first_bidder=0), Action("show", 2))
+    assert state.to_act == (2,) and state.bidding.queue == (2, 0, 1)
+    assert [str(a) for a in state.legal_actions(2)] == ["call", "decline"]
+    later = apply(state, Action("show", 1))  # a second shower changes nothing
+    assert later.to_act == (2,) and later.bidding.queue == (2, 0, 1)
+    state = apply_texts(state, ["call", "norob", "norob"])
+    assert state.landlord == 2
+
+
+def test_rules_3_rob_shower_calls_next_after_a_decline_and_decliners_keep_it():
+    state = apply_texts(strong(ROB_SHOW, first_bidder=0), ["decline"])
+    state = apply(state, Action("show", 2))
+    assert state.to_act == (2,) and state.bidding.queue == (2, 1)
+    state = apply(apply_texts(strong(ROB_SHOW, first_bidder=0), ["decline"]), Action("show", 0))
+    assert state.to_act == (1,) and state.bidding.queue == (1, 2)  # seat 0 already declined
+
+
+def test_rules_3_rob_show_does_not_reorder_score_bidding():
+    state = apply(strong(SHOW, first_bidder=0), Action("show", 2))
+    assert state.to_act == (0,)
+
+
+def test_rules_2_2_rob_all_decline_after_a_show_redeals_with_the_dealt_first_caller():
+    state = apply(strong(ROB_SHOW, first_bidder=0), Action("show", 1))
+    state = apply_texts(state, ["decline", "decline", "decline"])
+    assert state.phase == "redeal"
+    assert engine.deal.next_first_bidder(state) == 0
 
 
 def test_rules_3_show_cards_is_a_room_option():

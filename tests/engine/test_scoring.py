@@ -27,6 +27,12 @@ def finish(rules: Rules, bidding: list[str], line: list[str], first_bidder: int 
     return state.result
 
 
+def finish_with(rules: Rules, hands: list[str], kitty: str, line: list[str]):
+    state = apply_texts(deal_from_strings(rules, hands, kitty), ["bid 1", "pass", "pass", *line])
+    assert state.phase == "finished"
+    return state.result
+
+
 def test_rules_7_landlord_wins_2_x_base_each_farmer_loses_base():
     result = finish(SCORE, ["bid 3"], PLAIN_LINE)
     assert (result.winner, result.landlord, result.base) == ("landlord", 0, 3)
@@ -88,12 +94,29 @@ def test_rules_2_2_7_robs_double_the_multiplier_and_base_is_1():
     assert result.points == (8, -4, -4)
 
 
-def test_rules_3_7_farmer_show_before_bidding_x4_counts_in_its_pair():
+def test_rules_3_7_farmer_show_before_bidding_x4_multiplies_both_pairs():
     state = deal_from_strings(preset("score", show_cards=True), HANDS, KITTY)
     state = apply(state, Action("show", 2))
     state = apply_texts(state, ["bid 3", *PLAIN_LINE])
-    assert state.result.multipliers == (1, 4)
-    assert state.result.points == (15, -3, -12)
+    assert state.result.multipliers == (4, 4)
+    assert state.result.points == (24, -12, -12)
+
+
+def test_rules_3_7_a_x4_and_a_x2_show_in_one_deal_give_x4():
+    state = deal_from_strings(preset("score", show_cards=True), HANDS, KITTY)
+    state = apply_texts(apply(state, Action("show", 1)), ["bid 3"])
+    state = apply(state, Action("show", 0))  # the landlord after the kitty: ×2
+    assert state.shown == (2, 4, 0)
+    state = apply_texts(state, PLAIN_LINE)
+    assert state.result.multipliers == (4, 4)
+    assert state.result.points == (24, -12, -12)
+
+
+def test_rules_3_7_two_x4_shows_give_x4_not_x16():
+    state = deal_from_strings(preset("rob", show_cards=True), HANDS, KITTY)
+    state = apply(apply(state, Action("show", 1)), Action("show", 2))
+    state = apply_texts(state, ["call", "norob", "norob", "nodouble", "nodouble", "nodouble"])
+    assert state.landlord == 1 and state.multipliers() == (4, 4)
 
 
 def test_rules_3_7_landlord_show_x2_counts_in_both_pairs():
@@ -107,9 +130,20 @@ def test_rules_3_7_landlord_show_x2_counts_in_both_pairs():
 def test_pair_multipliers_formula_rules_7():
     rules = SCORE
     got = pair_multipliers(rules, landlord=1, robs=1, doubled=(True, True, False),
-                           shown=(4, 0, 0), bombs=2, spring=True)
-    # common 2^(1+2+1) × 2 (landlord doubled) = 32; farmer 0 × 2 (doubled) × 4 (shown)
-    assert got == (256, 32)
+                           shown=(4, 0, 2), bombs=2, spring=True)
+    # common 2^(1+2+1) × 4 (largest show) × 2 (landlord doubled) = 128; farmer 0 × 2 (doubled)
+    assert got == (256, 128)
+
+
+def test_rules_5_7_four_two_is_bomb_doubles_the_score_like_a_bomb():
+    # Landlord 0 holds 2222 with the kickers 33 (kitty): 222233 is a bomb under the option.
+    hands = ["XD2222AAAAKKKKQQQ", "4444555566667777Q", "38888999TTTTJJJJ9"]
+    line = ["play 222233", "pass", "pass", "play 3QQQ", "pass", "pass", "play AAAA", "pass",
+            "pass", "play KKKK", "pass", "pass", "play XD"]
+    on = finish_with(preset("score", four_two_is_bomb=True), hands, "333", line)
+    assert (on.bombs, on.rockets, on.multipliers) == (4, 1, (32, 32))  # 2^4 × 2 spring
+    off = finish_with(SCORE, hands, "333", line)
+    assert (off.bombs, off.multipliers) == (3, (16, 16))  # a plain four_two_singles
 
 
 def test_split_evenly_gives_odd_points_first_in_order():

@@ -46,7 +46,17 @@ Injecting updates (plain functions, no await; each queues an update and sets the
 - `api.press(user, message, data) -> query_id`: a callback query with exactly `data` (may be
   forged) on `message` as it is now. `api.click(user, message, "Join") -> query_id` presses
   the button with that label.
+- `api.send_anonymously(group, text, reply_to=None)`: an anonymous admin writes (from
+  GroupAnonymousBot 1087968824, `sender_chat` = the group); `api.new_channel(title) -> Chat`
+  and `api.send_as_channel(channel, group, text)`: a message written as a channel (from
+  Channel_Bot 136817688, `sender_chat` = the channel); `send_text(..., sender_chat=chat)`.
+- `api.migrate_to_supergroup(group, by=user) -> Chat`: a basic group becomes a supergroup
+  (two service updates, `migrate_to_chat_id` then `migrate_from_chat_id`; the old id answers
+  400 "group chat was upgraded to a supergroup chat" with `parameters.migrate_to_chat_id`).
 - `api.add_update({...}) -> update_id`: any other raw update.
+- `api.delete(message)`: someone deletes a message (a moderation bot deleting commands): the
+  bot's replies to it answer 400 "message to be replied not found" unless sent with
+  `allow_sending_without_reply`.
 - `api.pending_updates`: updates the bot has not confirmed yet.
 
 Waiting and reading
@@ -89,13 +99,15 @@ Telegram's behaviour and failures on demand
   sendChatAction; any other method is recorded in `unknown_methods` and answers ok/true.
 """
 
-from .models import Button, Call, Chat, FakeMessage, User
+from .models import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Button, Call, Chat, FakeMessage, User
 from .rules import BLOCKED, CANNOT_INITIATE, NOT_MODIFIED
 from .server import DEFAULT_TOKEN, FakeBotApi
 from .wire import Upload
 
 __all__ = [
     "BLOCKED",
+    "CHANNEL_BOT",
+    "GROUP_ANONYMOUS_BOT",
     "CANNOT_INITIATE",
     "DEFAULT_TOKEN",
     "NOT_MODIFIED",

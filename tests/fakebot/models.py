@@ -25,9 +25,15 @@ class User:
         return data
 
 
+#: Telegram's sender of anonymous admins' messages (with `sender_chat` = the group).
+GROUP_ANONYMOUS_BOT = User(1087968824, "Group", "GroupAnonymousBot", None, is_bot=True)
+#: Telegram's sender of messages written as a channel (with `sender_chat` = the channel).
+CHANNEL_BOT = User(136817688, "Channel", "Channel_Bot", None, is_bot=True)
+
+
 @dataclass(frozen=True)
 class Chat:
-    """A chat: `type` is "private" (id = the user's id), "group" or "supergroup"."""
+    """A chat: `type` is "private" (id = the user's id), "group", "supergroup" or "channel"."""
 
     id: int
     type: str = "group"
@@ -86,6 +92,7 @@ class FakeMessage:
     entities: list[dict[str, Any]] = field(default_factory=list)
     thread_id: int | None = None
     reply_to_message_id: int | None = None
+    sender_chat: Chat | None = None
     edit_date: int | None = None
     edits: int = 0
     deleted: bool = False
@@ -138,6 +145,8 @@ class FakeMessage:
             "chat": self.chat.to_api(),
             "from": self.from_user.to_api(),
         }
+        if self.sender_chat is not None:
+            data["sender_chat"] = self.sender_chat.to_api()
         if self.text is not None:
             data["text"] = self.text
         if self.entities:

@@ -15,6 +15,7 @@ NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup are "
     "exactly the same as a current content and reply markup of the message"
 )
+MIGRATED = "Bad Request: group chat was upgraded to a supergroup chat"
 QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 # What `fail_next` answers when the test gives no description.
 DEFAULT_DESCRIPTIONS = {
@@ -50,11 +51,18 @@ _HTML_TAGS = {
 class ApiError(Exception):
     """An error answer: HTTP status, Telegram's description, optional `parameters`."""
 
-    def __init__(self, status: int, description: str, retry_after: int | None = None):
+    def __init__(
+        self,
+        status: int,
+        description: str,
+        retry_after: int | None = None,
+        migrate_to_chat_id: int | None = None,
+    ):
         super().__init__(description)
         self.status = status
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to_chat_id = migrate_to_chat_id
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -62,8 +70,16 @@ class ApiError(Exception):
             "error_code": self.status,
             "description": self.description,
         }
-        if self.retry_after is not None:
-            data["parameters"] = {"retry_after": self.retry_after}
+        parameters = {
+            key: value
+            for key, value in (
+                ("retry_after", self.retry_after),
+                ("migrate_to_chat_id", self.migrate_to_chat_id),
+            )
+            if value is not None
+        }
+        if parameters:
+            data["parameters"] = parameters
         return data
 
 

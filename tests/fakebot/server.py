@@ -16,12 +16,13 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from .models import Button, Call, Chat, FakeMessage, User
+from .models import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Button, Call, Chat, FakeMessage, User
 from .rules import (
     BLOCKED,
     CANNOT_INITIATE,
     DEFAULT_DESCRIPTIONS,
     MEMBER_STATUSES,
+    MIGRATED,
     NOT_MODIFIED,
     QUERY_TOO_OLD,
     ApiError,
@@ -82,6 +83,7 @@ class FakeBotApi:
         self._opened: set[int] = set()
         self._blocked: set[int] = set()
         self._members: dict[tuple[int, int], str] = {}
+        self._migrated: dict[int, int] = {}
         self._failures: list[_Failure] = []
         self._mark = 0
         self._changed = asyncio.Event()
@@ -216,12 +218,14 @@ class FakeBotApi:
         *,
         thread_id: int | None = None,
         reply_to: FakeMessage | None = None,
+        sender_chat: Chat | None = None,
     ) -> FakeMessage:
         """`user` writes `text` in `chat` (pass the user itself for their private chat).
 
         A leading `/command` or `/command@botname` gets a `bot_command` entity, as Telegram
         sends it, so PTB's CommandHandler matches. Writing privately opens the private chat.
-        Returns the user's message; the update is queued for getUpdates.
+        `sender_chat` makes it a message sent on behalf of a chat (see `send_anonymously`,
+        `send_as_channel`). Returns the user's message; the update is queued for getUpdates.
         """
         self._remember_user(user)
         target = self.chat(chat)
@@ -238,6 +242,7 @@ class FakeBotApi:
             raw_text=text,
             thread_id=thread_id,
             reply_to_message_id=reply_to.message_id if reply_to else None,
+            sender_chat=sender_chat,
         )
         command = re.match(r"/[A-Za-z0-9_]+(@[A-Za-z0-9_]+)?", text)
         if command:
@@ -248,6 +253,59 @@ class FakeBotApi:
             payload["reply_to_message"] = reply_to.to_api()
         self.add_update({"message": payload})
         return message
+
+    def send_anonymously(
+        self, group: Chat, text: str, *, reply_to: FakeMessage | None = None
+    ) -> FakeMessage:
+        """An anonymous admin of `group` writes `text`: as Telegram delivers it, from
+        GroupAnonymousBot (1087968824) with `sender_chat` = the group itself."""
+        return self.send_text(GROUP_ANONYMOUS_BOT, group, text, reply_to=reply_to,
+                              sender_chat=group)
+
+    def send_as_channel(
+        self, channel: Chat, group: Chat, text: str, *, reply_to: FakeMessage | None = None
+    ) -> FakeMessage:
+        """A message written in `group` as the channel `channel` (a linked channel's post, or a
+        member posting as their channel): from Channel_Bot (136817688), `sender_chat` =
+        the channel."""
+        return self.send_text(CHANNEL_BOT, group, text, reply_to=reply_to, sender_chat=channel)
+
+    def new_channel(self, title: str = "A channel") -> Chat:
+        """A new channel with a fresh id (a possible `sender_chat`)."""
+        number = next(self._group_ids)
+        chat = Chat(id=-1002000000000 - number, type="channel", title=title)
+        self.chats[chat.id] = chat
+        return chat
+
+    def migrate_to_supergroup(self, group: Chat, by: User) -> Chat:
+        """`by` upgrades the basic group `group` to a supergroup, as Telegram does it: a new
+        supergroup chat (new id, same title, members and their statuses), two service
+        updates — in the old group a message with `migrate_to_chat_id`, then in the new one a
+        message with `migrate_from_chat_id` — and from now on every call into the old group
+        answers 400 "group chat was upgraded to a supergroup chat" with
+        `parameters.migrate_to_chat_id`. Returns the new chat."""
+        if group.type != "group":
+            raise ValueError("only a basic group can be upgraded to a supergroup")
+        self._remember_user(by)
+        number = next(self._group_ids)
+        new = Chat(id=-1001000000000 - number, type="supergroup", title=group.title)
+        self.chats[new.id] = new
+        for (chat_id, user_id), status in list(self._members.items()):
+            if chat_id == group.id:
+                self._members[(new.id, user_id)] = status
+        for chat, key, value in ((group, "migrate_to_chat_id", new.id),
+                                 (new, "migrate_from_chat_id", group.id)):
+            message = FakeMessage(chat=chat, message_id=self._next_message_id(chat.id),
+                                  from_user=by, date=int(time.time()))
+            self._messages[chat.id].append(message)
+            self.add_update({"message": {**message.to_api(), key: value}})
+        self._migrated[group.id] = new.id
+        return new
+
+    def delete(self, message: FakeMessage) -> None:
+        """Someone deletes ``message`` (a moderation bot tidying commands, an admin): it stays
+        readable for the test but is gone for the bot (edits, deletes and replies to it)."""
+        message.deleted = True
 
     def press(self, user: User, message: FakeMessage, data: str) -> str:
         """`user` presses a button with callback data `data` on `message`.
@@ -481,6 +539,8 @@ class FakeBotApi:
         chat = self.chats.get(chat_id) if chat_id is not None else None
         if chat is None:
             raise ApiError(400, "Bad Request: chat not found")
+        if chat.id in self._migrated:
+            raise ApiError(400, MIGRATED, migrate_to_chat_id=self._migrated[chat.id])
         if chat.type == "private":
             if chat.id in self._blocked:
                 raise ApiError(403, BLOCKED)
@@ -530,9 +590,29 @@ class FakeBotApi:
         data = self.files.get(file_id, b"")
         return (*image_size(data), len(data))
 
-    def _new_bot_message(self, chat: Chat, params: dict[str, Any]) -> FakeMessage:
+    def _reply_target(self, chat: Chat, params: dict[str, Any]) -> int | None:
+        """The message a new message replies to, as Telegram resolves it: a missing or deleted
+        target answers 400 "message to be replied not found" unless the bot allowed sending
+        without the reply (`allow_sending_without_reply`, in `reply_parameters` or on its own),
+        in which case the message is sent as no reply."""
         reply = params.get("reply_parameters") or {}
         reply_to = reply.get("message_id", params.get("reply_to_message_id"))
+        if reply_to is None:
+            return None
+        allowed = reply.get("allow_sending_without_reply",
+                            params.get("allow_sending_without_reply"))
+        try:
+            target = self.message(chat, int(reply_to))
+        except (LookupError, ValueError):
+            target = None
+        if target is not None and not target.deleted:
+            return target.message_id
+        if allowed:
+            return None
+        raise ApiError(400, "Bad Request: message to be replied not found")
+
+    def _new_bot_message(self, chat: Chat, params: dict[str, Any]) -> FakeMessage:
+        reply_to = self._reply_target(chat, params)
         thread_id = params.get("message_thread_id")
         return FakeMessage(
             chat=chat,
@@ -542,7 +622,7 @@ class FakeBotApi:
             parse_mode=params.get("parse_mode"),
             reply_markup=checked_markup(params.get("reply_markup")),
             thread_id=int(thread_id) if thread_id is not None else None,
-            reply_to_message_id=int(reply_to) if reply_to is not None else None,
+            reply_to_message_id=reply_to,
         )
 
     # ---------------------------------------------------------------- Bot API methods

@@ -60,26 +60,39 @@ async def test_streak_is_capped(store, clock, players):
     assert amounts == [200, 220, 240, 260, 280, 300, 320, 320, 320]
 
 
-async def test_day_boundary_is_the_groups_time_zone(store, clock, players):
+async def test_a_players_day_ends_at_midnight_beijing_time_in_every_group(store, clock, players):
+    """Issue 14: one day boundary per player, whatever group's time zone they write in."""
     clock.now = datetime(2024, 5, 1, 15, 59, tzinfo=UTC)  # Shanghai 23:59, New York 11:59
     assert (await store.claim_daily(1, GROUP)).day == date(2024, 5, 1)
     assert (await store.claim_daily(2, NEW_YORK)).day == date(2024, 5, 1)
-    clock.now = datetime(2024, 5, 1, 16, 0, tzinfo=UTC)  # Shanghai: a new day, New York: not
+    clock.now = datetime(2024, 5, 1, 16, 0, tzinfo=UTC)  # Beijing midnight: a new day for both
     assert (await store.claim_daily(1, GROUP)).day == date(2024, 5, 2)
-    with pytest.raises(AlreadyClaimed):
+    claim = await store.claim_daily(2, NEW_YORK)
+    assert (claim.day, claim.streak) == (date(2024, 5, 2), 2)
+    clock.now = datetime(2024, 5, 2, 4, 0, tzinfo=UTC)  # New York midnight: not a new day
+    with pytest.raises(AlreadyClaimed) as error:
         await store.claim_daily(2, NEW_YORK)
-    clock.now = datetime(2024, 5, 2, 4, 0, tzinfo=UTC)  # New York midnight (EDT)
-    assert (await store.claim_daily(2, NEW_YORK)).streak == 2
+    assert error.value.next_day == date(2024, 5, 3)
 
 
-async def test_moving_between_time_zones_never_gives_two_claims_for_one_date(store, clock, players):
-    clock.now = datetime(2024, 5, 1, 17, 0, tzinfo=UTC)  # Shanghai May 2, New York May 1
-    assert (await store.claim_daily(1, GROUP)).day == date(2024, 5, 2)
+@pytest.mark.parametrize("zones", [("Etc/GMT+12", "Etc/GMT-14"), ("Etc/GMT-14", "Etc/GMT+12")])
+async def test_hopping_between_far_time_zones_gives_one_day_of_everything(
+    store, clock, players, zones
+):
+    """Issue 14 defect 10: /daily and /give in Etc/GMT+12 and Etc/GMT-14 groups seconds apart
+    paid twice and gave 2,000 beans."""
+    west, east = -3001, -3002
+    for chat_id, zone in zip((west, east), zones, strict=True):
+        await store.update_group_settings(chat_id, timezone=zone, give_enabled=True)
+    clock.now = datetime(2024, 5, 1, 11, 0, tzinfo=UTC)  # May 1 in Etc/GMT+12, May 2 in GMT-14
+    assert (await store.claim_daily(1, west)).amount == 200
     with pytest.raises(AlreadyClaimed):
-        await store.claim_daily(1, NEW_YORK)  # May 1 in New York is not after May 2
-    clock.now = datetime(2024, 5, 2, 5, 0, tzinfo=UTC)  # New York May 2: still claimed
-    with pytest.raises(AlreadyClaimed):
-        await store.claim_daily(1, NEW_YORK)
+        await store.claim_daily(1, east)
+    await store.give(1, 2, 1000, west)
+    with pytest.raises(GiveRefused) as error:
+        await store.give(1, 3, 1000, east)
+    assert (error.value.code, error.value.remaining) == ("give_limit", 0)
+    assert [await store.balance(u) for u in (1, 2, 3)] == [200, 2000, 1000]
 
 
 async def test_concurrent_daily_presses_grant_once(store, players):

@@ -1,0 +1,74 @@
+"""End to end, issue 14 defect 11: every input gets an answer. Numbers are ASCII digits that
+fit SQLite's INTEGER, anything else gets the usage; an unexpected error in a handler answers
+with a short apology and logs its traceback."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot import settings_menu
+from bot.i18n import t
+from tests.bot.economy_helpers import reply
+from tests.conftest import BotRunner
+from tests.fakebot import FakeBotApi
+
+LANG = "en"
+
+
+@pytest.mark.parametrize(("command", "key", "kwargs"), [
+    ("/give @bob ²", "give.usage", {}),
+    ("/give @bob ٣", "give.usage", {}),
+    ("/give 99999999999999999999999 5", "give.unknown_target", {}),
+    ("/give 1001 99999999999999999999999", "give.usage", {}),
+    ("/audit 99999999999999999999", "audit.usage", {}),
+    ("/audit ²", "audit.usage", {}),
+    ("/settings play_timeout ²", "set.invalid_value", {"name": t("set.name.play_timeout", LANG)}),
+    ("/settings custom_stake 99999999999999999999999", "set.invalid_value",
+     {"name": t("set.name.custom_stake", LANG)}),
+])
+async def test_malformed_numbers_get_a_polite_answer_and_change_nothing(
+    fake_api: FakeBotApi, running_bot: BotRunner, command: str, key: str, kwargs: dict
+):
+    store = running_bot.app.bot_data["store"]
+    group = fake_api.new_group("Typos")
+    await store.update_group_settings(group.id, give_enabled=True)
+    ann, bob = fake_api.new_user("Ann"), fake_api.new_user("Bob", username="bob")
+    fake_api.make_admin(group, ann)
+    await reply(fake_api, bob, group, "/balance")  # the bot has seen @bob
+    settings_before = await store.get_group_settings(group.id)
+    assert await reply(fake_api, ann, group, command) == t(key, LANG, **kwargs)
+    assert await store.get_group_settings(group.id) == settings_before
+    assert await store.balance(bob.id) == 1000
+    totals = await store.totals()
+    assert totals.balances == totals.ledger == totals.grants
+
+
+async def test_an_unexpected_error_gets_an_apology_and_a_logged_traceback(
+    fake_api: FakeBotApi, running_bot: BotRunner, monkeypatch, caplog
+):
+    running_bot.allow_errors = True
+    store = running_bot.app.bot_data["store"]
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("the disk is on fire")
+
+    monkeypatch.setattr(store, "player_stats", broken)
+    group = fake_api.new_group("Unlucky")
+    ann = fake_api.new_user("Ann")
+    with caplog.at_level(logging.ERROR, logger="bot.handlers.errors"):
+        assert await reply(fake_api, ann, group, "/me") == t("reply.error", LANG)
+    [record] = [r for r in caplog.records if r.name == "bot.handlers.errors"]
+    assert record.exc_info is not None and "disk is on fire" in str(record.exc_info[1])
+
+    def broken_parse(data: str):
+        raise RuntimeError("no menu today")
+
+    fake_api.make_admin(group, ann)
+    await reply(fake_api, ann, group, "/settings")
+    menu = fake_api.last_message(group)
+    monkeypatch.setattr(settings_menu, "parse_menu_data", broken_parse)
+    query = fake_api.press(ann, menu, menu.buttons[0].callback_data)
+    answer = await fake_api.wait_answer(query)
+    assert answer.params["text"] == t("pop.error", LANG)
