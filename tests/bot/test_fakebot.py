@@ -7,6 +7,7 @@ import struct
 import time
 import zlib
 from collections.abc import AsyncIterator
+from datetime import timedelta
 
 import pytest
 from telegram import (
@@ -19,6 +20,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, InvalidToken, Re
 from telegram.request import HTTPXRequest
 
 from tests.fakebot import FakeBotApi, User
+from tests.fakebot.limits import FloodLimits, StrictFakeBotApi
 
 
 def png(width: int, height: int) -> bytes:
@@ -346,3 +348,66 @@ async def test_an_upgraded_group_announces_its_new_id_twice_and_refuses_the_old_
     with pytest.raises(ChatMigrated) as error:
         await bot.send_message(group.id, "hello?")
     assert error.value.new_chat_id == supergroup.id
+
+
+class Clock:
+    """A clock the test moves on by hand (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_strict_mode_sliding_group_minute_and_overall_second() -> None:
+    clock = Clock()
+    api = StrictFakeBotApi(limits=FloodLimits(group_per_minute=20, overall_per_second=30),
+                           clock=clock)
+    await api.start()
+    try:
+        async with Bot(api.token, base_url=api.base_url) as bot:
+            group, other = api.new_group("Busy"), api.new_group("Quiet")
+            users = [api.new_user(f"P{i}") for i in range(12)]
+            for user in users:
+                api.open_private_chat(user)
+            # 10 sends at t=0 and 10 edits at t=30 fill the group's minute.
+            first = await bot.send_message(group.id, "table 0")
+            for i in range(1, 10):
+                await bot.send_message(group.id, f"table {i}")
+            clock.now += 30
+            for i in range(10):
+                await bot.edit_message_text(f"edit {i}", group.id, first.message_id)
+            with pytest.raises(RetryAfter) as refused:
+                await bot.delete_message(group.id, first.message_id)
+            assert refused.value.retry_after in (30, timedelta(seconds=30))
+            # Another group and private chats have their own budgets; answers never count.
+            await bot.send_message(other.id, "hello")
+            await bot.send_message(users[0].id, "your hand")
+            # Sliding, not a bucket: at t=60.5 only the 10 sends of t=0 have left the window.
+            clock.now += 30.5
+            for i in range(10):
+                await bot.send_message(group.id, f"later {i}")
+            with pytest.raises(RetryAfter) as refused:
+                await bot.send_message(group.id, "one too many")
+            assert refused.value.retry_after in (30, timedelta(seconds=30))
+
+            # Overall: 30 requests naming a chat in any second, groups and private alike.
+            clock.now += 100
+            for i in range(30):
+                await bot.send_message(users[i % len(users)].id, f"n{i}")
+            with pytest.raises(RetryAfter) as refused:
+                await bot.send_message(users[0].id, "n30")
+            assert refused.value.retry_after in (1, timedelta(seconds=1))
+            clock.now += 1.0
+            await bot.send_message(users[0].id, "n31")
+    finally:
+        await api.stop()
+    statuses = [c.status for c in api.calls if c.method != "getMe"]
+    assert statuses.count(429) == 3 == len(api.rate_limited)
+    assert [r.method for r in api.rate_limited] == ["deleteMessage", "sendMessage", "sendMessage"]
+    assert api.rate_limited[0].chat_id == group.id
+    assert [r.window for r in api.rate_limited] == ["group", "group", "overall"]
+    assert not api.message(group, first.message_id).deleted  # a refused call changes nothing
+    sent = api.calls_to("sendMessage")[0]
+    assert api.uploaded(sent) > len("table 0")  # the HTTP body of the call, in bytes

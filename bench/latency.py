@@ -1,0 +1,633 @@
+"""Press latency, flood-limit use and cost per deal of the real bot (issue 9, "Measured").
+
+    python bench/latency.py [--tables 1,10,50] [--variant humans,bots] [--deals 1]
+                            [--think 0.6] [--seed 9] [--timeout 600] [--profile FILE]
+
+For every (tables, variant) pair it starts a strict fake Bot API (``tests.fakebot.limits``: at
+most 20 sends/edits/deletes per group in any sliding 60 s and 30 requests naming a chat in any
+second, beyond that 429 with ``retry_after``) on 127.0.0.1, and the real bot in its own process
+(``ddz-bot``, i.e. ``bot.__main__``: real Application, real HTTP, a fresh SQLite file) with
+``BOT_API_BASE_URL`` pointing at it and every other setting at its default (GROUP_RATE_LIMIT 20,
+BOT_MOVE_DELAY 1 s, ...). Then ``--tables`` group tables play ``--deals`` deals each, side by
+side: ``humans`` = three humans, ``bots`` = two humans and one bot seat ("Add bot"). Each human
+watches their own private hand message and presses ``--think`` seconds after it changes (lobby
+buttons alike): bids or passes, calls or declines, rarely doubles, and plays with Hint then Play
+(Pass when Hint finds nothing), as the end-to-end tests' players do. After the last deal the bot
+gets 5 s for trailing edits, then SIGTERM; the run stops by itself after ``--timeout`` seconds at
+the latest.
+
+It prints, per run:
+
+- press → ``answerCallbackQuery`` and press → own hand edit (the first edit of the presser's hand
+  message, or a new hand message, that arrives after the press): p50, p95, max, in ms; presses
+  never answered;
+- group table lag: for each press that changed the deal (a bid, a decision, Pass, Play), the time
+  until the next send or edit of the group's table arrives (an edit drawn just before the press
+  counts, so this may understate by one render); presses are timed from the press, so the bot's
+  own delay before it applies the action is part of the lag;
+- 429s the fake server answered;
+- Bot API calls and bytes uploaded (HTTP request bodies) per finished deal, by method, and split
+  into group chat, private chats, callback answers and the rest (getUpdates not counted);
+  everything from the first /newgame to the end, so lobbies and redeals are part of a deal's cost;
+- the bot process's CPU seconds (user + system, from /proc) per deal, its peak RSS (VmHWM);
+- deals per hour one token can carry at 30 requests/s: 30 × 3600 / chat calls per deal;
+- PASS/FAIL against the issue's targets. Answer targets: p95 ≤ 100 ms and max ≤ 300 ms with up
+  to 10 tables, p95 ≤ 0.5 s with more.
+
+``--profile FILE`` runs the bot under cProfile (FILE.prof, written when it exits) for a profile
+of where its CPU goes (then CPU figures include cProfile's overhead). Linux only (/proc).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import bisect
+import contextlib
+import itertools
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.bot.flow_helpers import (  # noqa: E402
+    HAND_PREFIX,
+    RESULT_MARK,
+    Players,
+    call_text,
+    hand_message,
+)
+from tests.fakebot import Call, Chat, FakeMessage, User  # noqa: E402
+from tests.fakebot.limits import FloodLimits, StrictFakeBotApi  # noqa: E402
+
+#: Telegram's overall limit for one bot token, requests per second.
+TOKEN_RATE = 30
+#: Issue 9's targets.
+ANSWER_P95_10, ANSWER_MAX_10, ANSWER_P95_50 = 0.100, 0.300, 0.5
+HAND_EDIT_P95 = 0.250
+TABLE_LAG_MAX = 3.0
+DEALS_PER_HOUR = 1300
+CHAT_CALLS_BOTS, CALLS_HUMANS = 80, 100
+UPLOAD_MB, CPU_PER_DEAL = 0.75, 1.0
+#: Seconds the bot gets after the last result for the edits it still owes.
+TRAILING = 5.0
+
+EDITS = ("editMessageText", "editMessageCaption", "editMessageMedia", "editMessageReplyMarkup")
+SENDS = ("sendMessage", "sendPhoto")
+#: Deal-action payloads that change the deal, by phase.
+BIDS = ("bid1", "bid2", "bid3")
+YES = ("call", "rob")
+NO = ("decline", "norob")
+DECISIONS = (*BIDS, "pass", *YES, *NO, "double", "nodouble")
+VARIANTS = {"humans": "three humans", "bots": "two humans and one bot seat"}
+
+
+# --- The bot in its own process -------------------------------------------------------------
+
+
+class BotProcess:
+    """``ddz-bot`` (``python -m bot``) against ``base_url``, with its CPU and memory from /proc."""
+
+    def __init__(self, token: str, base_url: str, workdir: Path, profile: Path | None) -> None:
+        self.workdir = workdir
+        self.env = {key: os.environ[key] for key in ("PATH", "HOME", "LANG", "TMPDIR")
+                    if key in os.environ}
+        self.env.update({
+            "BOT_TOKEN": token,
+            "BOT_API_BASE_URL": base_url,
+            "DATABASE_PATH": str(workdir / "ddz.sqlite3"),
+            "DEFAULT_LANGUAGE": "en",
+            "LOG_LEVEL": "WARNING",
+            "PTB_TIMEDELTA": "true",
+            "PYTHONPATH": str(ROOT),  # the bot next to this script, whatever is installed
+        })
+        python = [sys.executable]
+        self.command = ([*python, "-m", "cProfile", "-o", str(profile), "-m", "bot"]
+                        if profile else [*python, "-m", "bot"])
+        self.log_path = workdir / "bot.log"
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        with self.log_path.open("wb") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                *self.command, cwd=self.workdir, env=self.env, stdout=log, stderr=log,
+                stdin=asyncio.subprocess.DEVNULL)
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU seconds the bot process has used so far."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def memory_mb(self) -> tuple[float, float]:
+        """(current RSS, peak RSS) in MB."""
+        values = {}
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            key, _, rest = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                values[key] = int(rest.split()[0]) / 1024
+        return values.get("VmRSS", 0.0), values.get("VmHWM", 0.0)
+
+    async def stop(self) -> int | None:
+        """SIGTERM (PTB stops polling and shuts down), SIGKILL after 15 s; the exit status."""
+        if self.process is None or self.process.returncode is not None:
+            return None if self.process is None else self.process.returncode
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return await asyncio.wait_for(self.process.wait(), 15)
+        except TimeoutError:
+            self.process.kill()
+            return await self.process.wait()
+
+    def log_problems(self) -> list[str]:
+        lines = self.log_path.read_text(errors="replace").splitlines()
+        return [line for line in lines if " ERROR " in line or "Traceback" in line]
+
+
+# --- Players --------------------------------------------------------------------------------
+
+
+@dataclass
+class Press:
+    """One button press the bench made."""
+
+    user: User
+    query_id: str
+    time: float
+    payload: str
+    hand_id: int | None  # the presser's hand message when pressed (None: a group button)
+    changes_deal: bool
+
+
+@dataclass
+class Run:
+    """What one run saw: its fake server, the presses, finished deals, errors."""
+
+    api: StrictFakeBotApi
+    think: float
+    rng: random.Random
+    presses: list[Press] = field(default_factory=list)
+    deals: int = 0
+    table_of: dict[int, int] = field(default_factory=dict)  # user id -> group chat id
+    errors: list[str] = field(default_factory=list)
+
+    async def press(self, user: User, message: FakeMessage, data: str,
+                    *, changes_deal: bool = False) -> Call:
+        """Press ``data`` on ``message`` and wait for the answer (60 s at most)."""
+        private = message.chat.id == user.id
+        query_id = self.api.press(user, message, data)
+        self.presses.append(Press(user, query_id, time.monotonic(), data.rsplit(":", 1)[-1],
+                                  message.message_id if private else None, changes_deal))
+        return await self.api.wait_answer(query_id, timeout=60)
+
+    async def wait(self, predicate: Callable[[], object], timeout: float = 90) -> object:
+        return await self.api.wait_for(predicate, timeout)
+
+
+def payloads(message: FakeMessage) -> dict[str, str]:
+    """The message's buttons: payload → callback data."""
+    return {b.callback_data.rsplit(":", 1)[-1]: b.callback_data
+            for b in message.buttons if b.callback_data}
+
+
+def signature(message: FakeMessage) -> tuple:
+    return (message.message_id, message.edits, message.content, str(message.reply_markup))
+
+
+def own_turn(api: StrictFakeBotApi, user: User) -> FakeMessage | None:
+    """The user's hand message if it shows their decision buttons now."""
+    try:
+        message = hand_message(api, user)
+    except LookupError:
+        return None
+    keys = payloads(message)
+    return message if "play" in keys or any(k in keys for k in DECISIONS) else None
+
+
+async def play_seat(run: Run, user: User, finished: Callable[[], bool]) -> None:
+    """One human's turns until ``finished()``: press ``run.think`` s after the hand message
+    changed into their turn."""
+    api = run.api
+    pressed: tuple | None = None
+    while True:
+        def ready(pressed: tuple | None = pressed) -> object:
+            if finished():
+                return True
+            message = own_turn(api, user)
+            return message if message is not None and signature(message) != pressed else None
+
+        seen = await run.wait(ready)
+        if seen is True:
+            return
+        await asyncio.sleep(run.think)
+        message = own_turn(api, user)
+        if message is None or finished():
+            continue
+        pressed = signature(message)
+        keys = payloads(message)
+        if "play" in keys:
+            await play_turn(run, user, message, keys)
+        else:
+            choice = decide(run.rng, keys)
+            await run.press(user, message, keys[choice], changes_deal=True)
+
+
+def decide(rng: random.Random, keys: dict[str, str]) -> str:
+    """A bidding or doubling decision among the offered payloads."""
+    bids = [k for k in BIDS if k in keys]
+    if bids:
+        return bids[0] if rng.random() < 0.5 or "pass" not in keys else "pass"
+    yes = [k for k in YES if k in keys]
+    no = [k for k in NO if k in keys]
+    if yes and (rng.random() < 0.5 or not no):
+        return yes[0]
+    if no:
+        return no[0]
+    if "double" in keys and rng.random() < 0.2:
+        return "double"
+    return "nodouble" if "nodouble" in keys else next(k for k in DECISIONS if k in keys)
+
+
+async def play_turn(run: Run, user: User, message: FakeMessage, keys: dict[str, str]) -> None:
+    """Hint, then Play what it selected (after the hand shows it), or Pass if it found none."""
+    api = run.api
+    before = signature(message)
+    answer = await run.press(user, message, keys["hint"])
+    if answer.params.get("text"):  # nothing beats the trick
+        await asyncio.sleep(run.think)
+        current = hand_message(api, user)
+        data = payloads(current).get("pass")
+        if data:
+            await run.press(user, current, data, changes_deal=True)
+        return
+    shown = await run.wait(lambda: (m := hand_message(api, user)) and signature(m) != before
+                           and m, timeout=30)
+    await asyncio.sleep(run.think)
+    current = hand_message(api, user) if isinstance(shown, FakeMessage) else message
+    data = payloads(current).get("play")
+    if data:
+        await run.press(user, current, data, changes_deal=True)
+
+
+def shown_in(api: StrictFakeBotApi, group: Chat) -> set[tuple[int, int]]:
+    """(message id, edits) of every message the group shows now."""
+    return {(m.message_id, m.edits) for m in api.messages_in(group)}
+
+
+def new_result(api: StrictFakeBotApi, group: Chat, before: set[tuple[int, int]]
+               ) -> FakeMessage | None:
+    """A result message in ``group`` that was not shown (so) in ``before``: a new message or
+    one edited into the result."""
+    for message in reversed(api.messages_in(group)):
+        if message.content.startswith(RESULT_MARK) and (
+                (message.message_id, message.edits) not in before):
+            return message
+    return None
+
+
+async def play_table(run: Run, index: int, variant: str, deals: int) -> None:
+    """One group table: open the lobby, seat the players, play ``deals`` deals (Play again
+    between them)."""
+    api = run.api
+    group = api.new_group(f"Bench table {index}")
+    humans = 3 if variant == "humans" else 2
+    users = [api.new_user(f"T{index}P{seat}") for seat in range(humans)]
+    players = Players(api, group, users)
+    for user in users:
+        api.open_private_chat(user)
+        run.table_of[user.id] = group.id
+    since = len(api.calls)
+    api.send_text(users[0], group, "/newgame")
+    await api.wait_for("sendMessage", 60, since=since, chat_id=group)
+    lobby = players.table_message()
+    for user in users[1:]:
+        await asyncio.sleep(run.think)
+        await run.press(user, lobby, payloads(lobby)["join"])
+    if variant == "bots":
+        await asyncio.sleep(run.think)
+        await run.press(users[0], lobby, payloads(lobby)["bot"])
+    for number in range(deals):
+        await asyncio.sleep(run.think)
+        before = shown_in(api, group)
+        await run.press(users[0], lobby, payloads(lobby)["start"])
+
+        def finished(group: Chat = group, before: set[tuple[int, int]] = before) -> bool:
+            return new_result(api, group, before) is not None
+
+        await asyncio.gather(*(play_seat(run, user, finished) for user in users))
+        result = new_result(api, group, before)
+        assert result is not None
+        run.deals += 1
+        if number + 1 < deals:
+            await asyncio.sleep(run.think)
+            since = len(api.calls)
+            await run.press(users[0], result, payloads(result)[""])
+            after = result.message_id
+            lobby = await run.wait(lambda after=after: next(
+                (m for m in reversed(api.messages_in(group)) if "start" in payloads(m)
+                 and m.message_id >= after), None), timeout=60)
+
+
+# --- Figures --------------------------------------------------------------------------------
+
+
+def quantiles(values: list[float]) -> tuple[float, float, float]:
+    """p50, p95 and max (nan for no values)."""
+    if not values:
+        return float("nan"), float("nan"), float("nan")
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, max(0, round(0.95 * len(ordered)) - 1))]
+    return statistics.median(ordered), p95, ordered[-1]
+
+
+class CallIndex:
+    """The run's calls by chat, in arrival order, for "the first call after t" look-ups."""
+
+    def __init__(self, calls: Iterable[Call]) -> None:
+        self.by_chat: dict[int, list[Call]] = defaultdict(list)
+        for call in calls:
+            chat_id = call.params.get("chat_id")
+            if call.ok and chat_id is not None:
+                with contextlib.suppress(TypeError, ValueError):
+                    self.by_chat[int(chat_id)].append(call)
+        for calls_of_chat in self.by_chat.values():
+            calls_of_chat.sort(key=lambda call: call.time)
+        self.times = {chat: [c.time for c in cs] for chat, cs in self.by_chat.items()}
+
+    def first_after(
+        self, chat_id: int, moment: float, match: Callable[[Call], bool]
+    ) -> Call | None:
+        calls = self.by_chat.get(chat_id, [])
+        for call in calls[bisect.bisect_left(self.times.get(chat_id, []), moment):]:
+            if match(call):
+                return call
+        return None
+
+
+def hand_edit_of(press: Press) -> Callable[[Call], bool]:
+    def match(call: Call) -> bool:
+        if call.method in EDITS:
+            return int(call.params.get("message_id", 0)) == press.hand_id
+        return call.method in SENDS and call_text(call).startswith(HAND_PREFIX)
+    return match
+
+
+def table_call(call: Call) -> bool:
+    return call.method in EDITS or call.method in SENDS
+
+
+@dataclass
+class Figures:
+    answers: list[float]
+    unanswered: int
+    hand_edits: list[float]
+    no_hand_edit: int
+    lags: list[float]
+    rate_limited: Counter[str]
+    limited_by: Counter[str]
+    by_method: Counter[str]
+    bytes_by_method: Counter[str]
+    by_kind: Counter[str]
+    group_gap: float  # the longest time between two sends/edits into one group
+
+
+def measure(run: Run, first_call: int, end: float) -> Figures:
+    api = run.api
+    calls = [c for c in api.calls[first_call:] if c.method != "getUpdates"]
+    index = CallIndex(calls)
+    answers: dict[str, Call] = {}
+    for call in calls:
+        if call.method == "answerCallbackQuery":
+            answers.setdefault(str(call.params.get("callback_query_id")), call)
+    answer_times, hand_times, lags = [], [], []
+    unanswered = no_edit = 0
+    for press in run.presses:
+        answer = answers.get(press.query_id)
+        if answer is None:
+            unanswered += 1
+            continue
+        answer_times.append(answer.time - press.time)
+        if answer.params.get("text") or press.hand_id is None:
+            continue  # a pop-up (refused, nothing to hint, lobby): no edit is due
+        edit = index.first_after(press.user.id, press.time, hand_edit_of(press))
+        if edit is None:
+            no_edit += 1
+        else:
+            hand_times.append(edit.time - press.time)
+        if press.changes_deal:
+            shown = index.first_after(run.table_of[press.user.id], press.time, table_call)
+            lags.append((shown.time if shown else end) - press.time)
+    by_method: Counter[str] = Counter()
+    bytes_by_method: Counter[str] = Counter()
+    by_kind: Counter[str] = Counter()
+    groups = {chat for chat in index.by_chat if chat < 0}
+    for call in calls:
+        by_method[call.method] += 1
+        bytes_by_method[call.method] += api.uploaded(call)
+        chat_id = call.params.get("chat_id")
+        if call.method == "answerCallbackQuery":
+            by_kind["answers"] += 1
+        elif chat_id is None:
+            by_kind["other"] += 1
+        elif int(chat_id) in groups or int(chat_id) < 0:
+            by_kind["group"] += 1
+        else:
+            by_kind["private"] += 1
+    rate_limited = Counter(r.method for r in api.rate_limited)
+    limited_by = Counter(
+        f"{r.window} window, {'group' if r.chat_id < 0 else 'private'} chat"
+        for r in api.rate_limited)
+    gap = max((b.time - a.time for chat in groups for a, b in itertools.pairwise(
+        [c for c in index.by_chat[chat] if table_call(c)])), default=0.0)
+    return Figures(answer_times, unanswered, hand_times, no_edit, lags, rate_limited, limited_by,
+                   by_method, bytes_by_method, by_kind, gap)
+
+
+def code_version() -> str:
+    """The branch and commit of the code under test (and "+changes" if the tree differs)."""
+    def git(*args: str) -> str:
+        result = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True,
+                                check=False)
+        return result.stdout.strip()
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    dirty = "+changes" if git("status", "--porcelain", "--untracked-files=no") else ""
+    return f"{git('rev-parse', '--abbrev-ref', 'HEAD')}@{head}{dirty}"
+
+
+# --- One run --------------------------------------------------------------------------------
+
+
+async def run_once(tables: int, variant: str, deals: int, think: float, seed: int,
+                   timeout: float, profile: Path | None) -> bool:
+    api = StrictFakeBotApi(limits=FloodLimits(group_per_minute=20, overall_per_second=30))
+    await api.start()
+    run = Run(api, think, random.Random(seed))
+    with tempfile.TemporaryDirectory(prefix="ddz-latency-") as workdir:
+        bot = BotProcess(api.token, api.base_url, Path(workdir), profile)
+        await bot.start()
+        try:
+            await api.wait_for("deleteWebhook", 60, since=0)  # polling starts next
+            await asyncio.sleep(0.5)
+            cpu_start = bot.cpu_seconds()
+            rss_start, _ = bot.memory_mb()
+            first_call = len(api.calls)
+            started = time.monotonic()
+            own_cpu = time.process_time()
+
+            async def table(i: int) -> None:
+                await asyncio.sleep(i * 0.1)  # tables open over the first seconds, not at once
+                try:
+                    await play_table(run, i, variant, deals)
+                except Exception as error:  # noqa: BLE001 - reported, the run goes on
+                    run.errors.append(f"table {i}: {type(error).__name__}: {error}"[:300])
+
+            try:
+                await asyncio.wait_for(
+                    asyncio.gather(*(table(i) for i in range(tables))), timeout)
+            except TimeoutError:
+                run.errors.append(f"stopped after --timeout {timeout:g} s")
+            await asyncio.sleep(TRAILING)
+            end = time.monotonic()
+            cpu = bot.cpu_seconds() - cpu_start
+            own_cpu = time.process_time() - own_cpu
+            rss_end, rss_peak = bot.memory_mb()
+        finally:
+            status = await bot.stop()
+            problems = bot.log_problems()
+            await api.stop()
+    figures = measure(run, first_call, end)
+    return report(tables, variant, deals, think, run, figures, end - started, (cpu, own_cpu),
+                  (rss_start, rss_end, rss_peak), status, problems)
+
+
+def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: Figures,
+           seconds: float, cpus: tuple[float, float], rss: tuple[float, float, float],
+           status: int | None, problems: list[str]) -> bool:
+    done = max(run.deals, 1)
+    cpu, own_cpu = cpus
+    print(f"== {code_version()}: {tables} table(s) x {deals} deal(s), {variant} "
+          f"({VARIANTS[variant]}), "
+          f"presses {think:g} s after a change, GROUP_RATE_LIMIT default, strict fake Bot API "
+          f"(20/group/60 s sliding, 30/s) ==")
+    print(f"deals finished {run.deals}/{tables * deals} in {seconds:.1f} s; presses "
+          f"{len(run.presses)}, never answered {fig.unanswered}; hand edits missing "
+          f"{fig.no_hand_edit}; bot exit status {status}, log errors {len(problems)}")
+    for error in run.errors[:5] + problems[:5]:
+        print(f"  ! {error}")
+    print(f"{'latency (ms)':32}{'n':>6}{'p50':>8}{'p95':>8}{'max':>8}")
+    rows = (("press -> answerCallbackQuery", fig.answers), ("press -> own hand edit",
+            fig.hand_edits), ("group table lag", fig.lags))
+    stats = {}
+    for name, values in rows:
+        p50, p95, top = quantiles(values)
+        stats[name] = (p50, p95, top)
+        print(f"  {name:30}{len(values):>6}{p50 * 1000:>8.0f}{p95 * 1000:>8.0f}"
+              f"{top * 1000:>8.0f}")
+    print(f"  (longest time between two sends/edits into one group: {fig.group_gap:.1f} s)")
+    limited = sum(fig.rate_limited.values())
+    print(f"429s received: {limited}" + (f" ({dict(fig.rate_limited)}; "
+                                         f"{dict(fig.limited_by)})" if limited else ""))
+    total = sum(fig.by_method.values())
+    chat = fig.by_kind["group"] + fig.by_kind["private"]
+    besides_answers = total - fig.by_kind["answers"]
+    megabytes = sum(fig.bytes_by_method.values()) / 1e6 / done
+    print(f"per deal: {total / done:.1f} Bot API calls = group {fig.by_kind['group'] / done:.1f}"
+          f" + private {fig.by_kind['private'] / done:.1f} + answers "
+          f"{fig.by_kind['answers'] / done:.1f} + other {fig.by_kind['other'] / done:.1f} "
+          f"(429s included: {limited / done:.1f}); {megabytes:.3f} MB uploaded")
+    print(f"  {'method':28}{'calls/deal':>11}{'KB/deal':>10}")
+    for method, count in fig.by_method.most_common():
+        kilobytes = fig.bytes_by_method[method] / 1e3 / done
+        print(f"  {method:28}{count / done:>11.1f}{kilobytes:>10.1f}")
+    polls = sum(1 for c in run.api.calls if c.method == "getUpdates")
+    print(f"  (getUpdates polls, not counted above: {polls / done:.1f} per deal)")
+    cpu_per_deal = cpu / done
+    print(f"bot process: {cpu_per_deal:.2f} CPU-s per deal ({cpu:.1f} s in all), peak RSS "
+          f"{rss[2]:.0f} MB (RSS {rss[0]:.0f} MB before the first deal, {rss[1]:.0f} MB after, "
+          f"{(rss[1] - rss[0]) / done:+.1f} MB per deal); the bench itself (fake Bot API and "
+          f"players) {own_cpu:.1f} CPU-s, load average {os.getloadavg()[0]:.1f}")
+    per_hour = TOKEN_RATE * 3600 / (chat / done) if chat else float("inf")
+    print(f"deals per hour per token at {TOKEN_RATE} requests/s: {per_hour:.0f} "
+          f"({chat / done:.1f} chat calls per deal)")
+    answer_p50, answer_p95, answer_max = stats["press -> answerCallbackQuery"]
+    checks: list[tuple[str, bool, str]] = []
+    if tables <= 10:
+        checks.append(("answer p95 <= 100 ms", answer_p95 <= ANSWER_P95_10,
+                       f"{answer_p95 * 1000:.0f} ms"))
+        checks.append(("answer max <= 300 ms", answer_max <= ANSWER_MAX_10,
+                       f"{answer_max * 1000:.0f} ms"))
+    else:
+        checks.append(("answer p95 <= 0.5 s", answer_p95 <= ANSWER_P95_50,
+                       f"{answer_p95:.2f} s"))
+    checks += [
+        ("every press answered", fig.unanswered == 0, f"{fig.unanswered} never answered"),
+        ("own hand edit p95 <= 250 ms", stats["press -> own hand edit"][1] <= HAND_EDIT_P95,
+         f"{stats['press -> own hand edit'][1] * 1000:.0f} ms"),
+        ("table lag max <= 3 s", stats["group table lag"][2] <= TABLE_LAG_MAX,
+         f"{stats['group table lag'][2]:.1f} s"),
+        ("zero 429s", limited == 0, str(limited)),
+        (f">= {DEALS_PER_HOUR} deals/hour per token", per_hour >= DEALS_PER_HOUR,
+         f"{per_hour:.0f}"),
+    ]
+    if variant == "bots":
+        checks.append((f"<= {CHAT_CALLS_BOTS} chat calls per deal",
+                       chat / done <= CHAT_CALLS_BOTS, f"{chat / done:.1f}"))
+    else:
+        checks.append((f"<= {CALLS_HUMANS} calls per deal besides answers",
+                       besides_answers / done <= CALLS_HUMANS, f"{besides_answers / done:.1f}"))
+    checks += [
+        (f"<= {UPLOAD_MB} MB uploaded per deal", megabytes <= UPLOAD_MB, f"{megabytes:.2f} MB"),
+        (f"<= {CPU_PER_DEAL} CPU-s per deal", cpu_per_deal <= CPU_PER_DEAL,
+         f"{cpu_per_deal:.2f} s"),
+        ("all deals finished", run.deals == tables * deals and not run.errors,
+         f"{run.deals}/{tables * deals}"),
+    ]
+    print("targets:")
+    for name, passed, value in checks:
+        print(f"  {'PASS' if passed else 'FAIL'}  {name:40} {value}")
+    print(flush=True)
+    return all(passed for _, passed, _ in checks)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="1,10", help="comma-separated table counts")
+    parser.add_argument("--variant", default="humans,bots", help="humans, bots or both")
+    parser.add_argument("--deals", type=int, default=1, help="deals per table")
+    parser.add_argument("--think", type=float, default=0.6, help="seconds before a press")
+    parser.add_argument("--seed", type=int, default=9, help="seed of the players' choices")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds per run at most")
+    parser.add_argument("--profile", type=Path, help="run the bot under cProfile, to FILE")
+    args = parser.parse_args(argv)
+    variants = [v.strip() for v in args.variant.split(",")]
+    if any(v not in VARIANTS for v in variants):
+        parser.error(f"--variant takes {', '.join(VARIANTS)}")
+    ok = True
+    for tables in (int(n) for n in args.tables.split(",")):
+        for variant in variants:
+            profile = None
+            if args.profile:
+                profile = args.profile.with_name(f"{args.profile.stem}-{tables}-{variant}.prof")
+            ok &= asyncio.run(run_once(tables, variant, args.deals, args.think, args.seed,
+                                       args.timeout, profile and profile.resolve()))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
