@@ -16,7 +16,9 @@ late):
 
 from __future__ import annotations
 
+import random
 import time
+from functools import lru_cache
 
 from engine.ai.hand import KICKER_TYPES, all_moves, beats, can_beat, follow_moves, minus
 from engine.ai.knowledge import Knowledge
@@ -27,20 +29,47 @@ class _Budget(Exception):
     pass
 
 
+class Budget:
+    """The work one decision may spend on search: positions visited, and optionally a deadline.
+
+    The node count is the budget that matters: it makes the search deterministic (the same view
+    and seed give the same decision on any machine) and bounds its time on a given machine. The
+    deadline (a ``time.perf_counter()`` value, ``None`` = none) is a safety net for an overloaded
+    machine; a search that hits either limit answers with what it has (anytime).
+    """
+
+    __slots__ = ("nodes", "deadline")
+
+    def __init__(self, nodes: int, deadline: float | None = None) -> None:
+        self.nodes = nodes
+        self.deadline = deadline
+
+    def spend(self) -> None:
+        """Count one position; raise :class:`_Budget` when the budget is used up."""
+        self.nodes -= 1
+        if self.nodes < 0 or (self.deadline is not None and self.nodes & 15 == 0
+                              and time.perf_counter() > self.deadline):
+            raise _Budget
+
+    @property
+    def exhausted(self) -> bool:
+        return self.nodes <= 0 or (self.deadline is not None
+                                   and time.perf_counter() > self.deadline)
+
+
 def is_safe(k: Knowledge, play: Play) -> bool:
     """True if no opponent of ``k.seat`` can beat ``play`` (card counting over unseen cards)."""
     return not any(can_beat(k.cards_of(e), play, k.counts[e]) for e in k.enemies)
 
 
-def forced_win(k: Knowledge, *, max_nodes: int = 4000, time_budget: float = 0.03) -> Play | None:
+def forced_win(k: Knowledge, budget: Budget | None = None) -> Play | None:
     """A play from which this seat surely empties its hand first, or ``None`` if none is proven.
 
-    Considers beating ``k.prev`` when following (a proof never passes). ``time_budget`` is in
-    seconds; ``max_nodes`` caps the positions visited.
+    Considers beating ``k.prev`` when following (a proof never passes). ``budget`` caps the
+    work (default: 4,000 positions); a search that runs out proves nothing.
     """
-    deadline = time.perf_counter() + time_budget
+    budget = budget if budget is not None else Budget(4000)
     memo: dict[tuple[int, ...], Play | None] = {}
-    nodes = [0]
     safe_cache: dict[Play, bool] = {}
 
     def safe(play: Play) -> bool:
@@ -52,9 +81,7 @@ def forced_win(k: Knowledge, *, max_nodes: int = 4000, time_budget: float = 0.03
     def lead_win(hand: tuple[int, ...]) -> Play | None:
         if hand in memo:
             return memo[hand]
-        nodes[0] += 1
-        if nodes[0] > max_nodes or time.perf_counter() > deadline:
-            raise _Budget
+        budget.spend()
         memo[hand] = None
         result = _first_win(hand, all_moves(hand))
         memo[hand] = result
@@ -82,7 +109,8 @@ def forced_win(k: Knowledge, *, max_nodes: int = 4000, time_budget: float = 0.03
 # --- sampled perfect-information endgame (RULES.md §4) ---------------------------------------
 
 
-def _limited_moves(hand: tuple[int, ...]) -> list[Play]:
+@lru_cache(maxsize=1 << 16)
+def _limited_moves(hand: tuple[int, ...]) -> tuple[Play, ...]:
     """Leads for the search: every play, but at most two wing choices per trio/plane body;
     a play that empties the hand first, then longer plays first."""
     out: list[Play] = []
@@ -96,36 +124,32 @@ def _limited_moves(hand: tuple[int, ...]) -> list[Play]:
         out.append(m)
     size = sum(hand)
     out.sort(key=lambda p: (len(p.cards) != size, -len(p.cards)))
-    return out
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _limited_follows(hand: tuple[int, ...], prev: Play) -> tuple[Play, ...]:
+    """The plays of :func:`_limited_moves` that beat ``prev``."""
+    return tuple(m for m in _limited_moves(hand) if beats(m, prev))
 
 
 class Solver:
     """Exact play-out search of one deal with every hand known (two sides, RULES.md §4.4).
 
     ``landlord_wins`` answers whether the landlord's side wins with best play by both sides.
-    Raises :class:`_Budget` past ``deadline`` (a ``time.perf_counter`` value) or ``max_nodes``.
+    Each position visited is spent from ``budget``; raises :class:`_Budget` when it runs out.
     """
 
-    def __init__(self, landlord: int, deadline: float, max_nodes: int) -> None:
+    def __init__(self, landlord: int, budget: Budget) -> None:
         self.landlord = landlord
-        self.deadline = deadline
-        self.max_nodes = max_nodes
-        self.nodes = 0
+        self.budget = budget
         self.memo: dict[tuple, bool] = {}
-        self.leads: dict[tuple[int, ...], list[Play]] = {}
-        self.follows: dict[tuple, list[Play]] = {}
 
-    def _moves(self, hand: tuple[int, ...], prev: Play | None) -> list[Play]:
-        leads = self.leads.get(hand)
-        if leads is None:
-            leads = self.leads[hand] = _limited_moves(hand)
+    @staticmethod
+    def _moves(hand: tuple[int, ...], prev: Play | None) -> tuple[Play, ...]:
         if prev is None:
-            return leads
-        key = (hand, prev.type, prev.main, prev.n, len(prev.cards))
-        got = self.follows.get(key)
-        if got is None:
-            got = self.follows[key] = [m for m in leads if beats(m, prev)]
-        return got
+            return _limited_moves(hand)
+        return _limited_follows(hand, prev)
 
     def landlord_wins(self, hands: tuple[tuple[int, ...], ...], turn: int,
                       prev: Play | None, owner: int | None) -> bool:
@@ -136,10 +160,7 @@ class Solver:
         got = self.memo.get(key)
         if got is not None:
             return got
-        self.nodes += 1
-        if self.nodes > self.max_nodes or (self.nodes & 7 == 0
-                                           and time.perf_counter() > self.deadline):
-            raise _Budget
+        self.budget.spend()
         mine = turn == self.landlord
         nxt = (turn + 1) % len(hands)
         result = not mine
@@ -160,7 +181,7 @@ class Solver:
         return result
 
 
-def sample_hands(k: Knowledge, rng) -> tuple[tuple[int, ...], ...]:
+def sample_hands(k: Knowledge, rng: random.Random) -> tuple[tuple[int, ...], ...]:
     """One deal of the unseen cards to the other seats, consistent with the view: card counts,
     shown hands, and the kitty cards the landlord has not played."""
     hands: list[tuple[int, ...] | None] = [None] * k.seats
@@ -188,26 +209,30 @@ def sample_hands(k: Knowledge, rng) -> tuple[tuple[int, ...], ...]:
     return tuple(hands)  # type: ignore[arg-type]
 
 
-def sampled_choice(k: Knowledge, candidates: list[Play | None], *, samples: int = 12,
-                   time_budget: float = 0.12, max_nodes: int = 20000,
-                   seed: int = 0) -> tuple[Play | None, list[int]] | None:
+def sampled_choice(k: Knowledge, candidates: list[Play | None], rng: random.Random, *,
+                   samples: int = 12, budget: Budget | None = None,
+                   ) -> tuple[Play | None, list[int]] | None:
     """The candidate (``None`` = pass) that wins the most sampled deals under exact play.
 
-    Each sample deals the unseen cards (:func:`sample_hands`) and solves every candidate with
-    :class:`Solver`. Returns ``(best, wins per candidate)``, or ``None`` if not even one sample
-    finished within ``time_budget`` seconds (the caller then keeps its own choice). Ties go to
-    the earlier candidate.
+    Each sample deals the unseen cards (:func:`sample_hands`, drawn from ``rng``) and solves
+    every candidate with :class:`Solver`. ``budget`` (default 3,000 positions) is shared by the
+    samples; one sample may spend at most a quarter of it, and a sample that runs out is
+    dropped (anytime: the samples solved so far decide). Returns ``(best, wins per
+    candidate)``, or ``None`` if no sample was solved (the caller then keeps its own choice).
+    Ties go to the earlier candidate.
     """
-    import random
-
-    deadline = time.perf_counter() + time_budget
-    rng = random.Random(seed)
+    budget = budget if budget is not None else Budget(3000)
+    per_sample = max(1, budget.nodes // 4)
     wins = [0] * len(candidates)
     done = 0
     nxt = k.next_seat()
     for _ in range(samples):
+        if budget.exhausted:
+            break
         hands = sample_hands(k, rng)
-        solver = Solver(k.landlord, deadline, max_nodes)
+        cap = min(per_sample, budget.nodes)
+        sub = Budget(cap, budget.deadline)
+        solver = Solver(k.landlord, sub)
         row = []
         try:
             for m in candidates:
@@ -222,7 +247,10 @@ def sampled_choice(k: Knowledge, candidates: list[Play | None], *, samples: int 
                         won = solver.landlord_wins(new, nxt, m, k.seat)
                 row.append(won == k.is_landlord)
         except _Budget:
-            break
+            row = []
+        budget.nodes -= cap - max(sub.nodes, 0)
+        if not row:
+            continue
         done += 1
         for i, w in enumerate(row):
             wins[i] += w

@@ -105,11 +105,11 @@ def knowledge_from_view(view) -> Knowledge:
             unseen[r] -= played_by[seat][r]
     for seat, shown in enumerate(view.shown_hands):
         if shown is not None and seat != view.seat:
-            kc = tuple(counts_of(cards_to_ranks(shown)))
-            known[seat] = kc
+            shown_counts = tuple(counts_of(cards_to_ranks(shown)))
+            known[seat] = shown_counts
             for r in range(RANK_COUNT):
-                unseen[r] -= kc[r]
-    unseen = [max(0, u) for u in unseen]
+                unseen[r] -= shown_counts[r]
+    unseen = [max(0, u) for u in unseen]  # never negative, even on a malformed view
     kitty_left = [0] * RANK_COUNT
     if view.kitty is not None and view.seat != view.landlord:
         kc = counts_of(cards_to_ranks(view.kitty))

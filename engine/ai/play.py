@@ -11,10 +11,11 @@ play out) and the endgame search (:mod:`engine.ai.endgame`).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from engine.ai.decompose import hand_score, hand_turns, plan_hand
-from engine.ai.endgame import forced_win, is_safe, sampled_choice
+from engine.ai.endgame import Budget, forced_win, is_safe, sampled_choice
 from engine.ai.hand import (
     KICKER_TYPES,
     T,
@@ -64,6 +65,9 @@ class Style:
     sampling: bool = True
     sample_cards: int = 14
     sample_candidates: int = 6
+    forced_nodes: int = 3000
+    sample_nodes: int = 2500
+    samples: int = 12
 
 
 HARD = Style()
@@ -120,6 +124,7 @@ def _controls(k: Knowledge, hand: tuple[int, ...]) -> int:
 
 def rank_plays(k: Knowledge, style: Style = HARD) -> list[tuple[float, Play | None]]:
     """Every candidate with its score, best first; ``None`` stands for pass."""
+    scored: list[tuple[float, Play | None]]
     if k.prev is None:
         scored = [(_lead_score(k, p, style), p) for p in lead_candidates(k.hand)]
     else:
@@ -230,19 +235,25 @@ def _follow_scores(k: Knowledge, style: Style) -> list[tuple[float, Play | None]
     return out
 
 
-def choose_play(k: Knowledge, style: Style = HARD) -> Play | None:
+def choose_play(k: Knowledge, style: Style = HARD, rng: random.Random | None = None,
+                deadline: float | None = None) -> Play | None:
     """The play to make (``None`` = pass), RULES.md §4.
 
     Plays a proven win when the hand is small (:func:`engine.ai.endgame.forced_win`); else
     takes the best of :func:`rank_plays`, except that near the end (the other seats hold at
     most ``style.sample_cards`` cards) the best few are compared by exact search over sampled
     deals (:func:`engine.ai.endgame.sampled_choice`) and the one winning more deals is played.
+
+    The searches spend at most ``style.forced_nodes`` and ``style.sample_nodes`` positions, so
+    the decision is a function of ``k``, ``style`` and the state of ``rng`` (default: a
+    generator seeded from ``k``); ``deadline`` (a ``time.perf_counter()`` value) optionally
+    cuts the searches short on an overloaded machine, at the cost of that determinism.
     """
     size = sum(k.hand)
     small = size <= style.endgame_cards or hand_turns(k.hand) <= 3
     against = k.prev is None or k.is_enemy(k.prev_seat or 0) or size <= 6
     if style.endgame and small and against:
-        win = forced_win(k)
+        win = forced_win(k, Budget(style.forced_nodes, deadline))
         if win is not None:
             return win
     ranked = rank_plays(k, style)
@@ -252,8 +263,10 @@ def choose_play(k: Knowledge, style: Style = HARD) -> Play | None:
         candidates = [p for _, p in ranked[:style.sample_candidates]]
         if k.prev is not None and None not in candidates:
             candidates.append(None)
-        seed = hash((k.hand, k.counts, k.prev.cards if k.prev else ()))
-        found = sampled_choice(k, candidates, seed=seed)
+        if rng is None:
+            rng = random.Random(hash((k.hand, k.counts, k.prev.cards if k.prev else ())))
+        found = sampled_choice(k, candidates, rng, samples=style.samples,
+                               budget=Budget(style.sample_nodes, deadline))
         if found is not None:
             best, wins = found
             if wins[candidates.index(best)] > wins[0]:
@@ -261,9 +274,11 @@ def choose_play(k: Knowledge, style: Style = HARD) -> Play | None:
     return choice
 
 
-def hint_plays(k: Knowledge, limit: int = 5) -> list[Play]:
-    """The best few plays for hints (no pass), best first."""
-    first = choose_play(k)
+def hint_plays(k: Knowledge, limit: int = 5, rng: random.Random | None = None,
+               deadline: float | None = None) -> list[Play]:
+    """The best few plays for hints (no pass), best first (``rng``, ``deadline``: as
+    :func:`choose_play`)."""
+    first = choose_play(k, HARD, rng, deadline)
     ranked = [p for _, p in rank_plays(k) if p is not None]
     out = [first] if first is not None else []
     out += [p for p in ranked if p != first]

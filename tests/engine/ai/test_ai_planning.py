@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine.ai import bidding
 from engine.ai.decompose import hand_turns, plan_hand
-from engine.ai.endgame import Solver, forced_win, sample_hands
+from engine.ai.endgame import Budget, Solver, forced_win, sample_hands
 from engine.ai.hand import all_moves, counts_of, follow_moves
 from engine.ai.knowledge import FULL_DECK, Knowledge
 from engine.cards import parse_ranks
@@ -105,17 +105,25 @@ def test_sampled_deals_respect_counts_and_the_landlords_kitty():
             assert hands[0][r] + hands[2][r] == k.unseen[r]
 
 
-def test_endgame_search_answers_within_its_time_budget():
-    k = _knowledge("33445566778899TTJJ", (18, 18, 18))
+def test_endgame_search_stops_at_its_node_budget():
+    # Many safe pair plays against a one-card landlord, but the 3 and the 2 are two losable
+    # singles: no win exists; the full search visits 376 positions to show it.
+    k = _knowledge("366778899TTJJQQKK2", (1, 18, 17))
+    full = Budget(10_000)
+    assert forced_win(k, full) is None
+    assert 10_000 - full.nodes == 376
+    cut = Budget(200)
+    assert forced_win(k, cut) is None
+    assert cut.nodes < 0
     start = time.perf_counter()
-    forced_win(k, time_budget=0.02, max_nodes=10**9)
+    forced_win(k, Budget(10**9, time.perf_counter() + 0.02))  # the deadline stops it
     assert time.perf_counter() - start < 0.5
 
 
 def test_exact_solver_sees_a_simple_win():
     # Landlord to lead with a rocket and a single: rocket, then the single (RULES.md §6).
     hands = (counts("3XD"), counts("44"), counts("55"))
-    solver = Solver(0, time.perf_counter() + 1, 10_000)
+    solver = Solver(0, Budget(10_000))
     assert solver.landlord_wins(hands, 0, None, None)
     # A farmer to lead with one card plays out at once.
     assert not solver.landlord_wins((counts("3XD"), counts("4"), counts("55")), 1, None, None)
