@@ -20,9 +20,9 @@ import random
 import time
 from functools import lru_cache
 
-from engine.ai.hand import KICKER_TYPES, all_moves, beats, can_beat, follow_moves, minus
+from engine.ai.hand import KICKER_TYPES, all_moves, can_beat, follow_moves, minus
 from engine.ai.knowledge import Knowledge
-from engine.combos import Play
+from engine.combos import ComboType, Play
 
 
 class _Budget(Exception):
@@ -109,11 +109,35 @@ def forced_win(k: Knowledge, budget: Budget | None = None) -> Play | None:
 # --- sampled perfect-information endgame (RULES.md §4) ---------------------------------------
 
 
-@lru_cache(maxsize=1 << 16)
-def _limited_moves(hand: tuple[int, ...]) -> tuple[Play, ...]:
+#: A move inside the search: ``(type code, main, n, cards)``, ints only. Long-lived caches of
+#: such tuples are not tracked by the garbage collector, so they cost no collection pauses.
+Move = tuple[int, int, int, tuple[int, ...]]
+_CODE = {t: i for i, t in enumerate(ComboType)}
+_ROCKET, _BOMB = _CODE[ComboType.ROCKET], _CODE[ComboType.BOMB]
+
+
+def _move(play: Play) -> Move:
+    return (_CODE[play.type], play.main, play.n, play.cards)
+
+
+def _beats(m: Move, prev: Move) -> bool:
+    """:func:`engine.ai.hand.beats` on search moves (RULES.md §6)."""
+    if m[0] == _ROCKET:
+        return True
+    if prev[0] == _ROCKET:
+        return False
+    if m[0] == _BOMB:
+        return prev[0] != _BOMB or m[1] > prev[1]
+    if prev[0] == _BOMB:
+        return False
+    return m[0] == prev[0] and m[2] == prev[2] and len(m[3]) == len(prev[3]) and m[1] > prev[1]
+
+
+@lru_cache(maxsize=1 << 15)
+def _limited_moves(hand: tuple[int, ...]) -> tuple[Move, ...]:
     """Leads for the search: every play, but at most two wing choices per trio/plane body;
     a play that empties the hand first, then longer plays first."""
-    out: list[Play] = []
+    out: list[Move] = []
     seen: dict[tuple, int] = {}
     for m in all_moves(hand):
         if m.type in KICKER_TYPES:
@@ -121,16 +145,16 @@ def _limited_moves(hand: tuple[int, ...]) -> tuple[Play, ...]:
             if seen.get(key, 0) >= 2:
                 continue
             seen[key] = seen.get(key, 0) + 1
-        out.append(m)
+        out.append(_move(m))
     size = sum(hand)
-    out.sort(key=lambda p: (len(p.cards) != size, -len(p.cards)))
+    out.sort(key=lambda p: (len(p[3]) != size, -len(p[3])))
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 16)
-def _limited_follows(hand: tuple[int, ...], prev: Play) -> tuple[Play, ...]:
+@lru_cache(maxsize=1 << 15)
+def _limited_follows(hand: tuple[int, ...], prev: Move) -> tuple[Move, ...]:
     """The plays of :func:`_limited_moves` that beat ``prev``."""
-    return tuple(m for m in _limited_moves(hand) if beats(m, prev))
+    return tuple(m for m in _limited_moves(hand) if _beats(m, prev))
 
 
 class Solver:
@@ -145,17 +169,18 @@ class Solver:
         self.budget = budget
         self.memo: dict[tuple, bool] = {}
 
-    @staticmethod
-    def _moves(hand: tuple[int, ...], prev: Play | None) -> tuple[Play, ...]:
-        if prev is None:
-            return _limited_moves(hand)
-        return _limited_follows(hand, prev)
-
     def landlord_wins(self, hands: tuple[tuple[int, ...], ...], turn: int,
                       prev: Play | None, owner: int | None) -> bool:
+        """Does the landlord's side win from here? ``hands``: count vectors per seat;
+        ``turn``: the seat to act; ``prev``/``owner``: the play to beat and who made it
+        (``None`` = ``turn`` leads)."""
+        return self._wins(hands, turn, _move(prev) if prev is not None else None, owner)
+
+    def _wins(self, hands: tuple[tuple[int, ...], ...], turn: int, prev: Move | None,
+              owner: int | None) -> bool:
         if owner == turn:
             prev, owner = None, None
-        key = (hands, turn, owner, prev.type, prev.main, prev.n, len(prev.cards)) \
+        key = (hands, turn, owner, prev[0], prev[1], prev[2], len(prev[3])) \
             if prev is not None else (hands, turn)
         got = self.memo.get(key)
         if got is not None:
@@ -165,17 +190,18 @@ class Solver:
         nxt = (turn + 1) % len(hands)
         result = not mine
         hand = hands[turn]
-        for m in self._moves(hand, prev):
-            rest = minus(hand, m.cards)
+        moves = _limited_moves(hand) if prev is None else _limited_follows(hand, prev)
+        for m in moves:
+            rest = minus(hand, m[3])
             if not any(rest):
                 result = mine
                 break
             new = hands[:turn] + (rest,) + hands[turn + 1:]
-            if self.landlord_wins(new, nxt, m, turn) == mine:
+            if self._wins(new, nxt, m, turn) == mine:
                 result = mine
                 break
         else:
-            if prev is not None and self.landlord_wins(hands, nxt, prev, owner) == mine:
+            if prev is not None and self._wins(hands, nxt, prev, owner) == mine:
                 result = mine
         self.memo[key] = result
         return result
