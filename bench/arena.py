@@ -1,21 +1,35 @@
-"""Arena: the AI against reference opponents in duplicate play (issue 6, RULES.md §10 duplicate).
+"""Arena: the AI against reference opponents in duplicate play (issues 6 and 17, RULES.md §10).
 
 Usage::
 
     python bench/arena.py                       # 2,000 deals, hard vs random and vs RLCard rule
-    python bench/arena.py --deals 200 --levels hard,normal,easy --opponents random,rlcard
+    python bench/arena.py --seed 9 --levels hard,normal,easy --opponents random,rlcard --h2h
+    python bench/arena.py --deals 300 --levels hard --opponents normal --bidding score,rob
 
 Every deal is played twice (duplicate, RULES.md §10): once with the AI as the landlord against two
 opponent farmers, once with the AI as both farmers against an opponent landlord. Luck cancels.
+``--h2h`` also plays each level of ``--levels`` against the next one (hard vs normal, normal vs
+easy). At the end the WP table (overall WP per level and opponent) and the decision-time
+percentiles per level are printed.
 
 Setup, since the reference agent has no bidding: the deal is dealt with the engine's
 ``new_deal(SCORE, seed=seed + i)``; seat 0 bids 1 and the others pass, so seat 0 is always the
 landlord at base 1 with the score preset (no doubling, no show); bombs, rockets and spring still
 multiply (RULES.md §7). Points are the engine's result points (RULES.md §7).
 
+``--bidding score,rob`` plays whole deals instead, from the bidding on with that preset: each deal
+once with the AI in one chair (seat ``seed % 3``; the first bidder rotates too) and the opponent
+in the other two, once with the opponent in all three; the chair's WP and points are compared
+(RLCard bids and doubles with our ``easy`` baseline, having no bidding of its own). All-pass
+redeals are left out.
+
 Figures: WP is the share of games the AI's side won; ADP is the AI side's average points per game
 (the landlord's points when the AI is landlord, the two farmers' points when it farms). 95% CIs
 are normal approximations; the overall line pairs the two games of each deal.
+
+Our AI decides with ``seed=`` the deal's seed, as a duplicate challenge seeds its AI seats: the
+searches are then bounded by position counts only (no wall clock), so the times printed are those
+of the deterministic mode.
 
 Opponents:
 
@@ -28,7 +42,7 @@ Opponents:
   from the engine's legal plays, which are exactly RLCard's under the default rules). RLCard is
   installed on demand into ``bench/.arena-venv`` and the arena re-runs itself there.
 
-Decision times (ms) are measured for the AI's play decisions only.
+Decision times (ms) are measured for the AI's play decisions only (bidding is instant).
 """
 
 from __future__ import annotations

@@ -20,7 +20,14 @@ import random
 import time
 from functools import lru_cache
 
-from engine.ai.hand import KICKER_TYPES, all_moves, can_beat, follow_moves, minus
+from engine.ai.hand import (
+    KICKER_TYPES,
+    all_moves,
+    can_beat,
+    can_beat_same_type,
+    follow_moves,
+    minus,
+)
 from engine.ai.knowledge import Knowledge
 from engine.combos import ComboType, Play
 
@@ -114,6 +121,7 @@ def forced_win(k: Knowledge, budget: Budget | None = None) -> Play | None:
 Move = tuple[int, int, int, tuple[int, ...]]
 _CODE = {t: i for i, t in enumerate(ComboType)}
 _ROCKET, _BOMB = _CODE[ComboType.ROCKET], _CODE[ComboType.BOMB]
+_BOMB_TYPES = (ComboType.BOMB, ComboType.ROCKET)
 
 
 def _move(play: Play) -> Move:
@@ -235,12 +243,49 @@ def sample_hands(k: Knowledge, rng: random.Random) -> tuple[tuple[int, ...], ...
     return tuple(hands)  # type: ignore[arg-type]
 
 
+#: How much less likely a pass makes a deal in which the passing seat could have beaten the
+#: play with one of the same type (players, and RLCard's rule agent, rarely pass then).
+PASS_LIKELIHOOD = 0.25
+#: Deals drawn per deal solved, to pick the likely ones from (:func:`likely_deals`).
+DRAWS_PER_SAMPLE = 3
+
+
+def deal_weight(k: Knowledge, hands: tuple[tuple[int, ...], ...]) -> float:
+    """Relative likelihood of a sampled deal given the passes (:attr:`Knowledge.passes`): each
+    pass on the other side's play that the seat's hand then could have beaten without a bomb
+    multiplies it by :data:`PASS_LIKELIHOOD`."""
+    w = 1.0
+    for seat, play, later in k.passes:
+        if seat == k.seat or k.known[seat] is not None or play.type in _BOMB_TYPES:
+            continue
+        then = tuple(a + b for a, b in zip(hands[seat], later, strict=True))
+        if can_beat_same_type(then, play):
+            w *= PASS_LIKELIHOOD
+    return w
+
+
+def likely_deals(k: Knowledge, rng: random.Random, n: int) -> list[tuple[tuple[int, ...], ...]]:
+    """``n`` deals of the unseen cards, drawn from :data:`DRAWS_PER_SAMPLE` times as many
+    (:func:`sample_hands`) with probability proportional to :func:`deal_weight`, without
+    replacement; uniform draws when no pass tells anything."""
+    if not k.passes:
+        return [sample_hands(k, rng) for _ in range(n)]
+    drawn = [sample_hands(k, rng) for _ in range(n * DRAWS_PER_SAMPLE)]
+    keyed = []
+    for i, hands in enumerate(drawn):
+        u = rng.random()
+        w = deal_weight(k, hands)
+        keyed.append((u ** (1.0 / w) if u > 0 else 0.0, -i))
+    keyed.sort(reverse=True)
+    return [drawn[-i] for _, i in keyed[:n]]
+
+
 def sampled_choice(k: Knowledge, candidates: list[Play | None], rng: random.Random, *,
                    samples: int = 12, budget: Budget | None = None,
                    ) -> tuple[Play | None, list[int]] | None:
     """The candidate (``None`` = pass) that wins the most sampled deals under exact play.
 
-    Each sample deals the unseen cards (:func:`sample_hands`, drawn from ``rng``) and solves
+    Each sample deals the unseen cards (:func:`likely_deals`, drawn from ``rng``) and solves
     every candidate with :class:`Solver`. ``budget`` (default 3,000 positions) is shared by the
     samples; one sample may spend at most a quarter of it, and a sample that runs out is
     dropped (anytime: the samples solved so far decide). Returns ``(best, wins per
@@ -252,10 +297,9 @@ def sampled_choice(k: Knowledge, candidates: list[Play | None], rng: random.Rand
     wins = [0] * len(candidates)
     done = 0
     nxt = k.next_seat()
-    for _ in range(samples):
+    for hands in likely_deals(k, rng, samples):
         if budget.exhausted:
             break
-        hands = sample_hands(k, rng)
         cap = min(per_sample, budget.nodes)
         sub = Budget(cap, budget.deadline)
         solver = Solver(k.landlord, sub)
