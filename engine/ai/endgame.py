@@ -246,6 +246,8 @@ def sample_hands(k: Knowledge, rng: random.Random) -> tuple[tuple[int, ...], ...
 #: How much less likely a pass makes a deal in which the passing seat could have beaten the
 #: play with one of the same type (players, and RLCard's rule agent, rarely pass then).
 PASS_LIKELIHOOD = 0.25
+#: One sample may spend at most this share (1/n) of the sampled search's budget.
+PER_SAMPLE_SHARE = 4
 #: Deals drawn per deal solved, to pick the likely ones from (:func:`likely_deals`).
 DRAWS_PER_SAMPLE = 3
 
@@ -293,7 +295,7 @@ def sampled_choice(k: Knowledge, candidates: list[Play | None], rng: random.Rand
     Ties go to the earlier candidate.
     """
     budget = budget if budget is not None else Budget(3000)
-    per_sample = max(1, budget.nodes // 4)
+    per_sample = max(1, budget.nodes // PER_SAMPLE_SHARE)
     wins = [0] * len(candidates)
     done = 0
     nxt = k.next_seat()
