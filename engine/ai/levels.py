@@ -1,11 +1,14 @@
 """The AI's levels and its two entry points: one decision, and hints (RULES.md §2–§4).
 
 * ``easy``: legal but weak, for beginners: the baseline :mod:`engine.ai.simple` (cheapest play
-  first, no planning, no card counting).
+  first, no planning, no card counting) with beginner mistakes drawn from the decision's
+  generator (early bombs, pairs broken to lead a single).
 * ``normal``: plans its hand (:mod:`engine.ai.decompose`) and cooperates with its partner, but
   counts no cards and searches no endgame.
-* ``hard``: everything (:mod:`engine.ai.play`): planning, card counting, alarm blocking,
-  cooperation and the endgame search. Auto-play and hints use ``hard``.
+* ``hard``: everything (:mod:`engine.ai.play`): planning, card counting read with what the
+  opponents' passes make likely, alarm blocking, cooperation and the endgame search (forced-win
+  proofs, and exact search over deals weighted by the passes). Auto-play and hints use
+  ``hard``.
 
 Both entry points take a :class:`engine.view.SeatView` only, so the AI cannot read hidden hands.
 Rule sets other than the three-seat one-deck game (RULES.md §11) are played by the baseline.
@@ -27,7 +30,8 @@ from engine.view import SeatView
 
 LEVELS = ("easy", "normal", "hard")
 _STYLES = {
-    "normal": Style(counting=False, cooperate=True, endgame=False, sampling=False),
+    "normal": Style(counting=False, inference=False, cooperate=True, endgame=False,
+                    sampling=False),
     "hard": HARD,
 }
 
