@@ -9,6 +9,9 @@ of them there are per rank, for a display that wants to mark them.
 
 The deck comes from the rules (``rules.decks`` standard 54-card decks, as the engine deals them),
 so the four-player two-deck game (RULES.md §11) counts 8 of each rank and 2 of each joker.
+
+Privacy: with the public plays, a seat's counter gives away its own hand (deck − played − out), so
+it belongs in that seat's private chat only, never in a group message (GUIDE: a hand is private).
 """
 
 from __future__ import annotations
