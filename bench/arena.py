@@ -116,7 +116,7 @@ def rlcard_player(seed: int) -> Player:
 # --- one game --------------------------------------------------------------------------------
 
 
-def play_game(seed: int, players: list[Player], times: list[float], ai_seats: set[int]):
+def play_game(seed: int, players: list[Player], times: list, ai_seats: set[int]):
     state = new_deal(SCORE, seed=seed, first_bidder=0)
     for a in (Action("bid", 0, value=1), Action("pass", 1), Action("pass", 2)):
         state = apply(state, a)
@@ -128,15 +128,16 @@ def play_game(seed: int, players: list[Player], times: list[float], ai_seats: se
     return won, ours
 
 
-def play_out(state, players: list[Player], times: list[float], ai_seats: set[int]):
-    """Play ``state`` to its end; the decision times of ``ai_seats`` go to ``times``."""
+def play_out(state, players: list[Player], times: list, ai_seats: set[int]):
+    """Play ``state`` to its end; the decision times of ``ai_seats`` go to ``times`` as
+    ``(wall-clock, CPU)`` seconds."""
     while state.phase in ("bidding", "doubling", "playing"):
         seat = state.to_act[0]
         view = state.view(seat)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         action = players[seat](view)
         if seat in ai_seats and state.phase == "playing":
-            times.append(time.perf_counter() - t0)
+            times.append((time.perf_counter() - t0, time.process_time() - c0))
         state = apply(state, action)
     return state
 
@@ -160,7 +161,7 @@ def make_opponent(name: str, seed: int) -> Player:
 def run_deal(args: tuple[str, str, int]):
     """Both games of one deal: AI landlord, then AI farmers."""
     level, opponent, seed = args
-    times: list[float] = []
+    times: list[tuple[float, float]] = []
     ai = ai_player(level, seed)
     opp = make_opponent(opponent, seed)
     a = play_game(seed, [ai, opp, opp], times, {0})
@@ -188,7 +189,7 @@ def run_whole_deal(args: tuple[str, str, str, int]):
     level, opponent, preset_name, seed = args
     rules = PRESETS[preset_name]
     chair, first = seed % 3, (seed // 3) % 3
-    times: list[float] = []
+    times: list[tuple[float, float]] = []
     out = []
     for with_ai in (True, False):
         opp = bidding_player(opponent, seed)
@@ -254,6 +255,7 @@ def percentiles(times: list[float]) -> str:
     ms = sorted(t * 1000 for t in times)
     if not ms:
         return "no decisions"
+
     def at(q: float) -> float:
         return ms[int(q * (len(ms) - 1))]
     return (f"median {at(0.5):6.2f}  p90 {at(0.9):6.2f}  p99 {at(0.99):6.2f}  "
@@ -319,7 +321,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.h2h:
         matches += list(zip(levels, levels[1:], strict=False))
     table: dict[tuple[str, str], list[float]] = {}
-    times: dict[str, list[float]] = {level: [] for level in levels}
+    times: dict[str, list[tuple[float, float]]] = {level: [] for level in levels}
     for level, opponent in matches:
         tasks = [(level, opponent, args.seed + i) for i in range(args.deals)]
         t0 = time.perf_counter()
@@ -332,9 +334,12 @@ def main(argv: list[str] | None = None) -> None:
     for level in levels:
         cells = [fmt(table[level, c]) if (level, c) in table else "" for c in columns]
         print("  " + f"{level:8}" + "".join(f"{c:>18}" for c in cells))
-    print(f"\ndecision time per play decision, ms ({args.jobs} job(s), AI seeded):")
+    print(f"\ndecision time per play decision, ms ({args.jobs} job(s), AI seeded; wall clock, "
+          f"then the process's CPU time, which leaves out waiting for a shared CPU):")
     for level in levels:
-        print(f"  {level:8}{percentiles(times[level])}")
+        print(f"  {level:8}wall {percentiles([w for w, _ in times[level]])}")
+        print(f"  {'':8}CPU  {percentiles([c for _, c in times[level]])}")
+    print(f"  load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":
