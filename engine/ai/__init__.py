@@ -1,11 +1,15 @@
-"""Computer players. Entry points (stable API): ``choose_action(view, level)`` and
-``hints(view, limit)``.
+"""Computer players and the card counter. Entry points (stable API):
+``choose_action(view, level, *, seed=None)``, ``hints(view, limit, *, seed=None)`` and
+``card_counter(view)``.
 
 The AI decides from a :class:`engine.view.SeatView` only (RULES.md §1.3: a hand is private).
-Levels (:mod:`engine.ai.levels`): ``easy`` plays legal but weak moves, ``normal`` plans its hand,
-``hard`` adds card counting, alarm blocking and the endgame search; hints use ``hard``.
+Levels (:mod:`engine.ai.levels`): ``easy`` plays like a beginner, ``normal`` plans its hand,
+``hard`` adds card counting, alarm blocking and the endgame search; hints use ``hard``. A seed
+makes a decision reproducible (duplicate challenges). :mod:`engine.ai.counter` is the card
+counter (记牌器) players may see: public information only.
 """
 
+from engine.ai.counter import CardCounter, card_counter, format_counter
 from engine.ai.levels import LEVELS, choose_action, hints
 
-__all__ = ["LEVELS", "choose_action", "hints"]
+__all__ = ["LEVELS", "CardCounter", "card_counter", "choose_action", "format_counter", "hints"]

@@ -120,7 +120,7 @@ def _score(bodies: Sequence[tuple[int, int, int]], jokers: list[tuple[int, int, 
         elif kind in (_TRIO, _PLANE):
             slots.append(b)
     turns = len(bodies) + len(jokers)
-    attach: dict[tuple[int, int, int], tuple[int, list[int]]] = {}
+    attach: dict[tuple[int, int, int], tuple[int, tuple[int, ...]]] = {}
     if slots:
         singles = sorted(s for s in singles if s <= KICKER_MAX)
         pairs = sorted(p for p in pairs if p <= KICKER_MAX)
@@ -133,11 +133,11 @@ def _score(bodies: Sequence[tuple[int, int, int]], jokers: list[tuple[int, int, 
             if s_ok and (not p_ok or singles[si] <= pairs[pi]):
                 got = singles[si:si + need]
                 si += need
-                attach[b] = (1, got)
+                attach[b] = (1, tuple(got))
             elif p_ok:
                 got = pairs[pi:pi + need]
                 pi += need
-                attach[b] = (2, got)
+                attach[b] = (2, tuple(got))
             else:
                 continue
             for w in got:
@@ -164,7 +164,9 @@ def _best(counts: tuple[int, ...]):
         if best is None or s[0] > best[0][0]:
             best = (s, bodies)
     assert best is not None
-    return best[0][0], best[0][1], best[1] + tuple(jokers), best[0][2]
+    # Tuples of numbers only: the garbage collector stops tracking them, so this large
+    # long-lived cache adds nothing to collection pauses.
+    return best[0][0], best[0][1], best[1] + tuple(jokers), tuple(best[0][2].items())
 
 
 def hand_score(counts: Sequence[int]) -> float:
@@ -200,7 +202,8 @@ def plan_hand(counts: Sequence[int]) -> Plan:
     t = tuple(counts)
     if not any(t):
         return Plan((), EMPTY_SCORE, 0)
-    score, turns, bodies, attach = _best(t)
+    score, turns, bodies, attached = _best(t)
+    attach = dict(attached)
     used_single: dict[int, int] = {}
     used_pair: dict[int, int] = {}
     combos: list[Play] = []

@@ -16,15 +16,52 @@ late):
 
 from __future__ import annotations
 
+import random
 import time
+from functools import lru_cache
 
-from engine.ai.hand import KICKER_TYPES, all_moves, beats, can_beat, follow_moves, minus
+from engine.ai.hand import (
+    KICKER_TYPES,
+    all_moves,
+    can_beat,
+    can_beat_same_type,
+    follow_moves,
+    minus,
+)
 from engine.ai.knowledge import Knowledge
-from engine.combos import Play
+from engine.combos import ComboType, Play
 
 
 class _Budget(Exception):
     pass
+
+
+class Budget:
+    """The work one decision may spend on search: positions visited, and optionally a deadline.
+
+    The node count is the budget that matters: it makes the search deterministic (the same view
+    and seed give the same decision on any machine) and bounds its time on a given machine. The
+    deadline (a ``time.perf_counter()`` value, ``None`` = none) is a safety net for an overloaded
+    machine; a search that hits either limit answers with what it has (anytime).
+    """
+
+    __slots__ = ("nodes", "deadline")
+
+    def __init__(self, nodes: int, deadline: float | None = None) -> None:
+        self.nodes = nodes
+        self.deadline = deadline
+
+    def spend(self) -> None:
+        """Count one position; raise :class:`_Budget` when the budget is used up."""
+        self.nodes -= 1
+        if self.nodes < 0 or (self.deadline is not None and self.nodes & 15 == 0
+                              and time.perf_counter() > self.deadline):
+            raise _Budget
+
+    @property
+    def exhausted(self) -> bool:
+        return self.nodes <= 0 or (self.deadline is not None
+                                   and time.perf_counter() > self.deadline)
 
 
 def is_safe(k: Knowledge, play: Play) -> bool:
@@ -32,15 +69,14 @@ def is_safe(k: Knowledge, play: Play) -> bool:
     return not any(can_beat(k.cards_of(e), play, k.counts[e]) for e in k.enemies)
 
 
-def forced_win(k: Knowledge, *, max_nodes: int = 4000, time_budget: float = 0.03) -> Play | None:
+def forced_win(k: Knowledge, budget: Budget | None = None) -> Play | None:
     """A play from which this seat surely empties its hand first, or ``None`` if none is proven.
 
-    Considers beating ``k.prev`` when following (a proof never passes). ``time_budget`` is in
-    seconds; ``max_nodes`` caps the positions visited.
+    Considers beating ``k.prev`` when following (a proof never passes). ``budget`` caps the
+    work (default: 4,000 positions); a search that runs out proves nothing.
     """
-    deadline = time.perf_counter() + time_budget
+    budget = budget if budget is not None else Budget(4000)
     memo: dict[tuple[int, ...], Play | None] = {}
-    nodes = [0]
     safe_cache: dict[Play, bool] = {}
 
     def safe(play: Play) -> bool:
@@ -52,9 +88,7 @@ def forced_win(k: Knowledge, *, max_nodes: int = 4000, time_budget: float = 0.03
     def lead_win(hand: tuple[int, ...]) -> Play | None:
         if hand in memo:
             return memo[hand]
-        nodes[0] += 1
-        if nodes[0] > max_nodes or time.perf_counter() > deadline:
-            raise _Budget
+        budget.spend()
         memo[hand] = None
         result = _first_win(hand, all_moves(hand))
         memo[hand] = result
@@ -82,10 +116,36 @@ def forced_win(k: Knowledge, *, max_nodes: int = 4000, time_budget: float = 0.03
 # --- sampled perfect-information endgame (RULES.md §4) ---------------------------------------
 
 
-def _limited_moves(hand: tuple[int, ...]) -> list[Play]:
+#: A move inside the search: ``(type code, main, n, cards)``, ints only. Long-lived caches of
+#: such tuples are not tracked by the garbage collector, so they cost no collection pauses.
+Move = tuple[int, int, int, tuple[int, ...]]
+_CODE = {t: i for i, t in enumerate(ComboType)}
+_ROCKET, _BOMB = _CODE[ComboType.ROCKET], _CODE[ComboType.BOMB]
+_BOMB_TYPES = (ComboType.BOMB, ComboType.ROCKET)
+
+
+def _move(play: Play) -> Move:
+    return (_CODE[play.type], play.main, play.n, play.cards)
+
+
+def _beats(m: Move, prev: Move) -> bool:
+    """:func:`engine.ai.hand.beats` on search moves (RULES.md §6)."""
+    if m[0] == _ROCKET:
+        return True
+    if prev[0] == _ROCKET:
+        return False
+    if m[0] == _BOMB:
+        return prev[0] != _BOMB or m[1] > prev[1]
+    if prev[0] == _BOMB:
+        return False
+    return m[0] == prev[0] and m[2] == prev[2] and len(m[3]) == len(prev[3]) and m[1] > prev[1]
+
+
+@lru_cache(maxsize=1 << 15)
+def _limited_moves(hand: tuple[int, ...]) -> tuple[Move, ...]:
     """Leads for the search: every play, but at most two wing choices per trio/plane body;
     a play that empties the hand first, then longer plays first."""
-    out: list[Play] = []
+    out: list[Move] = []
     seen: dict[tuple, int] = {}
     for m in all_moves(hand):
         if m.type in KICKER_TYPES:
@@ -93,74 +153,69 @@ def _limited_moves(hand: tuple[int, ...]) -> list[Play]:
             if seen.get(key, 0) >= 2:
                 continue
             seen[key] = seen.get(key, 0) + 1
-        out.append(m)
+        out.append(_move(m))
     size = sum(hand)
-    out.sort(key=lambda p: (len(p.cards) != size, -len(p.cards)))
-    return out
+    out.sort(key=lambda p: (len(p[3]) != size, -len(p[3])))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 15)
+def _limited_follows(hand: tuple[int, ...], prev: Move) -> tuple[Move, ...]:
+    """The plays of :func:`_limited_moves` that beat ``prev``."""
+    return tuple(m for m in _limited_moves(hand) if _beats(m, prev))
 
 
 class Solver:
     """Exact play-out search of one deal with every hand known (two sides, RULES.md §4.4).
 
     ``landlord_wins`` answers whether the landlord's side wins with best play by both sides.
-    Raises :class:`_Budget` past ``deadline`` (a ``time.perf_counter`` value) or ``max_nodes``.
+    Each position visited is spent from ``budget``; raises :class:`_Budget` when it runs out.
     """
 
-    def __init__(self, landlord: int, deadline: float, max_nodes: int) -> None:
+    def __init__(self, landlord: int, budget: Budget) -> None:
         self.landlord = landlord
-        self.deadline = deadline
-        self.max_nodes = max_nodes
-        self.nodes = 0
+        self.budget = budget
         self.memo: dict[tuple, bool] = {}
-        self.leads: dict[tuple[int, ...], list[Play]] = {}
-        self.follows: dict[tuple, list[Play]] = {}
-
-    def _moves(self, hand: tuple[int, ...], prev: Play | None) -> list[Play]:
-        leads = self.leads.get(hand)
-        if leads is None:
-            leads = self.leads[hand] = _limited_moves(hand)
-        if prev is None:
-            return leads
-        key = (hand, prev.type, prev.main, prev.n, len(prev.cards))
-        got = self.follows.get(key)
-        if got is None:
-            got = self.follows[key] = [m for m in leads if beats(m, prev)]
-        return got
 
     def landlord_wins(self, hands: tuple[tuple[int, ...], ...], turn: int,
                       prev: Play | None, owner: int | None) -> bool:
+        """Does the landlord's side win from here? ``hands``: count vectors per seat;
+        ``turn``: the seat to act; ``prev``/``owner``: the play to beat and who made it
+        (``None`` = ``turn`` leads)."""
+        return self._wins(hands, turn, _move(prev) if prev is not None else None, owner)
+
+    def _wins(self, hands: tuple[tuple[int, ...], ...], turn: int, prev: Move | None,
+              owner: int | None) -> bool:
         if owner == turn:
             prev, owner = None, None
-        key = (hands, turn, owner, prev.type, prev.main, prev.n, len(prev.cards)) \
+        key = (hands, turn, owner, prev[0], prev[1], prev[2], len(prev[3])) \
             if prev is not None else (hands, turn)
         got = self.memo.get(key)
         if got is not None:
             return got
-        self.nodes += 1
-        if self.nodes > self.max_nodes or (self.nodes & 7 == 0
-                                           and time.perf_counter() > self.deadline):
-            raise _Budget
+        self.budget.spend()
         mine = turn == self.landlord
         nxt = (turn + 1) % len(hands)
         result = not mine
         hand = hands[turn]
-        for m in self._moves(hand, prev):
-            rest = minus(hand, m.cards)
+        moves = _limited_moves(hand) if prev is None else _limited_follows(hand, prev)
+        for m in moves:
+            rest = minus(hand, m[3])
             if not any(rest):
                 result = mine
                 break
             new = hands[:turn] + (rest,) + hands[turn + 1:]
-            if self.landlord_wins(new, nxt, m, turn) == mine:
+            if self._wins(new, nxt, m, turn) == mine:
                 result = mine
                 break
         else:
-            if prev is not None and self.landlord_wins(hands, nxt, prev, owner) == mine:
+            if prev is not None and self._wins(hands, nxt, prev, owner) == mine:
                 result = mine
         self.memo[key] = result
         return result
 
 
-def sample_hands(k: Knowledge, rng) -> tuple[tuple[int, ...], ...]:
+def sample_hands(k: Knowledge, rng: random.Random) -> tuple[tuple[int, ...], ...]:
     """One deal of the unseen cards to the other seats, consistent with the view: card counts,
     shown hands, and the kitty cards the landlord has not played."""
     hands: list[tuple[int, ...] | None] = [None] * k.seats
@@ -188,26 +243,68 @@ def sample_hands(k: Knowledge, rng) -> tuple[tuple[int, ...], ...]:
     return tuple(hands)  # type: ignore[arg-type]
 
 
-def sampled_choice(k: Knowledge, candidates: list[Play | None], *, samples: int = 12,
-                   time_budget: float = 0.12, max_nodes: int = 20000,
-                   seed: int = 0) -> tuple[Play | None, list[int]] | None:
+#: How much less likely a pass makes a deal in which the passing seat could have beaten the
+#: play with one of the same type (players, and RLCard's rule agent, rarely pass then).
+PASS_LIKELIHOOD = 0.25
+#: One sample may spend at most this share (1/n) of the sampled search's budget.
+PER_SAMPLE_SHARE = 4
+#: Deals drawn per deal solved, to pick the likely ones from (:func:`likely_deals`).
+DRAWS_PER_SAMPLE = 3
+
+
+def deal_weight(k: Knowledge, hands: tuple[tuple[int, ...], ...]) -> float:
+    """Relative likelihood of a sampled deal given the passes (:attr:`Knowledge.passes`): each
+    pass on the other side's play that the seat's hand then could have beaten without a bomb
+    multiplies it by :data:`PASS_LIKELIHOOD`."""
+    w = 1.0
+    for seat, play, later in k.passes:
+        if seat == k.seat or k.known[seat] is not None or play.type in _BOMB_TYPES:
+            continue
+        then = tuple(a + b for a, b in zip(hands[seat], later, strict=True))
+        if can_beat_same_type(then, play):
+            w *= PASS_LIKELIHOOD
+    return w
+
+
+def likely_deals(k: Knowledge, rng: random.Random, n: int) -> list[tuple[tuple[int, ...], ...]]:
+    """``n`` deals of the unseen cards, drawn from :data:`DRAWS_PER_SAMPLE` times as many
+    (:func:`sample_hands`) with probability proportional to :func:`deal_weight`, without
+    replacement; uniform draws when no pass tells anything."""
+    if not k.passes:
+        return [sample_hands(k, rng) for _ in range(n)]
+    drawn = [sample_hands(k, rng) for _ in range(n * DRAWS_PER_SAMPLE)]
+    keyed = []
+    for i, hands in enumerate(drawn):
+        u = rng.random()
+        w = deal_weight(k, hands)
+        keyed.append((u ** (1.0 / w) if u > 0 else 0.0, -i))
+    keyed.sort(reverse=True)
+    return [drawn[-i] for _, i in keyed[:n]]
+
+
+def sampled_choice(k: Knowledge, candidates: list[Play | None], rng: random.Random, *,
+                   samples: int = 12, budget: Budget | None = None,
+                   ) -> tuple[Play | None, list[int]] | None:
     """The candidate (``None`` = pass) that wins the most sampled deals under exact play.
 
-    Each sample deals the unseen cards (:func:`sample_hands`) and solves every candidate with
-    :class:`Solver`. Returns ``(best, wins per candidate)``, or ``None`` if not even one sample
-    finished within ``time_budget`` seconds (the caller then keeps its own choice). Ties go to
-    the earlier candidate.
+    Each sample deals the unseen cards (:func:`likely_deals`, drawn from ``rng``) and solves
+    every candidate with :class:`Solver`. ``budget`` (default 3,000 positions) is shared by the
+    samples; one sample may spend at most a quarter of it, and a sample that runs out is
+    dropped (anytime: the samples solved so far decide). Returns ``(best, wins per
+    candidate)``, or ``None`` if no sample was solved (the caller then keeps its own choice).
+    Ties go to the earlier candidate.
     """
-    import random
-
-    deadline = time.perf_counter() + time_budget
-    rng = random.Random(seed)
+    budget = budget if budget is not None else Budget(3000)
+    per_sample = max(1, budget.nodes // PER_SAMPLE_SHARE)
     wins = [0] * len(candidates)
     done = 0
     nxt = k.next_seat()
-    for _ in range(samples):
-        hands = sample_hands(k, rng)
-        solver = Solver(k.landlord, deadline, max_nodes)
+    for hands in likely_deals(k, rng, samples):
+        if budget.exhausted:
+            break
+        cap = min(per_sample, budget.nodes)
+        sub = Budget(cap, budget.deadline)
+        solver = Solver(k.landlord, sub)
         row = []
         try:
             for m in candidates:
@@ -222,7 +319,10 @@ def sampled_choice(k: Knowledge, candidates: list[Play | None], *, samples: int 
                         won = solver.landlord_wins(new, nxt, m, k.seat)
                 row.append(won == k.is_landlord)
         except _Budget:
-            break
+            row = []
+        budget.nodes -= cap - max(sub.nodes, 0)
+        if not row:
+            continue
         done += 1
         for i, w in enumerate(row):
             wins[i] += w

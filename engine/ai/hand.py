@@ -131,20 +131,22 @@ def moves_of_type(
     elif kind in CHAIN_SHAPES:
         width, lo, hi = CHAIN_SHAPES[kind]
         lengths = [n] if n is not None else range(lo, hi + 1)
+        run = _runs(c, width)
         for length in lengths:
             for top in range(max(above + 1, length - 1), ACE + 1):
-                start = top - length + 1
-                if all(c[r] >= width for r in range(start, top + 1)):
+                if run[top] >= length:
+                    start = top - length + 1
                     yield Play(kind, top, length, tuple(r for r in range(start, top + 1)
                                                         for _ in range(width)))
     elif kind in _WINGED_PLANE_MAX:
         lengths = [n] if n is not None else range(2, _WINGED_PLANE_MAX[kind] + 1)
+        run = _runs(c, 3)
         for length in lengths:
             for top in range(max(above + 1, length - 1), ACE + 1):
+                if run[top] < length:
+                    continue
                 start = top - length + 1
                 body_ranks = range(start, top + 1)
-                if not all(c[r] >= 3 for r in body_ranks):
-                    continue
                 body = [r for r in body_ranks for _ in range(3)]
                 ex = set(body_ranks)
                 if kind is T.PLANE_SINGLE:
@@ -153,6 +155,16 @@ def moves_of_type(
                     wings = _pair_wings(c, ex, length)
                 for w in wings:
                     yield _play(kind, top, length, body, w)
+
+
+def _runs(c: Sequence[int], width: int) -> list[int]:
+    """``run[r]``: how many consecutive ranks ending at ``r`` (≤ A) hold ``width`` copies."""
+    run = [0] * (ACE + 1)
+    n = 0
+    for r in range(ACE + 1):
+        n = n + 1 if c[r] >= width else 0
+        run[r] = n
+    return run
 
 
 ALL_TYPES = tuple(T)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.action import IllegalAction
 from engine.ai.hand import counts_of
-from engine.cards import RANK_COUNT, SMALL_JOKER, cards_to_ranks
-from engine.combos import Play
+from engine.cards import BIG_JOKER, RANK_COUNT, SMALL_JOKER, cards_to_ranks
+from engine.combos import ComboType, Play
+from engine.trick import read_play
 
 #: Copies of each rank in one deck.
 FULL_DECK = tuple(4 if r < SMALL_JOKER else 1 for r in range(RANK_COUNT))
@@ -34,6 +36,12 @@ class Knowledge:
         landlord_kitty: kitty ranks the landlord has not played yet (a count vector; all zero
             when this seat is the landlord or the kitty is unknown).
         played_by: per seat, count vector of the ranks it has played.
+        passes: the passes in play that say something about a hand: ``(seat, play, later)``
+            for each time ``seat`` passed on ``play`` made by the other side, with ``later``
+            the count vector of what ``seat`` played after that pass (so that its hand then
+            was its hand now plus ``later``).
+        likely: per seat, what it may hold once its passes are believed (:func:`likely_cards`),
+            ``None`` where no pass says anything (then :meth:`cards_of` applies).
     """
 
     seat: int
@@ -46,6 +54,8 @@ class Knowledge:
     known: tuple[tuple[int, ...] | None, ...]
     landlord_kitty: tuple[int, ...]
     played_by: tuple[tuple[int, ...], ...]
+    passes: tuple[tuple[int, Play, tuple[int, ...]], ...] = ()
+    likely: tuple[tuple[int, ...] | None, ...] = ()
 
     @property
     def seats(self) -> int:
@@ -81,6 +91,13 @@ class Knowledge:
         known = self.known[seat]
         return known if known is not None else self.unseen
 
+    def likely_cards_of(self, seat: int) -> tuple[int, ...]:
+        """What ``seat`` may hold if its passes mean what they usually mean (a seat passes on
+        the other side's single, pair or trio when it has none higher): a subset of
+        :meth:`cards_of`, for judging plays, never for proofs."""
+        likely = self.likely[seat] if self.likely else None
+        return likely if likely is not None and self.known[seat] is None else self.cards_of(seat)
+
 
 def knowledge_from_view(view) -> Knowledge:
     """Build :class:`Knowledge` from a :class:`engine.view.SeatView` in the play phase.
@@ -105,18 +122,21 @@ def knowledge_from_view(view) -> Knowledge:
             unseen[r] -= played_by[seat][r]
     for seat, shown in enumerate(view.shown_hands):
         if shown is not None and seat != view.seat:
-            kc = tuple(counts_of(cards_to_ranks(shown)))
-            known[seat] = kc
+            shown_counts = tuple(counts_of(cards_to_ranks(shown)))
+            known[seat] = shown_counts
             for r in range(RANK_COUNT):
-                unseen[r] -= kc[r]
-    unseen = [max(0, u) for u in unseen]
+                unseen[r] -= shown_counts[r]
+    unseen = [max(0, u) for u in unseen]  # never negative, even on a malformed view
     kitty_left = [0] * RANK_COUNT
     if view.kitty is not None and view.seat != view.landlord:
         kc = counts_of(cards_to_ranks(view.kitty))
         for r in range(RANK_COUNT):
             kitty_left[r] = max(0, kc[r] - played_by[view.landlord][r])
     trick = view.trick
+    passes = _passes(view)
     return Knowledge(
+        passes=passes,
+        likely=likely_cards(tuple(unseen), passes, seats),
         seat=view.seat,
         landlord=view.landlord,
         hand=hand,
@@ -128,3 +148,61 @@ def knowledge_from_view(view) -> Knowledge:
         landlord_kitty=tuple(kitty_left),
         played_by=tuple(tuple(p) for p in played_by),
     )
+
+
+def _passes(view) -> tuple[tuple[int, Play, tuple[int, ...]], ...]:
+    """The passes of :attr:`Knowledge.passes`, read from the history in order."""
+    seats = len(view.counts)
+    landlord = view.landlord
+    events: list[tuple[int, Play, list[int]]] = []
+    current: Play | None = None
+    owner = -1
+    passes = 0
+    for action in view.history:
+        if action.kind == "play" and action.cards:
+            for seat, _, later in events:
+                if seat == action.seat:
+                    for r in action.cards:
+                        later[r] += 1
+            try:
+                current = read_play(action.cards, action.type, None, view.rules)
+            except IllegalAction:
+                current = None
+            owner, passes = action.seat, 0
+        elif action.kind == "pass" and current is not None:
+            if (action.seat == landlord) != (owner == landlord):
+                events.append((action.seat, current, [0] * RANK_COUNT))
+            passes += 1
+            if passes >= seats - 1:
+                current = None
+    return tuple((seat, play, tuple(later)) for seat, play, later in events)
+
+
+#: Widths of the plays a pass is read from (single, pair, trio).
+_WIDTH = {ComboType.SINGLE: 1, ComboType.PAIR: 2, ComboType.TRIO: 3}
+
+
+def likely_cards(unseen: tuple[int, ...], passes: tuple[tuple[int, Play, tuple[int, ...]], ...],
+                 seats: int) -> tuple[tuple[int, ...] | None, ...]:
+    """Per seat, the unseen cards it may hold if each pass on the other side's single, pair or
+    trio of rank ``m`` means it then held fewer than that many of every rank above ``m``.
+
+    Bombs and the rocket are not read into passes (a seat keeps them whole): a rank whose four
+    cards are all unseen, and the jokers while both are unseen, stay possible.
+    """
+    out: list[list[int] | None] = [None] * seats
+    rocket = unseen[SMALL_JOKER] and unseen[BIG_JOKER]
+    for seat, play, later in passes:
+        width = _WIDTH.get(play.type)
+        if width is None:
+            continue
+        row = out[seat]
+        if row is None:
+            row = out[seat] = list(unseen)
+        for r in range(play.main + 1, RANK_COUNT):
+            if width > 1 and r >= SMALL_JOKER:
+                break
+            if unseen[r] == 4 or (r >= SMALL_JOKER and rocket):
+                continue
+            row[r] = min(row[r], max(0, width - 1 - later[r]))
+    return tuple(tuple(row) if row is not None else None for row in out)

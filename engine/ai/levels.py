@@ -1,17 +1,24 @@
 """The AI's levels and its two entry points: one decision, and hints (RULES.md §2–§4).
 
 * ``easy``: legal but weak, for beginners: the baseline :mod:`engine.ai.simple` (cheapest play
-  first, no planning, no card counting).
+  first, no planning, no card counting) with beginner mistakes drawn from the decision's
+  generator (early bombs, pairs broken to lead a single).
 * ``normal``: plans its hand (:mod:`engine.ai.decompose`) and cooperates with its partner, but
   counts no cards and searches no endgame.
-* ``hard``: everything (:mod:`engine.ai.play`): planning, card counting, alarm blocking,
-  cooperation and the endgame search. Auto-play and hints use ``hard``.
+* ``hard``: everything (:mod:`engine.ai.play`): planning, card counting read with what the
+  opponents' passes make likely, alarm blocking, cooperation and the endgame search (forced-win
+  proofs, and exact search over deals weighted by the passes). Auto-play and hints use
+  ``hard``.
 
 Both entry points take a :class:`engine.view.SeatView` only, so the AI cannot read hidden hands.
 The four-player two-deck game (RULES.md §11) is played by :mod:`engine.ai.four` at every level.
 """
 
 from __future__ import annotations
+
+import hashlib
+import random
+import time
 
 from engine.action import Action, IllegalAction
 from engine.ai import bidding, four, simple
@@ -23,15 +30,33 @@ from engine.view import SeatView
 
 LEVELS = ("easy", "normal", "hard")
 _STYLES = {
-    "normal": Style(counting=False, cooperate=True, endgame=False, sampling=False),
+    "normal": Style(counting=False, inference=False, cooperate=True, endgame=False,
+                    sampling=False),
     "hard": HARD,
 }
 
 
-def choose_action(view: SeatView, level: str = "normal") -> Action:
+#: Wall-clock safety net (seconds) for a decision made without a seed; see ``choose_action``.
+TIME_CAP = 0.15
+
+Seed = int | str | random.Random | None
+
+
+def choose_action(view: SeatView, level: str = "normal", *, seed: Seed = None) -> Action:
     """The decision of ``view.seat`` at ``level`` (``"easy"``, ``"normal"``, ``"hard"``).
 
     Always one of ``view.legal_actions()``; never shows cards (RULES.md §3).
+
+    Determinism: the searches are bounded by position counts, not by time, so the decision is a
+    function of the view and ``seed``:
+
+    * ``seed=None``: a generator seeded from the view; a wall-clock cap of :data:`TIME_CAP`
+      seconds also guards against an overloaded machine (hitting it, which takes a machine
+      several times slower than usual, may change the decision);
+    * an ``int`` or ``str``: mixed with the view into a fresh generator, no wall clock: the same
+      view and seed give the same decision on every machine (duplicate challenges seed the AI
+      seats this way);
+    * a :class:`random.Random`: used as is (its state advances), no wall clock.
 
     Raises:
         ValueError: unknown level, or the seat has nothing to decide now.
@@ -43,8 +68,9 @@ def choose_action(view: SeatView, level: str = "normal") -> Action:
         raise ValueError(f"seat {seat} has nothing to decide now")
     if view.rules.variant == "four":
         return four.choose_action_four(view, level)
+    rng, deadline = _rng(view, seed)
     if level == "easy":
-        return simple.choose_action(view, level)
+        return simple.choose_action(view, level, rng=rng)
     if view.phase == "bidding":
         return _bid(view)
     if view.phase == "doubling":
@@ -53,25 +79,38 @@ def choose_action(view: SeatView, level: str = "normal") -> Action:
         raise ValueError(f"nothing to decide in phase {view.phase!r}")
     if not _supported(view):
         return simple.choose_action(view, level)
-    return _checked(view, choose_play(knowledge_from_view(view), _STYLES[level]))
+    play = choose_play(knowledge_from_view(view), _STYLES[level], rng, deadline)
+    return _checked(view, play)
 
 
-def hints(view: SeatView, limit: int = 5) -> list[Play]:
+def hints(view: SeatView, limit: int = 5, *, seed: Seed = None) -> list[Play]:
     """The best few legal plays for ``view.seat``, best first (``hard`` level); ``[]`` when the
-    seat is not to play. Pass is never listed (the UI has its own pass button)."""
+    seat is not to play. Pass is never listed (the UI has its own pass button). ``seed``: as
+    :func:`choose_action` (same view and seed, same hints)."""
     if view.phase != "playing" or view.seat not in view.to_act or limit <= 0:
         return []
     if view.rules.variant == "four":
         return four.hints_four(view, limit)
     if not _supported(view):
         return simple.hints(view, limit)
+    rng, deadline = _rng(view, seed)
     out = []
-    for p in hint_plays(knowledge_from_view(view), limit):
+    for p in hint_plays(knowledge_from_view(view), limit, rng, deadline):
         try:
             out.append(read_play(p.cards, p.type, view.trick.play, view.rules))
         except IllegalAction:
             continue
     return out
+
+
+def _rng(view: SeatView, seed: Seed) -> tuple[random.Random, float | None]:
+    """The decision's generator and wall-clock deadline (see :func:`choose_action`)."""
+    if isinstance(seed, random.Random):
+        return seed, None
+    history = tuple((a.seat, a.kind, a.value, a.cards) for a in view.history)
+    key = repr((seed, view.seat, view.hand, view.counts, view.shown_hands, history))
+    rng = random.Random(int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest()))
+    return rng, (time.perf_counter() + TIME_CAP if seed is None else None)
 
 
 def _supported(view: SeatView) -> bool:

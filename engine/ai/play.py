@@ -11,10 +11,11 @@ play out) and the endgame search (:mod:`engine.ai.endgame`).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from engine.ai.decompose import hand_score, hand_turns, plan_hand
-from engine.ai.endgame import forced_win, is_safe, sampled_choice
+from engine.ai.endgame import Budget, forced_win, sampled_choice
 from engine.ai.hand import (
     KICKER_TYPES,
     T,
@@ -49,6 +50,9 @@ class Style:
 
     Attributes:
         counting: use card counting (safe plays, alarm blocking).
+        inference: judge plays by what the opponents' passes make likely
+            (:meth:`engine.ai.knowledge.Knowledge.likely_cards_of`), not only by what is
+            possible.
         cooperate: farmer cooperation (feeding, not beating the partner).
         endgame: run the endgame search.
         endgame_cards: run it when the own hand has at most this many cards (or few turns).
@@ -58,12 +62,16 @@ class Style:
     """
 
     counting: bool = True
+    inference: bool = True
     cooperate: bool = True
     endgame: bool = True
     endgame_cards: int = 12
     sampling: bool = True
     sample_cards: int = 14
     sample_candidates: int = 6
+    forced_nodes: int = 3000
+    sample_nodes: int = 2500
+    samples: int = 12
 
 
 HARD = Style()
@@ -90,6 +98,16 @@ def lead_candidates(hand: tuple[int, ...]) -> list[Play]:
     return list(dict.fromkeys(out))
 
 
+def _cards(k: Knowledge, seat: int, style: Style) -> tuple[int, ...]:
+    """The cards the heuristics assume ``seat`` may hold (see :attr:`Style.inference`)."""
+    return k.likely_cards_of(seat) if style.inference else k.cards_of(seat)
+
+
+def _safe(k: Knowledge, play: Play, style: Style) -> bool:
+    """No opponent is expected to beat ``play`` (:func:`_cards`)."""
+    return not any(can_beat(_cards(k, e, style), play, k.counts[e]) for e in k.enemies)
+
+
 def _danger(k: Knowledge) -> int:
     """Fewest cards held by an opponent."""
     return min(k.counts[e] for e in k.enemies)
@@ -103,16 +121,16 @@ def _after_score(k: Knowledge, play: Play, style: Style) -> float:
         return WIN
     score = hand_score(rest)
     if style.counting:
-        score += CONTROL_BONUS * _controls(k, rest)
+        score += CONTROL_BONUS * _controls(k, rest, style)
     return score
 
 
-def _controls(k: Knowledge, hand: tuple[int, ...]) -> int:
+def _controls(k: Knowledge, hand: tuple[int, ...], style: Style) -> int:
     n = 0
     for p in plan_hand(hand).combos:
         if p.type in _BOMBS:
             continue
-        if not any(len(p.cards) <= k.counts[e] and can_beat_same_type(k.cards_of(e), p)
+        if not any(len(p.cards) <= k.counts[e] and can_beat_same_type(_cards(k, e, style), p)
                    for e in k.enemies):
             n += 1
     return n
@@ -120,6 +138,7 @@ def _controls(k: Knowledge, hand: tuple[int, ...]) -> int:
 
 def rank_plays(k: Knowledge, style: Style = HARD) -> list[tuple[float, Play | None]]:
     """Every candidate with its score, best first; ``None`` stands for pass."""
+    scored: list[tuple[float, Play | None]]
     if k.prev is None:
         scored = [(_lead_score(k, p, style), p) for p in lead_candidates(k.hand)]
     else:
@@ -142,10 +161,10 @@ def _lead_score(k: Knowledge, p: Play, style: Style) -> float:
         score -= 4.0
     if not style.counting:
         return score
-    safe = is_safe(k, p)
+    safe = _safe(k, p, style)
     danger = _danger(k)
     if not safe:
-        score -= _exposure(k, p)
+        score -= _exposure(k, p, style)
     if danger == 1 and p.type is T.SINGLE:
         score += 3.0 * p.main
     if safe and p.type not in _BOMBS:
@@ -162,12 +181,12 @@ def _lead_score(k: Knowledge, p: Play, style: Style) -> float:
     return score
 
 
-def _exposure(k: Knowledge, p: Play) -> float:
+def _exposure(k: Knowledge, p: Play, style: Style) -> float:
     """Penalty for a play an alarmed opponent (≤ 2 cards) could beat and then play out on."""
     penalty = 0.0
     for e in k.enemies:
         n = k.counts[e]
-        if n <= 2 and len(p.cards) <= n and can_beat(k.cards_of(e), p, n):
+        if n <= 2 and len(p.cards) <= n and can_beat(_cards(k, e, style), p, n):
             penalty = max(penalty, 60.0 if len(p.cards) == n else 25.0)
     return penalty
 
@@ -177,7 +196,7 @@ def _follow_scores(k: Knowledge, style: Style) -> list[tuple[float, Play | None]
     assert prev is not None and k.prev_seat is not None
     now = hand_score(k.hand)
     if style.counting:
-        now += CONTROL_BONUS * _controls(k, k.hand)
+        now += CONTROL_BONUS * _controls(k, k.hand, style)
     moves = follow_moves(k.hand, prev)
     out: list[tuple[float, Play | None]] = []
     partner_played = style.cooperate and not k.is_enemy(k.prev_seat)
@@ -189,7 +208,7 @@ def _follow_scores(k: Knowledge, style: Style) -> list[tuple[float, Play | None]
         pass_score += 15.0
         # The landlord acts next and could finish on the partner's play: block it.
         if (style.counting and landlord_next and k.counts[k.landlord] <= 2
-                and not is_safe(k, prev)):
+                and not _safe(k, prev, style)):
             pass_score -= 40.0
     else:
         # Letting an opponent keep the trick costs more the closer it is to playing out.
@@ -214,12 +233,12 @@ def _follow_scores(k: Knowledge, style: Style) -> list[tuple[float, Play | None]
             if partner_played:
                 score -= 30.0
         if style.counting:
-            if is_safe(k, m):
+            if _safe(k, m, style):
                 score += 4.0
                 if hand_turns(minus(k.hand, m.cards)) <= 1:
                     score += 20.0
             else:
-                score -= _exposure(k, m)
+                score -= _exposure(k, m, style)
         if partner_played and m.type not in _BOMBS:
             score -= 6.0
         if (m.type in (T.SINGLE, T.PAIR) and m.main >= TWO and danger > 5
@@ -230,19 +249,25 @@ def _follow_scores(k: Knowledge, style: Style) -> list[tuple[float, Play | None]
     return out
 
 
-def choose_play(k: Knowledge, style: Style = HARD) -> Play | None:
+def choose_play(k: Knowledge, style: Style = HARD, rng: random.Random | None = None,
+                deadline: float | None = None) -> Play | None:
     """The play to make (``None`` = pass), RULES.md §4.
 
     Plays a proven win when the hand is small (:func:`engine.ai.endgame.forced_win`); else
     takes the best of :func:`rank_plays`, except that near the end (the other seats hold at
     most ``style.sample_cards`` cards) the best few are compared by exact search over sampled
     deals (:func:`engine.ai.endgame.sampled_choice`) and the one winning more deals is played.
+
+    The searches spend at most ``style.forced_nodes`` and ``style.sample_nodes`` positions, so
+    the decision is a function of ``k``, ``style`` and the state of ``rng`` (default: a
+    generator seeded from ``k``); ``deadline`` (a ``time.perf_counter()`` value) optionally
+    cuts the searches short on an overloaded machine, at the cost of that determinism.
     """
     size = sum(k.hand)
     small = size <= style.endgame_cards or hand_turns(k.hand) <= 3
     against = k.prev is None or k.is_enemy(k.prev_seat or 0) or size <= 6
     if style.endgame and small and against:
-        win = forced_win(k)
+        win = forced_win(k, Budget(style.forced_nodes, deadline))
         if win is not None:
             return win
     ranked = rank_plays(k, style)
@@ -252,8 +277,10 @@ def choose_play(k: Knowledge, style: Style = HARD) -> Play | None:
         candidates = [p for _, p in ranked[:style.sample_candidates]]
         if k.prev is not None and None not in candidates:
             candidates.append(None)
-        seed = hash((k.hand, k.counts, k.prev.cards if k.prev else ()))
-        found = sampled_choice(k, candidates, seed=seed)
+        if rng is None:
+            rng = random.Random(hash((k.hand, k.counts, k.prev.cards if k.prev else ())))
+        found = sampled_choice(k, candidates, rng, samples=style.samples,
+                               budget=Budget(style.sample_nodes, deadline))
         if found is not None:
             best, wins = found
             if wins[candidates.index(best)] > wins[0]:
@@ -261,9 +288,11 @@ def choose_play(k: Knowledge, style: Style = HARD) -> Play | None:
     return choice
 
 
-def hint_plays(k: Knowledge, limit: int = 5) -> list[Play]:
-    """The best few plays for hints (no pass), best first."""
-    first = choose_play(k)
+def hint_plays(k: Knowledge, limit: int = 5, rng: random.Random | None = None,
+               deadline: float | None = None) -> list[Play]:
+    """The best few plays for hints (no pass), best first (``rng``, ``deadline``: as
+    :func:`choose_play`)."""
+    first = choose_play(k, HARD, rng, deadline)
     ranked = [p for _, p in rank_plays(k) if p is not None]
     out = [first] if first is not None else []
     out += [p for p in ranked if p != first]

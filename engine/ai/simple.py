@@ -7,9 +7,16 @@ It decides from a :class:`engine.view.SeatView` only:
 * following with the cheapest beating play that does not break a bomb or the rocket;
 * not beating the partner farmer's play unless the play is cheap (main rank J or lower);
 * bombing only when an opponent is at the alarm (RULES.md §4.5), or to play out.
+
+With a generator (``rng``) it also makes the mistakes beginners make, the ``easy`` level of
+:mod:`engine.ai.levels`: it bombs (or rockets) an opponent's play early when it can
+(:data:`EARLY_BOMB`), leads a lone low single out of a pair or a trio (:data:`BREAK_PAIR`), and
+answers a single with the lowest card that beats it, pairs or not.
 """
 
 from __future__ import annotations
+
+import random
 
 from engine.action import Action
 from engine.cards import ACE, BIG_JOKER, SMALL_JOKER, TWO, rank_counts
@@ -23,13 +30,19 @@ CHEAP_MAIN = 8
 #: hand_strength thresholds: score bids 1/2/3, rob call/rob, doubling.
 BID_THRESHOLDS = (8, 10, 12)
 CALL_AT, ROB_AT, DOUBLE_AT = 8, 11, 12
+#: Beginner mistakes (with ``rng``): chance to bomb an opponent's play at once when able, and
+#: chance to lead the lowest card as a single even when it belongs to a pair or a trio.
+EARLY_BOMB = 0.6
+BREAK_PAIR = 0.5
 
 
-def choose_action(view: SeatView, level: str = "normal") -> Action:
+def choose_action(view: SeatView, level: str = "normal",
+                  rng: random.Random | None = None) -> Action:
     """A legal action for ``view.seat``, which must be in ``view.to_act``.
 
     ``level`` is accepted for the stable entry point; this baseline plays every level alike.
-    Never shows cards.
+    With ``rng`` it makes beginner mistakes drawn from it (see the module doc). Never shows
+    cards.
 
     Raises:
         ValueError: the seat has nothing to decide now.
@@ -42,7 +55,9 @@ def choose_action(view: SeatView, level: str = "normal") -> Action:
         return _bidding_action(view, strength)
     if view.phase == "doubling":
         return Action("double" if strength >= DOUBLE_AT else "nodouble", seat)
-    play = _choose_play(view)
+    play = _beginner_play(view, rng) if rng is not None else None
+    if play is None:
+        play = _choose_play(view)
     if play is None:
         return Action("pass", seat)
     return Action("play", seat, cards=play.cards, type=play.type)
@@ -106,6 +121,21 @@ def _choose_play(view: SeatView) -> Play | None:
                  and not _is_partner(view, s)]
     if any(view.alarm[s] for s in opponents):
         return best
+    return None
+
+
+def _beginner_play(view: SeatView, rng: random.Random) -> Play | None:
+    """A beginner's impulse, if it has one now: an early bomb on an opponent, or a broken pair
+    led as a single; ``None`` to play on as the baseline does."""
+    plays = legal_moves(view.hand_ranks, view.trick.play, view.rules)
+    if not view.leading and not _is_partner(view, view.trick.seat):
+        bombs = [p for p in plays if p.type in _BOMB_TYPES]
+        if bombs and rng.random() < EARLY_BOMB:
+            return min(bombs, key=lambda p: (p.type is ComboType.ROCKET, p.main))
+    if view.leading and rng.random() < BREAK_PAIR:
+        low = min(view.hand_ranks)
+        if rank_counts(view.hand_ranks)[low] in (2, 3):
+            return next(p for p in plays if p.type is ComboType.SINGLE and p.main == low)
     return None
 
 

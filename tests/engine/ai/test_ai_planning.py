@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.action import Action
 from engine.ai import bidding
 from engine.ai.decompose import hand_turns, plan_hand
-from engine.ai.endgame import Solver, forced_win, sample_hands
+from engine.ai.endgame import Budget, Solver, forced_win, sample_hands
 from engine.ai.hand import all_moves, counts_of, follow_moves
-from engine.ai.knowledge import FULL_DECK, Knowledge
+from engine.ai.knowledge import FULL_DECK, Knowledge, knowledge_from_view
 from engine.cards import parse_ranks
 from engine.combos import beats, classify
 from engine.moves import legal_moves
+from engine.trick import Trick
+from tests.engine.ai.helpers import position
 
 ZERO = (0,) * 15
 
@@ -105,17 +109,42 @@ def test_sampled_deals_respect_counts_and_the_landlords_kitty():
             assert hands[0][r] + hands[2][r] == k.unseen[r]
 
 
-def test_endgame_search_answers_within_its_time_budget():
-    k = _knowledge("33445566778899TTJJ", (18, 18, 18))
+def test_endgame_search_stops_at_its_node_budget():
+    # Many safe pair plays against a one-card landlord, but the 3 and the 2 are two losable
+    # singles: no win exists; the full search visits 376 positions to show it.
+    k = _knowledge("366778899TTJJQQKK2", (1, 18, 17))
+    full = Budget(10_000)
+    assert forced_win(k, full) is None
+    assert 10_000 - full.nodes == 376
+    cut = Budget(200)
+    assert forced_win(k, cut) is None
+    assert cut.nodes < 0
     start = time.perf_counter()
-    forced_win(k, time_budget=0.02, max_nodes=10**9)
+    forced_win(k, Budget(10**9, time.perf_counter() + 0.02))  # the deadline stops it
     assert time.perf_counter() - start < 0.5
 
 
 def test_exact_solver_sees_a_simple_win():
     # Landlord to lead with a rocket and a single: rocket, then the single (RULES.md §6).
     hands = (counts("3XD"), counts("44"), counts("55"))
-    solver = Solver(0, time.perf_counter() + 1, 10_000)
+    solver = Solver(0, Budget(10_000))
     assert solver.landlord_wins(hands, 0, None, None)
     # A farmer to lead with one card plays out at once.
     assert not solver.landlord_wins((counts("3XD"), counts("4"), counts("55")), 1, None, None)
+
+
+
+def test_passes_narrow_what_a_seat_likely_holds():
+    # Farmer seat 1 leads a single 9, its partner and then the landlord (seat 0) pass: the
+    # landlord likely holds no card above 9 (seat 2 holds one of each of T..2 and the small
+    # joker, so no bomb or rocket above 9 is possible). The partner's pass says nothing.
+    base = position(2, "TJQKA2X", (20, 16, 7), landlord=0)
+    nine = parse_ranks("9")
+    history = base.history + (Action("play", 1, cards=nine), Action("pass", 2),
+                              Action("pass", 0))
+    k = knowledge_from_view(replace(base, history=history, trick=Trick(), played=nine))
+    assert [(seat, str(play)) for seat, play, _ in k.passes] == [(0, "9")]
+    likely = k.likely_cards_of(0)
+    assert all(likely[r] == 0 for r in range(7, 15))
+    assert likely[:7] == k.unseen[:7]
+    assert k.likely_cards_of(1) == k.unseen == k.cards_of(0)
