@@ -15,7 +15,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaul
 from bot import handlers
 from bot.i18n import t
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import open_store
 
 # Opt in to PTB 23's behaviour now: durations such as `RetryAfter.retry_after` are timedeltas.
 # Without it PTB warns about the coming change on every 429 answer.
@@ -84,7 +84,7 @@ async def set_commands(application: Application) -> None:
 
 async def _post_init(application: Application) -> None:
     settings: Settings = application.bot_data["settings"]
-    application.bot_data["store"] = await Store.open(settings.database_path)
+    application.bot_data["store"] = await open_store(settings.database)
     await set_commands(application)
     await handlers.restore(application)
 

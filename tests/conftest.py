@@ -6,7 +6,7 @@ See `tests/fakebot/__init__.py` for the whole fixture and helper API.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -15,11 +15,20 @@ from telegram.ext import Application, ContextTypes
 
 from bot.app import build_application
 from bot.settings import Settings
+from tests.databases import PostgresServer
 from tests.fakebot import FakeBotApi
 
 # getUpdates long-poll timeout of the test bot, in seconds. Injected updates wake a pending poll
 # at once, and stopping the bot cancels it, so this only bounds idle polling.
 POLL_TIMEOUT = 2
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresServer]:
+    """A real PostgreSQL server for the whole session (started on first use, ~5 s)."""
+    server = PostgresServer(tmp_path_factory.mktemp("postgres") / "pgdata")
+    yield server
+    server.stop()
 
 
 @pytest.fixture

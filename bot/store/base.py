@@ -1,8 +1,9 @@
 """The store's interface: every read and write of persistent data goes through :class:`Store`.
 
 Handlers depend on this interface only. :class:`bot.store.sqlite.SQLiteStore` implements it for one
-bot process (one connection, an ``asyncio.Lock`` around each transaction); a PostgreSQL backend for
-several workers would implement the same methods with the locks in the database.
+bot process (one connection, an ``asyncio.Lock`` around each transaction);
+:class:`bot.store.postgres.PostgresStore` for several workers on one database (row locks in the
+database). :func:`bot.store.open_store` (:mod:`bot.store.factory`) opens the one a setting names.
 
 All beans are ints. Methods that change beans write balance and ledger rows in one transaction
 (RULES.md §8) and, when they refuse, raise a :class:`~bot.store.records.StoreError` subclass and
@@ -14,7 +15,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
-from pathlib import Path
 from typing import Any
 
 from bot.economy import EconomyRules, Period
@@ -41,26 +41,6 @@ class Store(ABC):
 
     economy: EconomyRules
     clock: Clock
-
-    @staticmethod
-    async def open(
-        path: str | Path,
-        *,
-        economy: EconomyRules | None = None,
-        clock: Clock | None = None,
-    ) -> Store:
-        """Open (creating it and its directory if needed) the SQLite database file at ``path``.
-
-        Sets WAL mode and runs the numbered migrations not yet recorded in ``schema_version``.
-
-        Args:
-            path: database file (``Settings.database_path``).
-            economy: bean amounts (default :class:`~bot.economy.EconomyRules`).
-            clock: returns the current aware UTC datetime (tests pass a fake clock).
-        """
-        from bot.store.sqlite import SQLiteStore
-
-        return await SQLiteStore.open(path, economy=economy, clock=clock)
 
     @abstractmethod
     async def close(self) -> None:
