@@ -1,6 +1,12 @@
 """Benchmark of legal-move generation (``engine.legal_moves``), optionally against RLCard, DouZero.
 
     python bench/movegen.py [--hands 1000] [--seed 2024] [--repeat 5] [--compare]
+    python bench/movegen.py --four [--hands 1000] [--seed 2024] [--repeat 5]
+
+``--four`` times the four-player, two-deck game instead (RULES.md §11): random 33-card landlord
+hands and 25-card farmer hands from two decks, leading and following each type (the play to
+beat drawn from what the other cards allow), and prints the median per call with the number
+of distinct plays (cards, type) of a lead; the target is a lead from 33 cards under 5 ms.
 
 Draws ``--hands`` random 20-card and 17-card hands from a fixed seed. For every hand it times
 leading, and following each play type: the play to beat is drawn from the moves of that type
@@ -40,7 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # the compare venv does not have the project installed
     sys.path.insert(0, str(ROOT))
 
-from engine import ComboType, classify, format_ranks, legal_moves, parse_ranks  # noqa: E402
+from engine import FOUR, ComboType, classify, format_ranks, legal_moves, parse_ranks  # noqa: E402
 
 VENV = ROOT / "bench" / ".compare-venv"
 COMPARE_PACKAGES = (["rlcard", "numpy"], ["--no-deps", "douzero"])
@@ -176,6 +182,55 @@ def worker(request: dict) -> dict:
     return {"timings": timings, "mismatches": mismatches, "universe": universe}
 
 
+# ---------------------------------------------------------------- four players (RULES.md §11)
+
+TWO_DECKS = tuple(r for r in range(13) for _ in range(8)) + (13, 13, 14, 14)
+
+
+def four_report(hands: int, seed: int, repeat: int) -> None:
+    """Time ``legal_moves`` under the ``four`` rules on 33- and 25-card hands (RULES.md §11)."""
+    rng = random.Random(seed)
+    rows: dict[tuple[int, str], list[tuple[int, int, int]]] = {}
+    gc.collect()
+    gc.disable()
+    try:
+        for size in (33, 25):
+            for _ in range(hands):
+                deck = list(TWO_DECKS)
+                rng.shuffle(deck)
+                hand, others = deck[:size], deck[size:]
+                cases: list[tuple[str, object]] = [("lead", None)]
+                by_type: dict[ComboType, list] = {}
+                for play in legal_moves(others[:33], None, FOUR):
+                    by_type.setdefault(play.type, []).append(play)
+                cases += [(kind.value, rng.choice(plays)) for kind, plays in by_type.items()]
+                for label, prev in cases:
+                    first, best = time_case(lambda h=hand, p=prev: legal_moves(h, p, FOUR), repeat)
+                    count = len({(p.cards, p.type) for p in legal_moves(hand, prev, FOUR)})
+                    rows.setdefault((size, label), []).append((first, best, count))
+    finally:
+        gc.enable()
+    print(f"four-player legal-move generation (RULES.md §11): {hands} hands of 33 and of 25 "
+          f"cards from two decks (seed {seed}); median µs per call, best of {repeat} "
+          "(median first call in brackets); distinct plays: median (max)")
+    print(f"{'hand':>4} {'situation':<22}{'cases':>6}{'µs':>10}{'(first)':>10}{'plays':>8}"
+          f"{'(max)':>7}")
+    for (size, label), got in sorted(rows.items(), key=lambda kv: (-kv[0][0], kv[0][1] != "lead",
+                                                                   kv[0][1])):
+        best = statistics.median(b for _, b, _ in got) / 1000
+        first = statistics.median(f for f, _, _ in got) / 1000
+        plays = statistics.median(c for *_, c in got)
+        most = max(c for *_, c in got)
+        print(f"{size:>4} {label:<22}{len(got):>6}{best:>10.1f}{first:>10.1f}{plays:>8.0f}"
+              f"{most:>7}")
+    lead = rows[(33, "lead")]
+    median_ms = statistics.median(b for _, b, _ in lead) / 1e6
+    verdict = "meets" if median_ms < 5 else "MISSES"
+    print(f"lead from a 33-card hand: median {median_ms:.3f} ms, "
+          f"{statistics.median(c for *_, c in lead):.0f} distinct plays (median); "
+          f"{verdict} the 5 ms target")
+
+
 # ---------------------------------------------------------------- driver
 
 def venv_python() -> Path:
@@ -238,10 +293,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--repeat", type=int, default=5, help="calls per case (default 5)")
     parser.add_argument("--compare", action="store_true", help="also time RLCard and DouZero")
+    parser.add_argument("--four", action="store_true",
+                        help="the four-player two-deck game (RULES.md §11) instead")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         print(json.dumps(worker(json.load(sys.stdin))))
+        return
+    if args.four:
+        four_report(args.hands, args.seed, args.repeat)
         return
 
     cases = draw_cases(args.hands, args.seed)

@@ -1,8 +1,9 @@
 """Builds the python-telegram-bot `Application`: API URLs, rate limiter, job queue, handlers and
 the start-up / shut-down work.
 
-`application.bot_data` holds `"settings"` (the `Settings`, from build time) and `"store"` (the open
-`bot.store.Store`, from `post_init` until `post_shutdown`).
+`application.bot_data` is a typed `bot.services.BotData`: `settings` from build time; `store` (the
+open `bot.store.Store`), `outlet` (`bot.outlet.telegram.TelegramOutlet`) and `game`
+(`bot.game.service.Game`) from `post_init` until `post_shutdown`.
 """
 
 from __future__ import annotations
@@ -10,10 +11,15 @@ from __future__ import annotations
 import os
 
 from telegram import BotCommand
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaults
+from telegram.ext import ApplicationBuilder, Defaults
 
 from bot import handlers
+from bot.game.service import Game
 from bot.i18n import t
+from bot.outlet.limiter import ChatRateLimiter
+from bot.outlet.outbox import Outbox
+from bot.outlet.telegram import TelegramOutlet
+from bot.services import CONTEXT_TYPES, App, bot_data
 from bot.settings import Settings
 from bot.store import open_store
 
@@ -23,8 +29,8 @@ os.environ.setdefault("PTB_TIMEDELTA", "true")
 
 # The command menu, in menu order; each has a `cmd.<name>` description in the catalogues.
 COMMANDS = (
-    "newgame", "join", "leave", "start", "help", "daily", "relief", "balance", "top", "me", "give",
-    "settings", "stop",
+    "newgame", "join", "leave", "start", "practice", "help", "daily", "relief", "balance", "top",
+    "me", "give", "settings", "stop",
 )
 # Telegram matches menu languages by two-letter code: "zh" covers zh-Hans and zh-Hant users.
 MENU_LANGUAGES = {"zh": "zh-Hans", None: "en"}
@@ -34,13 +40,15 @@ RATE_LIMIT_RETRIES = 3
 OVERALL_RATE_LIMIT = 30
 
 
-def build_application(settings: Settings) -> Application:
+def build_application(settings: Settings) -> App:
     """A ready-to-run Application for `settings` (not initialized; nothing is sent yet).
 
     - Bot API URLs from `settings.bot_api_base_url` / `bot_api_file_url`.
-    - `AIORateLimiter`: at most `OVERALL_RATE_LIMIT` requests per second overall and
-      `settings.group_rate_limit` per minute per group; a 429 answer pauses all requests for
-      `retry_after` seconds and retries the request up to `RATE_LIMIT_RETRIES` times.
+    - `ChatRateLimiter` (PTB's `AIORateLimiter` underneath): at most `OVERALL_RATE_LIMIT`
+      requests per second overall and `settings.group_rate_limit` sends, edits and deletes per
+      group in any sliding minute; a 429 pauses only its own chat for `retry_after` seconds and
+      the request is sent again, up to `RATE_LIMIT_RETRIES` times.
+    - Typed `bot_data` (`bot.services.BotData`) through PTB's `ContextTypes`.
     - `Defaults(allow_sending_without_reply=True)`: a reply to a command that is gone (groups
       whose moderation bots delete commands) is sent as a plain message instead of failing
       with 400 "message to be replied not found".
@@ -50,15 +58,16 @@ def build_application(settings: Settings) -> Application:
     - `post_init` opens the store, sets the command menus and restores running deals;
       `post_shutdown` closes the store.
     """
-    application = (
+    application: App = (
         ApplicationBuilder()
         .token(settings.bot_token)
         .base_url(settings.bot_api_base_url)
         .base_file_url(settings.bot_api_file_url)
+        .context_types(CONTEXT_TYPES)
         .rate_limiter(
-            AIORateLimiter(
-                overall_max_rate=OVERALL_RATE_LIMIT,
-                group_max_rate=settings.group_rate_limit,
+            ChatRateLimiter(
+                settings.group_rate_limit,
+                overall=OVERALL_RATE_LIMIT,
                 max_retries=RATE_LIMIT_RETRIES,
             )
         )
@@ -68,12 +77,12 @@ def build_application(settings: Settings) -> Application:
         .post_shutdown(_post_shutdown)
         .build()
     )
-    application.bot_data["settings"] = settings
+    bot_data(application).settings = settings
     handlers.register(application)
     return application
 
 
-async def set_commands(application: Application) -> None:
+async def set_commands(application: App) -> None:
     """Register the command menu: Chinese for "zh" users, English for everyone else."""
     for language_code, lang in MENU_LANGUAGES.items():
         await application.bot.set_my_commands(
@@ -82,14 +91,30 @@ async def set_commands(application: Application) -> None:
         )
 
 
-async def _post_init(application: Application) -> None:
-    settings: Settings = application.bot_data["settings"]
-    application.bot_data["store"] = await open_store(settings.database)
+async def _post_init(application: App) -> None:
+    """Open the store, build the outlet and the game, set the menus, restore the tables."""
+    data = bot_data(application)
+    settings = data.settings
+    data.store = await open_store(settings.database)
+    limiter = application.bot.rate_limiter
+    window = limiter.window if isinstance(limiter, ChatRateLimiter) else None
+    assert application.job_queue is not None, "python-telegram-bot[job-queue] is required"
+    data.outlet = TelegramOutlet(application.bot, application.job_queue, data.photo_cache,
+                                 Outbox(window, settings.table_edit_interval))
+    data.game = Game(data.store, settings, data.outlet, bot_username=application.bot.username)
     await set_commands(application)
-    await handlers.restore(application)
+    await data.game.restore()
 
 
-async def _post_shutdown(application: Application) -> None:
-    store = application.bot_data.pop("store", None)
+async def _post_shutdown(application: App) -> None:
+    data = bot_data(application)
+    outlet = getattr(data, "outlet", None)
+    if outlet is not None:
+        await outlet.outbox.close()
+    game = getattr(data, "game", None)
+    if game is not None:
+        game.shutdown()
+    store = getattr(data, "store", None)
     if store is not None:
         await store.close()
+        del data.store

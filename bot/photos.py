@@ -1,11 +1,11 @@
 """Sending and editing photo messages, uploading each picture only once (issue 4).
 
 Telegram gives every uploaded photo a ``file_id``; sending that id again costs no upload. The
-:class:`PhotoCache` (``bot_data["photo_cache"]``) maps the sha256 of a picture's bytes to the
+:class:`PhotoCache` (``BotData.photo_cache``) maps the sha256 of a picture's bytes to the
 ``file_id`` Telegram returned for it, least recently used first out. A cached ``file_id`` that
 Telegram refuses is forgotten and the picture uploaded again.
 
-Errors follow :func:`bot.handlers.common.edit_text`: "message is not modified" is success, any
+Errors follow :mod:`bot.outlet.edits`: "message is not modified" is success, any
 other ``BadRequest`` on an edit (message deleted, no photo in it) gives ``False``, every other
 Telegram error (``Forbidden``, ``RetryAfter``) propagates to the caller.
 """
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message, ReplyParameters
 from telegram.error import BadRequest
 
-from bot.handlers.common import edited
+from bot.outlet.edits import edited
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
-"""What the pictures show (issue 4): the inputs of :mod:`images` built from a table and a deal,
-and from a leaderboard. Pure, no I/O.
+"""What the pictures show (issues 4, 10): the inputs of :mod:`images` built from a table and a
+deal, and from a leaderboard, in the group's language. Pure, no I/O.
 
 Privacy: :func:`table_scene` reads only the public fields of a ``SeatView`` (card counts, plays
 made, the kitty once revealed, shown hands, roles, auto-play, doubling) and never
@@ -7,60 +7,98 @@ made, the kitty once revealed, shown hands, roles, auto-play, doubling) and neve
 :func:`hand_picture` is for the seat's owner only; :func:`result_scene` shows the cards every seat
 was left with, which are public once the deal is over (RULES.md §4.4).
 
-Texts inside pictures are ASCII (the font Pillow ships has no CJK glyphs): seats carry
-:func:`images.safe_label` initials or their seat number, actions short English words; players'
-names and everything in the group's language go in the caption.
+Words: every word a picture draws comes from the catalogues (:func:`picture_labels`, the
+``pic.*`` block and a few shared keys), action words from :func:`bot.views.action_label`, and
+players' names as :func:`bot.views.seat_name` gives them; the picture cuts a long name and leaves
+out characters its fonts lack (emoji), the caption keeps it whole.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
+from bot.game.table import Seat, Table
+from bot.i18n import CATALOGUES, FALLBACK_LANGUAGE, normalize_language, t
 from bot.store import LeaderboardRow
-from bot.table import Seat, Table
-from bot.views import current_multipliers, last_actions
+from bot.views import action_label, current_multipliers, last_actions, seat_name
 from engine import Action, SeatView
 from engine.cards import card_rank
-from images import LeaderboardRow as BoardRow
 from images import (
+    Labels,
+    LeaderboardScene,
     ResultScene,
     ResultSeat,
     SeatScene,
     TableScene,
+    badge,
     cards_for_ranks,
-    safe_label,
-    safe_name,
+    drawable,
 )
+from images import LeaderboardRow as BoardRow
+from images.models import Role, Winner
+from images.result import breakdown, pair_multipliers, seat_factors
+
+log = logging.getLogger(__name__)
 
 #: The table picture's countdown is rounded up to this many seconds, so that the same state drawn
 #: a second later is the same picture (the caption keeps the exact seconds).
 COUNTDOWN_STEP = 5
 
-#: How a non-card action is written on the table picture (RULES.md §2, §3).
-ACTION_WORDS = {
-    "bid": "bid {value}",
-    "call": "call",
-    "decline": "no call",
-    "rob": "rob",
-    "norob": "no rob",
-    "double": "double",
-    "nodouble": "no double",
+#: Picture words that are the same as a message the texts use already; every other field
+#: ``x`` of :class:`images.Labels` is the message ``pic.x``.
+SHARED_KEYS = {
+    "landlord": "role.landlord",
+    "farmer": "role.farmer",
+    "autoplay": "btn.autoplay",
+    "doubled": "btn.double",
+    "landlord_wins": "result.landlord_wins",
+    "farmers_win": "result.farmers_win",
+    "beans": "beans",
+    "shown": "btn.show",
 }
 
 
-def seat_label(seat: Seat, index: int) -> str:
-    """A seat's badge on the pictures: the player's initials (:func:`images.safe_label`), else
-    ``P<n>``; ``B<n>`` for a bot seat (``n`` = seat number from 1).
+@lru_cache(maxsize=8)
+def picture_labels(lang: str) -> Labels:
+    """Every word of the pictures in ``lang`` (any tag :func:`bot.i18n.normalize_language`
+    understands), from the catalogues; see :data:`SHARED_KEYS`.
 
-    >>> seat_label(Seat(1, "Ada Lovelace"), 0), seat_label(Seat(2, "张三"), 1)
-    ('AL', 'P2')
-    >>> seat_label(Seat(None, "🤖 Bot 3", True), 2)
-    'B3'
+    >>> words = picture_labels("zh-Hans")
+    >>> words.landlord, words.base.format(base=3), words.rob.format(n=2, m=4)
+    ('地主', '底分 3', '抢地主 2 次 ×4')
+    """
+    lang = normalize_language(lang)
+    words = {key: _template(SHARED_KEYS.get(key, f"pic.{key}"), lang) for key in Labels.words()}
+    return Labels(lang=lang, **words)
+
+
+def _template(key: str, lang: str) -> str:
+    """A catalogue message with its ``{placeholders}`` kept (``t`` would fill them)."""
+    return CATALOGUES[lang].get(key) or CATALOGUES[FALLBACK_LANGUAGE].get(key) or key
+
+
+def seat_label(seat: Seat, index: int) -> str:
+    """A seat's badge on the pictures: the first hanzi of the player's name, else the initials
+    (:func:`images.badge`), else ``P<n>``; ``B<n>`` for a bot seat (``n`` = seat number from 1).
+
+    >>> seat_label(Seat(1, "Ada Lovelace"), 0), seat_label(Seat(2, "王小明"), 1)
+    ('AL', '王')
+    >>> seat_label(Seat(3, "🔥🔥"), 2), seat_label(Seat(None, "🤖 Bot 3", True), 2)
+    ('P3', 'B3')
     """
     if seat.is_bot:
         return f"B{index + 1}"
-    return safe_label(seat.name, f"P{index + 1}")
+    return badge(seat.name, f"P{index + 1}")
+
+
+def picture_name(seat: Seat, index: int, lang: str) -> str:
+    """The name a picture draws for a seat: :func:`bot.views.seat_name` (the bot seat's
+    "🤖 机器人2"), or "玩家2" when nothing of it can be drawn (a name of emoji only)."""
+    name = seat_name(seat, index, lang)
+    return name if drawable(name, lang) else t("pic.seat", lang, n=index + 1)
 
 
 def picture_seconds(seconds: float) -> int:
@@ -74,10 +112,10 @@ def picture_seconds(seconds: float) -> int:
 
 
 def action_word(
-    action: Action, phase: str, cards: tuple[int, ...] | None = None
+    action: Action, view: SeatView, lang: str, cards: tuple[int, ...] | None = None
 ) -> tuple[int, ...] | str:
-    """What the table picture shows for a seat's latest decision: the cards of a play,
-    ``"pass"`` in play, ``"no bid"`` while bidding, or a short word (:data:`ACTION_WORDS`).
+    """What the table picture shows for a seat's latest decision: the cards of a play, else the
+    decision's word in ``lang`` (:func:`bot.views.action_label`: 不出, 不叫, 叫地主, 2分 …).
 
     ``cards`` are the card ids the play took from the hand (``SeatView.last_cards``). A deal
     stored before the engine recorded them has none: its ranks are then drawn with
@@ -85,35 +123,36 @@ def action_word(
     """
     if action.kind == "play":
         return cards or cards_for_ranks(action.cards or ())
-    if action.kind == "pass":
-        return "no bid" if phase == "bidding" else "pass"
-    return ACTION_WORDS.get(action.kind, action.kind).format(value=action.value)
+    return action_label(action, view, lang)
 
 
 def table_scene(table: Table, view: SeatView, seconds: float) -> TableScene:
-    """The group's table picture for a running or just finished deal (RULES.md §1–§4, §7).
+    """The group's table picture for a running or just finished deal (RULES.md §1–§4, §7), in
+    the table's language.
 
     Reads only public facts of ``view`` (any seat's view gives the same scene): each seat's
-    role, card count, alarm (RULES.md §4.5), latest decision (:func:`bot.views.last_actions`;
-    a play as the very cards that left the hand, ``SeatView.last_cards``),
-    shown hand (RULES.md §3), auto-play and doubling; the kitty face down until revealed; the base
-    and the largest pair multiplier; whose turn it is with :func:`picture_seconds` of
-    ``seconds``.
+    name, role, card count, alarm (RULES.md §4.5), latest decision
+    (:func:`bot.views.last_actions`; a play as the very cards that left the hand,
+    ``SeatView.last_cards``), shown hand (RULES.md §3), auto-play and doubling; the kitty face
+    down until revealed; the base and the largest pair multiplier; whose turn it is with
+    :func:`picture_seconds` of ``seconds``.
     """
+    lang = table.lang
     playing = view.phase in ("bidding", "doubling", "playing")
     latest = last_actions(view)
     seats = []
     for i, seat in enumerate(table.seats):
-        role = None
+        role: Role | None = None
         if view.landlord is not None:
             role = "landlord" if i == view.landlord else "farmer"
         action = latest[i]
         seats.append(SeatScene(
             label=seat_label(seat, i),
+            name=picture_name(seat, i, lang),
             role=role,
             card_count=view.counts[i],
             alarm=view.alarm[i],
-            last_play=(action_word(action, view.phase, view.last_cards[i])
+            last_play=(action_word(action, view, lang, view.last_cards[i])
                        if action is not None else None),
             shown_cards=view.shown_hands[i],
             is_turn=playing and i in view.to_act,
@@ -127,6 +166,7 @@ def table_scene(table: Table, view: SeatView, seconds: float) -> TableScene:
         base=view.base,
         multiplier=max(current_multipliers(view)),
         seconds_left=picture_seconds(seconds) if playing and view.to_act else None,
+        labels=picture_labels(lang),
     )
 
 
@@ -134,11 +174,15 @@ def hand_picture(
     view: SeatView, selected: Sequence[int]
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """``(cards, selected cards)`` for :func:`images.render_hand`: the seat's own hand (card ids)
-    and, for each selected rank, that many of the hand's cards of that rank.
+    and, for each selected rank, that many of the hand's cards of that rank. Once the deal is
+    over nothing is selected: the picture shows the hand as it ended (empty for the seat that
+    played out, which ``render_hand`` draws with its ``played_out`` words).
 
     Raises:
         ValueError: the selection holds more of a rank than the hand.
     """
+    if view.phase not in ("bidding", "doubling", "playing"):
+        return tuple(view.hand), ()
     chosen: list[int] = []
     for rank in sorted(set(selected)):
         cards = [c for c in view.hand if card_rank(c) == rank]
@@ -149,6 +193,15 @@ def hand_picture(
     return tuple(view.hand), tuple(chosen)
 
 
+def shown_factors(table: Table, view: SeatView) -> tuple[int, ...]:
+    """Per seat, the show-cards factor it took (4 or 2, 0 if it did not show, RULES.md §3):
+    ``DealState.shown`` of the table's deal (a ``SeatView`` has only the shown hands)."""
+    state = table.state
+    if state is not None and state.version == view.version:
+        return tuple(state.shown)
+    return tuple(0 for _ in range(view.rules.seats))
+
+
 def result_scene(
     table: Table,
     view: SeatView,
@@ -156,8 +209,15 @@ def result_scene(
     points: Sequence[int],
     beans: Sequence[int],
 ) -> ResultScene | None:
-    """The result picture of a finished deal (RULES.md §4.4, §7, §8, §9), or ``None`` for a
-    deal that ended without a winner or a landlord (the caption alone tells it).
+    """The result picture of a finished deal (RULES.md §3, §4.4, §7, §8, §9) in the table's
+    language, or ``None`` for a deal that ended without a winner or a landlord (the caption alone
+    tells it).
+
+    The multiplier's parts are the deal's own facts (robs, each seat's doubling and show, bombs
+    and rockets, spring or anti-spring, the cap) and each farmer's pair multiplier the engine's
+    result (``DealResult.multipliers``); points and beans are the settled ones, the same numbers
+    as the caption's. Parts that do not give the engine's multipliers
+    (:func:`images.result.pair_multipliers`; a rule the picture does not know) are logged.
 
     Args:
         hands: every seat's cards left at the end (public once the deal is over).
@@ -166,54 +226,86 @@ def result_scene(
     result = view.result
     if result is None or result.winner is None or result.landlord is None or result.base < 1:
         return None
+    lang = table.lang
+    rules = view.rules
+    shown = shown_factors(table, view)
+    doubled = tuple(d is True for d in view.doubled)
+    pairs = dict(zip(result.farmers, result.multipliers, strict=False))
     seats = tuple(
         ResultSeat(
             label=seat_label(seat, i),
+            name=picture_name(seat, i, lang),
             role="landlord" if i == result.landlord else "farmer",
             points=points[i],
             beans=beans[i],
             cards_left=tuple(hands[i]),
             autoplay=view.autoplay[i] and not seat.is_bot,
             escaped=i in result.escaped,
+            doubled=doubled[i],
+            shown=shown[i],
+            multiplier=pairs.get(i),
+            penalized=i in result.autoplay_penalized,
         )
         for i, seat in enumerate(table.seats)
     )
-    return ResultScene(
-        winner=result.winner,
+    winner: Winner = "landlord" if result.winner == "landlord" else "farmers"
+    scene = ResultScene(
+        winner=winner,
         seats=seats,
         base=result.base,
         multiplier=max(result.multipliers or (1,)),
         bombs=result.bombs,
+        rockets=result.rockets,
+        robs=view.bidding.robs,
         spring=result.spring,
         anti_spring=result.anti_spring,
+        cap=rules.multiplier_cap,
+        labels=picture_labels(lang),
+        bombs_double=rules.variant != "four" or rules.bomb_doubling,
+        bonus=result.bonus,
     )
+    if pair_multipliers(scene) != list(result.multipliers):
+        log.warning("result picture: its parts give %s, the engine %s",
+                    pair_multipliers(scene), result.multipliers)
+    return scene
 
 
-#: The leaderboard picture's title per ``/top`` board (``bot.handlers.economy.TOP_QUERIES``).
-LEADERBOARD_TITLES = {
-    "today": "TOP TODAY",
-    "week": "TOP THIS WEEK",
-    "all": "TOP BALANCES",
-    "global_today": "TOP TODAY - ALL GROUPS",
-    "global_week": "TOP THIS WEEK - ALL GROUPS",
-    "global": "TOP BALANCES - ALL GROUPS",
-}
+def result_breakdown(scene: ResultScene) -> list[str]:
+    """The multiplier's parts exactly as the result picture draws them, for the caption: the
+    parts every pair shares ending in the pair multipliers (:func:`images.result.breakdown`),
+    then one line per farmer with parts of its own, e.g. ``"李雷：加倍 ×2 → ×8"``
+    (RULES.md §3, §7).
+    """
+    colon = "：" if scene.labels.lang.startswith("zh") else ": "
+    lines = [" · ".join(breakdown(scene))]
+    for seat in scene.seats:
+        own = seat_factors(scene, seat)
+        if own:
+            total = scene.labels.multiplier.format(n=seat.multiplier or scene.multiplier)
+            lines.append(f"{seat.name}{colon}{' · '.join(own)} → {total}")
+    return lines
+
+
+#: The ``/top`` boards whose values are balances (``bot.handlers.economy.TOP_QUERIES``).
+BALANCE_BOARDS = ("all", "global")
 
 
 def leaderboard_scene(
-    kind: str, rows: Sequence[LeaderboardRow]
-) -> tuple[str, tuple[BoardRow, ...]]:
-    """``(title, rows)`` for :func:`images.render_leaderboard` of a ``/top`` board (RULES.md
-    §8): the board's ASCII title (:data:`LEADERBOARD_TITLES`) and per row the place, the name
-    made ASCII-safe (:func:`images.safe_name`, ``#<place>`` for a name without ASCII letters;
-    the caption carries the real names), the beans (won in the period, or the balance for the
-    ``all`` boards), the deals played and won that the board covers (the picture draws the win
-    rate from these).
+    kind: str, rows: Sequence[LeaderboardRow], lang: str = "en"
+) -> LeaderboardScene:
+    """The picture of a ``/top`` board (RULES.md §8) in ``lang``: the board's title
+    (``top.title_<kind>``, the caption's), per row the place, the player's name, the beans won
+    in the period or the balance on the ``all`` boards (drawn without a sign), the deals played
+    and won that the board covers (no win rate without a deal).
 
     Raises:
         KeyError: an unknown ``kind``.
     """
-    return LEADERBOARD_TITLES[kind], tuple(
-        BoardRow(row.rank, safe_name(row.name, f"#{row.rank}"), row.value, row.games, row.wins)
-        for row in rows
+    if kind not in ("today", "week", "all", "global_today", "global_week", "global"):
+        raise KeyError(kind)
+    return LeaderboardScene(
+        title=t(f"top.title_{kind}", lang),
+        rows=tuple(BoardRow(row.rank, row.name, row.value, row.games, row.wins) for row in rows),
+        balances=kind in BALANCE_BOARDS,
+        labels=picture_labels(lang),
     )

@@ -57,9 +57,12 @@ class Settings:
     open (`bot.store.open_store`). `bot_api_file_url` is derived from `bot_api_base_url` unless
     given. Webhook mode is on when `webhook_url` is set; it then needs `webhook_secret`, and the
     bot listens on 0.0.0.0:`webhook_port` at the path of `webhook_url`. `group_rate_limit` is
-    how many messages and edits per minute PTB's `AIORateLimiter` lets the bot send to one group
-    (Telegram allows about 20). The token, the database URL (it may hold a password) and the
-    webhook secret are left out of `repr`.
+    how many sends, edits and deletes the bot makes in one group in any sliding minute
+    (Telegram allows about 20; `bot.outlet.limiter`). `table_edit_interval`: at least this many
+    seconds between two edits of one table message. `turn_notice_delay`: a human to act who has
+    not acted after this many seconds gets a notifying "your turn" message (0: at once).
+    `ai_workers`: threads running the AI off the event loop. The token, the database URL (it
+    may hold a password) and the webhook secret are left out of `repr`.
     """
 
     bot_token: str = field(repr=False)
@@ -75,6 +78,8 @@ class Settings:
     bot_move_delay: float = 1.0
     table_edit_interval: float = 1.0
     group_rate_limit: int = 20
+    turn_notice_delay: float = 5.0
+    ai_workers: int = 2
     webhook_url: str | None = None
     webhook_secret: str | None = field(default=None, repr=False)
     webhook_port: int = 8443
@@ -159,6 +164,8 @@ class Settings:
             bot_move_delay=_seconds(values, "BOT_MOVE_DELAY", 1.0, minimum=0.0),
             table_edit_interval=_seconds(values, "TABLE_EDIT_INTERVAL", 1.0, minimum=0.0),
             group_rate_limit=_integer(values, "GROUP_RATE_LIMIT", 20, 1, 1000),
+            turn_notice_delay=_seconds(values, "TURN_NOTICE_DELAY", 5.0, minimum=0.0),
+            ai_workers=_integer(values, "AI_WORKERS", 2, 1, 64),
             webhook_url=webhook_url,
             webhook_secret=webhook_secret,
             webhook_port=_integer(values, "WEBHOOK_PORT", 8443, 1, 65535),

@@ -16,9 +16,9 @@ from collections.abc import Iterable, Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks as cb
+from bot.game.table import Seat, Table
 from bot.i18n import t
-from bot.table import Seat, Table
-from engine import Action, Play, SeatView, classify, play_groups
+from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
 from engine.cards import BIG_JOKER, RANK_LABELS, SMALL_JOKER, cards_to_ranks, rank_counts
 
 NAME_LIMIT = 24
@@ -260,7 +260,7 @@ def _playing(view: SeatView) -> bool:
 
 def table_view(
     table: Table, view: SeatView, seconds: float, notice: str | None = None
-) -> tuple[str, InlineKeyboardMarkup]:
+) -> tuple[str, InlineKeyboardMarkup | None]:
     """The group's table message for a running (or just finished) deal.
 
     Shows seats with role, card count, alarm (RULES.md §4.5), auto-play and each seat's latest
@@ -293,11 +293,13 @@ def table_view(
             parts.append(t("table.left", lang))
         elif view.autoplay[i] and not seat.is_bot:
             parts.append(t("table.autoplay", lang))
-        if latest[i] is not None:
-            parts.append(action_label(latest[i], view, lang))
+        action = latest[i]
+        if action is not None:
+            parts.append(action_label(action, view, lang))
         lines.append(" · ".join(parts))
-        if view.shown_hands[i] is not None:
-            shown = cards_text(view.shown_hands[i], lang)
+        shown_hand = view.shown_hands[i]
+        if shown_hand is not None:
+            shown = cards_text(shown_hand, lang)
             lines.append("   " + t("table.shown", lang, cards=shown))
     if _playing(view) and view.to_act:
         lines += ["", t("table.turn", lang, names=_names(table, view.to_act, lang),
@@ -333,7 +335,7 @@ def hand_view(
     RULES.md §4.1), Hint, Clear; "Show cards" while allowed (RULES.md §3); and Auto-play or Take
     back (RULES.md §9). Decision buttons carry the state version; the auto-play switch does not
     (switching is the same request whatever the state). In the player's own language
-    (:meth:`bot.table.Table.seat_lang`).
+    (:meth:`bot.game.table.Table.seat_lang`).
     """
     seat = view.seat
     lang = table.seat_lang(seat)
@@ -404,8 +406,9 @@ def _hand_status(table: Table, view: SeatView, seconds: float, lang: str) -> str
         return t("hand.your_double", lang, seconds=left)
     if view.leading:
         return t("hand.your_lead", lang, seconds=left)
-    prev = view.trick.play
-    name = seat_name(table.seats[view.trick.seat], view.trick.seat, lang)
+    prev, by = view.trick.play, view.trick.seat
+    assert prev is not None and by is not None  # following: there is a play to beat
+    name = seat_name(table.seats[by], by, lang)
     return t("hand.your_follow", lang, cards=play_text(prev, lang), name=name, seconds=left)
 
 
@@ -463,6 +466,15 @@ def illegal_text(code: str, lang: str) -> str:
     """The pop-up for an ``IllegalAction.code`` (e.g. ``"leader_cannot_pass"``)."""
     text = t(f"illegal.{code}", lang)
     return text if text != f"illegal.{code}" else t("illegal.not_allowed", lang)
+
+
+def refusal_text(exc: IllegalAction, lang: str) -> str:
+    """The pop-up for an action the engine refused: why a play cannot beat the table
+    (:func:`beat_text`, from the reading and reason the error carries), else
+    :func:`illegal_text` of its code."""
+    if exc.code == "cannot_beat" and exc.beaten is not None and exc.reason is not None:
+        return beat_text(exc.reason, exc.beaten, lang)
+    return illegal_text(exc.code, lang)
 
 
 def beat_text(reason: str, prev: Play, lang: str) -> str:

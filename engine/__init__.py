@@ -8,7 +8,7 @@ from engine.cards import CardError, check_ranks, format_ranks, parse_ranks, rank
 from engine.combos import ComboType, Play, beat_reason, beats, classify, play_groups
 from engine.deal import DealState, apply, auto_action, new_deal, next_first_bidder
 from engine.moves import legal_moves
-from engine.presets import ROB, SCORE, Rules, preset
+from engine.presets import FOUR, ROB, SCORE, Rules, preset
 from engine.replay import run_replay
 from engine.scoring import DealResult
 from engine.trick import Trick

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import CardError, check_ranks, format_ranks, parse_ranks
-from engine.combos import ComboType
+from engine.combos import ComboType, Play
 
 #: Every action kind. Game decisions: bid/pass (score bidding, and pass in play), call/decline/
 #: rob/norob (rob bidding), double/nodouble, show, play. Meta actions: timeout, autoplay, leave.
@@ -28,7 +28,7 @@ _NO_VALUE = frozenset(ACTION_KINDS) - {"bid", "autoplay", "play"}
 ERROR_CODES = (
     "bad_action", "wrong_phase", "not_your_turn", "bid_too_low", "bid_not_allowed",
     "leader_cannot_pass", "cannot_beat", "invalid_combination", "not_in_hand",
-    "already_decided", "not_allowed",
+    "already_decided", "not_allowed", "bomb_limit",
 )
 
 
@@ -38,14 +38,23 @@ class IllegalAction(ValueError):
     Attributes:
         code: stable short machine code, one of :data:`ERROR_CODES` (e.g. ``"bid_too_low"``).
         message: a human-readable English sentence.
+        reading: for ``cannot_beat``, the reading of the refused play that was compared (of the
+            beaten play's type when the cards can be read so); else ``None``.
+        beaten: for ``cannot_beat``, the play on the table it failed to beat; else ``None``.
+        reason: for ``cannot_beat``, :func:`engine.combos.beat_reason`'s code
+            (``"type_mismatch"``, ``"length_mismatch"``, ``"too_low"``); else ``None``.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, reading: Play | None = None,
+                 beaten: Play | None = None, reason: str | None = None) -> None:
         if code not in ERROR_CODES:
             raise ValueError(f"unknown error code {code!r}")
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reading = reading
+        self.beaten = beaten
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,9 @@
 """Combinations (RULES.md §5) and what beats what (RULES.md §6).
 
 A :class:`Play` is one reading of a set of cards: its type, main rank and chain length.
-:func:`classify` lists every reading of a set of cards, :func:`beats` and :func:`beat_reason`
-compare two plays.
+:func:`classify` lists every reading of a set of cards (the four-player game's, RULES.md §11,
+when ``rules.variant == "four"``), :func:`beats` and :func:`beat_reason` compare two plays
+(both defined in :mod:`engine.play`, for both games, and re-exported here).
 
 >>> from engine.cards import parse_ranks
 >>> [(p.type.value, p.main_char, p.n) for p in classify(parse_ranks("33344456"))]
@@ -14,17 +15,15 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 
 from engine.cards import (
     BIG_JOKER,
     CHAIN_MAX,
-    RANK_CHARS,
     RANK_COUNT,
     SMALL_JOKER,
-    format_ranks,
 )
+from engine.four.reader import classify_four
+from engine.play import ComboType, Play, beat_reason, beats, body_size, play_groups
 from engine.presets import SCORE, Rules
 
 __all__ = [
@@ -44,112 +43,7 @@ PLANE_LENGTHS = range(2, 7)
 PLANE_SINGLE_LENGTHS = range(2, 6)
 PLANE_PAIR_LENGTHS = range(2, 5)
 
-
-class ComboType(StrEnum):
-    """The 14 combination types of RULES.md §5, named as the judge protocol names them."""
-
-    SINGLE = "single"
-    PAIR = "pair"
-    TRIO = "trio"
-    TRIO_SINGLE = "trio_single"
-    TRIO_PAIR = "trio_pair"
-    STRAIGHT = "straight"
-    PAIR_CHAIN = "pair_chain"
-    PLANE = "plane"
-    PLANE_SINGLE = "plane_single"
-    PLANE_PAIR = "plane_pair"
-    FOUR_TWO_SINGLES = "four_two_singles"
-    FOUR_TWO_PAIRS = "four_two_pairs"
-    BOMB = "bomb"
-    ROCKET = "rocket"
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """One reading of a set of cards (RULES.md §5).
-
-    Attributes:
-        type: the combination type.
-        main: main rank ``0..14`` (RULES.md §6): the rank of a single/pair/trio/four, the highest
-            rank of a chain or plane body; for a rocket, the big joker.
-        n: number of consecutive groups for chains and planes, else 1.
-        cards: the ranks played, sorted low to high.
-
-    ``str(play)`` is the canonical card string, e.g. ``'33344456'``.
-    """
-
-    type: ComboType
-    main: int
-    n: int
-    cards: tuple[int, ...]
-
-    def __str__(self) -> str:
-        return format_ranks(self.cards)
-
-    @property
-    def main_char(self) -> str:
-        """The main rank as a judge character, e.g. ``'6'``."""
-        return RANK_CHARS[self.main]
-
-
 _T = ComboType
-#: Cards in one group of the body, per type (the body is what the main rank is read from).
-_GROUP_SIZE = {
-    _T.SINGLE: 1,
-    _T.PAIR: 2,
-    _T.TRIO: 3,
-    _T.TRIO_SINGLE: 3,
-    _T.TRIO_PAIR: 3,
-    _T.STRAIGHT: 1,
-    _T.PAIR_CHAIN: 2,
-    _T.PLANE: 3,
-    _T.PLANE_SINGLE: 3,
-    _T.PLANE_PAIR: 3,
-    _T.FOUR_TWO_SINGLES: 4,
-    _T.FOUR_TWO_PAIRS: 4,
-    _T.BOMB: 4,
-    _T.ROCKET: 2,
-}
-
-
-def body_size(play: Play) -> int:
-    """Number of cards in the play's body (the cards that are not kickers).
-
-    >>> body_size(classify((0, 0, 0, 1, 1, 1, 2, 2, 2, 4, 4, 4))[0])
-    9
-    """
-    return _GROUP_SIZE[play.type] * play.n
-
-
-#: Types whose kickers are pairs (RULES.md §5); other types' kickers are single cards.
-_PAIR_KICKERS = frozenset({_T.TRIO_PAIR, _T.PLANE_PAIR, _T.FOUR_TWO_PAIRS})
-
-
-def play_groups(play: Play) -> tuple[tuple[int, ...], ...]:
-    """The play's ranks grouped as people read them (RULES.md §5): the body first, a group per
-    rank low to high (a straight's cards one by one, a rocket's two jokers apart), then the
-    kickers low to high, one group per kicker (a single card, or a pair for ``trio_pair``,
-    ``plane_pair``, ``four_two_pairs`` and an 8-card four-with-two read as a ``bomb`` under
-    ``four_two_is_bomb``).
-
-    >>> play_groups(classify((0, 2, 2, 2))[0])
-    ((2, 2, 2), (0,))
-    >>> play_groups(classify((0, 0, 0, 1, 1, 1, 2, 3))[0])
-    ((0, 0, 0), (1, 1, 1), (2,), (3,))
-    """
-    body: list[tuple[int, ...]]
-    if play.type is _T.ROCKET:
-        body = [(SMALL_JOKER,), (BIG_JOKER,)]
-    else:
-        size = _GROUP_SIZE[play.type]
-        body = [(r,) * size for r in range(play.main - play.n + 1, play.main + 1)]
-    kickers = list(play.cards)
-    for group in body:
-        for rank in group:
-            kickers.remove(rank)
-    pairs = play.type in _PAIR_KICKERS or (play.type is _T.BOMB and len(kickers) == 4)
-    unit = 2 if pairs else 1
-    return tuple(body) + tuple(tuple(kickers[i:i + unit]) for i in range(0, len(kickers), unit))
 
 
 def _reading_order(play: Play) -> tuple[int, str]:
@@ -197,12 +91,17 @@ def classify(ranks: Sequence[int], rules: Rules = SCORE) -> list[Play]:
 
     Readings are ordered longest body first, then by type name (the judge protocol).
 
+    Under the four-player rules (``rules.variant == "four"``) the reader of RULES.md §11 is used
+    instead (:func:`engine.four.reader.classify_four`); its ``ranks`` may hold two decks.
+
     >>> from engine.cards import parse_ranks
     >>> [(p.type.value, p.main_char, p.n) for p in classify(parse_ranks("333444555666"))]
     [('plane', '6', 4)]
     >>> classify(parse_ranks("3333XD"))
     []
     """
+    if rules.variant == "four":
+        return classify_four(ranks)
     cards = tuple(sorted(ranks))
     size = len(cards)
     if not size:
@@ -263,43 +162,3 @@ def classify(ranks: Sequence[int], rules: Rules = SCORE) -> list[Play]:
                     add(_T.PLANE_PAIR, body + n - 1, n)
     out.sort(key=_reading_order)
     return out
-
-
-def beat_reason(play: Play, prev: Play) -> str | None:
-    """Why ``play`` cannot be played on top of ``prev`` (RULES.md §6), or ``None`` if it can.
-
-    Codes:
-        ``"type_mismatch"``: a different type that is not a bomb or rocket beating ``prev``
-        (including any non-bomb played on a bomb);
-        ``"length_mismatch"``: the same type with another number of cards or groups;
-        ``"too_low"``: the main rank is not higher (also: a bomb on a higher or equal bomb,
-        anything but a rocket on a rocket).
-
-    A rocket beats everything (RULES.md §6 says so without exception, so also a rocket).
-    Kickers never matter.
-    """
-    if play.type is _T.ROCKET:
-        return None
-    if prev.type is _T.ROCKET:
-        return "too_low"
-    if play.type is _T.BOMB:
-        if prev.type is not _T.BOMB or play.main > prev.main:
-            return None
-        return "too_low"
-    if play.type is not prev.type:
-        return "type_mismatch"
-    if play.n != prev.n or len(play.cards) != len(prev.cards):
-        return "length_mismatch"
-    if play.main <= prev.main:
-        return "too_low"
-    return None
-
-
-def beats(play: Play, prev: Play) -> bool:
-    """True if ``play`` may be played on top of ``prev`` (RULES.md §6).
-
-    >>> rocket, bomb = classify((13, 14))[0], classify((12, 12, 12, 12))[0]
-    >>> beats(rocket, bomb), beats(bomb, rocket)
-    (True, False)
-    """
-    return beat_reason(play, prev) is None

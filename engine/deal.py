@@ -1,4 +1,8 @@
-"""One deal as an immutable state machine (RULES.md §1–§4, §7, §9).
+"""One deal as an immutable state machine (RULES.md §1–§4, §7, §9, §11).
+
+Both games run here: the three-player game and the four-player, two-deck game of RULES.md §11
+(``rules.variant == "four"``), whose combinations, bomb allowances and score come from
+:mod:`engine.four`; its bidding is the score bidding with 逼打 (``all_pass_forced_landlord``).
 
 ``new_deal`` deals the cards; ``apply(state, action)`` returns the next state and never changes
 the old one; an action the rules forbid raises :class:`IllegalAction` with a stable ``code``.
@@ -57,6 +61,8 @@ from engine.codec import (
     trick_to_dict,
 )
 from engine.combos import ComboType, Play
+from engine.four.allowance import bomb_limits, is_bomb
+from engine.four.score import four_multipliers, score_four
 from engine.presets import Rules
 from engine.scoring import DealResult, bidding_escape_result, pair_multipliers, score_deal
 from engine.trick import Trick, read_play
@@ -93,8 +99,13 @@ class DealState:
         last_cards: per seat, the card ids its latest play took from its hand (public: played
             cards are face up, RULES.md §4), ``None`` before its first play. The engine takes a
             played rank's lowest card id from the hand, so these are the very cards that left it.
-        bombs: bombs and rockets played so far (RULES.md §7).
+        bombs: bombs, rockets and joker bombs played so far (RULES.md §7, §11).
         rockets: rockets played so far (also counted in ``bombs``).
+        seat_bombs: per seat, the bombs (rockets, joker bombs) it has played.
+        bomb_limits: per seat, how many bombs it may play in the deal, ``None`` = any number:
+            the farmers' allowances of the four-player game, set when the landlord is decided
+            (RULES.md §11, :func:`engine.four.allowance.bomb_limits`); always ``None`` in the
+            three-player game.
         autoplay: per seat, auto-play is on now (RULES.md §9).
         autoplayed: per seat, on auto-play since a moment of play with 2+ cards (penalty, RULES §9).
         escaped: per seat, left the deal (RULES.md §9).
@@ -119,6 +130,8 @@ class DealState:
     last_cards: tuple[tuple[int, ...] | None, ...]
     bombs: int
     rockets: int
+    seat_bombs: tuple[int, ...]
+    bomb_limits: tuple[int | None, ...]
     autoplay: tuple[bool, ...]
     autoplayed: tuple[bool, ...]
     escaped: tuple[bool, ...]
@@ -148,6 +161,8 @@ class DealState:
             return self.result.multipliers
         if self.landlord is None:
             return ()
+        if self.rules.variant == "four":
+            return four_multipliers(self.rules, self.bombs)
         return pair_multipliers(self.rules, landlord=self.landlord, robs=self.bidding.robs,
                                 doubled=self.doubled, shown=self.shown, bombs=self.bombs)
 
@@ -171,7 +186,8 @@ class DealState:
             doubled=self.doubled, autoplay=self.autoplay, escaped=self.escaped,
             alarm=tuple(self.phase == "playing" and 0 < c <= self.rules.alarm_at
                         for c in self.counts),
-            played=tuple(played), last_cards=self.last_cards, result=self.result)
+            played=tuple(played), last_cards=self.last_cards, result=self.result,
+            seat_bombs=self.seat_bombs, bomb_limits=self.bomb_limits)
 
     def legal_actions(self, seat: int) -> list[Action]:
         """The game decisions ``seat`` may take now (see :meth:`SeatView.legal_actions`)."""
@@ -188,7 +204,8 @@ class DealState:
             "shown": list(self.shown), "trick": trick_to_dict(self.trick),
             "play_counts": list(self.play_counts),
             "last_cards": [None if c is None else list(c) for c in self.last_cards],
-            "bombs": self.bombs, "rockets": self.rockets,
+            "bombs": self.bombs, "rockets": self.rockets, "seat_bombs": list(self.seat_bombs),
+            "bomb_limits": list(self.bomb_limits),
             "autoplay": list(self.autoplay), "autoplayed": list(self.autoplayed),
             "escaped": list(self.escaped), "history": [action_to_dict(a) for a in self.history],
             "version": self.version, "result": result_to_dict(self.result),
@@ -197,7 +214,8 @@ class DealState:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DealState:
         """Inverse of :meth:`to_dict`. A state stored before ``last_cards`` existed reads with
-        ``None`` for every seat (no play's cards known).
+        ``None`` for every seat (no play's cards known); one stored before ``seat_bombs`` and
+        ``bomb_limits`` with no bombs counted per seat and no limits (three-player states).
 
         Raises:
             ValueError: an unknown format or malformed data.
@@ -213,7 +231,10 @@ class DealState:
                 base=data["base"], doubled=tuple(data["doubled"]), shown=tuple(data["shown"]),
                 trick=trick_from_dict(data["trick"]), play_counts=tuple(data["play_counts"]),
                 last_cards=_last_cards_from(data.get("last_cards"), len(data["hands"])),
-                bombs=data["bombs"], rockets=data["rockets"], autoplay=tuple(data["autoplay"]),
+                bombs=data["bombs"], rockets=data["rockets"],
+                seat_bombs=tuple(data.get("seat_bombs") or (0,) * len(data["hands"])),
+                bomb_limits=tuple(data.get("bomb_limits") or (None,) * len(data["hands"])),
+                autoplay=tuple(data["autoplay"]),
                 autoplayed=tuple(data["autoplayed"]), escaped=tuple(data["escaped"]),
                 history=tuple(action_from_dict(a) for a in data["history"]),
                 version=data["version"], result=result_from_dict(data["result"]))
@@ -276,7 +297,8 @@ def new_deal(rules: Rules, *, seed: int | None = None, first_bidder: int = 0,
         hands=tuple(tuple(sorted(h)) for h in hands), kitty=tuple(sorted(kitty)),
         to_act=(first_bidder,), bidding=start_bidding(rules, first_bidder), landlord=None,
         base=1 if rules.bidding == "rob" else 0, doubled=(None,) * n, shown=zero, trick=Trick(),
-        play_counts=zero, last_cards=(None,) * n, bombs=0, rockets=0, autoplay=no,
+        play_counts=zero, last_cards=(None,) * n, bombs=0, rockets=0, seat_bombs=zero,
+        bomb_limits=(None,) * n, autoplay=no,
         autoplayed=no, escaped=no, history=(), version=0, result=None)
 
 
@@ -300,7 +322,8 @@ def apply(state: DealState, action: Action) -> DealState:
         IllegalAction: the action is not allowed now (``code``: ``bad_action``,
             ``wrong_phase``, ``not_your_turn``, ``bid_too_low``, ``bid_not_allowed``,
             ``leader_cannot_pass``, ``cannot_beat``, ``invalid_combination``, ``not_in_hand``,
-            ``already_decided``, ``not_allowed``).
+            ``already_decided``, ``not_allowed``; ``bomb_limit``: a farmer of the four-player
+            game past their bomb allowance, RULES.md §11).
     """
     if not isinstance(action, Action):
         raise IllegalAction("bad_action", "Not an action.")
@@ -309,7 +332,8 @@ def apply(state: DealState, action: Action) -> DealState:
     new = _HANDLERS[action.kind](state, action)
     new = _mark_autoplay(new)
     if new.phase == "finished" and new.result is None:
-        new = replace(new, result=score_deal(new))
+        score = score_four if new.rules.variant == "four" else score_deal
+        new = replace(new, result=score(new))
     return replace(new, version=state.version + 1)
 
 
@@ -365,6 +389,9 @@ def _end_bidding(state: DealState) -> DealState:
         landlord, base = bidding.first_bidder, 1
     hands = list(state.hands)
     hands[landlord] = tuple(sorted(hands[landlord] + state.kitty))
+    limits = bomb_limits(rules, state.history, first_bidder=bidding.first_bidder,
+                         landlord=landlord)
+    state = replace(state, bomb_limits=limits)
     if rules.doubling:
         phase = "doubling"
         to_act = tuple((landlord + i) % rules.seats for i in range(rules.seats))
@@ -408,6 +435,9 @@ def _play(state: DealState, action: Action) -> DealState:
                                 f"You do not hold {format_ranks(action.cards or ())}.")
         taken.append(hand.pop(index))
     play = read_play(action.cards or (), action.type, state.trick.play, state.rules)
+    limit = state.bomb_limits[seat]
+    if is_bomb(play) and limit is not None and state.seat_bombs[seat] >= limit:
+        raise IllegalAction("bomb_limit", _bomb_limit_text(limit))
     return _after_play(state, action, play, tuple(hand), tuple(sorted(taken)))
 
 
@@ -421,11 +451,13 @@ def _after_play(state: DealState, action: Action, play: Play, hand: tuple[int, .
     last_cards = list(state.last_cards)
     last_cards[seat] = taken
     is_rocket = play.type == ComboType.ROCKET
+    bomb = is_bomb(play)
+    seat_bombs = list(state.seat_bombs)
+    seat_bombs[seat] += bomb
     state = replace(state, hands=tuple(hands), play_counts=tuple(counts),
-                    last_cards=tuple(last_cards),
-                    bombs=state.bombs + (is_rocket or play.type == ComboType.BOMB),
-                    rockets=state.rockets + is_rocket, history=state.history + (action,),
-                    trick=Trick(play, seat, 0))
+                    last_cards=tuple(last_cards), bombs=state.bombs + bomb,
+                    rockets=state.rockets + is_rocket, seat_bombs=tuple(seat_bombs),
+                    history=state.history + (action,), trick=Trick(play, seat, 0))
     if not hand:
         return replace(state, phase="finished", to_act=())
     return replace(state, to_act=((seat + 1) % n,))
@@ -528,6 +560,13 @@ def _mark_autoplay(state: DealState) -> DealState:
     marks = tuple(on and (was or len(hand) >= 2) for was, on, hand
                   in zip(state.autoplayed, state.autoplay, state.hands, strict=True))
     return state if marks == state.autoplayed else replace(state, autoplayed=marks)
+
+
+def _bomb_limit_text(limit: int) -> str:
+    if limit == 0:
+        return "A farmer in this deal may play no bomb (RULES.md §11 bomb limits)."
+    word = "bomb" if limit == 1 else "bombs"
+    return f"You have played your {limit} {word}; no more in this deal (RULES.md §11)."
 
 
 def _need_active(state: DealState) -> None:

@@ -6,7 +6,9 @@ output, in the same order; blank lines are skipped. Operations: ``classify`` (RU
 :func:`engine.replay.run_replay`). A line it cannot understand gets ``{"error": "<why>"}`` and
 the next line is read; the referee never stops on bad input.
 
-Every operation also accepts the optional keys ``"preset"`` (``"score"`` or ``"rob"``) and
+Every operation also accepts the optional keys ``"variant"`` (``"three"``, the default, or
+``"four"``: the four-player two-deck game of RULES.md §11, whose cards come from two decks),
+``"preset"`` (``"score"`` or ``"rob"``; the four-player game bids by score only) and
 ``"options"`` (house options of RULES.md, e.g. ``{"rocket_kickers": true}``).
 
 >>> handle({"op": "classify", "cards": "333444555777"})
@@ -29,6 +31,7 @@ from engine.cards import CardError, parse_ranks
 from engine.combos import Play, beats, classify
 from engine.moves import legal_moves
 from engine.presets import Rules, preset
+from engine.replay import run_replay
 
 
 class BadRequest(ValueError):
@@ -41,13 +44,14 @@ def _field(request: dict[str, Any], key: str) -> Any:
     return request[key]
 
 
-def _cards(request: dict[str, Any], key: str) -> tuple[int, ...]:
-    """A non-empty card string (RULES.md §1.1 deck: at most 4 of a rank, one of each joker)."""
+def _cards(request: dict[str, Any], key: str, rules: Rules) -> tuple[int, ...]:
+    """A non-empty card string from the rules' decks (RULES.md §1.1: at most 4 of a rank, one
+    of each joker per deck)."""
     text = _field(request, key)
     if not isinstance(text, str):
         raise BadRequest(f"{key}: a card string is expected, got {type(text).__name__}")
     try:
-        ranks = parse_ranks(text)
+        ranks = parse_ranks(text, decks=rules.decks)
     except CardError as error:
         raise BadRequest(f"{key}: {error}") from None
     if not ranks:
@@ -59,13 +63,23 @@ _OPTION_TYPES = {f.name: type(getattr(Rules(), f.name)) for f in fields(Rules)}
 
 
 def _rules(request: dict[str, Any]) -> Rules:
-    """The ``preset`` (default ``"score"``) with the request's house ``options``."""
+    """The ``preset`` (default ``"score"``) with the request's house ``options``; with
+    ``"variant": "four"`` the four-player rules (RULES.md §11, preset ``"four"``)."""
     name = request.get("preset", "score")
+    variant = request.get("variant", "three")
     options = request.get("options")
     if options is None:
         options = {}
+    if variant not in ("three", "four"):
+        raise BadRequest("variant: \"three\" or \"four\" is expected")
     if not isinstance(name, str):
         raise BadRequest("preset: a name is expected")
+    if variant == "four":
+        if name not in ("score", "four"):
+            raise BadRequest("preset: the four-player game bids by score (RULES.md §11)")
+        name = "four"
+    elif name == "four":
+        raise BadRequest("preset: \"four\" needs \"variant\": \"four\"")
     if not isinstance(options, dict):
         raise BadRequest("options: an object is expected")
     for key, value in options.items():
@@ -79,7 +93,8 @@ def _rules(request: dict[str, Any]) -> Rules:
 
 
 def _classify(request: dict[str, Any]) -> dict[str, Any]:
-    readings = classify(_cards(request, "cards"), _rules(request))
+    rules = _rules(request)
+    readings = classify(_cards(request, "cards", rules), rules)
     return {
         "readings": [{"type": p.type.value, "main": p.main_char, "n": p.n} for p in readings]
     }
@@ -89,18 +104,18 @@ def _beats(request: dict[str, Any]) -> dict[str, Any]:
     """Any reading of ``play`` on any reading of ``prev``; cards that are no combination
     neither beat nor can be beaten (RULES.md §6)."""
     rules = _rules(request)
-    plays = classify(_cards(request, "play"), rules)
-    prevs = classify(_cards(request, "prev"), rules)
+    plays = classify(_cards(request, "play", rules), rules)
+    prevs = classify(_cards(request, "prev", rules), rules)
     return {"beats": any(beats(play, prev) for play in plays for prev in prevs)}
 
 
 def _moves(request: dict[str, Any]) -> dict[str, Any]:
     """Leads when ``prev`` is null or absent; nothing beats a ``prev`` that is no combination."""
     rules = _rules(request)
-    hand = _cards(request, "hand")
+    hand = _cards(request, "hand", rules)
     prevs: list[Play | None] = [None]
     if request.get("prev") is not None:
-        prevs = list(classify(_cards(request, "prev"), rules))
+        prevs = list(classify(_cards(request, "prev", rules), rules))
     seen: dict[tuple[str, str], None] = {}
     for prev in prevs:
         for play in legal_moves(hand, prev, rules):
@@ -109,11 +124,7 @@ def _moves(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _replay(request: dict[str, Any]) -> dict[str, Any]:
-    try:
-        from engine.replay import run_replay
-    except ImportError as error:
-        return {"error": f"replay is not available: {error}"}
-    return run_replay(request)
+    return run_replay(request, _rules(request))
 
 
 _OPS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {

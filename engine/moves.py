@@ -28,6 +28,7 @@ from engine.combos import (
     ComboType,
     Play,
 )
+from engine.four.moves import legal_moves_four
 from engine.presets import SCORE, Rules
 
 __all__ = ["legal_moves"]
@@ -324,7 +325,9 @@ def legal_moves(
         hand_ranks: the hand as ranks ``0..14`` in any order, from one deck (not checked; use
             :func:`engine.cards.check_ranks` on untrusted input).
         prev: the play to beat, or ``None`` when leading.
-        rules: house options ``rocket_kickers`` and ``four_two_is_bomb`` (RULES.md §5) matter.
+        rules: house options ``rocket_kickers`` and ``four_two_is_bomb`` (RULES.md §5) matter;
+            under the four-player rules (``rules.variant == "four"``) the plays of RULES.md §11
+            (:func:`engine.four.moves.legal_moves_four`; the hand may hold two decks).
 
     Returns:
         Each distinct (cards, type) once, in no promised order. The :class:`Play` objects are
@@ -335,6 +338,8 @@ def legal_moves(
     >>> [str(p) for p in legal_moves(parse_ranks("3456789TT"), classify(parse_ranks("34567"))[0])]
     ['45678', '56789', '6789T']
     """
+    if rules.variant == "four":
+        return legal_moves_four(hand_ranks, prev)
     if prev is not None and prev.type is _T.ROCKET:
         return []
     counts = [0] * RANK_COUNT

@@ -2,7 +2,8 @@
 
 A :class:`Rules` value is immutable and JSON-friendly (``to_dict``/``from_dict``), so it travels
 with a deal's state and with a group's settings. Seat count, deck count, hand and kitty size are
-fields, not constants, so that the four-player two-deck variant (RULES.md §11) can be a preset.
+fields, not constants, so that the four-player two-deck variant (RULES.md §11) is a preset too:
+:data:`FOUR`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
 BiddingPreset = Literal["score", "rob"]
+Variant = Literal["three", "four"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,11 +20,13 @@ class Rules:
     """The rule options of one deal.
 
     Attributes:
+        variant: ``"three"`` (RULES.md §1–§9) or ``"four"`` (four players, two decks, RULES.md
+            §11: its own combinations, bidding end, bomb allowances and score).
         bidding: ``"score"`` (叫分, RULES.md §2.1, the default) or ``"rob"`` (叫/抢地主, §2.2).
-        seats: number of seats (3; RULES.md §1.2).
-        decks: number of 54-card decks (1).
-        hand_size: cards dealt to each seat (17).
-        kitty_size: cards left face down as the kitty (3).
+        seats: number of seats (3; RULES.md §1.2; 4 in the four-player game).
+        decks: number of 54-card decks (1; 2 in the four-player game).
+        hand_size: cards dealt to each seat (17; 25).
+        kitty_size: cards left face down as the kitty (3; 8).
         third_min_two: §2.1 house option, after two passes the third seat may only bid 2 or 3.
         all_pass_forced_landlord: §2.1/§2.2 house option, when all pass the first bidder becomes
             landlord at base 1 instead of a redeal.
@@ -34,8 +38,19 @@ class Rules:
         multiplier_cap: §7 cap on each pair's multiplier (封顶), ``None`` = unlimited.
         autoplay_penalty: §9 auto-play penalty for farmers (on by default).
         escape_factor: §9 the leaver pays ``escape_factor × base × multiplier`` points (3).
+        farmer_bomb_limits: §11 the farmers' bomb allowances (four-player game; on, the seed's
+            rule).
+        bomb_doubling: §11 house option of the four-player game: every bomb played doubles each
+            pair's points (off; the three-player game always doubles, RULES.md §7).
+
+    Raises:
+        ValueError: a four-player rule set with options §11 does not have (another seat, deck,
+            hand or kitty size, rob bidding, doubling, show cards, rocket kickers, four-with-two
+            bombs, the third seat's 2+ rule); the four-player game always forces a landlord
+            when all pass (逼打).
     """
 
+    variant: Variant = "three"
     bidding: BiddingPreset = "score"
     seats: int = 3
     decks: int = 1
@@ -51,6 +66,20 @@ class Rules:
     multiplier_cap: int | None = None
     autoplay_penalty: bool = True
     escape_factor: int = 3
+    farmer_bomb_limits: bool = True
+    bomb_doubling: bool = False
+
+    def __post_init__(self) -> None:
+        if self.variant == "four":
+            fixed = {"seats": 4, "decks": 2, "hand_size": 25, "kitty_size": 8, "bidding": "score",
+                     "doubling": False, "show_cards": False, "rocket_kickers": False,
+                     "four_two_is_bomb": False, "third_min_two": False,
+                     "all_pass_forced_landlord": True}
+            wrong = sorted(k for k, v in fixed.items() if getattr(self, k) != v)
+            if wrong:
+                raise ValueError(f"the four-player game (RULES.md §11) has no option {wrong}")
+        elif self.variant != "three":
+            raise ValueError(f"unknown variant {self.variant!r}")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict for JSON."""
@@ -75,11 +104,16 @@ SCORE = Rules()
 #: RULES.md §2.2: the big online rooms' 叫地主/抢地主 with doubling.
 ROB = Rules(bidding="rob", doubling=True)
 
-PRESETS: dict[str, Rules] = {"score": SCORE, "rob": ROB}
+#: RULES.md §11: four players, two decks, 叫分 bidding with 逼打, the farmers' bomb allowances,
+#: the alarm at 10 cards.
+FOUR = Rules(variant="four", seats=4, decks=2, hand_size=25, kitty_size=8,
+             all_pass_forced_landlord=True, alarm_at=10)
+
+PRESETS: dict[str, Rules] = {"score": SCORE, "rob": ROB, "four": FOUR}
 
 
 def preset(name: str, **options: Any) -> Rules:
-    """The named preset (``"score"`` or ``"rob"``) with house options applied.
+    """The named preset (``"score"``, ``"rob"`` or ``"four"``) with house options applied.
 
     Raises:
         ValueError: unknown preset name or option.

@@ -18,13 +18,15 @@ from engine.deal import DealState, apply, new_deal
 from engine.presets import Rules, preset
 
 
-def run_replay(request: dict[str, Any]) -> dict[str, Any]:
-    """Replay a deal and report its result (RULES.md §1–§4, §7; shared/cases/README.md).
+def run_replay(request: dict[str, Any], rules: Rules | None = None) -> dict[str, Any]:
+    """Replay a deal and report its result (RULES.md §1–§4, §7, §11; shared/cases/README.md).
 
     ``request``: ``{"preset": "score"|"rob", "hands": [3 card strings], "kitty": str,
     "first_bidder": int, "actions": [str, ...], "options": {house options}}``. Each action is
     made by the seat whose turn it is (``to_act[0]``; in the doubling round that is seat order
-    starting with the landlord).
+    starting with the landlord). ``rules``, when given, replaces ``preset`` and ``options``
+    (the judge passes the four-player rules of RULES.md §11 this way: four hands of 25 and a
+    kitty of 8).
 
     Returns:
         finished: ``{"ok": True, "finished": True, "landlord", "base", "winner", "bombs",
@@ -36,7 +38,7 @@ def run_replay(request: dict[str, Any]) -> dict[str, Any]:
         "code": IllegalAction code}``. Malformed request: ``{"error": text}``. Never raises.
     """
     try:
-        state, actions = _setup(request)
+        state, actions = _setup(request, rules)
     except (KeyError, TypeError, ValueError, CardError) as exc:
         return {"error": f"bad replay request: {exc}"}
     for index, text in enumerate(actions):
@@ -62,11 +64,12 @@ def summary(state: DealState) -> dict[str, Any]:
             "multiplier": list(result.multipliers), "points": list(result.points)}
 
 
-def _setup(request: dict[str, Any]) -> tuple[DealState, list[str]]:
-    options = request.get("options") or {}
-    if not isinstance(options, dict):
-        raise ValueError("options must be an object")
-    rules = preset(request.get("preset", "score"), **options)
+def _setup(request: dict[str, Any], rules: Rules | None) -> tuple[DealState, list[str]]:
+    if rules is None:
+        options = request.get("options") or {}
+        if not isinstance(options, dict):
+            raise ValueError("options must be an object")
+        rules = preset(request.get("preset", "score"), **options)
     hands_text, kitty_text = request["hands"], request["kitty"]
     if not isinstance(hands_text, list) or not all(isinstance(h, str) for h in hands_text):
         raise ValueError("hands must be a list of card strings")
@@ -89,7 +92,8 @@ def deal_from_strings(rules: Rules, hands: Sequence[str], kitty: str, *,
         CardError: an unknown character or too many of a rank in one string.
         ValueError: the strings are not exactly one deck dealt to size, or a bad seat.
     """
-    cards = _cards_from_ranks([parse_ranks(t) for t in [*hands, kitty]])
+    groups = [parse_ranks(t, decks=rules.decks) for t in [*hands, kitty]]
+    cards = _cards_from_ranks(groups, rules.decks)
     return new_deal(rules, first_bidder=first_bidder, hands=cards[:-1], kitty=cards[-1])
 
 
@@ -106,17 +110,17 @@ def apply_texts(state: DealState, actions: Sequence[str]) -> DealState:
     return state
 
 
-def _cards_from_ranks(groups: Sequence[Sequence[int]]) -> list[list[int]]:
-    """Give each rank a card id of one deck: the suits are handed out in order (RULES.md §1.1:
-    suits never matter)."""
+def _cards_from_ranks(groups: Sequence[Sequence[int]], decks: int = 1) -> list[list[int]]:
+    """Give each rank a card id of the decks: the suits are handed out in order (RULES.md §1.1:
+    suits never matter; with two decks, RULES.md §11, each card id is used twice)."""
     used = [0] * (SMALL_JOKER + 2)
     out = []
     for ranks in groups:
         cards = []
         for r in ranks:
-            if used[r] >= (4 if r < SMALL_JOKER else 1):
-                raise ValueError("the hands and kitty hold a card more than once")
-            cards.append(r * 4 + used[r] if r < SMALL_JOKER else 39 + r)
+            if used[r] >= (4 if r < SMALL_JOKER else 1) * decks:
+                raise ValueError("the hands and kitty hold a card more often than the decks")
+            cards.append(r * 4 + used[r] % 4 if r < SMALL_JOKER else 39 + r)
             used[r] += 1
         out.append(cards)
     return out

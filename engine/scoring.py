@@ -12,7 +12,7 @@ capped at ``rules.multiplier_cap``. Points of a deal always sum to zero.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from engine.bidding import Bidding
@@ -42,6 +42,8 @@ class DealResult:
         points: points per seat (sum zero). Beans are ``points × stake`` (RULES.md §8).
         escaped: seats that left the deal (RULES.md §9); if any, ``points`` is the escape result.
         autoplay_penalized: farmers on whom the auto-play penalty fell (RULES.md §9).
+        bonus: points each pair gains on top of ``base × multiplier`` (the four-player game's
+            头撂 bonus for a landlord who bid 3 first and won, RULES.md §11), else 0.
     """
 
     winner: str | None
@@ -56,6 +58,7 @@ class DealResult:
     points: tuple[int, ...]
     escaped: tuple[int, ...] = ()
     autoplay_penalized: tuple[int, ...] = ()
+    bonus: int = 0
 
 
 class ScoredDeal(Protocol):
@@ -112,10 +115,7 @@ def score_deal(state: ScoredDeal) -> DealResult:
     """The result of a deal that ended by a seat playing out (RULES.md §7, §9).
 
     Landlord wins: farmer ``i`` pays ``base × m_i``, the landlord gains the sum; landlord loses:
-    the reverse. Auto-play penalty (``rules.autoplay_penalty``, RULES.md §9): if some but not
-    all farmers were on auto-play (see ``DealState.autoplayed``), a losing side's whole loss is
-    borne by the farmers on auto-play, a winning side's whole gain goes to the others; the
-    landlord's points do not change. Escapes replace all of this (:func:`escape_points`).
+    the reverse. The auto-play penalty and escapes are applied by :func:`settle`.
     """
     rules, landlord = state.rules, state.landlord
     assert landlord is not None
@@ -126,28 +126,44 @@ def score_deal(state: ScoredDeal) -> DealResult:
     mults = pair_multipliers(rules, landlord=landlord, robs=state.bidding.robs,
                              doubled=state.doubled, shown=state.shown, bombs=state.bombs,
                              spring=spring or anti_spring)
-    stakes = dict(zip(farmers, (state.base * m for m in mults), strict=True))
+    result = DealResult(
+        winner="landlord" if landlord_won else "farmers", landlord=landlord, base=state.base,
+        bombs=state.bombs, rockets=state.rockets, spring=spring, anti_spring=anti_spring,
+        farmers=farmers, multipliers=mults, points=())
+    return settle(state, result, [state.base * m for m in mults])
+
+
+def settle(state: ScoredDeal, result: DealResult, stakes: Sequence[int]) -> DealResult:
+    """``result`` with its ``points``: each farmer's ``stakes[i]`` (farmers in seat order) won
+    from or paid to the landlord, then the auto-play penalty and escapes (RULES.md §7, §9).
+
+    Auto-play penalty (``rules.autoplay_penalty``, RULES.md §9): if some but not all farmers were
+    on auto-play (see ``DealState.autoplayed``), a losing side's whole loss is borne by the
+    farmers on auto-play, a winning side's whole gain goes to the others; the landlord's points
+    do not change. Escapes replace all of this (:func:`escape_points`).
+    """
+    rules, landlord, farmers = state.rules, result.landlord, result.farmers
+    assert landlord is not None
+    landlord_won = result.winner == "landlord"
+    by_farmer = dict(zip(farmers, stakes, strict=True))
     sign = 1 if landlord_won else -1
     points = [0] * rules.seats
-    points[landlord] = sign * sum(stakes.values())
-    for farmer, stake in stakes.items():
+    points[landlord] = sign * sum(by_farmer.values())
+    for farmer, stake in by_farmer.items():
         points[farmer] = -sign * stake
     penalized: tuple[int, ...] = ()
     auto = tuple(f for f in farmers if state.autoplayed[f])
     if rules.autoplay_penalty and 0 < len(auto) < len(farmers):
         penalized = auto
         group = auto if landlord_won else tuple(f for f in farmers if f not in auto)
-        shares = split_evenly(sum(stakes.values()), group)
+        shares = split_evenly(sum(by_farmer.values()), group)
         for farmer in farmers:
             points[farmer] = -sign * shares.get(farmer, 0)
     escaped = tuple(s for s in range(rules.seats) if state.escaped[s])
     if escaped:
-        points = list(escape_points(rules, state.base, landlord, mults, escaped))
-    return DealResult(
-        winner="landlord" if landlord_won else "farmers", landlord=landlord, base=state.base,
-        bombs=state.bombs, rockets=state.rockets, spring=spring, anti_spring=anti_spring,
-        farmers=farmers, multipliers=mults, points=tuple(points), escaped=escaped,
-        autoplay_penalized=penalized if not escaped else ())
+        points = list(escape_points(rules, state.base, landlord, result.multipliers, escaped))
+    return replace(result, points=tuple(points), escaped=escaped,
+                   autoplay_penalized=penalized if not escaped else ())
 
 
 def escape_points(rules: Rules, base: int, landlord: int, multipliers: Sequence[int],

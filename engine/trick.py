@@ -43,7 +43,8 @@ def read_play(ranks: Sequence[int], type_: ComboType | None, prev: Play | None,
 
     Raises:
         IllegalAction: ``invalid_combination`` (no reading, or none of type ``type_``),
-            ``cannot_beat`` (no reading beats ``prev``).
+            ``cannot_beat`` (no reading beats ``prev``; the error carries the reading compared,
+            ``prev`` and :func:`engine.combos.beat_reason`'s code).
     """
     readings = combos.classify(ranks, rules)
     if type_ is not None:
@@ -56,6 +57,8 @@ def read_play(ranks: Sequence[int], type_: ComboType | None, prev: Play | None,
         return readings[0]
     beating = [r for r in readings if combos.beats(r, prev)]
     if not beating:
-        raise IllegalAction("cannot_beat", f"{format_ranks(ranks)} does not beat {prev}.")
+        same = [r for r in readings if r.type == prev.type] or readings
+        raise IllegalAction("cannot_beat", f"{format_ranks(ranks)} does not beat {prev}.",
+                            reading=same[0], beaten=prev, reason=combos.beat_reason(same[0], prev))
     same_type = [r for r in beating if r.type == prev.type]
     return (same_type or beating)[0]

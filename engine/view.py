@@ -1,4 +1,5 @@
-"""What one seat may see of a deal, and the decisions it may take (RULES.md §1.3, §3, §4.5).
+"""What one seat may see of a deal, and the decisions it may take (RULES.md §1.3, §3, §4.5,
+§11).
 
 A :class:`SeatView` holds only public information plus the seat's own hand; the AI and the bot's
 pictures decide from it alone. ``legal_actions()`` is computed from the view, so a seat's legal
@@ -13,6 +14,8 @@ from engine import moves
 from engine.action import Action
 from engine.bidding import Bidding, bidding_choices
 from engine.cards import cards_to_ranks
+from engine.combos import Play
+from engine.four.allowance import is_bomb
 from engine.presets import Rules
 from engine.scoring import DealResult
 from engine.trick import Trick
@@ -49,6 +52,10 @@ class SeatView:
         last_cards: per seat, the card ids of its latest play (public, RULES.md §4), ``None``
             before its first play (see ``DealState.last_cards``).
         result: the result once finished.
+        seat_bombs: per seat, the bombs (rockets, joker bombs) it has played.
+        bomb_limits: per seat, how many bombs it may play in the deal, ``None`` = any number
+            (the farmers' allowances of the four-player game, public, RULES.md §11; see
+            :meth:`bombs_left`).
     """
 
     seat: int
@@ -73,6 +80,8 @@ class SeatView:
     played: tuple[int, ...]
     last_cards: tuple[tuple[int, ...] | None, ...]
     result: DealResult | None
+    seat_bombs: tuple[int, ...] = ()
+    bomb_limits: tuple[int | None, ...] = ()
 
     @property
     def hand_ranks(self) -> tuple[int, ...]:
@@ -101,12 +110,33 @@ class SeatView:
             return 2
         return 0
 
+    def bombs_left(self, seat: int | None = None) -> int | None:
+        """How many more bombs ``seat`` (default: the viewing seat) may play in this deal,
+        ``None`` if any number (RULES.md §11; e.g. a farmer told "你还能出 1 个炸弹")."""
+        seat = self.seat if seat is None else seat
+        limit = self.bomb_limits[seat] if self.bomb_limits else None
+        if limit is None:
+            return None
+        return max(0, limit - (self.seat_bombs[seat] if self.seat_bombs else 0))
+
+    def legal_plays(self) -> list[Play]:
+        """The plays this seat may make now (empty unless it is to play): every legal play of
+        the hand (:func:`engine.moves.legal_moves`) without bombs once its allowance is spent
+        (RULES.md §11)."""
+        if self.phase != "playing" or self.seat not in self.to_act:
+            return []
+        plays = moves.legal_moves(self.hand_ranks, self.trick.play, self.rules)
+        if self.bombs_left() == 0:
+            plays = [p for p in plays if not is_bomb(p)]
+        return plays
+
     def legal_actions(self) -> list[Action]:
         """The game decisions this seat may take now, as actions.
 
         Includes ``show`` whenever allowed (it is taken out of turn). The meta actions
         ``timeout``, ``autoplay`` and ``leave`` are not listed. Plays carry their reading's
-        ``type``; in play, ``pass`` is listed only when following.
+        ``type``; in play, ``pass`` is listed only when following, and bombs only while the
+        seat's allowance lasts (:meth:`legal_plays`).
         """
         seat = self.seat
         result = [Action("show", seat)] if self.may_show() else []
@@ -118,7 +148,7 @@ class SeatView:
         elif self.phase == "doubling":
             result += [Action("double", seat), Action("nodouble", seat)]
         elif self.phase == "playing":
-            plays = moves.legal_moves(self.hand_ranks, self.trick.play, self.rules)
+            plays = self.legal_plays()
             result += [Action("play", seat, cards=p.cards, type=p.type) for p in plays]
             if not self.leading:
                 result.append(Action("pass", seat))

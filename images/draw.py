@@ -1,7 +1,7 @@
-"""Drawing helpers shared by every picture: colours, the bundled font, text, felt, encoding.
+"""Drawing helpers shared by every picture: colours, text, tags, badges, felt, encoding.
 
-Text uses only the font Pillow ships (``ImageFont.load_default(size=...)``), so a fresh machine
-needs nothing more; every label is checked to be ASCII before it gets here (``images.models``).
+Words and names are drawn in the vendored CJK fonts (:mod:`images.text`); the ranks in card
+corners in the font Pillow ships.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from images.models import RenderError
+from images import text as _text
+from images.errors import RenderError
 
 RGB = tuple[int, int, int]
 
@@ -32,31 +33,9 @@ FORMATS = ("PNG", "JPEG")
 
 
 @lru_cache(maxsize=32)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled font at ``size`` pixels (cached: loading it parses the font file)."""
+def card_font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled font at ``size`` pixels, for the ranks in card corners (cached)."""
     return ImageFont.load_default(size=size)  # type: ignore[return-value]
-
-
-def text_width(text: str, size: int) -> int:
-    """Advance width of ``text`` in pixels at ``size``."""
-    return round(font(size).getlength(text))
-
-
-@lru_cache(maxsize=1024)
-def text_mask(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, int, int]:
-    """``(mask, dx, dy)``: ``text`` as an ``L`` mask and its offset from the anchor point.
-
-    Cached: the same labels (``FARMER``, card counts, seconds) come back in every picture, and
-    pasting a mask is far cheaper than laying out text again.
-    """
-    stroke = max(1, size // 24) if bold else 0
-    f = font(size)
-    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor,
-                                                          stroke_width=stroke))
-    im = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(im).text((-left, -top), text, font=f, fill=255, anchor=anchor,
-                            stroke_width=stroke, stroke_fill=255)
-    return im, left, top
 
 
 def draw_text(
@@ -67,11 +46,16 @@ def draw_text(
     fill: RGB,
     *,
     anchor: str = "la",
-    bold: bool = False,
-) -> None:
-    """Draw ``text`` at ``xy`` (Pillow anchor, e.g. ``"mm"`` centred); ``bold`` adds a stroke."""
-    mask, dx, dy = text_mask(text, size, anchor, bold)
+    lang: str = "en",
+    max_width: int | None = None,
+) -> int:
+    """Draw ``text`` at ``xy`` (Pillow anchor, e.g. ``"mm"`` centred) in the fonts of ``lang``;
+    with ``max_width``, at a smaller size if it would be wider. Returns the width drawn."""
+    if max_width is not None:
+        size = _text.fit_size(text, size, max_width, lang)
+    mask, dx, dy = _text.text_mask(text, size, anchor, lang)
     canvas.paste(fill, (round(xy[0]) + dx, round(xy[1]) + dy), mask)
+    return _text.text_width(text, size, lang)
 
 
 @lru_cache(maxsize=256)
@@ -86,7 +70,7 @@ def glyph_mask(text: str, height: int, max_width: int) -> Image.Image:
     parts = []
     for ch in text:
         im = Image.new("L", (size * 2, size * 2), 0)
-        ImageDraw.Draw(im).text((size // 2, size // 2), ch, font=font(size), fill=255,
+        ImageDraw.Draw(im).text((size // 2, size // 2), ch, font=card_font(size), fill=255,
                                 stroke_width=max(1, size // 14), stroke_fill=255)
         box = im.getbbox()
         if box is None:
@@ -131,17 +115,18 @@ def pill(
     fill: RGB,
     color: RGB,
     anchor: str = "l",
+    lang: str = "en",
 ) -> int:
     """Draw ``text`` on a rounded tag; ``xy`` is its left (``"l"``), centre (``"m"``) or right
     (``"r"``) edge at mid height. Returns the tag's width in pixels."""
     pad = size // 2
-    w = text_width(text, size) + 2 * pad
+    w = _text.text_width(text, size, lang) + 2 * pad
     h = round(size * 1.5)
     x, y = xy
     left = {"l": x, "m": x - w // 2, "r": x - w}[anchor]
     ImageDraw.Draw(canvas).rounded_rectangle((left, y - h // 2, left + w, y + h // 2), h // 2,
                                              fill=fill)
-    draw_text(canvas, (left + w / 2, y), text, size, color, anchor="mm", bold=True)
+    draw_text(canvas, (left + w / 2, y), text, size, color, anchor="mm", lang=lang)
     return w
 
 
@@ -162,14 +147,15 @@ ROLE_COLORS: dict[str | None, RGB] = {
 
 
 def avatar(canvas: Image.Image, cx: float, cy: float, r: float, label: str,
-           role: str | None) -> None:
-    """A round badge with ``label`` (initials or seat number), coloured by role; a crown on top
-    for the landlord (RULES.md §2)."""
+           role: str | None, lang: str = "en") -> None:
+    """A round badge with ``label`` (initials, a hanzi or a seat number), coloured by role; a
+    crown on top for the landlord (RULES.md §2)."""
     draw = ImageDraw.Draw(canvas)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ROLE_COLORS[role], outline=WHITE,
                  width=max(2, round(r / 14)))
     size = round(r * (0.9 if len(label) < 3 else 0.7))
-    draw_text(canvas, (cx, cy), label, size, WHITE, anchor="mm", bold=True)
+    draw_text(canvas, (cx, cy), label, size, WHITE, anchor="mm", lang=lang,
+              max_width=round(r * 1.6))
     if role == "landlord":
         crown(draw, cx, cy - r * 0.82, r * 0.9)
 

@@ -42,6 +42,16 @@ def rows_needed(n: int, card_width: int, max_width: int) -> int:
     return max(1, math.ceil(n / per_row))
 
 
+def one_row_width(n: int, widths: Sequence[int], max_width: int) -> int:
+    """The widest of ``widths`` (card widths, widest first) at which ``n`` cards fit one row of
+    ``max_width`` pixels with every corner index visible; the narrowest if none does. A few
+    fixed widths keep the card sprite cache small."""
+    for width in widths:
+        if n <= 1 or width * (1 + (n - 1) * INDEX_FRACTION) <= max_width:
+            return width
+    return widths[-1]
+
+
 def split_rows(items: Sequence[T], rows: int) -> list[Sequence[T]]:
     """Split ``items`` into ``rows`` consecutive rows, the first rows one longer when uneven."""
     per = math.ceil(len(items) / rows)
@@ -136,15 +146,20 @@ def draw_cards_block(
     align: str,
     max_step: float | None = None,
     row_offset: float = 0.42,
+    narrower: Sequence[int] = (),
 ) -> None:
     """Draw ``cards`` as one or more overlapping rows in a box ``max_width`` wide.
 
     ``x`` is the box's left edge (``align="l"``), centre (``"m"``) or right edge (``"r"``) and
     ``y`` its top; cards are at most ``max_step`` apart (default: a little over half a card)
-    and each extra row is ``row_offset`` card heights lower.
+    and each extra row is ``row_offset`` card heights lower. Cards that do not fit one row are
+    drawn at the widest of the ``narrower`` widths at which they do, so that a play of up to 20
+    cards stays one readable row instead of rows drawn over each other.
     """
     if not cards:
         return
+    if narrower:
+        width = one_row_width(len(cards), (width, *narrower), max_width)
     _, h = card_size(width)
     max_step = max_step or width * 0.55
     rows = split_rows(cards, rows_needed(len(cards), width, max_width))

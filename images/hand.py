@@ -1,4 +1,5 @@
-"""The hand picture: a player's cards fanned in rank order, the current selection raised."""
+"""The hand picture: a player's cards fanned in rank order, the current selection raised; an
+empty hand (the seat played out) says so instead."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from functools import lru_cache
 from PIL import Image
 
 from images.cards import card_size, sorted_cards
-from images.draw import encode, felt
+from images.draw import GOLD, draw_text, encode, felt
 from images.fan import draw_row, fan_step, row_width, rows_needed, split_rows
+from images.labels import ENGLISH, Labels
 from images.models import RenderError, check_cards
 
 CARD_WIDTH = 160
@@ -36,12 +38,19 @@ def hand_palette() -> Image.Image:
     return ref.quantize(256, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
-def hand_image(cards: Sequence[int], selected: Collection[int] = ()) -> Image.Image:
+def hand_image(cards: Sequence[int], selected: Collection[int] = (),
+               labels: Labels = ENGLISH) -> Image.Image:
     """The hand as an ``RGB`` image; see :func:`render_hand`."""
     hand = check_cards(cards, "hand")
-    if not hand:
-        raise RenderError("the hand is empty: there is nothing to draw")
     chosen = Counter(check_cards(selected, "selection"))
+    w, h = card_size(CARD_WIDTH)
+    if not hand:
+        if chosen:
+            raise RenderError("an empty hand has no card to select")
+        canvas = felt(MIN_WIDTH, 2 * MARGIN + RAISE + h)
+        draw_text(canvas, (MIN_WIDTH / 2, canvas.height / 2), labels.played_out, 48, GOLD,
+                  anchor="mm", lang=labels.lang, max_width=MIN_WIDTH - 2 * MARGIN)
+        return canvas
     missing = chosen - Counter(hand)
     if missing:
         raise RenderError(f"selected cards {sorted(missing.elements())} are not in the hand")
@@ -51,7 +60,6 @@ def hand_image(cards: Sequence[int], selected: Collection[int] = ()) -> Image.Im
         raised.append(chosen[c] > 0)
         chosen[c] -= 1
 
-    w, h = card_size(CARD_WIDTH)
     room = MAX_WIDTH - 2 * MARGIN
     rows = split_rows(range(len(ordered)), rows_needed(len(ordered), CARD_WIDTH, room))
     step = fan_step(len(rows[0]), CARD_WIDTH, room, MAX_STEP)
@@ -66,7 +74,8 @@ def hand_image(cards: Sequence[int], selected: Collection[int] = ()) -> Image.Im
     return canvas
 
 
-def render_hand(cards: Sequence[int], selected: Collection[int] = (), *, fmt: str = "PNG") -> bytes:
+def render_hand(cards: Sequence[int], selected: Collection[int] = (), *, fmt: str = "PNG",
+                labels: Labels = ENGLISH) -> bytes:
     """Picture of a hand, for the player's private chat.
 
     Args:
@@ -77,10 +86,10 @@ def render_hand(cards: Sequence[int], selected: Collection[int] = (), *, fmt: st
         fmt: ``"PNG"`` (256 colours, see :func:`hand_palette`) or ``"JPEG"``.
 
     Up to 20 cards form one row 1280 px wide at most; more (33 for the landlord of the two-deck
-    variant) are drawn in two rows, the first row's corners left in sight.
+    variant) are drawn in two rows, the first row's corners left in sight. An empty hand (the
+    seat played out, RULES.md §4.4) draws ``labels.played_out`` on the felt, nothing raised.
 
     Raises:
-        RenderError: an empty hand, an unknown card, a selected card not in the hand, or an
-            unknown format.
+        RenderError: an unknown card, a selected card not in the hand, or an unknown format.
     """
-    return encode(hand_image(cards, selected), fmt, hand_palette())
+    return encode(hand_image(cards, selected, labels), fmt, hand_palette())

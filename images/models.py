@@ -1,8 +1,8 @@
 """Inputs of the pictures: small frozen values the bot fills in, checked on creation.
 
-Every text that ends up inside a picture must be printable ASCII, because the font Pillow ships
-(``ImageFont.load_default``) has no CJK or emoji glyphs; a player's real name goes into the
-message caption, and the picture shows :func:`safe_label` (initials or a seat number) instead.
+Every word a picture draws comes from the scene: players' names as they are (the picture cuts
+them to fit and leaves out characters its fonts lack, :mod:`images.text`), action words already
+translated, and the scene's :class:`~images.labels.Labels` for the rest.
 
 Cards are card ids ``0..53`` (``engine.cards``); when only ranks are known (a play recorded as
 ranks, RULES.md §5), :func:`cards_for_ranks` turns them into displayable card ids.
@@ -11,24 +11,24 @@ ranks, RULES.md §5), :func:`cards_for_ranks` turns them into displayable card i
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.cards import BIG_JOKER, RANK_COUNT, SMALL_JOKER
+from images.errors import RenderError
+from images.labels import ENGLISH, Labels
 
 Role = Literal["landlord", "farmer"]
 Winner = Literal["landlord", "farmers"]
 
-#: Longest text label a seat may carry (it is drawn inside a round badge).
+#: Longest text a seat's badge may carry (initials, a hanzi, a seat number).
 MAX_SEAT_LABEL = 3
-#: Longest ASCII name a leaderboard row may carry.
-MAX_NAME = 16
-#: Longest action text shown instead of a play, e.g. ``"bid 3"`` or ``"no double"``.
-MAX_ACTION = 12
+#: Longest name a scene may carry, in characters (the picture draws at most 12 width units).
+MAX_NAME = 64
+#: Longest action text shown instead of a play, e.g. ``"叫地主"`` or ``"No double"``.
+MAX_ACTION = 16
 
-
-class RenderError(ValueError):
-    """Input a picture cannot show: an unknown card, an empty hand, a non-ASCII label…"""
+__all__ = ["RenderError"]
 
 
 def check_cards(cards: Iterable[int], what: str = "cards") -> tuple[int, ...]:
@@ -45,45 +45,33 @@ def check_cards(cards: Iterable[int], what: str = "cards") -> tuple[int, ...]:
     return out
 
 
-def check_ascii(text: str, what: str, max_len: int) -> str:
-    """Return ``text`` if it is 1..``max_len`` printable ASCII characters, else raise."""
-    if not isinstance(text, str) or not text:
+def check_text(text: str, what: str, max_len: int, *, empty: bool = False) -> str:
+    """Return ``text`` if it is a printable string of at most ``max_len`` characters (and not
+    blank unless ``empty``), else raise :class:`RenderError`."""
+    if not isinstance(text, str) or (not empty and not text.strip()):
         raise RenderError(f"{what} must be a non-empty string")
-    if not text.isascii() or not text.isprintable():
-        raise RenderError(f"{what} {text!r} must be printable ASCII (names go in the caption)")
+    if not text.isprintable():
+        raise RenderError(f"{what} {text!r} must be printable (no newlines or control characters)")
     if len(text) > max_len:
         raise RenderError(f"{what} {text!r} is longer than {max_len} characters")
     return text
 
 
-def safe_label(name: str, fallback: str = "P1") -> str:
-    """Initials a picture can show for a player's name, e.g. ``"Ada Lovelace"`` → ``"AL"``.
+def clean_name(text: str, what: str = "name") -> str:
+    """A player's name fit for a scene: control and format characters (newlines, bidi marks)
+    removed, at most :data:`MAX_NAME` characters; a name is never refused for its spelling.
 
-    Takes the first ASCII letter or digit of up to two words. A name with none (Chinese, emoji)
-    gives ``fallback``; the bot passes the seat number, e.g. ``f"P{seat + 1}"``.
-
-    >>> safe_label("ada lovelace"), safe_label("张三", "P2"), safe_label("🔥 max")
-    ('AL', 'P2', 'M')
+    Raises:
+        RenderError: not a string.
     """
-    initials = ""
-    for word in name.split():
-        first = next((ch for ch in word if ch.isascii() and ch.isalnum()), "")
-        initials += first.upper()
-        if len(initials) == 2:
-            break
-    return initials or fallback
+    if not isinstance(text, str):
+        raise RenderError(f"{what} must be a string, not {text!r}")
+    return "".join(ch if ch.isprintable() else " " for ch in text)[:MAX_NAME]
 
 
-def safe_name(name: str, fallback: str = "P1") -> str:
-    """The name itself when it is printable ASCII (cut to 16 characters), else :func:`safe_label`.
-
-    >>> safe_name("Ada Lovelace"), safe_name("张三 Li", "#4")
-    ('Ada Lovelace', 'L')
-    """
-    text = " ".join(name.split())
-    if text and text.isascii() and text.isprintable():
-        return text if len(text) <= MAX_NAME else text[: MAX_NAME - 1] + "."
-    return safe_label(name, fallback)
+def _check_labels(labels: Labels) -> None:
+    if not isinstance(labels, Labels):
+        raise RenderError(f"labels must be images.Labels, not {labels!r}")
 
 
 def cards_for_ranks(ranks: Iterable[int]) -> tuple[int, ...]:
@@ -123,13 +111,16 @@ class SeatScene:
     """One seat at the table (RULES.md §1, §3, §4).
 
     Attributes:
-        label: 1–3 printable ASCII characters drawn in the seat's badge: initials or ``"P2"``
-            (see :func:`safe_label`).
+        label: 1–3 characters drawn in the seat's badge: initials, the name's first hanzi or a
+            seat number (``bot.scenes.seat_label``).
+        name: the player's name as it is (``""``: none drawn); the picture draws at most 6
+            hanzi or 12 Latin letters and ``…``, without characters its fonts lack.
         role: ``"landlord"``, ``"farmer"`` or ``None`` before the landlord is known.
         card_count: cards left in the seat's hand.
         alarm: draw the card count in red (RULES.md §4.5: 2 or fewer, house option 3).
-        last_play: the seat's last action in the current trick: card ids of the play, ``"pass"``,
-            a short ASCII action such as ``"bid 2"`` / ``"rob"`` / ``"double"``, or ``None``.
+        last_play: the seat's last action in the current trick: card ids of the play, an action
+            word already in the table's language (``"不出"``, ``"叫地主"``, ``"Pass"``), or
+            ``None``.
         shown_cards: the hand face up (明牌, RULES.md §3), or ``None`` when not shown.
         is_turn: this seat is to act now (the countdown is drawn next to it).
         autoplay: the seat is on auto-play (托管, RULES.md §9).
@@ -145,14 +136,16 @@ class SeatScene:
     is_turn: bool = False
     autoplay: bool = False
     doubled: bool = False
+    name: str = ""
 
     def __post_init__(self) -> None:
-        check_ascii(self.label, "seat label", MAX_SEAT_LABEL)
+        check_text(self.label, "seat label", MAX_SEAT_LABEL)
+        object.__setattr__(self, "name", clean_name(self.name))
         if self.role not in ("landlord", "farmer", None):
             raise RenderError(f"role must be 'landlord', 'farmer' or None, not {self.role!r}")
         _check_count(self.card_count, "card_count")
         if isinstance(self.last_play, str):
-            check_ascii(self.last_play, "last_play action", MAX_ACTION)
+            check_text(self.last_play, "last_play action", MAX_ACTION)
         elif self.last_play is not None:
             object.__setattr__(self, "last_play", check_cards(self.last_play, "last_play"))
         if self.shown_cards is not None:
@@ -171,6 +164,7 @@ class TableScene:
         base: base score (底分, RULES.md §7), ``>= 1``; 0 while bidding has not set it.
         multiplier: the current multiplier (倍数, RULES.md §7), ``>= 1``.
         seconds_left: countdown for the seat whose turn it is, in seconds, or ``None``.
+        labels: the words, in the group's language (:class:`~images.labels.Labels`).
     """
 
     seats: tuple[SeatScene, ...]
@@ -179,6 +173,7 @@ class TableScene:
     base: int = 0
     multiplier: int = 1
     seconds_left: int | None = None
+    labels: Labels = ENGLISH
 
     def __post_init__(self) -> None:
         seats = tuple(self.seats)
@@ -192,20 +187,28 @@ class TableScene:
         _check_count(self.multiplier, "multiplier", 1)
         if self.seconds_left is not None:
             _check_count(self.seconds_left, "seconds_left")
+        _check_labels(self.labels)
 
 
 @dataclass(frozen=True, slots=True)
 class ResultSeat:
-    """One seat's line in the result picture (RULES.md §7, §8).
+    """One seat's line in the result picture (RULES.md §3, §7, §8, §9).
 
     Attributes:
-        label: initials or seat number, 1–3 printable ASCII characters (:func:`safe_label`).
+        label: the seat's badge, 1–3 characters (see :class:`SeatScene`).
         role: ``"landlord"`` or ``"farmer"``.
-        points: points won (+) or lost (−) in this deal.
-        beans: beans won (+) or lost (−), after settlement (RULES.md §8).
+        points: points won (+) or lost (−) in this deal, as settled.
+        beans: beans won (+) or lost (−), as settled (RULES.md §8).
         cards_left: card ids left in the seat's hand at the end (empty for the winner).
         autoplay: the seat ended on auto-play (RULES.md §9).
         escaped: the seat left the deal (逃跑, RULES.md §9).
+        name: the player's name as it is (see :class:`SeatScene`).
+        doubled: the seat doubled (加倍, RULES.md §3).
+        shown: the show-cards factor the seat took (明牌: 4 before bidding, 2 after), 0 if it did
+            not show; the deal's largest one multiplies every pair (RULES.md §3).
+        multiplier: a farmer's own pair multiplier with the landlord, final and capped
+            (RULES.md §7); ``None`` for the landlord.
+        penalized: the auto-play penalty fell on this farmer (RULES.md §9).
     """
 
     label: str
@@ -215,30 +218,50 @@ class ResultSeat:
     cards_left: tuple[int, ...] = ()
     autoplay: bool = False
     escaped: bool = False
+    name: str = ""
+    doubled: bool = False
+    shown: int = 0
+    multiplier: int | None = None
+    penalized: bool = False
 
     def __post_init__(self) -> None:
-        check_ascii(self.label, "seat label", MAX_SEAT_LABEL)
+        check_text(self.label, "seat label", MAX_SEAT_LABEL)
+        object.__setattr__(self, "name", clean_name(self.name))
         if self.role not in ("landlord", "farmer"):
             raise RenderError(f"role must be 'landlord' or 'farmer', not {self.role!r}")
         for value, what in ((self.points, "points"), (self.beans, "beans")):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise RenderError(f"{what} must be an int, not {value!r}")
         object.__setattr__(self, "cards_left", check_cards(self.cards_left, "cards_left"))
+        _check_count(self.shown, "shown")
+        if self.multiplier is not None:
+            _check_count(self.multiplier, "multiplier", 1)
 
 
 @dataclass(frozen=True, slots=True)
 class ResultScene:
-    """The end-of-deal picture (RULES.md §4.4, §7).
+    """The end-of-deal picture (RULES.md §3, §4.4, §7, §9).
+
+    The multiplier's parts (RULES.md §3, §7): ``2^robs``, the largest show factor any seat took
+    and the landlord's doubling (in every pair), ``2^bombs`` (bombs and rockets), spring or
+    anti-spring ×2, and per farmer its own doubling; ``cap`` is drawn when the pair multipliers
+    were cut to it.
 
     Attributes:
         winner: ``"landlord"`` or ``"farmers"``.
-        seats: 3 or 4 :class:`ResultSeat` in seat order.
+        seats: 3 or 4 :class:`ResultSeat` in seat order, exactly one of them the landlord.
         base: base score (底分).
-        bombs: bombs and rockets played (each ×2, RULES.md §7).
+        multiplier: the largest pair multiplier (the farmers' own ones are in their seats).
+        bombs: bombs and rockets played (each ×2); ``rockets`` of them rockets.
+        robs: robs in the rob preset (each ×2, RULES.md §2.2).
         spring: the landlord won a spring (春天, ×2).
         anti_spring: the farmers won an anti-spring (反春, ×2).
-        multiplier: the final multiplier (the largest pair multiplier when farmers doubled
-            differently, RULES.md §3).
+        cap: the table's multiplier cap (RULES.md §7), ``None`` for none.
+        labels: the words, in the group's language.
+        bombs_double: bombs double the multiplier (always in the three-player game; in the
+            four-player one only with the house option, RULES.md §11).
+        bonus: points each pair gains after the multiplier (the four-player 头撂 bonus,
+            RULES.md §11), else 0.
     """
 
     winner: Winner
@@ -248,6 +271,12 @@ class ResultScene:
     bombs: int = 0
     spring: bool = False
     anti_spring: bool = False
+    rockets: int = 0
+    robs: int = 0
+    cap: int | None = None
+    labels: Labels = ENGLISH
+    bombs_double: bool = True
+    bonus: int = 0
 
     def __post_init__(self) -> None:
         if self.winner not in ("landlord", "farmers"):
@@ -255,20 +284,35 @@ class ResultScene:
         seats = tuple(self.seats)
         if len(seats) not in (3, 4) or not all(isinstance(s, ResultSeat) for s in seats):
             raise RenderError("a result has 3 or 4 ResultSeat seats")
+        if sum(s.role == "landlord" for s in seats) != 1:
+            raise RenderError("a result has exactly one landlord seat")
         object.__setattr__(self, "seats", seats)
         _check_count(self.base, "base", 1)
         _check_count(self.multiplier, "multiplier", 1)
         _check_count(self.bombs, "bombs")
+        _check_count(self.rockets, "rockets")
+        _check_count(self.robs, "robs")
+        if self.rockets > self.bombs:
+            raise RenderError(f"rockets ({self.rockets}) are counted in bombs ({self.bombs})")
+        if self.cap is not None:
+            _check_count(self.cap, "cap", 1)
+        _check_count(self.bonus, "bonus")
+        _check_labels(self.labels)
+
+    @property
+    def landlord(self) -> ResultSeat:
+        """The landlord's seat."""
+        return next(s for s in self.seats if s.role == "landlord")
 
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardRow:
-    """One line of the leaderboard (beans won over a period, RULES.md §8).
+    """One line of the leaderboard (RULES.md §8).
 
     Attributes:
         rank: 1-based place.
-        name: up to 16 printable ASCII characters (:func:`safe_name`).
-        beans: beans won (+) or lost (−) over the period.
+        name: the player's name as it is (cut to fit when drawn).
+        beans: beans won (+) or lost (−) over the period, or the balance on a balance board.
         games: deals played.
         wins: deals won (``0 <= wins <= games``); the win rate is drawn from these. ``None``:
             not known (the rate column shows ``-``).
@@ -282,7 +326,7 @@ class LeaderboardRow:
 
     def __post_init__(self) -> None:
         _check_count(self.rank, "rank", 1)
-        check_ascii(self.name, "name", MAX_NAME)
+        object.__setattr__(self, "name", clean_name(self.name))
         if isinstance(self.beans, bool) or not isinstance(self.beans, int):
             raise RenderError(f"beans must be an int, not {self.beans!r}")
         _check_count(self.games, "games")
@@ -294,8 +338,43 @@ class LeaderboardRow:
 
     @property
     def win_rate(self) -> float | None:
-        """Wins / games in ``0.0..1.0`` (0.0 before the first game); ``None`` if wins are not
-        known."""
-        if self.wins is None:
+        """Wins / games in ``0.0..1.0``; ``None`` when wins are not known or no deal was
+        played (a rate of nothing is not 0 %)."""
+        if self.wins is None or not self.games:
             return None
-        return self.wins / self.games if self.games else 0.0
+        return self.wins / self.games
+
+
+#: Most rows a leaderboard picture holds.
+MAX_ROWS = 25
+#: Longest leaderboard title, in characters.
+MAX_TITLE = 60
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardScene:
+    """A leaderboard picture (RULES.md §8).
+
+    Attributes:
+        title: the board's title in the group's language (characters the fonts lack, such as a
+            leading emoji, are left out).
+        rows: up to 25 :class:`LeaderboardRow`, best first.
+        balances: the values are balances (drawn without a sign) rather than beans won over a
+            period (drawn ``+12`` / ``-3`` / ``0``).
+        labels: the words, in the group's language.
+    """
+
+    title: str
+    rows: tuple[LeaderboardRow, ...] = field(default=())
+    balances: bool = False
+    labels: Labels = ENGLISH
+
+    def __post_init__(self) -> None:
+        check_text(self.title, "title", MAX_TITLE)
+        rows = tuple(self.rows)
+        if len(rows) > MAX_ROWS:
+            raise RenderError(f"at most {MAX_ROWS} leaderboard rows fit, not {len(rows)}")
+        if not all(isinstance(r, LeaderboardRow) for r in rows):
+            raise RenderError("leaderboard rows must be LeaderboardRow values")
+        object.__setattr__(self, "rows", rows)
+        _check_labels(self.labels)

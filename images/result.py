@@ -1,5 +1,5 @@
-"""The result picture: who won, how the multiplier came about, and each seat's points, beans and
-the cards it was left with (RULES.md §4.4, §7, §8)."""
+"""The result picture: who won (or who left), how the multiplier came about, and each seat's
+name, points, beans and the cards it was left with (RULES.md §3, §4.4, §7, §8, §9)."""
 
 from __future__ import annotations
 
@@ -17,103 +17,229 @@ from images.draw import (
     encode,
     felt,
     pill,
-    text_width,
 )
 from images.fan import draw_cards_block
 from images.models import ResultScene, ResultSeat
+from images.text import shorten, text_width
 
 WIDTH = 1280
 TOP = 190
+#: Extra room under the title for the leavers' lines, per line.
+ESCAPE_LINE = 40
 ROW_H = 136
 ROW_GAP = 12
 LEFT_CARD = 64
 GAIN = (110, 230, 120)
+NAME_X, NAME_W = 160, 250
+POINTS_X, BEANS_X, CARDS_X = 500, 660, 740
+#: Narrower widths for many cards left (a four-player hand of 25 or 33), to stay one row.
+NARROW_LEFT_CARDS = (52, 40)
 
 
-def _signed(value: int) -> str:
+def signed(value: int) -> str:
+    """``+12``, ``-3`` or ``0`` (no sign on zero)."""
     return f"+{value}" if value > 0 else str(value)
 
 
+def _farmers(scene: ResultScene) -> list[ResultSeat]:
+    return [s for s in scene.seats if s.role == "farmer"]
+
+
+def show_factor(scene: ResultScene) -> int:
+    """The deal's show factor: the largest one a seat took (4 before bidding, 2 after), 1 if
+    nobody showed; it multiplies every pair, and two shows do not multiply each other
+    (RULES.md §3)."""
+    return max(1, *(s.shown for s in scene.seats))
+
+
+def parts_product(scene: ResultScene, farmer: ResultSeat) -> int:
+    """A pair's multiplier from the parts the picture shows, before the cap (RULES.md §3, §7,
+    §11)."""
+    bombs = scene.bombs if scene.bombs_double else 0
+    m = 2 ** (scene.robs + bombs + (scene.spring or scene.anti_spring))
+    m *= show_factor(scene) * (2 if scene.landlord.doubled else 1)
+    return m * (2 if farmer.doubled else 1)
+
+
+def pair_multipliers(scene: ResultScene) -> list[int]:
+    """Each farmer's pair multiplier as the picture's parts give it, capped: what the engine's
+    result must say for the picture to add up."""
+    products = [parts_product(scene, f) for f in _farmers(scene)]
+    return products if scene.cap is None else [min(m, scene.cap) for m in products]
+
+
+def totals(scene: ResultScene) -> list[int]:
+    """The distinct pair multipliers in seat order (the farmers' ``multiplier``, else the scene's),
+    e.g. ``[8, 4]`` when only one farmer doubled."""
+    values = [f.multiplier or scene.multiplier for f in _farmers(scene)] or [scene.multiplier]
+    return list(dict.fromkeys(values))
+
+
 def breakdown(scene: ResultScene) -> list[str]:
-    """The multiplier's parts as tags, e.g. ``['BASE 3', 'BOMBS 2 = x4', 'SPRING x2', 'x24']``
-    (RULES.md §7)."""
-    parts = [f"BASE {scene.base}"]
-    if scene.bombs:
-        parts.append(f"BOMBS {scene.bombs} = x{2 ** scene.bombs}")
+    """The parts every pair shares, then the cap if it cut, then the total(s) and the 头撂
+    bonus, as the picture's tags (RULES.md §3, §7, §11), e.g. ``['Base 3', 'Robs 2: ×4',
+    'Show ×2', 'Bombs 1: ×2', '×16']``.
+
+    A farmer's own doubling is in its row (:func:`seat_factors`)."""
+    words = scene.labels
+    landlord = scene.landlord
+    parts = [words.base.format(base=scene.base)]
+    if scene.robs:
+        parts.append(words.rob.format(n=scene.robs, m=2 ** scene.robs))
+    if show_factor(scene) > 1:
+        parts.append(words.show.format(m=show_factor(scene)))
+    if landlord.doubled:
+        parts.append(words.landlord_double.format(m=2))
+    bombs = scene.bombs - scene.rockets if scene.bombs_double else 0
+    if bombs:
+        parts.append(words.bombs.format(n=bombs, m=2 ** bombs))
+    if scene.rockets and scene.bombs_double:
+        parts.append(words.rockets.format(n=scene.rockets, m=2 ** scene.rockets))
     if scene.spring:
-        parts.append("SPRING x2")
+        parts.append(words.spring.format(m=2))
     if scene.anti_spring:
-        parts.append("ANTI-SPRING x2")
-    parts.append(f"x{scene.multiplier}")
+        parts.append(words.anti_spring.format(m=2))
+    capped = any(parts_product(scene, f) > (f.multiplier or scene.multiplier)
+                 for f in _farmers(scene))
+    if scene.cap is not None and capped:
+        parts.append(words.cap.format(m=scene.cap))
+    parts.append(" / ".join(words.multiplier.format(n=m) for m in totals(scene)))
+    if scene.bonus:
+        parts.append(words.head_bid.format(n=scene.bonus))
     return parts
 
 
-def _won(scene: ResultScene, seat: ResultSeat) -> bool:
+def seat_factors(scene: ResultScene, seat: ResultSeat) -> list[str]:
+    """A farmer's own part of its pair multiplier: its doubling (RULES.md §3)."""
+    if seat.role == "landlord" or not seat.doubled:
+        return []
+    return [scene.labels.double.format(m=2)]
+
+
+def escaped_seats(scene: ResultScene) -> list[ResultSeat]:
+    return [s for s in scene.seats if s.escaped]
+
+
+def won(scene: ResultScene, seat: ResultSeat) -> bool:
+    """The seat's side won; after an escape (RULES.md §9), the seats that were paid won."""
+    if escaped_seats(scene):
+        return seat.points > 0
     return (seat.role == "landlord") == (scene.winner == "landlord")
 
 
-def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> None:
-    draw = ImageDraw.Draw(canvas)
-    won = _won(scene, seat)
-    draw.rounded_rectangle((24, y, WIDTH - 24, y + ROW_H), 20, fill=PANEL,
-                           outline=GOLD if won else (44, 96, 64), width=4 if won else 2)
-    r = 42
-    avatar(canvas, 24 + 28 + r, y + ROW_H / 2 + 6, r, seat.label, seat.role)
-    x = 160
-    draw_text(canvas, (x, y + 26), seat.role.upper(), 20, GOLD if seat.role == "landlord"
-              else MUTED, bold=True)
-    tag_x = x
-    tags = [("WIN", (40, 150, 70))] if won else [("LOSE", (150, 50, 50))]
-    if seat.autoplay:
-        tags.append(("AUTO", (90, 100, 96)))
-    if seat.escaped:
-        tags.append(("LEFT", ALARM))
-    for text, color in tags:
-        tag_x += pill(canvas, (tag_x, y + 84), text, 16, fill=color, color=WHITE) + 8
+def _name(scene: ResultScene, seat: ResultSeat) -> str:
+    return shorten(seat.name, lang=scene.labels.lang) or seat.label
 
-    for cx, title, value in ((400, "POINTS", seat.points), (560, "BEANS", seat.beans)):
-        draw_text(canvas, (cx, y + 30), title, 16, MUTED, anchor="mm", bold=True)
+
+def title_lines(scene: ResultScene) -> tuple[str, list[str]]:
+    """The title and the lines under it: who left and what each paid (RULES.md §9)."""
+    words = scene.labels
+    leavers = escaped_seats(scene)
+    if not leavers:
+        return (words.landlord_wins if scene.winner == "landlord" else words.farmers_win), []
+    joiner = "、" if words.lang.lower().startswith("zh") else ", "
+    title = words.escape_title.format(names=joiner.join(_name(scene, s) for s in leavers))
+    lines = [words.escape_paid.format(name=_name(scene, s), points=-s.points, beans=-s.beans)
+             for s in leavers]
+    return title, lines
+
+
+def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> None:
+    words = scene.labels
+    lang = words.lang
+    draw = ImageDraw.Draw(canvas)
+    good = won(scene, seat)
+    draw.rounded_rectangle((24, y, WIDTH - 24, y + ROW_H), 20, fill=PANEL,
+                           outline=GOLD if good else (44, 96, 64), width=4 if good else 2)
+    r = 42
+    avatar(canvas, 24 + 28 + r, y + ROW_H / 2 + 6, r, seat.label, seat.role, lang)
+    role = words.landlord if seat.role == "landlord" else words.farmer
+    width = draw_text(canvas, (NAME_X, y + 34), role, 20,
+                      GOLD if seat.role == "landlord" else MUTED, anchor="lm", lang=lang)
+    name = shorten(seat.name, lang=lang)
+    if name:
+        draw_text(canvas, (NAME_X + width + 12, y + 34), name, 26, WHITE, anchor="lm",
+                  lang=lang, max_width=POINTS_X - 70 - NAME_X - width - 12)
+    tags = [(words.win, (40, 150, 70))] if good else [(words.lose, (150, 50, 50))]
+    if seat.autoplay:
+        tags.append((words.autoplay, (90, 100, 96)))
+    if seat.escaped:
+        tags.append((words.left, ALARM))
+    if seat.penalized:
+        tags.append((words.penalty, (150, 50, 50)))
+    if seat.shown:
+        tags.append((words.shown, (60, 110, 170)))
+    tags += [(part, (214, 96, 30)) for part in seat_factors(scene, seat)]
+    tag_x = NAME_X
+    for text, color in tags:
+        tag_x += pill(canvas, (tag_x, y + 88), text, 16, fill=color, color=WHITE,
+                      lang=lang) + 8
+
+    for cx, title, value in ((POINTS_X, words.points, seat.points),
+                             (BEANS_X, words.beans, seat.beans)):
+        draw_text(canvas, (cx, y + 30), title, 18, MUTED, anchor="mm", lang=lang,
+                  max_width=140)
         color = GAIN if value > 0 else ALARM if value < 0 else WHITE
-        draw_text(canvas, (cx, y + 80), _signed(value), 40, color, anchor="mm", bold=True)
+        draw_text(canvas, (cx, y + 78), signed(value), 40, color, anchor="mm", max_width=150)
+    pair = seat.multiplier or scene.multiplier
+    if seat.role == "farmer" and abs(seat.points) == scene.base * pair + scene.bonus:
+        formula = f"{scene.base} × {pair}" + (f" + {scene.bonus}" if scene.bonus else "")
+        draw_text(canvas, (POINTS_X, y + 116), formula, 18, MUTED, anchor="mm")
 
     if seat.cards_left:
-        draw_cards_block(canvas, sorted_cards(seat.cards_left), 680, y + 22,
-                         width=LEFT_CARD, max_width=WIDTH - 48 - 680, align="l")
+        draw_cards_block(canvas, sorted_cards(seat.cards_left), CARDS_X, y + 22,
+                         width=LEFT_CARD, max_width=WIDTH - 48 - CARDS_X, align="l",
+                         narrower=NARROW_LEFT_CARDS)
     else:
-        draw_text(canvas, (680, y + ROW_H / 2), "PLAYED OUT", 26, GOLD, anchor="lm", bold=True)
+        draw_text(canvas, (CARDS_X, y + ROW_H / 2), words.played_out, 26, GOLD, anchor="lm",
+                  lang=lang, max_width=WIDTH - 48 - CARDS_X)
 
 
 def result_image(scene: ResultScene) -> Image.Image:
     """The result as an ``RGB`` image; see :func:`render_result`."""
-    height = TOP + len(scene.seats) * (ROW_H + ROW_GAP) + 12
+    lang = scene.labels.lang
+    title, lines = title_lines(scene)
+    top = TOP + ESCAPE_LINE * len(lines)
+    height = top + len(scene.seats) * (ROW_H + ROW_GAP) + 12
     canvas = felt(WIDTH, height)
-    title = "LANDLORD WINS" if scene.winner == "landlord" else "FARMERS WIN"
-    draw_text(canvas, (WIDTH / 2, 64), title, 60, GOLD, anchor="mm", bold=True)
+    draw_text(canvas, (WIDTH / 2, 62), title, 56, GOLD, anchor="mm", lang=lang,
+              max_width=WIDTH - 80)
+    for i, line in enumerate(lines):
+        draw_text(canvas, (WIDTH / 2, 120 + i * ESCAPE_LINE), line, 26, WHITE, anchor="mm",
+                  lang=lang, max_width=WIDTH - 80)
 
     parts = breakdown(scene)
-    size, gap = 22, 14
-    widths = [text_width(p, size) + size for p in parts]
+    size, gap = 22, 12
+    while size > 12 and (sum(text_width(p, size, lang) + size for p in parts)
+                         + gap * (len(parts) - 1)) > WIDTH - 48:
+        size -= 2
+    widths = [text_width(p, size, lang) + size for p in parts]
     x = (WIDTH - sum(widths) - gap * (len(parts) - 1)) // 2
+    y = top - 50
     for i, part in enumerate(parts):
         last = i == len(parts) - 1
-        x += pill(canvas, (x, 140), part, size, fill=(214, 96, 30) if last else (8, 40, 24),
-                  color=WHITE) + gap
+        x += pill(canvas, (x, y), part, size, fill=(214, 96, 30) if last else (8, 40, 24),
+                  color=WHITE, lang=lang) + gap
     for i, seat in enumerate(scene.seats):
-        _row(canvas, scene, seat, TOP + i * (ROW_H + ROW_GAP))
+        _row(canvas, scene, seat, top + i * (ROW_H + ROW_GAP))
     return canvas
 
 
 def render_result(scene: ResultScene, *, fmt: str = "PNG") -> bytes:
-    """Picture of a finished deal for the group (RULES.md §4.4, §7, §8).
+    """Picture of a finished deal for the group (RULES.md §3, §4.4, §7, §8, §9).
 
-    Draws, 1280 px wide: ``LANDLORD WINS`` / ``FARMERS WIN``; the multiplier's parts (base,
-    bombs and rockets played, spring or anti-spring, the final multiplier); then one row per seat
-    with its badge, role, ``WIN``/``LOSE``, ``AUTO`` and ``LEFT`` tags, points and beans won or
-    lost (green / red), and the cards it was left with face up (``PLAYED OUT`` for none).
+    Draws, 1280 px wide, in the scene's words: who won (``地主胜`` / ``农民胜``), or who left the
+    deal with what each leaver paid; the multiplier's parts (:func:`breakdown`: base, robs, the
+    show, the landlord's doubling, bombs, rockets, spring or anti-spring, the cap) ending in the
+    pair multiplier(s); then one row per seat with its badge, role, name, win/lose, auto-play,
+    left, penalty and show-cards tags, a farmer's doubling (:func:`seat_factors`), points and beans
+    won or lost (green / red; under a farmer's points ``base × multiplier`` when they are that,
+    not after an escape or a penalty) and the cards it was left with face up (``played_out``
+    for none).
 
     Args:
         scene: the checked :class:`ResultScene`.
-        fmt: ``"PNG"`` (default: 256 colours, crisp text, ~30 KB) or ``"JPEG"``.
+        fmt: ``"PNG"`` (default: 256 colours, crisp text, ~40 KB) or ``"JPEG"``.
 
     Raises:
         RenderError: an unknown format.

@@ -28,17 +28,24 @@ from images.draw import (
     draw_text,
     encode,
     pill,
-    text_width,
 )
 from images.fan import draw_cards_block
+from images.labels import Labels
 from images.models import SeatScene, TableScene
+from images.text import shorten
 
 WIDTH, HEIGHT = 1280, 720
 PLAY_CARD = 92
 SHOWN_CARD = 64
 KITTY_CARD = 64
-PANEL_W, PANEL_H = 220, 112
+PANEL_W, PANEL_H = 264, 112
 COUNT_ICON = 26
+#: Narrower widths a long play (a 12-card straight, a big plane) is drawn at to stay one row.
+NARROW_PLAY_CARDS = (78, 64, 52)
+#: Badge radius and where the panel's text column starts (from the panel's left edge).
+BADGE_R = 38
+TEXT_LEFT = 2 * BADGE_R + 28
+NAME_SIZE = 22
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,18 +58,18 @@ class Spot:
     shown: tuple[int, int, str, int]
 
 
-_BOTTOM = Spot((530, 584), (640, 420, "m", 640), (776, 604, "l", 480))
+_BOTTOM = Spot((508, 584), (640, 420, "m", 640), (792, 604, "l", 464))
 LAYOUTS: dict[int, tuple[Spot, ...]] = {
     3: (
         _BOTTOM,
-        Spot((1036, 150), (1016, 144, "r", 390), (1256, 300, "r", 500)),
-        Spot((24, 150), (264, 144, "l", 390), (24, 300, "l", 500)),
+        Spot((992, 150), (972, 144, "r", 390), (1256, 300, "r", 500)),
+        Spot((24, 150), (308, 144, "l", 390), (24, 300, "l", 500)),
     ),
     4: (
         _BOTTOM,
-        Spot((1036, 236), (1016, 238, "r", 300), (1256, 370, "r", 440)),
-        Spot((530, 16), (770, 16, "l", 470), (640, 140, "m", 440)),
-        Spot((24, 236), (264, 238, "l", 300), (24, 370, "l", 440)),
+        Spot((992, 236), (972, 238, "r", 300), (1256, 370, "r", 440)),
+        Spot((508, 16), (792, 16, "l", 464), (640, 140, "m", 440)),
+        Spot((24, 236), (308, 238, "l", 300), (24, 370, "l", 440)),
     ),
 }
 #: Where the kitty goes, ``(x, y, align, max_width)``: top centre, or top left with 4 seats.
@@ -84,47 +91,57 @@ def table_background(width: int, height: int) -> Image.Image:
     return big.reduce(2)
 
 
-def _panel(canvas: Image.Image, seat: SeatScene, x: int, y: int,
-           seconds_left: int | None) -> None:
-    """The seat's badge, role, card count (red on alarm), tags and countdown."""
+def _panel(canvas: Image.Image, seat: SeatScene, x: int, y: int, seconds_left: int | None,
+           labels: Labels) -> None:
+    """The seat's badge, name, card count (red on alarm), role, tags and countdown."""
+    lang = labels.lang
     draw = ImageDraw.Draw(canvas)
     border = HIGHLIGHT if seat.is_turn else (44, 96, 64)
     draw.rounded_rectangle((x, y, x + PANEL_W, y + PANEL_H), 18, fill=PANEL, outline=border,
                            width=4 if seat.is_turn else 2)
-    r = 38
-    avatar(canvas, x + 16 + r, y + PANEL_H / 2, r, seat.label, seat.role)
-    left = x + 2 * r + 30
-    if seat.role is not None:
-        draw_text(canvas, (left, y + 14), seat.role.upper(), 16,
-                  GOLD if seat.role == "landlord" else MUTED, bold=True)
+    avatar(canvas, x + 16 + BADGE_R, y + PANEL_H / 2, BADGE_R, seat.label, seat.role, lang)
+    left = x + TEXT_LEFT
+    room = PANEL_W - TEXT_LEFT - (34 if seat.is_turn and seconds_left is not None else 12)
+    name = shorten(seat.name, lang=lang)
+    if name:
+        draw_text(canvas, (left, y + 22), name, NAME_SIZE, WHITE, anchor="lm", lang=lang,
+                  max_width=room)
     icon = card_back(COUNT_ICON)
-    canvas.paste(icon, (left, y + 40), icon)
-    color = ALARM if seat.alarm else WHITE
-    draw_text(canvas, (left + COUNT_ICON + 8, y + 40 + icon.height / 2), str(seat.card_count), 34,
-              color, anchor="lm", bold=True)
+    row = y + 42
+    canvas.paste(icon, (left, row), icon)
+    mid = row + icon.height / 2
+    count = str(seat.card_count)
+    end = left + COUNT_ICON + 8 + draw_text(canvas, (left + COUNT_ICON + 8, mid), count, 34,
+                                            ALARM if seat.alarm else WHITE, anchor="lm")
     if seat.alarm:
-        cx = left + COUNT_ICON + 16 + text_width(str(seat.card_count), 34) + 14
-        cy = y + 40 + icon.height / 2
-        draw.ellipse((cx - 12, cy - 12, cx + 12, cy + 12), fill=ALARM)
-        draw_text(canvas, (cx, cy), "!", 20, WHITE, anchor="mm", bold=True)
+        cx = end + 18
+        draw.ellipse((cx - 12, mid - 12, cx + 12, mid + 12), fill=ALARM)
+        draw_text(canvas, (cx, mid), "!", 20, WHITE, anchor="mm")
+        end = cx + 12
+    if seat.role is not None:
+        word = labels.landlord if seat.role == "landlord" else labels.farmer
+        right = x + PANEL_W - 12
+        draw_text(canvas, (right, mid), word, 18, GOLD if seat.role == "landlord" else MUTED,
+                  anchor="rm", lang=lang, max_width=max(24, right - end - 10))
     tag_x = left
     if seat.autoplay:
-        tag_x += pill(canvas, (tag_x, y + 94), "AUTO", 14, fill=(90, 100, 96), color=WHITE) + 6
+        tag_x += pill(canvas, (tag_x, y + 94), labels.autoplay, 14, fill=(90, 100, 96),
+                      color=WHITE, lang=lang) + 6
     if seat.doubled:
-        pill(canvas, (tag_x, y + 94), "x2", 14, fill=(214, 96, 30), color=WHITE)
+        pill(canvas, (tag_x, y + 94), labels.doubled, 14, fill=(214, 96, 30), color=WHITE,
+             lang=lang)
     if seat.is_turn and seconds_left is not None:
         cx, cy = x + PANEL_W - 4, y + 4
         urgent = seconds_left <= 5
         draw.ellipse((cx - 26, cy - 26, cx + 26, cy + 26), fill=ALARM if urgent else HIGHLIGHT,
                      outline=WHITE, width=3)
-        draw_text(canvas, (cx, cy), str(seconds_left), 24, WHITE if urgent else INK, anchor="mm",
-                  bold=True)
+        draw_text(canvas, (cx, cy), str(seconds_left), 24, WHITE if urgent else INK, anchor="mm")
 
 
-def _action(canvas: Image.Image, text: str, x: int, y: int, align: str) -> None:
-    """A seat's non-card action (``PASS``, ``BID 2`` …) as a tag where its play would be."""
-    pill(canvas, (x, y + card_size(PLAY_CARD)[1] // 2), text.upper(), 26, fill=(8, 40, 24),
-         color=WHITE if text != "pass" else MUTED, anchor=align)
+def _action(canvas: Image.Image, text: str, x: int, y: int, align: str, lang: str) -> None:
+    """A seat's non-card action (不出, 叫地主 …) as a tag where its play would be."""
+    pill(canvas, (x, y + card_size(PLAY_CARD)[1] // 2), text, 26, fill=(8, 40, 24),
+         color=WHITE, anchor=align, lang=lang)
 
 
 def table_image(scene: TableScene) -> Image.Image:
@@ -132,10 +149,13 @@ def table_image(scene: TableScene) -> Image.Image:
     n = len(scene.seats)
     canvas = table_background(WIDTH, HEIGHT).copy()
 
+    labels = scene.labels
+    lang = labels.lang
     x = 24
-    x += pill(canvas, (x, 42), f"BASE {scene.base}" if scene.base else "BASE -", 20,
-              fill=(8, 40, 24), color=WHITE) + 10
-    pill(canvas, (x, 42), f"x{scene.multiplier}", 20, fill=(214, 96, 30), color=WHITE)
+    base = labels.base.format(base=scene.base) if scene.base else labels.base_unset
+    x += pill(canvas, (x, 42), base, 20, fill=(8, 40, 24), color=WHITE, lang=lang) + 10
+    pill(canvas, (x, 42), labels.multiplier.format(n=scene.multiplier), 20, fill=(214, 96, 30),
+         color=WHITE, lang=lang)
 
     kx, ky, kalign, kmax = KITTY[n]
     kitty: Sequence[int | None] = [None] * scene.kitty_size
@@ -146,13 +166,14 @@ def table_image(scene: TableScene) -> Image.Image:
 
     for seat, spot in zip(scene.seats, LAYOUTS[n], strict=True):
         px, py = spot.panel
-        _panel(canvas, seat, px, py, scene.seconds_left)
+        _panel(canvas, seat, px, py, scene.seconds_left, labels)
         x, y, align, max_width = spot.play
         if isinstance(seat.last_play, str):
-            _action(canvas, seat.last_play, x, y, align)
+            _action(canvas, seat.last_play, x, y, align, lang)
         elif seat.last_play:
             draw_cards_block(canvas, sorted_cards(seat.last_play), x, y,
-                             width=PLAY_CARD, max_width=max_width, align=align)
+                             width=PLAY_CARD, max_width=max_width, align=align,
+                             narrower=NARROW_PLAY_CARDS)
         if seat.shown_cards:
             x, y, align, max_width = spot.shown
             draw_cards_block(canvas, sorted_cards(seat.shown_cards), x, y,
@@ -163,12 +184,13 @@ def table_image(scene: TableScene) -> Image.Image:
 def render_table(scene: TableScene, *, fmt: str = "JPEG") -> bytes:
     """Picture of the table for the group's table message (RULES.md §1–§4, §7).
 
-    Draws, 1280 × 720 px: each seat's badge (initials or seat number, crown for the landlord),
-    role, card count (red with ``!`` on alarm, RULES.md §4.5), ``AUTO`` for auto-play and ``x2``
-    for a seat that doubled; each seat's last play of the trick (or ``PASS`` / a bid), the kitty
+    Draws, 1280 × 720 px: each seat's badge (crown for the landlord), name, role, card count
+    (red with ``!`` on alarm, RULES.md §4.5), tags for auto-play and for a seat that doubled;
+    each seat's last play of the trick, in one row (a long play's cards are drawn narrower), or
+    its action word (不出, 叫地主 …), the kitty
     (face down until revealed), shown hands face up (RULES.md §3), base and multiplier
     (RULES.md §7), and a yellow frame with the countdown in seconds on the seat to act (red at
-    5 s or less).
+    5 s or less). Every word is the scene's (:class:`~images.labels.Labels`, names, actions).
 
     Args:
         scene: the checked :class:`TableScene`.

@@ -10,8 +10,9 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
+from telegram import Update
 from telegram.error import TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application, ContextTypes, TypeHandler
 
 from bot.app import build_application
 from bot.settings import Settings
@@ -21,6 +22,8 @@ from tests.fakebot import FakeBotApi
 # getUpdates long-poll timeout of the test bot, in seconds. Injected updates wake a pending poll
 # at once, and stopping the bot cancels it, so this only bounds idle polling.
 POLL_TIMEOUT = 2
+# The handler group of the test hook that marks an update handled: after every other group.
+HANDLED_GROUP = 10**6
 
 
 @pytest.fixture(scope="session")
@@ -58,6 +61,7 @@ def bot_settings(fake_api: FakeBotApi, tmp_path: Path) -> Settings:
         bot_move_delay=0.01,
         table_edit_interval=0.0,
         group_rate_limit=1000,
+        turn_notice_delay=0.0,
     )
 
 
@@ -81,6 +85,7 @@ class BotRunner:
         self.on_build: list[Callable[[Application], None]] = []
         self.errors: list[BaseException] = []
         self.allow_errors = False
+        self.api: FakeBotApi | None = None
 
     @property
     def app(self) -> Application:
@@ -95,6 +100,8 @@ class BotRunner:
             self.settings = dataclasses.replace(self.settings, **overrides)
         application = build_application(self.settings)
         application.add_error_handler(self._collect_error)
+        if self.api is not None:
+            application.add_handler(TypeHandler(Update, self._handled), group=HANDLED_GROUP)
         for hook in self.on_build:
             hook(application)
         await application.initialize()
@@ -128,6 +135,13 @@ class BotRunner:
         await self.stop()
         return await self.start(**overrides)
 
+    async def _handled(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Runs after every other handler of an update: tells the fake server it was handled
+        (``FakeBotApi.wait_settled``)."""
+        assert self.api is not None
+        query = update.callback_query
+        self.api.mark_handled(update.update_id, query.id if query is not None else None)
+
     async def _collect_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         if not isinstance(context.error, TelegramError):
             self.errors.append(context.error)
@@ -140,9 +154,10 @@ async def _shutdown(application: Application) -> None:
 
 
 @pytest.fixture
-async def bot_runner(bot_settings: Settings) -> AsyncIterator[BotRunner]:
+async def bot_runner(bot_settings: Settings, fake_api: FakeBotApi) -> AsyncIterator[BotRunner]:
     """A BotRunner that is not started yet (call `await bot_runner.start()`); stopped after."""
     runner = BotRunner(bot_settings)
+    runner.api = fake_api
     yield runner
     await runner.stop()
     if runner.errors and not runner.allow_errors:

@@ -1,14 +1,13 @@
-"""Telegram handlers: commands, the lobby, the deal's buttons, timers' jobs, errors.
+"""Telegram handlers: commands, the lobby, the deal's buttons, /practice, errors. Entry points
+only: they parse an update, take the table's lock, call the game layer (:mod:`bot.game`) and
+answer.
 
-``register(application)`` installs every handler and the shared in-memory state
-(``bot_data["tables"]``, ``bot_data["edit_throttle"]``, ``bot_data["photo_cache"]``);
-``restore(application)`` (from ``post_init``) reloads stored tables and running deals after a
-start.
+``register(application)`` installs every handler; the services they use are typed attributes of
+``application.bot_data`` (:class:`bot.services.BotData`), created in ``post_init``
+(:mod:`bot.app`).
 """
 
 from __future__ import annotations
-
-from telegram.ext import Application
 
 from bot.handlers import (
     commands,
@@ -19,28 +18,19 @@ from bot.handlers import (
     group_settings,
     lobby,
     migration,
+    practice,
 )
-from bot.photos import PhotoCache
-from bot.table import Tables
-from bot.timers import EditThrottle
+from bot.services import App
 
 
-def register(application: Application) -> None:
-    """Install the handlers and the tables registry (``bot_data["settings"]`` must be set)."""
-    application.bot_data["tables"] = Tables()
-    interval = application.bot_data["settings"].table_edit_interval
-    application.bot_data["edit_throttle"] = EditThrottle(interval)
-    application.bot_data["photo_cache"] = PhotoCache()
+def register(application: App) -> None:
+    """Install the handlers."""
     migration.register(application)
     commands.register(application)
     lobby.register(application)
     deal.register(application)
+    practice.register(application)
     economy.register(application)
     group_settings.register(application)
     daily_post.register(application)
     errors.register(application)
-
-
-async def restore(application: Application) -> None:
-    """Reload stored tables and running deals (see :func:`bot.handlers.deal.restore`)."""
-    await deal.restore(application)

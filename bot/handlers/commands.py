@@ -5,6 +5,7 @@ and the confirmation buttons of /leave during a deal (the bean commands are
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
@@ -13,20 +14,22 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 
 from bot import callbacks as cb
 from bot import views
-from bot.handlers import deal, lobby, senders
+from bot.game.table import DEAL, LOBBY, table_key
+from bot.handlers import senders
 from bot.handlers.common import (
     GROUP_TYPES,
     answer,
     chat_language,
     display_name,
+    game,
     locked_press,
+    person,
     say,
     store,
     tables,
     user_language,
 )
 from bot.i18n import match_language, t
-from bot.table import DEAL, LOBBY, table_key
 from engine import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -76,9 +79,10 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if tables(app).by_token(table.token) is not table or table.phase != LOBBY:
             await message.reply_text(t("reply.start_join_failed", lang))
             return
-        refusal = await lobby.seat_player(app, table, user, lang=lang, check_private=False)
+        refusal = await game(app).lobby.seat(table, person(user), lang=lang,
+                                             check_private=False)
         if refusal is None:
-            await lobby.refresh_lobby(app, table)
+            await game(app).lobby.refresh(table)
         await message.reply_text(refusal or t("reply.start_joined", lang, group=table.title))
 
 
@@ -99,8 +103,8 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     message = senders.message_of(update)
     chat = message.chat
-    table, text = await lobby.open_table(
-        context.application, chat.id, _thread(message), chat.title or "", user
+    table, text = await game(context.application).lobby.open_table(
+        chat.id, _thread(message), chat.title or "", person(user)
     )
     if text is not None:
         await message.reply_text(text)
@@ -122,9 +126,9 @@ async def cmd_join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             lang = await chat_language(app, update)
             await message.reply_text(t("reply.no_table", lang))
             return
-        refusal = await lobby.seat_player(app, table, user, lang=table.lang)
+        refusal = await game(app).lobby.seat(table, person(user), lang=table.lang)
         if refusal is None:
-            await lobby.refresh_lobby(app, table)
+            await game(app).lobby.refresh(table)
         await message.reply_text(refusal or t("pop.joined", table.lang))
 
 
@@ -150,7 +154,7 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         lang = table.lang
         name = display_name(user)
         if table.phase == LOBBY:
-            await lobby.leave_lobby(app, table, user.id)
+            await game(app).lobby.leave(table, user.id)
             await message.reply_text(t("reply.left_lobby", lang, name=name))
             return
         markup = InlineKeyboardMarkup([[
@@ -200,14 +204,13 @@ async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -
             await answer(query, t("pop.stay", lang))
             return
         try:
-            await deal.leave_deal(app, table, seat)
+            await game(app).deals.leave(table, seat, ack=partial(answer, query))
         except IllegalAction as exc:
-            await answer(query, views.illegal_text(exc.code, lang), alert=True)
+            await answer(query, views.refusal_text(exc, lang), alert=True)
             return
         announcement = t("table.left_deal", table.lang, name=name)
         if not await _close_prompt(query, announcement):
             await say(app, table, announcement)
-        await answer(query)
 
 
 async def _close_prompt(query: CallbackQuery, text: str) -> bool:
@@ -240,10 +243,10 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         name = _sender_name(message)
         if table.phase == DEAL:
             text = t("lobby.stopped", table.lang, name=name)
-            await deal.stop_deal(app, table)
+            await game(app).deals.stop(table)
         else:
             text = views.lobby_closed_text(table, "closed", name)
-        await deal.close_table(app, table, text)
+        await game(app).close_table(table, text)
         await message.reply_text(text)
 
 

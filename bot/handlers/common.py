@@ -1,28 +1,40 @@
-"""Small helpers shared by the handlers: where things live in ``bot_data``, the language of a
-chat or a user (one rule for every message: the group's language in a group, the player's own in
-private and in pop-ups), answering presses, sending and editing messages with Telegram's harmless
-errors handled, and the admin check."""
+"""Small helpers shared by the handlers: the typed services (:class:`bot.services.BotData`), the
+language of a chat or a user (one rule for every message: the group's language in a group, the
+player's own in private and in pop-ups), checking button presses, and the admin check. Sending
+and editing live in :mod:`bot.outlet.send` (re-exported here for the handlers)."""
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import Any
 
-from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message, Update, User
+from telegram import CallbackQuery, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import BadRequest, TelegramError
-from telegram.ext import Application
+from telegram.error import TelegramError
 
 from bot import callbacks as cb
+from bot.game.lobby import Person
+from bot.game.service import Game
+from bot.game.table import DEAL, LOBBY, RESULT, Table, Tables, table_key
 from bot.i18n import match_language, normalize_language, t
 from bot.names import clean_name
+from bot.outlet.edits import edited, not_modified
+from bot.outlet.send import answer, edit_text, send_text
+from bot.photos import PhotoCache
+from bot.services import App, bot_data
 from bot.settings import Settings
 from bot.store import Store
-from bot.table import DEAL, LOBBY, RESULT, Table, Tables, table_key
-from bot.timers import EditThrottle
+
+__all__ = [
+    "GROUP_TYPES", "Press", "answer", "chat_language", "display_name", "edit_text", "edited",
+    "game", "group_language", "is_admin", "locked_press", "may_manage", "not_modified",
+    "parse_press", "person", "photo_cache", "press_refusal", "pressed_table", "refuse_press",
+    "say", "send_text", "settings", "store", "tables", "user_language",
+]
 
 log = logging.getLogger(__name__)
 
@@ -32,27 +44,37 @@ ADMIN_STATUSES = frozenset({ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRAT
 ADMIN_CACHE_SECONDS = 60.0
 
 
-def tables(app: Application) -> Tables:
-    """The registry of tables (``bot_data["tables"]``)."""
-    return app.bot_data["tables"]
+def game(app: App) -> Game:
+    """The game layer (``BotData.game``, from ``post_init``)."""
+    return bot_data(app).game
 
 
-def store(app: Application) -> Store:
-    """The open store (``bot_data["store"]``, set by ``post_init``)."""
-    return app.bot_data["store"]
+def tables(app: App) -> Tables:
+    """The registry of tables (``BotData.game.tables``)."""
+    return bot_data(app).game.tables
 
 
-def settings(app: Application) -> Settings:
-    """The bot's settings (``bot_data["settings"]``)."""
-    return app.bot_data["settings"]
+def store(app: App) -> Store:
+    """The open store (``BotData.store``, from ``post_init``)."""
+    return bot_data(app).store
 
 
-def throttle(app: Application) -> EditThrottle:
-    """The table-edit throttle (``bot_data["edit_throttle"]``)."""
-    return app.bot_data["edit_throttle"]
+def settings(app: App) -> Settings:
+    """The bot's settings (``BotData.settings``)."""
+    return bot_data(app).settings
 
 
-def group_language(app: Application, group_settings: dict) -> str:
+def photo_cache(app: App) -> PhotoCache:
+    """The ``file_id`` cache of uploaded pictures (``BotData.photo_cache``)."""
+    return bot_data(app).photo_cache
+
+
+def person(user: User) -> Person:
+    """The game layer's view of a Telegram user who wants a seat."""
+    return Person(user.id, display_name(user), match_language(user.language_code))
+
+
+def group_language(app: App, group_settings: dict[str, Any]) -> str:
     """A group's language: its setting, else the bot's ``default_language``.
 
     Everything posted in a group (lobby, table, results, replies to commands there) is in it.
@@ -60,7 +82,7 @@ def group_language(app: Application, group_settings: dict) -> str:
     return normalize_language(group_settings.get("language"), settings(app).default_language)
 
 
-def user_language(app: Application, user: User | None, fallback: str | None = None) -> str:
+def user_language(app: App, user: User | None, fallback: str | None = None) -> str:
     """The language of what one user alone reads: private messages and the pop-ups of their
     presses. Their Telegram ``language_code`` (:func:`bot.i18n.match_language`), else
     ``fallback`` (their stored ``Player.language``, or the language of the group the press or
@@ -71,7 +93,7 @@ def user_language(app: Application, user: User | None, fallback: str | None = No
     return match_language(code) or fallback or settings(app).default_language
 
 
-async def chat_language(app: Application, update: Update) -> str:
+async def chat_language(app: App, update: Update) -> str:
     """The language to answer an update in its own chat: a group's language in a group
     (:func:`group_language`), the user's in a private chat (:func:`user_language`)."""
     chat = update.effective_chat
@@ -97,7 +119,7 @@ KIND_PHASES = {
 }
 
 
-def press_refusal(app: Application, query: CallbackQuery, data: cb.Callback,
+def press_refusal(app: App, query: CallbackQuery, data: cb.Callback,
                   table: Table | None) -> str | None:
     """Why a press cannot act on ``table`` (the table found by the press's token, or ``None``),
     as the pop-up says it in the presser's language; ``None`` when the table is in the phase
@@ -130,7 +152,7 @@ def press_refusal(app: Application, query: CallbackQuery, data: cb.Callback,
     return t("pop.old_button", lang)
 
 
-async def refuse_press(app: Application, query: CallbackQuery, data: cb.Callback,
+async def refuse_press(app: App, query: CallbackQuery, data: cb.Callback,
                        table: Table | None) -> bool:
     """Answer the :func:`press_refusal` pop-up and return ``True`` when the press cannot act on
     ``table``; ``False`` (nothing answered) when it may."""
@@ -141,7 +163,7 @@ async def refuse_press(app: Application, query: CallbackQuery, data: cb.Callback
     return True
 
 
-async def parse_press(query: CallbackQuery, app: Application) -> cb.Callback | None:
+async def parse_press(query: CallbackQuery, app: App) -> cb.Callback | None:
     """The parsed button data, or ``None`` after a pop-up for data this bot did not draw."""
     try:
         return cb.parse_callback(query.data)
@@ -162,7 +184,7 @@ class Press:
 
 
 @asynccontextmanager
-async def locked_press(app: Application, query: CallbackQuery) -> AsyncIterator[Press | None]:
+async def locked_press(app: App, query: CallbackQuery) -> AsyncIterator[Press | None]:
     """Check a press and hold its table's lock: yields the :class:`Press` while the table
     found by the press's token is in the phase its kind of button acts in
     (:data:`KIND_PHASES`), the lock held for the whole block; else answers the pop-up
@@ -179,89 +201,34 @@ async def locked_press(app: Application, query: CallbackQuery) -> AsyncIterator[
         yield None
         return
     async with tables(app).lock(table.key):
-        table = tables(app).by_token(data.token)
-        if await refuse_press(app, query, data, table):
-            yield None
+        current = tables(app).by_token(data.token)
+        if await refuse_press(app, query, data, current) or current is None:
+            yield None  # refuse_press answered (a table that is gone is always refused)
             return
-        yield Press(data, table, user_language(app, query.from_user, table.lang))
+        yield Press(data, current, user_language(app, query.from_user, current.lang))
 
 
-def pressed_table(app: Application, query: CallbackQuery) -> Table | None:
+def pressed_table(app: App, query: CallbackQuery) -> Table | None:
     """The table of the group (or forum topic) whose message was pressed; ``None`` for a
     private chat or a message Telegram no longer gives."""
     message = query.message
-    if message is None or message.chat.type not in GROUP_TYPES:
+    if not isinstance(message, Message) or message.chat.type not in GROUP_TYPES:
         return None
-    thread = message.message_thread_id if getattr(message, "is_topic_message", False) else None
+    thread = message.message_thread_id if message.is_topic_message else None
     return tables(app).get(table_key(message.chat.id, thread))
 
 
-async def answer(query: CallbackQuery, text: str | None = None, alert: bool = False) -> None:
-    """Answer a button press (every press gets exactly one answer); errors are only logged."""
-    try:
-        await query.answer(text, show_alert=alert)
-    except TelegramError as exc:
-        log.info("answerCallbackQuery failed: %s", exc)
+async def say(app: App, table: Table, text: str) -> None:
+    """Tell the table's audience something in a short message of its own; failures are only
+    logged."""
+    await game(app).deals.say(table, text)
 
 
-def not_modified(exc: BadRequest) -> bool:
-    """True for Telegram's harmless "message is not modified" answer."""
-    return "not modified" in exc.message.lower()
-
-
-async def edit_text(
-    bot: Bot, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
-) -> bool:
-    """Edit a message's text and keyboard; ``False`` if the message cannot be edited any more.
-
-    "Message is not modified" counts as success; other ``BadRequest`` answers (message deleted,
-    not found) are logged and give ``False``. Every other Telegram error propagates: the caller
-    decides what ``Forbidden`` (a blocked private chat) or ``RetryAfter`` means.
-    """
-    return await edited(
-        bot.edit_message_text(text, chat_id, message_id, reply_markup=markup),
-        "editMessageText", chat_id,
-    )
-
-
-async def edited(edit: Awaitable[object], method: str, chat_id: int) -> bool:
-    """Await an edit request (``method`` names it in the log); ``True`` when done or when
-    Telegram answers "message is not modified", ``False`` (logged) for any other
-    ``BadRequest`` (the message cannot be edited any more). Other errors propagate."""
-    try:
-        await edit
-        return True
-    except BadRequest as exc:
-        if not_modified(exc):
-            return True
-        log.info("%s in %s failed: %s", method, chat_id, exc.message)
-        return False
-
-
-async def send_text(
-    bot: Bot,
-    chat_id: int,
-    text: str,
-    markup: InlineKeyboardMarkup | None = None,
-    thread_id: int | None = None,
-) -> Message:
-    """Send a plain-text message (into forum topic ``thread_id`` if given)."""
-    return await bot.send_message(chat_id, text, reply_markup=markup, message_thread_id=thread_id)
-
-
-async def say(app: Application, table: Table, text: str) -> None:
-    """Tell the group something in a short message of its own; failures are only logged."""
-    try:
-        await send_text(app.bot, table.chat_id, text, thread_id=table.thread_id)
-    except TelegramError as exc:
-        log.info("sendMessage to %s failed: %s", table.chat_id, exc)
-
-
-async def is_admin(app: Application, chat_id: int, user_id: int) -> bool:
+async def is_admin(app: App, chat_id: int, user_id: int) -> bool:
     """True if the user is the group's owner or an administrator (``getChatMember``; a yes is
     remembered for :data:`ADMIN_CACHE_SECONDS`, a no is asked again, so a new admin counts at
     once)."""
-    cache: dict[tuple[int, int], float] = app.bot_data.setdefault("admin_cache", {})
+    cache = bot_data(app).admin_cache
     now = time.monotonic()
     if now - cache.get((chat_id, user_id), -ADMIN_CACHE_SECONDS) < ADMIN_CACHE_SECONDS:
         return True
@@ -276,7 +243,7 @@ async def is_admin(app: Application, chat_id: int, user_id: int) -> bool:
     return True
 
 
-async def may_manage(app: Application, table: Table, user_id: int) -> bool:
+async def may_manage(app: App, table: Table, user_id: int) -> bool:
     """The lobby's opener or a group admin may start and close it (issue 3, flow step 1)."""
     return user_id == table.opener_id or await is_admin(app, table.chat_id, user_id)
 

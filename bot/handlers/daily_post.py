@@ -47,5 +47,6 @@ async def post_daily_tops(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 def register(app: Application) -> None:
     """Schedule the repeating job on the application's JobQueue."""
+    assert app.job_queue is not None, "python-telegram-bot[job-queue] is required"
     app.job_queue.run_repeating(post_daily_tops, interval=CHECK_INTERVAL, first=FIRST_CHECK,
                                 name=JOB_NAME)

@@ -32,10 +32,10 @@ from bot.economy import Period
 from bot.handlers.common import (
     chat_language,
     display_name,
+    photo_cache,
     store,
     user_language,
 )
-from bot.handlers.display import photo_cache
 from bot.handlers.senders import NOT_PEOPLE, message_of, person, player, sender_is_admin
 from bot.i18n import match_language, t
 from bot.numbers import parse_whole
@@ -341,8 +341,8 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not is_group(chat) or not (await store(app).get_group_settings(chat.id))["pictures"]:
         await _reply(update, text)
         return
-    title, board = scenes.leaderboard_scene(kind, rows)
-    picture = Picture(await asyncio.to_thread(render_leaderboard, board, title), "top.png")
+    board = scenes.leaderboard_scene(kind, rows, lang)
+    picture = Picture(await asyncio.to_thread(render_leaderboard, board), "top.png")
     thread = message.message_thread_id if message.is_topic_message else None
     await send_photo(app.bot, photo_cache(app), chat.id, picture, text, thread_id=thread,
                      reply_to=message.message_id)

@@ -25,6 +25,7 @@ from bot.handlers.common import (
     answer,
     chat_language,
     edit_text,
+    game,
     group_language,
     is_admin,
     settings,
@@ -81,6 +82,7 @@ async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         changes["stake_tier"] = "custom"
     async with _lock(app, chat.id):
         group = await store(app).update_group_settings(chat.id, **changes)
+        game(app).group_settings_changed(chat.id, group)
     lang = group_language(app, group)
     await message.reply_text(menu.saved_text(key, group, lang, _timeouts(app)))
 
@@ -122,6 +124,7 @@ async def on_menu_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         if press.op == "t":
             value = not menu.effective_value(press.key, group)
         group = await store(app).update_group_settings(chat_id, **{press.key: value})
+        game(app).group_settings_changed(chat_id, group)
         await _show(app, query, group, "m")
     lang = user_language(app, query.from_user, group_language(app, group))
     await answer(query, menu.saved_text(press.key, group, lang, _timeouts(app)))

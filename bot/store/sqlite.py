@@ -818,3 +818,4 @@ class SQLiteStore(Store):
                 tuple(str(r) for r in GRANT_REASONS),
             )
         return Totals(row[0], row[1], row[2])
+

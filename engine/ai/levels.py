@@ -8,13 +8,13 @@
   cooperation and the endgame search. Auto-play and hints use ``hard``.
 
 Both entry points take a :class:`engine.view.SeatView` only, so the AI cannot read hidden hands.
-Rule sets other than the three-seat one-deck game (RULES.md §11) are played by the baseline.
+The four-player two-deck game (RULES.md §11) is played by :mod:`engine.ai.four` at every level.
 """
 
 from __future__ import annotations
 
 from engine.action import Action, IllegalAction
-from engine.ai import bidding, simple
+from engine.ai import bidding, four, simple
 from engine.ai.knowledge import knowledge_from_view
 from engine.ai.play import HARD, Style, choose_play, hint_plays
 from engine.combos import Play
@@ -41,6 +41,8 @@ def choose_action(view: SeatView, level: str = "normal") -> Action:
     seat = view.seat
     if seat not in view.to_act:
         raise ValueError(f"seat {seat} has nothing to decide now")
+    if view.rules.variant == "four":
+        return four.choose_action_four(view, level)
     if level == "easy":
         return simple.choose_action(view, level)
     if view.phase == "bidding":
@@ -59,6 +61,8 @@ def hints(view: SeatView, limit: int = 5) -> list[Play]:
     seat is not to play. Pass is never listed (the UI has its own pass button)."""
     if view.phase != "playing" or view.seat not in view.to_act or limit <= 0:
         return []
+    if view.rules.variant == "four":
+        return four.hints_four(view, limit)
     if not _supported(view):
         return simple.hints(view, limit)
     out = []

@@ -71,7 +71,7 @@ class Players:
     async def press(self, user: User, message: FakeMessage, data: str) -> Call:
         """Press a button and wait for the bot's answer to it."""
         query = self.api.press(user, message, data)
-        answer = await self.api.wait_answer(query)
+        answer = await self.api.wait_settled(query)
         self.answers.append(answer)
         return answer
 
@@ -203,8 +203,8 @@ async def start_seeded_deal(
     ``players.state`` mirrors the deal, ``players.lobby`` is the lobby message the first user
     opened and started, ``players.app`` the Application.
     """
-    app.bot_data["deal_seed"] = seed
-    app.bot_data["first_bidder"] = first_bidder
+    app.bot_data.game.deal_seed = seed
+    app.bot_data.game.first_bidder = first_bidder
     users = [api.new_user(name) for name in names]
     players = Players(api, api.new_group(title), users)
     players.app = app

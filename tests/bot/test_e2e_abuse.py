@@ -31,7 +31,7 @@ async def dealt(fake_api: FakeBotApi, running_bot: BotRunner) -> Players:
 
 
 def table_state(players: Players):
-    return players.app.bot_data["tables"].table_of(players.users[0].id).state
+    return players.app.bot_data.tables.table_of(players.users[0].id).state
 
 
 async def test_double_press_applies_once(dealt: Players):
@@ -39,7 +39,7 @@ async def test_double_press_applies_once(dealt: Players):
     message = hand_message(api, ann)
     data = button_data(message, label=t("btn.bid_3", LANG))
     first, second = api.press(ann, message, data), api.press(ann, message, data)
-    answers = [await api.wait_answer(first), await api.wait_answer(second)]
+    answers = [await api.wait_settled(first), await api.wait_settled(second)]
     texts = sorted(str(a.params.get("text")) for a in answers)
     assert texts == sorted(["None", t("pop.stale", LANG)])
     state = table_state(dealt)
@@ -52,12 +52,12 @@ async def test_double_press_applies_once(dealt: Players):
     message = hand_message(api, ann)
     play = button_data(message, label=t("btn.play", LANG))
     presses = [api.press(ann, message, play) for _ in range(2)]
-    answers = [await api.wait_answer(q) for q in presses]
+    answers = [await api.wait_settled(q) for q in presses]
     assert sorted(str(a.params.get("text")) for a in answers) == sorted(
         ["None", t("pop.stale", LANG)])
     state = table_state(dealt)
     assert state.version == 2 and state.history[-1] == Action("play", 0, cards=(low,))
-    stored = await dealt.app.bot_data["store"].running_deals()
+    stored = await dealt.app.bot_data.store.running_deals()
     assert [deal.version for deal in stored] == [2]
 
 
@@ -176,6 +176,6 @@ async def test_a_deleted_table_message_is_posted_again(dealt: Players):
     assert call.params["caption"].startswith("🃏")
     fresh = api.message(dealt.group, call.result["message_id"])
     assert fresh.button(t("btn.my_cards", LANG))
-    table = dealt.app.bot_data["tables"].table_of(dealt.users[0].id)
+    table = dealt.app.bot_data.tables.table_of(dealt.users[0].id)
     await api.wait_for(lambda: table.message_id == fresh.message_id)
     assert table.message_photo is True

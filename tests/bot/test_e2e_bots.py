@@ -54,7 +54,7 @@ async def test_one_human_and_two_bots_rob_preset_then_play_again(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
     app = running_bot.app
-    store = app.bot_data["store"]
+    store = app.bot_data.store
     group = fake_api.new_group("Lunch break")
     await store.update_group_settings(group.id, bidding="rob")
     user = fake_api.new_user("Dee")
@@ -98,8 +98,8 @@ async def test_rapid_bot_moves_coalesce_into_spaced_table_edits(
     fake_api: FakeBotApi, bot_runner: BotRunner
 ):
     app = await bot_runner.start(table_edit_interval=0.4, bot_move_delay=0.05)
-    app.bot_data["deal_seed"] = 17  # a bot bids: no redeal
-    app.bot_data["first_bidder"] = 1
+    app.bot_data.game.deal_seed = 17  # a bot bids: no redeal
+    app.bot_data.game.first_bidder = 1
     group = fake_api.new_group("Speed run")
     user = fake_api.new_user("Max")
     players = Players(fake_api, group, [user])
@@ -109,7 +109,7 @@ async def test_rapid_bot_moves_coalesce_into_spaced_table_edits(
     await players.click(user, lobby, t("btn.start", LANG))
     await players.click(user, hand_message(fake_api, user), t("btn.autoplay", LANG))
     await result_message(fake_api, group, timeout=15)
-    table = app.bot_data["tables"].get(f"{group.id}:0")
+    table = app.bot_data.tables.get(f"{group.id}:0")
     actions = len(table.state.history)
     picture = fake_api.message(group, table.message_id)
     await fake_api.wait_for(lambda: not picture.buttons, timeout=3)  # the final state was drawn

@@ -47,7 +47,7 @@ async def test_leave_asks_first_then_forfeits_with_the_escape_penalty(
         assert answer.params["text"] == t("pop.not_asker", LANG, name="Bob")
         assert answer.params["show_alert"] is True
     assert prompt.text == prompt_text and len(prompt.buttons) == 2
-    table = running_bot.app.bot_data["tables"].table_of(ann.id)
+    table = running_bot.app.bot_data.tables.table_of(ann.id)
     assert table.state.escaped == (False, False, False)
     answer = await players.click(bob, prompt, t("btn.cancel", LANG))
     assert answer.params["text"] == t("pop.stay", LANG)
@@ -63,7 +63,7 @@ async def test_leave_asks_first_then_forfeits_with_the_escape_penalty(
     assert prompt.text == left
     assert group_texts(fake_api, group).count(left) == 1  # the prompt says it, nothing else
     assert table.state.escaped == (False, True, False)
-    assert running_bot.app.bot_data["tables"].table_of(bob.id) is None  # free to sit elsewhere
+    assert running_bot.app.bot_data.tables.table_of(bob.id) is None  # free to sit elsewhere
     assert await _reply(fake_api, bob, group, "/leave") == t("reply.not_seated", LANG)
     # Ann and Cat let auto-play finish the deal.
     for user in (ann, cat):
@@ -72,7 +72,7 @@ async def test_leave_asks_first_then_forfeits_with_the_escape_penalty(
     assert t("result.escaped", LANG, name="Bob") in result.content
     points = table.state.result.points
     assert points[1] < 0 and sum(points) == 0
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     assert [await store.balance(u.id) for u in players.users] == [1000 + p * 10 for p in points]
 
     top = await _reply(fake_api, ann, group, "/top")
@@ -106,7 +106,7 @@ async def test_a_leave_confirmation_counts_only_on_the_pending_prompt(
     players = await _deal(fake_api, running_bot, "Forgers")
     ann, bob, _ = players.users
     group = players.group
-    table = running_bot.app.bot_data["tables"].table_of(ann.id)
+    table = running_bot.app.bot_data.tables.table_of(ann.id)
     not_pending = t("pop.leave_not_pending", LANG)
     forged = f"Q:{table.token}:0:yes1"
     for message in (fake_api.messages_in(group)[0], hand_message(fake_api, bob)):
@@ -142,7 +142,7 @@ async def test_stop_by_an_admin_cancels_and_nobody_pays(
     table_message = fake_api.messages_in(group)[0]
     assert table_message.content == t("lobby.stopped", LANG, name="Bob")
     assert table_message.buttons == []
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     assert await store.running_deals() == []
     assert [await store.balance(u.id) for u in players.users] == [1000, 1000, 1000]
     for user in players.users:
@@ -166,5 +166,5 @@ async def test_small_commands(fake_api: FakeBotApi, running_bot: BotRunner):
     assert top.splitlines() == [t("top.title_today", LANG), t("top.empty_period", LANG)]
     assert await _reply(fake_api, ann, group, "/join") == t("reply.no_table", LANG)
     assert await _reply(fake_api, ann, group, "/leave") == t("reply.not_seated", LANG)
-    await running_bot.app.bot_data["store"].update_group_settings(group.id, language="zh-Hans")
+    await running_bot.app.bot_data.store.update_group_settings(group.id, language="zh-Hans")
     assert await _reply(fake_api, ann, group, "/join") == t("reply.no_table", "zh-Hans")

@@ -30,9 +30,9 @@ async def test_three_players_play_a_whole_deal(
 ):
     caplog.set_level(logging.DEBUG, logger="bot")
     app = running_bot.app
-    store = app.bot_data["store"]
-    app.bot_data["deal_seed"] = SEED
-    app.bot_data["first_bidder"] = 0
+    store = app.bot_data.store
+    app.bot_data.game.deal_seed = SEED
+    app.bot_data.game.first_bidder = 0
     group = fake_api.new_group("Friday cards")
     users = [fake_api.new_user(name) for name in ("Ann", "Bob", "Cat")]
     players = Players(fake_api, group, users)

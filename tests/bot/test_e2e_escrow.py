@@ -17,7 +17,7 @@ async def test_give_in_another_group_is_refused_while_seated_and_the_escape_is_p
 ):
     players = await start_seeded_deal(fake_api, running_bot.app, "Escrow", seed=5150)
     ann, bob, cat = players.users
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     market = fake_api.new_group("Market")
     await store.update_group_settings(market.id, give_enabled=True)
     mule = fake_api.new_user("Mule")
@@ -30,12 +30,12 @@ async def test_give_in_another_group_is_refused_while_seated_and_the_escape_is_p
     assert [await store.balance(u.id) for u in (ann, mule)] == [1000, 1000]
     assert [e.reason for e in await store.ledger(ann.id)] == [LedgerReason.GRANT]
 
-    table = running_bot.app.bot_data["tables"].table_of(ann.id)
+    table = running_bot.app.bot_data.tables.table_of(ann.id)
     await reply(fake_api, ann, players.group, "/leave")
     prompt = fake_api.last_message(players.group)
     await players.click(ann, prompt, t("btn.leave_confirm", LANG))
     # Gone from the table, but her deal still runs and may still take her beans.
-    assert running_bot.app.bot_data["tables"].table_of(ann.id) is None
+    assert running_bot.app.bot_data.tables.table_of(ann.id) is None
     assert await reply(fake_api, ann, market, "/give 1000", reply_to=said) == t(
         "give.in_deal", LANG)
     for user in (bob, cat):

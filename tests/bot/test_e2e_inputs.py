@@ -31,7 +31,7 @@ LANG = "en"
 async def test_malformed_numbers_get_a_polite_answer_and_change_nothing(
     fake_api: FakeBotApi, running_bot: BotRunner, command: str, key: str, kwargs: dict
 ):
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     group = fake_api.new_group("Typos")
     await store.update_group_settings(group.id, give_enabled=True)
     ann, bob = fake_api.new_user("Ann"), fake_api.new_user("Bob", username="bob")
@@ -49,7 +49,7 @@ async def test_an_unexpected_error_gets_an_apology_and_a_logged_traceback(
     fake_api: FakeBotApi, running_bot: BotRunner, monkeypatch, caplog
 ):
     running_bot.allow_errors = True
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
 
     async def broken(*args, **kwargs):
         raise RuntimeError("the disk is on fire")

@@ -47,8 +47,8 @@ async def test_a_player_reads_their_own_language_at_an_english_table(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
     app = running_bot.app
-    app.bot_data["deal_seed"] = SEED
-    app.bot_data["first_bidder"] = 0
+    app.bot_data.game.deal_seed = SEED
+    app.bot_data.game.first_bidder = 0
     group = fake_api.new_group("Mixed company")
     ann, cat = fake_api.new_user("Ann"), fake_api.new_user("Cat")
     li = fake_api.new_user("Li", language_code="zh-hans")

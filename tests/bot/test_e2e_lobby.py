@@ -18,8 +18,8 @@ async def test_lobby_expires_and_says_so(fake_api: FakeBotApi, bot_runner: BotRu
     assert lobby.button(t("btn.join", LANG))
     await fake_api.wait_for(lambda: lobby.text == t("lobby.expired", LANG), timeout=5)
     assert lobby.buttons == []
-    assert len(app.bot_data["tables"]) == 0
-    assert await app.bot_data["store"].load_tables() == {}
+    assert len(app.bot_data.tables) == 0
+    assert await app.bot_data.store.load_tables() == {}
     answer = await players.press(ann, lobby, f"L:{_token(players, ann)}:0:join")
     assert answer.params["text"] == t("pop.old_button", LANG)
 
@@ -98,7 +98,7 @@ async def test_forum_topics_have_a_table_each(fake_api: FakeBotApi, running_bot:
         fake_api.send_text(user, forum, "/newgame", thread_id=topic)
         call = await fake_api.wait_for("sendMessage", chat_id=forum)
         assert call.params["message_thread_id"] == topic
-    keys = sorted(table.key for table in running_bot.app.bot_data["tables"])
+    keys = sorted(table.key for table in running_bot.app.bot_data.tables)
     assert keys == sorted([f"{forum.id}:5", f"{forum.id}:7"])
     lobbies = fake_api.messages_in(forum)
     assert [m.thread_id for m in lobbies] == [5, 7]
@@ -108,7 +108,7 @@ async def test_forum_topics_have_a_table_each(fake_api: FakeBotApi, running_bot:
 async def test_start_is_refused_while_a_seated_player_is_below_the_rooms_minimum(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     group = fake_api.new_group("Thin wallets")
     ann, bob, cat = (fake_api.new_user(n) for n in ("Ann", "Bob", "Cat"))
     players = Players(fake_api, group, [ann, bob, cat])
@@ -125,7 +125,7 @@ async def test_start_is_refused_while_a_seated_player_is_below_the_rooms_minimum
     said = await fake_api.wait_for("sendMessage", chat_id=group, since=0,
                                    where=lambda c: c.params["text"] == refusal)
     assert said.ok
-    table = running_bot.app.bot_data["tables"].table_of(bob.id)
+    table = running_bot.app.bot_data.tables.table_of(bob.id)
     assert table.phase == "lobby" and table.state is None
     assert await store.running_deals() == []
     assert lobby.button(t("btn.start", LANG)) and "3. Cat" in lobby.text

@@ -29,7 +29,7 @@ async def test_settings_leaderboards_and_stored_tables_move_to_the_supergroup(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
     app = running_bot.app
-    store = app.bot_data["store"]
+    store = app.bot_data.store
     family = fake_api.new_group("Family", type="group")
     ann, bob, cat = (fake_api.new_user(name) for name in ("Ann", "Bob", "Cat"))
     fake_api.make_admin(family, ann)

@@ -30,7 +30,7 @@ async def test_bidi_controls_in_names_are_neutralised_everywhere(
                                       names=("\u202eAnn", "Bob\u2067", "\u200fCat\u202c"))
     ann, bob, cat = players.users
     group = players.group
-    table = running_bot.app.bot_data["tables"].table_of(ann.id)
+    table = running_bot.app.bot_data.tables.table_of(ann.id)
     assert [seat.name for seat in table.seats] == ["Ann", "Bob", "Cat"]
     await players.act(Action("bid", 0, value=2))
     await players.act(Action("pass", 1))
@@ -41,11 +41,12 @@ async def test_bidi_controls_in_names_are_neutralised_everywhere(
         await players.click(user, hand_message(fake_api, user), t("btn.autoplay", LANG))
     result = await result_message(fake_api, group)
     assert "Ann" in result.content and "Bob" in result.content
-    assert t("eco.balance", LANG, name="Ann", beans=await running_bot.app.bot_data[
-        "store"].balance(ann.id)) == await reply(fake_api, ann, group, "/balance")
+    balance = await running_bot.app.bot_data.store.balance(ann.id)
+    answer = await reply(fake_api, ann, group, "/balance")
+    assert t("eco.balance", LANG, name="Ann", beans=balance) == answer
     top = await reply(fake_api, ann, group, "/top")
     assert "Cat" in top
     texts = group_texts(fake_api, group) + private_hand_texts(fake_api, players.users)
     assert texts and not [text for text in texts if _has_bidi(text)]
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     assert [(await store.get_player(u.id)).name for u in players.users] == ["Ann", "Bob", "Cat"]

@@ -106,9 +106,9 @@ async def test_a_deal_in_pictures(
     for user in players.users:
         await players.click(user, hand_message(fake_api, user), t("btn.autoplay", LANG))
     result = await result_message(fake_api, group)
-    table = running_bot.app.bot_data["tables"].get(f"{group.id}:0")
+    table = running_bot.app.bot_data.tables.get(f"{group.id}:0")
     final = table.state
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     beans = [await store.balance(u.id) - 1000 for u in players.users]
     scene = scenes.result_scene(table, final.view(0), final.hands, final.result.points, beans)
     assert fake_api.file(result.photo) == render_result(scene)
@@ -135,11 +135,11 @@ async def test_a_deal_in_pictures(
 async def test_pictures_off_gives_text_messages_as_before(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
-    group_settings = running_bot.app.bot_data["store"].update_group_settings
+    group_settings = running_bot.app.bot_data.store.update_group_settings
     group = fake_api.new_group("Plain text")
     await group_settings(group.id, pictures=False)
-    running_bot.app.bot_data["deal_seed"] = SEED
-    running_bot.app.bot_data["first_bidder"] = 0
+    running_bot.app.bot_data.game.deal_seed = SEED
+    running_bot.app.bot_data.game.first_bidder = 0
     users = [fake_api.new_user(name) for name in ("Ann", "Bob", "Cat")]
     players = Players(fake_api, group, users)
     lobby = await players.open_table(users[0], users[1:])
@@ -186,10 +186,10 @@ async def test_a_group_switches_pictures_off_and_on_during_a_deal(
     await fake_api.wait_for(lambda: table_photo.deleted)
     assert text_table.button(t("btn.my_cards", LANG))
     assert t("btn.bid_1", LANG) in text_table.text
-    table = running_bot.app.bot_data["tables"].table_of(ann.id)
+    table = running_bot.app.bot_data.tables.table_of(ann.id)
     await fake_api.wait_for(lambda: table.message_id == text_table.message_id)
     assert (table.message_id, table.message_photo) == (text_table.message_id, False)
-    stored = (await running_bot.app.bot_data["store"].load_tables())[table.key]
+    stored = (await running_bot.app.bot_data.store.load_tables())[table.key]
     assert (stored["message_id"], stored["message_photo"]) == (text_table.message_id, False)
     assert not fake_api.calls_to("sendPhoto", since=mark)
 

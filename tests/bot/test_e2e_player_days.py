@@ -16,7 +16,7 @@ LANG = "en"
 async def test_daily_and_give_count_one_day_across_far_time_zones(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     clock = store.clock = Clock(datetime(2024, 5, 1, 11, 0, tzinfo=UTC))  # 19:00 in Beijing
     west, east, shanghai = (fake_api.new_group(n) for n in ("West", "East", "Shanghai"))
     for group, zone in ((west, "Etc/GMT+12"), (east, "Etc/GMT-14"), (shanghai, None)):

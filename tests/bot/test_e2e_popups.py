@@ -24,8 +24,8 @@ def test_every_refusal_is_worded_in_every_language(lang):
 
 async def test_refused_presses_get_accurate_popups(fake_api: FakeBotApi, running_bot: BotRunner):
     app = running_bot.app
-    app.bot_data["deal_seed"] = SEED
-    app.bot_data["first_bidder"] = 0
+    app.bot_data.game.deal_seed = SEED
+    app.bot_data.game.first_bidder = 0
     group = fake_api.new_group("Latecomers")
     ann, bob, cat = (fake_api.new_user(n) for n in ("Ann", "Bob", "Cat"))
     zed = fake_api.new_user("Zed", language_code="zh-hans")
@@ -33,7 +33,7 @@ async def test_refused_presses_get_accurate_popups(fake_api: FakeBotApi, running
     lobby = await players.open_table(ann, [bob, cat])
     lobby_token = button_data(lobby, label=t("btn.join", LANG)).split(":")[1]
     await players.click(ann, lobby, t("btn.start", LANG))
-    table = app.bot_data["tables"].table_of(ann.id)
+    table = app.bot_data.tables.table_of(ann.id)
     deal_token = table.token
 
     # A deal button drawn with another (older) token: not "the game is over".

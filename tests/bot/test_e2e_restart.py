@@ -20,8 +20,8 @@ async def test_restart_mid_deal_then_finish_and_pay_once(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
     app = running_bot.app
-    app.bot_data["deal_seed"] = SEED
-    app.bot_data["first_bidder"] = 2
+    app.bot_data.game.deal_seed = SEED
+    app.bot_data.game.first_bidder = 2
     group = fake_api.new_group("Night owls")
     users = [fake_api.new_user(name) for name in ("Hal", "Ivy", "Jon")]
     players = Players(fake_api, group, users)
@@ -34,12 +34,12 @@ async def test_restart_mid_deal_then_finish_and_pay_once(
     for _ in range(5):
         state = players.state
         await players.act(choose_action(state.view(state.to_act[0])))
-    before = app.bot_data["tables"].table_of(users[0].id)
+    before = app.bot_data.tables.table_of(users[0].id)
     token, version, deadline = before.token, before.state.version, before.deadline
     table_message = fake_api.messages_in(group)[0]
 
     app = await running_bot.restart()
-    after = app.bot_data["tables"].table_of(users[0].id)
+    after = app.bot_data.tables.table_of(users[0].id)
     assert after is not before
     assert (after.token, after.state.version, after.deadline) == (token, version, deadline)
     assert after.state == before.state
@@ -53,7 +53,7 @@ async def test_restart_mid_deal_then_finish_and_pay_once(
         state = players.state
         await players.act(choose_action(state.view(state.to_act[0])))
     result = await result_message(fake_api, group)
-    store = app.bot_data["store"]
+    store = app.bot_data.store
     points = players.state.result.points
     assert [await store.balance(u.id) for u in users] == [1000 + p * 10 for p in points]
     for user, p in zip(users, points, strict=True):
@@ -63,7 +63,7 @@ async def test_restart_mid_deal_then_finish_and_pay_once(
 
     # Another restart after the end: nothing is paid again, Play again still works.
     app = await running_bot.restart()
-    store = app.bot_data["store"]
+    store = app.bot_data.store
     assert [await store.balance(u.id) for u in users] == [1000 + p * 10 for p in points]
     answer = await players.click(users[1], result, t("btn.play_again", LANG))
     assert answer.params.get("text") is None
@@ -74,8 +74,8 @@ async def test_restart_restores_lobbies_and_settles_a_deal_that_ended_while_down
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
     app = running_bot.app
-    app.bot_data["deal_seed"] = SEED
-    app.bot_data["first_bidder"] = 0
+    app.bot_data.game.deal_seed = SEED
+    app.bot_data.game.first_bidder = 0
     group = fake_api.new_group("Power cut")
     users = [fake_api.new_user(name) for name in ("Kai", "Lou", "Mia")]
     players = Players(fake_api, group, users)
@@ -87,7 +87,7 @@ async def test_restart_restores_lobbies_and_settles_a_deal_that_ended_while_down
     await players.click(users[0], lobby, t("btn.start", LANG))
     players.state = new_deal(SCORE, seed=SEED, first_bidder=0)
     await players.act(Action("bid", 0, value=3))
-    table = app.bot_data["tables"].table_of(users[0].id)
+    table = app.bot_data.tables.table_of(users[0].id)
     deal_id, table_dict = table.deal_id, table.to_dict()
     await running_bot.stop()
 
@@ -102,12 +102,12 @@ async def test_restart_restores_lobbies_and_settles_a_deal_that_ended_while_down
 
     app = await running_bot.start()
     result = await result_message(fake_api, group)
-    store = app.bot_data["store"]
+    store = app.bot_data.store
     assert [await store.balance(u.id) for u in users] == [
         1000 + p * 10 for p in state.result.points]
     assert t("result.kitty", LANG, cards=views.cards_text(state.kitty, LANG)) in result.content
     # The open lobby came back and still works.
-    assert app.bot_data["tables"].table_of(waiting.id) is not None
+    assert app.bot_data.tables.table_of(waiting.id) is not None
     joiner = fake_api.new_user("Oz")
     fake_api.open_private_chat(joiner)
     answer = await other.click(joiner, other_lobby, t("btn.join", LANG))

@@ -30,7 +30,7 @@ async def _answer(api: FakeBotApi, chat: Chat, sent: FakeMessage) -> str:
 async def test_an_anonymous_admin_or_a_channel_gets_no_wallet(
     fake_api: FakeBotApi, running_bot: BotRunner, command: str
 ):
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     first, second = fake_api.new_group("One"), fake_api.new_group("Two")
     await store.update_group_settings(first.id, give_enabled=True)
     channel = fake_api.new_channel("News")
@@ -44,7 +44,7 @@ async def test_an_anonymous_admin_or_a_channel_gets_no_wallet(
         assert await _answer(fake_api, chat, sent) == t("reply.not_person", LANG)
     for account in (GROUP_ANONYMOUS_BOT, CHANNEL_BOT):
         assert await store.get_player(account.id) is None
-    assert running_bot.app.bot_data["tables"].get(f"{first.id}:0") is None
+    assert running_bot.app.bot_data.tables.get(f"{first.id}:0") is None
     totals = await store.totals()
     assert totals.balances == totals.ledger == totals.grants == 0
 
@@ -52,7 +52,7 @@ async def test_an_anonymous_admin_or_a_channel_gets_no_wallet(
 async def test_anonymous_admins_use_admin_commands_and_channels_do_not(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     group = fake_api.new_group("Admins")
     channel = fake_api.new_channel("News")
     saved = await _answer(fake_api, group,
@@ -66,10 +66,10 @@ async def test_anonymous_admins_use_admin_commands_and_channels_do_not(
     ann = fake_api.new_user("Ann")
     fake_api.open_private_chat(ann)
     await reply(fake_api, ann, group, "/newgame")
-    assert running_bot.app.bot_data["tables"].get(f"{group.id}:0") is not None
+    assert running_bot.app.bot_data.tables.get(f"{group.id}:0") is not None
     stop = fake_api.send_anonymously(group, "/stop")
     assert await _answer(fake_api, group, stop) == t("lobby.closed", LANG, name="Admins")
-    assert running_bot.app.bot_data["tables"].get(f"{group.id}:0") is None
+    assert running_bot.app.bot_data.tables.get(f"{group.id}:0") is None
 
     audit = fake_api.send_anonymously(group, "/audit 1001")
     assert await _answer(fake_api, group, audit) == t("audit.anonymous", LANG)
@@ -79,7 +79,7 @@ async def test_anonymous_admins_use_admin_commands_and_channels_do_not(
 async def test_give_to_an_anonymous_admin_or_a_channel_is_refused(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     group = fake_api.new_group("Givers")
     await store.update_group_settings(group.id, give_enabled=True)
     ann = fake_api.new_user("Ann")

@@ -12,9 +12,9 @@ from tests.fakebot import FakeBotApi
 
 async def test_timeout_goes_to_autoplay_and_take_back(fake_api: FakeBotApi, bot_runner: BotRunner):
     app = await bot_runner.start(bid_timeout=0.6, play_timeout=0.6)
-    app.bot_data["first_bidder"] = 1
-    app.bot_data["deal_seed"] = 7
-    store = app.bot_data["store"]
+    app.bot_data.game.first_bidder = 1
+    app.bot_data.game.deal_seed = 7
+    store = app.bot_data.store
     group = fake_api.new_group("Slow hands")
     users = [fake_api.new_user(name) for name in ("Eve", "Fay", "Gus")]
     players = Players(fake_api, group, users)
@@ -30,7 +30,7 @@ async def test_timeout_goes_to_autoplay_and_take_back(fake_api: FakeBotApi, bot_
         lambda: (m := hand_message(fake_api, fay)) and any(b.text == take_back for b in m.buttons)
         and m, timeout=5)
     assert t("hand.autoplay", LANG) in message.content
-    table = app.bot_data["tables"].table_of(fay.id)
+    table = app.bot_data.tables.table_of(fay.id)
     assert table.state.autoplay[1] is True
     smallest = min(players.hand_ranks(1))
     assert table.state.history[1:3] == (Action("timeout", 1), Action("play", 1, cards=(smallest,)))

@@ -17,7 +17,7 @@ async def _rows(store, user_id: int, reason: LedgerReason) -> list[int]:
 
 
 async def test_daily_once_a_day_with_a_streak(fake_api: FakeBotApi, running_bot: BotRunner):
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     clock = store.clock = Clock()  # 2024-05-01 20:00 in Shanghai
     group = fake_api.new_group("Early birds")
     ann = fake_api.new_user("Ann")
@@ -40,7 +40,7 @@ async def test_daily_once_a_day_with_a_streak(fake_api: FakeBotApi, running_bot:
 
 
 async def test_concurrent_daily_presses_grant_once(fake_api: FakeBotApi, running_bot: BotRunner):
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     store.clock = Clock()
     group = fake_api.new_group("Eager")
     bob = fake_api.new_user("Bob")
@@ -61,7 +61,7 @@ async def test_concurrent_daily_presses_grant_once(fake_api: FakeBotApi, running
 
 
 async def test_relief_below_100_once_a_day(fake_api: FakeBotApi, running_bot: BotRunner):
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     clock = store.clock = Clock()
     group = fake_api.new_group("Broke")
     ann, bob, cat = (fake_api.new_user(n) for n in ("Ann", "Bob", "Cat"))
@@ -84,7 +84,7 @@ async def test_relief_below_100_once_a_day(fake_api: FakeBotApi, running_bot: Bo
 async def test_give_is_off_by_default_then_limited_per_day(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     store.clock = Clock()
     group = fake_api.new_group("Generous")
     ann = fake_api.new_user("Ann", username="ann_w")
@@ -120,7 +120,7 @@ async def test_give_is_off_by_default_then_limited_per_day(
 async def test_audit_is_for_admins_and_arrives_privately(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     store.clock = Clock()
     group = fake_api.new_group("Audited")
     ann = fake_api.new_user("Ann")

@@ -31,7 +31,7 @@ async def test_yesterdays_top_three_is_posted_once_across_a_restart(
 ):
     app = await bot_runner.start()
     clock = Clock()  # 2024-05-01 20:00 in Shanghai
-    store = app.bot_data["store"]
+    store = app.bot_data.store
     store.clock = clock
     played, quiet_setting, london = (fake_api.new_group(n) for n in ("Played", "Off", "London"))
     ann, bob, cat, dan = (fake_api.new_user(n) for n in ("Ann", "Bob", "Cat", "Dan"))
@@ -67,7 +67,7 @@ async def test_yesterdays_top_three_is_posted_once_across_a_restart(
     monkeypatch.setattr(daily_post, "CHECK_INTERVAL", 0.1)
     app = await bot_runner.restart()
     clock.advance(hours=7)  # 2024-05-02 00:05 in London
-    app.bot_data["store"].clock = clock
+    app.bot_data.store.clock = clock
     call = await fake_api.wait_for("sendMessage", since=0, chat_id=london, timeout=5)
     assert call.params["text"].splitlines()[0] == t("post.daily_title", "zh-Hans",
                                                     day="2024-05-01")
@@ -76,5 +76,5 @@ async def test_yesterdays_top_three_is_posted_once_across_a_restart(
     await _run_job(app)
     assert len(_posts(fake_api, played)) == 1
     assert len(_posts(fake_api, london)) == 1
-    assert await app.bot_data["store"].daily_posts_due() == []
-    assert await app.bot_data["store"].mark_posted(played.id, date(2024, 5, 1)) is False
+    assert await app.bot_data.store.daily_posts_due() == []
+    assert await app.bot_data.store.mark_posted(played.id, date(2024, 5, 1)) is False

@@ -20,7 +20,7 @@ def _button_text(key: str, value: str, lang: str = LANG) -> str:
 
 
 async def test_settings_menu_for_admins_only(fake_api: FakeBotApi, running_bot: BotRunner):
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     group = fake_api.new_group("Club")
     ann, bob = fake_api.new_user("Ann"), fake_api.new_user("Bob")
     fake_api.make_admin(group, ann)
@@ -32,7 +32,7 @@ async def test_settings_menu_for_admins_only(fake_api: FakeBotApi, running_bot: 
     assert message.button(_button_text("play_timeout", t("set.default_seconds", LANG, n=30)))
 
     async def press(user, data: str):
-        return (await fake_api.wait_answer(fake_api.press(user, message, data))).params
+        return (await fake_api.wait_settled(fake_api.press(user, message, data))).params
 
     # A member who is not an admin: a pop-up, nothing changes.
     answer = await press(bob, message.button(bidding).callback_data)
@@ -93,7 +93,7 @@ async def test_settings_menu_for_admins_only(fake_api: FakeBotApi, running_bot: 
 
 async def test_settings_apply_from_the_next_deal(fake_api: FakeBotApi, running_bot: BotRunner):
     app = running_bot.app
-    store = app.bot_data["store"]
+    store = app.bot_data.store
     group = fake_api.new_group("Rules lawyers")
     users = [fake_api.new_user(name) for name in ("Ann", "Bob", "Cat")]
     ann = users[0]
@@ -108,7 +108,7 @@ async def test_settings_apply_from_the_next_deal(fake_api: FakeBotApi, running_b
     await players.click(ann, lobby, t("btn.start", LANG))
     (deal,) = await store.running_deals()
     assert (deal.stake, deal.rules["bidding"], deal.rules["multiplier_cap"]) == (20, "rob", 64)
-    table = app.bot_data["tables"].table_of(ann.id)
+    table = app.bot_data.tables.table_of(ann.id)
     assert (table.play_timeout, table.autoplay_mode, table.bot_level) == (45.0, "ai", "hard")
     first = deal.seats[table.first_bidder].user_id
     bidder = next(u for u in users if u.id == first)
@@ -131,7 +131,7 @@ async def test_settings_apply_from_the_next_deal(fake_api: FakeBotApi, running_b
 async def test_below_the_rooms_minimum_a_player_cannot_sit(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     group = fake_api.new_group("High rollers")
     ann, bob = fake_api.new_user("Ann"), fake_api.new_user("Bob")
     await store.update_group_settings(group.id, stake_tier="regular", give_enabled=True)
@@ -144,7 +144,7 @@ async def test_below_the_rooms_minimum_a_player_cannot_sit(
     lobby = fake_api.last_message(group)
     refusal = t("pop.need_beans", LANG, minimum=280, balance=200)
     assert "/daily" in refusal
-    answer = await fake_api.wait_answer(fake_api.press(ann, lobby, button_data(
+    answer = await fake_api.wait_settled(fake_api.press(ann, lobby, button_data(
         lobby, label=t("btn.join", LANG))))
     assert (answer.params["text"], answer.params["show_alert"]) == (refusal, True)
     assert await reply(fake_api, ann, group, "/join") == refusal

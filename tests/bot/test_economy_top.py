@@ -4,9 +4,10 @@ with buttons (issue 5, RULES.md §7–§8)."""
 from __future__ import annotations
 
 from bot.i18n import t
+from bot.scenes import picture_labels
 from engine import Action
 from images import LeaderboardRow as BoardRow
-from images import render_leaderboard
+from images import LeaderboardScene, render_leaderboard
 from tests.bot.economy_helpers import Clock, reply, settle
 from tests.bot.flow_helpers import Players, hand_message, result_message
 from tests.conftest import BotRunner
@@ -27,7 +28,7 @@ def _board(text: str) -> list[tuple[str, str, int]]:
 
 
 async def test_top_orderings_and_variants(fake_api: FakeBotApi, running_bot: BotRunner):
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     clock = store.clock = Clock()  # Wednesday 2024-05-01 20:00 in Shanghai
     group, other = fake_api.new_group("Home"), fake_api.new_group("Away")
     ann, bob, cat, dan, eve, fay = (fake_api.new_user(n)
@@ -86,9 +87,9 @@ async def test_top_orderings_and_variants(fake_api: FakeBotApi, running_bot: Bot
 async def test_top_in_a_group_with_pictures_is_the_leaderboard_picture(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
-    """Issue 4: /top draws the board (names made ASCII-safe, the real ones in the caption);
+    """Issues 4, 10: /top draws the board in the group's language with the players' names;
     text only where the group turned pictures off, and in private chats."""
-    store = running_bot.app.bot_data["store"]
+    store = running_bot.app.bot_data.store
     group, plain = fake_api.new_group("Gallery"), fake_api.new_group("Plain")
     ann, zhang, cat = (fake_api.new_user(n) for n in ("Ann", "张三", "Cat"))
     await settle(store, group.id, [ann, zhang, cat], [2, -1, -1])
@@ -101,10 +102,13 @@ async def test_top_in_a_group_with_pictures_is_the_leaderboard_picture(
     assert caption == photo.params["caption"]
     # A tie: the lower user id (张三) first.
     assert _board(caption) == [("Ann", "+20", 1), ("张三", "-10", 1), ("Cat", "-10", 1)]
-    expected = [BoardRow(1, "Ann", 20, 1, 1), BoardRow(2, "#2", -10, 1, 0),
-                BoardRow(3, "Cat", -10, 1, 0)]
+    expected = LeaderboardScene(
+        t("top.title_today", LANG),
+        (BoardRow(1, "Ann", 20, 1, 1), BoardRow(2, "张三", -10, 1, 0),
+         BoardRow(3, "Cat", -10, 1, 0)),
+        labels=picture_labels(LANG))
     picture = fake_api.message(group, photo.result["message_id"]).photo
-    assert fake_api.file(picture) == render_leaderboard(expected, "TOP TODAY")
+    assert fake_api.file(picture) == render_leaderboard(expected)
     assert fake_api.calls_to("sendMessage", since=start, chat_id=group.id) == []
 
     start = len(fake_api.calls)
@@ -115,9 +119,9 @@ async def test_top_in_a_group_with_pictures_is_the_leaderboard_picture(
 
 async def test_me_after_deals_played_with_buttons(fake_api: FakeBotApi, running_bot: BotRunner):
     app = running_bot.app
-    store = app.bot_data["store"]
-    app.bot_data["deal_seed"] = 11
-    app.bot_data["first_bidder"] = 0
+    store = app.bot_data.store
+    app.bot_data.game.deal_seed = 11
+    app.bot_data.game.first_bidder = 0
     group = fake_api.new_group("Springtime")
     users = [fake_api.new_user(name) for name in ("Ann", "Bob", "Cat")]
     ann = users[0]
@@ -128,7 +132,7 @@ async def test_me_after_deals_played_with_buttons(fake_api: FakeBotApi, running_
         """The seat bids 3; everybody goes on auto-play: the seeds' rule (lead the smallest
         single, follow by passing, RULES.md §9) lets the landlord play out alone: a spring."""
         start = len(fake_api.calls)
-        players.state = app.bot_data["tables"].table_of(ann.id).state
+        players.state = app.bot_data.tables.table_of(ann.id).state
         await players.act(Action("bid", seat, value=3))
         for user in users:
             await players.click(user, hand_message(fake_api, user), t("btn.autoplay", LANG))

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from bot.table import DEAL, LOBBY, RESULT, Seat, Table, Tables, table_key
-from bot.timers import EditThrottle, Stamp, seconds_left
+from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table, Tables, table_key
+from bot.game.timers import Stamp, seconds_left
 
 
 def full_table() -> Table:
@@ -116,34 +116,6 @@ def test_registry_tokens_players_and_locks():
     replacement = Table(-1001, 7, "en", phase=LOBBY)
     tables.add(replacement)
     assert list(tables) == [replacement]
-
-
-class FakeJobQueue:
-    def __init__(self):
-        self.jobs = []
-
-    def run_once(self, callback, when, data=None, name=None, job_kwargs=None):
-        assert job_kwargs == {"misfire_grace_time": None}
-        self.jobs.append((when, data, name))
-
-
-def test_edit_throttle_coalesces_and_spaces_edits():
-    now = [100.0]
-    throttle = EditThrottle(1.0, clock=lambda: now[0])
-    queue = FakeJobQueue()
-    assert throttle.request(queue, "k", None) is True
-    assert throttle.request(queue, "k", None) is False  # one pending edit shows the latest state
-    assert queue.jobs == [(0.0, "k", "edit:k")]
-    throttle.done("k")
-    now[0] = 100.25
-    assert throttle.request(queue, "k", None) is True
-    assert queue.jobs[-1][0] == pytest.approx(0.75)
-    throttle.done("k")
-    now[0] = 105.0
-    assert throttle.delay("k") == 0.0
-    assert throttle.delay("other") == 0.0
-    throttle.forget("k")
-    assert throttle.delay("k") == 0.0
 
 
 def test_seconds_left_and_stamp():

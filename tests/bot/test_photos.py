@@ -13,7 +13,8 @@ import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import photos
-from bot.handlers.display import Drawing, present
+from bot.game.drawing import Drawing
+from bot.outlet import send
 from images import render_hand
 from tests.fakebot import FakeBotApi
 
@@ -118,7 +119,11 @@ async def test_present_edits_in_place_and_replaces_a_message_changing_kind(
 ):
     user = fake_api.new_user("Dan")
     fake_api.open_private_chat(user)
-    app = SimpleNamespace(bot=bot, bot_data={"photo_cache": photos.PhotoCache()})
+    app = SimpleNamespace(bot=bot, photo_cache=photos.PhotoCache())
+
+    def present(app, *args):
+        return send.present(app.bot, app.photo_cache, *args)
+
     hand = (0, 4, 53)
 
     def drawing(text: str, selected=()) -> Drawing:

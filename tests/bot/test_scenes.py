@@ -1,5 +1,7 @@
-"""What the pictures show (issue 4): the table picture is built from public facts only (never a
-hand that is not shown), the hand picture raises the selection, the result shows the cards left.
+"""What the pictures show (issues 4, 10): the table picture is built from public facts only
+(never a hand that is not shown), in the table's language with the players' names; the hand
+picture raises the selection; the result shows the cards left and the multiplier's parts that
+give the engine's multipliers; the leaderboard's names and values.
 """
 
 from __future__ import annotations
@@ -9,10 +11,13 @@ from dataclasses import replace
 import pytest
 
 from bot import scenes
-from bot.table import Seat, Table
+from bot.game.table import Seat, Table
+from bot.i18n import CATALOGUES, LANGUAGES, t
 from engine import ROB, SCORE, Action, apply, auto_action, new_deal, preset
 from engine.cards import card_rank, cards_to_ranks
-from images import TableScene, render_leaderboard, render_table
+from images import Labels, TableScene, render_leaderboard, render_result, render_table
+from images.result import breakdown, seat_factors
+from tests.images import scenes as golden
 
 SEED = 31
 
@@ -73,10 +78,12 @@ def test_the_table_picture_is_the_same_from_every_seat_and_for_other_hidden_hand
     assert [s.role for s in playing.seats] == ["landlord", "farmer", "farmer"]
     assert [s.card_count for s in playing.seats] == [19, 17, 17]
     assert playing.seats[0].last_play == states[-1][0].last_cards[0]
-    assert playing.seats[1].last_play == "pass" and playing.seats[2].last_play is None
+    assert playing.seats[1].last_play == "Pass" and playing.seats[2].last_play is None
     assert [s.is_turn for s in playing.seats] == [False, False, True]
     assert (playing.base, playing.multiplier, playing.seconds_left) == (3, 1, 30)
-    assert [s.label for s in playing.seats] == ["AL", "P2", "B3"]
+    assert [s.label for s in playing.seats] == ["AL", "张", "B3"]
+    assert [s.name for s in playing.seats] == ["Ada Lovelace", "张三", "🤖 Bot 3"]
+    assert playing.labels == scenes.picture_labels("en")
     render_table(playing)  # a valid scene
 
 
@@ -118,13 +125,13 @@ def test_a_shown_hand_and_doubling_are_on_the_picture():
     for action in (Action("call", 0), Action("rob", 1), Action("norob", 2)):
         state = apply(state, action)
     scene = scenes.table_scene(table_for(state), state.view(0), 10)
-    assert [s.last_play for s in scene.seats] == ["call", "rob", "no rob"]
+    assert [s.last_play for s in scene.seats] == ["Call landlord", "Rob", "Don't rob"]
     assert scene.multiplier == 2  # one rob (RULES §2.2)
     state = apply(state, Action("norob", 0))  # the caller lets Bob keep it
     state = apply(state, Action("double", 2))
     scene = scenes.table_scene(table_for(state), state.view(0), 10)
     assert state.phase == "doubling" and state.landlord == 1
-    assert scene.seats[2].doubled and scene.seats[2].last_play == "double"
+    assert scene.seats[2].doubled and scene.seats[2].last_play == "Double"
     assert not scene.seats[0].doubled and scene.seats[0].last_play is None
     assert scene.multiplier == max(state.multipliers()) == 4
 
@@ -181,26 +188,177 @@ def test_result_scene_shows_the_cards_left_and_beans():
                                [0, 0, 0], [0, 0, 0]) is None
 
 
-@pytest.mark.parametrize(("kind", "value", "phase", "word"), [
-    ("bid", 2, "bidding", "bid 2"), ("pass", None, "bidding", "no bid"),
-    ("pass", None, "playing", "pass"), ("decline", None, "bidding", "no call"),
-    ("nodouble", None, "doubling", "no double"),
+@pytest.mark.parametrize(("lang", "kind", "value", "phase", "word"), [
+    ("zh-Hans", "bid", 2, "bidding", "2分"), ("zh-Hans", "pass", None, "bidding", "不叫"),
+    ("zh-Hans", "pass", None, "playing", "不出"), ("zh-Hant", "rob", None, "bidding", "搶地主"),
+    ("en", "nodouble", None, "doubling", "No double"), ("en", "decline", None, "bidding",
+                                                        "Don't call"),
 ])
-def test_action_words_are_short_ascii(kind, value, phase, word):
-    assert scenes.action_word(Action(kind, 0, value=value), phase) == word
-    assert word.isascii() and len(word) <= 12
+def test_action_words_are_the_catalogues(lang, kind, value, phase, word):
+    view = replace(new_deal(SCORE, seed=SEED).view(0), phase=phase)
+    assert scenes.action_word(Action(kind, 0, value=value), view, lang) == word
 
 
-def test_every_top_board_has_an_ascii_picture_title():
+def test_picture_words_come_from_every_catalogue():
+    """Issue 10: each picture word is a catalogue message in all three languages, with the same
+    placeholders as the English default."""
+    for lang in LANGUAGES:
+        words = scenes.picture_labels(lang)
+        assert words.lang == lang
+        for field in Labels.words():
+            key = scenes.SHARED_KEYS.get(field, f"pic.{field}")
+            assert key in CATALOGUES[lang], (lang, key)
+            english = getattr(Labels(), field)
+            assert sorted(_placeholders(getattr(words, field))) == sorted(_placeholders(english))
+    hans, hant = scenes.picture_labels("zh-Hans"), scenes.picture_labels("zh-Hant")
+    # The golden pictures' words are the catalogues' (tests/images/scenes.py).
+    assert (hans, hant, scenes.picture_labels("en")) == (golden.HANS, golden.HANT, golden.ENGLISH)
+    assert (hans.landlord, hans.farmer, hans.farmers_win) == ("地主", "农民", "农民胜")
+    assert (hant.farmer, hant.bombs.format(n=1, m=2)) == ("農民", "炸彈 1 個 ×2")
+
+
+def _placeholders(template: str) -> list[str]:
+    import string
+
+    return [name for _, name, _, _ in string.Formatter().parse(template) if name]
+
+
+def test_names_without_a_drawable_character_get_the_seat_number():
+    assert scenes.picture_name(Seat(5, "🔥🔥"), 1, "zh-Hans") == "玩家2"
+    assert scenes.picture_name(Seat(5, "🔥 Max"), 1, "en") == "🔥 Max"
+    assert scenes.seat_label(Seat(5, "韩梅梅"), 2) == "韩"
+
+
+def test_the_hand_at_the_end_of_a_deal_raises_nothing():
+    """Issue 10: the winner's last hand picture showed the played K raised; once the deal is over
+    the selection is not drawn, and an empty hand is an empty hand."""
+    state = apply(new_deal(SCORE, seed=SEED), Action("leave", 0))
+    view = state.view(1)
+    ranks = cards_to_ranks(view.hand)
+    assert state.phase == "finished"
+    assert scenes.hand_picture(view, [ranks[0]]) == (view.hand, ())
+    assert scenes.hand_picture(replace(view, hand=()), [ranks[0]]) == ((), ())
+
+
+def _finish(state, seats_to_double=(), show=None):
+    """Play ``state`` out with the seats' auto actions, doubling where asked."""
+    for _ in range(400):
+        if state.phase == "finished":
+            return state
+        seat = state.to_act[0]
+        if state.phase == "doubling":
+            kind = "double" if seat in seats_to_double else "nodouble"
+            state = apply(state, Action(kind, seat))
+            continue
+        if show is not None and seat == show and not state.shown[seat] and \
+                state.view(seat).may_show():
+            state = apply(state, Action("show", seat))
+            continue
+        state = apply(state, auto_action(state, seat))
+    raise AssertionError("the deal did not end")
+
+
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_the_result_picture_breaks_the_engine_multipliers_down(seed):
+    """Issue 10: rob preset, the landlord rob, one farmer doubles, the landlord shows its cards:
+    the picture's parts multiply to the engine's pair multipliers, farmer by farmer, and its
+    points and beans are the settled ones."""
+    rules = preset("rob", show_cards=True)
+    state = new_deal(rules, seed=seed, first_bidder=0)
+    for action in (Action("call", 0), Action("rob", 1), Action("rob", 2), Action("norob", 0)):
+        state = apply(state, action)
+    landlord = state.landlord
+    farmers = [s for s in range(3) if s != landlord]
+    final = _finish(state, seats_to_double=(farmers[0],), show=landlord)
+    result = final.result
+    table = table_for(final)
+    table.lang = "zh-Hans"
+    beans = [p * 20 for p in result.points]
+    scene = scenes.result_scene(table, final.view(0), final.hands, result.points, beans)
+    assert [s.points for s in scene.seats] == list(result.points)
+    assert [s.beans for s in scene.seats] == beans
+    assert scene.robs == final.bidding.robs == 2
+    assert scene.landlord.shown == final.shown[landlord] == 2
+    assert (scene.bombs, scene.rockets) == (result.bombs, result.rockets)
+    for farmer, multiplier in zip(result.farmers, result.multipliers, strict=True):
+        seat = scene.seats[farmer]
+        assert seat.multiplier == multiplier
+        product = 2 ** (scene.robs + scene.bombs + (scene.spring or scene.anti_spring))
+        product *= max(s.shown for s in scene.seats) * (2 if scene.landlord.doubled else 1)
+        product *= 2 if seat.doubled else 1
+        assert product == multiplier
+    assert scene.seats[farmers[0]].doubled and not scene.seats[farmers[1]].doubled
+    words = scene.labels
+    parts = breakdown(scene)
+    assert parts[:3] == ["底分 1", "抢地主 2 次 ×4", "明牌 ×2"]
+    assert parts[-1] == " / ".join(f"×{m}" for m in dict.fromkeys(result.multipliers))
+    assert seat_factors(scene, scene.seats[farmers[0]]) == [words.double.format(m=2)]
+    assert seat_factors(scene, scene.seats[farmers[1]]) == []
+    lines = scenes.result_breakdown(scene)
+    assert lines[0] == " · ".join(parts)
+    doubler = table.seats[farmers[0]].name
+    assert lines[1:] == [f"{doubler}：加倍 ×2 → ×{scene.seats[farmers[0]].multiplier}"]
+    render_result(scene)  # a valid picture
+
+
+def test_an_escape_result_names_the_leaver_and_what_they_paid():
+    from images.result import title_lines
+
+    state = new_deal(SCORE, seed=SEED, first_bidder=0)
+    state = apply(state, Action("bid", 0, value=3))
+    state = apply(state, Action("leave", 1))
+    final = _finish(state)
+    result = final.result
+    table = table_for(final)
+    table.lang = "zh-Hans"
+    beans = [p * 10 for p in result.points]
+    scene = scenes.result_scene(table, final.view(0), final.hands, result.points, beans)
+    title, lines = title_lines(scene)
+    assert title == "张三 逃跑"
+    assert lines == [f"张三 逃跑，付 {-result.points[1]} 分（{-beans[1]} 欢乐豆）"]
+
+
+def test_every_top_board_has_a_picture_in_the_groups_language():
     from bot.handlers.economy import TOP_QUERIES
     from bot.store import LeaderboardRow
 
-    assert set(scenes.LEADERBOARD_TITLES) == set(TOP_QUERIES)
     rows = [LeaderboardRow(1, 7, "Ada Lovelace", 1200, 9, 6),
-            LeaderboardRow(2, 8, "🔥🔥", -5, 1, 0)]
+            LeaderboardRow(2, 8, "🔥🔥", 0, 0, 0)]
     for kind in TOP_QUERIES:
-        title, board = scenes.leaderboard_scene(kind, rows)
-        assert title.isascii() and len(title) <= 40
-        assert [(r.rank, r.name, r.beans, r.games, r.wins) for r in board] == [
-            (1, "Ada Lovelace", 1200, 9, 6), (2, "#2", -5, 1, 0)]
-        render_leaderboard(board, title)  # a valid picture
+        board = scenes.leaderboard_scene(kind, rows, "zh-Hant")
+        assert board.title == t(f"top.title_{kind}", "zh-Hant")
+        assert board.balances == (kind in ("all", "global"))
+        assert board.labels == scenes.picture_labels("zh-Hant")
+        assert [(r.rank, r.name, r.beans, r.games, r.wins) for r in board.rows] == [
+            (1, "Ada Lovelace", 1200, 9, 6), (2, "🔥🔥", 0, 0, 0)]
+        assert board.rows[1].win_rate is None  # no deal, no rate
+        render_leaderboard(board)  # a valid picture
+    with pytest.raises(KeyError):
+        scenes.leaderboard_scene("yesterday", rows)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_a_four_player_result_adds_up(seed):
+    """RULES.md §11: four seats, bombs do not double by default, and a landlord who bid 3 first
+    and wins gets 头撂 +1 per pair: the picture's parts give the engine's multipliers and
+    bonus, its points are the engine's."""
+    from engine import FOUR
+    from images.result import pair_multipliers
+
+    state = new_deal(FOUR, seed=seed, first_bidder=0)
+    state = apply(state, Action("bid", 0, value=3))
+    final = _finish(state)
+    result = final.result
+    table = table_for(final)
+    table.seats.append(Seat(4, "韓梅梅"))
+    table.lang = "zh-Hant"
+    scene = scenes.result_scene(table, final.view(0), final.hands, result.points,
+                                [p * 10 for p in result.points])
+    assert scene is not None and len(scene.seats) == 4
+    assert not scene.bombs_double and scene.bonus == result.bonus
+    assert pair_multipliers(scene) == list(result.multipliers)
+    parts = breakdown(scene)
+    assert not any(part.startswith("炸彈") for part in parts)
+    assert ("頭撂 +1" in parts) == (result.bonus == 1)
+    assert [s.points for s in scene.seats] == list(result.points)
+    render_result(scene)  # a valid picture

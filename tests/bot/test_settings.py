@@ -174,6 +174,8 @@ def test_env_example_lists_every_setting() -> None:
         "BOT_MOVE_DELAY",
         "TABLE_EDIT_INTERVAL",
         "GROUP_RATE_LIMIT",
+        "TURN_NOTICE_DELAY",
+        "AI_WORKERS",
         "WEBHOOK_URL",
         "WEBHOOK_SECRET",
         "WEBHOOK_PORT",

@@ -41,9 +41,9 @@ async def test_start_registers_command_menus_in_chinese_and_english(
 
 async def test_start_opens_the_store_and_keeps_settings(running_bot: BotRunner) -> None:
     bot_data = running_bot.app.bot_data
-    assert bot_data["settings"] is running_bot.settings
-    player = await bot_data["store"].ensure_player(42, "Alice")
-    assert await bot_data["store"].balance(player.user_id) == 1000
+    assert bot_data.settings is running_bot.settings
+    player = await bot_data.store.ensure_player(42, "Alice")
+    assert await bot_data.store.balance(player.user_id) == 1000
     assert running_bot.settings.database_path.exists()
     assert running_bot.app.job_queue is not None
 
@@ -100,7 +100,7 @@ async def test_restart_keeps_the_database_and_delivers_each_update_once(
     )
     alice, group = fake_api.new_user("Alice"), fake_api.new_group()
     first = await bot_runner.start()
-    await first.bot_data["store"].ensure_player(alice.id, "Alice")
+    await first.bot_data.store.ensure_player(alice.id, "Alice")
     fake_api.send_text(alice, group, "ping 1")
     await fake_api.wait_for(lambda: seen == ["ping 1"])
 
@@ -111,7 +111,7 @@ async def test_restart_keeps_the_database_and_delivers_each_update_once(
 
     second = await bot_runner.restart()
     assert second is not first and second.running
-    assert await second.bot_data["store"].balance(alice.id) == 1000
+    assert await second.bot_data.store.balance(alice.id) == 1000
     fake_api.send_text(alice, group, "ping 3")
     await fake_api.wait_for(lambda: seen == ["ping 1", "ping 2", "ping 3"])
     assert fake_api.pending_updates <= 1
@@ -132,7 +132,7 @@ async def test_private_start_is_answered_in_the_users_language(
     fake_api.send_text(chen, chen, "/start")
     reply = await fake_api.wait_for("sendMessage", chat_id=chen)
     assert reply.params["text"] == t("reply.start", "zh-Hant", name="Chen")
-    assert await running_bot.app.bot_data["store"].balance(li.id) == 1000
+    assert await running_bot.app.bot_data.store.balance(li.id) == 1000
 
 
 @pytest.fixture

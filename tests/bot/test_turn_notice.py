@@ -85,7 +85,7 @@ async def test_a_timeout_and_a_stop_withdraw_the_notice(
     assert pending(fake_api, players) == [0, 1, 0]
     # Bob lets the time run out: his seat goes on auto-play, the turn passes on.
     await fake_api.wait_for(lambda: pending(fake_api, players)[1] == 0, timeout=5)
-    table = app.bot_data["tables"].table_of(ann.id)
+    table = app.bot_data.tables.table_of(ann.id)
     assert table.state.autoplay[1] and table.state.history[0] == Action("timeout", 1)
     await fake_api.wait_for(lambda: pending(fake_api, players) == [0, 0, 1], timeout=5)
     fake_api.make_admin(players.group, ann)
@@ -99,7 +99,7 @@ async def test_a_pending_notice_is_withdrawn_after_a_restart(
     players = await start(fake_api, running_bot.app)
     ann = players.users[0]
     (notice,) = notices(fake_api, ann)
-    stored = await running_bot.app.bot_data["store"].load_tables()
+    stored = await running_bot.app.bot_data.store.load_tables()
     assert [t["turn_notices"] for t in stored.values()] == [[notice.message_id, None, None]]
     await running_bot.restart()
     await fake_api.wait_for(lambda: t("table.continues", LANG) in fake_api.messages_in(

@@ -10,8 +10,8 @@ import pytest
 
 from bot import callbacks as cb
 from bot import views
+from bot.game.table import Seat, Table
 from bot.i18n import CATALOGUES, LANGUAGES, t
-from bot.table import Seat, Table
 from engine import (
     ERROR_CODES,
     ROB,

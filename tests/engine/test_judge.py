@@ -106,20 +106,15 @@ def test_malformed_json_gets_an_error_line() -> None:
     }
 
 
-def test_replay_without_the_replay_module_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "engine.replay", None)  # makes the import fail
-    answer = handle({"op": "replay", "preset": "score", "hands": [], "actions": []})
-    assert answer["error"].startswith("replay is not available")
-
-
 def test_replay_is_delegated_to_engine_replay(monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.replay
-
     seen = []
-    monkeypatch.setattr(engine.replay, "run_replay", lambda r: seen.append(r) or {"ok": True})
+    monkeypatch.setattr(engine.judge, "run_replay",
+                        lambda r, rules: seen.append((r, rules.variant)) or {"ok": True})
     request = {"op": "replay", "preset": "score"}
     assert handle(request) == {"ok": True}
-    assert seen == [request]
+    assert seen == [(request, "three")]
+    assert handle({"op": "replay", "variant": "four"}) == {"ok": True}
+    assert seen[-1][1] == "four"
 
 
 def test_an_unexpected_failure_is_an_error_line(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,7 +9,8 @@ Fixtures (`tests/conftest.py`)
 - `fake_api` -> `FakeBotApi`: started on 127.0.0.1 (random free port) for one test.
 - `bot_settings` -> `Settings`: token and base URL of `fake_api`, database `tmp_path/ddz.sqlite3`,
   English default language, `bot_move_delay` 0.01, `table_edit_interval` 0, `group_rate_limit`
-  1000. Override the fixture in a sub-folder `conftest.py` to change settings for many tests,
+  1000, `turn_notice_delay` 0 ("your turn" at once). Override the fixture in a sub-folder
+  `conftest.py` to change settings for many tests,
   or pass overrides to `bot_runner.start(play_timeout=0.5, ...)`.
 - `bot_runner` -> `BotRunner` (not started): `await start(**overrides) -> Application`,
   `await stop()`, `await restart(**overrides) -> Application` (a new Application on the same
@@ -17,7 +18,7 @@ Fixtures (`tests/conftest.py`)
   with each new Application before it starts, e.g. to add a test handler), `.errors`
   (non-Telegram exceptions raised in handlers or jobs: the fixture fails the test if there are
   any, unless `.allow_errors = True`).
-- `running_bot` -> the same `BotRunner`, already started: `running_bot.app.bot_data["store"]`.
+- `running_bot` -> the same `BotRunner`, already started: `running_bot.app.bot_data.store`.
 
 The bot polls with `getUpdates` (timeout 2 s; an injected update answers a pending poll at once).
 
@@ -68,6 +69,9 @@ Waiting and reading
   Both raise TimeoutError listing the calls seen.
 - `await api.wait_answer(query_id) -> Call` (the answerCallbackQuery; `params["text"]`,
   `params.get("show_alert")`), `api.answer_to(query_id) -> Call | None`.
+- `await api.wait_settled(query_id) -> Call`: the answer *and* the end of the bot's handling of
+  that press (the bot answers first, then redraws; the `bot_runner` fixture reports handled
+  updates through `api.mark_handled`, see `api.handled_updates` / `api.handled_queries`).
 - `api.messages_in(chat, *, include_users=False, include_deleted=False) -> list[FakeMessage]`,
   `api.last_message(chat) -> FakeMessage | None`, `api.message(chat, message_id)`,
   `api.buttons(message) -> list[Button]`, `api.file(file_id) -> bytes` (uploaded photos),

@@ -71,6 +71,8 @@ class FakeBotApi:
         self.files: dict[str, bytes] = {}
         self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.webhook_url = ""
+        self.handled_updates: set[int] = set()
+        self.handled_queries: set[str] = set()
         self._messages: dict[int, list[FakeMessage]] = {}
         self._message_ids: dict[int, itertools.count[int]] = {}
         self._updates: list[dict[str, Any]] = []
@@ -455,6 +457,23 @@ class FakeBotApi:
         return await self.wait_for(
             "answerCallbackQuery", timeout, since=0, ok=None, callback_query_id=query_id
         )
+
+    # ---------------------------------------------------------------- updates handled by the bot
+
+    def mark_handled(self, update_id: int, query_id: str | None = None) -> None:
+        """The bot finished handling update ``update_id`` (a callback query ``query_id``): its
+        handlers returned. Called by the test bot (``BotRunner``), not by the bot itself."""
+        self.handled_updates.add(update_id)
+        if query_id is not None:
+            self.handled_queries.add(query_id)
+        self._notify()
+
+    async def wait_settled(self, query_id: str, timeout: float = 5.0) -> Call:
+        """Wait for the bot's answer to the press ``query_id`` *and* for its handler to finish
+        (the bot answers first and redraws after); returns the answerCallbackQuery call."""
+        answer = await self.wait_answer(query_id, timeout)
+        await self.wait_for(lambda: query_id in self.handled_queries, timeout)
+        return answer
 
     # ---------------------------------------------------------------- failures on demand
 

@@ -29,9 +29,12 @@ CASES: dict[str, Callable[[], bytes]] = {
     "table_3": lambda: render_table(scenes.TABLE_3, fmt="PNG"),
     "table_bidding": lambda: render_table(scenes.TABLE_BIDDING, fmt="PNG"),
     "table_4": lambda: render_table(scenes.TABLE_4, fmt="PNG"),
+    "table_straight": lambda: render_table(scenes.TABLE_STRAIGHT, fmt="PNG"),
     "result": lambda: render_result(scenes.RESULT, fmt="PNG"),
-    "leaderboard": lambda: render_leaderboard(scenes.LEADERBOARD, "LEADERBOARD - THIS WEEK",
-                                              fmt="PNG"),
+    "result_escape": lambda: render_result(scenes.RESULT_ESCAPE, fmt="PNG"),
+    "leaderboard": lambda: render_leaderboard(scenes.LEADERBOARD, fmt="PNG"),
+    "leaderboard_balances": lambda: render_leaderboard(scenes.LEADERBOARD_BALANCES, fmt="PNG"),
+    "hand_empty": lambda: render_hand((), labels=scenes.HANS, fmt="PNG"),
 }
 
 

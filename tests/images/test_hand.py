@@ -86,8 +86,7 @@ def test_one_card_hand() -> None:
 @pytest.mark.parametrize(
     ("cards", "selected", "message"),
     [
-        ([], (), "empty"),
-        ((), (), "empty"),
+        ([], (0,), "empty hand has no card"),
         ([0, 54], (), "unknown card 54"),
         ([0, -1], (), "unknown card -1"),
         ([0, "3"], (), "unknown card '3'"),

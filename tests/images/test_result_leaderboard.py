@@ -9,23 +9,57 @@ from PIL import ImageChops
 
 from images import (
     LeaderboardRow,
+    LeaderboardScene,
     RenderError,
     ResultScene,
     ResultSeat,
     render_leaderboard,
     render_result,
 )
-from images.leaderboard import leaderboard_image
-from images.result import breakdown, result_image
+from images.leaderboard import leaderboard_image, value_text
+from images.result import breakdown, result_image, seat_factors, title_lines, totals, won
 from tests.images import scenes
 
 
-def test_breakdown_lists_every_factor() -> None:
-    """RULES.md §7: base × 2^bombs × spring; the last tag is the final multiplier."""
-    assert breakdown(scenes.RESULT) == ["BASE 3", "BOMBS 2 = x4", "SPRING x2", "x16"]
-    plain = dataclasses.replace(scenes.RESULT, bombs=0, spring=False, anti_spring=True,
-                                multiplier=2)
-    assert breakdown(plain) == ["BASE 3", "ANTI-SPRING x2", "x2"]
+def test_breakdown_lists_every_factor_and_they_multiply_to_each_pair() -> None:
+    """RULES.md §3, §7: 2^robs × the largest show × the landlord's doubling × 2^bombs × spring,
+    then per farmer its own doubling; the last tag is the pair multipliers."""
+    scene = scenes.RESULT
+    assert breakdown(scene) == ["底分 1", "抢地主 2 次 ×4", "明牌 ×2", "炸弹 1 个 ×2",
+                                "王炸 1 个 ×2", "春天 ×2", "×128 / ×64"]
+    li, han = scene.seats[1], scene.seats[2]
+    assert seat_factors(scene, li) == ["加倍 ×2"] and seat_factors(scene, han) == []
+    assert seat_factors(scene, scene.landlord) == []
+    assert (li.multiplier, han.multiplier) == (4 * 2 * 2 * 2 * 2 * 2, 4 * 2 * 2 * 2 * 2)
+    assert scene.landlord.points == scene.base * (li.multiplier + han.multiplier)
+    plain = dataclasses.replace(scene, bombs=0, rockets=0, robs=0, spring=False,
+                                anti_spring=True, multiplier=2, labels=scenes.ENGLISH,
+                                seats=(dataclasses.replace(scene.seats[0], shown=0),
+                                       dataclasses.replace(li, doubled=False, multiplier=2),
+                                       dataclasses.replace(han, multiplier=2)))
+    assert breakdown(plain) == ["Base 1", "Anti-spring ×2", "×2"]
+    assert totals(plain) == [2]
+
+
+def test_a_cut_multiplier_shows_the_cap() -> None:
+    capped = dataclasses.replace(
+        scenes.RESULT, cap=64, multiplier=64,
+        seats=(scenes.RESULT.seats[0], dataclasses.replace(scenes.RESULT.seats[1], multiplier=64),
+               scenes.RESULT.seats[2]))
+    assert breakdown(capped)[-2:] == ["封顶 ×64", "×64"]
+    assert "封顶 ×64" not in breakdown(dataclasses.replace(scenes.RESULT, cap=256))
+
+
+def test_an_escape_says_who_left_and_what_they_paid() -> None:
+    """RULES.md §9: the title names the leaver, the line under it the payment; the seats that
+    were paid are the winners whatever the roles."""
+    scene = scenes.RESULT_ESCAPE
+    assert title_lines(scene) == ("Bob left the deal", ["Bob left and pays 36 points (360 beans)"])
+    assert [won(scene, s) for s in scene.seats] == [True, False, True]
+    assert title_lines(scenes.RESULT) == ("地主胜", [])
+    assert result_image(scene).height > result_image(
+        dataclasses.replace(scene, seats=tuple(dataclasses.replace(s, escaped=False)
+                                               for s in scene.seats))).height
 
 
 def test_result_picture() -> None:
@@ -42,23 +76,40 @@ def test_result_picture() -> None:
     assert result_image(four).height > im.height
 
 
-def test_leaderboard_picture() -> None:
-    data = render_leaderboard(scenes.LEADERBOARD, "LEADERBOARD")
-    assert data.startswith(b"\x89PNG") and len(data) < 150 * 1024
-    short = leaderboard_image(scenes.LEADERBOARD[:2], "LEADERBOARD")
-    assert leaderboard_image(scenes.LEADERBOARD, "LEADERBOARD").height > short.height
-    empty = leaderboard_image([], "LEADERBOARD")
-    assert empty.width == 1280
+def test_leaderboard_values() -> None:
+    """Issue 10: "0" for zero, a sign only on beans won over a period, none on balances."""
+    assert [value_text(v, False) for v in (12, 0, -3)] == ["+12", "0", "-3"]
+    assert [value_text(v, True) for v in (1000, 0, -3)] == ["1000", "0", "-3"]
     assert LeaderboardRow(1, "A", 0, 8, 2).win_rate == 0.25
-    assert LeaderboardRow(1, "A", 0, 0, 0).win_rate == 0.0
+    assert LeaderboardRow(1, "A", 0, 0, 0).win_rate is None  # no deal, no rate
+
+
+def test_leaderboard_picture() -> None:
+    data = render_leaderboard(scenes.LEADERBOARD)
+    assert data.startswith(b"\x89PNG") and len(data) < 150 * 1024
+    short = dataclasses.replace(scenes.LEADERBOARD, rows=scenes.LEADERBOARD_ROWS[:2])
+    assert leaderboard_image(scenes.LEADERBOARD).height > leaderboard_image(short).height
+    empty = leaderboard_image(LeaderboardScene("Leaderboard"))
+    assert empty.width == 1280
+
+
+def test_balances_and_beans_won_draw_differently() -> None:
+    board = scenes.LEADERBOARD
+    balances = leaderboard_image(dataclasses.replace(board, balances=True))
+    won_im = leaderboard_image(board)
+    values = (600, 150, 800, won_im.height)  # the value column (and its head)
+    assert balances.crop(values).tobytes() != won_im.crop(values).tobytes()
+    names = (0, 150, 580, won_im.height)
+    assert balances.crop(names).tobytes() == won_im.crop(names).tobytes()
 
 
 def test_leaderboard_rows_without_wins_draw_no_rate() -> None:
-    """A board whose wins are not known (the bot's /top today) draws "-" for the rate."""
-    unknown = [dataclasses.replace(row, wins=None) for row in scenes.LEADERBOARD]
-    assert unknown[0].win_rate is None
-    known_im = leaderboard_image(scenes.LEADERBOARD, "LEADERBOARD")
-    unknown_im = leaderboard_image(unknown, "LEADERBOARD")
+    """A board whose wins are not known draws "-" for the rate."""
+    unknown = dataclasses.replace(scenes.LEADERBOARD, rows=tuple(
+        dataclasses.replace(row, wins=None) for row in scenes.LEADERBOARD_ROWS))
+    assert unknown.rows[0].win_rate is None
+    known_im = leaderboard_image(scenes.LEADERBOARD)
+    unknown_im = leaderboard_image(unknown)
     assert unknown_im.size == known_im.size
     rate_column = (950, 150, 1280, unknown_im.height)
     assert unknown_im.crop(rate_column).tobytes() != known_im.crop(rate_column).tobytes()
@@ -69,18 +120,22 @@ def test_leaderboard_rows_without_wins_draw_no_rate() -> None:
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda: render_leaderboard([], "排行榜"), "ASCII"),
-        (lambda: render_leaderboard([LeaderboardRow(1, "A", 0, 0, 0)] * 26, "T"), "at most 25"),
-        (lambda: render_leaderboard([("A", 1)], "T"), "LeaderboardRow"),
+        (lambda: LeaderboardScene(""), "title must be a non-empty"),
+        (lambda: LeaderboardScene("T", (LeaderboardRow(1, "A", 0, 0, 0),) * 26), "at most 25"),
+        (lambda: LeaderboardScene("T", (("A", 1),)), "LeaderboardRow"),
+        (lambda: render_leaderboard([LeaderboardRow(1, "A", 0, 0, 0)]), "LeaderboardScene"),
         (lambda: LeaderboardRow(1, "A", 0, 1, 2), "cannot exceed"),
         (lambda: LeaderboardRow(0, "A", 0, 1, 1), "rank"),
-        (lambda: LeaderboardRow(1, "张三", 0, 1, 1), "ASCII"),
         (lambda: ResultScene("draw", scenes.RESULT.seats, 1, 1), "winner"),
         (lambda: ResultScene("landlord", scenes.RESULT.seats[:2], 1, 1), "3 or 4"),
+        (lambda: ResultScene("landlord", scenes.RESULT.seats[1:] * 2, 1, 1), "one landlord"),
         (lambda: ResultScene("landlord", scenes.RESULT.seats, 0, 1), "base"),
+        (lambda: ResultScene("landlord", scenes.RESULT.seats, 1, 1, bombs=1, rockets=2),
+         "rockets"),
         (lambda: ResultSeat("A", "landlord", 1.5, 0), "points"),
         (lambda: ResultSeat("A", None, 1, 0), "role"),
         (lambda: ResultSeat("A", "farmer", 1, 0, (54,)), "unknown card 54"),
+        (lambda: ResultSeat("A", "farmer", 1, 0, multiplier=0), "multiplier"),
     ],
 )
 def test_bad_input_raises_a_clear_error(make, message) -> None:

@@ -110,13 +110,13 @@ def test_four_seats_render() -> None:
     [
         (lambda: TableScene(seats=(SeatScene("A"), SeatScene("B"))), "3 or 4"),
         (lambda: TableScene(seats=("A", "B", "C")), "3 or 4"),
-        (lambda: SeatScene("张三"), "ASCII"),
         (lambda: SeatScene(""), "non-empty"),
+        (lambda: SeatScene("A\n"), "printable"),
         (lambda: SeatScene("ABCD"), "longer than 3"),
         (lambda: SeatScene("A", role="boss"), "role"),
         (lambda: SeatScene("A", card_count=-1), "card_count"),
         (lambda: SeatScene("A", last_play=(0, 60)), "unknown card 60"),
-        (lambda: SeatScene("A", last_play="不出"), "ASCII"),
+        (lambda: SeatScene("A", last_play="x" * 17), "longer than 16"),
         (lambda: SeatScene("A", shown_cards=(None,)), "unknown card None"),
         (lambda: TableScene(seats=(SeatScene("A"),) * 3, multiplier=0), "multiplier"),
         (lambda: TableScene(seats=(SeatScene("A"),) * 3, kitty=(99,)), "unknown card 99"),
@@ -126,3 +126,26 @@ def test_four_seats_render() -> None:
 def test_bad_scenes_raise_a_clear_error(make, message) -> None:
     with pytest.raises(RenderError, match=message):
         make()
+
+
+def test_a_long_play_stays_one_row_of_narrower_cards() -> None:
+    """Issue 10: an 11- or 12-card straight in front of a side seat wrapped onto two overlapping
+    rows; it is now one row of narrower cards, every corner index in sight, up to the longest
+    play of three seats (20 cards: a plane of five trios with five kickers)."""
+    from images.fan import one_row_width, rows_needed
+    from images.table import NARROW_PLAY_CARDS, PLAY_CARD
+
+    widths = (PLAY_CARD, *NARROW_PLAY_CARDS)
+    for n in (11, 12, 20):
+        _, _, _, room = LAYOUTS[3][1].play
+        width = one_row_width(n, widths, room)
+        assert width < PLAY_CARD and rows_needed(n, width, room) == 1
+    assert one_row_width(8, widths, LAYOUTS[3][1].play[3]) == PLAY_CARD
+    straight = table_image(scenes.TABLE_STRAIGHT)
+    x, y, _, room = LAYOUTS[3][2].play
+    box = ImageChops.difference(
+        straight, table_image(replace_seat(scenes.TABLE_STRAIGHT, 2, last_play=None))).getbbox()
+    assert box is not None
+    card_height = round(NARROW_PLAY_CARDS[0] * 1.4)
+    assert box[3] - box[1] <= card_height + 16  # one row (and its shadow)
+    assert x - 4 <= box[0] and box[2] <= x + room + 8

@@ -1,4 +1,5 @@
-"""The table of one group chat (or one forum topic): lobby seats, the running deal, message ids.
+"""A table: lobby seats, the running deal, message ids; in a group chat, a forum topic or a
+player's private chat (``/practice``).
 
 A :class:`Table` is what the bot knows about a group's game besides the engine state: who sits
 where, which messages show the table and the hands, the current turn's deadline, each seat's card
@@ -6,9 +7,10 @@ selection. It serializes to a plain dict (``to_dict``/``from_dict``) that the st
 accepted action (``store.save_deal_state``), so a restart restores it exactly. The engine state
 (``DealState``) is stored separately as the deal's JSON and attached on load.
 
-:class:`Tables` is the in-memory registry (``application.bot_data["tables"]``): tables by key
-and by token, the table a player sits at (one at a time), and one ``asyncio.Lock`` per table key
-so that the updates and timer jobs of one table run one at a time.
+:class:`Tables` is the in-memory registry (``Game.tables``): tables by key and by token, the
+table a player sits at (one at a time, checked and taken in one step with no await between,
+:meth:`Tables.table_of`), and one ``asyncio.Lock`` per table key so that the updates and timers
+of one table run one at a time.
 """
 
 from __future__ import annotations
@@ -85,7 +87,9 @@ class Table:
     """A group's table.
 
     Attributes:
-        chat_id, thread_id: the group chat and forum topic (``None`` outside topics).
+        chat_id, thread_id: the table's audience: the group chat and forum topic (``None``
+            outside topics), or the player's private chat for a ``private`` table.
+        private: a practice table in a private chat (one human, two bot seats, no beans).
         lang: the group's language: every group message of this table; private messages and
             pop-ups use the player's own (:meth:`seat_lang`).
         title: the group's title, to name the table in private chats.
@@ -152,6 +156,7 @@ class Table:
     lobby_deadline: float | None = None
     selections: list[list[int]] = field(default_factory=list)
     hint_index: list[int] = field(default_factory=list)
+    private: bool = False
     state: DealState | None = field(default=None, repr=False, compare=False)
     notice: str | None = field(default=None, repr=False, compare=False)
     rendered: dict[int | str, str] = field(default_factory=dict, repr=False, compare=False)
@@ -208,11 +213,11 @@ class Table:
         "play_timeout", "bid_timeout", "autoplay_mode", "bot_level", "pictures", "message_id",
         "message_photo", "hand_message_ids": [...], "hand_photos": [...], "turn_notices": [...],
         "leave_prompts": [...], "join_link", "deal_id", "first_bidder", "redeals", "deadline",
-        "lobby_deadline", "selections": [[rank, ...], ...], "hint_index": [...]}``, meaning what
-        the attributes do.
+        "lobby_deadline", "selections": [[rank, ...], ...], "hint_index": [...],
+        "private"}``, meaning what the attributes do.
         Dicts stored before pictures existed lack ``pictures`` … ``turn_notices``; they read as
         text messages and no pending notice. Dicts stored before ``leave_prompts`` read as no
-        pending /leave confirmation.
+        pending /leave confirmation; dicts stored before ``private`` read as a group's table.
         """
         return {
             "v": DICT_VERSION,
@@ -245,6 +250,7 @@ class Table:
             "lobby_deadline": self.lobby_deadline,
             "selections": [list(s) for s in self.selections],
             "hint_index": list(self.hint_index),
+            "private": self.private,
         }
 
     @classmethod
@@ -292,6 +298,7 @@ class Table:
                 lobby_deadline=data["lobby_deadline"],
                 selections=[list(s) for s in data["selections"]],
                 hint_index=list(data["hint_index"]),
+                private=bool(data.get("private", False)),
             )
         except KeyError as exc:
             raise ValueError(f"table dict lacks {exc.args[0]!r}") from None

@@ -1,0 +1,61 @@
+"""A group's settings as one deal sees them: a frozen, typed snapshot taken when the deal starts
+(issue 9, "one source of truth per table").
+
+The group's stored settings (``Store.get_group_settings``, defaults filled in from
+:data:`bot.rooms.DEFAULT_GROUP_SETTINGS`) are read once per deal; a change made by an admin
+during the deal counts from the next deal, except ``pictures`` (how messages look, not a rule),
+which the game applies from the next change (:meth:`bot.game.service.Game.group_settings_changed`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.i18n import normalize_language
+from bot.rooms import room_stake, rules_for
+from engine.presets import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """What a deal takes from its group's settings.
+
+    Attributes:
+        lang: the group's language (every message to the table's audience).
+        rules: the engine rules (preset and house options, RULES.md §2–§9).
+        stake: beans per point (RULES.md §8); ``min_balance``: beans needed to sit.
+        play_timeout, bid_timeout: seconds per decision (RULES.md §9).
+        autoplay_mode: ``"simple"`` (the seeds' rule) or ``"ai"`` for seats on auto-play.
+        bot_level: the ``engine.ai`` level of bot seats.
+        pictures: messages are pictures with captions (issue 4); ``False``: text only.
+    """
+
+    lang: str
+    rules: Rules
+    stake: int
+    min_balance: int
+    play_timeout: float
+    bid_timeout: float
+    autoplay_mode: str
+    bot_level: str
+    pictures: bool
+
+    @classmethod
+    def of(cls, group: Mapping[str, Any], *, default_language: str, play_timeout: float,
+           bid_timeout: float) -> TableConfig:
+        """The snapshot of a group's full settings (``group``); the bot's defaults fill what
+        the group left unset (language, timeouts)."""
+        tier = room_stake(group)
+        return cls(
+            lang=normalize_language(group.get("language"), default_language),
+            rules=rules_for(group),
+            stake=tier.stake,
+            min_balance=tier.min_balance,
+            play_timeout=float(group.get("play_timeout") or play_timeout),
+            bid_timeout=float(group.get("bid_timeout") or bid_timeout),
+            autoplay_mode=str(group.get("autoplay") or "simple"),
+            bot_level=str(group.get("bot_level") or "normal"),
+            pictures=bool(group.get("pictures", True)),
+        )

@@ -1,0 +1,630 @@
+"""The deal driver: start, accept an action, redeal, finish, leave, stop (issue 9).
+
+Every change runs the same loop (:meth:`DealDriver.act`): **apply** the action to the engine
+state (``engine.apply``; an :class:`engine.IllegalAction` leaves everything as it was),
+acknowledge it to whoever asked (the press is answered before anything slow), **persist** the
+state and the table's value in one store call, **show** what changed (the presser's own hand
+first, the other hands, then the audience message through the outlet's outbox) and **schedule**
+what the new state needs (a bot move, the turn's timeout, a "your turn" notice). Consequences of
+an action that are actions themselves (a seat that cannot be written to goes on auto-play) are
+queued and run by the same loop; a redeal starts a new deal in place; nothing calls back into
+display code.
+
+Everything on one table runs under that table's lock (``Tables.lock``); the methods here whose
+docstring says "lock held" must be called with it. Timers (:meth:`on_bot_move`,
+:meth:`on_turn_timeout`, :meth:`on_notice`) take the lock themselves; the AI thinks without it
+(:class:`bot.game.ai.AiWorker`), and its move counts only if the state did not move on meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from functools import partial
+
+from bot import scenes, views
+from bot.game import timers
+from bot.game.config import TableConfig
+from bot.game.context import GameContext
+from bot.game.drawing import Drawing
+from bot.game.outlet import Unreachable
+from bot.game.table import DEAL, RESULT, Table
+from bot.i18n import t
+from bot.store import SeatFacts, SeatRecord
+from engine import (
+    Action,
+    ComboType,
+    DealState,
+    IllegalAction,
+    SeatView,
+    apply,
+    auto_action,
+    classify,
+    new_deal,
+    next_first_bidder,
+)
+from images import render_hand, render_result, render_table
+
+log = logging.getLogger(__name__)
+
+ACTIVE = ("bidding", "doubling", "playing")
+#: The AI level of auto-play seats when the group chose "ai" (issue 6); bot seats use the
+#: group's ``bot_level``.
+AUTOPLAY_LEVEL = "hard"
+#: The key of the audience's table message in ``Table.rendered`` / ``Table.pictured``.
+TABLE = "table"
+#: Redeals in a row (everybody passed) after which a table closes rather than deal forever.
+MAX_REDEALS = 10
+
+#: Called once the action is accepted, before anything is stored or shown (answers the press).
+Ack = Callable[[], Awaitable[None]]
+
+
+def is_auto(table: Table, state: DealState, seat: int) -> bool:
+    """A seat the bot plays for: a bot seat, or a human seat on auto-play (RULES.md §9)."""
+    return table.seats[seat].is_bot or state.autoplay[seat]
+
+
+def _turn(state: DealState) -> tuple:
+    """What makes a new turn (a fresh deadline): the phase and who is to act, except that in
+    the doubling round the seats deciding one after another share one deadline."""
+    return (state.phase, () if state.phase == "doubling" else state.to_act)
+
+
+class DealDriver:
+    """Runs the deals of every table (see the module docstring)."""
+
+    def __init__(self, ctx: GameContext) -> None:
+        self.ctx = ctx
+        #: Tables whose turn changed since they were last shown: the clock restarts once the
+        #: new turn's prompt is drawn.
+        self._fresh: set[str] = set()
+
+    # --- Starting a deal -----------------------------------------------------------------------
+
+    async def start(self, table: Table, *, redeal: bool = False) -> None:
+        """Deal a new deal at a full table (lock held): a snapshot of the group's settings
+        (:class:`~bot.game.config.TableConfig`), a ``store.create_deal`` record, each human's
+        hand in private, the table message for the audience.
+
+        The first bidder is random for a table's first deal and rotates afterwards (RULES.md
+        §1.4). After a redeal (everybody passed, RULES.md §2) the same seat bids first, the hand
+        messages are reused, and seats that were on auto-play stay on it (RULES.md §9: until the
+        owner takes back control). Test hooks: ``GameContext.deal_seed``, ``first_bidder``.
+        """
+        ctx = self.ctx
+        config = await ctx.config(table)
+        self._take_config(table, config)
+        rules = config.rules
+        old = table.state if redeal else None
+        if old is not None:
+            first = next_first_bidder(old)
+        elif table.first_bidder is None:
+            first = ctx.first_bidder if ctx.first_bidder is not None \
+                else random.randrange(rules.seats)
+        else:
+            first = (table.first_bidder + 1) % rules.seats
+        seed = ctx.deal_seed
+        if seed is not None and old is not None:
+            seed += table.redeals
+        state = new_deal(rules, seed=seed, first_bidder=first)
+        for seat, _ in table.humans():
+            if old is not None and old.autoplay[seat]:
+                state = apply(state, Action("autoplay", seat, value=1))
+        ctx.tables.retoken(table)
+        table.leave_prompts = [None] * len(table.seats)  # drawn for the old token: void
+        table.phase = DEAL
+        table.first_bidder = first
+        table.state = state
+        table.lobby_deadline = None
+        table.reset_turn_memory()
+        table.rendered.clear()
+        if old is None:
+            table.redeals = 0
+            table.notice = None
+            table.reset_messages()
+            for player in table.seats:
+                player.left = False
+        records = [
+            SeatRecord(None, views.seat_name(s, i, table.lang), True) if s.is_bot
+            else SeatRecord(s.user_id, s.name, False)
+            for i, s in enumerate(table.seats)
+        ]
+        table.deal_id = await ctx.store.create_deal(
+            table.key, table.chat_id, records, rules.to_dict(), max(1, table.stake),
+            state.to_json(), state.version,
+        )
+        table.deadline = time.time() + self._timeout(table, state)
+        self._fresh.add(table.key)
+        await ctx.save(table)
+        ctx.outlet.cancel(timers.LOBBY, table.key)
+
+    def _take_config(self, table: Table, config: TableConfig) -> None:
+        table.lang = config.lang
+        table.preset = config.rules.bidding
+        table.stake = 0 if table.private else config.stake
+        table.play_timeout = config.play_timeout
+        table.bid_timeout = config.bid_timeout
+        table.autoplay_mode = config.autoplay_mode
+        table.bot_level = config.bot_level
+        table.pictures = config.pictures
+
+    async def deal(self, table: Table) -> None:
+        """Start a deal and show it (lock held): :meth:`start`, then the same show and schedule
+        steps as after an action."""
+        await self.start(table)
+        await self.advance(table)
+
+    @staticmethod
+    def _timeout(table: Table, state: DealState) -> float:
+        return table.play_timeout if state.phase == "playing" else table.bid_timeout
+
+    # --- Applying actions ----------------------------------------------------------------------
+
+    async def act(self, table: Table, action: Action, *, ack: Ack | None = None,
+                  presser: int | None = None) -> None:
+        """Apply ``action`` and everything it leads to (lock held): the loop of the module
+        docstring. ``ack`` is awaited once the action is accepted, before anything is stored or
+        shown; ``presser`` (a seat) gets its hand message redrawn before the others.
+
+        Raises:
+            IllegalAction: the engine refused ``action``; nothing changed and ``ack`` was not
+                called.
+        """
+        await self._apply(table, action)
+        if ack is not None:
+            await ack()
+        await self.advance(table, presser=presser)
+
+    async def _apply(self, table: Table, action: Action) -> bool:
+        """Apply one action to the table's state and store it (lock held); ``True`` when the
+        deal was dealt again (everybody passed) instead."""
+        prev = table.state
+        assert prev is not None
+        state = apply(prev, action)
+        table.state = state
+        table.notice = None
+        if action.kind not in ("autoplay", "show"):
+            table.reset_turn_memory()
+        if _turn(prev) != _turn(state):
+            table.deadline = time.time() + self._timeout(table, state) if state.to_act else None
+            self._fresh.add(table.key)
+        if state.phase == "redeal":
+            await self._redeal(table)
+            return True
+        if prev.landlord is None and state.landlord is not None:
+            table.redeals = 0
+        if action.kind == "leave":
+            table.seats[action.seat].left = True
+        await self.ctx.store.save_deal_state(_deal_id(table), state.version, state.to_json(),
+                                             table.to_dict())
+        return False
+
+    async def advance(self, table: Table, queued: list[Action] | None = None,
+                      presser: int | None = None) -> None:
+        """Show the current state, then finish the deal or schedule the next step; actions that
+        follow from what was shown (a seat that cannot be written to goes on auto-play) are
+        applied in the same loop (lock held)."""
+        queued = queued if queued is not None else []
+        while True:
+            state = table.state
+            assert state is not None
+            if table.phase != DEAL or self.ctx.tables.get(table.key) is not table:
+                return  # closed (too many redeals) or moved on
+            blocked = await self.show(table, presser)
+            presser = None
+            if state.phase == "finished":
+                await self.finish(table)
+                return
+            if table.key in self._fresh:
+                self._fresh.discard(table.key)
+                if state.to_act:  # the turn's clock starts when its prompt was drawn
+                    table.deadline = time.time() + self._timeout(table, state)
+            self.schedule(table)
+            if self.ctx.settings.turn_notice_delay <= 0:
+                await self.send_notices(table)
+            for seat in dict.fromkeys(blocked):
+                if state.phase in ACTIVE and not state.autoplay[seat]:
+                    name = views.seat_name(table.seats[seat], seat, table.lang)
+                    await self.say(table, t("table.blocked", table.lang, name=name))
+                    queued.append(Action("autoplay", seat, value=1))
+            if not queued:
+                return
+            action = queued.pop(0)
+            if table.state is None or table.state.phase not in ACTIVE \
+                    or table.state.autoplay[action.seat]:
+                continue
+            await self._apply(table, action)
+
+    async def redeal_now(self, table: Table) -> None:
+        """Deal again a deal whose stored state says everybody passed (after a restart), and
+        show it (lock held)."""
+        await self._redeal(table)
+        if table.phase == DEAL:
+            await self.advance(table)
+
+    async def _redeal(self, table: Table) -> None:
+        """Everybody passed (RULES.md §2): cancel this deal (nobody pays) and deal again; after
+        :data:`MAX_REDEALS` redeals in a row the table closes instead (lock held)."""
+        state = table.state
+        assert state is not None
+        await self.ctx.store.cancel_deal(_deal_id(table), state.to_json())
+        table.redeals += 1
+        if table.redeals >= MAX_REDEALS:
+            await self.close_hands(table)
+            await self.ctx.close_table(
+                table, t(f"table.no_bids_{table.preset}", table.lang, n=table.redeals))
+            return
+        await self.start(table, redeal=True)
+        table.notice = t(f"table.redeal_{table.preset}", table.lang)
+
+    # --- Showing -------------------------------------------------------------------------------
+
+    async def show(self, table: Table, first: int | None = None) -> list[int]:
+        """Bring every human's hand message (seat ``first`` before the others) and the
+        audience's table message up to date; withdraw "your turn" notices of seats no longer to
+        act. Returns the seats whose private chat is closed to the bot (marked ``blocked``)
+        (lock held)."""
+        state = table.state
+        assert state is not None
+        order = [i for i, _ in table.humans()]
+        if first in order:
+            order.remove(first)
+            order.insert(0, first)
+        blocked = []
+        for seat in order:
+            if not await self.show_hand(table, seat):
+                blocked.append(seat)
+        await self._withdraw_notices(table)
+        self.update_table(table)
+        return blocked
+
+    async def show_hand(self, table: Table, seat: int) -> bool:
+        """Send or edit one seat's private hand message where it changed; ``False`` when the
+        player's chat is closed to the bot (the seat is marked ``blocked``) (lock held).
+
+        A seat that is not to act is not redrawn when only the line saying whom it waits for
+        changed (issue 9: one caption edit less per turn and seat)."""
+        state = table.state
+        assert state is not None
+        player = table.seats[seat]
+        if player.blocked or player.user_id is None:
+            return True
+        drawing = self.hand_drawing(table, state.view(seat))
+        waiting = state.phase in ACTIVE and seat not in state.to_act \
+            and not state.autoplay[seat] and not state.escaped[seat]
+        drawn = _waiting_signature(drawing) if waiting else drawing.signature
+        if table.rendered.get(seat) == drawn:
+            return True
+        try:
+            shown = await self.ctx.outlet.present(
+                player.user_id, table.hand_message_ids[seat], table.hand_photos[seat],
+                table.pictured.get(seat), drawing)
+        except Unreachable:
+            player.blocked = True
+            return False
+        if shown is not None:
+            table.hand_message_ids[seat], table.hand_photos[seat] = shown
+            table.pictured[seat] = drawing.key
+            table.rendered[seat] = drawn
+        return True
+
+    def hand_drawing(self, table: Table, view: SeatView) -> Drawing:
+        """A seat's private hand message: in pictures mode the hand's picture with the selection
+        raised (:func:`images.render_hand`), under it the selection keyboard, and as caption the
+        same text as in text mode (the hand as text, whose turn it is, what to beat)."""
+        text, markup = views.hand_view(table, view, self._seconds(table))
+        if not table.pictures:
+            return Drawing(text, markup)
+        if not view.hand:  # played out: nothing to draw, the last picture stays
+            return Drawing.keeping_picture(text, markup)
+        selected = table.selections[view.seat] if view.seat < len(table.selections) else []
+        cards, chosen = scenes.hand_picture(view, selected)
+        return Drawing(text, markup, (cards, chosen), partial(render_hand, cards, chosen),
+                       "hand.png")
+
+    def table_drawing(self, table: Table) -> Drawing:
+        """The audience's table message: in pictures mode the table's picture from public facts
+        only (:func:`bot.scenes.table_scene`) with the table text as caption."""
+        assert table.state is not None
+        view = table.state.view(0)
+        seconds = self._seconds(table)
+        text, markup = views.table_view(table, view, seconds, table.notice)
+        if not table.pictures:
+            return Drawing(text, markup)
+        scene = scenes.table_scene(table, view, seconds)
+        return Drawing(text, markup, scene, partial(render_table, scene), "table.jpg")
+
+    @staticmethod
+    def _seconds(table: Table) -> float:
+        return timers.seconds_left(table.deadline)
+
+    def update_table(self, table: Table) -> None:
+        """Ask the outlet to bring the audience's table message to the current state; the
+        outbox runs :meth:`_table_job` when the chat's flood budget allows (never waits)."""
+        key = table.key
+        self.ctx.outlet.update_audience(key, table.chat_id, partial(self._table_job, key))
+
+    async def _table_job(self, key: str) -> bool:
+        """Draw the table's latest state on its audience message, without the table's lock (the
+        outbox's job); ``False`` when nothing changed. A message that is gone or changes between
+        text and picture is posted again, and the table stored with its new id."""
+        table = self.ctx.tables.get(key)
+        if table is None or table.state is None:
+            return False
+        if table.phase not in (DEAL, RESULT):
+            return False
+        drawing = self.table_drawing(table)
+        if table.rendered.get(TABLE) == drawing.signature:
+            return False
+        before = (table.message_id, table.message_photo)
+        try:
+            shown = await self.ctx.outlet.present(
+                table.chat_id, table.message_id, table.message_photo, table.pictured.get(TABLE),
+                drawing, table.thread_id)
+        except Unreachable:
+            return True
+        if shown is None:
+            return True
+        table.pictured[TABLE] = drawing.key
+        table.rendered[TABLE] = drawing.signature
+        if shown != before and self.ctx.tables.get(key) is table:
+            table.message_id, table.message_photo = shown
+            await self.ctx.save(table)
+        return True
+
+    async def say(self, table: Table, text: str) -> None:
+        """Tell the table's audience something in a short message of its own."""
+        try:
+            await self.ctx.outlet.send(table.chat_id, text, None, table.thread_id)
+        except Unreachable:
+            log.info("cannot write to the audience of %s", table.key)
+
+    # --- Timers --------------------------------------------------------------------------------
+
+    def schedule(self, table: Table) -> None:
+        """Arm the bot-move timer (a bot or auto-play seat is to act), the turn timeout and the
+        "your turn" notice (a human is to act) for the current state; cancel what is not
+        needed. The turn's clock starts when its prompt was drawn (this runs after
+        :meth:`show`)."""
+        state = table.state
+        assert state is not None
+        outlet = self.ctx.outlet
+        stamp = timers.Stamp(table.key, table.token, state.version)
+        auto = [s for s in state.to_act if is_auto(table, state, s)]
+        human = [s for s in state.to_act if s not in auto]
+        now = time.time()
+        if auto:
+            outlet.arm(timers.BOT_MOVE, stamp, now + self.ctx.settings.bot_move_delay,
+                       self.on_bot_move)
+        else:
+            outlet.cancel(timers.BOT_MOVE, table.key)
+        if human and table.deadline is not None:
+            outlet.arm(timers.TURN, stamp, table.deadline, self.on_turn_timeout)
+            delay = self.ctx.settings.turn_notice_delay
+            due = [s for s in human if not table.turn_notices[s]]
+            if due and delay > 0:
+                outlet.arm(timers.NOTICE, stamp, now + delay, self.on_notice)
+        else:
+            outlet.cancel(timers.TURN, table.key)
+            outlet.cancel(timers.NOTICE, table.key)
+
+    def _current(self, stamp: timers.Stamp) -> Table | None:
+        """The table a timer was armed for, if its deal and state are still the same."""
+        table = self.ctx.tables.get(stamp.key)
+        if table is None or table.token != stamp.token or table.phase != DEAL:
+            return None
+        if table.state is None or table.state.version != stamp.version:
+            return None
+        return table
+
+    async def on_bot_move(self, stamp: timers.Stamp) -> None:
+        """Timer: the first bot or auto-play seat to act plays (bot seats: ``engine.ai`` at the
+        group's level; auto-play: the group's choice of the seeds' rule or the AI, RULES.md §9).
+        The AI thinks in the worker without the table's lock; its move is applied only if the
+        state is still the one it thought about."""
+        ctx = self.ctx
+        table = self._current(stamp)
+        if table is None or table.state is None:
+            return
+        state = table.state
+        seat = next((s for s in state.to_act if is_auto(table, state, s)), None)
+        if seat is None:
+            return
+        if table.seats[seat].is_bot:
+            action = await ctx.ai.decide(state, seat, table.bot_level)
+        elif table.autoplay_mode == "ai":
+            action = await ctx.ai.decide(state, seat, AUTOPLAY_LEVEL)
+        else:
+            action = auto_action(state, seat)
+        async with ctx.tables.lock(stamp.key):
+            table = self._current(stamp)
+            if table is None:
+                return
+            try:
+                await self.act(table, action)
+            except IllegalAction as exc:
+                log.warning("AI move refused at %s (%s); playing the seeds' default", stamp.key,
+                            exc.code)
+                await self.act(table, auto_action(state, seat))
+
+    async def on_turn_timeout(self, stamp: timers.Stamp) -> None:
+        """Timer: every human seat still to act when the deadline passed gets the engine's
+        timeout action and goes on auto-play (RULES.md §9)."""
+        async with self.ctx.tables.lock(stamp.key):
+            table = self._current(stamp)
+            if table is None or table.state is None:
+                return
+            late = [s for s in table.state.to_act if not is_auto(table, table.state, s)]
+            for seat in late:
+                state = table.state
+                if table.token != stamp.token or state is None:
+                    break  # the timeout ended the deal or dealt again
+                if state.phase in ACTIVE and seat in state.to_act and not state.autoplay[seat]:
+                    await self.act(table, Action("timeout", seat))
+
+    async def on_notice(self, stamp: timers.Stamp) -> None:
+        """Timer: the human seats to act that have not acted within
+        ``settings.turn_notice_delay`` get a notifying "your turn" message in private (edits of
+        the hand message do not notify); it is deleted when the turn passes."""
+        async with self.ctx.tables.lock(stamp.key):
+            table = self._current(stamp)
+            if table is not None:
+                await self.send_notices(table)
+
+    async def send_notices(self, table: Table) -> None:
+        """Send the "your turn" message to every human seat to act that has none pending, and
+        store the table if one was sent (lock held)."""
+        state = table.state
+        if state is None or state.phase not in ACTIVE:
+            return
+        sent = False
+        for seat in state.to_act:
+            player = table.seats[seat]
+            if is_auto(table, state, seat) or player.blocked or player.left \
+                    or table.turn_notices[seat] or player.user_id is None:
+                continue
+            try:
+                message_id = await self.ctx.outlet.send(
+                    player.user_id, _notice_text(table, seat), notify=True)
+            except Unreachable:
+                player.blocked = True
+                continue
+            if message_id is not None:
+                table.turn_notices[seat] = message_id
+                sent = True
+        if sent:
+            await self.ctx.save(table)
+
+    async def _withdraw_notices(self, table: Table, *, every: bool = False) -> None:
+        """Delete the pending "your turn" messages of seats no longer to act (or ``every``)."""
+        state = table.state
+        for seat, player in table.humans():
+            pending = table.turn_notices[seat] if seat < len(table.turn_notices) else None
+            if pending is None or player.user_id is None:
+                continue
+            due = state is not None and state.phase in ACTIVE and seat in state.to_act \
+                and not state.autoplay[seat] and not player.left
+            if due and not every:
+                continue
+            table.turn_notices[seat] = None
+            await self.ctx.outlet.delete(player.user_id, pending)
+
+    # --- The end of a deal ---------------------------------------------------------------------
+
+    async def finish(self, table: Table) -> None:
+        """Settle a finished deal exactly once (``store.settle_deal`` is idempotent), post the
+        result with "Play again", and keep the table in the result phase (lock held). A
+        practice table (``private``) is not settled: its deal is cancelled (nobody pays, no
+        statistics) and the result shows no beans."""
+        ctx = self.ctx
+        state = table.state
+        assert state is not None and state.result is not None
+        ctx.cancel_timers(table.key)
+        await self._withdraw_notices(table, every=True)
+        points = list(state.result.points)
+        if table.private:
+            await ctx.store.cancel_deal(_deal_id(table), state.to_json())
+            beans = [0] * len(points)
+        else:
+            settlement = await ctx.store.settle_deal(
+                _deal_id(table), points, state.to_json(), seat_facts(state),
+                version=state.version,
+            )
+            points, beans = list(settlement.points), list(settlement.beans)
+        table.phase = RESULT
+        table.deadline = None
+        ctx.tables.retoken(table)
+        view = state.view(0)
+        text, markup = views.result_view(table, view, points, beans)
+        scene = scenes.result_scene(table, view, state.hands, points, beans) \
+            if table.pictures else None
+        if scene is not None:
+            drawing = Drawing(text, markup, scene, partial(render_result, scene), "result.png")
+        else:
+            drawing = Drawing(text, markup)
+        await ctx.outlet.post(table.chat_id, drawing, table.thread_id)
+        await ctx.save(table)
+
+    async def close_hands(self, table: Table) -> None:
+        """Take the buttons off every hand message of a deal that was stopped, and withdraw the
+        turn notices (lock held)."""
+        state = table.state
+        await self._withdraw_notices(table, every=True)
+        for i, seat in table.humans():
+            message_id = table.hand_message_ids[i] if i < len(table.hand_message_ids) else None
+            if message_id is None or seat.blocked or state is None or seat.user_id is None:
+                continue
+            text = views.hand_stopped_text(table, state.view(i))
+            photo = i < len(table.hand_photos) and table.hand_photos[i]
+            await self.ctx.outlet.close(seat.user_id, message_id, photo, text)
+
+    # --- Leaving and stopping ------------------------------------------------------------------
+
+    async def leave(self, table: Table, seat: int, *, ack: Ack | None = None) -> None:
+        """The seat's player leaves the running deal: the engine's ``leave`` (escape penalty,
+        RULES.md §9); the seat is auto-played to the end (lock held). The caller tells the
+        audience (the /leave prompt becomes the announcement).
+
+        Raises:
+            IllegalAction: the engine refused (e.g. the seat already left).
+        """
+        await self.act(table, Action("leave", seat), ack=ack)
+
+    async def stop(self, table: Table) -> None:
+        """Cancel the running deal: nobody pays (``store.cancel_deal``); the hands lose their
+        buttons (lock held; the caller closes the table)."""
+        state = table.state
+        self.ctx.cancel_timers(table.key)
+        if table.deal_id is not None and state is not None:
+            await self.ctx.store.cancel_deal(_deal_id(table), state.to_json())
+        await self.close_hands(table)
+
+
+def _deal_id(table: Table) -> int:
+    """The store's id of the table's running deal (there is one while a deal runs)."""
+    assert table.deal_id is not None, f"table {table.key} has no deal"
+    return table.deal_id
+
+
+def _waiting_signature(drawing: Drawing) -> str:
+    """The signature of a waiting seat's hand message without its last text line (whom it
+    waits for, RULES.md-neutral): that line alone changing is not worth an edit."""
+    text = drawing.text.rsplit("\n", 1)[0]
+    markup = drawing.markup.to_json() if drawing.markup else ""
+    return f"{text}\n{markup}\n{drawing.key!r}"
+
+
+def _notice_text(table: Table, seat: int) -> str:
+    """The private notice that ``seat`` is to act, in its player's language, naming the group
+    when it has a title."""
+    lang = table.seat_lang(seat)
+    if table.title:
+        return t("notice.your_turn_in", lang, group=table.title)
+    return t("notice.your_turn", lang)
+
+
+def seat_facts(state: DealState) -> list[SeatFacts]:
+    """Per seat, what it did in a finished deal, for the store's statistics."""
+    result = state.result
+    assert result is not None
+    if result.landlord is None:
+        return []
+    bombs = [0] * state.rules.seats
+    for action in state.history:
+        if action.kind == "play":
+            readings = classify(action.cards or (), state.rules)
+            if readings and readings[0].type in (ComboType.BOMB, ComboType.ROCKET):
+                bombs[action.seat] += 1
+    facts = []
+    for seat in range(state.rules.seats):
+        landlord = seat == result.landlord
+        won = (result.winner == "landlord") == landlord if result.winner else False
+        facts.append(SeatFacts(
+            role="landlord" if landlord else "farmer", won=won, bombs=bombs[seat],
+            spring=won and (result.spring or result.anti_spring),
+            escaped=seat in result.escaped,
+        ))
+    return facts

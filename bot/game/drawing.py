@@ -1,0 +1,53 @@
+"""What one message should show (issue 4): text or caption, keyboard, and the picture's input.
+
+A :class:`Drawing` is built by the game layer from :mod:`bot.views` and :mod:`bot.scenes` and
+handed to the outlet, which brings the message to it with as few Bot API calls as it can
+(:func:`bot.outlet.send.present`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+#: The ``key`` of :meth:`Drawing.keeping_picture`.
+KEPT = "kept picture"
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """What one message should show.
+
+    Attributes:
+        text: the message text, or the caption of the picture (cut to 1024 characters).
+        markup: the inline keyboard (:mod:`bot.views` builds it), or ``None``.
+        key: the picture's input (equal keys give the same picture); ``None`` for text only.
+        render: gives the picture's bytes (called in a worker thread). ``None`` with a ``key``:
+            keep the picture the message shows (only the caption changes), or show text if it
+            shows none.
+        filename: the upload's file name (``.png`` / ``.jpg``).
+        data: the picture's bytes once rendered.
+    """
+
+    text: str
+    markup: Any
+    key: Hashable | None = None
+    render: Callable[[], bytes] | None = None
+    filename: str = "picture.png"
+    data: bytes | None = None
+
+    @property
+    def is_photo(self) -> bool:
+        return self.key is not None
+
+    @property
+    def signature(self) -> str:
+        """Text, keyboard and picture input in one string: equal signatures, equal messages."""
+        markup = self.markup.to_json() if self.markup else ""
+        return f"{self.text}\n{markup}\n{self.key!r}"
+
+    @classmethod
+    def keeping_picture(cls, text: str, markup: Any) -> Drawing:
+        """A new caption and keyboard under the picture the message shows now."""
+        return cls(text, markup, KEPT)

@@ -1,0 +1,305 @@
+"""The lobby: opening a table, Join / Leave / Add bot / Start / Close, expiry, "Play again",
+and practice tables (issue 3, flow steps 1–3 and 7; issue 9, ``/practice``).
+
+One table per group chat, one per forum topic (key ``chat_id:thread_id``), one practice table per
+private chat. A player sits at one table at a time: the check and the seat are taken in one step
+with no await between (:meth:`Lobby.seat`), so two tables racing for the same player cannot both
+seat them. Joining first writes to the player privately: if the outlet says the chat is closed,
+the player is refused and the lobby shows a deep link that seats them from the private chat.
+
+A lobby exists only once its message does: if the lobby message cannot be sent, the table is
+dropped again (issue 14, item 3).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from dataclasses import dataclass
+
+from bot import views
+from bot.game import timers
+from bot.game.context import GameContext
+from bot.game.deal import DealDriver
+from bot.game.drawing import Drawing
+from bot.game.outlet import Unreachable
+from bot.game.table import LOBBY, RESULT, Seat, Table, table_key
+from bot.i18n import t
+
+log = logging.getLogger(__name__)
+
+#: Bot seats of a practice table (``/practice``): one human, two AI seats.
+PRACTICE_BOTS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Someone who wants a seat: Telegram user id, the name shown for them, their Telegram
+    language (matched to ours, or ``None``)."""
+
+    user_id: int
+    name: str
+    language: str | None = None
+
+
+class Lobby:
+    """Lobbies of every table (see the module docstring)."""
+
+    def __init__(self, ctx: GameContext, deals: DealDriver) -> None:
+        self.ctx = ctx
+        self.deals = deals
+
+    async def open_table(
+        self, chat_id: int, thread_id: int | None, title: str, person: Person
+    ) -> tuple[Table | None, str | None]:
+        """Open the lobby of a group (or topic) and seat its opener.
+
+        Returns ``(table, None)``, ``(table, refusal)`` when the lobby opened but the opener
+        could not sit (the refusal text says why), or ``(None, text)`` when a lobby or deal
+        already runs here, the opener already sits at another table, or the lobby message could
+        not be sent.
+        """
+        ctx = self.ctx
+        key = table_key(chat_id, thread_id)
+        probe = Table(chat_id, thread_id, ctx.settings.default_language)
+        config = await ctx.config(probe)
+        lang = config.lang
+        async with ctx.tables.lock(key):
+            existing = ctx.tables.get(key)
+            if existing is not None and existing.phase != RESULT:
+                return None, t("reply.table_exists", lang)
+            if ctx.tables.table_of(person.user_id) is not None:
+                return None, t("pop.seated_elsewhere", lang)
+            if existing is not None:
+                ctx.tables.remove(existing)
+            table = Table(chat_id, thread_id, lang, title=title, opener_id=person.user_id,
+                          preset=config.rules.bidding, stake=config.stake)
+            ctx.tables.add(table)
+            refusal = await self.seat(table, person, lang=lang)
+            if not await self.post_lobby(table):
+                ctx.tables.remove(table)
+                await ctx.store.delete_table(key)
+                return None, t("reply.lobby_failed", lang)
+            return table, refusal
+
+    async def open_practice(self, person: Person, lang: str) -> str | None:
+        """Deal a practice table in the player's private chat (``/practice``): the player and
+        :data:`PRACTICE_BOTS` AI seats, the same hand, keyboard, table picture and result as in a
+        group, no beans (the deal is not settled). ``None`` when dealt, else why not, in
+        ``lang``."""
+        ctx = self.ctx
+        key = table_key(person.user_id, None)
+        async with ctx.tables.lock(key):
+            existing = ctx.tables.get(key)
+            if existing is not None and existing.phase != RESULT:
+                return t("reply.practice_running", lang)
+            if ctx.tables.table_of(person.user_id) is not None:
+                return t("pop.seated_elsewhere", lang)
+            if existing is not None:
+                ctx.tables.remove(existing)
+            player = await ctx.store.ensure_player(person.user_id, person.name, person.language)
+            table = Table(person.user_id, None, lang, title="", opener_id=person.user_id,
+                          private=True)
+            table.seats.append(Seat(person.user_id, person.name, lang=player.language or lang))
+            for n in range(PRACTICE_BOTS):
+                table.seats.append(Seat(None, t("seat.bot", lang, n=n + 2), True))
+            ctx.tables.add(table)
+            await self.deals.deal(table)
+            return None
+
+    async def post_lobby(self, table: Table) -> bool:
+        """Send a fresh lobby message, store the table and arm its expiry (lock held);
+        ``False`` when the message could not be sent (nothing stored)."""
+        table.lobby_deadline = time.time() + self.ctx.settings.lobby_timeout
+        text, markup = self._lobby(table)
+        try:
+            message_id = await self.ctx.outlet.send(table.chat_id, text, markup, table.thread_id)
+        except Unreachable:
+            message_id = None
+        if message_id is None:
+            return False
+        table.message_id = message_id
+        table.message_photo = False
+        await self.ctx.save(table)
+        self.arm_expiry(table)
+        return True
+
+    def _lobby(self, table: Table) -> tuple[str, object]:
+        minutes = math.ceil(timers.seconds_left(table.lobby_deadline) / 60)
+        return views.lobby_view(table, self.ctx.bot_username, minutes)
+
+    async def refresh(self, table: Table) -> None:
+        """Show the lobby's seats as they are now and store the table (lock held)."""
+        await self.ctx.save(table)
+        if table.message_id is not None:
+            text, markup = self._lobby(table)
+            try:
+                await self.ctx.outlet.present(table.chat_id, table.message_id, False, None,
+                                              Drawing(text, markup), table.thread_id)
+            except Unreachable:
+                log.info("lobby edit at %s: the chat is closed", table.key)
+
+    async def seat(
+        self, table: Table, person: Person, *, lang: str, check_private: bool = True
+    ) -> str | None:
+        """Seat ``person`` in the lobby; ``None`` on success, else the text saying why not, in
+        ``lang`` (the group's for a reply in the group, the user's for a pop-up or in private).
+
+        Refuses: not a lobby any more, already seated here or at another table, no free seat, a
+        balance below the room's minimum (RULES.md §8), or (``check_private``) a private chat
+        the bot cannot write to — then the lobby gets its deep-link button (lock held). The
+        seat keeps the player's own language (``Player.language``) for their private messages.
+        Everything that waits comes first; the checks that decide and the seat itself follow in
+        one step, so no other table can seat the same player in between.
+        """
+        ctx = self.ctx
+        refusal = self._seat_refusal(table, person.user_id, lang)
+        if refusal is not None:
+            return refusal
+        player = await ctx.store.ensure_player(person.user_id, person.name, person.language)
+        minimum = (await ctx.config(table)).min_balance
+        if player.balance < minimum:
+            return t("pop.need_beans", lang, minimum=minimum, balance=player.balance)
+        if check_private:
+            welcome = t("hand.welcome", player.language or table.lang, group=table.title)
+            try:
+                await ctx.outlet.send(person.user_id, welcome)
+            except Unreachable:
+                log.info("cannot write to user %s privately", person.user_id)
+                if not table.join_link:
+                    table.join_link = True
+                    await self.refresh(table)
+                return t("pop.need_private", lang)
+        refusal = self._seat_refusal(table, person.user_id, lang)  # again: we waited
+        if refusal is not None:
+            return refusal
+        table.seats.append(Seat(person.user_id, person.name, lang=player.language))
+        return None
+
+    def _seat_refusal(self, table: Table, user_id: int, lang: str) -> str | None:
+        if table.phase != LOBBY or self.ctx.tables.get(table.key) is not table:
+            return t("pop.game_started", lang)
+        if table.seat_of(user_id) is not None:
+            return t("pop.already_seated", lang)
+        if self.ctx.tables.table_of(user_id) is not None:
+            return t("pop.seated_elsewhere", lang)
+        if table.is_full():
+            return t("pop.table_full", lang)
+        return None
+
+    def arm_expiry(self, table: Table) -> None:
+        """Close the lobby when ``table.lobby_deadline`` passes unless a deal started."""
+        stamp = timers.Stamp(table.key, table.token)
+        self.ctx.outlet.arm(timers.LOBBY, stamp, table.lobby_deadline or time.time(),
+                            self.on_expired)
+
+    async def on_expired(self, stamp: timers.Stamp) -> None:
+        """Timer: the lobby nobody started closes and says so."""
+        async with self.ctx.tables.lock(stamp.key):
+            table = self.ctx.tables.get(stamp.key)
+            if table is not None and table.phase == LOBBY and table.token == stamp.token:
+                await self.expire(table)
+
+    async def expire(self, table: Table) -> None:
+        """Close an expired lobby (lock held)."""
+        await self.ctx.close_table(table, views.lobby_closed_text(table, "expired"))
+
+    async def close(self, table: Table, by: str) -> None:
+        """The opener or an admin (named ``by``) closes the lobby (lock held)."""
+        await self.ctx.close_table(table, views.lobby_closed_text(table, "closed", by))
+
+    async def leave(self, table: Table, user_id: int) -> bool:
+        """Take the player's seat away (lock held); ``False`` if they did not sit here. The
+        opener role passes to the next human; a lobby without humans closes."""
+        seat = table.seat_of(user_id)
+        if seat is None:
+            return False
+        del table.seats[seat]
+        humans = [s for _, s in table.humans()]
+        if not humans:
+            await self.ctx.close_table(table, views.lobby_closed_text(table, "empty"))
+            return True
+        if table.opener_id == user_id:
+            table.opener_id = humans[0].user_id
+        await self.refresh(table)
+        return True
+
+    def add_bot(self, table: Table) -> bool:
+        """Seat a bot (lock held); ``False`` when the table is full (then nothing changed; the
+        caller refreshes the lobby after answering)."""
+        if table.is_full():
+            return False
+        index = len(table.seats)
+        table.seats.append(Seat(None, t("seat.bot", table.lang, n=index + 1), True))
+        return True
+
+    async def start_refusal(self, table: Table, lang: str) -> tuple[str | None, str | None]:
+        """Why Start cannot deal now: ``(pop-up in lang, message for the audience)``, each
+        ``None`` when there is none; ``(None, None)``: it may. The room's minimum balance is
+        checked again (beans may have gone since the players sat down)."""
+        if not table.is_full():
+            return t("pop.need_three", lang), None
+        minimum, short = await self.lacking_beans(table)
+        if short:
+            return (self._need_beans_text(table, short, minimum, lang)[:200],
+                    self._need_beans_text(table, short, minimum, table.lang))
+        return None, None
+
+    @staticmethod
+    def _need_beans_text(table: Table, short: list[int], minimum: int, lang: str) -> str:
+        names = ", ".join(views.seat_name(table.seats[i], i, lang) for i in short)
+        return t("pop.start_need_beans", lang, names=names, minimum=minimum)
+
+    async def lacking_beans(self, table: Table) -> tuple[int, list[int]]:
+        """The room's minimum balance to sit (RULES.md §8) and the human seats below it now
+        (lock held)."""
+        minimum = (await self.ctx.config(table)).min_balance
+        short = []
+        for i, seat in table.humans():
+            if seat.user_id is not None and await self.ctx.store.balance(seat.user_id) < minimum:
+                short.append(i)
+        return minimum, short
+
+    async def play_again(self, table: Table, presser: int) -> None:
+        """"Play again" under a result: a new lobby with the same seats (minus players who left
+        the deal, sit elsewhere now or fell below the room's minimum balance) and the group's
+        current settings; the presser becomes its opener (issue 3, flow step 7). At a practice
+        table the next deal is dealt at once (lock held)."""
+        ctx = self.ctx
+        registry = ctx.tables
+        if table.private:
+            await self._practice_again(table)
+            return
+        config = await ctx.config(table)
+        seats = []
+        for s in table.seats:
+            stays = s.is_bot or (
+                not s.left and s.user_id is not None and registry.table_of(s.user_id) is None
+                and await ctx.store.balance(s.user_id) >= config.min_balance)
+            if stays:
+                seats.append(Seat(s.user_id, s.name, s.is_bot, lang=s.lang))
+        table.seats = seats
+        table.lang = config.lang
+        table.preset = config.rules.bidding
+        table.stake = config.stake
+        registry.retoken(table)
+        table.phase = LOBBY
+        table.opener_id = presser
+        table.deal_id = None
+        table.state = None
+        table.deadline = None
+        table.join_link = False
+        table.hand_message_ids = []
+        table.rendered.clear()
+        table.reset_turn_memory()
+        await self.post_lobby(table)
+
+    async def _practice_again(self, table: Table) -> None:
+        for seat in table.seats:
+            seat.left = False
+        table.state = None
+        table.message_id = None  # the result stays; the new deal gets a table message below it
+        table.message_photo = False
+        await self.deals.deal(table)
+

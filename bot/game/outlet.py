@@ -1,0 +1,88 @@
+"""The game layer's one interface to the outside world (issue 9).
+
+A table's **audience** is a chat (``chat_id``, and ``thread_id`` in a forum topic): a group, a
+topic, or a player's private chat (``/practice``). Each human **seat** has a private message with
+its hand, in the chat ``seat.user_id``. The game layer says what these messages should show now
+(:class:`~bot.game.drawing.Drawing`) and which timers to arm; the outlet decides how (edits,
+uploads, flood budgets, retries). :class:`bot.outlet.telegram.TelegramOutlet` implements it with
+the Bot API and PTB's JobQueue; tests may implement it with anything.
+
+Failures the game must know about come back as :class:`Unreachable` (the chat is closed to the
+bot: that seat goes on auto-play); every other failure is the outlet's (logged, retried, or the
+message posted again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from bot.game.drawing import Drawing
+from bot.game.timers import Stamp
+
+#: A timer's callback: called with the stamp it was armed with.
+TimerCallback = Callable[[Stamp], Awaitable[None]]
+#: An audience message's job in the outbox: called when the chat's flood budget allows one
+#: call; returns ``False`` when it found nothing to change (the budget is given back).
+OutboxJob = Callable[[], Awaitable[bool]]
+
+
+class Unreachable(Exception):
+    """The bot cannot write to this chat (the user blocked it, or never started it)."""
+
+
+class Outlet(Protocol):
+    """What the game layer needs from the outside (see the module docstring)."""
+
+    async def present(
+        self, chat_id: int, message_id: int | None, is_photo: bool, shown_key: object,
+        drawing: Drawing, thread_id: int | None = None,
+    ) -> tuple[int, bool] | None:
+        """Make message ``message_id`` (a photo if ``is_photo``, showing the picture of
+        ``shown_key``) show ``drawing``, editing in place where possible; returns the id of the
+        message that shows it now and whether it is a photo, or ``None`` when it failed (logged).
+
+        Raises:
+            Unreachable: the chat is closed to the bot.
+        """
+        ...
+
+    def update_audience(self, key: str, chat_id: int, job: OutboxJob) -> None:
+        """Ask for the table ``key``'s audience message to be brought up to date: ``job`` runs
+        when ``chat_id``'s flood budget allows, reading the table's latest state then; a newer
+        request replaces one not yet run (only the latest state is ever sent). Never waits."""
+        ...
+
+    async def send(self, chat_id: int, text: str, markup: object = None,
+                   thread_id: int | None = None, *, notify: bool = False) -> int | None:
+        """Send a text message (``notify``: with a notification even where the chat is muted
+        by default); its id, or ``None`` when it failed (logged).
+
+        Raises:
+            Unreachable: the chat is closed to the bot.
+        """
+        ...
+
+    async def post(self, chat_id: int, drawing: Drawing,
+                   thread_id: int | None = None) -> int | None:
+        """Send a new message showing ``drawing`` (a picture rendered in a worker thread, or
+        text); its id, or ``None`` when it failed (logged)."""
+        ...
+
+    async def close(self, chat_id: int, message_id: int, is_photo: bool, text: str) -> bool:
+        """Replace a message's text (or caption) by ``text`` and take its keyboard away;
+        ``False`` when it cannot be edited any more."""
+        ...
+
+    async def delete(self, chat_id: int, message_id: int) -> None:
+        """Delete a message; one already gone is no error."""
+        ...
+
+    def arm(self, kind: str, stamp: Stamp, at: float, callback: TimerCallback) -> None:
+        """Call ``callback(stamp)`` at the absolute UTC time ``at`` (however late), replacing the
+        pending timer of ``kind`` for table ``stamp.key``."""
+        ...
+
+    def cancel(self, kind: str, key: str) -> None:
+        """Cancel the pending timer of ``kind`` for table ``key``, if any."""
+        ...

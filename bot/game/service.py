@@ -1,0 +1,151 @@
+"""The game layer's entry points (:class:`Game`): what handlers and timers call.
+
+Handlers parse an update, take the table's lock (``game.tables.lock(key)``), call one of these and
+answer; they never reach into the driver's internals. A table is addressed by its key
+(:func:`bot.game.table.table_key` of the audience's chat and topic) or by the token its buttons
+carry (``game.tables.by_token``).
+"""
+
+from __future__ import annotations
+
+from bot.game.ai import AiWorker
+from bot.game.context import GameContext
+from bot.game.deal import ACTIVE, Ack, DealDriver
+from bot.game.lobby import Lobby, Person
+from bot.game.outlet import Outlet
+from bot.game.restore import restore
+from bot.game.table import DEAL, Table, Tables
+from bot.settings import Settings
+from bot.store import Store
+from bot.views import cycle_selection
+from engine import Action
+
+__all__ = ["Game", "Person"]
+
+
+class Game:
+    """Every table of this process and the code that runs them.
+
+    Args:
+        store, settings, outlet: see :class:`~bot.game.context.GameContext`.
+        ai: the AI worker (default: ``settings.ai_workers`` threads).
+        deal_seed, first_bidder: test hooks (see :class:`~bot.game.context.GameContext`); also
+            settable later as attributes of the same name.
+        bot_username: the bot's @username, for deep links.
+    """
+
+    def __init__(self, store: Store, settings: Settings, outlet: Outlet, *,
+                 ai: AiWorker | None = None, deal_seed: int | None = None,
+                 first_bidder: int | None = None, bot_username: str = "") -> None:
+        self.ctx = GameContext(store, settings, outlet, Tables(),
+                               ai or AiWorker(settings.ai_workers), bot_username=bot_username,
+                               deal_seed=deal_seed, first_bidder=first_bidder)
+        self.deals = DealDriver(self.ctx)
+        self.lobby = Lobby(self.ctx, self.deals)
+
+    @property
+    def tables(self) -> Tables:
+        """The registry of tables (locks, seats, tokens)."""
+        return self.ctx.tables
+
+    @property
+    def deal_seed(self) -> int | None:
+        """Test hook: the shuffle's seed of every deal (``None``: random)."""
+        return self.ctx.deal_seed
+
+    @deal_seed.setter
+    def deal_seed(self, seed: int | None) -> None:
+        self.ctx.deal_seed = seed
+
+    @property
+    def first_bidder(self) -> int | None:
+        """Test hook: the first bidder of a table's first deal (``None``: random)."""
+        return self.ctx.first_bidder
+
+    @first_bidder.setter
+    def first_bidder(self, seat: int | None) -> None:
+        self.ctx.first_bidder = seat
+
+    async def restore(self) -> None:
+        """Reload stored tables and running deals after a start (:mod:`bot.game.restore`)."""
+        await restore(self.ctx, self.lobby, self.deals)
+
+    async def close_table(self, table: Table, text: str) -> None:
+        """Forget the table and replace its audience message by ``text`` (lock held)."""
+        await self.ctx.close_table(table, text)
+
+    def shutdown(self) -> None:
+        """Stop the AI worker's threads."""
+        self.ctx.ai.shutdown()
+
+    def group_settings_changed(self, chat_id: int, group: dict) -> None:
+        """A group's settings changed. Rules, stake and timeouts count from the next deal (the
+        running one keeps its snapshot); ``pictures`` (how messages look) applies to the running
+        deals from their next change."""
+        pictures = bool(group.get("pictures", True))
+        for table in self.tables:
+            if table.chat_id == chat_id and table.phase == DEAL and table.pictures != pictures:
+                table.pictures = pictures
+                table.rendered.clear()
+
+    # --- Presses of a seated player (lock held) ------------------------------------------------
+
+    async def act(self, table: Table, seat: int, action: Action, ack: Ack) -> None:
+        """A seat's decision (bid, double, show, pass, play, auto-play, leave): see
+        :meth:`bot.game.deal.DealDriver.act`. ``ack`` answers the press once accepted.
+
+        Raises:
+            IllegalAction: refused; nothing changed, ``ack`` not called (the handler answers
+                with the error's code, reading and reason).
+        """
+        self._back(table, seat)
+        await self.deals.act(table, action, ack=ack, presser=seat)
+
+    async def redraw_hand(self, table: Table, seat: int) -> None:
+        """Draw the seat's hand message again (after a press that changed nothing)."""
+        self._back(table, seat)
+        await self.deals.show_hand(table, seat)
+
+    @staticmethod
+    def _back(table: Table, seat: int) -> None:
+        """A press from the seat's private chat: if it was marked blocked, the player is back
+        and their hand is drawn again."""
+        player = table.seats[seat]
+        if player.blocked:
+            player.blocked = False
+            table.rendered.pop(seat, None)
+
+    def may_select(self, table: Table, seat: int) -> bool:
+        """The seat is to play now and not on auto-play (the selection keyboard works)."""
+        state = table.state
+        return state is not None and state.phase == "playing" and seat in state.to_act \
+            and not state.autoplay[seat] and state.phase in ACTIVE
+
+    def select(self, table: Table, seat: int, rank: int) -> bool:
+        """Tap a rank of the hand keyboard (lock held): cycles how many cards of that rank are
+        selected; ``False`` (nothing changed) for a rank the hand does not hold."""
+        assert table.state is not None
+        view = table.state.view(seat)
+        if rank not in view.hand_ranks:
+            return False
+        table.selections[seat] = cycle_selection(view.hand_ranks, table.selections[seat], rank)
+        return True
+
+    def clear(self, table: Table, seat: int) -> None:
+        """Clear the seat's selection (lock held)."""
+        table.selections[seat] = []
+
+    async def hint(self, table: Table, seat: int) -> bool:
+        """Select the next hint (the AI's suggestions in turn, computed off the event loop);
+        ``False`` when nothing can be played on the table (lock held)."""
+        assert table.state is not None
+        options = await self.ctx.ai.hints(table.state, seat)
+        if not options:
+            return False
+        table.selections[seat] = sorted(options[table.hint_index[seat] % len(options)].cards)
+        table.hint_index[seat] += 1
+        return True
+
+    def selection(self, table: Table, seat: int) -> tuple[int, ...]:
+        """The seat's selected ranks, as a play's ``cards``."""
+        return tuple(table.selections[seat])

@@ -1,0 +1,41 @@
+"""What a timer is armed for, and absolute deadlines (issue 3, "Survives restarts").
+
+The game layer asks its outlet to arm timers (:meth:`bot.game.outlet.Outlet.arm`); each kind has
+one timer per table, so arming replaces the previous one of that kind. A timer carries a
+:class:`Stamp` (table key, token, state version) and the game checks it under the table's lock
+when it fires: a timer armed for an older deal or an older state does nothing.
+
+Deadlines are absolute UTC timestamps (``time.time()``) kept in the table's value, so that after
+a restart a turn gets exactly the time that was left.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+#: A human seat's turn ran out (RULES.md §9).
+TURN = "turn"
+#: A bot or auto-play seat is to act.
+BOT_MOVE = "bot"
+#: An unstarted lobby expires.
+LOBBY = "lobby"
+#: A human seat has not acted for a while: tell them with a notifying message.
+NOTICE = "notice"
+KINDS = (TURN, BOT_MOVE, LOBBY, NOTICE)
+
+
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """What a timer was armed for: table ``key``, table ``token`` and deal state ``version``."""
+
+    key: str
+    token: str
+    version: int = 0
+
+
+def seconds_left(deadline: float | None, now: float | None = None) -> float:
+    """Seconds from ``now`` (default: the current UTC time) to ``deadline``, never below zero."""
+    if deadline is None:
+        return 0.0
+    return max(0.0, deadline - (time.time() if now is None else now))

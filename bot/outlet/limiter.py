@@ -1,0 +1,179 @@
+"""Flood limits (issue 9, items 6 and 9): a strict sliding window per group, Telegram's overall
+rate through PTB's ``AIORateLimiter``, and a 429 that pauses only its own chat.
+
+Telegram allows a group about 20 messages (sends, edits, deletes) per minute; a bucket that
+bursts 20 and then refills one every 3 s lets 40 through in a sliding minute and earns 429s. A
+:class:`SlidingWindow` lets at most ``limit`` requests start in any ``period`` seconds (plus a
+small margin for the network), never more. Private chats have no group budget (Telegram allows
+about one message per second there, and 30 per second for the whole bot, which
+``AIORateLimiter`` keeps).
+
+``AIORateLimiter`` answers a 429 by pausing *every* request of the bot; :class:`ChatRateLimiter`
+pauses only the chat the 429 was for, for its ``retry_after``, and then sends the request again
+(up to ``max_retries`` times), so nothing is lost and no other chat waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from telegram.error import RetryAfter
+from telegram.ext import AIORateLimiter
+
+log = logging.getLogger(__name__)
+
+#: Telegram's limit on messages, edits and deletes per group per minute.
+GROUP_LIMIT = 20
+#: The window of that limit, in seconds.
+GROUP_PERIOD = 60.0
+#: Added to the window: a request counts from when it starts here, Telegram counts from when it
+#: arrives there.
+MARGIN = 1.0
+#: Overall requests per second for one bot (Telegram: about 30).
+OVERALL_RATE = 30
+
+#: Set by the outbox for its one request: the window slot was taken already
+#: (:meth:`ChatRateLimiter.prepaid`).
+PREPAID: contextvars.ContextVar[int | None] = contextvars.ContextVar("prepaid", default=None)
+
+
+class SlidingWindow:
+    """At most ``limit`` starts in any ``period`` seconds, per key (a chat id).
+
+    Args:
+        limit: requests per window (≥ 1). period: the window in seconds.
+        clock: monotonic seconds (tests pass a fake one).
+    """
+
+    def __init__(self, limit: int, period: float, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        self.limit = max(1, limit)
+        self.period = period
+        self._clock = clock
+        self._starts: dict[object, deque[float]] = {}
+
+    def _recent(self, key: object) -> deque[float]:
+        starts = self._starts.setdefault(key, deque())
+        horizon = self._clock() - self.period
+        while starts and starts[0] <= horizon:
+            starts.popleft()
+        return starts
+
+    def wait_time(self, key: object) -> float:
+        """Seconds until ``key`` may start a request (0: now)."""
+        starts = self._recent(key)
+        if len(starts) < self.limit:
+            return 0.0
+        return max(0.0, starts[0] + self.period - self._clock())
+
+    def take(self, key: object) -> bool:
+        """Start a request now if the window allows it; ``False`` (nothing taken) if not."""
+        starts = self._recent(key)
+        if len(starts) >= self.limit:
+            return False
+        starts.append(self._clock())
+        return True
+
+    async def acquire(self, key: object) -> None:
+        """Wait until ``key`` may start a request, and take the slot."""
+        while not self.take(key):
+            await asyncio.sleep(max(0.01, self.wait_time(key)))
+
+    def give_back(self, key: object) -> None:
+        """Return the newest slot of ``key`` (taken, then not used)."""
+        starts = self._starts.get(key)
+        if starts:
+            starts.pop()
+
+    def used(self, key: object) -> int:
+        """Requests of ``key`` in the current window."""
+        return len(self._recent(key))
+
+
+def is_group(chat_id: object) -> bool:
+    """Group, supergroup and channel ids are negative (or @usernames); users' are positive."""
+    if isinstance(chat_id, str):
+        try:
+            chat_id = int(chat_id)
+        except ValueError:
+            return True
+    return isinstance(chat_id, int) and chat_id < 0
+
+
+class ChatRateLimiter(AIORateLimiter):
+    """PTB's ``AIORateLimiter`` for the overall rate, without its per-group bucket, plus a strict
+    :class:`SlidingWindow` per group and a 429 that pauses only its own chat.
+
+    Args:
+        group_limit: sends, edits and deletes per group in any ``group_period`` seconds
+            (plus ``margin``).
+        overall: requests per second for the whole bot.
+        max_retries: how often a request answered with 429 is sent again (after its
+            ``retry_after``); then the ``RetryAfter`` propagates.
+        clock: monotonic seconds, for the window.
+    """
+
+    def __init__(self, group_limit: int = GROUP_LIMIT, *, group_period: float = GROUP_PERIOD,
+                 margin: float = MARGIN, overall: float = OVERALL_RATE, max_retries: int = 3,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(overall_max_rate=overall, overall_time_period=1, group_max_rate=0,
+                         max_retries=0)
+        self.window = SlidingWindow(group_limit, group_period + margin, clock)
+        self.max_retries = max_retries
+        self._paused: dict[object, float] = {}
+
+    @staticmethod
+    def prepaid(chat_id: int) -> contextvars.Token[int | None]:
+        """Mark the current task's next request to ``chat_id`` as already counted in the
+        window (the outbox takes the slot before it draws the latest state)."""
+        return PREPAID.set(chat_id)
+
+    def paused_for(self, chat_id: object) -> float:
+        """Seconds the chat still waits for a 429's ``retry_after`` (0: none)."""
+        return max(0.0, self._paused.get(chat_id, 0.0) - time.monotonic())
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        """Send one request within the limits (see the class docstring)."""
+        chat_id = data.get("chat_id")
+        group = chat_id is not None and is_group(chat_id)
+        key: object = chat_id
+        if group and isinstance(chat_id, str):
+            with contextlib.suppress(ValueError):
+                key = int(chat_id)
+        prepaid = group and PREPAID.get() == key
+        if prepaid:
+            PREPAID.set(None)
+        for attempt in range(self.max_retries + 1):
+            pause = self.paused_for(key)
+            if pause:
+                await asyncio.sleep(pause)
+            if group and not (prepaid and attempt == 0):
+                await self.window.acquire(key)
+            try:
+                return await super().process_request(callback, args, kwargs, endpoint, data,
+                                                     None)
+            except RetryAfter as exc:
+                if attempt == self.max_retries:
+                    raise
+                delay = exc.retry_after
+                seconds = delay.total_seconds() if hasattr(delay, "total_seconds") \
+                    else float(delay)
+                self._paused[key] = max(self._paused.get(key, 0.0),
+                                        time.monotonic() + seconds + 0.1)
+                log.info("429 for chat %s: it waits %.1f s", chat_id, seconds)
+        raise AssertionError("unreachable")

@@ -1,0 +1,140 @@
+"""Sending, editing, deleting and answering, with Telegram's harmless errors handled.
+
+:func:`present` brings a message to a :class:`~bot.game.drawing.Drawing` with as little as
+possible: a caption edit when the picture is the one shown already, ``editMessageMedia`` (with
+the picture's cached ``file_id`` when it was uploaded before, :mod:`bot.photos`) when it changed,
+a text edit in text mode. A text message cannot become a photo nor a photo a text message: then
+a new message is sent and the old one deleted. Pictures are rendered in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Hashable
+
+from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message
+from telegram.error import TelegramError
+
+from bot import photos
+from bot.game.drawing import Drawing
+from bot.outlet.edits import edited
+
+log = logging.getLogger(__name__)
+
+
+async def answer(query: CallbackQuery, text: str | None = None, alert: bool = False) -> None:
+    """Answer a button press (every press gets exactly one answer); errors are only logged."""
+    try:
+        await query.answer(text, show_alert=alert)
+    except TelegramError as exc:
+        log.info("answerCallbackQuery failed: %s", exc)
+
+
+async def edit_text(
+    bot: Bot, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+) -> bool:
+    """Edit a message's text and keyboard; ``False`` if the message cannot be edited any more.
+
+    "Message is not modified" counts as success; other ``BadRequest`` answers (message deleted,
+    not found) are logged and give ``False``. Every other Telegram error propagates: the caller
+    decides what ``Forbidden`` (a blocked private chat) or ``RetryAfter`` means.
+    """
+    return await edited(
+        bot.edit_message_text(text, chat_id, message_id, reply_markup=markup),
+        "editMessageText", chat_id,
+    )
+
+
+async def send_text(
+    bot: Bot,
+    chat_id: int,
+    text: str,
+    markup: InlineKeyboardMarkup | None = None,
+    thread_id: int | None = None,
+    *,
+    notify: bool | None = None,
+) -> Message:
+    """Send a plain-text message (into forum topic ``thread_id`` if given); ``notify=True``
+    asks for a notification even in a chat muted by default (``disable_notification=False``)."""
+    return await bot.send_message(
+        chat_id, text, reply_markup=markup, message_thread_id=thread_id,
+        disable_notification=None if notify is None else not notify,
+    )
+
+
+async def delete_quietly(bot: Bot, chat_id: int, message_id: int) -> None:
+    """Delete a message; a message already gone (or a chat closed to us) is no error."""
+    try:
+        await bot.delete_message(chat_id, message_id)
+    except TelegramError as exc:
+        log.info("deleteMessage in %s failed: %s", chat_id, exc)
+
+
+async def set_caption(bot: Bot, chat_id: int, message_id: int, is_photo: bool, text: str) -> bool:
+    """Replace a message's text (or a photo's caption) by ``text`` and take its keyboard away;
+    ``False`` when it cannot be edited any more (failures are only logged)."""
+    try:
+        if is_photo:
+            return await photos.edit_caption(bot, chat_id, message_id, text, None)
+        return await edit_text(bot, chat_id, message_id, text, None)
+    except TelegramError as exc:
+        log.info("closing message in %s failed: %s", chat_id, exc)
+        return False
+
+
+async def picture_of(drawing: Drawing) -> photos.Picture:
+    """The drawing's picture, rendered in a worker thread unless it was already."""
+    data = drawing.data
+    if data is None:
+        assert drawing.render is not None
+        data = await asyncio.to_thread(drawing.render)
+    return photos.Picture(data, drawing.filename)
+
+
+async def present(
+    bot: Bot,
+    cache: photos.PhotoCache,
+    chat_id: int,
+    message_id: int | None,
+    is_photo: bool,
+    shown_key: Hashable | None,
+    drawing: Drawing,
+    thread_id: int | None = None,
+) -> tuple[int, bool]:
+    """Make message ``message_id`` (a photo if ``is_photo``, showing the picture of
+    ``shown_key``) show ``drawing``; returns the id of the message that shows it now and
+    whether that message is a photo.
+
+    Edits in place where Telegram allows it. A new message is sent (into forum topic
+    ``thread_id``) when there is none, when the message cannot be edited any more (deleted), or
+    when it changes between text and photo; the old message is then deleted.
+
+    Raises:
+        telegram.error.TelegramError: as Telegram answered to a send (the caller decides what
+            a blocked chat means).
+    """
+    picture = None
+    kept = drawing.is_photo and drawing.render is None  # keeps what the message shows
+    photo = is_photo if kept else drawing.is_photo
+    if message_id is not None and is_photo == photo:
+        if not photo:
+            done = await edit_text(bot, chat_id, message_id, drawing.text, drawing.markup)
+        elif kept or drawing.key == shown_key:
+            done = await photos.edit_caption(bot, chat_id, message_id, drawing.text,
+                                             drawing.markup)
+        else:
+            picture = await picture_of(drawing)
+            done = await photos.edit_photo(bot, cache, chat_id, message_id, picture,
+                                           drawing.text, drawing.markup)
+        if done:
+            return message_id, is_photo
+    if drawing.render is not None:
+        picture = picture or await picture_of(drawing)
+        message = await photos.send_photo(bot, cache, chat_id, picture, drawing.text,
+                                          drawing.markup, thread_id)
+    else:
+        message = await send_text(bot, chat_id, drawing.text, drawing.markup, thread_id)
+    if message_id is not None:
+        await delete_quietly(bot, chat_id, message_id)
+    return message.message_id, drawing.render is not None

@@ -1,0 +1,115 @@
+"""The game layer's outlet over the Bot API (:class:`TelegramOutlet`).
+
+Implements :class:`bot.game.outlet.Outlet`: messages through :mod:`bot.outlet.send` (a closed
+chat becomes :class:`~bot.game.outlet.Unreachable`, other failures are logged), audience
+messages through the per-chat :class:`~bot.outlet.outbox.Outbox`, timers on PTB's ``JobQueue``
+(one job per kind and table, run however late).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Hashable
+
+from telegram import Bot
+from telegram.error import Forbidden, TelegramError
+from telegram.ext import CallbackContext, JobQueue
+
+from bot import photos
+from bot.game.drawing import Drawing
+from bot.game.outlet import OutboxJob, TimerCallback, Unreachable
+from bot.game.timers import Stamp
+from bot.outlet import send
+from bot.outlet.outbox import Outbox
+
+log = logging.getLogger(__name__)
+
+#: APScheduler skips a job that runs more than 1 s late unless told otherwise; ours must run
+#: however late (e.g. jobs armed while restoring, before the JobQueue has started).
+RUN_LATE = {"misfire_grace_time": None}
+
+
+def job_name(kind: str, key: str) -> str:
+    """The name of the one job of ``kind`` for table ``key``."""
+    return f"{kind}:{key}"
+
+
+class TelegramOutlet:
+    """See the module docstring.
+
+    Args:
+        bot: the Application's bot (requests go through its rate limiter).
+        job_queue: the Application's JobQueue. cache: uploaded pictures' ``file_id``.
+        outbox: the audience messages' outbox.
+    """
+
+    def __init__(self, bot: Bot, job_queue: JobQueue, cache: photos.PhotoCache,
+                 outbox: Outbox) -> None:
+        self.bot = bot
+        self.job_queue = job_queue
+        self.cache = cache
+        self.outbox = outbox
+
+    async def present(
+        self, chat_id: int, message_id: int | None, is_photo: bool, shown_key: object,
+        drawing: Drawing, thread_id: int | None = None,
+    ) -> tuple[int, bool] | None:
+        key = shown_key if isinstance(shown_key, Hashable) else None
+        try:
+            return await send.present(self.bot, self.cache, chat_id, message_id, is_photo, key,
+                                      drawing, thread_id)
+        except Forbidden as exc:
+            raise Unreachable(str(exc)) from exc
+        except TelegramError as exc:
+            log.warning("message in %s failed: %s", chat_id, exc)
+            return None
+
+    def update_audience(self, key: str, chat_id: int, job: OutboxJob) -> None:
+        self.outbox.request(key, chat_id, job)
+
+    async def send(self, chat_id: int, text: str, markup: object = None,
+                   thread_id: int | None = None, *, notify: bool = False) -> int | None:
+        try:
+            message = await send.send_text(self.bot, chat_id, text, markup,  # type: ignore[arg-type]
+                                           thread_id, notify=True if notify else None)
+        except Forbidden as exc:
+            raise Unreachable(str(exc)) from exc
+        except TelegramError as exc:
+            log.warning("sendMessage to %s failed: %s", chat_id, exc)
+            return None
+        return message.message_id
+
+    async def post(self, chat_id: int, drawing: Drawing,
+                   thread_id: int | None = None) -> int | None:
+        try:
+            if drawing.render is None:
+                message = await send.send_text(self.bot, chat_id, drawing.text, drawing.markup,
+                                               thread_id)
+            else:
+                picture = await send.picture_of(drawing)
+                message = await photos.send_photo(self.bot, self.cache, chat_id, picture,
+                                                  drawing.text, drawing.markup, thread_id)
+        except TelegramError as exc:
+            log.warning("message to %s failed: %s", chat_id, exc)
+            return None
+        return message.message_id
+
+    async def close(self, chat_id: int, message_id: int, is_photo: bool, text: str) -> bool:
+        return await send.set_caption(self.bot, chat_id, message_id, is_photo, text)
+
+    async def delete(self, chat_id: int, message_id: int) -> None:
+        await send.delete_quietly(self.bot, chat_id, message_id)
+
+    def arm(self, kind: str, stamp: Stamp, at: float, callback: TimerCallback) -> None:
+        self.cancel(kind, stamp.key)
+
+        async def fire(context: CallbackContext) -> None:  # type: ignore[type-arg]
+            await callback(stamp)
+
+        self.job_queue.run_once(fire, max(0.0, at - time.time()), data=stamp,
+                                name=job_name(kind, stamp.key), job_kwargs=RUN_LATE)
+
+    def cancel(self, kind: str, key: str) -> None:
+        for job in self.job_queue.get_jobs_by_name(job_name(kind, key)):
+            job.schedule_removal()

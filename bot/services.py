@@ -1,0 +1,57 @@
+"""The bot's services, typed, for every handler (issue 9, item 4): PTB's ``ContextTypes`` with
+:class:`BotData` as ``bot_data``, following PTB's ``contexttypesbot.py`` example.
+
+``context.bot_data`` (and ``application.bot_data``) is a :class:`BotData`: ``settings`` from build
+time; ``store``, ``game`` and ``outlet`` from ``post_init`` until shutdown; ``photo_cache``
+and ``admin_cache`` always. It is still a ``dict`` for the few ad-hoc caches the economy handlers
+keep under string keys (``"usernames"``, ``"settings_locks"``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
+
+from bot.photos import PhotoCache
+from bot.settings import Settings
+
+if TYPE_CHECKING:
+    from bot.game.service import Game
+    from bot.game.table import Tables
+    from bot.outlet.telegram import TelegramOutlet
+    from bot.store import Store
+
+
+class BotData(dict[str, Any]):
+    """The services of one Application (see the module docstring)."""
+
+    settings: Settings
+    store: Store
+    game: Game
+    outlet: TelegramOutlet
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.photo_cache = PhotoCache()
+        #: (chat id, user id) → when an admin check last said yes (monotonic seconds).
+        self.admin_cache: dict[tuple[int, int], float] = {}
+
+    @property
+    def tables(self) -> Tables:
+        """The game's registry of tables."""
+        return self.game.tables
+
+
+#: The context of every handler and job of this bot.
+Context = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]
+#: The Application of this bot (PTB's generic parameters left open: handlers typed with PTB's
+#: default context reach the same helpers).
+App = Application[Any, Any, Any, Any, Any, Any]
+#: Passed to ``ApplicationBuilder.context_types``.
+CONTEXT_TYPES = ContextTypes(context=CallbackContext, bot_data=BotData)
+
+
+def bot_data(app: App) -> BotData:
+    """The application's typed services (built with :data:`CONTEXT_TYPES`)."""
+    return cast(BotData, app.bot_data)

@@ -1,0 +1,90 @@
+"""The words the pictures draw, in one language.
+
+``images`` imports nothing of the bot, so the bot fills a :class:`Labels` from its catalogues
+(``bot.scenes.picture_labels``: the field ``landlord`` is the message ``pic.landlord``…) and puts
+it in each scene; the defaults are the English catalogue's words, for tests and benchmarks.
+Fields with ``{placeholders}`` are ``str.format`` templates; ``lang`` picks the font's glyph forms
+(:func:`images.text.faces`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from images.errors import RenderError
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """Every word of the table, result, hand and leaderboard pictures.
+
+    Attributes (placeholders in braces):
+        lang: the language tag of the words (``zh-Hans``, ``zh-Hant``, ``en``).
+        landlord, farmer: the roles (RULES.md §2).
+        autoplay, doubled: a seat's tags: on auto-play (RULES.md §9), doubled (RULES.md §3).
+        base: the base score, ``{base}`` (RULES.md §7); ``base_unset`` before bidding set it.
+        multiplier: a multiplier, ``{n}``.
+        landlord_wins, farmers_win: the result's title; ``escape_title`` with ``{names}``.
+        escape_paid: a leaver's payment, ``{name}``, ``{points}``, ``{beans}`` (RULES.md §9).
+        win, lose, left, penalty: a result row's tags (``penalty``: the auto-play penalty).
+        points, beans: a result row's column heads.
+        played_out: a row (or a hand) left with no card.
+        rob, bombs, rockets: ``{n}`` times, ``{m}`` the factor; ``show``, ``landlord_double``,
+        ``double``, ``spring``, ``anti_spring``, ``cap``: ``{m}``; ``shown``: the tag of a
+        seat that showed its cards; ``head_bid``: the four-player 头撂 bonus, ``{n}`` points.
+        place, player, net_beans, balance, deals, win_rate: the leaderboard's column heads.
+        no_rows: an empty leaderboard.
+    """
+
+    lang: str = "en"
+    landlord: str = "Landlord"
+    farmer: str = "Farmer"
+    autoplay: str = "Auto-play"
+    doubled: str = "Double"
+    base: str = "Base {base}"
+    base_unset: str = "Base –"
+    multiplier: str = "×{n}"
+    landlord_wins: str = "Landlord wins"
+    farmers_win: str = "Farmers win"
+    escape_title: str = "{names} left the deal"
+    escape_paid: str = "{name} left and pays {points} points ({beans} beans)"
+    win: str = "Win"
+    lose: str = "Lose"
+    left: str = "Left"
+    penalty: str = "Auto-play penalty"
+    points: str = "Points"
+    beans: str = "Beans"
+    played_out: str = "Played out"
+    rob: str = "Robs {n}: ×{m}"
+    show: str = "Show ×{m}"
+    shown: str = "Show cards"
+    landlord_double: str = "Landlord doubles ×{m}"
+    double: str = "Double ×{m}"
+    bombs: str = "Bombs {n}: ×{m}"
+    rockets: str = "Rocket {n}: ×{m}"
+    spring: str = "Spring ×{m}"
+    anti_spring: str = "Anti-spring ×{m}"
+    cap: str = "Cap ×{m}"
+    head_bid: str = "Head bid +{n}"
+    place: str = "#"
+    player: str = "Player"
+    net_beans: str = "Beans won"
+    balance: str = "Balance"
+    deals: str = "Deals"
+    win_rate: str = "Win rate"
+    no_rows: str = "No deals yet"
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if not isinstance(value, str) or not value.strip():
+                raise RenderError(f"label {field.name} must be a non-empty string")
+
+    @classmethod
+    def words(cls) -> tuple[str, ...]:
+        """The word fields (every field but ``lang``), in order."""
+        return tuple(f.name for f in fields(cls) if f.name != "lang")
+
+
+#: The English words (every scene's default).
+ENGLISH = Labels()

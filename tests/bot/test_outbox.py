@@ -1,0 +1,134 @@
+"""The flood limits and the outbox (issue 9, items 6 and 9): a strict sliding window per group,
+a 429 that pauses only its own chat, and an outbox that sends only the latest state."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import timedelta
+
+from telegram.error import RetryAfter
+
+from bot.outlet.limiter import ChatRateLimiter, SlidingWindow, is_group
+from bot.outlet.outbox import Outbox
+
+
+def test_the_window_is_strict_not_a_bucket():
+    now = [0.0]
+    window = SlidingWindow(3, 60.0, clock=lambda: now[0])
+    for start in (0.0, 10.0, 20.0):
+        now[0] = start
+        assert window.take(-1)
+    assert not window.take(-1)
+    assert window.take(-2)  # another group has its own budget
+    now[0] = 59.9
+    assert not window.take(-1) and window.wait_time(-1) == 60.0 - 59.9
+    now[0] = 60.0  # the first start leaves the window: one slot comes back, not a burst
+    assert window.take(-1) and not window.take(-1)
+    window.give_back(-1)
+    assert window.used(-1) == 2 and window.take(-1)
+
+
+def test_groups_have_negative_ids():
+    assert is_group(-100123) and is_group("-5") and is_group("@channel")
+    assert not is_group(42) and not is_group("42") and not is_group(None)
+
+
+async def _request(limiter: ChatRateLimiter, chat_id: int, log: list, fail: list | None = None):
+    async def callback():
+        if fail:
+            fail.pop()
+            raise RetryAfter(timedelta(seconds=0.4))
+        log.append((chat_id, time.monotonic()))
+        return True
+
+    return await limiter.process_request(callback, (), {}, "sendMessage", {"chat_id": chat_id},
+                                         None)
+
+
+async def test_never_more_than_the_limit_in_any_window():
+    limiter = ChatRateLimiter(3, group_period=0.4, margin=0.05)
+    log: list = []
+    await asyncio.gather(*(_request(limiter, -7, log) for _ in range(8)))
+    starts = sorted(t for _, t in log)
+    assert len(starts) == 8
+    for i, start in enumerate(starts):
+        assert sum(1 for s in starts[i:] if s - start < 0.4) <= 3, starts
+    assert starts[-1] - starts[0] >= 0.8  # 8 requests at 3 per window need three windows
+
+
+async def test_private_chats_have_no_group_budget():
+    limiter = ChatRateLimiter(1, group_period=30.0)
+    log: list = []
+    began = time.monotonic()
+    await asyncio.gather(*(_request(limiter, 1001 + i % 2, log) for i in range(6)))
+    assert len(log) == 6 and time.monotonic() - began < 1.0
+
+
+async def test_a_429_waits_for_its_own_chat_only_and_nothing_is_lost():
+    limiter = ChatRateLimiter(20)
+    log: list = []
+    began = time.monotonic()
+    slow = asyncio.create_task(_request(limiter, -1, log, fail=[True]))
+    await asyncio.sleep(0.05)
+    await asyncio.gather(*(_request(limiter, chat, log) for chat in (-2, 1001, 1002)))
+    others = [t - began for chat, t in log if chat != -1]
+    assert len(others) == 3 and max(others) < 0.3  # not paused by chat -1's 429
+    assert await slow is True
+    (retried,) = [t - began for chat, t in log if chat == -1]
+    assert retried >= 0.4  # sent again after retry_after
+    assert limiter.paused_for(-1) == 0.0
+
+
+async def test_the_outbox_sends_only_the_latest_state():
+    window = SlidingWindow(1, 0.3)
+    outbox = Outbox(window)
+    ran: list[str] = []
+
+    def job(name: str):
+        async def run() -> bool:
+            ran.append(name)
+            return True
+        return run
+
+    outbox.request("t", -9, job("state 1"))
+    await asyncio.sleep(0.05)  # state 1 is sent at once, the window is now full
+    for n in (2, 3, 4):
+        outbox.request("t", -9, job(f"state {n}"))
+    await outbox.idle()
+    assert ran == ["state 1", "state 4"]  # 2 and 3 skipped, never queued
+    assert outbox.skipped == 2
+
+
+async def test_an_outbox_job_that_changes_nothing_gives_its_slot_back():
+    window = SlidingWindow(1, 30.0)
+    outbox = Outbox(window)
+
+    async def nothing() -> bool:
+        return False
+
+    outbox.request("t", -9, nothing)
+    await outbox.idle()
+    assert window.used(-9) == 0
+
+
+async def test_one_tables_outbox_never_delays_another():
+    window = SlidingWindow(1, 30.0)
+    outbox = Outbox(window)
+    ran: list[str] = []
+
+    def job(name: str):
+        async def run() -> bool:
+            ran.append(name)
+            return True
+        return run
+
+    outbox.request("a", -1, job("a1"))
+    await asyncio.sleep(0.02)
+    outbox.request("a", -1, job("a2"))  # waits 30 s for group -1's window
+    outbox.request("b", -2, job("b1"))
+    outbox.request("p", 1001, job("private"))
+    await asyncio.sleep(0.1)
+    assert ran == ["a1", "b1", "private"]
+    assert outbox.pending("a")
+    await outbox.close()
