@@ -27,9 +27,9 @@ HANDLED_GROUP = 10**6
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresServer]:
-    """A real PostgreSQL server for the whole session (started on first use, ~5 s)."""
-    server = PostgresServer(tmp_path_factory.mktemp("postgres") / "pgdata")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A real PostgreSQL server for the whole session (started on first use, 2-5 s)."""
+    server = PostgresServer()
     yield server
     server.stop()
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import shutil
 import signal
 import sqlite3
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -27,10 +29,16 @@ from bot.store.migrate import Dialect, Migration, load_migrations, migrate, migr
 
 
 class PostgresServer:
-    """One running server; :meth:`create_database` gives each test a fresh database."""
+    """One running server; :meth:`create_database` gives each test a fresh database.
 
-    def __init__(self, pgdata: Path) -> None:
-        self._server = pgserver.get_server(pgdata, cleanup_mode="delete")
+    Its data lives in a directory of its own under the system's temporary directory, not under
+    pytest's: pytest makes ``/tmp/pytest-of-<user>`` private (0700) whenever any session starts,
+    which would lock the server's own user out of its data in the middle of a run.
+    """
+
+    def __init__(self) -> None:
+        self._home = Path(tempfile.mkdtemp(prefix="ddz-postgres-"))
+        self._server = pgserver.get_server(self._home / "pgdata", cleanup_mode="delete")
         self._names = itertools.count(1)
         self.url = self._server.get_uri()
         self._server.psql(
@@ -75,6 +83,7 @@ class PostgresServer:
                     break
                 time.sleep(0.05)
         self._server.cleanup()
+        shutil.rmtree(self._home, ignore_errors=True)
 
 
 class RawDatabase:
