@@ -30,6 +30,7 @@ from bot.store.records import (
     SeatFacts,
     SeatRecord,
     Settlement,
+    TimerRecord,
     Totals,
 )
 
@@ -297,3 +298,47 @@ class Store(ABC):
     @abstractmethod
     async def totals(self) -> Totals:
         """Bean totals: balances, all ledger rows, and granted beans (they must all be equal)."""
+
+    # Several workers (issue 16)
+
+    @abstractmethod
+    async def claim_update(self, update_id: int) -> bool:
+        """Take a Telegram update for processing: ``True`` the first time its ``update_id`` is
+        claimed, ``False`` ever after (Telegram sends a webhook update again when it got no
+        200 answer, possibly to another worker), until :meth:`forget_updates` drops it."""
+
+    @abstractmethod
+    async def forget_updates(self, before: datetime) -> int:
+        """Drop the update ids claimed before ``before`` (Telegram retries for at most a day);
+        returns how many were dropped."""
+
+    @abstractmethod
+    async def schedule_timer(self, key: str, due: datetime, payload: dict[str, Any]) -> int:
+        """Set the timer ``key`` (one per key, e.g. ``"turn:<table key>"``) to fire at ``due``
+        with the JSON-ready ``payload``, replacing its earlier schedule and any lease on it.
+        Returns the new schedule's generation (it grows with every schedule of the key)."""
+
+    @abstractmethod
+    async def cancel_timer(self, key: str) -> bool:
+        """Remove the timer; ``False`` if there was none."""
+
+    @abstractmethod
+    async def claim_timers(
+        self, worker: str, *, limit: int = 20, lease: float = 30.0
+    ) -> list[TimerRecord]:
+        """Claim up to ``limit`` (≥ 1) due timers for ``worker``, earliest first, for ``lease``
+        seconds: timers due by the clock and under no running lease. Workers claiming at the
+        same time get disjoint timers (``FOR UPDATE SKIP LOCKED`` on PostgreSQL; one writer at a
+        time on SQLite). A lease that runs out (its worker died) lets another worker claim the
+        timer again, so a timer fires at least once; what it does must check the stored state
+        (e.g. the deal's version) to take effect once.
+
+        Raises:
+            ValueError: ``limit`` < 1 or ``lease`` ≤ 0.
+        """
+
+    @abstractmethod
+    async def finish_timer(self, timer: TimerRecord) -> bool:
+        """Delete a fired timer if it is still this claim's: same generation (not scheduled
+        again since) and still leased to ``timer.claimed_by``. ``False`` when it was
+        rescheduled, cancelled or taken over by another worker after the lease ran out."""

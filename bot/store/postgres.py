@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 import asyncpg
@@ -46,6 +46,7 @@ from bot.store.records import (
     SeatRecord,
     Settlement,
     StaleVersion,
+    TimerRecord,
     Totals,
     UnknownDeal,
     UnknownPlayer,
@@ -62,6 +63,7 @@ from bot.store.rows import (
     repeated_settlement,
     seats_json,
     settlement_rows,
+    timer_record,
     utc_now,
 )
 from bot.store.rows import ms as _ms
@@ -792,3 +794,59 @@ class PostgresStore(Store):
             )
         return Totals(row[0], row[1], row[2])
 
+    # Several workers
+
+    async def claim_update(self, update_id: int) -> bool:
+        async with self._write() as conn:
+            status = await conn.execute(
+                "INSERT INTO updates (update_id, claimed_at) VALUES ($1, $2)"
+                " ON CONFLICT DO NOTHING",
+                update_id, _ms(self.clock()),
+            )
+        return _count(status) == 1
+
+    async def forget_updates(self, before: datetime) -> int:
+        async with self._write() as conn:
+            status = await conn.execute("DELETE FROM updates WHERE claimed_at < $1", _ms(before))
+        return _count(status)
+
+    async def schedule_timer(self, key: str, due: datetime, payload: dict[str, Any]) -> int:
+        async with self._write() as conn:
+            generation = await conn.fetchval(
+                "INSERT INTO timers (key, due_at, payload, generation) VALUES ($1, $2, $3, 1)"
+                " ON CONFLICT (key) DO UPDATE SET due_at = excluded.due_at,"
+                " payload = excluded.payload, generation = timers.generation + 1,"
+                " claimed_by = NULL, claimed_until = NULL RETURNING generation",
+                key, _ms(due), json.dumps(payload),
+            )
+        return int(generation)
+
+    async def cancel_timer(self, key: str) -> bool:
+        async with self._write() as conn:
+            status = await conn.execute("DELETE FROM timers WHERE key = $1", key)
+        return _count(status) == 1
+
+    async def claim_timers(
+        self, worker: str, *, limit: int = 20, lease: float = 30.0
+    ) -> list[TimerRecord]:
+        if limit < 1 or lease <= 0:
+            raise ValueError("limit must be at least 1 and lease positive")
+        now = self.clock()
+        async with self._write() as conn:
+            # rows another worker is claiming right now are skipped, not waited for
+            rows = await conn.fetch(
+                "UPDATE timers SET claimed_by = $1, claimed_until = $2 WHERE key IN ("
+                " SELECT key FROM timers WHERE due_at <= $3"
+                " AND (claimed_until IS NULL OR claimed_until <= $3)"
+                " ORDER BY due_at, key LIMIT $4 FOR UPDATE SKIP LOCKED) RETURNING *",
+                worker, _ms(now + timedelta(seconds=lease)), _ms(now), limit,
+            )
+        return sorted(map(timer_record, rows), key=lambda t: (t.due_at, t.key))
+
+    async def finish_timer(self, timer: TimerRecord) -> bool:
+        async with self._write() as conn:
+            status = await conn.execute(
+                "DELETE FROM timers WHERE key = $1 AND generation = $2 AND claimed_by = $3",
+                timer.key, timer.generation, timer.claimed_by,
+            )
+        return _count(status) == 1

@@ -25,6 +25,7 @@ from bot.store.records import (
     SeatFacts,
     SeatRecord,
     Settlement,
+    TimerRecord,
 )
 
 
@@ -127,6 +128,17 @@ def player_stats(row: Row, rank: int | None) -> PlayerStats:
         current_streak=row["current_streak"],
         longest_streak=row["longest_streak"],
         rank=rank,
+    )
+
+
+def timer_record(row: Row) -> TimerRecord:
+    return TimerRecord(
+        row["key"],
+        dt(row["due_at"]),
+        json.loads(row["payload"]),
+        row["generation"],
+        row["claimed_by"],
+        dt(row["claimed_until"]),
     )
 
 

@@ -47,6 +47,7 @@ from bot.store.records import (
     SeatRecord,
     Settlement,
     StaleVersion,
+    TimerRecord,
     Totals,
     UnknownDeal,
     UnknownPlayer,
@@ -63,6 +64,7 @@ from bot.store.rows import (
     repeated_settlement,
     seats_json,
     settlement_rows,
+    timer_record,
     utc_now,
 )
 from bot.store.rows import ms as _ms
@@ -819,3 +821,61 @@ class SQLiteStore(Store):
             )
         return Totals(row[0], row[1], row[2])
 
+    # Several workers
+
+    async def claim_update(self, update_id: int) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "INSERT INTO updates (update_id, claimed_at) VALUES (?, ?)"
+                " ON CONFLICT DO NOTHING",
+                (update_id, _ms(self.clock())),
+            )
+            return cursor.rowcount == 1
+
+    async def forget_updates(self, before: datetime) -> int:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "DELETE FROM updates WHERE claimed_at < ?", (_ms(before),)
+            )
+            return cursor.rowcount
+
+    async def schedule_timer(self, key: str, due: datetime, payload: dict[str, Any]) -> int:
+        async with self._write() as db:
+            row = await self._one(
+                db,
+                "INSERT INTO timers (key, due_at, payload, generation) VALUES (?, ?, ?, 1)"
+                " ON CONFLICT (key) DO UPDATE SET due_at = excluded.due_at,"
+                " payload = excluded.payload, generation = timers.generation + 1,"
+                " claimed_by = NULL, claimed_until = NULL RETURNING generation",
+                (key, _ms(due), json.dumps(payload)),
+            )
+        return int(row[0])
+
+    async def cancel_timer(self, key: str) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute("DELETE FROM timers WHERE key = ?", (key,))
+            return cursor.rowcount == 1
+
+    async def claim_timers(
+        self, worker: str, *, limit: int = 20, lease: float = 30.0
+    ) -> list[TimerRecord]:
+        if limit < 1 or lease <= 0:
+            raise ValueError("limit must be at least 1 and lease positive")
+        now = self.clock()
+        async with self._write() as db:  # one writer at a time: claims never overlap
+            rows = await db.execute_fetchall(
+                "UPDATE timers SET claimed_by = ?, claimed_until = ? WHERE key IN ("
+                " SELECT key FROM timers WHERE due_at <= ?"
+                " AND (claimed_until IS NULL OR claimed_until <= ?)"
+                " ORDER BY due_at, key LIMIT ?) RETURNING *",
+                (worker, _ms(now + timedelta(seconds=lease)), _ms(now), _ms(now), limit),
+            )
+        return sorted(map(timer_record, rows), key=lambda t: (t.due_at, t.key))
+
+    async def finish_timer(self, timer: TimerRecord) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "DELETE FROM timers WHERE key = ? AND generation = ? AND claimed_by = ?",
+                (timer.key, timer.generation, timer.claimed_by),
+            )
+            return cursor.rowcount == 1
