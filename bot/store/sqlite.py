@@ -70,6 +70,21 @@ from bot.store.rows import (
 from bot.store.rows import ms as _ms
 
 
+async def _enable_wal(db: aiosqlite.Connection, wait: float = 10.0) -> None:
+    """Switch the file to WAL mode. While another process or connection opens the same new
+    file, SQLite answers "database is locked" at once instead of waiting ``busy_timeout``, so
+    the switch is tried again for up to ``wait`` seconds (several workers starting together)."""
+    deadline = asyncio.get_running_loop().time() + wait
+    while True:
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or asyncio.get_running_loop().time() > deadline:
+                raise
+            await asyncio.sleep(0.02)
+
+
 class SQLiteStore(Store):
     """:class:`~bot.store.base.Store` on one SQLite file (see the module docstring)."""
 
@@ -92,7 +107,7 @@ class SQLiteStore(Store):
         try:
             db.row_factory = aiosqlite.Row
             await db.execute("PRAGMA busy_timeout = 10000")
-            await db.execute("PRAGMA journal_mode = WAL")
+            await _enable_wal(db)
             await db.execute("PRAGMA synchronous = NORMAL")
             # checkpoint every 16 MB of WAL instead of 4 MB: pages changed by many settlements
             # (index tails, a busy group's board) are copied back once; +30 % settlements/s
