@@ -12,7 +12,7 @@ Zipf law (the busiest group gets about 1/H(groups) of all deals, ~12 % for 2000 
 store itself would write. The engine state of a bulk deal is a placeholder ``{}`` (real states
 are a few kB; they are read only for running deals).
 
-Then it opens the database with ``Store.open`` and prints the median milliseconds of ``--runs``
+Then it opens the database with ``open_store`` and prints the median milliseconds of ``--runs``
 calls for ``/top`` (today, week, all) in the busiest group and in a median group, ``/top global``
 (all, today, week) and ``/me`` (``player_stats`` with the group rank) for players of the busiest
 group. Finally it creates ``--settle`` running deals and times ``settle_deal`` on them: settled
@@ -43,7 +43,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot.economy import EconomyRules, settle_beans  # noqa: E402
-from bot.store import SeatFacts, SeatRecord, Store  # noqa: E402
+from bot.store import SeatFacts, SeatRecord, open_store  # noqa: E402
 
 DAY_MS = 86_400_000
 STAKES = (10, 20, 50)
@@ -279,7 +279,7 @@ async def median_ms(call: Callable[[], Awaitable[object]], runs: int) -> float:
 
 
 async def measure(path: Path, history: History, args: argparse.Namespace) -> None:
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         busy, median_group = chat_id_of(0), chat_id_of(len(history.pools) // 2)
         members = {
@@ -347,7 +347,7 @@ async def measure(path: Path, history: History, args: argparse.Namespace) -> Non
 
 async def create_schema(path: Path) -> None:
     """Create the database with the store's own migrations."""
-    store = await Store.open(path)
+    store = await open_store(path)
     await store.close()
 
 

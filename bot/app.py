@@ -23,7 +23,7 @@ from bot.outlet.outbox import Outbox
 from bot.outlet.telegram import TelegramOutlet
 from bot.services import CONTEXT_TYPES, App, bot_data
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import open_store
 
 # Opt in to PTB 23's behaviour now: durations such as `RetryAfter.retry_after` are timedeltas.
 # Without it PTB warns about the coming change on every 429 answer.
@@ -102,7 +102,7 @@ async def _post_init(application: App) -> None:
     """Open the store, build the outlet and the game, set the menus, restore the tables."""
     data = bot_data(application)
     settings = data.settings
-    data.store = await Store.open(settings.database_path)
+    data.store = await open_store(settings.database)
     limiter = application.bot.rate_limiter
     window = limiter.window if isinstance(limiter, ChatRateLimiter) else None
     assert application.job_queue is not None, "python-telegram-bot[job-queue] is required"

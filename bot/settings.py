@@ -21,6 +21,8 @@ from bot.i18n import LANGUAGES, match_language
 
 TELEGRAM_API_URL = "https://api.telegram.org/bot"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# DATABASE_URL schemes that select the PostgreSQL store (asyncpg accepts both)
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 # BotFather tokens: the bot's numeric id, a colon, then about 35 URL-safe characters.
 _TOKEN_RE = re.compile(r"\d{1,20}:[A-Za-z0-9_-]{30,50}")
@@ -50,18 +52,22 @@ def file_url_for(base_url: str) -> str:
 class Settings:
     """Everything the bot reads at start-up (times in seconds).
 
-    `bot_api_file_url` is derived from `bot_api_base_url` unless given. Webhook mode is on when
-    `webhook_url` is set; it then needs `webhook_secret`, and the bot listens on
-    0.0.0.0:`webhook_port` at the path of `webhook_url`. `group_rate_limit` is how many sends,
-    edits and deletes the bot makes in one group in any sliding minute (Telegram allows about 20;
-    `bot.outlet.limiter`). `table_edit_interval`: at least this many seconds between two edits
-    of one table message. `turn_notice_delay`: a human to act who has not acted after this many
-    seconds gets a notifying "your turn" message (0: at once). `ai_workers`: threads running the
-    AI off the event loop. The token and the webhook secret are left out of `repr`.
+    The store is PostgreSQL when `database_url` is set (a `postgresql://` URL, for several
+    workers on one database), else the SQLite file `database_path`; `database` is the one to
+    open (`bot.store.open_store`). `bot_api_file_url` is derived from `bot_api_base_url` unless
+    given. Webhook mode is on when `webhook_url` is set; it then needs `webhook_secret`, and the
+    bot listens on 0.0.0.0:`webhook_port` at the path of `webhook_url`. `group_rate_limit` is
+    how many sends, edits and deletes the bot makes in one group in any sliding minute
+    (Telegram allows about 20; `bot.outlet.limiter`). `table_edit_interval`: at least this many
+    seconds between two edits of one table message. `turn_notice_delay`: a human to act who has
+    not acted after this many seconds gets a notifying "your turn" message (0: at once).
+    `ai_workers`: threads running the AI off the event loop. The token, the database URL (it
+    may hold a password) and the webhook secret are left out of `repr`.
     """
 
     bot_token: str = field(repr=False)
     database_path: Path = Path("./data/ddz.sqlite3")
+    database_url: str | None = field(default=None, repr=False)
     bot_api_base_url: str = TELEGRAM_API_URL
     bot_api_file_url: str = ""
     default_language: str = "zh-Hans"
@@ -81,6 +87,11 @@ class Settings:
     def __post_init__(self) -> None:
         if not self.bot_api_file_url:
             object.__setattr__(self, "bot_api_file_url", file_url_for(self.bot_api_base_url))
+
+    @property
+    def database(self) -> str | Path:
+        """What `bot.store.open_store` opens: the PostgreSQL URL if set, else the SQLite path."""
+        return self.database_url or self.database_path
 
     @property
     def webhook_path(self) -> str:
@@ -123,6 +134,12 @@ class Settings:
         if log_level not in LOG_LEVELS:
             raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
 
+        database_url = values.get("DATABASE_URL")
+        if database_url is not None and not database_url.startswith(POSTGRES_SCHEMES):
+            raise SettingsError(
+                "DATABASE_URL must be a postgresql:// URL (leave it empty to use DATABASE_PATH)"
+            )
+
         webhook_url = values.get("WEBHOOK_URL")
         webhook_secret = values.get("WEBHOOK_SECRET")
         if webhook_url is not None:
@@ -136,6 +153,7 @@ class Settings:
         return cls(
             bot_token=token,
             database_path=Path(values.get("DATABASE_PATH", "./data/ddz.sqlite3")),
+            database_url=database_url,
             bot_api_base_url=base_url,
             bot_api_file_url=values.get("BOT_API_FILE_URL", ""),
             default_language=language,

@@ -6,7 +6,7 @@ See `tests/fakebot/__init__.py` for the whole fixture and helper API.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +16,7 @@ from telegram.ext import Application, ContextTypes, TypeHandler
 
 from bot.app import build_application
 from bot.settings import Settings
+from tests.databases import PostgresServer
 from tests.fakebot import FakeBotApi
 
 # getUpdates long-poll timeout of the test bot, in seconds. Injected updates wake a pending poll
@@ -23,6 +24,14 @@ from tests.fakebot import FakeBotApi
 POLL_TIMEOUT = 2
 # The handler group of the test hook that marks an update handled: after every other group.
 HANDLED_GROUP = 10**6
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A real PostgreSQL server for the whole session (started on first use, 2-5 s)."""
+    server = PostgresServer()
+    yield server
+    server.stop()
 
 
 @pytest.fixture

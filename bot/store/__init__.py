@@ -1,11 +1,16 @@
 """Persistent data of the bot behind one small async interface (issues 3 and 5, RULES.md §8).
 
->>> store = await Store.open(settings.database_path)   # doctest: +SKIP
+>>> store = await open_store(settings.database)   # doctest: +SKIP
+
+``settings.database`` is a ``postgresql://`` URL (:class:`PostgresStore`, several workers) or a
+SQLite file path (:class:`SQLiteStore`, the default); :func:`open_store` picks by that.
 
 All SQL lives in this package; handlers use :class:`Store` and the record types only.
 """
 
 from bot.store.base import Clock, Store
+from bot.store.factory import open_store
+from bot.store.postgres import PostgresStore
 from bot.store.records import (
     GRANT_REASONS,
     AlreadyClaimed,
@@ -27,6 +32,7 @@ from bot.store.records import (
     Settlement,
     StaleVersion,
     StoreError,
+    TimerRecord,
     Totals,
     UnknownDeal,
     UnknownPlayer,
@@ -49,6 +55,7 @@ __all__ = [
     "NotEligible",
     "Player",
     "PlayerStats",
+    "PostgresStore",
     "Role",
     "SQLiteStore",
     "SeatFacts",
@@ -57,7 +64,9 @@ __all__ = [
     "StaleVersion",
     "Store",
     "StoreError",
+    "TimerRecord",
     "Totals",
     "UnknownDeal",
     "UnknownPlayer",
+    "open_store",
 ]

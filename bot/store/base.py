@@ -1,8 +1,9 @@
 """The store's interface: every read and write of persistent data goes through :class:`Store`.
 
 Handlers depend on this interface only. :class:`bot.store.sqlite.SQLiteStore` implements it for one
-bot process (one connection, an ``asyncio.Lock`` around each transaction); a PostgreSQL backend for
-several workers would implement the same methods with the locks in the database.
+bot process (one connection, an ``asyncio.Lock`` around each transaction);
+:class:`bot.store.postgres.PostgresStore` for several workers on one database (row locks in the
+database). :func:`bot.store.open_store` (:mod:`bot.store.factory`) opens the one a setting names.
 
 All beans are ints. Methods that change beans write balance and ledger rows in one transaction
 (RULES.md §8) and, when they refuse, raise a :class:`~bot.store.records.StoreError` subclass and
@@ -14,7 +15,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
-from pathlib import Path
 from typing import Any
 
 from bot.economy import EconomyRules, Period
@@ -30,6 +30,7 @@ from bot.store.records import (
     SeatFacts,
     SeatRecord,
     Settlement,
+    TimerRecord,
     Totals,
 )
 
@@ -41,36 +42,6 @@ class Store(ABC):
 
     economy: EconomyRules
     clock: Clock
-
-    @staticmethod
-    async def open(
-        path: str | Path,
-        *,
-        economy: EconomyRules | None = None,
-        clock: Clock | None = None,
-    ) -> Store:
-        """Open (creating it and its directory if needed) the SQLite database file at ``path``.
-
-        Sets WAL mode and runs the numbered migrations not yet recorded in ``schema_version``.
-
-        Args:
-            path: database file (``Settings.database_path``).
-            economy: bean amounts (default :class:`~bot.economy.EconomyRules`).
-            clock: returns the current aware UTC datetime (tests pass a fake clock).
-        """
-        backend = Store._backend
-        if backend is None:
-            raise RuntimeError("no store backend registered (import bot.store, not bot.store.base)")
-        return await backend.open(path, economy=economy, clock=clock)
-
-    #: The implementation :meth:`open` opens; :mod:`bot.store.sqlite` registers itself on import
-    #: (:meth:`register_backend`), so this interface never imports its implementation.
-    _backend: type[Store] | None = None
-
-    @staticmethod
-    def register_backend(backend: type[Store]) -> None:
-        """Make :meth:`open` open ``backend`` (whose own ``open`` must not call ours)."""
-        Store._backend = backend
 
     @abstractmethod
     async def close(self) -> None:
@@ -327,3 +298,47 @@ class Store(ABC):
     @abstractmethod
     async def totals(self) -> Totals:
         """Bean totals: balances, all ledger rows, and granted beans (they must all be equal)."""
+
+    # Several workers (issue 16)
+
+    @abstractmethod
+    async def claim_update(self, update_id: int) -> bool:
+        """Take a Telegram update for processing: ``True`` the first time its ``update_id`` is
+        claimed, ``False`` ever after (Telegram sends a webhook update again when it got no
+        200 answer, possibly to another worker), until :meth:`forget_updates` drops it."""
+
+    @abstractmethod
+    async def forget_updates(self, before: datetime) -> int:
+        """Drop the update ids claimed before ``before`` (Telegram retries for at most a day);
+        returns how many were dropped."""
+
+    @abstractmethod
+    async def schedule_timer(self, key: str, due: datetime, payload: dict[str, Any]) -> int:
+        """Set the timer ``key`` (one per key, e.g. ``"turn:<table key>"``) to fire at ``due``
+        with the JSON-ready ``payload``, replacing its earlier schedule and any lease on it.
+        Returns the new schedule's generation (it grows with every schedule of the key)."""
+
+    @abstractmethod
+    async def cancel_timer(self, key: str) -> bool:
+        """Remove the timer; ``False`` if there was none."""
+
+    @abstractmethod
+    async def claim_timers(
+        self, worker: str, *, limit: int = 20, lease: float = 30.0
+    ) -> list[TimerRecord]:
+        """Claim up to ``limit`` (≥ 1) due timers for ``worker``, earliest first, for ``lease``
+        seconds: timers due by the clock and under no running lease. Workers claiming at the
+        same time get disjoint timers (``FOR UPDATE SKIP LOCKED`` on PostgreSQL; one writer at a
+        time on SQLite). A lease that runs out (its worker died) lets another worker claim the
+        timer again, so a timer fires at least once; what it does must check the stored state
+        (e.g. the deal's version) to take effect once.
+
+        Raises:
+            ValueError: ``limit`` < 1 or ``lease`` ≤ 0.
+        """
+
+    @abstractmethod
+    async def finish_timer(self, timer: TimerRecord) -> bool:
+        """Delete a fired timer if it is still this claim's: same generation (not scheduled
+        again since) and still leased to ``timer.claimed_by``. ``False`` when it was
+        rescheduled, cancelled or taken over by another worker after the lease ran out."""

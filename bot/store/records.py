@@ -273,6 +273,19 @@ class Totals:
     grants: int
 
 
+@dataclass(frozen=True, slots=True)
+class TimerRecord:
+    """A claimed timer (issue 16): its key, due time, JSON-ready payload, the generation of its
+    schedule, and the worker whose lease on it runs until ``claimed_until``."""
+
+    key: str
+    due_at: datetime
+    payload: dict[str, Any]
+    generation: int
+    claimed_by: str
+    claimed_until: datetime
+
+
 class StoreError(Exception):
     """Base of the store's refusals; ``code`` is a stable machine code for translated messages.
 

@@ -17,22 +17,14 @@ import json
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
 from bot import rooms
-from bot.economy import (
-    PERIODS,
-    EconomyRules,
-    Period,
-    local_day,
-    period_bounds,
-    player_day,
-    settle_beans,
-)
+from bot.economy import PERIODS, EconomyRules, Period, player_day, settle_beans
 from bot.names import clean_name
 from bot.store.base import Clock, Store
 from bot.store.migrate import migrate
@@ -55,55 +47,42 @@ from bot.store.records import (
     SeatRecord,
     Settlement,
     StaleVersion,
+    TimerRecord,
     Totals,
     UnknownDeal,
     UnknownPlayer,
 )
-
-_DAILY_POST_LOOKBACK = timedelta(hours=50)  # covers "yesterday" in every time zone, DST included
-
-
-def _ms(moment: datetime) -> int:
-    return int(moment.timestamp() * 1000)
-
-
-def _dt(ms: int) -> datetime:
-    return datetime.fromtimestamp(ms / 1000, UTC)
-
-
-def _bounded(period: Period, moment: datetime, tz: str) -> tuple[datetime, datetime]:
-    """:func:`bot.economy.period_bounds` of a period with both ends (not ``all``)."""
-    start, end = period_bounds(period, moment, tz)
-    if start is None or end is None:
-        raise ValueError(f"period {period!r} has no bounds")
-    return start, end
+from bot.store.rows import (
+    DAILY_POST_LOOKBACK,
+    at_stake,
+    bounded,
+    deal_record,
+    ledger_entry,
+    player_record,
+    player_stats,
+    posts_due,
+    repeated_settlement,
+    seats_json,
+    settlement_rows,
+    timer_record,
+    utc_now,
+)
+from bot.store.rows import ms as _ms
 
 
-def _utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _player(row: aiosqlite.Row) -> Player:
-    return Player(
-        row["user_id"], row["name"], row["language"], row["balance"], _dt(row["created_at"])
-    )
-
-
-def _deal(row: aiosqlite.Row) -> DealRecord:
-    return DealRecord(
-        deal_id=row["id"],
-        table_key=row["table_key"],
-        chat_id=row["chat_id"],
-        seats=tuple(SeatRecord(**seat) for seat in json.loads(row["seats"])),
-        rules=json.loads(row["rules"]),
-        stake=row["stake"],
-        status=row["status"],
-        state_json=row["state"],
-        version=row["version"],
-        result=json.loads(row["result"]) if row["result"] else None,
-        created_at=_dt(row["created_at"]),
-        finished_at=_dt(row["finished_at"]) if row["finished_at"] is not None else None,
-    )
+async def _enable_wal(db: aiosqlite.Connection, wait: float = 10.0) -> None:
+    """Switch the file to WAL mode. While another process or connection opens the same new
+    file, SQLite answers "database is locked" at once instead of waiting ``busy_timeout``, so
+    the switch is tried again for up to ``wait`` seconds (several workers starting together)."""
+    deadline = asyncio.get_running_loop().time() + wait
+    while True:
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or asyncio.get_running_loop().time() > deadline:
+                raise
+            await asyncio.sleep(0.02)
 
 
 class SQLiteStore(Store):
@@ -128,7 +107,7 @@ class SQLiteStore(Store):
         try:
             db.row_factory = aiosqlite.Row
             await db.execute("PRAGMA busy_timeout = 10000")
-            await db.execute("PRAGMA journal_mode = WAL")
+            await _enable_wal(db)
             await db.execute("PRAGMA synchronous = NORMAL")
             # checkpoint every 16 MB of WAL instead of 4 MB: pages changed by many settlements
             # (index tails, a busy group's board) are copied back once; +30 % settlements/s
@@ -138,7 +117,7 @@ class SQLiteStore(Store):
         except BaseException:
             await db.close()
             raise
-        return SQLiteStore(db, economy or EconomyRules(), clock or _utc_now)
+        return SQLiteStore(db, economy or EconomyRules(), clock or utc_now)
 
     async def close(self) -> None:
         async with self._lock:
@@ -244,12 +223,12 @@ class SQLiteStore(Store):
                     (name, language, user_id),
                 )
             row = await self._one(db, "SELECT * FROM players WHERE user_id = ?", (user_id,))
-        return _player(row)
+        return player_record(row)
 
     async def get_player(self, user_id: int) -> Player | None:
         async with self._read() as db:
             row = await self._one(db, "SELECT * FROM players WHERE user_id = ?", (user_id,))
-        return _player(row) if row else None
+        return player_record(row) if row else None
 
     async def balance(self, user_id: int) -> int:
         async with self._read() as db:
@@ -365,14 +344,8 @@ class SQLiteStore(Store):
     ) -> int:
         if stake < 1:
             raise ValueError("stake must be at least 1 bean per point")
-        if not seats:
-            raise ValueError("a deal needs seats")
+        seats_text = seats_json(seats)
         humans = [seat.user_id for seat in seats if seat.user_id is not None]
-        if len(set(humans)) != len(humans):
-            raise ValueError("a player may hold only one seat of a deal")
-        seats_json = json.dumps(
-            [{"user_id": s.user_id, "name": s.name, "is_bot": s.is_bot} for s in seats]
-        )
         now = _ms(self.clock())
         async with self._write() as db:
             await self._require_players(db, humans)
@@ -383,7 +356,7 @@ class SQLiteStore(Store):
                 (
                     table_key,
                     chat_id,
-                    seats_json,
+                    seats_text,
                     json.dumps(rules),
                     stake,
                     state_json,
@@ -467,14 +440,14 @@ class SQLiteStore(Store):
             row = await self._one(db, "SELECT * FROM deals WHERE id = ?", (deal_id,))
         if row is None:
             raise UnknownDeal(f"unknown deal {deal_id}")
-        return _deal(row)
+        return deal_record(row)
 
     async def running_deals(self) -> list[DealRecord]:
         async with self._read() as db:
             rows = await db.execute_fetchall(
                 "SELECT * FROM deals WHERE status = 'running' ORDER BY id"
             )
-        return [_deal(row) for row in rows]
+        return [deal_record(row) for row in rows]
 
     async def settle_deal(
         self,
@@ -503,15 +476,7 @@ class SQLiteStore(Store):
             if row is None:
                 raise UnknownDeal(f"unknown deal {deal_id}")
             if row["status"] == "settled":
-                result = json.loads(row["result"])
-                return Settlement(
-                    deal_id,
-                    result["stake"],
-                    tuple(result["points"]),
-                    tuple(result["beans"]),
-                    tuple(result["balances"]),
-                    repeated=True,
-                )
+                return repeated_settlement(deal_id, row["result"])
             if row["status"] != "running":
                 raise DealNotRunning(f"deal {deal_id} is {row['status']}")
             seats = [SeatRecord(**seat) for seat in json.loads(row["seats"])]
@@ -524,25 +489,14 @@ class SQLiteStore(Store):
             if len(before) != len(humans):
                 raise UnknownPlayer(f"unknown players {sorted(humans - set(before))}")
             balances = [before[s.user_id] if s.user_id is not None else None for s in seats]
-            at_stake = self._at_stake(balances, json.loads(row["holds"]))
-            beans = settle_beans(points, row["stake"], at_stake)
+            holds = {int(seat): held for seat, held in json.loads(row["holds"]).items()}
+            beans = settle_beans(points, row["stake"], at_stake(balances, holds))
             after = tuple(
                 b + d if b is not None else None for b, d in zip(balances, beans, strict=True)
             )
             settlement = Settlement(deal_id, row["stake"], points, tuple(beans), after)
             await self._write_settlement(db, row, seats, settlement, facts, state_json, version)
         return settlement
-
-    @staticmethod
-    def _at_stake(balances: Sequence[int | None], holds: dict[str, int]) -> list[int | None]:
-        """Per seat, the beans the deal may take (see :meth:`Store.settle_deal`): the balance
-        held at the deal's start, never more than the balance now (which only a second deal
-        of the same player could have lowered); the balance now for a deal stored before
-        holds existed."""
-        return [
-            None if balance is None else min(balance, holds.get(str(seat_no), balance))
-            for seat_no, balance in enumerate(balances)
-        ]
 
     async def _write_settlement(
         self,
@@ -562,77 +516,33 @@ class SQLiteStore(Store):
             (state_json, version, json.dumps(settlement.to_dict()), now, deal_id),
         )
         await self._release_holds(db, deal_id)
-        seat_rows, stat_rows, ledger_rows, member_rows = [], [], [], []
-        for seat_no, seat in enumerate(seats):
-            points, beans = settlement.points[seat_no], settlement.beans[seat_no]
-            fact = facts[seat_no] if facts is not None else None
-            role = fact.role if fact else None
-            won = fact.won if fact else points > 0
-            bombs = fact.bombs if fact else 0
-            spring = bool(fact and fact.spring)
-            escaped = bool(fact and fact.escaped)
-            seat_rows.append(
-                (
-                    deal_id,
-                    seat_no,
-                    seat.user_id,
-                    chat_id,
-                    now,
-                    role,
-                    won,
-                    points,
-                    beans,
-                    bombs,
-                    spring,
-                    escaped,
-                )
-            )
-            if seat.user_id is None:
-                continue
-            stat_rows.append(
-                {
-                    "user_id": seat.user_id,
-                    "beans": beans,
-                    "now": now,
-                    "won": won,
-                    "landlord": role == "landlord",
-                    "farmer": role == "farmer",
-                    "spring": spring and won,
-                    "bombs": bombs,
-                }
-            )
-            if beans:
-                balance = settlement.balances[seat_no]
-                ledger_rows.append(
-                    (seat.user_id, beans, balance, LedgerReason.DEAL.value, deal_id, chat_id, now)
-                )
-            member_rows.append((chat_id, won, now, seat.user_id))
+        rows = settlement_rows(deal_id, chat_id, seats, settlement, facts, now)
         await db.executemany(
             "INSERT INTO deal_seats (deal_id, seat, user_id, chat_id, finished_at, role, won,"
             " points, beans, bombs, spring, escaped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            seat_rows,
+            rows.seats,
         )
         await db.executemany(
             "UPDATE players SET balance = balance + :beans,"
             " balance_changed_at = CASE WHEN :beans <> 0 THEN :now ELSE balance_changed_at END,"
             " games = games + 1, wins = wins + :won,"
             " landlord_games = landlord_games + :landlord,"
-            " landlord_wins = landlord_wins + (:landlord AND :won),"
+            " landlord_wins = landlord_wins + :landlord_won,"
             " farmer_games = farmer_games + :farmer,"
-            " farmer_wins = farmer_wins + (:farmer AND :won),"
+            " farmer_wins = farmer_wins + :farmer_won,"
             " springs = springs + :spring, bombs = bombs + :bombs,"
             " best_win = MAX(best_win, :beans),"
             " current_streak = CASE WHEN :won THEN current_streak + 1 ELSE 0 END,"
             " longest_streak = MAX(longest_streak,"
             "     CASE WHEN :won THEN current_streak + 1 ELSE 0 END)"
             " WHERE user_id = :user_id",
-            stat_rows,
+            rows.stats,
         )
-        if ledger_rows:
+        if rows.ledger:
             await db.executemany(
                 "INSERT INTO ledger (user_id, amount, balance_after, reason, deal_id, chat_id,"
                 " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                ledger_rows,
+                rows.ledger,
             )
         await db.executemany(
             "INSERT INTO group_players"
@@ -641,7 +551,7 @@ class SQLiteStore(Store):
             " WHERE user_id = ? ON CONFLICT (user_id, chat_id) DO UPDATE"
             " SET games = games + 1, wins = wins + excluded.wins,"
             " last_played_at = excluded.last_played_at",
-            member_rows,
+            rows.members,
         )
 
     async def cancel_deal(self, deal_id: int, state_json: str | None = None) -> bool:
@@ -776,19 +686,7 @@ class SQLiteStore(Store):
                 "SELECT * FROM ledger WHERE user_id = ? ORDER BY id DESC LIMIT ?",
                 (user_id, limit),
             )
-        return [
-            LedgerEntry(
-                row["id"],
-                row["user_id"],
-                row["amount"],
-                row["balance_after"],
-                LedgerReason(row["reason"]),
-                row["deal_id"],
-                row["chat_id"],
-                _dt(row["created_at"]),
-            )
-            for row in rows
-        ]
+        return [ledger_entry(row) for row in rows]
 
     async def leaderboard(
         self,
@@ -806,7 +704,7 @@ class SQLiteStore(Store):
                 rows = await self._balance_board(db, chat_id, limit)
             else:
                 zone = tz or await self._timezone(db, chat_id)
-                start, end = _bounded(period, self.clock(), zone)
+                start, end = bounded(period, self.clock(), zone)
                 rows = await self._net_board(db, chat_id, _ms(start), _ms(end), limit)
         return [
             LeaderboardRow(rank, row[0], row[1], row[2], row[3], row[4])
@@ -856,23 +754,7 @@ class SQLiteStore(Store):
             if row is None:
                 raise UnknownPlayer(f"unknown player {user_id}")
             rank = await self._rank(db, row, chat_id)
-        return PlayerStats(
-            user_id=user_id,
-            name=row["name"],
-            balance=row["balance"],
-            games=row["games"],
-            wins=row["wins"],
-            landlord_games=row["landlord_games"],
-            landlord_wins=row["landlord_wins"],
-            farmer_games=row["farmer_games"],
-            farmer_wins=row["farmer_wins"],
-            springs=row["springs"],
-            bombs=row["bombs"],
-            best_win=row["best_win"],
-            current_streak=row["current_streak"],
-            longest_streak=row["longest_streak"],
-            rank=rank,
-        )
+        return player_stats(row, rank)
 
     async def _rank(
         self, db: aiosqlite.Connection, player: aiosqlite.Row, chat_id: int | None
@@ -911,7 +793,7 @@ class SQLiteStore(Store):
 
     async def daily_posts_due(self, kind: str = "daily_top") -> list[tuple[int, date]]:
         now = self.clock()
-        since = now - _DAILY_POST_LOOKBACK
+        since = now - DAILY_POST_LOOKBACK
         async with self._read() as db:
             finished = await db.execute_fetchall(
                 "SELECT chat_id, finished_at FROM deals"
@@ -927,21 +809,12 @@ class SQLiteStore(Store):
                 "SELECT chat_id, day FROM posts WHERE kind = ? AND day >= ?",
                 (kind, (since.date() - timedelta(days=1)).isoformat()),
             )
-        settings = {chat_id: json.loads(text) for chat_id, text in stored}
-        done = {(chat_id, day) for chat_id, day in posted}
-        yesterday = {}  # chat id → (start ms, end ms, day) of its local yesterday, if due
-        for chat_id in chats:
-            group = rooms.with_defaults(settings.get(chat_id, {}))
-            start, end = _bounded("yesterday", now, group["timezone"])
-            day = local_day(start, group["timezone"])
-            if group["daily_post"] and (chat_id, day.isoformat()) not in done:
-                yesterday[chat_id] = (_ms(start), _ms(end), day)
-        due = set()
-        for chat_id, finished_at in finished:
-            window = yesterday.get(chat_id)
-            if window and window[0] <= finished_at < window[1]:
-                due.add((chat_id, window[2]))
-        return sorted(due)
+        return posts_due(
+            now,
+            [(chat_id, at) for chat_id, at in finished],
+            {chat_id: text for chat_id, text in stored},
+            [(chat_id, day) for chat_id, day in posted],
+        )
 
     async def mark_posted(self, chat_id: int, day: date, kind: str = "daily_top") -> bool:
         async with self._write() as db:
@@ -963,5 +836,61 @@ class SQLiteStore(Store):
             )
         return Totals(row[0], row[1], row[2])
 
+    # Several workers
 
-Store.register_backend(SQLiteStore)
+    async def claim_update(self, update_id: int) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "INSERT INTO updates (update_id, claimed_at) VALUES (?, ?)"
+                " ON CONFLICT DO NOTHING",
+                (update_id, _ms(self.clock())),
+            )
+            return cursor.rowcount == 1
+
+    async def forget_updates(self, before: datetime) -> int:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "DELETE FROM updates WHERE claimed_at < ?", (_ms(before),)
+            )
+            return cursor.rowcount
+
+    async def schedule_timer(self, key: str, due: datetime, payload: dict[str, Any]) -> int:
+        async with self._write() as db:
+            row = await self._one(
+                db,
+                "INSERT INTO timers (key, due_at, payload, generation) VALUES (?, ?, ?, 1)"
+                " ON CONFLICT (key) DO UPDATE SET due_at = excluded.due_at,"
+                " payload = excluded.payload, generation = timers.generation + 1,"
+                " claimed_by = NULL, claimed_until = NULL RETURNING generation",
+                (key, _ms(due), json.dumps(payload)),
+            )
+        return int(row[0])
+
+    async def cancel_timer(self, key: str) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute("DELETE FROM timers WHERE key = ?", (key,))
+            return cursor.rowcount == 1
+
+    async def claim_timers(
+        self, worker: str, *, limit: int = 20, lease: float = 30.0
+    ) -> list[TimerRecord]:
+        if limit < 1 or lease <= 0:
+            raise ValueError("limit must be at least 1 and lease positive")
+        now = self.clock()
+        async with self._write() as db:  # one writer at a time: claims never overlap
+            rows = await db.execute_fetchall(
+                "UPDATE timers SET claimed_by = ?, claimed_until = ? WHERE key IN ("
+                " SELECT key FROM timers WHERE due_at <= ?"
+                " AND (claimed_until IS NULL OR claimed_until <= ?)"
+                " ORDER BY due_at, key LIMIT ?) RETURNING *",
+                (worker, _ms(now + timedelta(seconds=lease)), _ms(now), _ms(now), limit),
+            )
+        return sorted(map(timer_record, rows), key=lambda t: (t.due_at, t.key))
+
+    async def finish_timer(self, timer: TimerRecord) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "DELETE FROM timers WHERE key = ? AND generation = ? AND claimed_by = ?",
+                (timer.key, timer.generation, timer.claimed_by),
+            )
+            return cursor.rowcount == 1

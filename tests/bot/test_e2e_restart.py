@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot import views
 from bot.i18n import t
-from bot.store import Store
+from bot.store import open_store
 from engine import SCORE, Action, apply, new_deal
 from engine.ai import choose_action
 from tests.bot.flow_helpers import LANG, Players, hand_message, result_message
@@ -93,7 +93,7 @@ async def test_restart_restores_lobbies_and_settles_a_deal_that_ended_while_down
 
     # While the bot is down, the deal's last actions get stored (as if the process died right
     # after saving the final state, before settling).
-    store = await Store.open(running_bot.settings.database_path)
+    store = await open_store(running_bot.settings.database)
     state = players.state
     while state.phase == "playing":
         state = apply(state, choose_action(state.view(state.to_act[0])))

@@ -28,6 +28,7 @@ def test_defaults() -> None:
     assert (s.bot_move_delay, s.table_edit_interval) == (1.0, 1.0)
     assert s.group_rate_limit == 20
     assert (s.webhook_url, s.webhook_secret, s.webhook_port) == (None, None, 8443)
+    assert (s.database_url, s.database) == (None, Path("data/ddz.sqlite3"))
 
 
 def test_every_variable_is_read() -> None:
@@ -100,6 +101,8 @@ def test_empty_values_count_as_unset() -> None:
         ({"WEBHOOK_URL": "http://x.org/hook", "WEBHOOK_SECRET": "s"}, "WEBHOOK_URL must start"),
         ({"WEBHOOK_URL": "https://x.org/hook"}, "WEBHOOK_SECRET must be set"),
         ({"WEBHOOK_URL": "https://x.org/h", "WEBHOOK_SECRET": "a b"}, "WEBHOOK_SECRET may only"),
+        ({"DATABASE_URL": "mysql://db/ddz"}, "DATABASE_URL must be a postgresql:// URL"),
+        ({"DATABASE_URL": "data/ddz.sqlite3"}, "DATABASE_URL must be a postgresql:// URL"),
     ],
 )
 def test_bad_values_give_one_line_errors(env: dict[str, str], message: str) -> None:
@@ -115,9 +118,18 @@ def test_missing_token() -> None:
         Settings.from_env({"PLAY_TIMEOUT": "20"})
 
 
-def test_repr_hides_the_token_and_secret() -> None:
-    s = settings(WEBHOOK_URL="https://x.org/h", WEBHOOK_SECRET="hush-hush")
-    assert TOKEN not in repr(s) and "hush-hush" not in repr(s)
+@pytest.mark.parametrize("scheme", ["postgresql", "postgres"])
+def test_a_postgresql_url_selects_the_postgresql_store(scheme: str) -> None:
+    url = f"{scheme}://ddz:pw@db.internal:5432/ddz"
+    s = settings(DATABASE_URL=url, DATABASE_PATH="/srv/ddz/db.sqlite3")
+    assert (s.database_url, s.database) == (url, url)
+    assert s.database_path == Path("/srv/ddz/db.sqlite3")  # kept, but not opened
+
+
+def test_repr_hides_the_token_secret_and_database_url() -> None:
+    s = settings(WEBHOOK_URL="https://x.org/h", WEBHOOK_SECRET="hush-hush",
+                 DATABASE_URL="postgresql://ddz:pw-hush@db/ddz")
+    assert TOKEN not in repr(s) and "hush-hush" not in repr(s) and "pw-hush" not in repr(s)
     assert "play_timeout=30.0" in repr(s)
 
 
@@ -151,6 +163,7 @@ def test_env_example_lists_every_setting() -> None:
     read = {
         "BOT_TOKEN",
         "DATABASE_PATH",
+        "DATABASE_URL",
         "BOT_API_BASE_URL",
         "BOT_API_FILE_URL",
         "DEFAULT_LANGUAGE",

@@ -1,1 +1,2 @@
-"""Numbered SQLite migrations ``NNNN_name.sql``, applied in order by :mod:`bot.store.migrate`."""
+"""Numbered schema migrations, one folder per SQL dialect (``sqlite/``, ``postgres/``) with the
+same numbers in both (:mod:`bot.store.migrate`)."""

@@ -1,4 +1,10 @@
-"""Fixtures for the store tests: a real SQLite file in tmp_path and a settable clock."""
+"""Fixtures for the store tests: every test runs on both backends (issue 16), on a real SQLite
+file in tmp_path and on a fresh database of the session's real PostgreSQL server
+(tests/databases.py), with a settable clock.
+
+``database`` is what ``open_store`` opens (a path or a URL); ``raw`` runs plain SQL on it from
+outside the store, written with ``?`` placeholders on both backends.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import SeatRecord, Store
+from bot.store import SeatRecord, Store, open_store
+from bot.store.migrate import Dialect
+from tests.databases import PostgresServer, RawDatabase
 
 GROUP = -1001
 
@@ -31,14 +39,41 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> Dialect:
+    """The store backend under test: ``"sqlite"`` or ``"postgres"``."""
+    dialect: Dialect = request.param
+    return dialect
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
+    """Where the SQLite file of a SQLite-only test lives."""
     return tmp_path / "data" / "ddz.sqlite3"
 
 
 @pytest.fixture
-async def store(db_path: Path, clock: FakeClock) -> AsyncIterator[Store]:
-    opened = await Store.open(db_path, clock=clock)
+async def database(
+    backend: Dialect, db_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[str | Path]:
+    """The test's empty database: a SQLite path, or the URL of a new PostgreSQL database."""
+    if backend == "sqlite":
+        yield db_path
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    url = await server.create_database()
+    yield url
+    await server.drop_database(url)
+
+
+@pytest.fixture
+def raw(backend: Dialect, database: str | Path) -> RawDatabase:
+    return RawDatabase(backend, database)
+
+
+@pytest.fixture
+async def store(database: str | Path, clock: FakeClock) -> AsyncIterator[Store]:
+    opened = await open_store(database, clock=clock)
     yield opened
     await opened.close()
 

@@ -14,9 +14,10 @@ from bot.store import (
     GiveRefused,
     LedgerReason,
     NotEligible,
-    Store,
     UnknownPlayer,
+    open_store,
 )
+from bot.store.sqlite import SQLiteStore
 
 GROUP = -1001  # Asia/Shanghai (the default)
 NEW_YORK = -1002
@@ -106,9 +107,9 @@ async def test_concurrent_daily_presses_grant_once(store, players):
 
 
 async def test_concurrent_presses_through_two_connections_grant_once(
-    store, db_path, clock, players
+    store, database, clock, players
 ):
-    other = await Store.open(db_path, clock=clock)  # a second worker on the same file
+    other = await open_store(database, clock=clock)  # a second worker on the same database
     try:
         results = await asyncio.gather(
             *(s.claim_daily(1, GROUP) for _ in range(10) for s in (store, other)),
@@ -238,10 +239,19 @@ def cancel_at_statement(db, n: int):
         db.execute_fetchall, db.execute = original
 
 
-async def test_cancelled_writes_leave_the_store_consistent_and_usable(store, clock, players):
+async def test_cancelled_sqlite_writes_leave_the_store_consistent_and_usable(db_path, clock):
     """A handler task cancelled while awaiting any statement of a claim (e.g. at shutdown) has
     committed the whole claim or nothing, and the next transaction works (white-box: patches
-    the store's connection)."""
+    the SQLite store's aiosqlite connection; test_cancelled_claims_… covers both backends)."""
+    store = await SQLiteStore.open(db_path, clock=clock)
+    try:
+        await store.ensure_player(1, "p1")
+        await check_cancelled_claims_at_each_statement(store, clock)
+    finally:
+        await store.close()
+
+
+async def check_cancelled_claims_at_each_statement(store, clock):
     outcomes = []
     for n in range(1, 20):
         clock.advance(days=1)
@@ -256,6 +266,32 @@ async def test_cancelled_writes_leave_the_store_consistent_and_usable(store, clo
         gained = await store.balance(1) - before
         assert gained in (0, (await store.ledger(1, limit=1))[0].amount)  # all or nothing
     assert "cancelled" in outcomes and "done" in outcomes
+    totals = await store.totals()
+    assert totals.balances == totals.ledger == totals.grants
+    entries = await store.ledger(1, limit=100)
+    assert sum(e.amount for e in entries) == await store.balance(1)
+
+
+async def test_cancelled_claims_commit_all_or_nothing_on_both_backends(store, clock, players):
+    """A claim task cancelled after any number of event-loop steps (a statement in flight on
+    either backend) has committed the whole claim or nothing, and the store keeps working."""
+    outcomes = []
+    for steps in range(0, 40, 2):
+        clock.advance(days=1)
+        before = await store.balance(1)
+        task = asyncio.ensure_future(store.claim_daily(1, GROUP))
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        task.cancel()
+        try:
+            await task
+            outcomes.append("done")
+        except asyncio.CancelledError:
+            outcomes.append("cancelled")
+        await store.ensure_player(100 + steps, "next")  # the next write transaction works
+        gained = await store.balance(1) - before
+        assert gained in (0, (await store.ledger(1, limit=1))[0].amount)  # all or nothing
+    assert "cancelled" in outcomes
     totals = await store.totals()
     assert totals.balances == totals.ledger == totals.grants
     entries = await store.ledger(1, limit=100)

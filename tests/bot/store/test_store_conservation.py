@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import sqlite3
 
 from bot.store import AlreadyClaimed, GiveRefused, NotEligible, SeatFacts
 
@@ -20,7 +19,7 @@ def random_points(rng: random.Random, seats: int) -> list[int]:
 
 
 async def test_random_session_conserves_beans_and_never_goes_negative(
-    store, clock, make_deal, db_path
+    store, clock, make_deal, raw
 ):
     rng = random.Random(20240501)
     for uid in PLAYERS:
@@ -67,26 +66,23 @@ async def test_random_session_conserves_beans_and_never_goes_negative(
     assert totals.balances == totals.ledger == totals.grants
     assert totals.grants > 12_000  # the start balances and more were granted
     await store.close()
-    with sqlite3.connect(db_path) as db:
-        mismatched = db.execute(
-            "SELECT p.user_id FROM players p WHERE p.balance < 0"
-            " OR p.balance <> (SELECT SUM(amount) FROM ledger l WHERE l.user_id = p.user_id)"
-            " OR p.balance <> (SELECT balance_after FROM ledger l WHERE l.user_id = p.user_id"
-            "                  ORDER BY id DESC LIMIT 1)"
-        ).fetchall()
-        unbalanced_deals = db.execute(
-            "SELECT deal_id FROM ledger WHERE reason = 'deal'"
-            " GROUP BY deal_id HAVING SUM(amount) <> 0"
-        ).fetchall()
-        stale_copies = db.execute(
-            "SELECT g.chat_id, g.user_id FROM group_players g JOIN players p USING (user_id)"
-            " WHERE g.balance <> p.balance OR g.balance_changed_at <> p.balance_changed_at"
-        ).fetchall()
-        members = db.execute("SELECT COUNT(*) FROM group_players").fetchone()[0]
-        seat_beans = db.execute("SELECT SUM(beans) FROM deal_seats").fetchone()[0]
-        negative_steps = db.execute(
-            "SELECT COUNT(*) FROM ledger WHERE balance_after < 0"
-        ).fetchone()[0]
+    mismatched = await raw.fetch(
+        "SELECT p.user_id FROM players p WHERE p.balance < 0"
+        " OR p.balance <> (SELECT SUM(amount) FROM ledger l WHERE l.user_id = p.user_id)"
+        " OR p.balance <> (SELECT balance_after FROM ledger l WHERE l.user_id = p.user_id"
+        "                  ORDER BY id DESC LIMIT 1)"
+    )
+    unbalanced_deals = await raw.fetch(
+        "SELECT deal_id FROM ledger WHERE reason = 'deal'"
+        " GROUP BY deal_id HAVING SUM(amount) <> 0"
+    )
+    stale_copies = await raw.fetch(
+        "SELECT g.chat_id, g.user_id FROM group_players g JOIN players p USING (user_id)"
+        " WHERE g.balance <> p.balance OR g.balance_changed_at <> p.balance_changed_at"
+    )
+    [(members,)] = await raw.fetch("SELECT COUNT(*) FROM group_players")
+    [(seat_beans,)] = await raw.fetch("SELECT SUM(beans) FROM deal_seats")
+    [(negative_steps,)] = await raw.fetch("SELECT COUNT(*) FROM ledger WHERE balance_after < 0")
     assert mismatched == []
     assert stale_copies == [] and members > len(PLAYERS)  # the group copies follow the balance
     assert unbalanced_deals == []

@@ -1,9 +1,11 @@
-"""Players, groups, tables and deals in a real SQLite file (issue 3, RULES.md §8)."""
+"""Players, groups, tables and deals in a real database, SQLite and PostgreSQL (issues 3 and 16,
+RULES.md §8)."""
 
 from __future__ import annotations
 
 import sqlite3
 
+import asyncpg
 import pytest
 
 from bot.rooms import GroupSettingError
@@ -13,10 +15,26 @@ from bot.store import (
     SeatFacts,
     SeatRecord,
     StaleVersion,
-    Store,
     UnknownDeal,
     UnknownPlayer,
+    open_store,
 )
+
+# A trigger that makes the last write of a settlement fail, and the error it raises.
+REFUSE_GROUP_MEMBERS = {
+    "sqlite": (
+        "CREATE TRIGGER refuse BEFORE INSERT ON group_players"
+        " BEGIN SELECT RAISE(ABORT, 'refused'); END",
+        sqlite3.IntegrityError,
+    ),
+    "postgres": (
+        "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql"
+        " AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$;"
+        " CREATE TRIGGER refuse BEFORE INSERT ON group_players"
+        " FOR EACH ROW EXECUTE FUNCTION refuse()",
+        asyncpg.RaiseError,
+    ),
+}
 
 GROUP = -1001
 LANDLORD_WINS = [
@@ -54,7 +72,7 @@ async def test_unknown_player(store):
 # groups and tables
 
 
-async def test_group_settings_have_defaults_and_keep_changes(store, db_path, clock):
+async def test_group_settings_have_defaults_and_keep_changes(store, database, clock):
     settings = await store.get_group_settings(GROUP)
     assert (settings["stake_tier"], settings["timezone"], settings["give_enabled"]) == (
         "beginner",
@@ -65,7 +83,7 @@ async def test_group_settings_have_defaults_and_keep_changes(store, db_path, clo
     assert (updated["stake_tier"], updated["bidding"]) == ("expert", "rob")
     await store.update_group_settings(GROUP, multiplier_cap=64)
     await store.close()
-    reopened = await Store.open(db_path, clock=clock)
+    reopened = await open_store(database, clock=clock)
     settings = await reopened.get_group_settings(GROUP)
     other = await reopened.get_group_settings(GROUP - 1)
     await reopened.close()
@@ -97,7 +115,7 @@ async def test_tables_are_saved_loaded_and_deleted(store):
 # deals
 
 
-async def test_deal_lifecycle_and_reload_after_restart(store, db_path, clock):
+async def test_deal_lifecycle_and_reload_after_restart(store, database, clock):
     for uid in (1, 2, 3):
         await store.ensure_player(uid, f"p{uid}")
     seats = [SeatRecord(1, "p1"), SeatRecord(2, "p2"), SeatRecord(None, "Bot", is_bot=True)]
@@ -106,7 +124,7 @@ async def test_deal_lifecycle_and_reload_after_restart(store, db_path, clock):
     await store.save_deal_state(deal_id, 2, '{"v": 2}')
     await store.close()
 
-    store = await Store.open(db_path, clock=clock)
+    store = await open_store(database, clock=clock)
     [deal] = await store.running_deals()
     assert (deal.deal_id, deal.table_key, deal.chat_id, deal.stake, deal.status) == (
         deal_id,
@@ -257,16 +275,13 @@ async def test_cancelled_deal_pays_nobody_and_cannot_be_settled(store, make_deal
         await store.cancel_deal(settled)
 
 
-async def test_a_failing_settlement_rolls_back_every_write(store, make_deal, db_path):
+async def test_a_failing_settlement_rolls_back_every_write(store, make_deal, raw, backend):
     for uid in (1, 2, 3):
         await store.ensure_player(uid, f"p{uid}")
     deal_id = await make_deal([1, 2, 3])
-    with sqlite3.connect(db_path) as db:  # sabotage the last write of the transaction
-        db.execute(
-            "CREATE TRIGGER refuse BEFORE INSERT ON group_players"
-            " BEGIN SELECT RAISE(ABORT, 'refused'); END"
-        )
-    with pytest.raises(sqlite3.IntegrityError):
+    trigger, error = REFUSE_GROUP_MEMBERS[backend]
+    await raw.execute(trigger)  # sabotage the last write of the transaction
+    with pytest.raises(error):
         await store.settle_deal(deal_id, [2, -1, -1], "{}")
     assert [await store.balance(uid) for uid in (1, 2, 3)] == [1000, 1000, 1000]
     assert (await store.get_deal(deal_id)).status == "running"

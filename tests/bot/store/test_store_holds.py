@@ -4,13 +4,9 @@ migration that gives deals running at the upgrade their holds."""
 
 from __future__ import annotations
 
-import sqlite3
-
-import aiosqlite
 import pytest
 
-from bot.store import DealHold, GiveRefused, Store
-from bot.store.migrate import load_migrations, migrate
+from bot.store import DealHold, GiveRefused, open_store
 
 GROUP = -1001  # the make_deal fixture's default group
 OTHER_GROUP = -1002
@@ -82,29 +78,26 @@ async def test_a_second_deal_of_the_same_player_never_takes_the_balance_below_ze
     assert await store.balance(1) == 0
 
 
-async def test_migration_3_holds_the_deals_running_at_the_upgrade(db_path):
-    db_path.parent.mkdir(parents=True, exist_ok=True)
-    async with aiosqlite.connect(db_path, isolation_level=None) as db:
-        await migrate(db, load_migrations()[:2])
-        for uid, balance in ((1, 640), (2, 1000)):
-            await db.execute(
-                "INSERT INTO players (user_id, name, balance, balance_changed_at, created_at)"
-                " VALUES (?, ?, ?, 0, 0)", (uid, f"p{uid}", balance))
-        await db.execute(
-            "INSERT INTO deals (table_key, chat_id, seats, rules, stake, state, version,"
-            " created_at, status) VALUES ('k', ?, ?, '{}', 10, '{}', 0, 5, ?)",
-            (GROUP, '[{"user_id": 1, "name": "a", "is_bot": false},'
-                    ' {"user_id": null, "name": "b", "is_bot": true},'
-                    ' {"user_id": 2, "name": "c", "is_bot": false}]', "running"))
-        await db.execute(
-            "INSERT INTO deals (table_key, chat_id, seats, rules, stake, state, version,"
-            " created_at, status) VALUES ('k', ?, ?, '{}', 10, '{}', 0, 5, 'settled')",
-            (GROUP, '[{"user_id": 2, "name": "c", "is_bot": false}]'))
-    store = await Store.open(db_path)
+async def test_migration_3_holds_the_deals_running_at_the_upgrade(raw, database):
+    assert await raw.migrate_to(2) == [1, 2]
+    for uid, balance in ((1, 640), (2, 1000)):
+        await raw.execute(
+            "INSERT INTO players (user_id, name, balance, balance_changed_at, created_at)"
+            " VALUES (?, ?, ?, 0, 0)", uid, f"p{uid}", balance)
+    await raw.execute(
+        "INSERT INTO deals (table_key, chat_id, seats, rules, stake, state, version,"
+        " created_at, status) VALUES ('k', ?, ?, '{}', 10, '{}', 0, 5, ?)",
+        GROUP, '[{"user_id": 1, "name": "a", "is_bot": false},'
+               ' {"user_id": null, "name": "b", "is_bot": true},'
+               ' {"user_id": 2, "name": "c", "is_bot": false}]', "running")
+    await raw.execute(
+        "INSERT INTO deals (table_key, chat_id, seats, rules, stake, state, version,"
+        " created_at, status) VALUES ('k', ?, ?, '{}', 10, '{}', 0, 5, 'settled')",
+        GROUP, '[{"user_id": 2, "name": "c", "is_bot": false}]')
+    store = await open_store(database)
     try:
         assert await store.deal_hold(1) == DealHold(1, GROUP, "k", 0, 640)
         assert await store.deal_hold(2) == DealHold(1, GROUP, "k", 2, 1000)
     finally:
         await store.close()
-    with sqlite3.connect(db_path) as db:
-        assert db.execute("SELECT COUNT(*) FROM deal_holds").fetchone()[0] == 2
+    assert await raw.fetch("SELECT COUNT(*) FROM deal_holds") == [(2,)]

@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from bot.store import SeatFacts, Store
+from bot.store import SeatFacts, open_store
 
 GROUP = -1001  # Asia/Shanghai (the default)
 OTHER = -1002
@@ -188,7 +188,9 @@ async def test_rank_follows_the_leaderboard_order(store, players, play):
         assert ranks == [r.rank for r in rows]
 
 
-async def test_end_of_day_post_runs_once_even_across_restarts(store, db_path, clock, players, play):
+async def test_end_of_day_post_runs_once_even_across_restarts(
+    store, database, clock, players, play
+):
     await store.update_group_settings(OTHER, daily_post=False)
     await store.update_group_settings(NEW_YORK, timezone="America/New_York")
     clock.now = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)  # Shanghai May 1 20:00, New York 08:00
@@ -202,7 +204,7 @@ async def test_end_of_day_post_runs_once_even_across_restarts(store, db_path, cl
     assert await store.mark_posted(GROUP, date(2024, 5, 1))
     assert not await store.mark_posted(GROUP, date(2024, 5, 1))
     await store.close()
-    reopened = await Store.open(db_path, clock=clock)
+    reopened = await open_store(database, clock=clock)
     try:
         assert await reopened.daily_posts_due() == []
         assert not await reopened.mark_posted(GROUP, date(2024, 5, 1))

@@ -1,0 +1,39 @@
+"""Opening the store a setting names: a PostgreSQL URL or a SQLite file (issue 16).
+
+>>> store = await open_store(settings.database)   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.economy import EconomyRules
+from bot.store.base import Clock, Store
+from bot.store.postgres import PostgresStore, is_postgres_url
+from bot.store.sqlite import SQLiteStore
+
+
+async def open_store(
+    database: str | Path,
+    *,
+    economy: EconomyRules | None = None,
+    clock: Clock | None = None,
+) -> Store:
+    """Open the store at ``database`` and run its pending migrations.
+
+    A ``postgresql://`` (or ``postgres://``) URL opens a :class:`PostgresStore` on that server
+    (``Settings.database_url``); anything else is the path of a SQLite file, created with its
+    directory if needed (``Settings.database_path``), opened as a :class:`SQLiteStore` in WAL mode.
+
+    Args:
+        database: ``Settings.database``: the URL or the file path.
+        economy: bean amounts (default :class:`~bot.economy.EconomyRules`).
+        clock: returns the current aware UTC datetime (tests pass a fake clock).
+
+    Raises:
+        OSError, asyncpg.PostgresError: the PostgreSQL server cannot be reached or refuses.
+        sqlite3.Error: the SQLite file cannot be opened or migrated.
+    """
+    if is_postgres_url(database):
+        return await PostgresStore.open(str(database), economy=economy, clock=clock)
+    return await SQLiteStore.open(database, economy=economy, clock=clock)

@@ -1,0 +1,852 @@
+"""The PostgreSQL store: an asyncpg connection pool, for several bot processes on one database.
+
+Each method that writes runs in one transaction (READ COMMITTED) and first locks the rows it
+decides on, with ``SELECT … FOR UPDATE``: the player rows whose balance it reads (always in user
+id order, so two transactions never wait for each other in a circle), the deal row it settles,
+cancels or advances. A second ``/daily`` press, in this process or in another worker, waits for
+the first one's commit and then sees its claim; a second settlement of a deal waits and then
+finds it settled. A refusal raises before the commit and rolls everything back, and so does
+cancellation (asyncpg rolls the transaction back, the pool resets the connection).
+
+The schema is ``bot/store/migrations/postgres/`` (the same numbers and tables as SQLite's);
+what both backends share beyond their SQL is :mod:`bot.store.rows`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from datetime import date, datetime, timedelta
+from typing import Any
+
+import asyncpg
+
+from bot import rooms
+from bot.economy import PERIODS, EconomyRules, Period, player_day, settle_beans
+from bot.names import clean_name
+from bot.store.base import Clock, Store
+from bot.store.migrate import migrate_postgres
+from bot.store.records import (
+    GRANT_REASONS,
+    AlreadyClaimed,
+    Claim,
+    DealHold,
+    DealNotRunning,
+    DealRecord,
+    Gift,
+    GiveRefused,
+    LeaderboardRow,
+    LedgerEntry,
+    LedgerReason,
+    NotEligible,
+    Player,
+    PlayerStats,
+    SeatFacts,
+    SeatRecord,
+    Settlement,
+    StaleVersion,
+    TimerRecord,
+    Totals,
+    UnknownDeal,
+    UnknownPlayer,
+)
+from bot.store.rows import (
+    DAILY_POST_LOOKBACK,
+    at_stake,
+    bounded,
+    deal_record,
+    ledger_entry,
+    player_record,
+    player_stats,
+    posts_due,
+    repeated_settlement,
+    seats_json,
+    settlement_rows,
+    timer_record,
+    utc_now,
+)
+from bot.store.rows import ms as _ms
+
+#: Connections per bot process (asyncpg pool); each write transaction holds one.
+POOL_SIZE = 10
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(database: object) -> bool:
+    """Whether ``database`` names a PostgreSQL database (``postgresql://`` or ``postgres://``)."""
+    return isinstance(database, str) and database.startswith(URL_SCHEMES)
+
+
+def _count(status: str) -> int:
+    """The row count of a command status such as ``"UPDATE 3"`` or ``"INSERT 0 1"``."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class PostgresStore(Store):
+    """:class:`~bot.store.base.Store` on a PostgreSQL database (see the module docstring)."""
+
+    def __init__(self, pool: asyncpg.Pool, economy: EconomyRules, clock: Clock) -> None:
+        self._pool = pool
+        self._open = True
+        self.economy = economy
+        self.clock = clock
+
+    @staticmethod
+    async def open(
+        url: str,
+        *,
+        economy: EconomyRules | None = None,
+        clock: Clock | None = None,
+    ) -> PostgresStore:
+        """Connect to the database at ``url`` (``postgresql://user:password@host:port/name``,
+        asyncpg's URL syntax, ``?host=/socket/dir`` for a Unix socket) and run the numbered
+        migrations not yet recorded in ``schema_version``.
+
+        Raises:
+            OSError, asyncpg.PostgresError: the server cannot be reached or refuses the login.
+        """
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
+        try:
+            async with pool.acquire() as conn:
+                await migrate_postgres(conn)
+        except BaseException:
+            await pool.close()
+            raise
+        return PostgresStore(pool, economy or EconomyRules(), clock or utc_now)
+
+    async def close(self) -> None:
+        if self._open:
+            self._open = False
+            await self._pool.close()
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[asyncpg.Connection]:
+        async with self._pool.acquire() as conn:
+            yield conn
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[asyncpg.Connection]:
+        """One transaction; any error, cancellation included, rolls it back."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            yield conn
+
+    async def _move_beans(
+        self,
+        conn: asyncpg.Connection,
+        user_id: int,
+        amount: int,
+        reason: LedgerReason,
+        now: int,
+        *,
+        chat_id: int | None = None,
+        deal_id: int | None = None,
+    ) -> int:
+        """Change one balance with its ledger row; returns the new balance."""
+        balance = await conn.fetchval(
+            "UPDATE players SET balance = balance + $2, balance_changed_at = $3"
+            " WHERE user_id = $1 RETURNING balance",
+            user_id, amount, now,
+        )
+        if balance is None:
+            raise UnknownPlayer(f"unknown player {user_id}")
+        await conn.execute(
+            "INSERT INTO ledger (user_id, amount, balance_after, reason, deal_id, chat_id,"
+            " created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            user_id, amount, balance, str(reason), deal_id, chat_id, now,
+        )
+        return int(balance)
+
+    @staticmethod
+    async def _lock_players(conn: asyncpg.Connection, user_ids: Iterable[int]) -> dict[int, int]:
+        """Lock the players' rows (in user id order) for this transaction; their balances.
+
+        Raises:
+            UnknownPlayer: one of them does not exist.
+        """
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        rows = await conn.fetch(
+            "SELECT user_id, balance FROM players WHERE user_id = ANY($1::bigint[])"
+            " ORDER BY user_id FOR UPDATE",
+            wanted,
+        )
+        balances = {row["user_id"]: row["balance"] for row in rows}
+        missing = set(wanted) - set(balances)
+        if missing:
+            raise UnknownPlayer(f"unknown players {sorted(missing)}")
+        return balances
+
+    async def _settings(self, conn: asyncpg.Connection, chat_id: int | None) -> dict[str, Any]:
+        if chat_id is None:
+            return rooms.with_defaults({})
+        text = await conn.fetchval("SELECT settings FROM groups WHERE chat_id = $1", chat_id)
+        return rooms.with_defaults(json.loads(text) if text else {})
+
+    # Players
+
+    async def ensure_player(self, user_id: int, name: str, language: str | None = None) -> Player:
+        name = clean_name(name) or str(user_id)
+        player = await self.get_player(user_id)
+        if player and player.name == name and language in (None, player.language):
+            return player  # the common case: no write transaction
+        async with self._write() as conn:
+            now = _ms(self.clock())
+            created = await conn.fetchval(
+                "INSERT INTO players (user_id, name, language, balance, balance_changed_at,"
+                " created_at) VALUES ($1, $2, $3, 0, $4, $4) ON CONFLICT (user_id) DO NOTHING"
+                " RETURNING user_id",
+                user_id, name, language, now,
+            )
+            if created is None:
+                await conn.execute(
+                    "UPDATE players SET name = $2, language = COALESCE($3, language)"
+                    " WHERE user_id = $1",
+                    user_id, name, language,
+                )
+            elif self.economy.start_balance:
+                await self._move_beans(
+                    conn, user_id, self.economy.start_balance, LedgerReason.GRANT, now
+                )
+            row = await conn.fetchrow("SELECT * FROM players WHERE user_id = $1", user_id)
+        return player_record(row)
+
+    async def get_player(self, user_id: int) -> Player | None:
+        async with self._read() as conn:
+            row = await conn.fetchrow("SELECT * FROM players WHERE user_id = $1", user_id)
+        return player_record(row) if row else None
+
+    async def balance(self, user_id: int) -> int:
+        async with self._read() as conn:
+            balance = await conn.fetchval(
+                "SELECT balance FROM players WHERE user_id = $1", user_id
+            )
+        if balance is None:
+            raise UnknownPlayer(f"unknown player {user_id}")
+        return int(balance)
+
+    # Groups
+
+    async def get_group_settings(self, chat_id: int) -> dict[str, Any]:
+        async with self._read() as conn:
+            return await self._settings(conn, chat_id)
+
+    async def update_group_settings(self, chat_id: int, **changes: Any) -> dict[str, Any]:
+        changes = rooms.validate_changes(changes)
+        now = _ms(self.clock())
+        async with self._write() as conn:
+            # the row exists and is locked before it is read: concurrent changes add up
+            await conn.execute(
+                "INSERT INTO groups (chat_id, settings, updated_at) VALUES ($1, '{}', $2)"
+                " ON CONFLICT (chat_id) DO NOTHING",
+                chat_id, now,
+            )
+            text = await conn.fetchval(
+                "SELECT settings FROM groups WHERE chat_id = $1 FOR UPDATE", chat_id
+            )
+            stored = {**json.loads(text), **changes}
+            await conn.execute(
+                "UPDATE groups SET settings = $2, updated_at = $3 WHERE chat_id = $1",
+                chat_id, json.dumps(stored, sort_keys=True), now,
+            )
+        return rooms.with_defaults(stored)
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> bool:
+        old_prefix, new_prefix = f"{old_chat_id}:", f"{new_chat_id}:"
+        # $1 old key prefix, $2 new key prefix, $3 where the thread part of the key starts
+        own_key = "substr(table_key, 1, length($1)) = $1"
+        keys = (old_prefix, new_prefix, len(old_prefix) + 1)
+        ids = (old_chat_id, new_chat_id)
+        statements: list[tuple[str, tuple[Any, ...]]] = [
+            # a table already stored under the new key stays; the old one keeps its old key
+            ("UPDATE tables t SET table_key = $2 || substr(t.table_key, $3),"
+             " data = jsonb_set(data::jsonb, '{chat_id}', to_jsonb($4::bigint))::text"
+             f" WHERE {own_key} AND NOT EXISTS"
+             " (SELECT 1 FROM tables u WHERE u.table_key = $2 || substr(t.table_key, $3))",
+             (*keys, new_chat_id)),
+            (f"UPDATE deals SET chat_id = $5, table_key = CASE WHEN {own_key}"
+             " THEN $2 || substr(table_key, $3) ELSE table_key END WHERE chat_id = $4",
+             (*keys, *ids)),
+            ("UPDATE deal_seats SET chat_id = $2 WHERE chat_id = $1", ids),
+            ("UPDATE deal_holds SET chat_id = $2 WHERE chat_id = $1", ids),
+            ("INSERT INTO group_players (chat_id, user_id, games, wins, last_played_at,"
+             " balance, balance_changed_at) SELECT $2, user_id, games, wins, last_played_at,"
+             " balance, balance_changed_at FROM group_players WHERE chat_id = $1"
+             " ON CONFLICT (user_id, chat_id) DO UPDATE"
+             " SET games = group_players.games + excluded.games,"
+             " wins = group_players.wins + excluded.wins, last_played_at ="
+             " GREATEST(group_players.last_played_at, excluded.last_played_at)", ids),
+            ("DELETE FROM group_players WHERE chat_id = $1", ids[:1]),
+            ("INSERT INTO posts (chat_id, kind, day, created_at)"
+             " SELECT $2, kind, day, created_at FROM posts WHERE chat_id = $1"
+             " ON CONFLICT DO NOTHING", ids),
+            ("DELETE FROM posts WHERE chat_id = $1", ids[:1]),
+        ]
+        moved = 0
+        async with self._write() as conn:
+            # Telegram's two migration messages may reach two workers at once: one moves
+            await conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended('migrate_chat:' || $1, 0))",
+                str(old_chat_id),
+            )
+            text = await conn.fetchval(
+                "SELECT settings FROM groups WHERE chat_id = $1 FOR UPDATE", old_chat_id
+            )
+            if text is not None:
+                newer = await conn.fetchval(
+                    "SELECT settings FROM groups WHERE chat_id = $1 FOR UPDATE", new_chat_id
+                )
+                merged = {**json.loads(text), **(json.loads(newer) if newer else {})}
+                await conn.execute(
+                    "INSERT INTO groups (chat_id, settings, updated_at) VALUES ($1, $2, $3)"
+                    " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings,"
+                    " updated_at = excluded.updated_at",
+                    new_chat_id, json.dumps(merged, sort_keys=True), _ms(self.clock()),
+                )
+                await conn.execute("DELETE FROM groups WHERE chat_id = $1", old_chat_id)
+                moved += 1
+            for sql, params in statements:
+                moved += _count(await conn.execute(sql, *params))
+        return moved > 0
+
+    # Tables
+
+    async def _put_table(self, conn: asyncpg.Connection, key: str, data: dict[str, Any]) -> None:
+        await conn.execute(
+            "INSERT INTO tables (table_key, data, updated_at) VALUES ($1, $2, $3)"
+            " ON CONFLICT (table_key) DO UPDATE SET data = excluded.data,"
+            " updated_at = excluded.updated_at",
+            key, json.dumps(data), _ms(self.clock()),
+        )
+
+    async def save_table(self, table_key: str, data: dict[str, Any]) -> None:
+        async with self._write() as conn:
+            await self._put_table(conn, table_key, data)
+
+    async def load_tables(self) -> dict[str, dict[str, Any]]:
+        async with self._read() as conn:
+            rows = await conn.fetch("SELECT table_key, data FROM tables")
+        return {row["table_key"]: json.loads(row["data"]) for row in rows}
+
+    async def delete_table(self, table_key: str) -> None:
+        async with self._write() as conn:
+            await conn.execute("DELETE FROM tables WHERE table_key = $1", table_key)
+
+    # Deals
+
+    async def create_deal(
+        self,
+        table_key: str,
+        chat_id: int,
+        seats: Sequence[SeatRecord],
+        rules: dict[str, Any],
+        stake: int,
+        state_json: str,
+        version: int = 0,
+    ) -> int:
+        if stake < 1:
+            raise ValueError("stake must be at least 1 bean per point")
+        seats_text = seats_json(seats)
+        now = _ms(self.clock())
+        async with self._write() as conn:
+            balances = await self._lock_players(
+                conn, (seat.user_id for seat in seats if seat.user_id is not None)
+            )
+            deal_id = await conn.fetchval(
+                "INSERT INTO deals (table_key, chat_id, seats, rules, stake, state, version,"
+                " created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                table_key, chat_id, seats_text, json.dumps(rules), stake, state_json, version,
+                now,
+            )
+            await conn.executemany(
+                "INSERT INTO deal_holds (deal_id, seat, user_id, chat_id, balance_at_start,"
+                " created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+                [
+                    (deal_id, seat_no, seat.user_id, chat_id, balances[seat.user_id], now)
+                    for seat_no, seat in enumerate(seats)
+                    if seat.user_id is not None
+                ],
+            )
+        return int(deal_id)
+
+    async def deal_hold(self, user_id: int) -> DealHold | None:
+        async with self._read() as conn:
+            row = await self._hold(conn, user_id)
+        if row is None:
+            return None
+        return DealHold(row["deal_id"], row["chat_id"], row["table_key"], row["seat"],
+                        row["balance_at_start"])
+
+    @staticmethod
+    async def _hold(conn: asyncpg.Connection, user_id: int) -> asyncpg.Record | None:
+        """The player's oldest hold of a running deal, with the deal's table key."""
+        return await conn.fetchrow(
+            "SELECT h.deal_id, h.chat_id, d.table_key, h.seat, h.balance_at_start"
+            " FROM deal_holds h JOIN deals d ON d.id = h.deal_id"
+            " WHERE h.user_id = $1 ORDER BY h.deal_id LIMIT 1",
+            user_id,
+        )
+
+    @staticmethod
+    async def _locked_deal(conn: asyncpg.Connection, deal_id: int) -> asyncpg.Record:
+        """The deal's row, locked for this transaction. Raises ``UnknownDeal``."""
+        row = await conn.fetchrow("SELECT * FROM deals WHERE id = $1 FOR UPDATE", deal_id)
+        if row is None:
+            raise UnknownDeal(f"unknown deal {deal_id}")
+        return row
+
+    async def save_deal_state(
+        self, deal_id: int, version: int, state_json: str, table: dict[str, Any] | None = None
+    ) -> None:
+        async with self._write() as conn:
+            row = await self._locked_deal(conn, deal_id)
+            if row["status"] != "running":
+                raise DealNotRunning(f"deal {deal_id} is {row['status']}")
+            if version <= row["version"]:
+                raise StaleVersion(
+                    f"deal {deal_id}: version {version} is not newer than {row['version']}"
+                )
+            await conn.execute(
+                "UPDATE deals SET state = $2, version = $3 WHERE id = $1",
+                deal_id, state_json, version,
+            )
+            if table is not None:
+                await self._put_table(conn, row["table_key"], table)
+
+    async def get_deal(self, deal_id: int) -> DealRecord:
+        async with self._read() as conn:
+            row = await conn.fetchrow("SELECT * FROM deals WHERE id = $1", deal_id)
+        if row is None:
+            raise UnknownDeal(f"unknown deal {deal_id}")
+        return deal_record(row)
+
+    async def running_deals(self) -> list[DealRecord]:
+        async with self._read() as conn:
+            rows = await conn.fetch("SELECT * FROM deals WHERE status = 'running' ORDER BY id")
+        return [deal_record(row) for row in rows]
+
+    async def settle_deal(
+        self,
+        deal_id: int,
+        points: Sequence[int],
+        state_json: str,
+        facts: Sequence[SeatFacts] | None = None,
+        *,
+        version: int | None = None,
+    ) -> Settlement:
+        points = tuple(points)
+        facts = facts or None
+        async with self._write() as conn:
+            row = await self._locked_deal(conn, deal_id)  # a second settlement waits here
+            if row["status"] == "settled":
+                return repeated_settlement(deal_id, row["result"])
+            if row["status"] != "running":
+                raise DealNotRunning(f"deal {deal_id} is {row['status']}")
+            seats = [SeatRecord(**seat) for seat in json.loads(row["seats"])]
+            if len(points) != len(seats) or (facts is not None and len(facts) != len(seats)):
+                raise ValueError(f"deal {deal_id} has {len(seats)} seats")
+            if version is not None and version < row["version"]:
+                raise StaleVersion(f"deal {deal_id}: version {version} < {row['version']}")
+            before = await self._lock_players(
+                conn, (seat.user_id for seat in seats if seat.user_id is not None)
+            )
+            holds = {
+                hold["seat"]: hold["balance_at_start"]
+                for hold in await conn.fetch(
+                    "SELECT seat, balance_at_start FROM deal_holds WHERE deal_id = $1", deal_id
+                )
+            }
+            balances = [before[s.user_id] if s.user_id is not None else None for s in seats]
+            beans = settle_beans(points, row["stake"], at_stake(balances, holds))
+            after = tuple(
+                b + d if b is not None else None for b, d in zip(balances, beans, strict=True)
+            )
+            settlement = Settlement(deal_id, row["stake"], points, tuple(beans), after)
+            await self._write_settlement(conn, row, seats, settlement, facts, state_json, version)
+        return settlement
+
+    async def _write_settlement(
+        self,
+        conn: asyncpg.Connection,
+        deal: asyncpg.Record,
+        seats: Sequence[SeatRecord],
+        settlement: Settlement,
+        facts: Sequence[SeatFacts] | None,
+        state_json: str,
+        version: int | None,
+    ) -> None:
+        now = _ms(self.clock())
+        deal_id, chat_id = deal["id"], deal["chat_id"]
+        await conn.execute(
+            "UPDATE deals SET status = 'settled', state = $2, version = COALESCE($3, version),"
+            " result = $4, finished_at = $5 WHERE id = $1",
+            deal_id, state_json, version, json.dumps(settlement.to_dict()), now,
+        )
+        await conn.execute("DELETE FROM deal_holds WHERE deal_id = $1", deal_id)
+        rows = settlement_rows(deal_id, chat_id, seats, settlement, facts, now)
+        await conn.executemany(
+            "INSERT INTO deal_seats (deal_id, seat, user_id, chat_id, finished_at, role, won,"
+            " points, beans, bombs, spring, escaped)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+            rows.seats,
+        )
+        await conn.executemany(
+            "UPDATE players SET balance = balance + $2::bigint,"
+            " balance_changed_at = CASE WHEN $2::bigint <> 0 THEN $3::bigint"
+            "     ELSE balance_changed_at END,"
+            " games = games + 1, wins = wins + $4::bigint,"
+            " landlord_games = landlord_games + $5::bigint,"
+            " landlord_wins = landlord_wins + $6::bigint,"
+            " farmer_games = farmer_games + $7::bigint,"
+            " farmer_wins = farmer_wins + $8::bigint,"
+            " springs = springs + $9::bigint, bombs = bombs + $10::bigint,"
+            " best_win = GREATEST(best_win, $2::bigint),"
+            " current_streak = CASE WHEN $4::bigint = 1 THEN current_streak + 1 ELSE 0 END,"
+            " longest_streak = GREATEST(longest_streak,"
+            "     CASE WHEN $4::bigint = 1 THEN current_streak + 1 ELSE 0 END)"
+            " WHERE user_id = $1",
+            [
+                (s["user_id"], s["beans"], s["now"], s["won"], s["landlord"], s["landlord_won"],
+                 s["farmer"], s["farmer_won"], s["spring"], s["bombs"])
+                for s in rows.stats
+            ],
+        )
+        if rows.ledger:
+            await conn.executemany(
+                "INSERT INTO ledger (user_id, amount, balance_after, reason, deal_id, chat_id,"
+                " created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                rows.ledger,
+            )
+        await conn.executemany(
+            "INSERT INTO group_players"
+            " (chat_id, user_id, games, wins, last_played_at, balance, balance_changed_at)"
+            " SELECT $1, user_id, 1, $2, $3, balance, balance_changed_at FROM players"
+            " WHERE user_id = $4 ON CONFLICT (user_id, chat_id) DO UPDATE"
+            " SET games = group_players.games + 1, wins = group_players.wins + excluded.wins,"
+            " last_played_at = excluded.last_played_at",
+            rows.members,
+        )
+
+    async def cancel_deal(self, deal_id: int, state_json: str | None = None) -> bool:
+        async with self._write() as conn:
+            row = await self._locked_deal(conn, deal_id)
+            if row["status"] == "cancelled":
+                return False
+            if row["status"] != "running":
+                raise DealNotRunning(f"deal {deal_id} is {row['status']}")
+            await conn.execute(
+                "UPDATE deals SET status = 'cancelled', state = COALESCE($2, state),"
+                " finished_at = $3 WHERE id = $1",
+                deal_id, state_json, _ms(self.clock()),
+            )
+            await conn.execute("DELETE FROM deal_holds WHERE deal_id = $1", deal_id)
+        return True
+
+    # Economy
+
+    async def claim_daily(self, user_id: int, chat_id: int | None = None) -> Claim:
+        async with self._write() as conn:
+            await self._lock_players(conn, (user_id,))  # a second press waits here
+            now = self.clock()
+            day = player_day(now)
+            last = await self._last_claim(conn, user_id, "daily", day)
+            continues = last is not None and last[0] == day - timedelta(days=1)
+            streak = last[1] + 1 if last and continues else 1
+            amount = self.economy.daily_amount(streak)
+            return await self._grant(conn, user_id, "daily", day, amount, streak, chat_id, now)
+
+    async def claim_relief(self, user_id: int, chat_id: int | None = None) -> Claim:
+        async with self._write() as conn:
+            balance = (await self._lock_players(conn, (user_id,)))[user_id]
+            now = self.clock()
+            day = player_day(now)
+            amount = self.economy.relief_amount(balance)
+            if amount <= 0:
+                raise NotEligible(f"relief needs a balance below {self.economy.relief_below} beans")
+            await self._last_claim(conn, user_id, "relief", day)
+            return await self._grant(conn, user_id, "relief", day, amount, 1, chat_id, now)
+
+    @staticmethod
+    async def _last_claim(
+        conn: asyncpg.Connection, user_id: int, kind: str, day: date
+    ) -> tuple[date, int] | None:
+        """The last claim of this kind (day, streak); raises ``AlreadyClaimed`` unless ``day`` is
+        later."""
+        row = await conn.fetchrow(
+            "SELECT day, streak FROM claims WHERE user_id = $1 AND kind = $2"
+            " ORDER BY day DESC LIMIT 1",
+            user_id, kind,
+        )
+        if row is None:
+            return None
+        last = date.fromisoformat(row["day"])
+        if last >= day:
+            raise AlreadyClaimed(f"{kind} already claimed for {last}", last + timedelta(days=1))
+        return last, row["streak"]
+
+    async def _grant(
+        self,
+        conn: asyncpg.Connection,
+        user_id: int,
+        kind: str,
+        day: date,
+        amount: int,
+        streak: int,
+        chat_id: int | None,
+        now: Any,
+    ) -> Claim:
+        await conn.execute(
+            "INSERT INTO claims (user_id, kind, day, amount, streak, chat_id, created_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            user_id, kind, day.isoformat(), amount, streak, chat_id, _ms(now),
+        )
+        balance = await self._move_beans(
+            conn, user_id, amount, LedgerReason(kind), _ms(now), chat_id=chat_id
+        )
+        return Claim(amount, balance, day, streak)
+
+    async def give(self, giver_id: int, receiver_id: int, amount: int, chat_id: int) -> Gift:
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
+            raise GiveRefused("give_invalid_amount", "the amount must be a whole number ≥ 1")
+        if giver_id == receiver_id:
+            raise GiveRefused("give_same_player", "a player cannot give to themselves")
+        async with self._write() as conn:
+            settings = await self._settings(conn, chat_id)
+            if not settings["give_enabled"]:
+                raise GiveRefused("give_disabled", "/give is off in this group")
+            balances = await self._lock_players(conn, (giver_id, receiver_id))
+            if await self._hold(conn, giver_id) is not None:
+                raise GiveRefused("give_in_deal", "the giver sits at a running deal")
+            now = self.clock()
+            day = player_day(now).isoformat()
+            given = await conn.fetchval(
+                "SELECT COALESCE(SUM(amount), 0)::bigint FROM gives"
+                " WHERE giver_id = $1 AND day = $2",
+                giver_id, day,
+            )
+            remaining = max(self.economy.give_daily_limit - given, 0)
+            if amount > remaining:
+                raise GiveRefused(
+                    "give_limit", f"only {remaining} more beans may be given today", remaining
+                )
+            if amount > balances[giver_id]:
+                raise GiveRefused("give_insufficient", "not enough beans")
+            await conn.execute(
+                "INSERT INTO gives (giver_id, receiver_id, amount, chat_id, day, created_at)"
+                " VALUES ($1, $2, $3, $4, $5, $6)",
+                giver_id, receiver_id, amount, chat_id, day, _ms(now),
+            )
+            giver_balance = await self._move_beans(
+                conn, giver_id, -amount, LedgerReason.GIVE, _ms(now), chat_id=chat_id
+            )
+            receiver_balance = await self._move_beans(
+                conn, receiver_id, amount, LedgerReason.GIVE, _ms(now), chat_id=chat_id
+            )
+        return Gift(amount, giver_balance, receiver_balance, remaining - amount)
+
+    async def ledger(self, user_id: int, limit: int = 20) -> list[LedgerEntry]:
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT * FROM ledger WHERE user_id = $1 ORDER BY id DESC LIMIT $2",
+                user_id, limit,
+            )
+        return [ledger_entry(row) for row in rows]
+
+    async def leaderboard(
+        self,
+        chat_id: int | None,
+        period: Period = "today",
+        tz: str | None = None,
+        limit: int = 10,
+    ) -> list[LeaderboardRow]:
+        if period not in PERIODS:
+            raise ValueError(f"unknown period {period!r}")
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        async with self._read() as conn:
+            if period == "all":
+                rows = await self._balance_board(conn, chat_id, limit)
+            else:
+                zone = tz or (await self._settings(conn, chat_id))["timezone"]
+                start, end = bounded(period, self.clock(), zone)
+                rows = await self._net_board(conn, chat_id, _ms(start), _ms(end), limit)
+        return [
+            LeaderboardRow(rank, row[0], row[1], row[2], row[3], row[4])
+            for rank, row in enumerate(rows, start=1)
+        ]
+
+    @staticmethod
+    async def _balance_board(
+        conn: asyncpg.Connection, chat_id: int | None, limit: int
+    ) -> list[asyncpg.Record]:
+        if chat_id is None:
+            return await conn.fetch(
+                "SELECT user_id, name, balance, games, wins FROM players"
+                " ORDER BY balance DESC, games, balance_changed_at, user_id LIMIT $1",
+                limit,
+            )
+        return await conn.fetch(
+            "SELECT g.user_id, p.name, g.balance, g.games, g.wins FROM group_players g"
+            " JOIN players p ON p.user_id = g.user_id WHERE g.chat_id = $1"
+            " ORDER BY g.balance DESC, g.games, g.balance_changed_at, g.user_id LIMIT $2",
+            chat_id, limit,
+        )
+
+    @staticmethod
+    async def _net_board(
+        conn: asyncpg.Connection, chat_id: int | None, start: int, end: int, limit: int
+    ) -> list[asyncpg.Record]:
+        where = "s.finished_at >= $1 AND s.finished_at < $2 AND s.user_id IS NOT NULL"
+        params: tuple[Any, ...] = (start, end, limit)
+        if chat_id is not None:
+            where = "s.chat_id = $4 AND " + where
+            params = (*params, chat_id)
+        return await conn.fetch(
+            "SELECT t.user_id, p.name, t.net, t.games, t.wins FROM ("
+            "  SELECT s.user_id, SUM(s.beans)::bigint AS net, COUNT(*) AS games,"
+            "  SUM(s.won)::bigint AS wins, MAX(s.finished_at) AS last_at FROM deal_seats s"
+            f"  WHERE {where} GROUP BY s.user_id"
+            "  ORDER BY net DESC, games, last_at, s.user_id LIMIT $3"
+            ") t JOIN players p ON p.user_id = t.user_id"
+            " ORDER BY t.net DESC, t.games, t.last_at, t.user_id",
+            *params,
+        )
+
+    async def player_stats(self, user_id: int, chat_id: int | None = None) -> PlayerStats:
+        async with self._read() as conn:
+            row = await conn.fetchrow("SELECT * FROM players WHERE user_id = $1", user_id)
+            if row is None:
+                raise UnknownPlayer(f"unknown player {user_id}")
+            rank = await self._rank(conn, row, chat_id)
+        return player_stats(row, rank)
+
+    @staticmethod
+    async def _rank(
+        conn: asyncpg.Connection, player: asyncpg.Record, chat_id: int | None
+    ) -> int | None:
+        """Position by balance with the leaderboard's tie rules (1 = first), in the group's
+        players or among all players; ``None`` if the player has not played in the group."""
+        if chat_id is None:
+            row, table, scope = player, "players", ""
+            extra: tuple[int, ...] = ()
+        else:
+            row = await conn.fetchrow(
+                "SELECT balance, games, balance_changed_at, user_id FROM group_players"
+                " WHERE chat_id = $1 AND user_id = $2",
+                chat_id, player["user_id"],
+            )
+            if row is None:
+                return None
+            table, scope, extra = "group_players", "chat_id = $5 AND", (chat_id,)
+        ahead = await conn.fetchval(
+            f"SELECT (SELECT COUNT(*) FROM {table} WHERE {scope} balance > $1)"
+            f" + (SELECT COUNT(*) FROM {table} WHERE {scope} balance = $1"
+            "     AND (games, balance_changed_at, user_id) < ($2, $3, $4))",
+            row["balance"], row["games"], row["balance_changed_at"], row["user_id"], *extra,
+        )
+        return int(ahead) + 1
+
+    async def daily_posts_due(self, kind: str = "daily_top") -> list[tuple[int, date]]:
+        now = self.clock()
+        since = now - DAILY_POST_LOOKBACK
+        async with self._read() as conn:
+            finished = await conn.fetch(
+                "SELECT chat_id, finished_at FROM deals"
+                " WHERE status = 'settled' AND finished_at >= $1",
+                _ms(since),
+            )
+            chats = sorted({row["chat_id"] for row in finished})
+            stored = await conn.fetch(
+                "SELECT chat_id, settings FROM groups WHERE chat_id = ANY($1::bigint[])", chats
+            )
+            posted = await conn.fetch(
+                "SELECT chat_id, day FROM posts WHERE kind = $1 AND day >= $2",
+                kind, (since.date() - timedelta(days=1)).isoformat(),
+            )
+        return posts_due(
+            now,
+            [(row["chat_id"], row["finished_at"]) for row in finished],
+            {row["chat_id"]: row["settings"] for row in stored},
+            [(row["chat_id"], row["day"]) for row in posted],
+        )
+
+    async def mark_posted(self, chat_id: int, day: date, kind: str = "daily_top") -> bool:
+        async with self._write() as conn:
+            status = await conn.execute(
+                "INSERT INTO posts (chat_id, kind, day, created_at) VALUES ($1, $2, $3, $4)"
+                " ON CONFLICT DO NOTHING",
+                chat_id, kind, day.isoformat(), _ms(self.clock()),
+            )
+        return _count(status) == 1
+
+    async def totals(self) -> Totals:
+        async with self._read() as conn:
+            row = await conn.fetchrow(
+                "SELECT (SELECT COALESCE(SUM(balance), 0) FROM players)::bigint,"
+                " (SELECT COALESCE(SUM(amount), 0) FROM ledger)::bigint,"
+                " (SELECT COALESCE(SUM(amount), 0) FROM ledger"
+                "  WHERE reason = ANY($1::text[]))::bigint",
+                [str(r) for r in GRANT_REASONS],
+            )
+        return Totals(row[0], row[1], row[2])
+
+    # Several workers
+
+    async def claim_update(self, update_id: int) -> bool:
+        async with self._write() as conn:
+            status = await conn.execute(
+                "INSERT INTO updates (update_id, claimed_at) VALUES ($1, $2)"
+                " ON CONFLICT DO NOTHING",
+                update_id, _ms(self.clock()),
+            )
+        return _count(status) == 1
+
+    async def forget_updates(self, before: datetime) -> int:
+        async with self._write() as conn:
+            status = await conn.execute("DELETE FROM updates WHERE claimed_at < $1", _ms(before))
+        return _count(status)
+
+    async def schedule_timer(self, key: str, due: datetime, payload: dict[str, Any]) -> int:
+        async with self._write() as conn:
+            generation = await conn.fetchval(
+                "INSERT INTO timers (key, due_at, payload, generation) VALUES ($1, $2, $3, 1)"
+                " ON CONFLICT (key) DO UPDATE SET due_at = excluded.due_at,"
+                " payload = excluded.payload, generation = timers.generation + 1,"
+                " claimed_by = NULL, claimed_until = NULL RETURNING generation",
+                key, _ms(due), json.dumps(payload),
+            )
+        return int(generation)
+
+    async def cancel_timer(self, key: str) -> bool:
+        async with self._write() as conn:
+            status = await conn.execute("DELETE FROM timers WHERE key = $1", key)
+        return _count(status) == 1
+
+    async def claim_timers(
+        self, worker: str, *, limit: int = 20, lease: float = 30.0
+    ) -> list[TimerRecord]:
+        if limit < 1 or lease <= 0:
+            raise ValueError("limit must be at least 1 and lease positive")
+        now = self.clock()
+        async with self._write() as conn:
+            # rows another worker is claiming right now are skipped, not waited for
+            rows = await conn.fetch(
+                "UPDATE timers SET claimed_by = $1, claimed_until = $2 WHERE key IN ("
+                " SELECT key FROM timers WHERE due_at <= $3"
+                " AND (claimed_until IS NULL OR claimed_until <= $3)"
+                " ORDER BY due_at, key LIMIT $4 FOR UPDATE SKIP LOCKED) RETURNING *",
+                worker, _ms(now + timedelta(seconds=lease)), _ms(now), limit,
+            )
+        return sorted(map(timer_record, rows), key=lambda t: (t.due_at, t.key))
+
+    async def finish_timer(self, timer: TimerRecord) -> bool:
+        async with self._write() as conn:
+            status = await conn.execute(
+                "DELETE FROM timers WHERE key = $1 AND generation = $2 AND claimed_by = $3",
+                timer.key, timer.generation, timer.claimed_by,
+            )
+        return _count(status) == 1
