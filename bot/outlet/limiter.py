@@ -39,8 +39,17 @@ MARGIN = 1.0
 #: Overall requests per second for one bot (Telegram: about 30).
 OVERALL_RATE = 30
 
-#: Set by the outbox for its one request: the window slot was taken already
-#: (:meth:`ChatRateLimiter.prepaid`).
+class _QuietRetryAfter(logging.Filter):
+    """``AIORateLimiter`` logs every 429 it passes on as an error with a traceback; here a 429
+    is handled (the chat waits, the request is sent again), so that record is dropped."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Rate limit hit after maximum of 0 retries")
+
+
+logging.getLogger("telegram.ext.AIORateLimiter").addFilter(_QuietRetryAfter())
+
+#: Set by the outbox around its one request: the chat whose window slot it took already.
 PREPAID: contextvars.ContextVar[int | None] = contextvars.ContextVar("prepaid", default=None)
 
 
@@ -73,17 +82,18 @@ class SlidingWindow:
             return 0.0
         return max(0.0, starts[0] + self.period - self._clock())
 
-    def take(self, key: object) -> bool:
-        """Start a request now if the window allows it; ``False`` (nothing taken) if not."""
+    def take(self, key: object, reserve: int = 0) -> bool:
+        """Start a request now if the window allows it, leaving ``reserve`` slots free for
+        others; ``False`` (nothing taken) if not."""
         starts = self._recent(key)
-        if len(starts) >= self.limit:
+        if len(starts) >= self.limit - min(reserve, self.limit - 1):
             return False
         starts.append(self._clock())
         return True
 
-    async def acquire(self, key: object) -> None:
-        """Wait until ``key`` may start a request, and take the slot."""
-        while not self.take(key):
+    async def acquire(self, key: object, reserve: int = 0) -> None:
+        """Wait until ``key`` may start a request (leaving ``reserve`` slots), and take it."""
+        while not self.take(key, reserve):
             await asyncio.sleep(max(0.01, self.wait_time(key)))
 
     def give_back(self, key: object) -> None:
@@ -128,12 +138,6 @@ class ChatRateLimiter(AIORateLimiter):
         self.window = SlidingWindow(group_limit, group_period + margin, clock)
         self.max_retries = max_retries
         self._paused: dict[object, float] = {}
-
-    @staticmethod
-    def prepaid(chat_id: int) -> contextvars.Token[int | None]:
-        """Mark the current task's next request to ``chat_id`` as already counted in the
-        window (the outbox takes the slot before it draws the latest state)."""
-        return PREPAID.set(chat_id)
 
     def paused_for(self, chat_id: object) -> float:
         """Seconds the chat still waits for a 429's ``retry_after`` (0: none)."""
