@@ -18,11 +18,13 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callbacks as cb
 from bot.game.table import Seat, Table
 from bot.i18n import t
+from bot.selection import MAX_ENCODED, encode_ranks, offers
 from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
 from engine.cards import BIG_JOKER, RANK_LABELS, SMALL_JOKER, cards_to_ranks, rank_counts
 
 NAME_LIMIT = 24
 RANKS_PER_ROW = 5
+OFFER_COLUMNS = 2
 
 
 def rank_label(rank: int, lang: str) -> str:
@@ -163,18 +165,18 @@ def selection_keyboard_rows(
     return [buttons[i : i + RANKS_PER_ROW] for i in range(0, len(buttons), RANKS_PER_ROW)]
 
 
-def cycle_selection(hand_ranks: Sequence[int], selected: Sequence[int], rank: int) -> list[int]:
-    """The selection after tapping ``rank``: one more of it, or none after all were selected.
-
-    >>> cycle_selection([0, 0, 5], [0], 0), cycle_selection([0, 0, 5], [0, 0], 0)
-    ([0, 0], [])
-    """
-    held = rank_counts(hand_ranks)[rank]
-    have = rank_counts(selected)[rank]
-    others = [r for r in selected if r != rank]
-    if held == 0:
-        return sorted(selected)
-    return sorted(others + [rank] * ((have + 1) % (held + 1)))
+def offer_rows(
+    offered: Sequence[Play], token: str, version: int, lang: str
+) -> list[list[InlineKeyboardButton]]:
+    """The offered plays (:func:`bot.selection.offers`), two buttons a row: ``▶ 333 4`` plays
+    ``3334`` at once (data ``S:<token>:<version>:p3334``). A play too long for button data
+    (over :data:`bot.selection.MAX_ENCODED` cards) is left out."""
+    buttons = [
+        _button("▶ " + play_text(play, lang), cb.SELECT, token, version,
+                cb.OFFER + encode_ranks(play.cards))
+        for play in offered if len(play.cards) <= MAX_ENCODED
+    ]
+    return [buttons[i : i + OFFER_COLUMNS] for i in range(0, len(buttons), OFFER_COLUMNS)]
 
 
 # --- Deal: shared pieces -----------------------------------------------------------------------
@@ -333,8 +335,10 @@ def hand_view(
     """A seat's private message: its hand, selection, status, and the buttons it may press now.
 
     Buttons (issue 3, flow steps 4–6): bidding/doubling choices when the seat is to act; in play,
-    one button per rank (:func:`selection_keyboard_rows`) plus Play, Pass (only when following,
-    RULES.md §4.1), Hint, Clear; "Show cards" while allowed (RULES.md §3); and Auto-play or Take
+    one button per rank (:func:`selection_keyboard_rows`), the plays that complete the selection
+    (:func:`offer_rows`, issue 10 item 4), then Play, Pass (only when following, RULES.md §4.1),
+    Hint, Clear — or, when nothing in the hand beats the table, only 要不起 / Can't beat and
+    My cards; "Show cards" while allowed (RULES.md §3); and Auto-play or Take
     back (RULES.md §9). Decision buttons carry the state version; the auto-play switch does not
     (switching is the same request whatever the state). In the player's own language
     (:meth:`bot.game.table.Table.seat_lang`).
@@ -354,9 +358,16 @@ def hand_view(
         return "\n".join(lines), None
     rows: list[list[InlineKeyboardButton]] = []
     version = view.version
+    legal = view.legal_plays() if mine and view.phase == "playing" else []
     if mine and not view.autoplay[seat]:
-        if view.phase == "playing":
+        if view.phase == "playing" and not legal:  # nothing beats the table: 要不起 only
+            rows.append([_button(t("btn.cannot_beat", lang), cb.ACTION, table.token, version,
+                                 "pass"),
+                         _button(t("btn.my_cards", lang), cb.MY_CARDS, table.token)])
+        elif view.phase == "playing":
             rows += selection_keyboard_rows(view.hand_ranks, selected, table.token, version, lang)
+            rows += offer_rows(offers(selected, legal, leading=view.leading), table.token,
+                               version, lang)
             controls = [_button(t("btn.play", lang), cb.SELECT, table.token, version, "play")]
             if not view.leading:
                 controls.append(
@@ -411,7 +422,8 @@ def _hand_status(table: Table, view: SeatView, seconds: float, lang: str) -> str
     prev, by = view.trick.play, view.trick.seat
     assert prev is not None and by is not None  # following: there is a play to beat
     name = seat_name(table.seats[by], by, lang)
-    return t("hand.your_follow", lang, cards=play_text(prev, lang), name=name, seconds=left)
+    key = "hand.your_follow" if view.legal_plays() else "hand.cannot_beat"
+    return t(key, lang, cards=play_text(prev, lang), name=name, seconds=left)
 
 
 def my_cards_text(view: SeatView, lang: str) -> str:

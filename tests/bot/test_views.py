@@ -45,18 +45,6 @@ def test_cards_as_people_read_them():
     assert views.cards_text([52, 0, 31], "en") == "3 10 Small joker"
 
 
-def test_cycle_selection_adds_one_then_wraps():
-    hand = parse_ranks("3337")
-    sel = []
-    seen = []
-    for _ in range(4):
-        sel = views.cycle_selection(hand, sel, 0)
-        seen.append(sel)
-    assert seen == [[0], [0, 0], [0, 0, 0], []]
-    assert views.cycle_selection(hand, [0], 4) == [0, 4]
-    assert views.cycle_selection(hand, [0], 9) == [0]
-
-
 def test_selection_buttons_show_counts_and_carry_token_and_version():
     rows = views.selection_keyboard_rows(parse_ranks("33347TXD"), parse_ranks("33X"), "Tok12345",
                                          9, "en")
