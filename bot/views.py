@@ -18,6 +18,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callbacks as cb
 from bot.game.table import Seat, Table
 from bot.i18n import t
+from bot.numbers import signed
 from bot.selection import MAX_ENCODED, encode_ranks, offers
 from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
 from engine.cards import BIG_JOKER, RANK_LABELS, SMALL_JOKER, cards_to_ranks, rank_counts
@@ -133,6 +134,31 @@ def lobby_view(
 def lobby_closed_text(table: Table, reason: str, name: str | None = None) -> str:
     """The lobby message once it is closed: ``reason`` is ``"expired"`` or ``"closed"``."""
     return t(f"lobby.{reason}", table.lang, name=short_name(name or ""))
+
+
+# --- Welcome and help ------------------------------------------------------------------------
+
+#: The ``startgroup`` parameter of the "add me to a group" link (Telegram: ``[A-Za-z0-9_-]``).
+STARTGROUP = "ddz"
+
+
+def welcome_view(name: str, bot_username: str | None,
+                 lang: str) -> tuple[str, InlineKeyboardMarkup | None]:
+    """``/start`` in private (issue 10 item 8): a short welcome (groups, /practice, /help) and a
+    button that adds the bot to a group (``https://t.me/<bot>?startgroup=ddz``; no button while
+    the bot's username is unknown)."""
+    text = t("reply.start", lang, name=short_name(name))
+    if not bot_username:
+        return text, None
+    url = f"https://t.me/{bot_username}?startgroup={STARTGROUP}"
+    return text, InlineKeyboardMarkup([[InlineKeyboardButton(t("btn.add_to_group", lang),
+                                                             url=url)]])
+
+
+def help_text(lang: str) -> str:
+    """``/help``: the rules in a few lines (RULES.md §1–§7: the deal, bidding in both presets,
+    play, the combinations, scoring), then the commands, in ``lang``."""
+    return t("help.rules", lang) + "\n\n" + t("help.commands", lang)
 
 
 # --- Hands (private) ---------------------------------------------------------------------------
@@ -431,40 +457,72 @@ def my_cards_text(view: SeatView, lang: str) -> str:
     return t("pop.my_cards", lang, cards=cards_text(view.hand, lang))[:200]
 
 
+def points_text(points: int, lang: str) -> str:
+    """A change of points with its unit in the catalogue's plural form: ``-1 point``,
+    ``+2 points``, ``0 points`` (no sign on a zero)."""
+    return t("unit.points", lang, n=points, signed=signed(points))
+
+
+def beans_text(beans: int, lang: str) -> str:
+    """A change of beans with its unit (:func:`points_text`'s rules): ``-10 beans``."""
+    return t("unit.beans", lang, n=beans, signed=signed(beans))
+
+
 # --- Deal: result -------------------------------------------------------------------------------
 
 
 def result_view(
-    table: Table, view: SeatView, points: Sequence[int], beans: Sequence[int]
+    table: Table, view: SeatView, points: Sequence[int], beans: Sequence[int],
+    breakdown: Sequence[str] = (),
 ) -> tuple[str, InlineKeyboardMarkup]:
-    """The result message: winner, spring/anti-spring, bombs, base and multiplier, each seat's
-    points and bean change, the landlord's kitty (RULES.md §7, §8, §9); button "Play again"."""
+    """The result message: the winner — or, after an escape, who left and what each paid
+    (RULES.md §9) —, spring/anti-spring, the multiplier's breakdown, each seat's points and bean
+    change, the landlord's kitty (RULES.md §7, §8); button "Play again".
+
+    ``breakdown`` is the result picture's own (:func:`bot.scenes.result_breakdown`: 底分, robs,
+    show, bombs, spring, the totals, each farmer's doubling), so caption and picture say the
+    same; without it (a deal with no winner) the base and multiplier line stands in.
+    ``points`` and ``beans`` are the settled ones (a zero is written ``0``, no sign).
+    """
     lang = table.lang
     result = view.result
     assert result is not None
-    if result.winner == "landlord":
+    names = [seat_name(seat, i, lang) for i, seat in enumerate(table.seats)]
+    if result.escaped and result.winner is not None:
+        joiner = "、" if lang.startswith("zh") else ", "
+        lines = [t("result.escape_title", lang,
+                   names=joiner.join(names[i] for i in result.escaped))]
+        lines += [t("result.escape_paid", lang, name=names[i],
+                    points=t("unit.points", lang, n=-points[i], signed=str(-points[i])),
+                    beans=t("unit.beans", lang, n=-beans[i], signed=str(-beans[i])))
+                  for i in result.escaped]
+    elif result.winner == "landlord":
         lines = [t("result.title", lang, winner=t("result.landlord_wins", lang))]
     elif result.winner == "farmers":
         lines = [t("result.title", lang, winner=t("result.farmers_win", lang))]
     else:
         lines = [t("result.cancelled", lang)]
+        if result.escaped:
+            joiner = "、" if lang.startswith("zh") else ", "
+            lines.append(t("pic.escape_title", lang,
+                           names=joiner.join(names[i] for i in result.escaped)))
     if result.spring:
         lines.append(t("result.spring", lang, spring=t("spring", lang)))
     if result.anti_spring:
         lines.append(t("result.spring", lang, spring=t("anti_spring", lang)))
-    if result.bombs:
-        lines.append(t("result.bombs", lang, n=result.bombs))
-    lines.append(t("table.base_multiplier", lang, base=result.base,
-                   multiplier=multiplier_text(result.multipliers or [1])))
+    if breakdown:
+        lines += list(breakdown)
+    else:
+        lines.append(t("table.base_multiplier", lang, base=result.base,
+                       multiplier=multiplier_text(result.multipliers or [1])))
     lines.append("")
-    for i, seat in enumerate(table.seats):
+    for i in range(len(table.seats)):
         role = t("table.role", lang, role=_role(view, i, lang)) if view.landlord is not None else ""
-        lines.append(t("result.seat", lang, mark=_role_mark(view, i), name=seat_name(seat, i, lang),
-                       role=role, points=f"{points[i]:+d}", beans=f"{beans[i]:+d}"))
-    for i in result.escaped:
-        lines.append(t("result.escaped", lang, name=seat_name(table.seats[i], i, lang)))
+        lines.append(t("result.seat", lang, mark=_role_mark(view, i), name=names[i],
+                       role=role, points=points_text(points[i], lang),
+                       beans=beans_text(beans[i], lang)))
     for i in result.autoplay_penalized:
-        lines.append(t("result.autoplay_penalty", lang, name=seat_name(table.seats[i], i, lang)))
+        lines.append(t("result.autoplay_penalty", lang, name=names[i]))
     if view.kitty is not None and view.landlord is not None:
         lines += ["", t("result.kitty", lang, cards=cards_text(view.kitty, lang))]
     keyboard = InlineKeyboardMarkup(

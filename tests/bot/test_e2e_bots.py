@@ -79,7 +79,7 @@ async def test_one_human_and_two_bots_rob_preset_then_play_again(
     assert deal == []
     # A human playing with two bots neither wins nor loses beans (the store's bot-seat rule).
     assert await store.balance(user.id) == 1000
-    assert f"{user.first_name} (" in result.content and "+0 beans" in result.content
+    assert f"{user.first_name} (" in result.content and ", 0 beans" in result.content
     assert_no_hand_in_group(fake_api, group, [user])
 
     # Play again keeps the seats: a fresh lobby with the same three seats, then a new deal.

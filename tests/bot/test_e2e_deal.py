@@ -117,7 +117,8 @@ async def test_three_players_play_a_whole_deal(
     assert balances == [1000 + p * 10 for p in result.points]
     for seat, user in enumerate(users):
         line = f"{user.first_name} ({t('role.landlord' if seat == 2 else 'role.farmer', LANG)})"
-        assert f"{line}: {result.points[seat]:+d} points, {result.points[seat] * 10:+d} beans" \
+        points = views.points_text(result.points[seat], LANG)
+        assert f"{line}: {points}, {views.beans_text(result.points[seat] * 10, LANG)}" \
             in message.content
     assert sum(balances) == 3000
     assert_no_hand_in_group(fake_api, group, users)

@@ -246,10 +246,36 @@ def test_result_view_lists_points_beans_and_kitty():
     table = table_for(state)
     text, markup = views.result_view(table, state.view(0), state.result.points, (0, 0, 0))
     assert text.splitlines()[0] == t("result.cancelled", "en")
-    assert "Ann (Landlord): +0 points, +0 beans" in text
+    assert "Ann (Landlord): 0 points, 0 beans" in text
     assert t("result.kitty", "en", cards=views.cards_text(state.kitty, "en")) in text
-    assert t("result.escaped", "en", name="Bob") in text
+    assert t("pic.escape_title", "en", names="Ann, Bob, 🤖 Bot 3") in text
     assert [b.text for b in markup.inline_keyboard[0]] == ["Play again"]
+
+
+def test_result_after_an_escape_says_who_left_what_they_paid_and_the_breakdown():
+    from bot import scenes
+    from engine import auto_action
+
+    state = new_deal(SCORE, seed=11, first_bidder=0)
+    state = apply(state, Action("bid", 0, value=3))
+    state = apply(state, Action("leave", 1))
+    while state.result is None:
+        state = apply(state, auto_action(state, state.to_act[0]))
+    result = state.result
+    assert result.escaped == (1,) and result.winner is not None
+    table = table_for(state)
+    beans = [p * 10 for p in result.points]
+    scene = scenes.result_scene(table, state.view(0), state.hands, result.points, beans)
+    breakdown = scenes.result_breakdown(scene)
+    text, _ = views.result_view(table, state.view(0), result.points, beans, breakdown)
+    lines = text.splitlines()
+    paid = -result.points[1]
+    assert lines[0] == "🏁 Bob left the deal"
+    assert lines[1] == f"Bob left and pays {paid} points ({paid * 10} beans)."
+    assert "\n".join(breakdown) in text and breakdown[0].startswith("Base 3")
+    assert (t("result.spring", "en", spring=t("spring", "en")) in lines) == result.spring
+    assert f"Bob (Farmer): -{paid} points, -{paid * 10} beans" in text
+    assert t("result.landlord_wins", "en") not in text
 
 
 def test_doubling_round_asks_every_seat_and_show_cards_is_offered():
