@@ -283,6 +283,51 @@ def _playing(view: SeatView) -> bool:
     return view.phase in ("bidding", "doubling", "playing")
 
 
+# --- Deal: call-outs --------------------------------------------------------------------------
+
+_PLANES = frozenset({"plane", "plane_single", "plane_pair"})
+#: Kinds of action that move the multiplier when taken (RULES.md §2.2, §3).
+_CALLED = {"rob": "callout.rob", "double": "callout.double", "show": "callout.show"}
+
+
+def callout(table: Table, view: SeatView, lang: str) -> str | None:
+    """The call-out of the latest moment worth announcing (issue 10 item 5), or ``None``:
+    炸弹, 王炸, 飞机 (a play), 抢地主, 加倍, 明牌 (a decision), 春天 / 反春 (the deal's end),
+    with the multiplier it leads to when it moved it, e.g. ``💣 李雷 炸弹！倍数 ×4``.
+
+    Read from the public state only (``view.history``, the multipliers, the result), so the
+    group table and every private caption show the same line: it stands while the last round
+    of turns (one action per seat) holds the event, then gives way.
+    """
+    result = view.result
+    if view.phase == "finished" and result is not None and (result.spring
+                                                            or result.anti_spring):
+        key = "callout.spring" if result.spring else "callout.anti_spring"
+        return t(key, lang) + _multiplier_suffix(view, lang)
+    decisions = [a for a in view.history if a.kind not in ("autoplay", "timeout")]
+    for action in reversed(decisions[-view.rules.seats:]):
+        name = seat_name(table.seats[action.seat], action.seat, lang)
+        if action.kind == "play":
+            play = action_play(action, view)
+            kind = play.type.value if play is not None else ""
+            if kind in ("bomb", "rocket", "joker_bomb"):
+                key = "callout.rocket" if kind != "bomb" else "callout.bomb"
+                moved = view.rules.variant != "four" or view.rules.bomb_doubling
+                return t(key, lang, name=name) + (_multiplier_suffix(view, lang) if moved else "")
+            if kind in _PLANES:
+                return t("callout.plane", lang, name=name)
+        elif action.kind in _CALLED:
+            # a show while bidding counts once a landlord is known (RULES.md §3): no ×1 then
+            known = bool(view.multipliers) or action.kind == "rob"
+            return t(_CALLED[action.kind], lang, name=name) + \
+                (_multiplier_suffix(view, lang) if known else "")
+    return None
+
+
+def _multiplier_suffix(view: SeatView, lang: str) -> str:
+    return t("callout.multiplier", lang, m=multiplier_text(current_multipliers(view)))
+
+
 # --- Deal: the group's table message ----------------------------------------------------------
 
 
@@ -293,7 +338,8 @@ def table_view(
 
     Shows seats with role, card count, alarm (RULES.md §4.5), auto-play and each seat's latest
     decision (:func:`last_actions`), base and multiplier, the kitty once revealed, shown hands,
-    whose turn it is with ``seconds`` left, and an optional ``notice`` line. Only public fields
+    the latest call-out (:func:`callout`), whose turn it is with ``seconds`` left, and an
+    optional ``notice`` line. Only public fields
     of ``view`` are read (never ``view.hand``). The keyboard has "My cards".
     """
     lang = table.lang
@@ -331,6 +377,9 @@ def table_view(
         if shown_hand is not None:
             shown = cards_text(shown_hand, lang)
             lines.append("   " + t("table.shown", lang, cards=shown))
+    announced = callout(table, view, lang)
+    if announced:
+        lines += ["", announced]
     if _playing(view) and view.to_act:
         lines += ["", t("table.turn", lang, names=_names(table, view.to_act, lang),
                         seconds=max(0, round(seconds)))]
@@ -378,6 +427,9 @@ def hand_view(
     mine = seat in view.to_act and _playing(view)
     if selected and mine and view.phase == "playing":
         lines.append(t("hand.selected", lang, cards=ranks_text(selected, lang)))
+    announced = callout(table, view, lang)
+    if announced:
+        lines.append(announced)
     lines.append("")
     lines.append(_hand_status(table, view, seconds, lang))
     if not _playing(view) or view.escaped[seat]:

@@ -299,3 +299,49 @@ def test_doubling_round_asks_every_seat_and_show_cards_is_offered():
     text, _ = views.table_view(table, state.view(0), 15)
     assert "Bob (Farmer) · 17 cards · Double" in text
     assert "Multiplier ×2 / ×1" in text  # per farmer–landlord pair, farmers in seat order
+
+
+def test_call_outs_announce_bombs_rockets_planes_robs_doubles_shows_and_the_multiplier():
+    hands = ["33334444555666XD7", "77788899TTJJQQKKA", "5689TTJJQQKKAAA22"]
+    state = deal_from_strings(SCORE, hands, "922", first_bidder=0)
+    table = table_for(state)
+    state = apply(state, Action("bid", 0, value=3))
+    assert views.callout(table, state.view(1), "en") is None
+    state = apply(state, Action("play", 0, cards=parse_ranks("3333")))
+    seen = []
+    for action in (Action("pass", 1), Action("pass", 2)):
+        table.state = state
+        seen.append(views.table_view(table, state.view(1), 20)[0])
+        state = apply(state, action)
+    assert all("💣 Ann: Bomb! Multiplier ×2" in text for text in seen)  # stands for a round
+    state = apply(state, Action("play", 0, cards=parse_ranks("XD")))
+    assert views.callout(table, state.view(2), "en") == "🚀 Ann: Rocket! Multiplier ×4"
+    hand, _ = views.hand_view(table, state.view(2), 20)
+    assert "🚀 Ann: Rocket! Multiplier ×4" in hand  # the private captions say it too
+    for action in (Action("pass", 1), Action("pass", 2),
+                   Action("play", 0, cards=parse_ranks("55566679"))):
+        state = apply(state, action)
+    assert views.callout(table, state.view(1), "zh-Hans") == "🛫 Ann 飞机！"
+
+    state = new_deal(ROB, seed=3, first_bidder=0)
+    for action in (Action("call", 0), Action("rob", 1)):
+        state = apply(state, action)
+    table = table_for(state, lang="zh-Hans")
+    table.seats[1] = Seat(2, "李雷")
+    assert "🙋 李雷 抢地主！倍数 ×2" in views.table_view(table, state.view(0), 20)[0]
+    while state.phase == "bidding":
+        seat = state.to_act[0]
+        kinds = [a.kind for a in state.view(seat).legal_actions()]
+        state = apply(state, Action("norob" if "norob" in kinds else "pass", seat))
+    assert state.phase == "doubling"
+    farmer = next(s for s in range(3) if s != state.landlord)
+    state = apply(state, Action("double", farmer))
+    pairs = views.multiplier_text(state.multipliers())
+    assert views.callout(table, state.view(0), "zh-Hans") == \
+        f"⏫ {views.seat_name(table.seats[farmer], farmer, 'zh-Hans')} 加倍！倍数 {pairs}"
+    assert pairs in ("×2 / ×4", "×4 / ×2")
+
+    state = apply(new_deal(ROB.with_options(show_cards=True), seed=8, first_bidder=0),
+                  Action("show", 1))
+    table = table_for(state)
+    assert views.callout(table, state.view(0), "en") == "👀 Bob shows their cards!"
