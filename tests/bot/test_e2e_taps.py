@@ -1,6 +1,7 @@
 """End to end (issue 10 item 4): a whole deal played by three people in as few taps as the hand
 keyboard allows, through the fake Bot API; each common play takes at most three presses
-including the play, and a seat that cannot beat the table sees only 要不起 / Can't beat."""
+including the play, a seat that cannot beat the table sees only 要不起 / Can't beat, and a
+bomb, rocket or plane is called out on the group table and in the private captions."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ _T = ComboType
 #: only when they are the lowest, see bot.selection).
 ALWAYS = (_T.SINGLE, _T.PAIR, _T.TRIO_SINGLE, _T.TRIO_PAIR, _T.STRAIGHT, _T.PAIR_CHAIN,
           _T.BOMB, _T.ROCKET)
+#: Plays that the table and the captions announce (issue 10 item 5).
+CALLOUTS = {_T.BOMB: "callout.bomb", _T.ROCKET: "callout.rocket", _T.PLANE: "callout.plane",
+            _T.PLANE_SINGLE: "callout.plane", _T.PLANE_PAIR: "callout.plane"}
 
 
 async def test_a_deal_played_in_few_taps(fake_api: FakeBotApi, running_bot: BotRunner):
@@ -39,7 +43,7 @@ async def test_a_deal_played_in_few_taps(fake_api: FakeBotApi, running_bot: BotR
         await players.act(choose_action(players.state.view(seat)))
 
     presses: dict[str, list[int]] = defaultdict(list)
-    cannot_beat = 0
+    cannot_beat = callouts = 0
     while players.state.phase == "playing":
         state = players.state
         seat = state.to_act[0]
@@ -82,13 +86,24 @@ async def test_a_deal_played_in_few_taps(fake_api: FakeBotApi, running_bot: BotR
         assert answer.params.get("text") is None, (str(target), answer)
         players.state = apply(state, Action("play", seat, cards=target.cards, type=target.type))
         presses[target.type.value].append(count)
+        key = CALLOUTS.get(target.type)
+        if key is not None:  # announced on the group table and in the others' captions
+            said = t(key, LANG, name=user.first_name)
+            await fake_api.wait_for(lambda s=said: _announced(fake_api, group, s))
+            other = users[(seat + 1) % 3]
+            await fake_api.wait_for(lambda s=said, o=other: s in hand_message(fake_api, o).content)
+            callouts += 1
     assert players.state.phase == "finished"
     print("\npresses per play in one deal (rank taps + the play):")
     for kind, counts in sorted(presses.items()):
         print(f"  {kind:28} {counts}")
-    assert cannot_beat >= 1
+    assert cannot_beat >= 1 and callouts >= 1
     assert all(max(presses[k.value]) <= 3 for k in ALWAYS if presses.get(k.value))
     assert len([k for k in ALWAYS if presses.get(k.value)]) >= 3
+
+
+def _announced(api: FakeBotApi, group, said: str) -> bool:
+    return any(said in m.content for m in api.messages_in(group))
 
 
 def _prompt(api: FakeBotApi, user):
