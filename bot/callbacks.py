@@ -5,7 +5,8 @@ limit), for example ``A:k3Xq9ZpT:12:bid3`` or ``S:k3Xq9ZpT:40:r7``:
 
 * ``KIND``: one letter naming the kind of button (see :data:`PAYLOADS`):
   ``L`` lobby, ``A`` deal action (bidding, doubling, show cards, pass, auto-play),
-  ``S`` card selection on the private hand message, ``M`` "My cards" on the group table message,
+  ``S`` card selection on the private hand message (a rank, Play, Hint, Clear, or an offered
+  play ``p<ranks>``), ``M`` "My cards" on the group table message,
   ``Q`` the confirmation of ``/leave`` during a deal, ``G`` "Play again". (``C`` is taken by
   the group settings menu, :mod:`bot.settings_menu`.)
 * ``TOKEN``: the table's current token (8 letters/digits); it changes when a lobby opens and when a
@@ -31,6 +32,7 @@ import secrets
 import string
 from dataclasses import dataclass
 
+from bot.selection import decode_ranks
 from engine.cards import RANK_COUNT
 
 MAX_BYTES = 64
@@ -70,6 +72,10 @@ SELECT_PAYLOADS: frozenset[str] = frozenset(
     [f"r{rank}" for rank in range(RANK_COUNT)] + ["play", "hint", "clear"]
 )
 
+#: An offered play's payload: ``p`` and its ranks as judge characters (``p33344456``,
+#: :func:`bot.selection.encode_ranks`), checked by :func:`bot.selection.decode_ranks`.
+OFFER = "p"
+
 #: Seats a leave confirmation may name (four for the two-deck variant, RULES.md §11).
 MAX_SEATS = 4
 
@@ -108,6 +114,13 @@ class Callback:
         if self.kind != SELECT or not self.payload.startswith("r"):
             raise CallbackError("not a rank button")
         return int(self.payload[1:])
+
+    @property
+    def offer(self) -> tuple[int, ...] | None:
+        """The ranks of an offered play's payload ``p<ranks>``, else ``None``."""
+        if self.kind != SELECT or not self.payload.startswith(OFFER):
+            return None
+        return decode_ranks(self.payload[1:])
 
     @property
     def seat(self) -> int:
@@ -163,7 +176,8 @@ def parse_callback(data: object) -> Callback:
         raise CallbackError("malformed token")
     if not _VERSION_RE.fullmatch(version):
         raise CallbackError("malformed version")
-    if payload not in allowed:
+    if payload not in allowed and not (kind == SELECT and payload.startswith(OFFER)
+                                       and decode_ranks(payload[1:]) is not None):
         raise CallbackError("unknown payload")
     return Callback(kind, token, int(version), payload)
 

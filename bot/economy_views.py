@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 from bot.i18n import t
 from bot.store import Claim, Gift, LeaderboardRow, LedgerEntry, PlayerStats
-from bot.views import short_name
+from bot.views import beans_text, short_name
 
 #: Medals of the first three places; later places show their number.
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
@@ -79,18 +79,28 @@ def give_refused_text(code: str, lang: str, remaining: int | None = None) -> str
     return t(f"give.{code.removeprefix('give_')}", lang, remaining=remaining or 0)
 
 
+def _beans(value: int, lang: str, *, balance: bool = False) -> str:
+    """Beans with their unit in the catalogue's plural form: a balance without a sign
+    (``1,000`` is written ``1000 beans``), a change signed except a zero (``+40 beans``,
+    ``0 beans``)."""
+    if balance:
+        return t("unit.beans", lang, n=value, signed=str(value))
+    return beans_text(value, lang)
+
+
 def top_text(kind: str, rows: Sequence[LeaderboardRow], lang: str) -> str:
     """A leaderboard (``/top``), best first.
 
     ``kind`` (see ``bot.handlers.economy.TOP_QUERIES``): ``today``/``week`` (net beans won in
     this group), ``all`` (balances of this group's players), ``global_today``/``global_week``
     (net beans over all groups), ``global`` (balances of all players). Rows show medal or rank,
-    name, value and deals played.
+    name, value and deals played; a zero is ``0`` (not ``+0``), a balance has no sign, and no
+    row shows a win rate (the deals played say how much a value means).
     """
     balances = kind in ("all", "global")
     lines = [t(f"top.title_{kind}", lang)]
     for row in rows:
-        value = str(row.value) if balances else f"{row.value:+d}"
+        value = _beans(row.value, lang, balance=balances)
         lines.append(t("top.row", lang, place=_place(row.rank), name=short_name(row.name),
                        beans=value, games=row.games))
     if not rows:
@@ -103,7 +113,7 @@ def daily_post_text(day: date, rows: Sequence[LeaderboardRow], lang: str) -> str
     lines = [t("post.daily_title", lang, day=day.isoformat())]
     lines += [
         t("top.row", lang, place=_place(row.rank), name=short_name(row.name),
-          beans=f"{row.value:+d}", games=row.games)
+          beans=_beans(row.value, lang), games=row.games)
         for row in rows
     ]
     lines.append(t("post.daily_footer", lang))

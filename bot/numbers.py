@@ -24,3 +24,12 @@ def parse_whole(word: str, *, low: int = 0, high: int = SQL_INTEGER_MAX) -> int 
         return None
     value = int(word)
     return value if low <= value <= high else None
+
+
+def signed(value: int) -> str:
+    """A change as people write it: ``+4``, ``-4``, and ``0`` for no change (not ``+0``).
+
+    >>> signed(4), signed(-4), signed(0)
+    ('+4', '-4', '0')
+    """
+    return f"{value:+d}" if value else "0"

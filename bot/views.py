@@ -18,11 +18,14 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callbacks as cb
 from bot.game.table import Seat, Table
 from bot.i18n import t
+from bot.numbers import signed
+from bot.selection import MAX_ENCODED, encode_ranks, offers
 from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
 from engine.cards import BIG_JOKER, RANK_LABELS, SMALL_JOKER, cards_to_ranks, rank_counts
 
 NAME_LIMIT = 24
 RANKS_PER_ROW = 5
+OFFER_COLUMNS = 2
 
 
 def rank_label(rank: int, lang: str) -> str:
@@ -135,6 +138,31 @@ def lobby_closed_text(table: Table, reason: str, name: str | None = None) -> str
     return t(f"lobby.{reason}", table.lang, name=short_name(name or ""))
 
 
+# --- Welcome and help ------------------------------------------------------------------------
+
+#: The ``startgroup`` parameter of the "add me to a group" link (Telegram: ``[A-Za-z0-9_-]``).
+STARTGROUP = "ddz"
+
+
+def welcome_view(name: str, bot_username: str | None,
+                 lang: str) -> tuple[str, InlineKeyboardMarkup | None]:
+    """``/start`` in private (issue 10 item 8): a short welcome (groups, /practice, /help) and a
+    button that adds the bot to a group (``https://t.me/<bot>?startgroup=ddz``; no button while
+    the bot's username is unknown)."""
+    text = t("reply.start", lang, name=short_name(name))
+    if not bot_username:
+        return text, None
+    url = f"https://t.me/{bot_username}?startgroup={STARTGROUP}"
+    return text, InlineKeyboardMarkup([[InlineKeyboardButton(t("btn.add_to_group", lang),
+                                                             url=url)]])
+
+
+def help_text(lang: str) -> str:
+    """``/help``: the rules in a few lines (RULES.md §1–§7: the deal, bidding in both presets,
+    play, the combinations, scoring), then the commands, in ``lang``."""
+    return t("help.rules", lang) + "\n\n" + t("help.commands", lang)
+
+
 # --- Hands (private) ---------------------------------------------------------------------------
 
 
@@ -165,18 +193,18 @@ def selection_keyboard_rows(
     return [buttons[i : i + RANKS_PER_ROW] for i in range(0, len(buttons), RANKS_PER_ROW)]
 
 
-def cycle_selection(hand_ranks: Sequence[int], selected: Sequence[int], rank: int) -> list[int]:
-    """The selection after tapping ``rank``: one more of it, or none after all were selected.
-
-    >>> cycle_selection([0, 0, 5], [0], 0), cycle_selection([0, 0, 5], [0, 0], 0)
-    ([0, 0], [])
-    """
-    held = rank_counts(hand_ranks)[rank]
-    have = rank_counts(selected)[rank]
-    others = [r for r in selected if r != rank]
-    if held == 0:
-        return sorted(selected)
-    return sorted(others + [rank] * ((have + 1) % (held + 1)))
+def offer_rows(
+    offered: Sequence[Play], token: str, version: int, lang: str
+) -> list[list[InlineKeyboardButton]]:
+    """The offered plays (:func:`bot.selection.offers`), two buttons a row: ``▶ 333 4`` plays
+    ``3334`` at once (data ``S:<token>:<version>:p3334``). A play too long for button data
+    (over :data:`bot.selection.MAX_ENCODED` cards) is left out."""
+    buttons = [
+        _button("▶ " + play_text(play, lang), cb.SELECT, token, version,
+                cb.OFFER + encode_ranks(play.cards))
+        for play in offered if len(play.cards) <= MAX_ENCODED
+    ]
+    return [buttons[i : i + OFFER_COLUMNS] for i in range(0, len(buttons), OFFER_COLUMNS)]
 
 
 # --- Deal: shared pieces -----------------------------------------------------------------------
@@ -275,6 +303,51 @@ def _playing(view: SeatView) -> bool:
     return view.phase in ("bidding", "doubling", "playing")
 
 
+# --- Deal: call-outs --------------------------------------------------------------------------
+
+_PLANES = frozenset({"plane", "plane_single", "plane_pair"})
+#: Kinds of action that move the multiplier when taken (RULES.md §2.2, §3).
+_CALLED = {"rob": "callout.rob", "double": "callout.double", "show": "callout.show"}
+
+
+def callout(table: Table, view: SeatView, lang: str) -> str | None:
+    """The call-out of the latest moment worth announcing (issue 10 item 5), or ``None``:
+    炸弹, 王炸, 飞机 (a play), 抢地主, 加倍, 明牌 (a decision), 春天 / 反春 (the deal's end),
+    with the multiplier it leads to when it moved it, e.g. ``💣 李雷 炸弹！倍数 ×4``.
+
+    Read from the public state only (``view.history``, the multipliers, the result), so the
+    group table and every private caption show the same line: it stands while the last round
+    of turns (one action per seat) holds the event, then gives way.
+    """
+    result = view.result
+    if view.phase == "finished" and result is not None and (result.spring
+                                                            or result.anti_spring):
+        key = "callout.spring" if result.spring else "callout.anti_spring"
+        return t(key, lang) + _multiplier_suffix(view, lang)
+    decisions = [a for a in view.history if a.kind not in ("autoplay", "timeout")]
+    for action in reversed(decisions[-view.rules.seats:]):
+        name = seat_name(table.seats[action.seat], action.seat, lang)
+        if action.kind == "play":
+            play = action_play(action, view)
+            kind = play.type.value if play is not None else ""
+            if kind in ("bomb", "rocket", "joker_bomb"):
+                key = "callout.rocket" if kind != "bomb" else "callout.bomb"
+                moved = view.rules.variant != "four" or view.rules.bomb_doubling
+                return t(key, lang, name=name) + (_multiplier_suffix(view, lang) if moved else "")
+            if kind in _PLANES:
+                return t("callout.plane", lang, name=name)
+        elif action.kind in _CALLED:
+            # a show while bidding counts once a landlord is known (RULES.md §3): no ×1 then
+            known = bool(view.multipliers) or action.kind == "rob"
+            return t(_CALLED[action.kind], lang, name=name) + \
+                (_multiplier_suffix(view, lang) if known else "")
+    return None
+
+
+def _multiplier_suffix(view: SeatView, lang: str) -> str:
+    return t("callout.multiplier", lang, m=multiplier_text(current_multipliers(view)))
+
+
 # --- Deal: the group's table message ----------------------------------------------------------
 
 
@@ -285,7 +358,8 @@ def table_view(
 
     Shows seats with role, card count, alarm (RULES.md §4.5), auto-play and each seat's latest
     decision (:func:`last_actions`), base and multiplier, the kitty once revealed, shown hands,
-    whose turn it is with ``seconds`` left, and an optional ``notice`` line. Only public fields
+    the latest call-out (:func:`callout`), whose turn it is with ``seconds`` left, and an
+    optional ``notice`` line. Only public fields
     of ``view`` are read (never ``view.hand``). The keyboard has "My cards".
     """
     lang = table.lang
@@ -328,6 +402,9 @@ def table_view(
         if shown_hand is not None:
             shown = cards_text(shown_hand, lang)
             lines.append("   " + t("table.shown", lang, cards=shown))
+    announced = callout(table, view, lang)
+    if announced:
+        lines += ["", announced]
     if _playing(view) and view.to_act:
         lines += ["", t("table.turn", lang, names=_names(table, view.to_act, lang),
                         seconds=max(0, round(seconds)))]
@@ -358,8 +435,10 @@ def hand_view(
     """A seat's private message: its hand, selection, status, and the buttons it may press now.
 
     Buttons (issue 3, flow steps 4–6): bidding/doubling choices when the seat is to act; in play,
-    one button per rank (:func:`selection_keyboard_rows`) plus Play, Pass (only when following,
-    RULES.md §4.1), Hint, Clear; "Show cards" while allowed (RULES.md §3); and Auto-play or Take
+    one button per rank (:func:`selection_keyboard_rows`), the plays that complete the selection
+    (:func:`offer_rows`, issue 10 item 4), then Play, Pass (only when following, RULES.md §4.1),
+    Hint, Clear — or, when nothing in the hand beats the table, only 要不起 / Can't beat and
+    My cards; "Show cards" while allowed (RULES.md §3); and Auto-play or Take
     back (RULES.md §9). Decision buttons carry the state version; the auto-play switch does not
     (switching is the same request whatever the state). In the player's own language
     (:meth:`bot.game.table.Table.seat_lang`).
@@ -376,15 +455,25 @@ def hand_view(
     mine = seat in view.to_act and _playing(view)
     if selected and mine and view.phase == "playing":
         lines.append(t("hand.selected", lang, cards=ranks_text(selected, lang)))
+    announced = callout(table, view, lang)
+    if announced:
+        lines.append(announced)
     lines.append("")
     lines.append(_hand_status(table, view, seconds, lang))
     if not _playing(view) or view.escaped[seat]:
         return "\n".join(lines), None
     rows: list[list[InlineKeyboardButton]] = []
     version = view.version
+    legal = view.legal_plays() if mine and view.phase == "playing" else []
     if mine and not view.autoplay[seat]:
-        if view.phase == "playing":
+        if view.phase == "playing" and not legal:  # nothing beats the table: 要不起 only
+            rows.append([_button(t("btn.cannot_beat", lang), cb.ACTION, table.token, version,
+                                 "pass"),
+                         _button(t("btn.my_cards", lang), cb.MY_CARDS, table.token)])
+        elif view.phase == "playing":
             rows += selection_keyboard_rows(view.hand_ranks, selected, table.token, version, lang)
+            rows += offer_rows(offers(selected, legal, leading=view.leading), table.token,
+                               version, lang)
             controls = [_button(t("btn.play", lang), cb.SELECT, table.token, version, "play")]
             if not view.leading:
                 controls.append(
@@ -453,7 +542,8 @@ def _hand_status(table: Table, view: SeatView, seconds: float, lang: str) -> str
     prev, by = view.trick.play, view.trick.seat
     assert prev is not None and by is not None  # following: there is a play to beat
     name = seat_name(table.seats[by], by, lang)
-    return t("hand.your_follow", lang, cards=play_text(prev, lang), name=name, seconds=left)
+    key = "hand.your_follow" if view.legal_plays() else "hand.cannot_beat"
+    return t(key, lang, cards=play_text(prev, lang), name=name, seconds=left)
 
 
 def my_cards_text(view: SeatView, lang: str) -> str:
@@ -461,44 +551,76 @@ def my_cards_text(view: SeatView, lang: str) -> str:
     return t("pop.my_cards", lang, cards=cards_text(view.hand, lang))[:200]
 
 
+def points_text(points: int, lang: str) -> str:
+    """A change of points with its unit in the catalogue's plural form: ``-1 point``,
+    ``+2 points``, ``0 points`` (no sign on a zero)."""
+    return t("unit.points", lang, n=points, signed=signed(points))
+
+
+def beans_text(beans: int, lang: str) -> str:
+    """A change of beans with its unit (:func:`points_text`'s rules): ``-10 beans``."""
+    return t("unit.beans", lang, n=beans, signed=signed(beans))
+
+
 # --- Deal: result -------------------------------------------------------------------------------
 
 
 def result_view(
-    table: Table, view: SeatView, points: Sequence[int], beans: Sequence[int]
+    table: Table, view: SeatView, points: Sequence[int], beans: Sequence[int],
+    breakdown: Sequence[str] = (),
 ) -> tuple[str, InlineKeyboardMarkup]:
-    """The result message: winner, spring/anti-spring, bombs, base and multiplier, each seat's
-    points and bean change, the landlord's kitty (RULES.md §7, §8, §9); button "Play again"."""
+    """The result message: the winner — or, after an escape, who left and what each paid
+    (RULES.md §9) —, spring/anti-spring, the multiplier's breakdown, each seat's points and bean
+    change, the landlord's kitty (RULES.md §7, §8); button "Play again".
+
+    ``breakdown`` is the result picture's own (:func:`bot.scenes.result_breakdown`: 底分, robs,
+    show, bombs, spring, the totals, each farmer's doubling), so caption and picture say the
+    same; without it (a deal with no winner) the base and multiplier line stands in.
+    ``points`` and ``beans`` are the settled ones (a zero is written ``0``, no sign).
+    """
     lang = table.lang
     result = view.result
     assert result is not None
-    if result.winner == "landlord":
+    names = [seat_name(seat, i, lang) for i, seat in enumerate(table.seats)]
+    if result.escaped and result.winner is not None:
+        joiner = "、" if lang.startswith("zh") else ", "
+        lines = [t("result.escape_title", lang,
+                   names=joiner.join(names[i] for i in result.escaped))]
+        lines += [t("result.escape_paid", lang, name=names[i],
+                    points=t("unit.points", lang, n=-points[i], signed=str(-points[i])),
+                    beans=t("unit.beans", lang, n=-beans[i], signed=str(-beans[i])))
+                  for i in result.escaped]
+    elif result.winner == "landlord":
         lines = [t("result.title", lang, winner=t("result.landlord_wins", lang))]
     elif result.winner == "farmers":
         lines = [t("result.title", lang, winner=t("result.farmers_win", lang))]
     else:
         lines = [t("result.cancelled", lang)]
+        if result.escaped:
+            joiner = "、" if lang.startswith("zh") else ", "
+            lines.append(t("pic.escape_title", lang,
+                           names=joiner.join(names[i] for i in result.escaped)))
     if result.spring:
         lines.append(t("result.spring", lang, spring=t("spring", lang)))
     if result.anti_spring:
         lines.append(t("result.spring", lang, spring=t("anti_spring", lang)))
-    if result.bombs:
-        lines.append(t("result.bombs", lang, n=result.bombs))
     if forced_landlord(view):
         lines.append(t("table.forced", lang))
-    lines.append(t("table.base_multiplier", lang, base=result.base,
-                   multiplier=multiplier_text(result.multipliers or [1])))
+    if breakdown:
+        lines += list(breakdown)
+    else:
+        lines.append(t("table.base_multiplier", lang, base=result.base,
+                       multiplier=multiplier_text(result.multipliers or [1])))
     if result.bonus:
         lines.append(t("result.head_bid", lang, n=result.bonus))
     lines.append("")
-    for i, seat in enumerate(table.seats):
+    for i in range(len(table.seats)):
         role = t("table.role", lang, role=_role(view, i, lang)) if view.landlord is not None else ""
-        lines.append(t("result.seat", lang, mark=_role_mark(view, i), name=seat_name(seat, i, lang),
-                       role=role, points=f"{points[i]:+d}", beans=f"{beans[i]:+d}"))
-    for i in result.escaped:
-        lines.append(t("result.escaped", lang, name=seat_name(table.seats[i], i, lang)))
+        lines.append(t("result.seat", lang, mark=_role_mark(view, i), name=names[i],
+                       role=role, points=points_text(points[i], lang),
+                       beans=beans_text(beans[i], lang)))
     for i in result.autoplay_penalized:
-        lines.append(t("result.autoplay_penalty", lang, name=seat_name(table.seats[i], i, lang)))
+        lines.append(t("result.autoplay_penalty", lang, name=names[i]))
     if view.kitty is not None and view.landlord is not None:
         lines += ["", t("result.kitty", lang, cards=cards_text(view.kitty, lang))]
     keyboard = InlineKeyboardMarkup(

@@ -547,10 +547,10 @@ class DealDriver:
         table.deadline = None
         ctx.tables.retoken(table)
         view = state.view(0)
-        text, markup = views.result_view(table, view, points, beans)
-        scene = scenes.result_scene(table, view, state.hands, points, beans) \
-            if table.pictures else None
-        if scene is not None:
+        scene = scenes.result_scene(table, view, state.hands, points, beans)
+        breakdown = scenes.result_breakdown(scene) if scene is not None else []
+        text, markup = views.result_view(table, view, points, beans, breakdown)
+        if scene is not None and table.pictures:
             drawing = Drawing(text, markup, scene, partial(render_result, scene), "result.png")
         else:
             drawing = Drawing(text, markup)

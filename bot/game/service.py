@@ -15,9 +15,10 @@ from bot.game.lobby import Lobby, Person
 from bot.game.outlet import Outlet
 from bot.game.restore import restore
 from bot.game.table import DEAL, Table, Tables
+from bot.selection import hint_order, tap
+from bot.selection import holds as hand_holds
 from bot.settings import Settings
 from bot.store import Store
-from bot.views import cycle_selection
 from engine import Action
 
 __all__ = ["Game", "Person"]
@@ -128,7 +129,7 @@ class Game:
         view = table.state.view(seat)
         if rank not in view.hand_ranks:
             return False
-        table.selections[seat] = cycle_selection(view.hand_ranks, table.selections[seat], rank)
+        table.selections[seat] = tap(view.hand_ranks, table.selections[seat], rank)
         self.deals.hinted.discard((table.key, seat))
         return True
 
@@ -138,16 +139,23 @@ class Game:
         self.deals.hinted.discard((table.key, seat))
 
     async def hint(self, table: Table, seat: int) -> bool:
-        """Select the next hint (the AI's suggestions in turn, computed off the event loop);
-        ``False`` when nothing can be played on the table (lock held)."""
+        """Select the next hint: every legal play in turn, the AI's recommendation (computed off
+        the event loop) first, then the others from the lowest up, bombs and the rocket last
+        (:func:`bot.selection.hint_order`); ``False`` when nothing can be played (lock held)."""
         assert table.state is not None
-        options = await self.ctx.ai.hints(table.state, seat)
-        if not options:
+        legal = table.state.view(seat).legal_plays()
+        if not legal:
             return False
+        options = hint_order(legal, await self.ctx.ai.hints(table.state, seat))
         table.selections[seat] = sorted(options[table.hint_index[seat] % len(options)].cards)
         table.hint_index[seat] += 1
         self.deals.hinted.add((table.key, seat))
         return True
+
+    def holds(self, table: Table, seat: int, ranks: tuple[int, ...]) -> bool:
+        """The seat's hand holds every card of ``ranks`` (an offered play's, from a button)."""
+        assert table.state is not None
+        return hand_holds(table.state.view(seat).hand_ranks, ranks)
 
     def selection(self, table: Table, seat: int) -> tuple[int, ...]:
         """The seat's selected ranks, as a play's ``cards``."""

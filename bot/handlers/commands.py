@@ -69,7 +69,8 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = user_language(app, user, player.language)
     arg = context.args[0] if context.args else ""
     if not arg.startswith(JOIN_PREFIX):
-        await message.reply_text(t("reply.start", lang, name=display_name(user)))
+        text, markup = views.welcome_view(display_name(user), context.bot.username, lang)
+        await message.reply_text(text, reply_markup=markup)
         return
     table = tables(app).by_token(arg[len(JOIN_PREFIX):])
     if table is None or table.phase != LOBBY:
@@ -87,11 +88,9 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/help: a short summary of the game and the commands, with a link to the rules."""
+    """/help: the rules in a few lines and the commands, in the chat's language."""
     lang = await chat_language(context.application, update)
-    await senders.message_of(update).reply_text(
-        t("reply.help", lang, url=t("reply.help_url", lang)), disable_web_page_preview=True
-    )
+    await senders.message_of(update).reply_text(views.help_text(lang))
 
 
 async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -78,8 +78,9 @@ async def on_action_button(update: Update, context: Context) -> None:
 
 
 async def on_select_button(update: Update, context: Context) -> None:
-    """The play keyboard (``S:`` buttons): select a rank, Hint, Clear, Play (issue 3, step 5).
-    Hint shows its choice on the keyboard and the hand picture of the presser only."""
+    """The play keyboard (``S:`` buttons): select a rank, Hint, Clear, Play, or an offered play
+    (issue 3 step 5, issue 10 item 4; an offer's cards are checked against the hand). Hint
+    shows its choice on the keyboard and the hand picture of the presser only."""
     app = context.application
     query = update.callback_query
     assert query is not None
@@ -95,8 +96,12 @@ async def on_select_button(update: Update, context: Context) -> None:
         if not the_game.may_select(table, seat):
             await answer(query, t("pop.not_your_turn", lang))
             return
-        if data.payload == "play":
-            selection = the_game.selection(table, seat)
+        offer = data.offer
+        if data.payload == "play" or offer is not None:
+            selection = offer if offer is not None else the_game.selection(table, seat)
+            if offer is not None and not the_game.holds(table, seat, offer):
+                await answer(query, t("pop.invalid", lang), alert=True)
+                return
             if not selection:
                 await answer(query, t("pop.select_first", lang), alert=True)
                 return

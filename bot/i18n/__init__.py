@@ -9,6 +9,8 @@ Words follow `GLOSSARY.md`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from gettext import c2py
 from pathlib import Path
 
 from babel.messages.pofile import read_po
@@ -25,17 +27,30 @@ def catalogue_path(lang: str) -> Path:
     return LOCALES_DIR / lang.replace("-", "_") / "LC_MESSAGES" / "messages.po"
 
 
-def _load(lang: str) -> dict[str, str]:
+def _load(lang: str) -> tuple[dict[str, str], dict[str, tuple[str, ...]], Callable[[int], int]]:
     with catalogue_path(lang).open("rb") as po_file:
         catalog = read_po(po_file, locale=lang.replace("-", "_"))
-    return {
-        str(message.id): str(message.string)
-        for message in catalog
-        if message.id and message.string and not message.fuzzy
-    }
+    single: dict[str, str] = {}
+    plural: dict[str, tuple[str, ...]] = {}
+    for message in catalog:
+        if not message.id or not message.string or message.fuzzy:
+            continue
+        if isinstance(message.id, tuple):  # msgid_plural: one string per plural form
+            forms = tuple(str(form) for form in message.string)
+            if all(forms):
+                plural[str(message.id[0])] = forms
+                single[str(message.id[0])] = forms[-1]
+        else:
+            single[str(message.id)] = str(message.string)
+    return single, plural, c2py(catalog.plural_expr)
 
 
-CATALOGUES: dict[str, dict[str, str]] = {lang: _load(lang) for lang in LANGUAGES}
+_LOADED = {lang: _load(lang) for lang in LANGUAGES}
+#: Per language, message id → text (for a plural message: its last form).
+CATALOGUES: dict[str, dict[str, str]] = {lang: _LOADED[lang][0] for lang in LANGUAGES}
+#: Per language, plural message id → its forms in the catalogue's order (gettext plural forms).
+PLURALS: dict[str, dict[str, tuple[str, ...]]] = {lang: _LOADED[lang][1] for lang in LANGUAGES}
+_PLURAL_INDEX: dict[str, Callable[[int], int]] = {lang: _LOADED[lang][2] for lang in LANGUAGES}
 
 
 def match_language(code: str | None) -> str | None:
@@ -79,10 +94,21 @@ def t(key: str, lang: str, **kwargs: object) -> str:
     Raises:
         KeyError: the message has a placeholder missing from `kwargs` (a programming error).
 
+    A plural message (``msgid_plural``, gettext plural forms) takes its form from the integer
+    ``n`` (by its absolute value, so English says ``-1 point`` and ``-2 points``).
+
     >>> t("btn.join", "zh-Hans"), t("alarm", "en", n=2)
     ('加入', '2 cards left!')
     """
-    text = CATALOGUES[normalize_language(lang)].get(key) or CATALOGUES[FALLBACK_LANGUAGE].get(key)
+    lang = normalize_language(lang)
+    if key not in CATALOGUES[lang]:
+        lang = FALLBACK_LANGUAGE
+    text = CATALOGUES[lang].get(key)
     if text is None:
         return key
+    forms = PLURALS[lang].get(key)
+    count = kwargs.get("n")
+    if forms is not None and isinstance(count, int):
+        index = _PLURAL_INDEX[lang](abs(count))
+        text = forms[min(index, len(forms) - 1)]
     return text.format(**kwargs)

@@ -85,6 +85,23 @@ class FourTable:
             answer = await self.press(user, message, button_data(message, suffix=f":r{rank}"))
             assert answer.params.get("text") is None, answer
 
+    async def forge_play(self, seat: int, ranks: Sequence[int]) -> Call:
+        """The seat's player sends the select presses of ``ranks`` and Play although the
+        keyboard shows none of them (data forged from the prompt's token and version); the
+        answer to Play."""
+        user = self.users[seat]
+        _, token, version, _ = button_data(self.hand(user), suffix=":pass").split(":")
+        for rank in ranks:
+            await self.press(user, self.hand(user), f"S:{token}:{version}:r{rank}")
+        return await self.press(user, self.hand(user), f"S:{token}:{version}:play")
+
+    async def clear(self, seat: int) -> Call:
+        """The seat's player empties the selection (the Clear press, also when the keyboard
+        shows only 要不起)."""
+        user = self.users[seat]
+        _, token, version, _ = button_data(self.hand(user), suffix=":pass").split(":")
+        return await self.press(user, self.hand(user), f"S:{token}:{version}:clear")
+
     async def act(self, action: Action) -> Call:
         """The seat's player presses what ``action`` needs: a bidding button, Pass, or the cards'
         rank buttons then Play; the mirror follows."""

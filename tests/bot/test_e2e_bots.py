@@ -20,7 +20,7 @@ DECISIONS = ("btn.call", "btn.rob", "btn.nodouble")
 
 async def play_as_human(players: Players, user) -> None:
     """Play the human's turns until the result is posted: call/rob, no double, then Hint + Play
-    (or Pass when Hint finds nothing)."""
+    (or 要不起 / Can't beat when nothing beats the table)."""
     api = players.api
     done = 0
     while not any(m.content.startswith("🏁") for m in api.messages_in(players.group)):
@@ -31,6 +31,9 @@ async def play_as_human(players: Players, user) -> None:
         choice = next((t(k, LANG) for k in DECISIONS if t(k, LANG) in labels), None)
         if choice is not None:
             await players.click(user, message, choice)
+        elif t("btn.cannot_beat", LANG) in labels:  # nothing beats the table: no card keyboard
+            assert t("btn.play", LANG) not in labels and t("btn.hint", LANG) not in labels
+            await players.click(user, message, t("btn.cannot_beat", LANG))
         else:
             answer = await players.click(user, message, t("btn.hint", LANG))
             if answer.params.get("text") == t("pop.no_hint", LANG):
@@ -46,7 +49,7 @@ def _my_turn(api: FakeBotApi, players: Players, user):
         return True
     message = hand_message(api, user)
     labels = {b.text for b in message.buttons}
-    wanted = {t(k, LANG) for k in DECISIONS} | {t("btn.play", LANG)}
+    wanted = {t(k, LANG) for k in DECISIONS} | {t("btn.play", LANG), t("btn.cannot_beat", LANG)}
     return message if labels & wanted else None
 
 
@@ -76,7 +79,7 @@ async def test_one_human_and_two_bots_rob_preset_then_play_again(
     assert deal == []
     # A human playing with two bots neither wins nor loses beans (the store's bot-seat rule).
     assert await store.balance(user.id) == 1000
-    assert f"{user.first_name} (" in result.content and "+0 beans" in result.content
+    assert f"{user.first_name} (" in result.content and ", 0 beans" in result.content
     assert_no_hand_in_group(fake_api, group, [user])
 
     # Play again keeps the seats: a fresh lobby with the same three seats, then a new deal.

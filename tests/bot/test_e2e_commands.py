@@ -3,6 +3,7 @@ penalty), /stop by an admin (nobody pays), /balance, /top, /help, /start."""
 
 from __future__ import annotations
 
+from bot import views
 from bot.i18n import t
 from engine import Action
 from tests.bot.economy_helpers import reply
@@ -16,6 +17,7 @@ from tests.bot.flow_helpers import (
 )
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
+from tests.fakebot.server import BOT_USERNAME
 
 SEED = 5150
 
@@ -69,7 +71,12 @@ async def test_leave_asks_first_then_forfeits_with_the_escape_penalty(
     for user in (ann, cat):
         await players.click(user, hand_message(fake_api, user), t("btn.autoplay", LANG))
     result = await result_message(fake_api, group)
-    assert t("result.escaped", LANG, name="Bob") in result.content
+    # The result says who left and what they paid, not "the landlord wins" (issue 10 item 6).
+    lines = result.content.splitlines()
+    paid = -table.state.result.points[1]
+    assert lines[0] == t("result.escape_title", LANG, names="Bob")
+    assert lines[1] == f"Bob left and pays {paid} points ({paid * 10} beans)."
+    assert f"Bob ({t('role.farmer', LANG)}): -{paid} points, -{paid * 10} beans" in result.content
     points = table.state.result.points
     assert points[1] < 0 and sum(points) == 0
     store = running_bot.app.bot_data.store
@@ -78,7 +85,8 @@ async def test_leave_asks_first_then_forfeits_with_the_escape_penalty(
     top = await _reply(fake_api, ann, group, "/top")
     lines = top.splitlines()
     assert lines[0] == t("top.title_today", LANG)
-    assert lines[-1] == t("top.row", LANG, place="🥉", name="Bob", beans=f"{points[1] * 10:+d}",
+    assert lines[-1] == t("top.row", LANG, place="🥉", name="Bob",
+                          beans=views.beans_text(points[1] * 10, LANG),
                           games=1)
 
 
@@ -157,11 +165,20 @@ async def test_small_commands(fake_api: FakeBotApi, running_bot: BotRunner):
     ann = fake_api.new_user("Ann")
     start = await _reply(fake_api, ann, ann, "/start")
     assert start == t("reply.start", LANG, name="Ann")
+    assert "/practice" in start and "/help" in start
+    welcome = fake_api.messages_in(ann)[-1]
+    assert [(b.text, b.url) for b in welcome.buttons] == [
+        (t("btn.add_to_group", LANG), f"https://t.me/{BOT_USERNAME}?startgroup=ddz")]
     assert await _reply(fake_api, ann, ann, "/balance") == t("eco.balance", LANG, name="Ann",
                                                              beans=1000)
     assert await _reply(fake_api, ann, ann, "/newgame") == t("reply.group_only", LANG)
     help_text = await _reply(fake_api, ann, group, "/help")
-    assert help_text == t("reply.help", LANG, url=t("reply.help_url", LANG))
+    # The rules in a few lines, in the group's language, not a link (issue 10 item 8).
+    assert help_text == views.help_text(LANG)
+    for words in ("Bidding: bid 1, 2 or 3 points", "rob", "straight of 5 or more", "bomb",
+                  "rocket", "points = base × multiplier", "/newgame", "/practice"):
+        assert words in help_text
+    assert "http" not in help_text
     top = await _reply(fake_api, ann, group, "/top")
     assert top.splitlines() == [t("top.title_today", LANG), t("top.empty_period", LANG)]
     assert await _reply(fake_api, ann, group, "/join") == t("reply.no_table", LANG)

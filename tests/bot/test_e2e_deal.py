@@ -9,6 +9,7 @@ import pytest
 
 from bot import views
 from bot.i18n import t
+from bot.selection import hint_order
 from engine import SCORE, Action, apply, beat_reason, classify, new_deal
 from engine.ai import choose_action, hints
 from tests.bot.flow_helpers import (
@@ -86,8 +87,9 @@ async def test_three_players_play_a_whole_deal(
             cleared += 1
         action = choose_action(view)
         if action.kind == "play" and hints(view) and hinted < 4:
-            # Hint cycles through the engine's hints, best first (issue 3, step 5).
-            options = hints(view)
+            # Hint cycles through every legal play: the AI's best first, then from the lowest up
+            # (issue 3 step 5, issue 10 item 4).
+            options = hint_order(view.legal_plays(), hints(view))
             presses = 2 if hinted == 0 and len(options) >= 2 else 1
             for _ in range(presses):
                 message = hand_message(fake_api, user)
@@ -115,7 +117,8 @@ async def test_three_players_play_a_whole_deal(
     assert balances == [1000 + p * 10 for p in result.points]
     for seat, user in enumerate(users):
         line = f"{user.first_name} ({t('role.landlord' if seat == 2 else 'role.farmer', LANG)})"
-        assert f"{line}: {result.points[seat]:+d} points, {result.points[seat] * 10:+d} beans" \
+        points = views.points_text(result.points[seat], LANG)
+        assert f"{line}: {points}, {views.beans_text(result.points[seat] * 10, LANG)}" \
             in message.content
     assert sum(balances) == 3000
     assert_no_hand_in_group(fake_api, group, users)

@@ -5,6 +5,7 @@ player's own Telegram language, else the group's (``bot.handlers.common.user_lan
 
 from __future__ import annotations
 
+from bot import views
 from bot.i18n import t
 from bot.views import cards_text
 from engine import SCORE, Action, new_deal
@@ -34,7 +35,8 @@ async def test_private_replies_are_in_the_users_language(
         assert await _reply(fake_api, hans, hans, command) == t("reply.group_only", LANG)
     assert t("reply.group_only", ZH) != t("reply.group_only", LANG)
     help_text = await _reply(fake_api, li, li, "/help")
-    assert help_text == t("reply.help", ZH, url=t("reply.help_url", ZH))
+    assert help_text == views.help_text(ZH)
+    assert "炸弹" in help_text and "叫 1、2 或 3 分" in help_text and "http" not in help_text
     assert await _reply(fake_api, li, li, "/settings") == t("reply.group_only", ZH)
 
 

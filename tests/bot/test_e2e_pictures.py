@@ -112,6 +112,7 @@ async def test_a_deal_in_pictures(
     beans = [await store.balance(u.id) - 1000 for u in players.users]
     scene = scenes.result_scene(table, final.view(0), final.hands, final.result.points, beans)
     assert fake_api.file(result.photo) == render_result(scene)
+    assert "\n".join(scenes.result_breakdown(scene)) in result.caption  # as the picture says
     assert result.caption.startswith("🏁") and result.button(t("btn.play_again", LANG))
     assert t("result.kitty", LANG, cards=views.cards_text(final.kitty, LANG)) in result.caption
     await fake_api.wait_for(lambda: not table_photo.buttons)  # the final table was drawn

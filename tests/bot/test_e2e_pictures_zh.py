@@ -90,6 +90,10 @@ async def test_a_zh_hans_deal_draws_chinese_words_and_names(
     for seat, value in zip(scene.seats, beans, strict=True):
         assert seat.beans == value
         assert f"{value:+d}" in result.caption  # the caption's beans are the picture's
+    # The caption's multiplier breakdown is the picture's, line for line (issue 10 item 6).
+    breakdown = scenes.result_breakdown(scene)
+    assert "\n".join(breakdown) in result.caption
+    assert breakdown[0].startswith(f"底分 {final.result.base}")
 
     assert len(drawn) > 5
     for table_scene_drawn in drawn:

@@ -39,7 +39,9 @@ async def _play_out(players: Players, user: User) -> FakeMessage:
         if message.content.startswith("🏁"):
             break
         labels = [b.text for b in message.buttons]
-        if t("btn.play", LANG) not in labels:
+        if t("btn.cannot_beat", LANG) in labels:
+            await players.click(user, message, t("btn.cannot_beat", LANG))
+        elif t("btn.play", LANG) not in labels:
             await players.press(user, message, button_data(message, suffix=":bid3"))
         else:
             answer = await players.click(user, message, t("btn.hint", LANG))
@@ -54,8 +56,8 @@ async def _play_out(players: Players, user: User) -> FakeMessage:
 def _my_turn(api: FakeBotApi, user: User) -> FakeMessage | None:
     message = hand_message(api, user)
     datas = [b.callback_data or "" for b in message.buttons]
-    if any(d.endswith(":bid3") for d in datas) or t("btn.play", LANG) in [
-            b.text for b in message.buttons]:
+    prompts = {t("btn.play", LANG), t("btn.cannot_beat", LANG)}
+    if any(d.endswith(":bid3") for d in datas) or prompts & {b.text for b in message.buttons}:
         return message
     return None
 

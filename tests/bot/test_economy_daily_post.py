@@ -51,9 +51,9 @@ async def test_yesterdays_top_three_is_posted_once_across_a_restart(
     # Ann +20 (1 deal); Bob and Cat 0 with 2 deals each: same time, so the lower user id first.
     expected = "\n".join([
         t("post.daily_title", LANG, day="2024-05-01"),
-        t("top.row", LANG, place="🥇", name="Ann", beans="+20", games=1),
-        t("top.row", LANG, place="🥈", name="Bob", beans="+0", games=2),
-        t("top.row", LANG, place="🥉", name="Cat", beans="+0", games=2),
+        t("top.row", LANG, place="🥇", name="Ann", beans="+20 beans", games=1),
+        t("top.row", LANG, place="🥈", name="Bob", beans="0 beans", games=2),
+        t("top.row", LANG, place="🥉", name="Cat", beans="0 beans", games=2),
         t("post.daily_footer", LANG),
     ])
     assert _posts(fake_api, played) == [expected]
@@ -72,7 +72,7 @@ async def test_yesterdays_top_three_is_posted_once_across_a_restart(
     assert call.params["text"].splitlines()[0] == t("post.daily_title", "zh-Hans",
                                                     day="2024-05-01")
     assert call.params["text"].splitlines()[1] == t("top.row", "zh-Hans", place="🥇",
-                                                    name="Bob", beans="+10", games=1)
+                                                    name="Bob", beans="+10 欢乐豆", games=1)
     await _run_job(app)
     assert len(_posts(fake_api, played)) == 1
     assert len(_posts(fake_api, london)) == 1

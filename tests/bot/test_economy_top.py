@@ -22,7 +22,8 @@ def _board(text: str) -> list[tuple[str, str, int]]:
     for line in text.splitlines()[1:]:
         place, rest = line.split(" ", 1)
         name, rest = rest.split(": ", 1)
-        beans, deals = rest.split(" beans (deals: ")
+        beans, deals = rest.split(" (deals: ")
+        beans = beans.removesuffix(" beans").removesuffix(" bean")
         rows.append((name, beans, int(deals.rstrip(")"))))
     return rows
 
@@ -51,14 +52,14 @@ async def test_top_orderings_and_variants(fake_api: FakeBotApi, running_bot: Bot
     # Today: Ann and Dan +20, Ann in fewer deals; Bob and Cat -20 in 4 deals each.
     today = await reply(fake_api, ann, group, "/top")
     assert today.splitlines()[0] == t("top.title_today", LANG)
-    assert today.splitlines()[1] == t("top.row", LANG, place="🥇", name="Ann", beans="+20",
+    assert today.splitlines()[1] == t("top.row", LANG, place="🥇", name="Ann", beans="+20 beans",
                                       games=1)
     assert _board(today) == [("Ann", "+20", 1), ("Dan", "+20", 3), ("Bob", "-20", 4),
                              ("Cat", "-20", 4)]
     assert await reply(fake_api, ann, group, "/top today") == today
     # This week adds Tuesday: Ann 0 in 2 deals before Bob and Cat.
     assert _board(await reply(fake_api, ann, group, "/top week")) == [
-        ("Dan", "+20", 3), ("Ann", "+0", 2), ("Bob", "-10", 5), ("Cat", "-10", 5)]
+        ("Dan", "+20", 3), ("Ann", "0", 2), ("Bob", "-10", 5), ("Cat", "-10", 5)]
     assert await reply(fake_api, ann, group, "/top 本周") == await reply(
         fake_api, ann, group, "/top week")
     # Balances of this group's players: Cat reached 1190 before Bob.

@@ -97,6 +97,12 @@ def test_texts_show_real_values():
         f"4. {'B' * 23}…: -5 beans (deals: 1)",
     ]
     assert top_text("global", rows[:1], "en").splitlines()[1] == "🥇 Ann: 120 beans (deals: 3)"
+    # A zero is "0", not "+0"; a balance has no sign; one bean is one bean (issue 10 item 6).
+    even = [LeaderboardRow(2, 9, "Cat", 0, 2, 1), LeaderboardRow(3, 10, "Dan", 1, 1, 1)]
+    assert top_text("today", even, "en").splitlines()[1:] == [
+        "🥈 Cat: 0 beans (deals: 2)", "🥉 Dan: +1 bean (deals: 1)"]
+    assert top_text("all", [LeaderboardRow(1, 9, "Cat", 1000, 0, 0)], "zh-Hans").splitlines()[1] \
+        == "🥇 Cat：1000 欢乐豆（0 局）"
     assert percent(2 / 3) == "67%" and percent(None) == "—"
     stats = PlayerStats(7, "Ann", 900, 3, 2, 1, 0, 2, 2, 0, 4, 60, 2, 2, None)
     lines = stats_text(stats, "en", in_group=True).splitlines()

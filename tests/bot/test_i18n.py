@@ -123,3 +123,14 @@ def test_normalize_language_falls_back_to_the_default() -> None:
     assert normalize_language("zh-hk") == "zh-Hant"
     assert normalize_language(None) == "en"
     assert normalize_language("pt-BR", default="zh-Hans") == "zh-Hans"
+
+
+def test_plural_forms_come_from_the_catalogue():
+    from bot.views import beans_text, points_text
+
+    assert [points_text(n, "en") for n in (-1, 1, 0, 2, -2)] == [
+        "-1 point", "+1 point", "0 points", "+2 points", "-2 points"]
+    assert beans_text(-1, "en") == "-1 bean" and beans_text(40, "en") == "+40 beans"
+    assert points_text(-1, "zh-Hans") == "-1 分" and beans_text(40, "zh-Hant") == "+40 歡樂豆"
+    assert t("alarm", "en", n=1) == "1 card left!" and t("alarm", "en", n=2) == "2 cards left!"
+    assert t("table.count", "en", n=1) == "1 card" and t("table.count", "zh-Hans", n=1) == "1张"

@@ -45,18 +45,6 @@ def test_cards_as_people_read_them():
     assert views.cards_text([52, 0, 31], "en") == "3 10 Small joker"
 
 
-def test_cycle_selection_adds_one_then_wraps():
-    hand = parse_ranks("3337")
-    sel = []
-    seen = []
-    for _ in range(4):
-        sel = views.cycle_selection(hand, sel, 0)
-        seen.append(sel)
-    assert seen == [[0], [0, 0], [0, 0, 0], []]
-    assert views.cycle_selection(hand, [0], 4) == [0, 4]
-    assert views.cycle_selection(hand, [0], 9) == [0]
-
-
 def test_selection_buttons_show_counts_and_carry_token_and_version():
     rows = views.selection_keyboard_rows(parse_ranks("33347TXD"), parse_ranks("33X"), "Tok12345",
                                          9, "en")
@@ -258,10 +246,36 @@ def test_result_view_lists_points_beans_and_kitty():
     table = table_for(state)
     text, markup = views.result_view(table, state.view(0), state.result.points, (0, 0, 0))
     assert text.splitlines()[0] == t("result.cancelled", "en")
-    assert "Ann (Landlord): +0 points, +0 beans" in text
+    assert "Ann (Landlord): 0 points, 0 beans" in text
     assert t("result.kitty", "en", cards=views.cards_text(state.kitty, "en")) in text
-    assert t("result.escaped", "en", name="Bob") in text
+    assert t("pic.escape_title", "en", names="Ann, Bob, 🤖 Bot 3") in text
     assert [b.text for b in markup.inline_keyboard[0]] == ["Play again"]
+
+
+def test_result_after_an_escape_says_who_left_what_they_paid_and_the_breakdown():
+    from bot import scenes
+    from engine import auto_action
+
+    state = new_deal(SCORE, seed=11, first_bidder=0)
+    state = apply(state, Action("bid", 0, value=3))
+    state = apply(state, Action("leave", 1))
+    while state.result is None:
+        state = apply(state, auto_action(state, state.to_act[0]))
+    result = state.result
+    assert result.escaped == (1,) and result.winner is not None
+    table = table_for(state)
+    beans = [p * 10 for p in result.points]
+    scene = scenes.result_scene(table, state.view(0), state.hands, result.points, beans)
+    breakdown = scenes.result_breakdown(scene)
+    text, _ = views.result_view(table, state.view(0), result.points, beans, breakdown)
+    lines = text.splitlines()
+    paid = -result.points[1]
+    assert lines[0] == "🏁 Bob left the deal"
+    assert lines[1] == f"Bob left and pays {paid} points ({paid * 10} beans)."
+    assert "\n".join(breakdown) in text and breakdown[0].startswith("Base 3")
+    assert (t("result.spring", "en", spring=t("spring", "en")) in lines) == result.spring
+    assert f"Bob (Farmer): -{paid} points, -{paid * 10} beans" in text
+    assert t("result.landlord_wins", "en") not in text
 
 
 def test_doubling_round_asks_every_seat_and_show_cards_is_offered():
@@ -285,3 +299,49 @@ def test_doubling_round_asks_every_seat_and_show_cards_is_offered():
     text, _ = views.table_view(table, state.view(0), 15)
     assert "Bob (Farmer) · 17 cards · Double" in text
     assert "Multiplier ×2 / ×1" in text  # per farmer–landlord pair, farmers in seat order
+
+
+def test_call_outs_announce_bombs_rockets_planes_robs_doubles_shows_and_the_multiplier():
+    hands = ["33334444555666XD7", "77788899TTJJQQKKA", "5689TTJJQQKKAAA22"]
+    state = deal_from_strings(SCORE, hands, "922", first_bidder=0)
+    table = table_for(state)
+    state = apply(state, Action("bid", 0, value=3))
+    assert views.callout(table, state.view(1), "en") is None
+    state = apply(state, Action("play", 0, cards=parse_ranks("3333")))
+    seen = []
+    for action in (Action("pass", 1), Action("pass", 2)):
+        table.state = state
+        seen.append(views.table_view(table, state.view(1), 20)[0])
+        state = apply(state, action)
+    assert all("💣 Ann: Bomb! Multiplier ×2" in text for text in seen)  # stands for a round
+    state = apply(state, Action("play", 0, cards=parse_ranks("XD")))
+    assert views.callout(table, state.view(2), "en") == "🚀 Ann: Rocket! Multiplier ×4"
+    hand, _ = views.hand_view(table, state.view(2), 20)
+    assert "🚀 Ann: Rocket! Multiplier ×4" in hand  # the private captions say it too
+    for action in (Action("pass", 1), Action("pass", 2),
+                   Action("play", 0, cards=parse_ranks("55566679"))):
+        state = apply(state, action)
+    assert views.callout(table, state.view(1), "zh-Hans") == "🛫 Ann 飞机！"
+
+    state = new_deal(ROB, seed=3, first_bidder=0)
+    for action in (Action("call", 0), Action("rob", 1)):
+        state = apply(state, action)
+    table = table_for(state, lang="zh-Hans")
+    table.seats[1] = Seat(2, "李雷")
+    assert "🙋 李雷 抢地主！倍数 ×2" in views.table_view(table, state.view(0), 20)[0]
+    while state.phase == "bidding":
+        seat = state.to_act[0]
+        kinds = [a.kind for a in state.view(seat).legal_actions()]
+        state = apply(state, Action("norob" if "norob" in kinds else "pass", seat))
+    assert state.phase == "doubling"
+    farmer = next(s for s in range(3) if s != state.landlord)
+    state = apply(state, Action("double", farmer))
+    pairs = views.multiplier_text(state.multipliers())
+    assert views.callout(table, state.view(0), "zh-Hans") == \
+        f"⏫ {views.seat_name(table.seats[farmer], farmer, 'zh-Hans')} 加倍！倍数 {pairs}"
+    assert pairs in ("×2 / ×4", "×4 / ×2")
+
+    state = apply(new_deal(ROB.with_options(show_cards=True), seed=8, first_bidder=0),
+                  Action("show", 1))
+    table = table_for(state)
+    assert views.callout(table, state.view(0), "en") == "👀 Bob shows their cards!"

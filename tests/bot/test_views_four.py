@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot import callbacks as cb
-from bot import views
+from bot import selection, views
 from bot.game.table import Seat, Table
 from bot.i18n import t
 from engine import FOUR, Action, apply, new_deal
@@ -109,7 +109,7 @@ def test_a_keyboard_for_fifteen_ranks_and_eight_copies():
     # A rank held eight times: eight taps select all of it, the ninth clears it.
     picked: list[int] = []
     for n in range(1, 10):
-        picked = views.cycle_selection(hand, picked, 5)
+        picked = selection.tap(hand, picked, 5)
         assert picked.count(5) == n % 9
 
 
