@@ -18,6 +18,11 @@ from bot.store.records import (
     LeaderboardRow,
     LedgerEntry,
     LedgerReason,
+    MatchNotRunning,
+    MatchPayout,
+    MatchRecord,
+    MatchRefused,
+    MatchStats,
     NotEligible,
     Player,
     PlayerStats,
@@ -29,6 +34,7 @@ from bot.store.records import (
     StoreError,
     Totals,
     UnknownDeal,
+    UnknownMatch,
     UnknownPlayer,
 )
 from bot.store.sqlite import SQLiteStore
@@ -46,6 +52,11 @@ __all__ = [
     "LeaderboardRow",
     "LedgerEntry",
     "LedgerReason",
+    "MatchNotRunning",
+    "MatchPayout",
+    "MatchRecord",
+    "MatchRefused",
+    "MatchStats",
     "NotEligible",
     "Player",
     "PlayerStats",
@@ -59,5 +70,6 @@ __all__ = [
     "StoreError",
     "Totals",
     "UnknownDeal",
+    "UnknownMatch",
     "UnknownPlayer",
 ]
