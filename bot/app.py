@@ -8,6 +8,8 @@ open `bot.store.Store`), `outlet` (`bot.outlet.telegram.TelegramOutlet`) and `ga
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 
 from telegram import BotCommand
@@ -38,6 +40,10 @@ MENU_LANGUAGES = {"zh": "zh-Hans", None: "en"}
 RATE_LIMIT_RETRIES = 3
 # Telegram's overall limit for one bot: about 30 messages per second.
 OVERALL_RATE_LIMIT = 30
+# Seconds a stopping bot waits for the outbox to send what it holds.
+FLUSH_SECONDS = 5.0
+
+log = logging.getLogger(__name__)
 
 
 def build_application(settings: Settings) -> App:
@@ -74,6 +80,7 @@ def build_application(settings: Settings) -> App:
         .defaults(Defaults(allow_sending_without_reply=True))
         .concurrent_updates(True)
         .post_init(_post_init)
+        .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
         .build()
     )
@@ -104,6 +111,17 @@ async def _post_init(application: App) -> None:
     data.game = Game(data.store, settings, data.outlet, bot_username=application.bot.username)
     await set_commands(application)
     await data.game.restore()
+
+
+async def _post_stop(application: App) -> None:
+    """Send what the outbox still holds (a deal's result, the last table states) while the bot
+    can still reach Telegram, for at most `FLUSH_SECONDS`."""
+    outlet = getattr(bot_data(application), "outlet", None)
+    if outlet is not None:
+        try:
+            await asyncio.wait_for(outlet.caught_up(), FLUSH_SECONDS)
+        except TimeoutError:
+            log.warning("stopping with messages still in the outbox")
 
 
 async def _post_shutdown(application: App) -> None:

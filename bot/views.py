@@ -269,7 +269,9 @@ def table_view(
     of ``view`` are read (never ``view.hand``). The keyboard has "My cards".
     """
     lang = table.lang
-    lines = [t("table.title", lang, preset=t(f"preset.{table.preset}", lang), stake=table.stake)]
+    preset = t(f"preset.{table.preset}", lang)
+    lines = [t("table.title_practice", lang, preset=preset) if table.private
+             else t("table.title", lang, preset=preset, stake=table.stake)]
     if view.phase == "bidding":
         lines.append(t(f"table.phase_{bidding_word(view)}", lang))
     elif view.phase == "doubling":

@@ -130,6 +130,9 @@ class BotRunner:
         """Runs after every other handler of an update: tells the fake server it was handled
         (``FakeBotApi.wait_settled``)."""
         assert self.api is not None
+        outlet = getattr(context.application.bot_data, "outlet", None)
+        if outlet is not None:  # what the update asked the outbox to show, shown
+            await outlet.caught_up()
         query = update.callback_query
         self.api.mark_handled(update.update_id, query.id if query is not None else None)
 

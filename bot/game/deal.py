@@ -81,6 +81,9 @@ class DealDriver:
         #: Tables whose turn changed since they were last shown: the clock restarts once the
         #: new turn's prompt is drawn.
         self._fresh: set[str] = set()
+        #: (table key, seat) whose selection Hint made: shown by the caption and the keyboard,
+        #: not by a new hand picture (issue 9: Hint costs no upload).
+        self.hinted: set[tuple[str, int]] = set()
 
     # --- Starting a deal -----------------------------------------------------------------------
 
@@ -188,6 +191,7 @@ class DealDriver:
         table.notice = None
         if action.kind not in ("autoplay", "show"):
             table.reset_turn_memory()
+            self.hinted = {(key, seat) for key, seat in self.hinted if key != table.key}
         if _turn(prev) != _turn(state):
             table.deadline = time.time() + self._timeout(table, state) if state.to_act else None
             self._fresh.add(table.key)
@@ -228,7 +232,7 @@ class DealDriver:
             for seat in dict.fromkeys(blocked):
                 if state.phase in ACTIVE and not state.autoplay[seat]:
                     name = views.seat_name(table.seats[seat], seat, table.lang)
-                    await self.say(table, t("table.blocked", table.lang, name=name))
+                    self.say(table, t("table.blocked", table.lang, name=name))
                     queued.append(Action("autoplay", seat, value=1))
             if not queued:
                 return
@@ -321,6 +325,8 @@ class DealDriver:
         if not view.hand:  # played out: nothing to draw, the last picture stays
             return Drawing.keeping_picture(text, markup)
         selected = table.selections[view.seat] if view.seat < len(table.selections) else []
+        if (table.key, view.seat) in self.hinted:
+            selected = []  # Hint's choice is in the caption and on the keyboard
         cards, chosen = scenes.hand_picture(view, selected)
         return Drawing(text, markup, (cards, chosen), partial(render_hand, cards, chosen),
                        "hand.png")
@@ -375,12 +381,10 @@ class DealDriver:
             await self.ctx.save(table)
         return True
 
-    async def say(self, table: Table, text: str) -> None:
-        """Tell the table's audience something in a short message of its own."""
-        try:
-            await self.ctx.outlet.send(table.chat_id, text, None, table.thread_id)
-        except Unreachable:
-            log.info("cannot write to the audience of %s", table.key)
+    def say(self, table: Table, text: str) -> None:
+        """Tell the table's audience something in a short message of its own (sent in the
+        background: never waits for the chat's flood budget)."""
+        self.ctx.outlet.tell(table.chat_id, text, table.thread_id)
 
     # --- Timers --------------------------------------------------------------------------------
 
@@ -545,8 +549,9 @@ class DealDriver:
             drawing = Drawing(text, markup, scene, partial(render_result, scene), "result.png")
         else:
             drawing = Drawing(text, markup)
-        await ctx.outlet.post(table.chat_id, drawing, table.thread_id)
         await ctx.save(table)
+        self.update_table(table)  # the final state, then the result below it
+        ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id)
 
     async def close_hands(self, table: Table) -> None:
         """Take the buttons off every hand message of a deal that was stopped, and withdraw the

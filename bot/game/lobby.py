@@ -17,6 +17,7 @@ import logging
 import math
 import time
 from dataclasses import dataclass
+from functools import partial
 
 from bot import views
 from bot.game import timers
@@ -29,6 +30,8 @@ from bot.i18n import t
 
 log = logging.getLogger(__name__)
 
+#: The key of the lobby message in ``Table.rendered``.
+LOBBY_MESSAGE = "lobby"
 #: Bot seats of a practice table (``/practice``): one human, two AI seats.
 PRACTICE_BOTS = 2
 
@@ -121,6 +124,7 @@ class Lobby:
             return False
         table.message_id = message_id
         table.message_photo = False
+        table.rendered[LOBBY_MESSAGE] = Drawing(text, markup).signature
         await self.ctx.save(table)
         self.arm_expiry(table)
         return True
@@ -129,16 +133,40 @@ class Lobby:
         minutes = math.ceil(timers.seconds_left(table.lobby_deadline) / 60)
         return views.lobby_view(table, self.ctx.bot_username, minutes)
 
-    async def refresh(self, table: Table) -> None:
-        """Show the lobby's seats as they are now and store the table (lock held)."""
+    async def refresh(self, table: Table, *, at_once: bool = False) -> None:
+        """Store the table and ask for its lobby message to show the seats as they are: through
+        the outlet's outbox (the latest lobby once the chat's flood budget allows), or
+        ``at_once`` before returning (a command whose reply should follow the edit) (lock
+        held)."""
         await self.ctx.save(table)
-        if table.message_id is not None:
-            text, markup = self._lobby(table)
-            try:
-                await self.ctx.outlet.present(table.chat_id, table.message_id, False, None,
-                                              Drawing(text, markup), table.thread_id)
-            except Unreachable:
-                log.info("lobby edit at %s: the chat is closed", table.key)
+        if at_once:
+            await self._lobby_job(table.key)
+        else:
+            self.ctx.outlet.update_audience(table.key, table.chat_id,
+                                            partial(self._lobby_job, table.key))
+
+    async def _lobby_job(self, key: str) -> bool:
+        """Draw the lobby as it is now on its message (the outbox's job, no lock); ``False``
+        when there is nothing to change."""
+        table = self.ctx.tables.get(key)
+        if table is None or table.phase != LOBBY or table.message_id is None:
+            return False
+        text, markup = self._lobby(table)
+        drawing = Drawing(text, markup)
+        if table.rendered.get(LOBBY_MESSAGE) == drawing.signature:
+            return False
+        try:
+            shown = await self.ctx.outlet.present(table.chat_id, table.message_id, False, None,
+                                                  drawing, table.thread_id)
+        except Unreachable:
+            log.info("lobby edit at %s: the chat is closed", table.key)
+            return True
+        if shown is not None:
+            table.rendered[LOBBY_MESSAGE] = drawing.signature
+            if shown[0] != table.message_id and self.ctx.tables.get(key) is table:
+                table.message_id, table.message_photo = shown
+                await self.ctx.save(table)
+        return True
 
     async def seat(
         self, table: Table, person: Person, *, lang: str, check_private: bool = True

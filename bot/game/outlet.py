@@ -63,10 +63,16 @@ class Outlet(Protocol):
         """
         ...
 
-    async def post(self, chat_id: int, drawing: Drawing,
-                   thread_id: int | None = None) -> int | None:
+    def tell(self, chat_id: int, text: str, thread_id: int | None = None) -> None:
+        """Send a short text message in the background, in order with the other messages told
+        to that chat (failures are logged). Never waits (a group's flood budget may)."""
+        ...
+
+    def post(self, key: str, chat_id: int, drawing: Drawing,
+             thread_id: int | None = None) -> None:
         """Send a new message showing ``drawing`` (a picture rendered in a worker thread, or
-        text); its id, or ``None`` when it failed (logged)."""
+        text) in the background, once the chat's flood budget allows (``key`` names it, e.g.
+        a deal's result); failures are logged. Never waits."""
         ...
 
     async def close(self, chat_id: int, message_id: int, is_photo: bool, text: str) -> bool:

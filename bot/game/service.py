@@ -129,11 +129,13 @@ class Game:
         if rank not in view.hand_ranks:
             return False
         table.selections[seat] = cycle_selection(view.hand_ranks, table.selections[seat], rank)
+        self.deals.hinted.discard((table.key, seat))
         return True
 
     def clear(self, table: Table, seat: int) -> None:
         """Clear the seat's selection (lock held)."""
         table.selections[seat] = []
+        self.deals.hinted.discard((table.key, seat))
 
     async def hint(self, table: Table, seat: int) -> bool:
         """Select the next hint (the AI's suggestions in turn, computed off the event loop);
@@ -144,6 +146,7 @@ class Game:
             return False
         table.selections[seat] = sorted(options[table.hint_index[seat] % len(options)].cards)
         table.hint_index[seat] += 1
+        self.deals.hinted.add((table.key, seat))
         return True
 
     def selection(self, table: Table, seat: int) -> tuple[int, ...]:

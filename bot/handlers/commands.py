@@ -82,7 +82,7 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         refusal = await game(app).lobby.seat(table, person(user), lang=lang,
                                              check_private=False)
         if refusal is None:
-            await game(app).lobby.refresh(table)
+            await game(app).lobby.refresh(table, at_once=True)
         await message.reply_text(refusal or t("reply.start_joined", lang, group=table.title))
 
 
@@ -128,7 +128,7 @@ async def cmd_join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         refusal = await game(app).lobby.seat(table, person(user), lang=table.lang)
         if refusal is None:
-            await game(app).lobby.refresh(table)
+            await game(app).lobby.refresh(table, at_once=True)
         await message.reply_text(refusal or t("pop.joined", table.lang))
 
 

@@ -190,14 +190,22 @@ async def locked_press(app: App, query: CallbackQuery) -> AsyncIterator[Press | 
     (:data:`KIND_PHASES`), the lock held for the whole block; else answers the pop-up
     (:func:`parse_press`, :func:`press_refusal`) and yields ``None``. The phase is checked
     under the lock, on the table looked up again: whatever held the lock may have moved it on
-    (a new token, the next phase)."""
+    (a new token, the next phase).
+
+    Refusals that need no lock are answered before taking it (issue 14, item 8): an unknown
+    token, the wrong phase, a presser who does not sit at a running deal, a decision on an older
+    state; so a flood of forged or stale presses never queues behind a table's lock."""
     data = await parse_press(query, app)
     if data is None:
         yield None
         return
     table = tables(app).by_token(data.token)
-    if table is None:
-        await answer(query, press_refusal(app, query, data, None))
+    if await refuse_press(app, query, data, table) or table is None:
+        yield None
+        return
+    early = _early_refusal(app, query, data, table)
+    if early is not None:
+        await answer(query, early[0], alert=early[1])
         yield None
         return
     async with tables(app).lock(table.key):
@@ -206,6 +214,22 @@ async def locked_press(app: App, query: CallbackQuery) -> AsyncIterator[Press | 
             yield None  # refuse_press answered (a table that is gone is always refused)
             return
         yield Press(data, current, user_language(app, query.from_user, current.lang))
+
+
+def _early_refusal(app: App, query: CallbackQuery, data: cb.Callback,
+                   table: Table) -> tuple[str, bool] | None:
+    """The pop-up (and whether it is an alert) for a deal press that cannot act whatever the
+    lock's holder does: the presser is not seated, or a decision carries an older state's
+    version (versions only grow). ``None``: check under the lock."""
+    if data.kind not in (cb.ACTION, cb.SELECT) or table.state is None:
+        return None
+    lang = user_language(app, query.from_user, table.lang)
+    if table.seat_of(query.from_user.id) is None:
+        return t("pop.not_seated", lang), True
+    versioned = data.kind == cb.SELECT or cb.ACTION_PAYLOADS[data.payload][0] != "autoplay"
+    if versioned and data.version < table.state.version:
+        return t("pop.stale", lang), False
+    return None
 
 
 def pressed_table(app: App, query: CallbackQuery) -> Table | None:
@@ -219,9 +243,9 @@ def pressed_table(app: App, query: CallbackQuery) -> Table | None:
 
 
 async def say(app: App, table: Table, text: str) -> None:
-    """Tell the table's audience something in a short message of its own; failures are only
-    logged."""
-    await game(app).deals.say(table, text)
+    """Tell the table's audience something in a short message of its own, in the background
+    (failures are only logged)."""
+    game(app).deals.say(table, text)
 
 
 async def is_admin(app: App, chat_id: int, user_id: int) -> bool:

@@ -63,7 +63,7 @@ async def on_lobby_button(update: Update, context: Context) -> None:
             if popup is not None:
                 await answer(query, popup, alert=True)
                 if notice is not None:
-                    await say(app, table, notice)
+                    await say(app, table, notice)  # in the background
                 return
             await answer(query, t("lobby.starting", lang))
             await game(app).deals.deal(table)

@@ -39,6 +39,16 @@ MARGIN = 1.0
 #: Overall requests per second for one bot (Telegram: about 30).
 OVERALL_RATE = 30
 
+class _QuietRetryAfter(logging.Filter):
+    """``AIORateLimiter`` logs every 429 it passes on as an error with a traceback; here a 429
+    is handled (the chat waits, the request is sent again), so that record is dropped."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Rate limit hit after maximum of 0 retries")
+
+
+logging.getLogger("telegram.ext.AIORateLimiter").addFilter(_QuietRetryAfter())
+
 #: Set by the outbox for its one request: the window slot was taken already
 #: (:meth:`ChatRateLimiter.prepaid`).
 PREPAID: contextvars.ContextVar[int | None] = contextvars.ContextVar("prepaid", default=None)
@@ -73,17 +83,18 @@ class SlidingWindow:
             return 0.0
         return max(0.0, starts[0] + self.period - self._clock())
 
-    def take(self, key: object) -> bool:
-        """Start a request now if the window allows it; ``False`` (nothing taken) if not."""
+    def take(self, key: object, reserve: int = 0) -> bool:
+        """Start a request now if the window allows it, leaving ``reserve`` slots free for
+        others; ``False`` (nothing taken) if not."""
         starts = self._recent(key)
-        if len(starts) >= self.limit:
+        if len(starts) >= self.limit - min(reserve, self.limit - 1):
             return False
         starts.append(self._clock())
         return True
 
-    async def acquire(self, key: object) -> None:
-        """Wait until ``key`` may start a request, and take the slot."""
-        while not self.take(key):
+    async def acquire(self, key: object, reserve: int = 0) -> None:
+        """Wait until ``key`` may start a request (leaving ``reserve`` slots), and take it."""
+        while not self.take(key, reserve):
             await asyncio.sleep(max(0.01, self.wait_time(key)))
 
     def give_back(self, key: object) -> None:

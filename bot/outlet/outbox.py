@@ -8,6 +8,12 @@ one request, marked as already counted (:meth:`~bot.outlet.limiter.ChatRateLimit
 job that finds nothing to change gives its slot back. The outbox never takes a table's lock, so
 it never delays a press, a private message or another table; ``min_interval`` spaces two edits
 of one message (``settings.table_edit_interval``).
+
+The group's budget is spent so that the table never falls far behind: while less than half of
+the window is used, edits go as fast as ``min_interval`` allows; beyond that they are paced at
+one per ``window / (limit - reserve)`` seconds (about 3.4 s at 20 per minute), so the budget is
+never spent in a burst followed by a long silence. ``reserve`` slots of every window stay free
+for urgent messages (a deal's result, announcements), which skip the pacing.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from bot.outlet.limiter import PREPAID, SlidingWindow, is_group
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[bool]]
+#: Slots of every group window kept for urgent messages.
+RESERVE = 2
 
 
 class Outbox:
@@ -32,20 +40,32 @@ class Outbox:
         min_interval: seconds between two jobs of one key.
     """
 
-    def __init__(self, window: SlidingWindow | None, min_interval: float = 0.0) -> None:
+    def __init__(self, window: SlidingWindow | None, min_interval: float = 0.0,
+                 reserve: int = RESERVE) -> None:
         self.window = window
         self.min_interval = min_interval
+        self.reserve = reserve
         self._jobs: dict[str, tuple[int, Job]] = {}
+        self._urgent: set[str] = set()
+        self._chat_last: dict[int, float] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._last: dict[str, float] = {}
+        self._requested: dict[str, int] = {}  # per key, requests so far
+        self._done: dict[str, int] = {}  # per key, the requests the last finished job covered
         self.skipped = 0  # requests replaced before they ran (for benchmarks)
 
-    def request(self, key: str, chat_id: int, job: Job) -> None:
+    def request(self, key: str, chat_id: int, job: Job, *, urgent: bool = False) -> None:
         """Run ``job`` for ``key`` (in chat ``chat_id``) when the window allows, replacing a
-        pending job of ``key``. Never waits."""
+        pending job of ``key``; ``urgent`` jobs may use the reserved slots and are not paced.
+        Never waits."""
         if key in self._jobs:
             self.skipped += 1
         self._jobs[key] = (chat_id, job)
+        if urgent:
+            self._urgent.add(key)
+        else:
+            self._urgent.discard(key)
+        self._requested[key] = self._requested.get(key, 0) + 1
         task = self._tasks.get(key)
         if task is None or task.done():
             self._tasks[key] = asyncio.get_running_loop().create_task(self._run(key))
@@ -54,6 +74,10 @@ class Outbox:
         """A job of ``key`` waits or runs."""
         task = self._tasks.get(key)
         return key in self._jobs or (task is not None and not task.done())
+
+    def busy(self) -> bool:
+        """Some job waits or runs."""
+        return bool(self._jobs) or any(not task.done() for task in self._tasks.values())
 
     async def idle(self) -> None:
         """Wait until every job ran (tests, shutdown)."""
@@ -66,11 +90,15 @@ class Outbox:
             if wait > 0:
                 await asyncio.sleep(wait)
             chat_id, _ = self._jobs[key]
-            group = self.window is not None and is_group(chat_id)
-            if group:
-                assert self.window is not None
-                await self.window.acquire(chat_id)
+            window = self.window if is_group(chat_id) else None
+            group = window is not None
+            if window is not None:
+                urgent = key in self._urgent
+                if not urgent:
+                    await self._pace(window, chat_id)
+                await window.acquire(chat_id, 0 if urgent else self.reserve)
             chat_id, job = self._jobs.pop(key)  # the latest, taken once the slot is ours
+            covered = self._requested.get(key, 0)
             token = PREPAID.set(chat_id) if group else None
             try:
                 used = await job()
@@ -84,7 +112,24 @@ class Outbox:
                 assert self.window is not None
                 self.window.give_back(chat_id)
             if used:
-                self._last[key] = time.monotonic()
+                self._last[key] = self._chat_last[chat_id] = time.monotonic()
+            self._done[key] = covered
+
+    async def _pace(self, window: SlidingWindow, chat_id: int) -> None:
+        """Past half the window, wait for this chat's share of it since its last request."""
+        if window.used(chat_id) < window.limit // 2:
+            return
+        pace = window.period / max(1, window.limit - self.reserve)
+        wait = self._chat_last.get(chat_id, -1e9) + pace - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+    async def caught_up(self) -> None:
+        """Wait until every request made so far is shown (its job, or a later one, ran); later
+        requests are not waited for (tests)."""
+        targets = dict(self._requested)
+        while any(self._done.get(key, 0) < n for key, n in targets.items()):
+            await asyncio.sleep(0.005)
 
     async def close(self) -> None:
         """Cancel every pending job."""

@@ -8,6 +8,7 @@ messages through the per-chat :class:`~bot.outlet.outbox.Outbox`, timers on PTB'
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Hashable
@@ -50,6 +51,7 @@ class TelegramOutlet:
         self.job_queue = job_queue
         self.cache = cache
         self.outbox = outbox
+        self._told: dict[int, asyncio.Task[None]] = {}
 
     async def present(
         self, chat_id: int, message_id: int | None, is_photo: bool, shown_key: object,
@@ -80,20 +82,47 @@ class TelegramOutlet:
             return None
         return message.message_id
 
-    async def post(self, chat_id: int, drawing: Drawing,
-                   thread_id: int | None = None) -> int | None:
-        try:
-            if drawing.render is None:
-                message = await send.send_text(self.bot, chat_id, drawing.text, drawing.markup,
-                                               thread_id)
-            else:
-                picture = await send.picture_of(drawing)
-                message = await photos.send_photo(self.bot, self.cache, chat_id, picture,
-                                                  drawing.text, drawing.markup, thread_id)
-        except TelegramError as exc:
-            log.warning("message to %s failed: %s", chat_id, exc)
-            return None
-        return message.message_id
+    def tell(self, chat_id: int, text: str, thread_id: int | None = None) -> None:
+        previous = self._told.get(chat_id)
+
+        async def told() -> None:
+            if previous is not None:
+                await asyncio.gather(previous, return_exceptions=True)
+            try:
+                await self.send(chat_id, text, None, thread_id)
+            except Unreachable:
+                log.info("cannot tell chat %s", chat_id)
+
+        task = asyncio.get_running_loop().create_task(told())
+        self._told[chat_id] = task
+        task.add_done_callback(lambda done: self._forget_told(chat_id, done))
+
+    def _forget_told(self, chat_id: int, task: asyncio.Task[None]) -> None:
+        if self._told.get(chat_id) is task:
+            del self._told[chat_id]
+
+    def post(self, key: str, chat_id: int, drawing: Drawing,
+             thread_id: int | None = None) -> None:
+        async def job() -> bool:
+            try:
+                if drawing.render is None:
+                    await send.send_text(self.bot, chat_id, drawing.text, drawing.markup,
+                                         thread_id)
+                else:
+                    picture = await send.picture_of(drawing)
+                    await photos.send_photo(self.bot, self.cache, chat_id, picture,
+                                            drawing.text, drawing.markup, thread_id)
+            except TelegramError as exc:
+                log.warning("message to %s failed: %s", chat_id, exc)
+            return True
+
+        self.outbox.request(key, chat_id, job, urgent=True)
+
+    async def caught_up(self) -> None:
+        """Wait until what was asked so far is sent: the outbox's requests and the messages
+        told (tests; later requests are not waited for)."""
+        await asyncio.gather(*self._told.values(), return_exceptions=True)
+        await self.outbox.caught_up()
 
     async def close(self, chat_id: int, message_id: int, is_photo: bool, text: str) -> bool:
         return await send.set_caption(self.bot, chat_id, message_id, is_photo, text)

@@ -12,7 +12,14 @@ import pytest
 from bot.game import ai as game_ai
 from bot.i18n import t
 from engine import Action
-from tests.bot.flow_helpers import LANG, Players, hand_message, start_seeded_deal, table_picture
+from tests.bot.flow_helpers import (
+    LANG,
+    Players,
+    button_data,
+    hand_message,
+    start_seeded_deal,
+    table_picture,
+)
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -52,15 +59,19 @@ async def test_a_429_on_the_table_delays_only_the_group_and_loses_nothing(
     await _idle(app)
     fake_api.fail_next("editMessageMedia", 429, retry_after=1, chat=players.group)
     began = time.monotonic()
-    await players.act(Action("bid", 0, value=1))
+    fake_api.press(ann, hand_message(fake_api, ann),
+                   button_data(hand_message(fake_api, ann), suffix=":bid1"))
     await fake_api.wait_for("editMessageMedia", ok=False, chat_id=players.group)
-    answer = await players.act(Action("bid", 1, value=2))  # while the group waits
-    assert answer.time - began < 0.8
-    assert hand_message(fake_api, cat).caption  # Cat's hand was drawn meanwhile
+    query = fake_api.press(bob, hand_message(fake_api, bob),  # while the group waits
+                           button_data(hand_message(fake_api, bob), suffix=":bid2"))
+    answer = await fake_api.wait_answer(query)
+    assert answer.params.get("text") is None
     await fake_api.wait_for(lambda: "▶ Cat" in (table.caption or ""), timeout=5)
+    assert hand_message(fake_api, cat).caption  # Cat's hand was drawn meanwhile
     retried = [c for c in fake_api.calls_to("editMessageMedia", chat_id=players.group.id)
                if c.ok and c.time > began]
     assert retried and min(c.time for c in retried) - began >= 1.0  # honoured retry_after
+    assert answer.time < min(c.time for c in retried)  # Bob did not wait for the group
 
 
 async def test_the_ai_thinks_off_the_event_loop(
