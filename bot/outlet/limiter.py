@@ -49,8 +49,7 @@ class _QuietRetryAfter(logging.Filter):
 
 logging.getLogger("telegram.ext.AIORateLimiter").addFilter(_QuietRetryAfter())
 
-#: Set by the outbox for its one request: the window slot was taken already
-#: (:meth:`ChatRateLimiter.prepaid`).
+#: Set by the outbox around its one request: the chat whose window slot it took already.
 PREPAID: contextvars.ContextVar[int | None] = contextvars.ContextVar("prepaid", default=None)
 
 
@@ -139,12 +138,6 @@ class ChatRateLimiter(AIORateLimiter):
         self.window = SlidingWindow(group_limit, group_period + margin, clock)
         self.max_retries = max_retries
         self._paused: dict[object, float] = {}
-
-    @staticmethod
-    def prepaid(chat_id: int) -> contextvars.Token[int | None]:
-        """Mark the current task's next request to ``chat_id`` as already counted in the
-        window (the outbox takes the slot before it draws the latest state)."""
-        return PREPAID.set(chat_id)
 
     def paused_for(self, chat_id: object) -> float:
         """Seconds the chat still waits for a 429's ``retry_after`` (0: none)."""

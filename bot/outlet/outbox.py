@@ -4,7 +4,7 @@ Each table's audience message (the group's table picture) has at most one pendin
 request replaces the pending one — intermediate states are skipped, never queued. One task per
 table runs the jobs: it waits for a slot in the chat's flood window (:class:`~bot.outlet.limiter.
 SlidingWindow`, groups only), then runs the job, which reads the table's state *then* and makes
-one request, marked as already counted (:meth:`~bot.outlet.limiter.ChatRateLimiter.prepaid`). A
+one request, marked as already counted (:data:`~bot.outlet.limiter.PREPAID`). A
 job that finds nothing to change gives its slot back. The outbox never takes a table's lock, so
 it never delays a press, a private message or another table; ``min_interval`` spaces two edits
 of one message (``settings.table_edit_interval``).
@@ -97,7 +97,12 @@ class Outbox:
                 if not urgent:
                     await self._pace(window, chat_id)
                 await window.acquire(chat_id, 0 if urgent else self.reserve)
-            chat_id, job = self._jobs.pop(key)  # the latest, taken once the slot is ours
+            entry = self._jobs.pop(key, None)  # the latest, taken once the slot is ours
+            if entry is None:  # closed meanwhile
+                if window is not None:
+                    window.give_back(chat_id)
+                break
+            chat_id, job = entry
             covered = self._requested.get(key, 0)
             token = PREPAID.set(chat_id) if group else None
             try:

@@ -118,3 +118,20 @@ async def test_practice_is_private_and_one_at_a_time(fake_api: FakeBotApi, runni
                                       where=lambda c: c.params.get("text") == t(
                                           "pop.seated_elsewhere", LANG))
     assert refused.ok
+
+
+async def test_a_practice_deal_survives_a_restart(fake_api: FakeBotApi, running_bot: BotRunner):
+    app = running_bot.app
+    app.bot_data.game.deal_seed = SEED
+    app.bot_data.game.first_bidder = 0
+    ann = fake_api.new_user("Ann")
+    fake_api.send_text(ann, ann, "/practice")
+    await fake_api.wait_for(lambda: _table(fake_api, ann))
+    before = app.bot_data.tables.table_of(ann.id)
+    app = await running_bot.restart()
+    after = app.bot_data.tables.table_of(ann.id)
+    assert after is not None and after.private and after.state == before.state
+    players = Players(fake_api, fake_api.chat(ann), [ann])
+    result = await _play_out(players, ann)
+    assert result.content.startswith("🏁")
+    assert await app.bot_data.store.balance(ann.id) == 1000

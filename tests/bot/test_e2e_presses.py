@@ -105,3 +105,25 @@ async def test_the_ai_thinks_off_the_event_loop(
     assert answer.params.get("text") == t("pop.joined", LANG)
     await fake_api.wait_for(lambda: spans, timeout=5)
     assert answer.time < spans[0][1]  # answered while the AI was still thinking
+
+
+async def test_a_turns_clock_starts_when_its_prompt_was_drawn(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    app = running_bot.app
+    players = await start_seeded_deal(fake_api, app, "Slow chat", seed=SEED)
+    ann, bob, _ = players.users
+    await _idle(app)
+    # Bob's prompt reaches him late: his chat answers 429 once (retry after 1 s).
+    fake_api.fail_next("editMessageCaption", 429, retry_after=1, chat=bob)
+    fake_api.fail_next("editMessageMedia", 429, retry_after=1, chat=bob)
+    bid_at = time.time()
+    await players.act(Action("bid", 0, value=1))
+    shown = [c for c in fake_api.calls if c.ok and c.params.get("chat_id") == bob.id
+             and c.method in ("editMessageCaption", "editMessageMedia")]
+    offset = time.time() - time.monotonic()
+    prompt_at = shown[-1].time + offset
+    assert prompt_at - bid_at >= 1.0
+    table = app.bot_data.tables.table_of(ann.id)
+    timeout = running_bot.settings.bid_timeout
+    assert table.deadline - prompt_at == pytest.approx(timeout, abs=0.3)  # not from the bid

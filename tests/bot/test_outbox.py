@@ -132,3 +132,30 @@ async def test_one_tables_outbox_never_delays_another():
     assert ran == ["a1", "b1", "private"]
     assert outbox.pending("a")
     await outbox.close()
+
+
+async def test_past_half_the_window_edits_are_paced_not_burst():
+    window = SlidingWindow(4, 0.8)  # pace: 0.8 s / (4 - 2 reserved) = 0.4 s
+    outbox = Outbox(window, reserve=2)
+    times: list[float] = []
+
+    async def run() -> bool:
+        times.append(time.monotonic())
+        return True
+
+    for _ in range(3):
+        outbox.request("t", -3, run)
+        await outbox.idle()
+    assert len(times) == 3
+    assert times[1] - times[0] < 0.1  # under half the window: at once
+    assert times[2] - times[1] >= 0.35  # past half: this chat's share of the window
+    assert window.used(-3) <= window.limit - outbox.reserve  # the reserve stays free
+    urgent: list[float] = []
+
+    async def result() -> bool:
+        urgent.append(time.monotonic())
+        return True
+
+    outbox.request("t#result", -3, result, urgent=True)
+    await outbox.idle()
+    assert urgent and urgent[0] - times[2] < 0.1  # urgent: the reserved slot, no pacing
