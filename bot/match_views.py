@@ -119,7 +119,10 @@ def _progress(state: MatchState, standing: Standing, lang: str) -> str:
         return t("match.out", lang)
     if state.knockout:
         return t("match.deals_played", lang, n=standing.deals)
-    return t("match.deals_of", lang, n=standing.deals, total=state.options.deals)
+    total = state.options.deals
+    if standing.deals > total:
+        return t("match.deals_extra", lang, n=standing.deals - total, total=total)
+    return t("match.deals_of", lang, n=standing.deals, total=total)
 
 
 def standings_text(state: MatchState, names: Sequence[str], lang: str, now: float) -> str:

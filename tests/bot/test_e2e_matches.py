@@ -179,6 +179,22 @@ async def test_fixed_match_of_three_deals_with_a_tie_broken_by_an_extra_deal(
     assert totals == [4, -5, 1]
     texts = [m.content for m in fake_api.messages_in(players.group)]
     assert any(t("match.extra_deal", LANG) in x for x in texts)
+    # the standings under each deal's result, computed here from the engine's points
+    heading = t("match.standings", LANG, format=t("match.format_fixed", LANG))
+    shown = [x[x.index(heading):] for x in texts if heading in x]
+    assert len(shown) == 4
+    names = [u.first_name for u in players.users]
+    for k, text in enumerate(shown, start=1):
+        sums = [sum(p[i] for p in points[:k]) for i in range(3)]
+        order = sorted(range(3), key=lambda i: (-sums[i], i))
+        expected = [t("match.line", LANG, place=place_text(1 + sum(o > sums[i] for o in sums),
+                                                           LANG),
+                      name=names[i], score=t("match.points", LANG, n=f"{sums[i]:+d}"),
+                      progress=t("match.deals_of", LANG, n=k, total=3) if k <= 3
+                      else t("match.deals_extra", LANG, n=k - 3, total=3))
+                    for i in order]
+        assert text.splitlines()[1:4] == expected, (k, text)
+    assert t("match.extra_deal", LANG) in shown[2] and t("match.extra_deal", LANG) not in shown[3]
     final = final_post(fake_api, players)
     assert t("match.champion", LANG, names="Ann") in final
     assert f"{place_text(1, LANG)} Ann · {t('match.points', LANG, n='+4')}" in final
