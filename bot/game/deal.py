@@ -90,8 +90,8 @@ class MatchHook(Protocol):
         ...
 
     async def deal_over(self, table: Table) -> None:
-        """The deal's result is posted: show the standings, then deal the next deal or end
-        the match (lock held)."""
+        """The deal's result (with the standings) is posted: deal the next deal, or end the
+        match (lock held)."""
         ...
 
 

@@ -145,6 +145,8 @@ class Matches:
                 table.seats[seat] = Seat(None, player.name, True)
         if state.next_is_extra(self.clock()):
             self.deals.say(table, t("match.extra_deal", table.lang))
+        table.message_id = None  # the result stays; the next deal's table goes below it
+        table.message_photo = False
         await self.deals.deal(table)
 
     # --- The end -------------------------------------------------------------------------------

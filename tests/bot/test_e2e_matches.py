@@ -376,3 +376,29 @@ async def test_an_admin_cancels_a_match_and_every_fee_is_refunded_once(
     assert await store.running_deals() == []
     texts = [m.content for m in fake_api.messages_in(players.group)]
     assert any(t("match.cancelled_refund", LANG, name="Cat", pool=300) in x for x in texts)
+
+
+async def test_a_player_who_cannot_pay_the_fee_cannot_start(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    app = running_bot.app
+    store = app.bot_data.store
+    players = await open_match(fake_api, app, "Short of beans", "/match")
+    players.app = app
+    await set_option(players, "fee", "+", 7)  # 1000
+    ann, bob, cat = players.users
+    await store.update_group_settings(players.group.id, give_enabled=True)
+    await store.give(bob.id, cat.id, 1, players.group.id)
+    await start(players)
+    await fake_api.wait_for(lambda: any(
+        t("match.need_fee", LANG, names="Bob", fee=1000) in m.content
+        for m in fake_api.messages_in(players.group)), 5)
+    assert await store.running_matches() == []
+    assert [await store.balance(u.id) for u in players.users] == [1000, 999, 1001]
+    table = app.bot_data.tables.get(key_of(players))
+    assert table.phase == "lobby" and table.match_id is None
+    await set_option(players, "fee", "-")  # 500: everyone can pay now
+    await start(players)
+    (match,) = await store.running_matches()
+    assert [await store.balance(u.id) for u in players.users] == [500, 499, 501]
+    assert match.pool == 1500
