@@ -317,6 +317,8 @@ async def test_a_restart_mid_match_resumes_the_deal_and_the_standings(
     players.app = app
     table = app.bot_data.tables.get(key_of(players))
     assert table.match_id == match.match_id and table.state.version == version
+    (turn,) = app.job_queue.get_jobs_by_name(f"turn:{table.key}")  # the timer is re-armed
+    assert abs(turn.next_t.timestamp() - table.deadline) < 0.01
     await play_deals(players, 3)
     store = app.bot_data.store
     points = await match_deal_points(store, match.match_id)
@@ -402,3 +404,36 @@ async def test_a_player_who_cannot_pay_the_fee_cannot_start(
     (match,) = await store.running_matches()
     assert [await store.balance(u.id) for u in players.users] == [500, 499, 501]
     assert match.pool == 1500
+
+
+async def test_leaving_a_knockout_puts_the_leaver_out_at_once(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    app = running_bot.app
+    store = app.bot_data.store
+    players = await open_match(fake_api, app, "Knock-out runaway", "/knockout")
+    players.app = app
+    await set_option(players, "chips", "+", 4)  # 100 chips: nobody is out by points alone
+    await set_option(players, "fee", "+", 2)  # 20
+    await start(players)
+    (match,) = await store.running_matches()
+    cat = players.users[2]
+    await players.command(cat, "/leave")
+    prompt = players.table_message()
+    assert t("match.leave_warning", LANG) in prompt.text
+    await players.press(cat, prompt, button_data(prompt, suffix=":yes2"))
+    await play_deals(players, 1)
+    record = await store.get_match(match.match_id)
+    assert record.status == "finished"
+    points = await match_deal_points(store, match.match_id)
+    chips = chips_after(points, 100, 2)
+    assert record.result["scores"] == chips and min(chips) > 0  # out by leaving, not by chips
+    assert record.result["forfeited"] == [False, False, True]
+    assert record.result["places"][2] == 3
+    final = final_post(fake_api, players)
+    assert t("match.forfeited", LANG) in final
+    ann, bob = chips[0], chips[1]
+    prizes = [42, 18] if ann > bob else [18, 42] if bob > ann else [30, 30]  # 60: 50+20 / 30
+    assert [await store.balance(u.id) for u in players.users] == \
+        [980 + prizes[0], 980 + prizes[1], 980]
+    await assert_pool_sums_to_zero(store, match.match_id, 20, 3)
