@@ -13,6 +13,7 @@ import asyncio
 from bot.game.table import DEAL
 from bot.i18n import t
 from bot.match_views import place_text
+from bot.store import Store
 from engine import DealState
 from engine.ai import choose_action
 from tests.bot.flow_helpers import LANG, Players, button_data, hand_message
@@ -437,3 +438,41 @@ async def test_leaving_a_knockout_puts_the_leaver_out_at_once(
     assert [await store.balance(u.id) for u in players.users] == \
         [980 + prizes[0], 980 + prizes[1], 980]
     await assert_pool_sums_to_zero(store, match.match_id, 20, 3)
+
+
+async def test_a_restart_right_after_a_match_deal_was_settled_deals_the_next_one(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """The table was last stored in its deal, whose settlement (with the match's state) was
+    committed just before the bot went down: the match goes on with its next deal."""
+    app = running_bot.app
+    players = await open_match(fake_api, app, "Power cut", "/match")
+    players.app = app
+    await set_option(players, "deals", "-", 6)
+    await start(players)
+    store = app.bot_data.store
+    key = key_of(players)
+    stored_in_deal_1 = (await store.load_tables())[key]
+    await play_deals(players, 1)
+    (match,) = await store.running_matches()
+    (running,) = await store.running_deals()  # deal 2 has begun
+    await running_bot.stop()
+    # as if the bot went down between settling deal 1 and storing its table again
+    store = await Store.open(running_bot.settings.database_path)
+    await store.cancel_deal(running.deal_id)
+    await store.save_table(key, stored_in_deal_1)
+    await store.close()
+
+    app = await running_bot.start()  # deals deal 2 again (a new shuffle: the hook is unset)
+    players.app = app
+    table = app.bot_data.tables.get(key)
+    assert table is not None and table.match_id == match.match_id and table.phase == DEAL
+    assert table.deal_id not in (stored_in_deal_1["deal_id"], running.deal_id)
+    await play_deals(players, 12)  # until the match is over (extra deals included)
+    store = app.bot_data.store
+    record = await store.get_match(match.match_id)
+    assert record.status == "finished"
+    points = await match_deal_points(store, match.match_id)
+    assert len(points) >= 3 and points[0] == (2, -1, -1)  # deal 1 counted once
+    assert record.result["scores"] == [sum(p[i] for p in points) for i in range(3)]
+    assert (await store.get_deal(running.deal_id)).status == "cancelled"
