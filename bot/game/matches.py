@@ -56,11 +56,16 @@ class Matches:
     # --- The lobby -----------------------------------------------------------------------------
 
     async def open(self, chat_id: int, thread_id: int | None, title: str, person: Person,
-                   fmt: str) -> tuple[Table | None, str | None]:
+                   fmt: str, *, entry_fee: int = 0) -> tuple[Table | None, str | None]:
         """Open a match lobby (``/match``: fixed deals, ``/knockout``) with the defaults of
-        RULES.md §10; as :meth:`bot.game.lobby.Lobby.open_table`."""
+        RULES.md §10 and ``entry_fee`` beans; as :meth:`bot.game.lobby.Lobby.open_table`.
+
+        Raises:
+            MatchError: a fee out of :data:`bot.game.match.LIMITS`.
+        """
+        options = MatchOptions(fmt, entry_fee=entry_fee)
         return await self.lobby.open_table(chat_id, thread_id, title, person,
-                                           match_options=MatchOptions(fmt).to_dict())
+                                           match_options=options.to_dict())
 
     @staticmethod
     def set_option(table: Table, payload: str) -> bool:

@@ -8,7 +8,7 @@ from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot import callbacks as cb
-from bot.game.match import FIXED, KNOCKOUT
+from bot.game.match import FIXED, KNOCKOUT, LIMITS
 from bot.handlers import senders
 from bot.handlers.common import (
     GROUP_TYPES,
@@ -20,7 +20,11 @@ from bot.handlers.common import (
     person,
 )
 from bot.i18n import t
+from bot.numbers import parse_whole
 from bot.services import App, Context
+
+#: The command of each format.
+COMMANDS = {FIXED: "match", KNOCKOUT: "knockout"}
 
 
 async def _open(update: Update, context: ContextTypes.DEFAULT_TYPE, fmt: str) -> None:
@@ -32,20 +36,29 @@ async def _open(update: Update, context: ContextTypes.DEFAULT_TYPE, fmt: str) ->
     user = await senders.player(app, update)
     if user is None:
         return
+    args = context.args or []
+    low, high = LIMITS["entry_fee"]
+    fee = parse_whole(args[0], low=low, high=high) if len(args) == 1 else 0
+    if fee is None or len(args) > 1:
+        lang = await chat_language(app, update)
+        await message.reply_text(t("match.usage", lang, command=f"/{COMMANDS[fmt]}", high=high))
+        return
     chat = message.chat
     thread = message.message_thread_id if message.is_topic_message else None
-    _, text = await game(app).matches.open(chat.id, thread, chat.title or "", person(user), fmt)
+    _, text = await game(app).matches.open(chat.id, thread, chat.title or "", person(user), fmt,
+                                           entry_fee=fee)
     if text is not None:
         await message.reply_text(text)
 
 
 async def cmd_match(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/match: open a fixed-deal match (定局积分, RULES.md §10) in this group or topic."""
+    """/match [entry fee]: open a fixed-deal match (定局积分, RULES.md §10) in this group or
+    topic; the fee (beans, default 0) can also be typed, any whole number up to 1,000,000."""
     await _open(update, context, FIXED)
 
 
 async def cmd_knockout(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/knockout: open a knock-out by chips (打立出局, RULES.md §10)."""
+    """/knockout [entry fee]: open a knock-out by chips (打立出局, RULES.md §10)."""
     await _open(update, context, KNOCKOUT)
 
 

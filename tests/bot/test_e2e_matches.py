@@ -476,3 +476,21 @@ async def test_a_restart_right_after_a_match_deal_was_settled_deals_the_next_one
     assert len(points) >= 3 and points[0] == (2, -1, -1)  # deal 1 counted once
     assert record.result["scores"] == [sum(p[i] for p in points) for i in range(3)]
     assert (await store.get_deal(running.deal_id)).status == "cancelled"
+
+
+async def test_the_entry_fee_can_be_typed_and_bad_numbers_are_refused(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    app = running_bot.app
+    ann = fake_api.new_user("Ann")
+    group = fake_api.new_group("Typed fee")
+    players = Players(fake_api, group, [ann])
+    fake_api.open_private_chat(ann)
+    for bad in ("/match -5", "/match 1e3", "/knockout 1000001", "/match 5 6"):
+        await players.command(ann, bad)
+        assert fake_api.messages_in(group)[-1].text.startswith(t("match.usage", LANG,
+                                                                 command="/x", high=1)[:6])
+    assert app.bot_data.tables.get(f"{group.id}:0") is None
+    await players.command(ann, "/knockout 250")
+    lobby = players.table_message()
+    assert t("match.fee", LANG, fee=250, pool=250) in lobby.text
