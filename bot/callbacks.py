@@ -7,8 +7,9 @@ limit), for example ``A:k3Xq9ZpT:12:bid3`` or ``S:k3Xq9ZpT:40:r7``:
   ``L`` lobby, ``A`` deal action (bidding, doubling, show cards, pass, auto-play),
   ``S`` card selection on the private hand message (a rank, Play, Hint, Clear, or an offered
   play ``p<ranks>``), ``M`` "My cards" on the group table message,
-  ``Q`` the confirmation of ``/leave`` during a deal, ``G`` "Play again". (``C`` is taken by
-  the group settings menu, :mod:`bot.settings_menu`.)
+  ``Q`` the confirmation of ``/leave`` during a deal, ``G`` "Play again", ``O`` a match
+  lobby's option buttons (``deals+``, ``fee-``…). (``C`` is taken by the group settings menu,
+  :mod:`bot.settings_menu`.)
 * ``TOKEN``: the table's current token (8 letters/digits); it changes when a lobby opens and when a
   deal starts, so a button from an older lobby or deal no longer finds its table.
 * ``VERSION``: the deal state's version the button was drawn for (``DealState.version``), 0 where a
@@ -49,6 +50,10 @@ SELECT = "S"
 MY_CARDS = "M"
 CONFIRM_LEAVE = "Q"
 PLAY_AGAIN = "G"
+MATCH_OPTION = "O"
+
+#: A match lobby's options with −/+ buttons (see :mod:`bot.match_views`).
+MATCH_OPTIONS = ("deals", "chips", "base", "time", "rise", "fee")
 
 #: Deal-action payloads and the engine ``Action`` (kind, value) each stands for.
 ACTION_PAYLOADS: dict[str, tuple[str, int | None]] = {
@@ -88,6 +93,7 @@ PAYLOADS: dict[str, frozenset[str]] = {
     CONFIRM_LEAVE: frozenset(f"{answer}{seat}" for answer in ("yes", "no")
                              for seat in range(MAX_SEATS)),
     PLAY_AGAIN: frozenset({""}),
+    MATCH_OPTION: frozenset(f"{name}{sign}" for name in MATCH_OPTIONS for sign in "+-"),
 }
 
 

@@ -13,7 +13,7 @@ from datetime import date
 from zoneinfo import ZoneInfo
 
 from bot.i18n import t
-from bot.store import Claim, Gift, LeaderboardRow, LedgerEntry, PlayerStats
+from bot.store import Claim, Gift, LeaderboardRow, LedgerEntry, MatchStats, PlayerStats
 from bot.views import beans_text, short_name
 
 #: Medals of the first three places; later places show their number.
@@ -120,10 +120,12 @@ def daily_post_text(day: date, rows: Sequence[LeaderboardRow], lang: str) -> str
     return "\n".join(lines)
 
 
-def stats_text(stats: PlayerStats, lang: str, *, in_group: bool) -> str:
+def stats_text(stats: PlayerStats, lang: str, *, in_group: bool,
+               matches: MatchStats | None = None) -> str:
     """``/me``: deals, wins and win rates as landlord and as farmer, springs, bombs played, the
     best single-deal win, the current and longest win streak, the balance and its rank (in this
-    group when ``in_group``, else over all players)."""
+    group when ``in_group``, else over all players), and the matches played and won (issue
+    11; only for a player who has finished one)."""
     if stats.rank is None:
         rank = t("stats.rank_none", lang)
     else:
@@ -140,6 +142,8 @@ def stats_text(stats: PlayerStats, lang: str, *, in_group: bool) -> str:
         t("stats.springs_bombs", lang, springs=stats.springs, bombs=stats.bombs),
         t("stats.best", lang, beans=stats.best_win),
         t("stats.streak", lang, current=stats.current_streak, longest=stats.longest_streak),
+        *([t("me.matches", lang, played=matches.played, won=matches.won)]
+          if matches and matches.played else []),
     ])
 
 
@@ -155,9 +159,23 @@ def audit_text(name: str, user_id: int, entries: Sequence[LedgerEntry], tz: str,
         reason = t(f"audit.reason_{entry.reason.value}", lang)
         if entry.deal_id is not None:
             reason += f" #{entry.deal_id}"
+        elif entry.match_id is not None:
+            reason += f" #{entry.match_id}"
         lines.append(t("audit.row", lang,
                        time=entry.created_at.astimezone(zone).strftime("%Y-%m-%d %H:%M"),
                        amount=f"{entry.amount:+d}", reason=reason, balance=entry.balance_after))
     if not entries:
         lines.append(t("audit.empty", lang))
+    return "\n".join(lines)
+
+
+def match_top_text(week: Sequence[LeaderboardRow], ever: Sequence[LeaderboardRow],
+                   lang: str) -> str:
+    """``/top matches``: the group's match winners (冠军) of this week and of all time, most
+    matches won first (issue 11)."""
+    lines = [t("top.matches_title", lang)]
+    for heading, rows in (("top.matches_week", week), ("top.matches_all", ever)):
+        lines += ["", t(heading, lang)]
+        lines += [t("top.matches_line", lang, rank=r.rank, name=short_name(r.name), wins=r.wins,
+                    games=r.games) for r in rows] or [t("top.matches_empty", lang)]
     return "\n".join(lines)

@@ -23,6 +23,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
+from typing import Protocol
 
 from bot import scenes, views
 from bot.game import timers
@@ -33,7 +34,7 @@ from bot.game.outlet import Unreachable
 from bot.game.table import DEAL, RESULT, Table
 from bot.i18n import t
 from bot.rooms import preset_name
-from bot.store import SeatFacts, SeatRecord
+from bot.store import SeatFacts, SeatRecord, Settlement
 from engine import (
     Action,
     ComboType,
@@ -46,6 +47,7 @@ from engine import (
     new_deal,
     next_first_bidder,
 )
+from engine.presets import Rules
 from images import render_hand, render_result, render_table
 
 log = logging.getLogger(__name__)
@@ -77,11 +79,33 @@ def _turn(state: DealState) -> tuple:
     return (state.phase, () if state.phase == "doubling" else state.to_act)
 
 
+class MatchHook(Protocol):
+    """What the driver asks of the competitions (:class:`bot.game.matches.Matches`) at a table
+    that plays a match (``Table.match_id`` set): the three points where a match deal differs
+    from a single deal."""
+
+    def rules(self, table: Table, rules: Rules) -> Rules:
+        """The rules a deal of this match is played with (from the group's)."""
+        ...
+
+    async def settle(self, table: Table, state: DealState) -> tuple[Settlement, str]:
+        """Settle the finished deal for the match (no beans), record it in the standings and
+        return the settlement with the standings' lines for the result message."""
+        ...
+
+    async def deal_over(self, table: Table) -> None:
+        """The deal's result (with the standings) is posted: deal the next deal, or end the
+        match (lock held)."""
+        ...
+
+
 class DealDriver:
     """Runs the deals of every table (see the module docstring)."""
 
     def __init__(self, ctx: GameContext) -> None:
         self.ctx = ctx
+        #: The competitions (set by :class:`bot.game.service.Game`); used at match tables only.
+        self.match: MatchHook | None = None
         #: Tables whose turn changed since they were last shown: the clock restarts once the
         #: new turn's prompt is drawn.
         self._fresh: set[str] = set()
@@ -105,6 +129,8 @@ class DealDriver:
         config = await ctx.config(table)
         self._take_config(table, config)
         rules = config.rules
+        if table.match_id is not None and self.match is not None:
+            rules = self.match.rules(table, rules)
         old = table.state if redeal else None
         if old is not None:
             first = next_first_bidder(old)
@@ -141,7 +167,7 @@ class DealDriver:
         ]
         table.deal_id = await ctx.store.create_deal(
             table.key, table.chat_id, records, rules.to_dict(), max(1, table.stake),
-            state.to_json(), state.version,
+            state.to_json(), state.version, match_id=table.match_id,
         )
         table.deadline = time.time() + self._timeout(table, state)
         self._fresh.add(table.key)
@@ -152,7 +178,7 @@ class DealDriver:
         table.lang = config.lang
         table.seat_count = config.rules.seats
         table.preset = preset_name(config.rules)
-        table.stake = 0 if table.private else config.stake
+        table.stake = 0 if table.private or table.match_id is not None else config.stake
         table.play_timeout = config.play_timeout
         table.bid_timeout = config.bid_timeout
         table.autoplay_mode = config.autoplay_mode
@@ -534,9 +560,13 @@ class DealDriver:
         ctx.cancel_timers(table.key)
         await self._withdraw_notices(table, every=True)
         points = list(state.result.points)
+        match = self.match if table.match_id is not None else None
         if table.private:
             await ctx.store.cancel_deal(_deal_id(table), state.to_json())
             beans = [0] * len(points)
+        elif match is not None:
+            settlement, standings = await match.settle(table, state)
+            points, beans = list(settlement.points), list(settlement.beans)
         else:
             settlement = await ctx.store.settle_deal(
                 _deal_id(table), points, state.to_json(), seat_facts(state),
@@ -549,7 +579,10 @@ class DealDriver:
         view = state.view(0)
         scene = scenes.result_scene(table, view, state.hands, points, beans)
         breakdown = scenes.result_breakdown(scene) if scene is not None else []
-        text, markup = views.result_view(table, view, points, beans, breakdown)
+        text, again = views.result_view(table, view, points, beans, breakdown)
+        markup: object = again
+        if match is not None:  # a match deals on by itself, and shows its standings
+            text, markup = f"{text}\n\n{standings}", None
         if scene is not None and table.pictures:
             drawing = Drawing(text, markup, scene, partial(render_result, scene), "result.png")
         else:
@@ -557,6 +590,8 @@ class DealDriver:
         await ctx.save(table)
         self.update_table(table)  # the final state, then the result below it
         ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id)
+        if match is not None:
+            await match.deal_over(table)
 
     async def close_hands(self, table: Table) -> None:
         """Take the buttons off every hand message of a deal that was stopped, and withdraw the

@@ -18,8 +18,9 @@ import math
 import time
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
-from bot import views
+from bot import match_views, views
 from bot.game import timers
 from bot.game.context import GameContext
 from bot.game.deal import DealDriver
@@ -55,9 +56,11 @@ class Lobby:
         self.deals = deals
 
     async def open_table(
-        self, chat_id: int, thread_id: int | None, title: str, person: Person
+        self, chat_id: int, thread_id: int | None, title: str, person: Person,
+        match_options: dict[str, Any] | None = None,
     ) -> tuple[Table | None, str | None]:
-        """Open the lobby of a group (or topic) and seat its opener.
+        """Open the lobby of a group (or topic) and seat its opener; with ``match_options``
+        the lobby of a competition (:mod:`bot.game.matches`).
 
         Returns ``(table, None)``, ``(table, refusal)`` when the lobby opened but the opener
         could not sit (the refusal text says why), or ``(None, text)`` when a lobby or deal
@@ -79,7 +82,7 @@ class Lobby:
                 ctx.tables.remove(existing)
             table = Table(chat_id, thread_id, lang, title=title, opener_id=person.user_id,
                           seat_count=config.rules.seats, preset=preset_name(config.rules),
-                          stake=config.stake)
+                          stake=config.stake, match_options=match_options)
             ctx.tables.add(table)
             refusal = await self.seat(table, person, lang=lang)
             if not await self.post_lobby(table):
@@ -133,6 +136,8 @@ class Lobby:
 
     def _lobby(self, table: Table) -> tuple[str, object]:
         minutes = math.ceil(timers.seconds_left(table.lobby_deadline) / 60)
+        if table.match_options is not None:
+            return match_views.lobby_view(table, self.ctx.bot_username, minutes)
         return views.lobby_view(table, self.ctx.bot_username, minutes)
 
     async def refresh(self, table: Table, *, at_once: bool = False) -> None:
@@ -188,7 +193,7 @@ class Lobby:
         if refusal is not None:
             return refusal
         player = await ctx.store.ensure_player(person.user_id, person.name, person.language)
-        minimum = (await ctx.config(table)).min_balance
+        minimum = await self._minimum(table)
         if player.balance < minimum:
             return t("pop.need_beans", lang, minimum=minimum, balance=player.balance)
         if check_private:
@@ -206,6 +211,14 @@ class Lobby:
             return refusal
         table.seats.append(Seat(person.user_id, person.name, lang=player.language))
         return None
+
+    async def _minimum(self, table: Table) -> int:
+        """The beans needed to sit: the room's minimum (RULES.md §8), none at a match's
+        table (the room's stake does not apply inside a match; its entry fee is checked when
+        it starts)."""
+        if table.match_options is not None:
+            return 0
+        return (await self.ctx.config(table)).min_balance
 
     def _seat_refusal(self, table: Table, user_id: int, lang: str) -> str | None:
         if table.phase != LOBBY or self.ctx.tables.get(table.key) is not table:
@@ -303,7 +316,7 @@ class Lobby:
     async def lacking_beans(self, table: Table) -> tuple[int, list[int]]:
         """The room's minimum balance to sit (RULES.md §8) and the human seats below it now
         (lock held)."""
-        minimum = (await self.ctx.config(table)).min_balance
+        minimum = await self._minimum(table)
         short = []
         for i, seat in table.humans():
             if seat.user_id is not None and await self.ctx.store.balance(seat.user_id) < minimum:

@@ -11,8 +11,9 @@ from bot.game import timers
 from bot.game.context import GameContext
 from bot.game.deal import DealDriver
 from bot.game.lobby import Lobby
-from bot.game.table import DEAL, LOBBY, Table
+from bot.game.table import DEAL, LOBBY, RESULT, Table
 from bot.i18n import t
+from bot.store import StoreError
 from engine import DealState
 
 log = logging.getLogger(__name__)
@@ -36,12 +37,15 @@ async def restore(ctx: GameContext, lobby: Lobby, deals: DealDriver) -> None:
             continue
         if table.phase == DEAL:
             record = running.get(table.deal_id) if table.deal_id is not None else None
-            if record is None:
+            if record is None and await _match_deal_settled(ctx, table):
+                table.phase = RESULT  # settled just before the restart: its match deals on
+            elif record is None:
                 log.warning("table %s lost its deal %s; closing it", key, table.deal_id)
                 await st.delete_table(key)
                 continue
-            table.state = DealState.from_json(record.state_json)
-            restored.add(record.deal_id)
+            else:
+                table.state = DealState.from_json(record.state_json)
+                restored.add(record.deal_id)
         ctx.tables.add(table)
         async with ctx.tables.lock(key):
             if table.phase == DEAL:
@@ -60,3 +64,15 @@ async def restore(ctx: GameContext, lobby: Lobby, deals: DealDriver) -> None:
         if deal_id not in restored:
             log.warning("cancelling deal %s of %s: its table is gone", deal_id, deal.table_key)
             await st.cancel_deal(deal_id)
+
+
+async def _match_deal_settled(ctx: GameContext, table: Table) -> bool:
+    """The table's deal is a match deal that was settled (with the match's state) before the
+    table was stored again: the match resumes between deals (:meth:`Matches.restore`)."""
+    if table.match_id is None or table.deal_id is None:
+        return False
+    try:
+        deal = await ctx.store.get_deal(table.deal_id)
+    except StoreError:
+        return False
+    return deal.status == "settled"

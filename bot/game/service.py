@@ -12,6 +12,7 @@ from bot.game.ai import AiWorker
 from bot.game.context import GameContext
 from bot.game.deal import ACTIVE, Ack, DealDriver
 from bot.game.lobby import Lobby, Person
+from bot.game.matches import Matches
 from bot.game.outlet import Outlet
 from bot.game.restore import restore
 from bot.game.table import DEAL, Table, Tables
@@ -43,6 +44,7 @@ class Game:
                                deal_seed=deal_seed, first_bidder=first_bidder)
         self.deals = DealDriver(self.ctx)
         self.lobby = Lobby(self.ctx, self.deals)
+        self.matches = Matches(self.ctx, self.lobby, self.deals)
 
     @property
     def tables(self) -> Tables:
@@ -70,6 +72,7 @@ class Game:
     async def restore(self) -> None:
         """Reload stored tables and running deals after a start (:mod:`bot.game.restore`)."""
         await restore(self.ctx, self.lobby, self.deals)
+        await self.matches.restore()
 
     async def close_table(self, table: Table, text: str) -> None:
         """Forget the table and replace its audience message by ``text`` (lock held)."""

@@ -90,6 +90,9 @@ class Table:
         chat_id, thread_id: the table's audience: the group chat and forum topic (``None``
             outside topics), or the player's private chat for a ``private`` table.
         private: a practice table in a private chat (one human, two bot seats, no beans).
+        match_options: a competition's table (issue 11): the options chosen in its lobby
+            (``bot.game.match.MatchOptions.to_dict()``); ``None``: single deals.
+        match_id: the store's id of the running match this table plays, once it started.
         lang: the group's language: every group message of this table; private messages and
             pop-ups use the player's own (:meth:`seat_lang`).
         title: the group's title, to name the table in private chats.
@@ -160,6 +163,8 @@ class Table:
     selections: list[list[int]] = field(default_factory=list)
     hint_index: list[int] = field(default_factory=list)
     private: bool = False
+    match_options: dict[str, Any] | None = None
+    match_id: int | None = None
     state: DealState | None = field(default=None, repr=False, compare=False)
     notice: str | None = field(default=None, repr=False, compare=False)
     rendered: dict[int | str, str] = field(default_factory=dict, repr=False, compare=False)
@@ -219,11 +224,12 @@ class Table:
         "message_photo", "hand_message_ids": [...], "hand_photos": [...], "turn_notices": [...],
         "leave_prompts": [...], "join_link", "deal_id", "first_bidder", "redeals", "deadline",
         "lobby_deadline", "selections": [[rank, ...], ...], "hint_index": [...],
-        "private"}``, meaning what the attributes do.
+        "private", "match_options", "match_id"}``, meaning what the attributes do.
         Dicts stored before pictures existed lack ``pictures`` … ``turn_notices``; they read as
         text messages and no pending notice. Dicts stored before ``leave_prompts`` read as no
         pending /leave confirmation; dicts stored before ``private`` read as a group's table,
-        dicts stored before ``seat_count`` as a three-seat table.
+        dicts stored before ``seat_count`` as a three-seat table, dicts stored before
+        ``match_options`` as a table of single deals.
         """
         return {
             "v": DICT_VERSION,
@@ -258,6 +264,8 @@ class Table:
             "selections": [list(s) for s in self.selections],
             "hint_index": list(self.hint_index),
             "private": self.private,
+            "match_options": self.match_options,
+            "match_id": self.match_id,
         }
 
     @classmethod
@@ -307,6 +315,8 @@ class Table:
                 selections=[list(s) for s in data["selections"]],
                 hint_index=list(data["hint_index"]),
                 private=bool(data.get("private", False)),
+                match_options=data.get("match_options"),
+                match_id=data.get("match_id"),
             )
         except KeyError as exc:
             raise ValueError(f"table dict lacks {exc.args[0]!r}") from None

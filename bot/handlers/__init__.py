@@ -17,6 +17,7 @@ from bot.handlers import (
     errors,
     group_settings,
     lobby,
+    match,
     migration,
     practice,
 )
@@ -28,6 +29,7 @@ def register(application: App) -> None:
     migration.register(application)
     commands.register(application)
     lobby.register(application)
+    match.register(application)
     deal.register(application)
     practice.register(application)
     economy.register(application)

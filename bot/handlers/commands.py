@@ -13,7 +13,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot import callbacks as cb
-from bot import views
+from bot import match_views, views
 from bot.game.table import DEAL, LOBBY, table_key
 from bot.handlers import senders
 from bot.handlers.common import (
@@ -164,8 +164,10 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                  callback_data=cb.make_callback(cb.CONFIRM_LEAVE, table.token,
                                                                 0, f"no{seat}")),
         ]])
-        prompt = await message.reply_text(t("reply.leave_confirm", lang, name=name),
-                                          reply_markup=markup)
+        text = t("reply.leave_confirm", lang, name=name)
+        if table.match_id is not None:  # leaving forfeits the match too (issue 11)
+            text += "\n" + t("match.leave_warning", lang)
+        prompt = await message.reply_text(text, reply_markup=markup)
         table.set_leave_prompt(seat, prompt.message_id)
         await store(app).save_table(table.key, table.to_dict())
 
@@ -240,7 +242,12 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await message.reply_text(t("reply.nothing_to_stop", lang))
             return
         name = _sender_name(message)
-        if table.phase == DEAL:
+        refund = await game(app).matches.cancel(table)
+        if refund is not None:
+            text = match_views.cancelled_text(table.lang, name, refund.paid)
+            if table.phase == DEAL:
+                await game(app).deals.stop(table)
+        elif table.phase == DEAL:
             text = t("lobby.stopped", table.lang, name=name)
             await game(app).deals.stop(table)
         else:

@@ -116,6 +116,7 @@ KIND_PHASES = {
     cb.MY_CARDS: DEAL,
     cb.CONFIRM_LEAVE: DEAL,
     cb.PLAY_AGAIN: RESULT,
+    cb.MATCH_OPTION: LOBBY,
 }
 
 
@@ -137,7 +138,8 @@ def press_refusal(app: App, query: CallbackQuery, data: cb.Callback,
         if phase == KIND_PHASES[data.kind]:
             return None
         if phase == DEAL:
-            key = "pop.game_started" if data.kind == cb.LOBBY else "pop.not_over"
+            key = "pop.game_started" if data.kind in (cb.LOBBY, cb.MATCH_OPTION) \
+                else "pop.not_over"
         elif phase == RESULT:
             key = "pop.gone"
         else:

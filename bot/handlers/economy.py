@@ -297,6 +297,10 @@ async def _is_member(app: Application, chat_id: int, user_id: int) -> bool:
 # --- Leaderboards and statistics ------------------------------------------------------------------
 
 
+#: ``/top matches``: the group's match winners (issue 11).
+MATCH_TOP_WORDS = (["matches"], ["match"], ["比赛"], ["比賽"])
+
+
 def top_kind(args: list[str], in_group: bool) -> str | None:
     """Which leaderboard ``/top <args>`` asks for (a key of :data:`TOP_QUERIES`), or ``None``
     for words it does not know.
@@ -330,6 +334,11 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message = message_of(update)
     chat = message.chat
     lang = await chat_language(app, update)
+    if [w.lower() for w in context.args or []] in MATCH_TOP_WORDS and is_group(chat):
+        week = await store(app).match_leaderboard(chat.id, "week", limit=TOP_LIMIT)
+        ever = await store(app).match_leaderboard(chat.id, "all", limit=TOP_LIMIT)
+        await _reply(update, ev.match_top_text(week, ever, lang))
+        return
     kind = top_kind(context.args or [], is_group(chat))
     if kind is None:
         await _reply(update, t("top.usage", lang))
@@ -360,7 +369,8 @@ async def cmd_me(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     group_id = _group_id(message_of(update))
     in_group = group_id is not None
     stats = await store(app).player_stats(user.id, group_id)
-    await _reply(update, ev.stats_text(stats, lang, in_group=in_group))
+    matches = await store(app).match_stats(user.id)
+    await _reply(update, ev.stats_text(stats, lang, in_group=in_group, matches=matches))
 
 
 def register(app: Application) -> None:

@@ -66,6 +66,11 @@ async def on_lobby_button(update: Update, context: Context) -> None:
                     await say(app, table, notice)  # in the background
                 return
             await answer(query, t("lobby.starting", lang))
+            if table.match_options is not None:
+                refused = await game(app).matches.start(table)
+                if refused is not None:
+                    await say(app, table, refused[1])
+                return
             await game(app).deals.deal(table)
         elif await may_manage(app, table, user.id):
             await answer(query)

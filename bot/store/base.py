@@ -25,6 +25,9 @@ from bot.store.records import (
     Gift,
     LeaderboardRow,
     LedgerEntry,
+    MatchPayout,
+    MatchRecord,
+    MatchStats,
     Player,
     PlayerStats,
     SeatFacts,
@@ -126,8 +129,11 @@ class Store(ABC):
         stake: int,
         state_json: str,
         version: int = 0,
+        *,
+        match_id: int | None = None,
     ) -> int:
-        """Record a new running deal; returns its id.
+        """Record a new running deal; returns its id (``match_id``: a deal of that match,
+        settled by :meth:`settle_match_deal`, moving no beans).
 
         In the same transaction each human seat gets its hold (:meth:`deal_hold`): the
         player's balance now, which is what the deal may take (:meth:`settle_deal`) and what
@@ -209,6 +215,112 @@ class Store(ABC):
 
         Raises:
             UnknownDeal, DealNotRunning: it was settled.
+        """
+
+    # Matches (issue 11, RULES.md §10)
+
+    @abstractmethod
+    async def start_match(
+        self,
+        table_key: str,
+        chat_id: int,
+        format: str,
+        options: dict[str, Any],
+        seats: Sequence[SeatRecord],
+        entry_fee: int,
+        state_json: str,
+    ) -> int:
+        """Record a running match and take every human seat's ``entry_fee`` (a ledger row
+        ``match``, −fee, per human) into its pool, in one transaction; returns the match id.
+        Bot seats pay nothing.
+
+        Raises:
+            MatchRefused: ``match_held`` (a human sits at a running deal, whose beans it may
+                still take) or ``match_fee`` (a human holds less than the fee); nothing changed.
+            UnknownPlayer, ValueError: a negative fee, fewer than two seats, a player twice.
+        """
+
+    @abstractmethod
+    async def get_match(self, match_id: int) -> MatchRecord:
+        """A match in any status. Raises ``UnknownMatch``."""
+
+    @abstractmethod
+    async def running_matches(self) -> list[MatchRecord]:
+        """Every running match, oldest first (restored at start-up)."""
+
+    @abstractmethod
+    async def settle_match_deal(
+        self,
+        match_id: int,
+        deal_id: int,
+        points: Sequence[int],
+        state_json: str,
+        match_state_json: str,
+        facts: Sequence[SeatFacts] | None = None,
+        *,
+        version: int | None = None,
+    ) -> Settlement:
+        """Settle a finished deal of a running match and store the match's state after it,
+        in one transaction. The deal moves no beans (every ``beans`` is 0: the room's stake
+        does not apply inside a match); points, statistics and seat facts are recorded as by
+        :meth:`settle_deal`. A second call for the same deal changes nothing and returns the
+        first settlement with ``repeated=True``.
+
+        Raises:
+            UnknownMatch, UnknownDeal, MatchNotRunning, DealNotRunning, ValueError (the deal
+            belongs to another match, points not summing to zero, wrong number of seats).
+        """
+
+    @abstractmethod
+    async def finish_match(
+        self,
+        match_id: int,
+        paid: Sequence[int],
+        places: Sequence[int],
+        won: Sequence[bool],
+        result: dict[str, Any],
+        state_json: str | None = None,
+    ) -> MatchPayout:
+        """End a running match and pay its pool out, exactly once: per seat ``paid`` beans
+        (ledger rows ``match``), which must sum to the pool with nothing for bot seats; the
+        human seats' ``places`` and ``won`` (champion) go to the match statistics. A second
+        call pays nothing and returns the first payout with ``repeated=True``.
+
+        Raises:
+            UnknownMatch, MatchNotRunning (cancelled), ValueError (a payout that is not the
+            pool, a prize for a bot seat, wrong number of seats).
+        """
+
+    @abstractmethod
+    async def cancel_match(self, match_id: int) -> MatchPayout:
+        """Cancel a running match (an admin's /stop): every entry fee goes back to its payer
+        (ledger rows ``match``) and its running deal is cancelled, exactly once; a second
+        call refunds nothing (``repeated=True``).
+
+        Raises:
+            UnknownMatch, MatchNotRunning (it finished).
+        """
+
+    @abstractmethod
+    async def match_ledger(self, match_id: int) -> list[LedgerEntry]:
+        """The match's ledger rows (fees, prizes, refunds), oldest first; once the match is
+        over they sum to zero."""
+
+    @abstractmethod
+    async def match_stats(self, user_id: int) -> MatchStats:
+        """Finished matches the player sat in (all groups), and how many they won."""
+
+    @abstractmethod
+    async def match_leaderboard(
+        self, chat_id: int, period: Period = "all", tz: str | None = None, limit: int = 10
+    ) -> list[LeaderboardRow]:
+        """The group's match winners (``/top matches``): ``value`` and ``wins`` are matches
+        won (champion) among matches finished in ``period`` (days in ``tz``, default the
+        group's), ``games`` matches played; players without a win are left out. Ties: fewer
+        matches played, then the earlier first win, then the lower user id.
+
+        Raises:
+            ValueError: unknown period, or ``limit`` < 1.
         """
 
     # Economy (issue 5)
@@ -297,7 +409,8 @@ class Store(ABC):
 
     @abstractmethod
     async def totals(self) -> Totals:
-        """Bean totals: balances, all ledger rows, and granted beans (they must all be equal)."""
+        """Bean totals: balances, all ledger rows, granted beans and the fees held by running
+        matches' pools (``balances == ledger == grants − pools``, :attr:`Totals.conserved`)."""
 
     # Several workers (issue 16)
 

@@ -39,6 +39,11 @@ from bot.store.records import (
     LeaderboardRow,
     LedgerEntry,
     LedgerReason,
+    MatchNotRunning,
+    MatchPayout,
+    MatchRecord,
+    MatchRefused,
+    MatchStats,
     NotEligible,
     Player,
     PlayerStats,
@@ -49,6 +54,7 @@ from bot.store.records import (
     TimerRecord,
     Totals,
     UnknownDeal,
+    UnknownMatch,
     UnknownPlayer,
 )
 from bot.store.rows import (
@@ -57,6 +63,7 @@ from bot.store.rows import (
     bounded,
     deal_record,
     ledger_entry,
+    match_record,
     player_record,
     player_stats,
     posts_due,
@@ -142,6 +149,7 @@ class PostgresStore(Store):
         *,
         chat_id: int | None = None,
         deal_id: int | None = None,
+        match_id: int | None = None,
     ) -> int:
         """Change one balance with its ledger row; returns the new balance."""
         balance = await conn.fetchval(
@@ -153,8 +161,8 @@ class PostgresStore(Store):
             raise UnknownPlayer(f"unknown player {user_id}")
         await conn.execute(
             "INSERT INTO ledger (user_id, amount, balance_after, reason, deal_id, chat_id,"
-            " created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            user_id, amount, balance, str(reason), deal_id, chat_id, now,
+            " created_at, match_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            user_id, amount, balance, str(reason), deal_id, chat_id, now, match_id,
         )
         return int(balance)
 
@@ -345,6 +353,8 @@ class PostgresStore(Store):
         stake: int,
         state_json: str,
         version: int = 0,
+        *,
+        match_id: int | None = None,
     ) -> int:
         if stake < 1:
             raise ValueError("stake must be at least 1 bean per point")
@@ -356,9 +366,9 @@ class PostgresStore(Store):
             )
             deal_id = await conn.fetchval(
                 "INSERT INTO deals (table_key, chat_id, seats, rules, stake, state, version,"
-                " created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                " created_at, match_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
                 table_key, chat_id, seats_text, json.dumps(rules), stake, state_json, version,
-                now,
+                now, match_id,
             )
             await conn.executemany(
                 "INSERT INTO deal_holds (deal_id, seat, user_id, chat_id, balance_at_start,"
@@ -436,35 +446,54 @@ class PostgresStore(Store):
         *,
         version: int | None = None,
     ) -> Settlement:
-        points = tuple(points)
-        facts = facts or None
         async with self._write() as conn:
-            row = await self._locked_deal(conn, deal_id)  # a second settlement waits here
-            if row["status"] == "settled":
-                return repeated_settlement(deal_id, row["result"])
-            if row["status"] != "running":
-                raise DealNotRunning(f"deal {deal_id} is {row['status']}")
-            seats = [SeatRecord(**seat) for seat in json.loads(row["seats"])]
-            if len(points) != len(seats) or (facts is not None and len(facts) != len(seats)):
-                raise ValueError(f"deal {deal_id} has {len(seats)} seats")
-            if version is not None and version < row["version"]:
-                raise StaleVersion(f"deal {deal_id}: version {version} < {row['version']}")
-            before = await self._lock_players(
-                conn, (seat.user_id for seat in seats if seat.user_id is not None)
-            )
+            return await self._settle(conn, deal_id, tuple(points), state_json, facts or None,
+                                      version, beans_apply=True)
+
+    async def _settle(
+        self,
+        conn: asyncpg.Connection,
+        deal_id: int,
+        points: tuple[int, ...],
+        state_json: str,
+        facts: Sequence[SeatFacts] | None,
+        version: int | None,
+        *,
+        beans_apply: bool,
+    ) -> Settlement:
+        """Settle a deal inside a write transaction (see :meth:`Store.settle_deal`);
+        ``beans_apply=False``: a match deal, every bean change is 0."""
+        row = await self._locked_deal(conn, deal_id)  # a second settlement waits here
+        if row["status"] == "settled":
+            return repeated_settlement(deal_id, row["result"])
+        if row["status"] != "running":
+            raise DealNotRunning(f"deal {deal_id} is {row['status']}")
+        seats = [SeatRecord(**seat) for seat in json.loads(row["seats"])]
+        if len(points) != len(seats) or (facts is not None and len(facts) != len(seats)):
+            raise ValueError(f"deal {deal_id} has {len(seats)} seats")
+        if version is not None and version < row["version"]:
+            raise StaleVersion(f"deal {deal_id}: version {version} < {row['version']}")
+        before = await self._lock_players(
+            conn, (seat.user_id for seat in seats if seat.user_id is not None)
+        )
+        balances = [before[s.user_id] if s.user_id is not None else None for s in seats]
+        if beans_apply:
             holds = {
                 hold["seat"]: hold["balance_at_start"]
                 for hold in await conn.fetch(
                     "SELECT seat, balance_at_start FROM deal_holds WHERE deal_id = $1", deal_id
                 )
             }
-            balances = [before[s.user_id] if s.user_id is not None else None for s in seats]
             beans = settle_beans(points, row["stake"], at_stake(balances, holds))
-            after = tuple(
-                b + d if b is not None else None for b, d in zip(balances, beans, strict=True)
-            )
-            settlement = Settlement(deal_id, row["stake"], points, tuple(beans), after)
-            await self._write_settlement(conn, row, seats, settlement, facts, state_json, version)
+        else:
+            if sum(points) != 0:
+                raise ValueError(f"points must sum to zero, got {list(points)}")
+            beans = [0] * len(seats)
+        after = tuple(
+            b + d if b is not None else None for b, d in zip(balances, beans, strict=True)
+        )
+        settlement = Settlement(deal_id, row["stake"], points, tuple(beans), after)
+        await self._write_settlement(conn, row, seats, settlement, facts, state_json, version)
         return settlement
 
     async def _write_settlement(
@@ -543,6 +572,225 @@ class PostgresStore(Store):
             )
             await conn.execute("DELETE FROM deal_holds WHERE deal_id = $1", deal_id)
         return True
+
+    # Matches (issue 11)
+
+    async def start_match(
+        self,
+        table_key: str,
+        chat_id: int,
+        format: str,
+        options: dict[str, Any],
+        seats: Sequence[SeatRecord],
+        entry_fee: int,
+        state_json: str,
+    ) -> int:
+        if isinstance(entry_fee, bool) or not isinstance(entry_fee, int) or entry_fee < 0:
+            raise ValueError("the entry fee must be a whole number of beans ≥ 0")
+        if len(seats) < 2:
+            raise ValueError("a match needs at least two seats")
+        humans = [seat.user_id for seat in seats if seat.user_id is not None]
+        if len(set(humans)) != len(humans):
+            raise ValueError("a player may hold only one seat of a match")
+        seats_text = json.dumps(
+            [{"user_id": s.user_id, "name": s.name, "is_bot": s.is_bot} for s in seats]
+        )
+        now = _ms(self.clock())
+        async with self._write() as conn:
+            # locked: no deal can start and hold these players' beans until this commits
+            balances = await self._lock_players(conn, humans)
+            if entry_fee:
+                held = [uid for uid in humans if await self._hold(conn, uid) is not None]
+                if held:
+                    raise MatchRefused("match_held", "beans held by a running deal", tuple(held))
+                short = [uid for uid in humans if balances[uid] < entry_fee]
+                if short:
+                    raise MatchRefused("match_fee", "not enough beans for the entry fee",
+                                       tuple(short))
+            match_id = int(await conn.fetchval(
+                "INSERT INTO matches (table_key, chat_id, format, options, seats, entry_fee,"
+                " pool, state, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+                " RETURNING id",
+                table_key, chat_id, format, json.dumps(options), seats_text, entry_fee,
+                entry_fee * len(humans), state_json, now,
+            ))
+            if entry_fee:
+                for uid in humans:
+                    await self._move_beans(conn, uid, -entry_fee, LedgerReason.MATCH, now,
+                                           chat_id=chat_id, match_id=match_id)
+        return match_id
+
+    @staticmethod
+    async def _locked_match(conn: asyncpg.Connection, match_id: int) -> asyncpg.Record:
+        """The match's row, locked for this transaction. Raises ``UnknownMatch``."""
+        row = await conn.fetchrow("SELECT * FROM matches WHERE id = $1 FOR UPDATE", match_id)
+        if row is None:
+            raise UnknownMatch(f"unknown match {match_id}")
+        return row
+
+    async def get_match(self, match_id: int) -> MatchRecord:
+        async with self._read() as conn:
+            row = await conn.fetchrow("SELECT * FROM matches WHERE id = $1", match_id)
+        if row is None:
+            raise UnknownMatch(f"unknown match {match_id}")
+        return match_record(row)
+
+    async def running_matches(self) -> list[MatchRecord]:
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT * FROM matches WHERE status = 'running' ORDER BY id"
+            )
+        return [match_record(row) for row in rows]
+
+    async def settle_match_deal(
+        self,
+        match_id: int,
+        deal_id: int,
+        points: Sequence[int],
+        state_json: str,
+        match_state_json: str,
+        facts: Sequence[SeatFacts] | None = None,
+        *,
+        version: int | None = None,
+    ) -> Settlement:
+        async with self._write() as conn:
+            # locks in the order match, deal, players (as cancel_match: no circle)
+            row = await self._locked_match(conn, match_id)
+            deal_match = await conn.fetchrow("SELECT match_id FROM deals WHERE id = $1", deal_id)
+            if deal_match is None:
+                raise UnknownDeal(f"unknown deal {deal_id}")
+            if deal_match[0] != match_id:
+                raise ValueError(f"deal {deal_id} is not a deal of match {match_id}")
+            settlement = await self._settle(conn, deal_id, tuple(points), state_json,
+                                            facts or None, version, beans_apply=False)
+            if not settlement.repeated:
+                if row["status"] != "running":
+                    raise MatchNotRunning(f"match {match_id} is {row['status']}", row["status"])
+                await conn.execute("UPDATE matches SET state = $2 WHERE id = $1",
+                                   match_id, match_state_json)
+        return settlement
+
+    async def finish_match(
+        self,
+        match_id: int,
+        paid: Sequence[int],
+        places: Sequence[int],
+        won: Sequence[bool],
+        result: dict[str, Any],
+        state_json: str | None = None,
+    ) -> MatchPayout:
+        paid = tuple(paid)
+        async with self._write() as conn:
+            row = await self._locked_match(conn, match_id)  # a second finish waits here
+            if row["status"] == "finished":
+                return MatchPayout(match_id, tuple(json.loads(row["result"])["paid"]), True)
+            if row["status"] != "running":
+                raise MatchNotRunning(f"match {match_id} is {row['status']}", row["status"])
+            seats = [SeatRecord(**seat) for seat in json.loads(row["seats"])]
+            if not len(paid) == len(places) == len(won) == len(seats):
+                raise ValueError(f"match {match_id} has {len(seats)} seats")
+            if any(p < 0 for p in paid) or sum(paid) != row["pool"]:
+                raise ValueError(f"the payout {list(paid)} is not the pool of {row['pool']}")
+            if any(p and s.user_id is None for p, s in zip(paid, seats, strict=True)):
+                raise ValueError("a bot seat wins no prize")
+            now = _ms(self.clock())
+            prizes = {s.user_id: p for s, p in zip(seats, paid, strict=True)
+                      if p and s.user_id is not None}
+            await self._lock_players(conn, prizes)
+            for user_id in prizes:  # seat order, as on SQLite
+                await self._move_beans(conn, user_id, prizes[user_id], LedgerReason.MATCH, now,
+                                       chat_id=row["chat_id"], match_id=match_id)
+            await conn.executemany(
+                "INSERT INTO match_places (match_id, seat, user_id, chat_id, place, won, prize,"
+                " finished_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                [(match_id, n, seat.user_id, row["chat_id"], places[n], int(bool(won[n])),
+                  paid[n], now) for n, seat in enumerate(seats) if seat.user_id is not None],
+            )
+            await conn.execute(
+                "UPDATE matches SET status = 'finished', result = $2, finished_at = $3,"
+                " state = COALESCE($4, state) WHERE id = $1",
+                match_id, json.dumps({**result, "paid": list(paid)}), now, state_json,
+            )
+        return MatchPayout(match_id, paid)
+
+    async def cancel_match(self, match_id: int) -> MatchPayout:
+        async with self._write() as conn:
+            row = await self._locked_match(conn, match_id)  # a second cancel waits here
+            seats = [SeatRecord(**seat) for seat in json.loads(row["seats"])]
+            refunds = tuple(row["entry_fee"] if s.user_id is not None else 0 for s in seats)
+            if row["status"] == "cancelled":
+                return MatchPayout(match_id, refunds, True)
+            if row["status"] != "running":
+                raise MatchNotRunning(f"match {match_id} is {row['status']}", row["status"])
+            now = _ms(self.clock())
+            running = await conn.fetch(
+                "SELECT id FROM deals WHERE match_id = $1 AND status = 'running'"
+                " ORDER BY id FOR UPDATE",
+                match_id,
+            )
+            humans = [s.user_id for s in seats if s.user_id is not None]
+            if row["entry_fee"]:
+                await self._lock_players(conn, humans)
+                for user_id in humans:
+                    await self._move_beans(conn, user_id, row["entry_fee"], LedgerReason.MATCH,
+                                           now, chat_id=row["chat_id"], match_id=match_id)
+            await conn.execute(
+                "UPDATE matches SET status = 'cancelled', finished_at = $2 WHERE id = $1",
+                match_id, now,
+            )
+            deal_ids = [deal["id"] for deal in running]
+            await conn.execute(
+                "UPDATE deals SET status = 'cancelled', finished_at = $2"
+                " WHERE id = ANY($1::bigint[])",
+                deal_ids, now,
+            )
+            await conn.execute(
+                "DELETE FROM deal_holds WHERE deal_id = ANY($1::bigint[])", deal_ids
+            )
+        return MatchPayout(match_id, refunds)
+
+    async def match_ledger(self, match_id: int) -> list[LedgerEntry]:
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT * FROM ledger WHERE match_id = $1 ORDER BY id", match_id
+            )
+        return [ledger_entry(row) for row in rows]
+
+    async def match_stats(self, user_id: int) -> MatchStats:
+        async with self._read() as conn:
+            row = await conn.fetchrow(
+                "SELECT COUNT(*), COALESCE(SUM(won), 0)::bigint FROM match_places"
+                " WHERE user_id = $1",
+                user_id,
+            )
+        return MatchStats(row[0], row[1])
+
+    async def match_leaderboard(
+        self, chat_id: int, period: Period = "all", tz: str | None = None, limit: int = 10
+    ) -> list[LeaderboardRow]:
+        if period not in PERIODS:
+            raise ValueError(f"unknown period {period!r}")
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        async with self._read() as conn:
+            where, params = "m.chat_id = $1", [chat_id]
+            if period != "all":
+                zone = tz or (await self._settings(conn, chat_id))["timezone"]
+                start, end = bounded(period, self.clock(), zone)
+                where += " AND m.finished_at >= $2 AND m.finished_at < $3"
+                params += [_ms(start), _ms(end)]
+            rows = await conn.fetch(
+                "SELECT m.user_id, p.name, SUM(m.won)::bigint AS match_wins,"
+                " COUNT(*) AS match_games,"
+                " MIN(CASE WHEN m.won = 1 THEN m.finished_at END) AS first_win"
+                f" FROM match_places m JOIN players p ON p.user_id = m.user_id WHERE {where}"
+                " GROUP BY m.user_id, p.name HAVING SUM(m.won) > 0"
+                " ORDER BY match_wins DESC, match_games, first_win, m.user_id"
+                f" LIMIT ${len(params) + 1}",
+                *params, limit,
+            )
+        return [LeaderboardRow(rank, row[0], row[1], row[2], row[3], row[2])
+                for rank, row in enumerate(rows, start=1)]
 
     # Economy
 
@@ -789,10 +1037,11 @@ class PostgresStore(Store):
                 "SELECT (SELECT COALESCE(SUM(balance), 0) FROM players)::bigint,"
                 " (SELECT COALESCE(SUM(amount), 0) FROM ledger)::bigint,"
                 " (SELECT COALESCE(SUM(amount), 0) FROM ledger"
-                "  WHERE reason = ANY($1::text[]))::bigint",
+                "  WHERE reason = ANY($1::text[]))::bigint,"
+                " (SELECT -COALESCE(SUM(amount), 0) FROM ledger WHERE reason = 'match')::bigint",
                 [str(r) for r in GRANT_REASONS],
             )
-        return Totals(row[0], row[1], row[2])
+        return Totals(row[0], row[1], row[2], row[3])
 
     # Several workers
 

@@ -22,6 +22,7 @@ class LedgerReason(StrEnum):
     RELIEF = "relief"  # relief (救济金) top-up
     DEAL = "deal"  # settlement of a deal
     GIVE = "give"  # /give between players (negative for the giver)
+    MATCH = "match"  # a match's entry fee (negative), prize or refund (issue 11)
 
 
 #: Reasons that create beans; every other reason moves beans between players.
@@ -177,6 +178,54 @@ class LedgerEntry:
     deal_id: int | None
     chat_id: int | None
     created_at: datetime
+    match_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A stored match (issue 11, RULES.md §10).
+
+    Attributes:
+        match_id: its id. table_key, chat_id: where it is played.
+        format: ``"fixed"`` or ``"knockout"``; options: ``MatchOptions.to_dict()``.
+        seats: in seat order. entry_fee: beans per human seat; pool: the fees taken.
+        status: ``"running"``, ``"finished"`` or ``"cancelled"``.
+        state_json: the competition state (``MatchState.to_dict()`` as JSON), with every deal
+            played so far; result: final standings and prizes as stored, once finished.
+        created_at, finished_at: UTC.
+    """
+
+    match_id: int
+    table_key: str
+    chat_id: int
+    format: Literal["fixed", "knockout"]
+    options: dict[str, Any]
+    seats: tuple[SeatRecord, ...]
+    entry_fee: int
+    pool: int
+    status: Literal["running", "finished", "cancelled"]
+    state_json: str
+    result: dict[str, Any] | None
+    created_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPayout:
+    """What :meth:`Store.finish_match` or :meth:`Store.cancel_match` paid per seat (beans,
+    0 for bot seats), and whether that had happened before (``repeated``: nothing paid now)."""
+
+    match_id: int
+    paid: tuple[int, ...]
+    repeated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStats:
+    """A player's matches (all groups): finished matches played, and won (champion)."""
+
+    played: int
+    won: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +320,13 @@ class Totals:
     balances: int
     ledger: int
     grants: int
+    pools: int = 0
+
+    @property
+    def conserved(self) -> bool:
+        """``balances == ledger == grants − pools``: the fees of running matches (``pools``)
+        are out of the balances until their payout or refund."""
+        return self.balances == self.ledger == self.grants - self.pools
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +389,35 @@ class NotEligible(StoreError):
     """Relief refused: the balance is not below the relief threshold."""
 
     code = "not_eligible"
+
+
+class MatchRefused(StoreError):
+    """A match cannot start; ``code`` says why and ``user_ids`` who.
+
+    Codes: ``match_fee`` (a human seat's balance is below the entry fee), ``match_held`` (a
+    human seat's beans are held by a running deal elsewhere, RULES.md §8).
+    """
+
+    def __init__(self, code: str, message: str, user_ids: tuple[int, ...] = ()) -> None:
+        super().__init__(message)
+        self.code = code
+        self.user_ids = user_ids
+
+
+class MatchNotRunning(StoreError):
+    """The match was already finished or cancelled (``status`` says which)."""
+
+    code = "match_not_running"
+
+    def __init__(self, message: str, status: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class UnknownMatch(StoreError):
+    """No match with that id."""
+
+    code = "unknown_match"
 
 
 class GiveRefused(StoreError):

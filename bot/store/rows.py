@@ -20,6 +20,7 @@ from bot.store.records import (
     DealRecord,
     LedgerEntry,
     LedgerReason,
+    MatchRecord,
     Player,
     PlayerStats,
     SeatFacts,
@@ -108,6 +109,25 @@ def ledger_entry(row: Row) -> LedgerEntry:
         row["deal_id"],
         row["chat_id"],
         dt(row["created_at"]),
+        row["match_id"],
+    )
+
+
+def match_record(row: Row) -> MatchRecord:
+    return MatchRecord(
+        match_id=row["id"],
+        table_key=row["table_key"],
+        chat_id=row["chat_id"],
+        format=row["format"],
+        options=json.loads(row["options"]),
+        seats=tuple(SeatRecord(**seat) for seat in json.loads(row["seats"])),
+        entry_fee=row["entry_fee"],
+        pool=row["pool"],
+        status=row["status"],
+        state_json=row["state"],
+        result=json.loads(row["result"]) if row["result"] else None,
+        created_at=dt(row["created_at"]),
+        finished_at=dt(row["finished_at"]) if row["finished_at"] is not None else None,
     )
 
 

@@ -40,6 +40,11 @@ from bot.store.records import (
     LeaderboardRow,
     LedgerEntry,
     LedgerReason,
+    MatchNotRunning,
+    MatchPayout,
+    MatchRecord,
+    MatchRefused,
+    MatchStats,
     NotEligible,
     Player,
     PlayerStats,
@@ -50,6 +55,7 @@ from bot.store.records import (
     TimerRecord,
     Totals,
     UnknownDeal,
+    UnknownMatch,
     UnknownPlayer,
 )
 from bot.store.rows import (
@@ -58,6 +64,7 @@ from bot.store.rows import (
     bounded,
     deal_record,
     ledger_entry,
+    match_record,
     player_record,
     player_stats,
     posts_due,
@@ -170,6 +177,7 @@ class SQLiteStore(Store):
         *,
         chat_id: int | None = None,
         deal_id: int | None = None,
+        match_id: int | None = None,
     ) -> int:
         """Change one balance with its ledger row; returns the new balance."""
         row = await self._one(
@@ -182,8 +190,8 @@ class SQLiteStore(Store):
             raise UnknownPlayer(f"unknown player {user_id}")
         await db.execute(
             "INSERT INTO ledger (user_id, amount, balance_after, reason, deal_id, chat_id,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (user_id, amount, row[0], str(reason), deal_id, chat_id, now),
+            " created_at, match_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (user_id, amount, row[0], str(reason), deal_id, chat_id, now, match_id),
         )
         return row[0]
 
@@ -341,6 +349,8 @@ class SQLiteStore(Store):
         stake: int,
         state_json: str,
         version: int = 0,
+        *,
+        match_id: int | None = None,
     ) -> int:
         if stake < 1:
             raise ValueError("stake must be at least 1 bean per point")
@@ -352,7 +362,7 @@ class SQLiteStore(Store):
             row = await self._one(
                 db,
                 "INSERT INTO deals (table_key, chat_id, seats, rules, stake, state, version,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " created_at, match_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     table_key,
                     chat_id,
@@ -362,6 +372,7 @@ class SQLiteStore(Store):
                     state_json,
                     version,
                     now,
+                    match_id,
                 ),
             )
             await db.executemany(
@@ -458,44 +469,63 @@ class SQLiteStore(Store):
         *,
         version: int | None = None,
     ) -> Settlement:
-        points = tuple(points)
-        facts = facts or None
         async with self._write() as db:
-            # the deal and its players' balances in one round trip: {"user id": balance}
-            row = await self._one(
-                db,
-                "SELECT d.id, d.chat_id, d.seats, d.stake, d.status, d.version, d.result,"
-                " (SELECT json_group_object(p.user_id, p.balance) FROM players p"
-                "  WHERE p.user_id IN (SELECT value ->> 'user_id' FROM json_each(d.seats)))"
-                " AS balances,"
-                " (SELECT json_group_object(h.seat, h.balance_at_start) FROM deal_holds h"
-                "  WHERE h.deal_id = d.id) AS holds"
-                " FROM deals d WHERE d.id = ?",
-                (deal_id,),
-            )
-            if row is None:
-                raise UnknownDeal(f"unknown deal {deal_id}")
-            if row["status"] == "settled":
-                return repeated_settlement(deal_id, row["result"])
-            if row["status"] != "running":
-                raise DealNotRunning(f"deal {deal_id} is {row['status']}")
-            seats = [SeatRecord(**seat) for seat in json.loads(row["seats"])]
-            if len(points) != len(seats) or (facts is not None and len(facts) != len(seats)):
-                raise ValueError(f"deal {deal_id} has {len(seats)} seats")
-            if version is not None and version < row["version"]:
-                raise StaleVersion(f"deal {deal_id}: version {version} < {row['version']}")
-            humans = {seat.user_id for seat in seats if seat.user_id is not None}
-            before = {int(user): balance for user, balance in json.loads(row["balances"]).items()}
-            if len(before) != len(humans):
-                raise UnknownPlayer(f"unknown players {sorted(humans - set(before))}")
-            balances = [before[s.user_id] if s.user_id is not None else None for s in seats]
+            return await self._settle(db, deal_id, tuple(points), state_json, facts or None,
+                                      version, beans_apply=True)
+
+    async def _settle(
+        self,
+        db: aiosqlite.Connection,
+        deal_id: int,
+        points: tuple[int, ...],
+        state_json: str,
+        facts: Sequence[SeatFacts] | None,
+        version: int | None,
+        *,
+        beans_apply: bool,
+    ) -> Settlement:
+        """Settle a deal inside a write transaction (see :meth:`Store.settle_deal`);
+        ``beans_apply=False``: a match deal, every bean change is 0."""
+        # the deal and its players' balances in one round trip: {"user id": balance}
+        row = await self._one(
+            db,
+            "SELECT d.id, d.chat_id, d.seats, d.stake, d.status, d.version, d.result,"
+            " (SELECT json_group_object(p.user_id, p.balance) FROM players p"
+            "  WHERE p.user_id IN (SELECT value ->> 'user_id' FROM json_each(d.seats)))"
+            " AS balances,"
+            " (SELECT json_group_object(h.seat, h.balance_at_start) FROM deal_holds h"
+            "  WHERE h.deal_id = d.id) AS holds"
+            " FROM deals d WHERE d.id = ?",
+            (deal_id,),
+        )
+        if row is None:
+            raise UnknownDeal(f"unknown deal {deal_id}")
+        if row["status"] == "settled":
+            return repeated_settlement(deal_id, row["result"])
+        if row["status"] != "running":
+            raise DealNotRunning(f"deal {deal_id} is {row['status']}")
+        seats = [SeatRecord(**seat) for seat in json.loads(row["seats"])]
+        if len(points) != len(seats) or (facts is not None and len(facts) != len(seats)):
+            raise ValueError(f"deal {deal_id} has {len(seats)} seats")
+        if version is not None and version < row["version"]:
+            raise StaleVersion(f"deal {deal_id}: version {version} < {row['version']}")
+        humans = {seat.user_id for seat in seats if seat.user_id is not None}
+        before = {int(user): balance for user, balance in json.loads(row["balances"]).items()}
+        if len(before) != len(humans):
+            raise UnknownPlayer(f"unknown players {sorted(humans - set(before))}")
+        balances = [before[s.user_id] if s.user_id is not None else None for s in seats]
+        if beans_apply:
             holds = {int(seat): held for seat, held in json.loads(row["holds"]).items()}
             beans = settle_beans(points, row["stake"], at_stake(balances, holds))
-            after = tuple(
-                b + d if b is not None else None for b, d in zip(balances, beans, strict=True)
-            )
-            settlement = Settlement(deal_id, row["stake"], points, tuple(beans), after)
-            await self._write_settlement(db, row, seats, settlement, facts, state_json, version)
+        else:
+            if sum(points) != 0:
+                raise ValueError(f"points must sum to zero, got {list(points)}")
+            beans = [0] * len(seats)
+        after = tuple(
+            b + d if b is not None else None for b, d in zip(balances, beans, strict=True)
+        )
+        settlement = Settlement(deal_id, row["stake"], points, tuple(beans), after)
+        await self._write_settlement(db, row, seats, settlement, facts, state_json, version)
         return settlement
 
     async def _write_settlement(
@@ -570,6 +600,203 @@ class SQLiteStore(Store):
             )
             await self._release_holds(db, deal_id)
         return True
+
+    # Matches (issue 11)
+
+    async def start_match(
+        self,
+        table_key: str,
+        chat_id: int,
+        format: str,
+        options: dict[str, Any],
+        seats: Sequence[SeatRecord],
+        entry_fee: int,
+        state_json: str,
+    ) -> int:
+        if isinstance(entry_fee, bool) or not isinstance(entry_fee, int) or entry_fee < 0:
+            raise ValueError("the entry fee must be a whole number of beans ≥ 0")
+        if len(seats) < 2:
+            raise ValueError("a match needs at least two seats")
+        humans = [seat.user_id for seat in seats if seat.user_id is not None]
+        if len(set(humans)) != len(humans):
+            raise ValueError("a player may hold only one seat of a match")
+        seats_json = json.dumps(
+            [{"user_id": s.user_id, "name": s.name, "is_bot": s.is_bot} for s in seats]
+        )
+        now = _ms(self.clock())
+        async with self._write() as db:
+            await self._require_players(db, humans)
+            if entry_fee:
+                held = [uid for uid in humans if await self._hold(db, uid) is not None]
+                if held:
+                    raise MatchRefused("match_held", "beans held by a running deal", tuple(held))
+                short = [uid for uid in humans if await self._balance(db, uid) < entry_fee]
+                if short:
+                    raise MatchRefused("match_fee", "not enough beans for the entry fee",
+                                       tuple(short))
+            row = await self._one(
+                db,
+                "INSERT INTO matches (table_key, chat_id, format, options, seats, entry_fee,"
+                " pool, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (table_key, chat_id, format, json.dumps(options), seats_json, entry_fee,
+                 entry_fee * len(humans), state_json, now),
+            )
+            match_id: int = row[0]
+            if entry_fee:
+                for uid in humans:
+                    await self._move_beans(db, uid, -entry_fee, LedgerReason.MATCH, now,
+                                           chat_id=chat_id, match_id=match_id)
+        return match_id
+
+    async def _match_row(self, db: aiosqlite.Connection, match_id: int) -> aiosqlite.Row:
+        row = await self._one(db, "SELECT * FROM matches WHERE id = ?", (match_id,))
+        if row is None:
+            raise UnknownMatch(f"unknown match {match_id}")
+        return row
+
+    async def get_match(self, match_id: int) -> MatchRecord:
+        async with self._read() as db:
+            return match_record(await self._match_row(db, match_id))
+
+    async def running_matches(self) -> list[MatchRecord]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM matches WHERE status = 'running' ORDER BY id"
+            )
+        return [match_record(row) for row in rows]
+
+    async def settle_match_deal(
+        self,
+        match_id: int,
+        deal_id: int,
+        points: Sequence[int],
+        state_json: str,
+        match_state_json: str,
+        facts: Sequence[SeatFacts] | None = None,
+        *,
+        version: int | None = None,
+    ) -> Settlement:
+        async with self._write() as db:
+            row = await self._match_row(db, match_id)
+            deal = await self._one(db, "SELECT match_id FROM deals WHERE id = ?", (deal_id,))
+            if deal is None:
+                raise UnknownDeal(f"unknown deal {deal_id}")
+            if deal[0] != match_id:
+                raise ValueError(f"deal {deal_id} is not a deal of match {match_id}")
+            settlement = await self._settle(db, deal_id, tuple(points), state_json,
+                                            facts or None, version, beans_apply=False)
+            if not settlement.repeated:
+                if row["status"] != "running":
+                    raise MatchNotRunning(f"match {match_id} is {row['status']}", row["status"])
+                await db.execute("UPDATE matches SET state = ? WHERE id = ?",
+                                 (match_state_json, match_id))
+        return settlement
+
+    async def finish_match(
+        self,
+        match_id: int,
+        paid: Sequence[int],
+        places: Sequence[int],
+        won: Sequence[bool],
+        result: dict[str, Any],
+        state_json: str | None = None,
+    ) -> MatchPayout:
+        paid = tuple(paid)
+        async with self._write() as db:
+            row = await self._match_row(db, match_id)
+            if row["status"] == "finished":
+                return MatchPayout(match_id, tuple(json.loads(row["result"])["paid"]), True)
+            if row["status"] != "running":
+                raise MatchNotRunning(f"match {match_id} is {row['status']}", row["status"])
+            seats = [SeatRecord(**seat) for seat in json.loads(row["seats"])]
+            if not len(paid) == len(places) == len(won) == len(seats):
+                raise ValueError(f"match {match_id} has {len(seats)} seats")
+            if any(p < 0 for p in paid) or sum(paid) != row["pool"]:
+                raise ValueError(f"the payout {list(paid)} is not the pool of {row['pool']}")
+            if any(p and s.user_id is None for p, s in zip(paid, seats, strict=True)):
+                raise ValueError("a bot seat wins no prize")
+            now = _ms(self.clock())
+            for seat, amount in zip(seats, paid, strict=True):
+                if amount and seat.user_id is not None:
+                    await self._move_beans(db, seat.user_id, amount, LedgerReason.MATCH, now,
+                                           chat_id=row["chat_id"], match_id=match_id)
+            await db.executemany(
+                "INSERT INTO match_places (match_id, seat, user_id, chat_id, place, won, prize,"
+                " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(match_id, n, seat.user_id, row["chat_id"], places[n], bool(won[n]), paid[n],
+                  now) for n, seat in enumerate(seats) if seat.user_id is not None],
+            )
+            await db.execute(
+                "UPDATE matches SET status = 'finished', result = ?, finished_at = ?,"
+                " state = COALESCE(?, state) WHERE id = ?",
+                (json.dumps({**result, "paid": list(paid)}), now, state_json, match_id),
+            )
+        return MatchPayout(match_id, paid)
+
+    async def cancel_match(self, match_id: int) -> MatchPayout:
+        async with self._write() as db:
+            row = await self._match_row(db, match_id)
+            seats = [SeatRecord(**seat) for seat in json.loads(row["seats"])]
+            refunds = tuple(row["entry_fee"] if s.user_id is not None else 0 for s in seats)
+            if row["status"] == "cancelled":
+                return MatchPayout(match_id, refunds, True)
+            if row["status"] != "running":
+                raise MatchNotRunning(f"match {match_id} is {row['status']}", row["status"])
+            now = _ms(self.clock())
+            for seat, amount in zip(seats, refunds, strict=True):
+                if amount and seat.user_id is not None:
+                    await self._move_beans(db, seat.user_id, amount, LedgerReason.MATCH, now,
+                                           chat_id=row["chat_id"], match_id=match_id)
+            await db.execute(
+                "UPDATE matches SET status = 'cancelled', finished_at = ? WHERE id = ?",
+                (now, match_id),
+            )
+            running = await db.execute_fetchall(
+                "SELECT id FROM deals WHERE match_id = ? AND status = 'running'", (match_id,))
+            for (deal_id,) in running:
+                await db.execute(
+                    "UPDATE deals SET status = 'cancelled', finished_at = ? WHERE id = ?",
+                    (now, deal_id))
+                await self._release_holds(db, deal_id)
+        return MatchPayout(match_id, refunds)
+
+    async def match_ledger(self, match_id: int) -> list[LedgerEntry]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM ledger WHERE match_id = ? ORDER BY id", (match_id,))
+        return [ledger_entry(row) for row in rows]
+
+    async def match_stats(self, user_id: int) -> MatchStats:
+        async with self._read() as db:
+            row = await self._one(
+                db, "SELECT COUNT(*), COALESCE(SUM(won), 0) FROM match_places WHERE user_id = ?",
+                (user_id,))
+        return MatchStats(row[0], row[1])
+
+    async def match_leaderboard(
+        self, chat_id: int, period: Period = "all", tz: str | None = None, limit: int = 10
+    ) -> list[LeaderboardRow]:
+        if period not in PERIODS:
+            raise ValueError(f"unknown period {period!r}")
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        async with self._read() as db:
+            where, params = "m.chat_id = ?", [chat_id]
+            if period != "all":
+                zone = tz or await self._timezone(db, chat_id)
+                start, end = bounded(period, self.clock(), zone)
+                where += " AND m.finished_at >= ? AND m.finished_at < ?"
+                params += [_ms(start), _ms(end)]
+            rows = await db.execute_fetchall(
+                "SELECT m.user_id, p.name, SUM(m.won) AS match_wins, COUNT(*) AS match_games,"
+                " MIN(CASE WHEN m.won THEN m.finished_at END) AS first_win"
+                f" FROM match_places m JOIN players p ON p.user_id = m.user_id WHERE {where}"
+                " GROUP BY m.user_id HAVING SUM(m.won) > 0"
+                " ORDER BY match_wins DESC, match_games, first_win, m.user_id LIMIT ?",
+                (*params, limit),
+            )
+        return [LeaderboardRow(rank, row[0], row[1], row[2], row[3], row[2])
+                for rank, row in enumerate(rows, start=1)]
 
     # Economy
 
@@ -831,10 +1058,11 @@ class SQLiteStore(Store):
                 db,
                 "SELECT (SELECT COALESCE(SUM(balance), 0) FROM players),"
                 " (SELECT COALESCE(SUM(amount), 0) FROM ledger),"
-                f" (SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE reason IN ({marks}))",
+                f" (SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE reason IN ({marks})),"
+                " (SELECT -COALESCE(SUM(amount), 0) FROM ledger WHERE reason = 'match')",
                 tuple(str(r) for r in GRANT_REASONS),
             )
-        return Totals(row[0], row[1], row[2])
+        return Totals(row[0], row[1], row[2], row[3])
 
     # Several workers
 

@@ -1,0 +1,392 @@
+"""Competitions at one table (RULES.md §10, issue 11): the fixed-deal match (定局积分) and the
+knock-out by chips (打立出局). Pure values and functions, no I/O: the match driver
+(:mod:`bot.game.matches`) records each finished deal here and asks whether the match is over,
+the store keeps the state as JSON (:meth:`MatchState.to_dict`).
+
+Rules, and the choices made where §10 is silent:
+
+- **Fixed deals**: ``deals`` deals (default 9, 3–12); a seat's score is the sum of its points per
+  deal (RULES.md §7). When the ``deals`` are played and first place is tied, one extra deal (加赛)
+  at a time is played until it is broken (seed 001); ties below first share the place.
+- **Knock-out**: every seat starts with ``chips`` (default 20); a deal moves ``points × chip
+  base`` chips (default 2; bombs and rockets already double the points, no cap); a loser who
+  cannot cover what they owe pays what they have and the winners share it in proportion
+  (:func:`bot.economy.settle_beans`, as RULES.md §8). A seat is **out** when its chips reach 0 or
+  fall below ``threshold`` (default 1; RULES.md §10 — with the default, out at 0 chips); the
+  match ends after the deal in which someone went out, the others ranked by chips. Optional
+  ``time_limit`` (minutes, wall clock from the start): the deal in progress is finished, then
+  chips decide; a tie for first plays one more deal, again until it is broken. Optional rising
+  base: the chip base doubles every ``rise_every`` deals (deals 1..K at the base, K+1..2K at
+  twice it, …; extra deals continue the count). Two survivors tied on chips when someone went
+  out share first place (nobody is left to play the tie off with).
+- **Leaving** (逃跑, RULES.md §9) forfeits the match: the deal is finished with the escape result,
+  the seat is ranked last (below every finisher, forfeiters among themselves by score) and wins
+  no prize; in a knock-out the leaver is out at once, so the match ends with that deal.
+- **Prizes** (:func:`prizes`): only human seats that finished are ranked for the pool (bot seats
+  pay no fee and win no prize). The split is 50 % / 30 % / 20 % by place among them; with
+  fewer finishers the unused shares go to the first; seats sharing a place share the shares of
+  the places they cover, equally. With no human finisher every fee goes back to its payer
+  (:func:`refunds`).
+
+Units: ``points`` are the engine's points (RULES.md §7), ``chips`` the knock-out's own score,
+``beans`` the players' balances (only the entry fee and the prizes are beans).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bot.economy import largest_remainder, settle_beans
+
+FIXED = "fixed"
+KNOCKOUT = "knockout"
+FORMATS = (FIXED, KNOCKOUT)
+
+#: The pool's split by place, in percent (RULES.md §10).
+PRIZE_SPLIT = (50, 30, 20)
+
+#: Limits of each option the opener may set (inclusive); see :class:`MatchOptions`.
+LIMITS: dict[str, tuple[int, int]] = {
+    "deals": (3, 12),
+    "chips": (4, 200),
+    "chip_base": (1, 20),
+    "threshold": (1, 50),
+    "time_limit": (0, 240),
+    "rise_every": (0, 12),
+    "entry_fee": (0, 1_000_000),
+}
+
+#: Version of the dict written by :meth:`MatchState.to_dict`.
+DICT_VERSION = 1
+
+
+class MatchError(ValueError):
+    """An option out of its limits, an unknown format, or a deal that does not fit the match."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOptions:
+    """A match's options, fixed when it starts (RULES.md §10 defaults).
+
+    Attributes:
+        format: :data:`FIXED` or :data:`KNOCKOUT`.
+        deals: fixed deals: deals to play before extra deals (3–12, default 9).
+        chips: knock-out: starting chips per seat (default 20).
+        chip_base: knock-out: chips per point (default 2).
+        threshold: knock-out: a seat below this many chips (or at 0) is out (default 1).
+        time_limit: knock-out: minutes from the start after which the deal in progress is the
+            last (a tie for first plays on); 0: no limit (default).
+        rise_every: knock-out: the chip base doubles every this many deals; 0: never (default).
+        entry_fee: beans each human seat pays into the pool at the start (default 0).
+    """
+
+    format: str
+    deals: int = 9
+    chips: int = 20
+    chip_base: int = 2
+    threshold: int = 1
+    time_limit: int = 0
+    rise_every: int = 0
+    entry_fee: int = 0
+
+    def __post_init__(self) -> None:
+        if self.format not in FORMATS:
+            raise MatchError(f"unknown match format {self.format!r}")
+        for name, (low, high) in LIMITS.items():
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise MatchError(f"{name} must be a whole number in {low}..{high}")
+
+    def with_option(self, name: str, value: int) -> MatchOptions:
+        """A copy with one option changed.
+
+        Raises:
+            MatchError: unknown option or value out of :data:`LIMITS`.
+        """
+        if name not in LIMITS:
+            raise MatchError(f"unknown option {name!r}")
+        return MatchOptions.from_dict({**self.to_dict(), name: value})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in ("format", *LIMITS)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchOptions:
+        """Inverse of :meth:`to_dict` (missing options take their defaults).
+
+        Raises:
+            MatchError: as the constructor.
+        """
+        return cls(**{k: data[k] for k in ("format", *LIMITS) if k in data})
+
+
+@dataclass(frozen=True, slots=True)
+class MatchDeal:
+    """One finished deal of a match.
+
+    Attributes:
+        deal_id: the store's deal id (a deal is recorded once).
+        points: per seat, the engine's points (RULES.md §7; escape result included).
+        chip_base: knock-out: the chip base this deal was played at (0 in a fixed match).
+        chips: knock-out: per seat, the chips won (+) or paid (−); zeros in a fixed match.
+        left: seats that left during this deal (they forfeit the match).
+    """
+
+    deal_id: int
+    points: tuple[int, ...]
+    chip_base: int = 0
+    chips: tuple[int, ...] = ()
+    left: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"deal_id": self.deal_id, "points": list(self.points),
+                "chip_base": self.chip_base, "chips": list(self.chips), "left": list(self.left)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchDeal:
+        return cls(int(data["deal_id"]), tuple(data["points"]), int(data["chip_base"]),
+                   tuple(data["chips"]), tuple(data["left"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A seat's line in the standings.
+
+    Attributes:
+        seat: the seat number. place: 1-based, shared on ties (1, 2, 2).
+        score: total points (fixed) or chips left (knock-out).
+        deals: deals the seat played in this match.
+        out: knock-out: the seat is out. forfeited: the seat left the match (ranked last).
+    """
+
+    seat: int
+    place: int
+    score: int
+    deals: int
+    out: bool = False
+    forfeited: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """A match in progress or over: its options, which seats are human, the deals played and
+    when it started (UTC seconds; the knock-out's time limit counts from it).
+
+    A new state is returned by :meth:`record`; nothing mutates.
+    """
+
+    options: MatchOptions
+    humans: tuple[bool, ...]
+    started_at: float
+    deals: tuple[MatchDeal, ...] = ()
+    forfeited: tuple[bool, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.forfeited:
+            object.__setattr__(self, "forfeited", (False,) * len(self.humans))
+        if len(self.forfeited) != len(self.humans) or len(self.humans) < 2:
+            raise MatchError("a match needs at least two seats")
+
+    @property
+    def seats(self) -> int:
+        return len(self.humans)
+
+    @property
+    def knockout(self) -> bool:
+        return self.options.format == KNOCKOUT
+
+    @property
+    def played(self) -> int:
+        """Deals finished so far."""
+        return len(self.deals)
+
+    def chip_base_of(self, number: int) -> int:
+        """The chip base of deal ``number`` (1-based): ``chip_base × 2^((number − 1) // K)``
+        with the rising base every ``K`` deals, else ``chip_base``."""
+        k = self.options.rise_every
+        return self.options.chip_base * (2 ** ((number - 1) // k) if k else 1)
+
+    @property
+    def chip_base(self) -> int:
+        """The chip base of the next deal (of the last one once the match is over)."""
+        return self.chip_base_of(max(1, self.played + 1))
+
+    def scores(self) -> list[int]:
+        """Per seat: total points (fixed) or chips now (knock-out)."""
+        if self.knockout:
+            chips = [self.options.chips] * self.seats
+            for deal in self.deals:
+                chips = [c + d for c, d in zip(chips, deal.chips, strict=True)]
+            return chips
+        totals = [0] * self.seats
+        for deal in self.deals:
+            totals = [s + p for s, p in zip(totals, deal.points, strict=True)]
+        return totals
+
+    def out(self) -> list[bool]:
+        """Knock-out: per seat, out (chips at 0 or below the threshold, or left); all
+        ``False`` in a fixed match."""
+        if not self.knockout:
+            return [False] * self.seats
+        low = self.options.threshold
+        return [c <= 0 or c < low or f
+                for c, f in zip(self.scores(), self.forfeited, strict=True)]
+
+    def record(self, deal_id: int, points: Sequence[int], left: Sequence[int] = ()) -> MatchState:
+        """The state after deal ``deal_id`` finished with ``points`` per seat; seats in ``left``
+        left during it and forfeit. Recording the same deal again changes nothing.
+
+        Raises:
+            MatchError: the match is over, ``points`` has the wrong length or does not sum to
+                zero, or a seat in ``left`` does not exist.
+        """
+        if any(d.deal_id == deal_id for d in self.deals):
+            return self
+        points = tuple(int(p) for p in points)
+        if len(points) != self.seats or sum(points) != 0:
+            raise MatchError(f"a deal of this match needs {self.seats} points summing to zero")
+        if any(not 0 <= s < self.seats for s in left):
+            raise MatchError("unknown seat")
+        if self.winner_known():
+            raise MatchError("the match is over")
+        if self.knockout:
+            base = self.chip_base_of(self.played + 1)
+            chips = tuple(settle_beans(points, base, self.scores()))
+        else:
+            base, chips = 0, (0,) * self.seats
+        deal = MatchDeal(deal_id, points, base, chips, tuple(sorted(set(left))))
+        forfeited = tuple(f or s in deal.left for s, f in enumerate(self.forfeited))
+        return replace(self, deals=(*self.deals, deal), forfeited=forfeited)
+
+    def standings(self) -> list[Standing]:
+        """Every seat, best first: finishers by score (higher first), then those who
+        forfeited, by score; equal keys share a place; seat order breaks display ties."""
+        scores, out = self.scores(), self.out()
+        keys = [(f, -s) for f, s in zip(self.forfeited, scores, strict=True)]
+        order = sorted(range(self.seats), key=lambda i: (keys[i], i))
+        return [
+            Standing(i, 1 + sum(k < keys[i] for k in keys), scores[i], self.played, out[i],
+                     self.forfeited[i])
+            for i in order
+        ]
+
+    def _first_tied(self) -> bool:
+        firsts = [s for s in self.standings() if s.place == 1 and not s.forfeited]
+        return len(firsts) > 1
+
+    def time_up(self, now: float) -> bool:
+        """Knock-out with a time limit: the limit has passed at UTC time ``now`` (seconds)."""
+        limit = self.options.time_limit
+        return self.knockout and limit > 0 and now >= self.started_at + limit * 60
+
+    def winner_known(self, now: float | None = None) -> bool:
+        """The match is over (see the module docstring): every human seat forfeited (bots
+        would play on for nothing); fixed: the deals are played and first place is not tied;
+        knock-out: a seat is out, or (given ``now``) the time is up and first place is not
+        tied."""
+        human = [f for f, h in zip(self.forfeited, self.humans, strict=True) if h]
+        if all(self.forfeited) or (human and all(human)):
+            return True
+        if self.knockout:
+            if any(self.out()):
+                return True
+            return now is not None and self.time_up(now) and not self._first_tied()
+        return self.played >= self.options.deals and not self._first_tied()
+
+    def is_over(self, now: float) -> bool:
+        """:meth:`winner_known` at UTC time ``now`` (seconds)."""
+        return self.winner_known(now)
+
+    def next_is_extra(self, now: float) -> bool:
+        """The next deal is an extra deal (加赛) played to break a tie for first."""
+        if self.is_over(now):
+            return False
+        if self.knockout:
+            return self.time_up(now)
+        return self.played >= self.options.deals
+
+    def places(self) -> list[int | None]:
+        """Per seat, the place among the **human finishers** (for prizes); ``None`` for bot
+        seats and for seats that forfeited."""
+        finishers = [s for s in self.standings() if self.humans[s.seat] and not s.forfeited]
+        result: list[int | None] = [None] * self.seats
+        for s in finishers:
+            result[s.seat] = 1 + sum(o.score > s.score for o in finishers)
+        return result
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"v": 1, "options": {...}, "humans": [bool], "started_at": seconds,
+        "deals": [{"deal_id", "points", "chip_base", "chips", "left"}], "forfeited": [bool]}``."""
+        return {"v": DICT_VERSION, "options": self.options.to_dict(),
+                "humans": list(self.humans), "started_at": self.started_at,
+                "deals": [d.to_dict() for d in self.deals], "forfeited": list(self.forfeited)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchState:
+        """Inverse of :meth:`to_dict`.
+
+        Raises:
+            MatchError: an unknown version or a malformed dict.
+        """
+        if data.get("v") != DICT_VERSION:
+            raise MatchError(f"unknown match dict version {data.get('v')!r}")
+        try:
+            return cls(MatchOptions.from_dict(data["options"]),
+                       tuple(bool(h) for h in data["humans"]), float(data["started_at"]),
+                       tuple(MatchDeal.from_dict(d) for d in data["deals"]),
+                       tuple(bool(f) for f in data["forfeited"]))
+        except (KeyError, TypeError) as exc:
+            raise MatchError(f"malformed match dict: {exc}") from None
+
+
+def prizes(pool: int, places: Sequence[int | None],
+           split: Sequence[int] = PRIZE_SPLIT) -> list[int]:
+    """The pool's payout per seat (beans): ``places`` are the human finishers' places
+    (:meth:`MatchState.places`; ``None``: no prize). Shares of places nobody holds go to first;
+    seats sharing a place split the shares of the places they cover equally (remainders to
+    the earlier seat). Sums to ``pool`` when anyone has a place, else all zeros.
+
+    >>> prizes(300, [1, 2, 3]), prizes(300, [1, 2, None]), prizes(300, [1, 2, 2])
+    ([150, 90, 60], [210, 90, 0], [150, 75, 75])
+
+    Raises:
+        ValueError: a negative pool, or places that do not start at 1.
+    """
+    if pool < 0:
+        raise ValueError("the pool must not be negative")
+    ranked = sorted((p, i) for i, p in enumerate(places) if p is not None)
+    if not ranked:
+        return [0] * len(places)
+    if ranked[0][0] != 1:
+        raise ValueError("places must start at 1")
+    shares = list(split[: len(ranked)]) + [0] * max(0, len(ranked) - len(split))
+    shares[0] += sum(split[len(ranked):])
+    amounts = largest_remainder(pool, shares)  # per position 0..n-1 in place order
+    result = [0] * len(places)
+    position = 0
+    while position < len(ranked):
+        place = ranked[position][0]
+        group = [i for p, i in ranked if p == place]
+        total = sum(amounts[position: position + len(group)])
+        for seat, amount in zip(group, largest_remainder(total, [1] * len(group)), strict=True):
+            result[seat] = amount
+        position += len(group)
+    return result
+
+
+def refunds(fee: int, humans: Sequence[bool]) -> list[int]:
+    """What every human seat gets back when nobody wins the pool (cancelled, or no human
+    finished): its fee."""
+    return [fee if h else 0 for h in humans]
+
+
+def payout(state: MatchState) -> list[int]:
+    """The beans each seat receives from the pool when the match is over: :func:`prizes`, or
+    :func:`refunds` when no human finished."""
+    pool = state.options.entry_fee * sum(state.humans)
+    places = state.places()
+    if all(p is None for p in places):
+        return refunds(state.options.entry_fee, state.humans)
+    return prizes(pool, places)

@@ -1,0 +1,251 @@
+"""Competitions at a table (issue 11, RULES.md §10): the match lobby's options, the start with
+its entry fees, each deal's standings, the next deal or the end with its prizes, an admin's
+cancel with refunds, and the resumption after a restart.
+
+The rules are :mod:`bot.game.match` (pure); this module runs them on a table. The deal driver
+calls it at three points (:class:`bot.game.deal.MatchHook`): the rules of a match deal (a
+knock-out has no multiplier cap), the settlement of a finished deal (no beans; the deal and the
+match's new state in one store transaction) and the moment the result is posted (the next deal,
+or the end). Everything else is a single deal as usual.
+
+Restart-safe: the store holds the match's state after every deal (``Store.settle_match_deal``),
+so a restart resumes the running deal as any deal (:mod:`bot.game.restore`) and a match caught
+between two deals deals the next one (:meth:`Matches.restore`); the time limit is wall-clock
+time from the start. A running match whose table is gone is cancelled with refunds.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from bot import match_views, views
+from bot.game.context import GameContext
+from bot.game.deal import DealDriver, seat_facts
+from bot.game.drawing import Drawing
+from bot.game.lobby import Lobby, Person
+from bot.game.match import KNOCKOUT, MatchError, MatchOptions, MatchState, payout
+from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table
+from bot.i18n import t
+from bot.store import MatchNotRunning, MatchPayout, MatchRefused, SeatRecord, Settlement
+from engine import DealState
+from engine.presets import Rules
+
+log = logging.getLogger(__name__)
+
+
+class Matches:
+    """The competitions of every table (see the module docstring)."""
+
+    def __init__(self, ctx: GameContext, lobby: Lobby, deals: DealDriver) -> None:
+        self.ctx = ctx
+        self.lobby = lobby
+        self.deals = deals
+        deals.match = self
+        #: match id → its state after the last deal recorded (the store has the same).
+        self._states: dict[int, MatchState] = {}
+        #: match id → the seat names of its standings (as at the start).
+        self._names: dict[int, list[str]] = {}
+        #: UTC seconds now (the time limit is wall-clock time); a test hook.
+        self.clock: Callable[[], float] = time.time
+
+    # --- The lobby -----------------------------------------------------------------------------
+
+    async def open(self, chat_id: int, thread_id: int | None, title: str, person: Person,
+                   fmt: str, *, entry_fee: int = 0) -> tuple[Table | None, str | None]:
+        """Open a match lobby (``/match``: fixed deals, ``/knockout``) with the defaults of
+        RULES.md §10 and ``entry_fee`` beans; as :meth:`bot.game.lobby.Lobby.open_table`.
+
+        Raises:
+            MatchError: a fee out of :data:`bot.game.match.LIMITS`.
+        """
+        options = MatchOptions(fmt, entry_fee=entry_fee)
+        return await self.lobby.open_table(chat_id, thread_id, title, person,
+                                           match_options=options.to_dict())
+
+    @staticmethod
+    def set_option(table: Table, payload: str) -> bool:
+        """An option button (``deals+``, ``fee-``…) in the lobby (lock held); ``False`` when
+        nothing changed (an end of the range, or an option this format lacks)."""
+        if table.phase != LOBBY or table.match_options is None:
+            return False
+        options = MatchOptions.from_dict(table.match_options)
+        try:
+            changed = match_views.stepped(options, payload)
+        except (KeyError, MatchError):
+            return False
+        if changed == options:
+            return False
+        table.match_options = changed.to_dict()
+        return True
+
+    async def start(self, table: Table) -> tuple[str, str] | None:
+        """Start the match of a full lobby (lock held): the match record with every human's
+        entry fee (one store transaction), then its first deal. ``None`` when started, else
+        ``(pop-up in the group's language, message for the audience)`` naming who cannot pay
+        (or whose beans a running deal holds); nothing changed then."""
+        assert table.match_options is not None
+        options = MatchOptions.from_dict(table.match_options)
+        lang = table.lang
+        names = [views.seat_name(s, i, lang) for i, s in enumerate(table.seats)]
+        records = [SeatRecord(None, names[i], True) if s.is_bot else SeatRecord(s.user_id, s.name)
+                   for i, s in enumerate(table.seats)]
+        state = MatchState(options, tuple(not s.is_bot for s in table.seats), self.clock())
+        try:
+            match_id = await self.ctx.store.start_match(
+                table.key, table.chat_id, options.format, options.to_dict(), records,
+                options.entry_fee, _json(state))
+        except MatchRefused as exc:
+            who = ", ".join(names[i] for i, s in enumerate(table.seats)
+                            if s.user_id in exc.user_ids)
+            key = "match.need_fee" if exc.code == "match_fee" else "match.held"
+            text = t(key, lang, names=who, fee=options.entry_fee)
+            return text[:200], text
+        table.match_id = match_id
+        self._states[match_id] = state
+        self._names[match_id] = names
+        await self.deals.deal(table)
+        return None
+
+    # --- The driver's hooks (bot.game.deal.MatchHook) ------------------------------------------
+
+    def rules(self, table: Table, rules: Rules) -> Rules:
+        """A knock-out's deals have no multiplier cap (RULES.md §10, "no cap")."""
+        options = table.match_options or {}
+        if options.get("format") == KNOCKOUT:
+            return replace(rules, multiplier_cap=None)
+        return rules
+
+    async def settle(self, table: Table, state: DealState) -> tuple[Settlement, str]:
+        """Record the finished deal in the match (the escape result's points; leavers
+        forfeit) and settle it with no beans, in one store transaction; returns the settlement
+        and the standings' text for the result message (lock held)."""
+        match_id = _match_id(table)
+        result = state.result
+        assert result is not None and table.deal_id is not None
+        before = await self._state(match_id)
+        after = before.record(table.deal_id, result.points, left=result.escaped)
+        settlement = await self.ctx.store.settle_match_deal(
+            match_id, table.deal_id, list(result.points), state.to_json(), _json(after),
+            seat_facts(state), version=state.version)
+        self._states[match_id] = after
+        names = await self._seat_names(match_id)
+        return settlement, match_views.standings_text(after, names, table.lang, self.clock())
+
+    async def deal_over(self, table: Table) -> None:
+        """After a match deal's result (lock held): seats that left are played by the AI from
+        now on (the leaver is free to go), then the next deal is dealt, or the match ends."""
+        match_id = _match_id(table)
+        state = await self._state(match_id)
+        if state.is_over(self.clock()):
+            await self._finish(table, state)
+            return
+        for seat, gone in enumerate(state.forfeited):
+            player = table.seats[seat]
+            if gone and not player.is_bot:
+                table.seats[seat] = Seat(None, player.name, True)
+        if state.next_is_extra(self.clock()):
+            self.deals.say(table, t("match.extra_deal", table.lang))
+        table.message_id = None  # the result stays; the next deal's table goes below it
+        table.message_photo = False
+        await self.deals.deal(table)
+
+    # --- The end -------------------------------------------------------------------------------
+
+    async def _finish(self, table: Table, state: MatchState) -> None:
+        """Pay the pool out once, post the final standings (they stay in the chat) and free
+        the table (lock held)."""
+        match_id = _match_id(table)
+        paid = payout(state)
+        standings = state.standings()
+        place = {s.seat: s.place for s in standings}
+        places = [place[i] for i in range(state.seats)]
+        won = [place[i] == 1 and not state.forfeited[i] for i in range(state.seats)]
+        refunded = all(p is None for p in state.places())
+        result = {"places": places, "scores": state.scores(), "forfeited": list(state.forfeited),
+                  "refunded": refunded}
+        payment = await self.ctx.store.finish_match(match_id, paid, places, won, result,
+                                                    _json(state))
+        names = await self._seat_names(match_id)
+        text = match_views.final_text(state, names, payment.paid, table.lang, refunded=refunded)
+        self.ctx.outlet.post(f"{table.key}#match{match_id}", table.chat_id, Drawing(text, None),
+                             table.thread_id)
+        self._forget(match_id)
+        await self._free(table)
+
+    async def _free(self, table: Table) -> None:
+        """The table's match is over: forget the table (its messages stay)."""
+        self.ctx.cancel_timers(table.key)
+        self.ctx.tables.remove(table)
+        await self.ctx.store.delete_table(table.key)
+
+    def _forget(self, match_id: int) -> None:
+        self._states.pop(match_id, None)
+        self._names.pop(match_id, None)
+
+    async def cancel(self, table: Table) -> MatchPayout | None:
+        """An admin's /stop at a match's table (lock held): the match is cancelled and every
+        fee refunded, exactly once (its running deal is cancelled in the same transaction);
+        ``None`` when the table plays no running match. The caller stops the deal's hands and
+        closes the table."""
+        match_id = table.match_id
+        if match_id is None:
+            return None
+        try:
+            refund = await self.ctx.store.cancel_match(match_id)
+        except MatchNotRunning:
+            return None
+        self._forget(match_id)
+        return refund
+
+    # --- After a restart -----------------------------------------------------------------------
+
+    async def restore(self) -> None:
+        """Resume every running match after a start (the tables are restored first): a match
+        between two deals deals the next one (or ends); a match whose table is gone or plays
+        another match is cancelled with refunds."""
+        for record in await self.ctx.store.running_matches():
+            table = self.ctx.tables.get(record.table_key)
+            if table is None or table.match_id != record.match_id \
+                    or table.phase not in (DEAL, RESULT):
+                log.warning("cancelling match %s of %s: its table is gone", record.match_id,
+                            record.table_key)
+                await self.ctx.store.cancel_match(record.match_id)
+                continue
+            self._names[record.match_id] = [s.name for s in record.seats]
+            if table.phase == RESULT:
+                async with self.ctx.tables.lock(table.key):
+                    await self.deal_over(table)
+
+    async def _state(self, match_id: int) -> MatchState:
+        state = self._states.get(match_id)
+        if state is None:
+            record = await self.ctx.store.get_match(match_id)
+            state = MatchState.from_dict(_loads(record.state_json))
+            self._states[match_id] = state
+        return state
+
+    async def _seat_names(self, match_id: int) -> list[str]:
+        names = self._names.get(match_id)
+        if names is None:
+            record = await self.ctx.store.get_match(match_id)
+            names = self._names[match_id] = [s.name for s in record.seats]
+        return names
+
+
+def _match_id(table: Table) -> int:
+    assert table.match_id is not None, f"table {table.key} plays no match"
+    return table.match_id
+
+
+def _json(state: MatchState) -> str:
+    return json.dumps(state.to_dict())
+
+
+def _loads(text: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded

@@ -1,0 +1,173 @@
+"""What players read about a competition (issue 11, RULES.md §10): the match lobby with its
+option buttons, the standings after each deal and the final standings. Pure functions, no I/O,
+every string through :func:`bot.i18n.t` (words from GLOSSARY.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callbacks as cb
+from bot import views
+from bot.game.match import FIXED, PRIZE_SPLIT, MatchOptions, MatchState, Standing
+from bot.game.table import Table
+from bot.i18n import normalize_language, t
+
+#: The values each option button steps through (−/+), by callback option name.
+CHOICES: dict[str, tuple[str, tuple[int, ...]]] = {
+    "deals": ("deals", tuple(range(3, 13))),
+    "chips": ("chips", (10, 20, 30, 50, 100)),
+    "base": ("chip_base", (1, 2, 3, 5, 10)),
+    "time": ("time_limit", (0, 15, 30, 45, 60, 90)),
+    "rise": ("rise_every", (0, 3, 5, 10)),
+    "fee": ("entry_fee", (0, 10, 20, 50, 100, 200, 500, 1000)),
+}
+#: The option buttons of each format, one row per option.
+FORMAT_OPTIONS = {FIXED: ("deals", "fee"), "knockout": ("chips", "base", "time", "rise", "fee")}
+
+
+def stepped(options: MatchOptions, payload: str) -> MatchOptions:
+    """The options after an option button (``<option>+`` or ``<option>-``): the next or
+    previous value of :data:`CHOICES` (a value between two choices moves to the nearer one in
+    that direction; the ends stay).
+
+    Raises:
+        KeyError: an option the format has no button for.
+    """
+    name, sign = payload[:-1], payload[-1]
+    if name not in FORMAT_OPTIONS[options.format]:
+        raise KeyError(name)
+    field, values = CHOICES[name]
+    now = getattr(options, field)
+    if sign == "+":
+        value = next((v for v in values if v > now), values[-1])
+    else:
+        value = next((v for v in reversed(values) if v < now), values[0])
+    return options.with_option(field, value)
+
+
+def place_text(place: int, lang: str) -> str:
+    """第N名 / "Nth place" (GLOSSARY.md): English writes the ordinal (1st, 2nd…).
+
+    >>> [place_text(n, "en") for n in (1, 2, 3, 11)], place_text(2, "zh-Hans")
+    (['1st place', '2nd place', '3rd place', '11th place'], '第2名')
+    """
+    if normalize_language(lang) != "en":
+        return t("match.place", lang, n=place)
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return t("match.place", lang, n=f"{place}{suffix}")
+
+
+def format_name(fmt: str, lang: str) -> str:
+    return t(f"match.format_{fmt}", lang)
+
+
+def options_lines(options: MatchOptions, lang: str, humans: int) -> list[str]:
+    """The options, the entry fee and the prize pool (for ``humans`` paying seats)."""
+    lines = [t("match.title", lang, format=format_name(options.format, lang))]
+    if options.format == FIXED:
+        lines.append(t("match.opt_deals", lang, n=options.deals))
+    else:
+        lines.append(t("match.opt_chips", lang, chips=options.chips, base=options.chip_base))
+        lines.append(t("match.opt_time", lang, minutes=options.time_limit)
+                     if options.time_limit else t("match.opt_time_off", lang))
+        lines.append(t("match.opt_rise", lang, k=options.rise_every)
+                     if options.rise_every else t("match.opt_rise_off", lang))
+    lines.append(t("match.fee", lang, fee=options.entry_fee,
+                   pool=options.entry_fee * humans))
+    lines.append(t("match.split", lang, first=PRIZE_SPLIT[0], second=PRIZE_SPLIT[1],
+                   third=PRIZE_SPLIT[2]))
+    return lines
+
+
+def lobby_view(table: Table, bot_username: str | None,
+               minutes_left: int) -> tuple[str, InlineKeyboardMarkup]:
+    """The match lobby: the lobby of :func:`bot.views.lobby_view` (seats, Join, Add bot,
+    Start) with the format, its options, the entry fee and the prize pool above, and a −/+
+    pair of buttons per option (the opener or an admin may press them)."""
+    assert table.match_options is not None
+    options = MatchOptions.from_dict(table.match_options)
+    lang = table.lang
+    text, markup = views.lobby_view(table, bot_username, minutes_left)
+    body = text.split("\n")
+    humans = sum(1 for _ in table.humans())
+    head = options_lines(options, lang, humans) + [t("match.no_stake", lang)]
+    rows = [
+        [InlineKeyboardButton(t(f"match.btn_{name}", lang) + f" {sign}",
+                              callback_data=cb.make_callback(cb.MATCH_OPTION, table.token, 0,
+                                                             name + sign))
+         for sign in "-+"]
+        for name in FORMAT_OPTIONS[options.format]
+    ]
+    # the lobby's own first lines (title, preset, stake) give way to the match's
+    seats_start = body.index("") if "" in body else 0
+    text = "\n".join(head + body[seats_start:])
+    return text, InlineKeyboardMarkup(rows + [list(r) for r in markup.inline_keyboard])
+
+
+def _score(state: MatchState, standing: Standing, lang: str) -> str:
+    if state.knockout:
+        return t("match.chips", lang, n=standing.score)
+    return t("match.points", lang, n=f"{standing.score:+d}")
+
+
+def _progress(state: MatchState, standing: Standing, lang: str) -> str:
+    if standing.forfeited:
+        return t("match.forfeited", lang)
+    if standing.out:
+        return t("match.out", lang)
+    if state.knockout:
+        return t("match.deals_played", lang, n=standing.deals)
+    total = state.options.deals
+    if standing.deals > total:
+        return t("match.deals_extra", lang, n=standing.deals - total, total=total)
+    return t("match.deals_of", lang, n=standing.deals, total=total)
+
+
+def standings_text(state: MatchState, names: Sequence[str], lang: str, now: float) -> str:
+    """The standings after a deal: a line per seat (place, name, points or chips, deals played
+    / N or "out"), the chip base of the next deal in a knock-out, and a line when the next deal
+    is an extra deal (加赛)."""
+    lines = [t("match.standings", lang, format=format_name(state.options.format, lang))]
+    for s in state.standings():
+        lines.append(t("match.line", lang, place=place_text(s.place, lang),
+                       name=views.short_name(names[s.seat]), score=_score(state, s, lang),
+                       progress=_progress(state, s, lang)))
+    if state.knockout:
+        lines.append(t("match.chip_base", lang, base=state.chip_base))
+    if state.next_is_extra(now):
+        lines.append(t("match.extra_deal", lang))
+    return "\n".join(lines)
+
+
+def final_text(state: MatchState, names: Sequence[str], paid: Sequence[int], lang: str,
+               *, refunded: bool = False) -> str:
+    """The final standings post (比赛结束): the champion (冠军), every place with its score
+    and prize, and the pool; ``refunded``: nobody won it and every fee went back."""
+    standings = state.standings()
+    champions = [s for s in standings if s.place == 1 and not s.forfeited]
+    lines = [t("match.over", lang, format=format_name(state.options.format, lang))]
+    if champions:
+        lines.append(t("match.champion", lang,
+                       names=", ".join(views.short_name(names[s.seat]) for s in champions)))
+    lines.append("")
+    for s in standings:
+        line = t("match.line", lang, place=place_text(s.place, lang),
+                 name=views.short_name(names[s.seat]), score=_score(state, s, lang),
+                 progress=_progress(state, s, lang))
+        if paid[s.seat] and not refunded:
+            line += " · " + t("match.prize", lang, beans=paid[s.seat])
+        lines.append(line)
+    pool = state.options.entry_fee * sum(state.humans)
+    if pool:
+        lines += ["", t("match.refunded" if refunded else "match.pool_paid", lang, pool=pool)]
+    return "\n".join(lines)
+
+
+def cancelled_text(lang: str, name: str, refunds: Sequence[int]) -> str:
+    """An admin stopped the match: fees went back."""
+    total = sum(refunds)
+    if total:
+        return t("match.cancelled_refund", lang, name=views.short_name(name), pool=total)
+    return t("match.cancelled", lang, name=views.short_name(name))

@@ -1,0 +1,496 @@
+"""End to end: competitions at a group table (issue 11, RULES.md §10) through the fake Bot API.
+
+Each test checks the standings the bot posts against its own computation from the engine's
+results of the stored deals (points per deal summed, or chips moved as points × chip base with
+losers paying at most what they hold), and that every bean moved by fees and prizes is a ledger
+row of the match, summing to zero.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.game.table import DEAL
+from bot.i18n import t
+from bot.match_views import place_text
+from bot.store import open_store
+from engine import DealState
+from engine.ai import choose_action
+from tests.bot.flow_helpers import LANG, Players, button_data, hand_message
+from tests.conftest import BotRunner
+from tests.fakebot import FakeBotApi
+
+#: A shuffle whose three deals (first bidders 0, 1, 2, every seat played by engine.ai's
+#: normal level) end 2/-1/-1, 1/-2/1, -1/-1/2: seats 0 and 2 tie for first on 2 points; the
+#: extra deal (first bidder 0 again) ends 2/-1/-1 and breaks the tie.
+TIE_SEED = 115
+
+
+async def open_match(api: FakeBotApi, app, title: str, command: str, names=("Ann", "Bob", "Cat"),
+                     bots: int = 0, seed: int = TIE_SEED) -> Players:
+    app.bot_data.game.deal_seed = seed
+    app.bot_data.game.first_bidder = 0
+    users = [api.new_user(name) for name in names]
+    players = Players(api, api.new_group(title), users)
+    for user in users:
+        api.open_private_chat(user)
+    await players.command(users[0], command)
+    players.lobby = players.table_message()
+    for user in users[1:]:
+        answer = await players.click(user, players.lobby, t("btn.join", LANG))
+        assert answer.params.get("text") == t("pop.joined", LANG), answer
+    for _ in range(bots):
+        await players.click(users[0], players.lobby, t("btn.add_bot", LANG))
+    return players
+
+
+async def set_option(players: Players, name: str, sign: str, times: int = 1) -> None:
+    for _ in range(times):
+        data = button_data(players.lobby, suffix=f":{name}{sign}")
+        answer = await players.press(players.users[0], players.lobby, data)
+        assert answer.params.get("text") in (t("match.pop_set", LANG), t("match.pop_limit", LANG))
+
+
+async def start(players: Players) -> None:
+    await players.click(players.users[0], players.lobby, t("btn.start", LANG))
+
+
+def key_of(players: Players) -> str:
+    return f"{players.group.id}:0"
+
+
+async def play_deals(players: Players, deals: int, *, before_last=None) -> None:
+    """Play until ``deals`` more deals of the table have finished, every human seat deciding
+    with ``engine.ai.choose_action`` through its buttons (bot seats play by themselves)."""
+    tables = players.app.bot_data.tables
+    store = players.app.bot_data.store
+    key = key_of(players)
+    done = 0
+    current = None
+    while done < deals:
+        table = tables.get(key)
+        if table is None:
+            break
+        if table.deal_id != current:
+            if current is not None:
+                done += 1
+                if done >= deals:
+                    break
+            current = table.deal_id
+        state = table.state
+        if table.phase != DEAL or state is None or state.phase not in (
+                "bidding", "doubling", "playing"):
+            await asyncio.sleep(0.02)
+            record = await store.get_deal(current) if current is not None else None
+            if record is not None and record.status != "running" and tables.get(key) is None:
+                done += 1
+                break
+            continue
+        humans = [s for s in state.to_act if not table.seats[s].is_bot and not state.autoplay[s]]
+        if not humans:
+            await asyncio.sleep(0.02)
+            continue
+        seat = humans[0]
+        user = players.users[seat]
+        drawn = f":{table.token}:{state.version}:"
+
+        def ready(user=user, drawn=drawn):
+            message = hand_message(players.api, user)
+            return any(drawn in (b.callback_data or "") for b in message.buttons)
+
+        await players.api.wait_for(ready, 10)
+        players.state = state
+        await players.act(choose_action(state.view(seat)))
+    await players.app.bot_data.outlet.caught_up()
+
+
+async def match_deal_points(store, match_id: int) -> list[tuple[int, ...]]:
+    """The engine's points of every settled deal of the match, from the stored final states."""
+    db = store._db  # the test reads the deals table directly: an independent source
+    rows = await db.execute_fetchall(
+        "SELECT id FROM deals WHERE match_id = ? AND status = 'settled' ORDER BY id", (match_id,))
+    points = []
+    for (deal_id,) in rows:
+        record = await store.get_deal(deal_id)
+        points.append(tuple(DealState.from_json(record.state_json).result.points))
+    return points
+
+
+def chips_after(points: list[tuple[int, ...]], chips: int, base: int) -> list[int]:
+    """Knock-out chips computed here: a loser pays min(owed, held); the winners share what was
+    paid in proportion to what they were owed (no bot rule: everybody holds chips)."""
+    held = [chips] * 3
+    for deal in points:
+        owed = [-p * base for p in deal]
+        paid = [min(o, h) if o > 0 else 0 for o, h in zip(owed, held, strict=True)]
+        total = sum(paid)
+        gains = [p * base if p > 0 else 0 for p in deal]
+        shares = [total * g // sum(gains) for g in gains]
+        rest = total - sum(shares)
+        order = sorted(range(3), key=lambda i: (-(total * gains[i] % sum(gains)), i))
+        for i in order[:rest]:
+            shares[i] += 1
+        held = [h - p + s for h, p, s in zip(held, paid, shares, strict=True)]
+    return held
+
+
+async def assert_pool_sums_to_zero(store, match_id: int, fee: int, humans: int) -> list:
+    rows = await store.match_ledger(match_id)
+    assert all(r.reason == "match" and r.match_id == match_id for r in rows)
+    assert sum(r.amount for r in rows) == 0
+    assert sorted(r.amount for r in rows if r.amount < 0) == [-fee] * humans
+    totals = await store.totals()
+    assert totals.balances == totals.ledger == totals.grants and totals.pools == 0
+    return rows
+
+
+def final_post(api: FakeBotApi, players: Players) -> str:
+    texts = [m.content for m in api.messages_in(players.group)]
+    finals = [x for x in texts if x.startswith(t("match.over", LANG, format="").rstrip(" ·"))]
+    assert finals, texts
+    return finals[-1]
+
+
+async def test_fixed_match_of_three_deals_with_a_tie_broken_by_an_extra_deal(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    app = running_bot.app
+    store = app.bot_data.store
+    players = await open_match(fake_api, app, "Card club", "/match")
+    players.app = app
+    lobby = players.lobby
+    assert t("match.title", LANG, format=t("match.format_fixed", LANG)) in lobby.text
+    assert t("match.opt_deals", LANG, n=9) in lobby.text
+    await set_option(players, "deals", "-", 6)  # 9 → 3
+    await set_option(players, "fee", "+", 3)  # 0 → 50
+    assert t("match.opt_deals", LANG, n=3) in lobby.text
+    assert t("match.fee", LANG, fee=50, pool=150) in lobby.text
+    # a stranger may not change the options
+    stranger = fake_api.new_user("Zed")
+    answer = await players.press(stranger, lobby, button_data(lobby, suffix=":deals+"))
+    assert answer.params.get("text") == t("pop.only_opener", LANG)
+    await start(players)
+    (match,) = await store.running_matches()
+    assert [await store.balance(u.id) for u in players.users] == [950, 950, 950]
+
+    await play_deals(players, 4)
+    points = await match_deal_points(store, match.match_id)
+    assert points == [(2, -1, -1), (1, -2, 1), (-1, -1, 2), (2, -1, -1)]
+    totals = [sum(p[i] for p in points) for i in range(3)]
+    assert totals == [4, -5, 1]
+    texts = [m.content for m in fake_api.messages_in(players.group)]
+    assert any(t("match.extra_deal", LANG) in x for x in texts)
+    # the standings under each deal's result, computed here from the engine's points
+    heading = t("match.standings", LANG, format=t("match.format_fixed", LANG))
+    shown = [x[x.index(heading):] for x in texts if heading in x]
+    assert len(shown) == 4
+    names = [u.first_name for u in players.users]
+    for k, text in enumerate(shown, start=1):
+        sums = [sum(p[i] for p in points[:k]) for i in range(3)]
+        order = sorted(range(3), key=lambda i: (-sums[i], i))
+        expected = [t("match.line", LANG, place=place_text(1 + sum(o > sums[i] for o in sums),
+                                                           LANG),
+                      name=names[i], score=t("match.points", LANG, n=f"{sums[i]:+d}"),
+                      progress=t("match.deals_of", LANG, n=k, total=3) if k <= 3
+                      else t("match.deals_extra", LANG, n=k - 3, total=3))
+                    for i in order]
+        assert text.splitlines()[1:4] == expected, (k, text)
+    assert t("match.extra_deal", LANG) in shown[2] and t("match.extra_deal", LANG) not in shown[3]
+    final = final_post(fake_api, players)
+    assert t("match.champion", LANG, names="Ann") in final
+    assert f"{place_text(1, LANG)} Ann · {t('match.points', LANG, n='+4')}" in final
+    assert f"{place_text(2, LANG)} Cat · {t('match.points', LANG, n='+1')}" in final
+    assert f"{place_text(3, LANG)} Bob · {t('match.points', LANG, n='-5')}" in final
+    # 150 beans: 75 / 45 / 30
+    assert [await store.balance(u.id) for u in players.users] == [1025, 980, 995]
+    await assert_pool_sums_to_zero(store, match.match_id, 50, 3)
+    assert (await store.get_match(match.match_id)).status == "finished"
+    assert (await store.match_stats(players.users[0].id)).won == 1
+    assert await store.running_deals() == []
+    ann = players.users[0]
+    await players.command(ann, "/me")
+    assert t("me.matches", LANG, played=1, won=1) in fake_api.messages_in(players.group)[-1].text
+    await players.command(players.users[1], "/top matches")
+    board = fake_api.messages_in(players.group)[-1].text
+    line = t("top.matches_line", LANG, rank=1, name="Ann", wins=1, games=1)
+    assert board.count(line) == 2  # this week and all time
+    assert "Bob" not in board
+
+
+async def test_knockout_ends_when_a_player_is_out(fake_api: FakeBotApi, running_bot: BotRunner):
+    app = running_bot.app
+    store = app.bot_data.store
+    players = await open_match(fake_api, app, "Chip room", "/knockout")
+    players.app = app
+    await set_option(players, "chips", "-")  # 20 → 10
+    await set_option(players, "base", "+", 4)  # 2 → 10
+    assert t("match.opt_chips", LANG, chips=10, base=10) in players.lobby.text
+    await start(players)
+    (match,) = await store.running_matches()
+    await play_deals(players, 1)
+    points = await match_deal_points(store, match.match_id)
+    assert len(points) == 1  # any result costs a farmer ≥ 10 chips: someone is out
+    chips = chips_after(points, 10, 10)
+    assert min(chips) <= 0
+    record = await store.get_match(match.match_id)
+    assert record.status == "finished"
+    assert record.result["scores"] == chips
+    final = final_post(fake_api, players)
+    assert t("match.out", LANG) in final
+    best = max(chips)
+    champions = [u.first_name for u, c in zip(players.users, chips, strict=True) if c == best]
+    assert t("match.champion", LANG, names=", ".join(champions)) in final
+    await assert_pool_sums_to_zero(store, match.match_id, 0, 0)
+
+
+async def test_knockout_ends_on_its_time_limit(fake_api: FakeBotApi, running_bot: BotRunner):
+    app = running_bot.app
+    store = app.bot_data.store
+    matches = app.bot_data.game.matches
+    players = await open_match(fake_api, app, "Timed", "/knockout", seed=42)
+    players.app = app
+    await set_option(players, "time", "+", 3)  # 45 minutes
+    await set_option(players, "fee", "+", 4)  # 100 beans
+    await start(players)
+    (match,) = await store.running_matches()
+    started = matches.clock()
+    matches.clock = lambda: started + 45 * 60 + 1  # the deal in progress is the last
+    await play_deals(players, 1)
+    points = await match_deal_points(store, match.match_id)
+    assert points == [(6, -3, -3)]
+    chips = chips_after(points, 20, 2)
+    assert chips == [32, 14, 14]
+    record = await store.get_match(match.match_id)
+    assert record.status == "finished" and record.result["scores"] == chips
+    final = final_post(fake_api, players)
+    assert t("match.champion", LANG, names="Ann") in final
+    # 300 beans: 150 to Ann, Bob and Cat share second: (90 + 60) / 2 each
+    assert [await store.balance(u.id) for u in players.users] == [1050, 975, 975]
+    await assert_pool_sums_to_zero(store, match.match_id, 100, 3)
+
+
+async def test_a_match_with_bot_seats_shares_the_pool_among_humans_only(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    app = running_bot.app
+    store = app.bot_data.store
+    players = await open_match(fake_api, app, "Two and a bot", "/knockout",
+                               names=("Ann", "Bob"), bots=1)
+    players.app = app
+    await set_option(players, "chips", "-")
+    await set_option(players, "base", "+", 4)
+    await set_option(players, "fee", "+", 4)  # 100: the pool is 200 (the bot pays nothing)
+    assert t("match.fee", LANG, fee=100, pool=200) in players.lobby.text
+    await start(players)
+    (match,) = await store.running_matches()
+    assert match.pool == 200 and [s.is_bot for s in match.seats] == [False, False, True]
+    await play_deals(players, 1)
+    points = await match_deal_points(store, match.match_id)
+    chips = chips_after(points, 10, 10)
+    record = await store.get_match(match.match_id)
+    assert record.status == "finished" and record.result["scores"] == chips
+    ann, bob = chips[0], chips[1]
+    expected = [140, 60] if ann > bob else [60, 140] if bob > ann else [100, 100]
+    assert [await store.balance(u.id) for u in players.users] == \
+        [900 + expected[0], 900 + expected[1]]
+    await assert_pool_sums_to_zero(store, match.match_id, 100, 2)
+
+
+async def test_a_restart_mid_match_resumes_the_deal_and_the_standings(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    app = running_bot.app
+    players = await open_match(fake_api, app, "Restart club", "/match")
+    players.app = app
+    await set_option(players, "deals", "-", 6)
+    await start(players)
+    await play_deals(players, 1)
+    store = app.bot_data.store
+    (match,) = await store.running_matches()
+    table = app.bot_data.tables.get(key_of(players))
+    state = table.state
+    players.state = state
+    await players.act(choose_action(state.view(state.to_act[0])))  # deal 2 has begun
+    version = table.state.version
+
+    app = await running_bot.restart()
+    app.bot_data.game.deal_seed = TIE_SEED  # the test hook is the new process's
+    players.app = app
+    table = app.bot_data.tables.get(key_of(players))
+    assert table.match_id == match.match_id and table.state.version == version
+    (turn,) = app.job_queue.get_jobs_by_name(f"turn:{table.key}")  # the timer is re-armed
+    assert abs(turn.next_t.timestamp() - table.deadline) < 0.01
+    await play_deals(players, 3)
+    store = app.bot_data.store
+    points = await match_deal_points(store, match.match_id)
+    assert points == [(2, -1, -1), (1, -2, 1), (-1, -1, 2), (2, -1, -1)]
+    record = await store.get_match(match.match_id)
+    assert record.status == "finished" and record.result["scores"] == [4, -5, 1]
+
+
+async def test_leaving_mid_match_forfeits_it(fake_api: FakeBotApi, running_bot: BotRunner):
+    app = running_bot.app
+    store = app.bot_data.store
+    players = await open_match(fake_api, app, "Runaway", "/match")
+    players.app = app
+    await set_option(players, "deals", "-", 6)
+    await set_option(players, "fee", "+", 4)  # 100
+    await start(players)
+    (match,) = await store.running_matches()
+    bob = players.users[1]
+    await players.command(bob, "/leave")
+    prompt = players.table_message()
+    await players.press(bob, prompt, button_data(prompt, suffix=":yes1"))
+    await play_deals(players, 3)
+    record = await store.get_match(match.match_id)
+    assert record.status == "finished"
+    points = await match_deal_points(store, match.match_id)
+    assert len(points) == 3
+    totals = [sum(p[i] for p in points) for i in range(3)]
+    assert record.result["scores"] == totals and record.result["forfeited"] == [False, True, False]
+    assert record.result["places"][1] == 3  # the leaver is last
+    final = final_post(fake_api, players)
+    assert t("match.forfeited", LANG) in final
+    rows = await assert_pool_sums_to_zero(store, match.match_id, 100, 3)
+    assert all(r.amount < 0 for r in rows if r.user_id == bob.id)  # no prize for Bob
+    assert app.bot_data.tables.table_of(bob.id) is None  # free to sit elsewhere
+
+
+async def test_an_admin_cancels_a_match_and_every_fee_is_refunded_once(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    app = running_bot.app
+    store = app.bot_data.store
+    players = await open_match(fake_api, app, "Cancelled", "/match")
+    players.app = app
+    await set_option(players, "fee", "+", 4)
+    await start(players)
+    (match,) = await store.running_matches()
+    assert [await store.balance(u.id) for u in players.users] == [900, 900, 900]
+    admin = players.users[2]
+    fake_api.make_admin(players.group, admin)
+    await players.command(admin, "/stop")
+    await players.command(admin, "/stop")
+    assert [await store.balance(u.id) for u in players.users] == [1000, 1000, 1000]
+    record = await store.get_match(match.match_id)
+    assert record.status == "cancelled"
+    rows = await assert_pool_sums_to_zero(store, match.match_id, 100, 3)
+    assert len(rows) == 6
+    assert await store.running_deals() == []
+    texts = [m.content for m in fake_api.messages_in(players.group)]
+    assert any(t("match.cancelled_refund", LANG, name="Cat", pool=300) in x for x in texts)
+
+
+async def test_a_player_who_cannot_pay_the_fee_cannot_start(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    app = running_bot.app
+    store = app.bot_data.store
+    players = await open_match(fake_api, app, "Short of beans", "/match")
+    players.app = app
+    await set_option(players, "fee", "+", 7)  # 1000
+    ann, bob, cat = players.users
+    await store.update_group_settings(players.group.id, give_enabled=True)
+    await store.give(bob.id, cat.id, 1, players.group.id)
+    await start(players)
+    await fake_api.wait_for(lambda: any(
+        t("match.need_fee", LANG, names="Bob", fee=1000) in m.content
+        for m in fake_api.messages_in(players.group)), 5)
+    assert await store.running_matches() == []
+    assert [await store.balance(u.id) for u in players.users] == [1000, 999, 1001]
+    table = app.bot_data.tables.get(key_of(players))
+    assert table.phase == "lobby" and table.match_id is None
+    await set_option(players, "fee", "-")  # 500: everyone can pay now
+    await start(players)
+    (match,) = await store.running_matches()
+    assert [await store.balance(u.id) for u in players.users] == [500, 499, 501]
+    assert match.pool == 1500
+
+
+async def test_leaving_a_knockout_puts_the_leaver_out_at_once(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    app = running_bot.app
+    store = app.bot_data.store
+    players = await open_match(fake_api, app, "Knock-out runaway", "/knockout")
+    players.app = app
+    await set_option(players, "chips", "+", 4)  # 100 chips: nobody is out by points alone
+    await set_option(players, "fee", "+", 2)  # 20
+    await start(players)
+    (match,) = await store.running_matches()
+    cat = players.users[2]
+    await players.command(cat, "/leave")
+    prompt = players.table_message()
+    assert t("match.leave_warning", LANG) in prompt.text
+    await players.press(cat, prompt, button_data(prompt, suffix=":yes2"))
+    await play_deals(players, 1)
+    record = await store.get_match(match.match_id)
+    assert record.status == "finished"
+    points = await match_deal_points(store, match.match_id)
+    chips = chips_after(points, 100, 2)
+    assert record.result["scores"] == chips and min(chips) > 0  # out by leaving, not by chips
+    assert record.result["forfeited"] == [False, False, True]
+    assert record.result["places"][2] == 3
+    final = final_post(fake_api, players)
+    assert t("match.forfeited", LANG) in final
+    ann, bob = chips[0], chips[1]
+    prizes = [42, 18] if ann > bob else [18, 42] if bob > ann else [30, 30]  # 60: 50+20 / 30
+    assert [await store.balance(u.id) for u in players.users] == \
+        [980 + prizes[0], 980 + prizes[1], 980]
+    await assert_pool_sums_to_zero(store, match.match_id, 20, 3)
+
+
+async def test_a_restart_right_after_a_match_deal_was_settled_deals_the_next_one(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """The table was last stored in its deal, whose settlement (with the match's state) was
+    committed just before the bot went down: the match goes on with its next deal."""
+    app = running_bot.app
+    players = await open_match(fake_api, app, "Power cut", "/match")
+    players.app = app
+    await set_option(players, "deals", "-", 6)
+    await start(players)
+    store = app.bot_data.store
+    key = key_of(players)
+    stored_in_deal_1 = (await store.load_tables())[key]
+    await play_deals(players, 1)
+    (match,) = await store.running_matches()
+    (running,) = await store.running_deals()  # deal 2 has begun
+    await running_bot.stop()
+    # as if the bot went down between settling deal 1 and storing its table again
+    store = await open_store(running_bot.settings.database)
+    await store.cancel_deal(running.deal_id)
+    await store.save_table(key, stored_in_deal_1)
+    await store.close()
+
+    app = await running_bot.start()  # deals deal 2 again (a new shuffle: the hook is unset)
+    players.app = app
+    table = app.bot_data.tables.get(key)
+    assert table is not None and table.match_id == match.match_id and table.phase == DEAL
+    assert table.deal_id not in (stored_in_deal_1["deal_id"], running.deal_id)
+    await play_deals(players, 12)  # until the match is over (extra deals included)
+    store = app.bot_data.store
+    record = await store.get_match(match.match_id)
+    assert record.status == "finished"
+    points = await match_deal_points(store, match.match_id)
+    assert len(points) >= 3 and points[0] == (2, -1, -1)  # deal 1 counted once
+    assert record.result["scores"] == [sum(p[i] for p in points) for i in range(3)]
+    assert (await store.get_deal(running.deal_id)).status == "cancelled"
+
+
+async def test_the_entry_fee_can_be_typed_and_bad_numbers_are_refused(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    app = running_bot.app
+    ann = fake_api.new_user("Ann")
+    group = fake_api.new_group("Typed fee")
+    players = Players(fake_api, group, [ann])
+    fake_api.open_private_chat(ann)
+    for bad in ("/match -5", "/match 1e3", "/knockout 1000001", "/match 5 6"):
+        await players.command(ann, bad)
+        assert fake_api.messages_in(group)[-1].text.startswith(t("match.usage", LANG,
+                                                                 command="/x", high=1)[:6])
+    assert app.bot_data.tables.get(f"{group.id}:0") is None
+    await players.command(ann, "/knockout 250")
+    lobby = players.table_message()
+    assert t("match.fee", LANG, fee=250, pool=250) in lobby.text

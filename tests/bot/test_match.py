@@ -1,0 +1,213 @@
+"""The competitions' own rules (RULES.md §10, issue 11): standings, extra deals, knock-out
+chips, time limits, rising base, prizes."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.game.match import (
+    FIXED,
+    KNOCKOUT,
+    MatchError,
+    MatchOptions,
+    MatchState,
+    payout,
+    prizes,
+)
+
+HUMANS = (True, True, True)
+
+
+def fixed(deals: int = 3, fee: int = 0, humans: tuple[bool, ...] = HUMANS) -> MatchState:
+    return MatchState(MatchOptions(FIXED, deals=deals, entry_fee=fee), humans, started_at=1000.0)
+
+
+def knockout(**options: int) -> MatchState:
+    return MatchState(MatchOptions(KNOCKOUT, **options), HUMANS, started_at=1000.0)
+
+
+def play(state: MatchState, *deals: tuple[int, ...], first_id: int = 1) -> MatchState:
+    for n, points in enumerate(deals):
+        state = state.record(first_id + n, points)
+    return state
+
+
+def test_defaults_follow_rules_section_10() -> None:
+    options = MatchOptions(FIXED)
+    assert (options.deals, options.chips, options.chip_base, options.threshold,
+            options.time_limit, options.rise_every, options.entry_fee) == (9, 20, 2, 1, 0, 0, 0)
+
+
+@pytest.mark.parametrize("name,value", [("deals", 2), ("deals", 13), ("chip_base", 0),
+                                        ("entry_fee", -1), ("time_limit", 241)])
+def test_options_out_of_limits_are_refused(name: str, value: int) -> None:
+    with pytest.raises(MatchError):
+        MatchOptions(FIXED).with_option(name, value)
+    with pytest.raises(MatchError):
+        MatchOptions("duplicate")
+
+
+def test_fixed_match_ranks_by_total_points_and_ends_after_n_deals() -> None:
+    state = play(fixed(), (4, -2, -2), (-2, 1, 1), (6, -3, -3))
+    assert state.scores() == [8, -4, -4]
+    assert state.is_over(0)
+    standings = state.standings()
+    assert [(s.seat, s.place, s.score, s.deals) for s in standings] == \
+        [(0, 1, 8, 3), (1, 2, -4, 3), (2, 2, -4, 3)]  # shared second place
+    assert state.places() == [1, 2, 2]
+
+
+def test_fixed_match_tie_for_first_plays_extra_deals_until_broken() -> None:
+    state = play(fixed(), (2, -1, -1), (-2, 1, 1), (-1, 2, -1))
+    assert state.scores() == [-1, 2, -1]
+    assert state.is_over(0)  # seat 1 alone first
+    state = play(fixed(), (2, -1, -1), (-1, 2, -1), (-1, -1, 2))
+    assert state.scores() == [0, 0, 0]
+    assert not state.is_over(0) and state.next_is_extra(0)
+    state = state.record(4, (2, -4, 2))  # still tied: seats 0 and 2 on 2
+    assert state.scores() == [2, -4, 2] and not state.is_over(0)
+    state = state.record(5, (-2, 4, -2))
+    assert state.scores() == [0, 0, 0] and not state.is_over(0)
+    state = state.record(6, (1, 1, -2))
+    assert state.scores() == [1, 1, -2] and not state.is_over(0)
+    state = state.record(7, (-4, 2, 2))
+    assert state.scores() == [-3, 3, 0] and state.is_over(0)
+    assert [(s.seat, s.place) for s in state.standings()] == [(1, 1), (2, 2), (0, 3)]
+    with pytest.raises(MatchError):
+        state.record(8, (2, -1, -1))
+
+
+def test_the_same_deal_counts_once() -> None:
+    state = fixed().record(7, (2, -1, -1))
+    assert state.record(7, (2, -1, -1)) is state
+    assert state.played == 1
+
+
+def test_a_deal_must_fit_the_match() -> None:
+    with pytest.raises(MatchError):
+        fixed().record(1, (2, -1))
+    with pytest.raises(MatchError):
+        fixed().record(1, (2, -1, 0))
+
+
+def test_leaver_is_ranked_last_and_wins_nothing() -> None:
+    state = fixed(fee=100).record(1, (-6, 3, 3), left=(0,))
+    state = play(state, (2, -4, 2), (-4, 2, 2), first_id=2)
+    assert state.scores() == [-8, 1, 7]
+    assert state.forfeited == (True, False, False)
+    assert [(s.seat, s.place, s.forfeited) for s in state.standings()] == \
+        [(2, 1, False), (1, 2, False), (0, 3, True)]
+    assert state.places() == [None, 2, 1]
+    # 300 beans: 50 % + the unused 20 % to first, 30 % to second
+    assert payout(state) == [0, 90, 210]
+
+
+def test_knockout_chips_follow_points_times_base_and_end_when_a_seat_is_out() -> None:
+    state = knockout()  # 20 chips, base 2
+    state = state.record(1, (4, -2, -2))  # landlord won base 1 with a bomb: 2 points per farmer
+    assert state.scores() == [28, 16, 16]
+    assert not state.is_over(0)
+    state = state.record(2, (-16, 8, 8))  # landlord lost with ×8: owes 32, holds 28
+    assert state.scores() == [0, 30, 30]
+    assert state.deals[-1].chips == (-28, 14, 14)
+    assert state.out() == [True, False, False]
+    assert state.is_over(0)
+    assert [(s.seat, s.place, s.out) for s in state.standings()] == \
+        [(1, 1, False), (2, 1, False), (0, 3, True)]
+
+
+def test_knockout_threshold_is_below_the_threshold_or_zero() -> None:
+    state = knockout(threshold=5).record(1, (-12, 6, 6))  # 20 − 24 → pays 20
+    assert state.scores() == [0, 30, 30] and state.out() == [True, False, False]
+    state = knockout(threshold=5).record(1, (-8, 4, 4))  # 20 − 16 = 4 < 5
+    assert state.scores() == [4, 28, 28] and state.out()[0]
+    state = knockout(threshold=5).record(1, (-7, 4, 3))  # 20 − 14 = 6: stays in
+    assert state.scores() == [6, 28, 26] and not any(state.out())
+
+
+def test_knockout_rising_base_doubles_every_k_deals() -> None:
+    state = knockout(chips=100, rise_every=2)
+    assert [state.chip_base_of(n) for n in range(1, 7)] == [2, 2, 4, 4, 8, 8]
+    state = play(state, (2, -1, -1), (2, -1, -1), (2, -1, -1))
+    assert [d.chip_base for d in state.deals] == [2, 2, 4]
+    assert state.scores() == [100 + 4 + 4 + 8, 100 - 8, 100 - 8]
+    assert state.chip_base == 4
+
+
+def test_knockout_time_limit_finishes_then_ties_play_on() -> None:
+    state = knockout(time_limit=45)
+    limit = 1000.0 + 45 * 60
+    state = state.record(1, (2, -1, -1))
+    assert state.scores() == [24, 18, 18]
+    assert not state.is_over(limit - 1) and state.is_over(limit)
+    tied = knockout(time_limit=45).record(1, (1, 1, -2))
+    assert tied.scores() == [22, 22, 16]
+    assert not tied.is_over(limit) and tied.next_is_extra(limit)
+    tied = tied.record(2, (-1, 2, -1))
+    assert tied.scores() == [20, 26, 14] and tied.is_over(limit)
+    assert tied.places() == [2, 1, 3]
+
+
+def test_leaver_in_a_knockout_is_out_at_once() -> None:
+    state = knockout().record(1, (-6, 3, 3), left=(0,))
+    assert state.scores() == [8, 26, 26]
+    assert state.out() == [True, False, False] and state.is_over(0)
+
+
+def test_prize_split_and_bot_seats() -> None:
+    assert prizes(300, [1, 2, 3]) == [150, 90, 60]
+    assert prizes(100, [2, 1, 3]) == [30, 50, 20]
+    assert prizes(200, [1, None, 2]) == [140, 0, 60]  # a bot seat: two human places
+    assert prizes(100, [1, None, None]) == [100, 0, 0]
+    assert prizes(301, [1, 1, 3]) == [121, 120, 60]  # two firsts share 151 + 90
+    assert prizes(10, [1, 2, 2]) == [5, 3, 2]
+    assert prizes(0, [1, 2, 3]) == [0, 0, 0]
+    assert prizes(90, [None, None, None]) == [0, 0, 0]
+    state = fixed(fee=50, humans=(True, False, True))
+    state = play(state, (-2, 4, -2), (-2, 4, -2), (4, -2, -2))
+    assert state.scores() == [0, 6, -6]
+    assert state.places() == [1, None, 2]  # the bot won, the best human is first for prizes
+    assert payout(state) == [70, 0, 30]
+
+
+def test_nobody_to_win_the_pool_refunds_every_fee() -> None:
+    state = fixed(fee=40, humans=(True, False, False)).record(1, (-6, 3, 3), left=(0,))
+    assert state.is_over(0)  # the one human forfeited: bots alone would play on for nothing
+    assert payout(state) == [40, 0, 0]
+
+
+def test_state_round_trips_through_json_dicts() -> None:
+    state = knockout(rise_every=3, entry_fee=10).record(5, (4, -2, -2), left=(2,))
+    assert MatchState.from_dict(state.to_dict()) == state
+    with pytest.raises(MatchError):
+        MatchState.from_dict({**state.to_dict(), "v": 9})
+
+
+@given(pool=st.integers(0, 10**9),
+       places=st.lists(st.one_of(st.none(), st.integers(1, 4)), min_size=2, max_size=4))
+def test_prizes_sum_to_the_pool(pool: int, places: list[int | None]) -> None:
+    ranked = sorted(p for p in places if p is not None)
+    # competition ranking: a place is 1 + how many rank strictly ahead
+    places = [None if p is None else 1 + sum(q < p for q in ranked) for p in places]
+    paid = prizes(pool, places)
+    assert all(a >= 0 for a in paid)
+    assert sum(paid) == (pool if ranked else 0)
+    for i, p in enumerate(places):
+        for j, q in enumerate(places):
+            if p is not None and q is not None and p < q:
+                assert paid[i] >= paid[j]
+
+
+@given(st.lists(st.tuples(st.integers(-48, 48), st.integers(-48, 48)), min_size=1,
+                max_size=20))
+def test_knockout_chips_are_conserved_and_never_negative(deals: list[tuple[int, int]]) -> None:
+    state = knockout(rise_every=2)
+    for n, (a, b) in enumerate(deals):
+        if state.is_over(0):
+            break
+        state = state.record(n, (a, b, -a - b))
+        assert sum(state.scores()) == 60
+        assert min(state.scores()) >= 0
+    assert payout(state) == [0, 0, 0]

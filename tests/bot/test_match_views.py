@@ -1,0 +1,65 @@
+"""Match texts and the option buttons (issue 11): exact lines in three languages."""
+
+from __future__ import annotations
+
+from bot.game.match import FIXED, KNOCKOUT, MatchOptions, MatchState
+from bot.i18n import t
+from bot.match_views import final_text, place_text, standings_text, stepped
+
+NAMES = ["Ann", "Bob", "Cat"]
+
+
+def test_option_buttons_step_through_their_choices_and_stop_at_the_ends() -> None:
+    options = MatchOptions(FIXED)
+    assert stepped(options, "deals-").deals == 8
+    assert stepped(MatchOptions(FIXED, deals=3), "deals-").deals == 3
+    assert stepped(MatchOptions(FIXED, deals=12), "deals+").deals == 12
+    assert stepped(options, "fee+").entry_fee == 10
+    knockout = MatchOptions(KNOCKOUT)
+    assert stepped(knockout, "base+").chip_base == 3
+    assert stepped(knockout, "time+").time_limit == 15
+    assert stepped(MatchOptions(KNOCKOUT, chip_base=4), "base-").chip_base == 3
+    try:
+        stepped(options, "chips+")  # a fixed match has no chips
+    except KeyError:
+        pass
+    else:
+        raise AssertionError("chips in a fixed match")
+
+
+def test_places_in_three_languages() -> None:
+    assert [place_text(n, "en") for n in (1, 2, 3, 12, 21)] == \
+        ["1st place", "2nd place", "3rd place", "12th place", "21st place"]
+    assert place_text(3, "zh-Hans") == "第3名" and place_text(1, "zh-Hant") == "第1名"
+
+
+def test_knockout_standings_show_chips_out_and_the_chip_base() -> None:
+    state = MatchState(MatchOptions(KNOCKOUT, rise_every=1), (True, True, False), 0.0)
+    state = state.record(1, (-12, 6, 6))  # 20 − 24: pays 20
+    text = standings_text(state, NAMES, "en", 0.0).splitlines()
+    assert text == [
+        t("match.standings", "en", format="Knock-out"),
+        "1st place Bob · 30 chips · deals played: 1",
+        "1st place Cat · 30 chips · deals played: 1",
+        "3rd place Ann · 0 chips · out",
+        t("match.chip_base", "en", base=4),
+    ]
+    zh = standings_text(state, NAMES, "zh-Hans", 0.0).splitlines()
+    assert zh[3] == "第3名 Ann · 0 筹码 · 出局"
+
+
+def test_final_standings_name_the_champion_and_the_prizes() -> None:
+    state = MatchState(MatchOptions(FIXED, deals=3, entry_fee=100), (True, True, True), 0.0)
+    for n, points in enumerate([(4, -2, -2), (-1, 2, -1), (2, -4, 2)]):
+        state = state.record(n, points)
+    text = final_text(state, NAMES, [150, 60, 90], "zh-Hant")  # per seat
+    assert text.splitlines() == [
+        "🏁 比賽結束 · 定局積分",
+        "🏆 冠軍：Ann",
+        "",
+        "第1名 Ann · +5 分 · 第 3/3 局 · 獎金 150 歡樂豆",
+        "第2名 Cat · -1 分 · 第 3/3 局 · 獎金 90 歡樂豆",
+        "第3名 Bob · -4 分 · 第 3/3 局 · 獎金 60 歡樂豆",
+        "",
+        "獎池 300 歡樂豆已發放。",
+    ]
