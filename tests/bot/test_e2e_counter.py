@@ -5,8 +5,12 @@ group setting ``card_counter`` (on by default, in the /settings menu) hides it w
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 
+import pytest
+
+from bot.__main__ import LIBRARY_LOG_FLOORS
 from bot.i18n import t
 from engine import SCORE, Action, DealState, new_deal
 from engine.ai import choose_action
@@ -70,8 +74,11 @@ async def shows(api: FakeBotApi, user: User, line: str) -> FakeMessage:
 
 
 async def test_the_private_caption_counts_the_cards_out_and_no_group_message_shows_it(
-    fake_api: FakeBotApi, running_bot: BotRunner
+    fake_api: FakeBotApi, running_bot: BotRunner, caplog: pytest.LogCaptureFixture
 ):
+    caplog.set_level(logging.DEBUG)  # as `LOG_LEVEL=DEBUG` logs: libraries at their floors
+    for name, floor in LIBRARY_LOG_FLOORS.items():
+        caplog.set_level(floor, logger=name)
     players = await start_seeded_deal(fake_api, running_bot.app, "Counting night", seed=SEED)
     group = players.group
     assert players.state is not None
@@ -94,6 +101,8 @@ async def test_the_private_caption_counts_the_cards_out_and_no_group_message_sho
     for text in group_texts(fake_api, group):
         assert PREFIXES[LANG].strip() not in text and "BJ×" not in text, text
     assert_no_hand_in_group(fake_api, group, players.users)
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert PREFIXES[LANG] not in logged and "BJ×" not in logged  # nor in a log line
 
 
 async def test_the_setting_off_hides_the_counter(fake_api: FakeBotApi, running_bot: BotRunner):
