@@ -33,6 +33,8 @@ Settings (key: values, default):
 - ``give_enabled``: ``/give`` between players allowed (off).
 - ``pictures``: the table, hand and result messages are pictures with captions (issue 4, on);
   off: text only.
+- ``card_counter``: each player's private hand message carries the card counter (记牌器,
+  issue 17: how many of each rank are still out, from public information only; on).
 """
 
 from __future__ import annotations
@@ -89,6 +91,7 @@ DEFAULT_GROUP_SETTINGS: dict[str, Any] = {
     "daily_post": True,
     "give_enabled": False,
     "pictures": True,
+    "card_counter": True,
 }
 
 #: Group settings that are engine rule options (``engine.presets.Rules`` fields).
@@ -169,6 +172,7 @@ _CHECKS: dict[str, Callable[[Any], bool]] = {
     "daily_post": _flag,
     "give_enabled": _flag,
     "pictures": _flag,
+    "card_counter": _flag,
 }
 
 

@@ -76,6 +76,7 @@ MENU: tuple[MenuItem, ...] = (
     MenuItem("daily_post"),
     MenuItem("give_enabled"),
     MenuItem("pictures"),
+    MenuItem("card_counter"),
     MenuItem("timezone", TIMEZONES),
 )
 ITEMS: dict[str, MenuItem] = {item.key: item for item in MENU}

@@ -6,7 +6,8 @@ Pure functions, no I/O: each returns text (every string through :func:`bot.i18n.
 
 Privacy (issue 3): group views (:func:`lobby_view`, :func:`table_view`, :func:`result_text`) take
 only public facts (card counts, plays made, the kitty once revealed, shown hands); a hand is
-rendered only by :func:`hand_view` and :func:`my_cards_text`, for its owner.
+rendered only by :func:`hand_view` and :func:`my_cards_text`, for its owner. So is the card
+counter (:func:`counter_line`): with the public plays it gives away its seat's hand.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from bot.i18n import t
 from bot.numbers import signed
 from bot.selection import MAX_ENCODED, encode_ranks, offers
 from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
+from engine.ai import card_counter, format_counter
 from engine.cards import BIG_JOKER, RANK_LABELS, SMALL_JOKER, cards_to_ranks, rank_counts
 
 NAME_LIMIT = 24
@@ -440,7 +442,8 @@ def hand_view(
     Hint, Clear — or, when nothing in the hand beats the table, only 要不起 / Can't beat and
     My cards; "Show cards" while allowed (RULES.md §3); and Auto-play or Take
     back (RULES.md §9). Decision buttons carry the state version; the auto-play switch does not
-    (switching is the same request whatever the state). In the player's own language
+    (switching is the same request whatever the state). While the deal runs and the table's
+    ``card_counter`` is on, a :func:`counter_line` under the hand. In the player's own language
     (:meth:`bot.game.table.Table.seat_lang`).
     """
     seat = view.seat
@@ -452,6 +455,8 @@ def hand_view(
     allowance = _allowance_line(view, lang)
     if allowance is not None:
         lines.append(allowance)
+    if table.card_counter and _playing(view):
+        lines.append(counter_line(view, lang))
     mine = seat in view.to_act and _playing(view)
     if selected and mine and view.phase == "playing":
         lines.append(t("hand.selected", lang, cards=ranks_text(selected, lang)))
@@ -498,6 +503,18 @@ def hand_view(
     else:
         rows.append([_button(t("btn.autoplay", lang), cb.ACTION, table.token, 0, "auto1")])
     return "\n".join(lines), InlineKeyboardMarkup(rows)
+
+
+def counter_line(view: SeatView, lang: str) -> str:
+    """The card counter (记牌器, issue 17) of ``view.seat`` in ``lang``: how many of each rank
+    are neither played nor in the seat's hand, strongest first (``记牌器：大王1 小王0 2×3 …``,
+    ``Card counter: BJ×1 SJ×0 2×3 …``), from the seat's view alone
+    (:func:`engine.ai.card_counter`); two decks in the four-player game (RULES.md §11).
+
+    Private: with the public plays it gives away the seat's own hand, so it belongs only in that
+    seat's hand message."""
+    labels = {BIG_JOKER: t("counter.big_joker", lang), SMALL_JOKER: t("counter.small_joker", lang)}
+    return t("hand.counter", lang, counts=format_counter(card_counter(view), labels))
 
 
 def _allowance_line(view: SeatView, lang: str) -> str | None:

@@ -30,6 +30,8 @@ class TableConfig:
         autoplay_mode: ``"simple"`` (the seeds' rule) or ``"ai"`` for seats on auto-play.
         bot_level: the ``engine.ai`` level of bot seats.
         pictures: messages are pictures with captions (issue 4); ``False``: text only.
+        card_counter: each player's private hand message shows the card counter (记牌器,
+            issue 17, :func:`bot.views.counter_line`).
     """
 
     lang: str
@@ -41,6 +43,7 @@ class TableConfig:
     autoplay_mode: str
     bot_level: str
     pictures: bool
+    card_counter: bool
 
     @classmethod
     def of(cls, group: Mapping[str, Any], *, default_language: str, play_timeout: float,
@@ -58,4 +61,5 @@ class TableConfig:
             autoplay_mode=str(group.get("autoplay") or "simple"),
             bot_level=str(group.get("bot_level") or "normal"),
             pictures=bool(group.get("pictures", True)),
+            card_counter=bool(group.get("card_counter", True)),
         )

@@ -184,6 +184,7 @@ class DealDriver:
         table.autoplay_mode = config.autoplay_mode
         table.bot_level = config.bot_level
         table.pictures = config.pictures
+        table.card_counter = config.card_counter
 
     async def deal(self, table: Table) -> None:
         """Start a deal and show it (lock held): :meth:`start`, then the same show and schedule

@@ -109,6 +109,8 @@ class Table:
         bot_level: the ``engine.ai`` level of the bot seats (group setting ``bot_level``).
         pictures: the table's messages are pictures with captions (the group's ``pictures``
             setting, issue 4); ``False``: text only.
+        card_counter: the hand messages show the card counter (记牌器, the group's
+            ``card_counter`` setting, issue 17).
         message_id: the group message showing the lobby, then the table.
         message_photo: the table message is a photo (a text message cannot become one).
         hand_message_ids: per seat, the private message with that seat's hand and buttons.
@@ -148,6 +150,7 @@ class Table:
     autoplay_mode: str = "simple"
     bot_level: str = "normal"
     pictures: bool = True
+    card_counter: bool = True
     message_id: int | None = None
     message_photo: bool = False
     hand_message_ids: list[int | None] = field(default_factory=list)
@@ -220,16 +223,18 @@ class Table:
         Shape: ``{"v": 1, "chat_id", "thread_id", "lang", "title", "token", "phase", "opener_id",
         "seats": [{"user_id", "name", "is_bot", "left", "blocked", "lang"}, ...], "seat_count",
         "preset", "stake",
-        "play_timeout", "bid_timeout", "autoplay_mode", "bot_level", "pictures", "message_id",
-        "message_photo", "hand_message_ids": [...], "hand_photos": [...], "turn_notices": [...],
-        "leave_prompts": [...], "join_link", "deal_id", "first_bidder", "redeals", "deadline",
-        "lobby_deadline", "selections": [[rank, ...], ...], "hint_index": [...],
-        "private", "match_options", "match_id"}``, meaning what the attributes do.
+        "play_timeout", "bid_timeout", "autoplay_mode", "bot_level", "pictures", "card_counter",
+        "message_id", "message_photo", "hand_message_ids": [...], "hand_photos": [...],
+        "turn_notices": [...], "leave_prompts": [...], "join_link", "deal_id", "first_bidder",
+        "redeals", "deadline", "lobby_deadline", "selections": [[rank, ...], ...],
+        "hint_index": [...], "private", "match_options", "match_id"}``, meaning what the
+        attributes do.
         Dicts stored before pictures existed lack ``pictures`` … ``turn_notices``; they read as
         text messages and no pending notice. Dicts stored before ``leave_prompts`` read as no
         pending /leave confirmation; dicts stored before ``private`` read as a group's table,
         dicts stored before ``seat_count`` as a three-seat table, dicts stored before
-        ``match_options`` as a table of single deals.
+        ``match_options`` as a table of single deals, dicts stored before ``card_counter`` with the
+        counter on (its default).
         """
         return {
             "v": DICT_VERSION,
@@ -249,6 +254,7 @@ class Table:
             "autoplay_mode": self.autoplay_mode,
             "bot_level": self.bot_level,
             "pictures": self.pictures,
+            "card_counter": self.card_counter,
             "message_id": self.message_id,
             "message_photo": self.message_photo,
             "hand_message_ids": list(self.hand_message_ids),
@@ -297,6 +303,7 @@ class Table:
                 autoplay_mode=data["autoplay_mode"],
                 bot_level=data.get("bot_level", "normal"),
                 pictures=bool(data.get("pictures", True)),
+                card_counter=bool(data.get("card_counter", True)),
                 message_id=data["message_id"],
                 message_photo=bool(data.get("message_photo", False)),
                 hand_message_ids=list(data["hand_message_ids"]),
