@@ -5,8 +5,9 @@ Telegram allows a group about 20 messages (sends, edits, deletes) per minute; a 
 bursts 20 and then refills one every 3 s lets 40 through in a sliding minute and earns 429s. A
 :class:`SlidingWindow` lets at most ``limit`` requests start in any ``period`` seconds (plus a
 small margin for the network), never more. Private chats have no group budget (Telegram allows
-about one message per second there, and 30 per second for the whole bot, which
-``AIORateLimiter`` keeps).
+about one message per second there). The whole bot may send about 30 requests that name a chat
+per second: PTB's overall limiter is a bucket too (it lets about 60 through in a sliding second),
+so the same strict window, keyed by nothing but the bot, keeps that limit as well.
 
 ``AIORateLimiter`` answers a 429 by pausing *every* request of the bot; :class:`ChatRateLimiter`
 pauses only the chat the 429 was for, for its ``retry_after``, and then sends the request again
@@ -38,6 +39,11 @@ GROUP_PERIOD = 60.0
 MARGIN = 1.0
 #: Overall requests per second for one bot (Telegram: about 30).
 OVERALL_RATE = 30
+#: Added to the overall second, for the same reason as ``MARGIN`` (requests overtake each other
+#: on the way by a few tens of milliseconds at most).
+OVERALL_MARGIN = 0.15
+#: The overall window's one key.
+_BOT = "bot"
 
 class _QuietRetryAfter(logging.Filter):
     """``AIORateLimiter`` logs every 429 it passes on as an error with a traceback; here a 429
@@ -118,24 +124,27 @@ def is_group(chat_id: object) -> bool:
 
 
 class ChatRateLimiter(AIORateLimiter):
-    """PTB's ``AIORateLimiter`` for the overall rate, without its per-group bucket, plus a strict
-    :class:`SlidingWindow` per group and a 429 that pauses only its own chat.
+    """PTB's ``AIORateLimiter`` without its buckets: a strict :class:`SlidingWindow` per group,
+    another for the whole bot (every request that names a chat, as Telegram counts), and a 429
+    that pauses only its own chat. Requests that name no chat (``answerCallbackQuery``,
+    ``getFile``) are not limited here.
 
     Args:
         group_limit: sends, edits and deletes per group in any ``group_period`` seconds
             (plus ``margin``).
-        overall: requests per second for the whole bot.
+        overall: requests naming a chat for the whole bot in any 1 s (plus ``overall_margin``).
         max_retries: how often a request answered with 429 is sent again (after its
             ``retry_after``); then the ``RetryAfter`` propagates.
         clock: monotonic seconds, for the window.
     """
 
     def __init__(self, group_limit: int = GROUP_LIMIT, *, group_period: float = GROUP_PERIOD,
-                 margin: float = MARGIN, overall: float = OVERALL_RATE, max_retries: int = 3,
+                 margin: float = MARGIN, overall: int = OVERALL_RATE,
+                 overall_margin: float = OVERALL_MARGIN, max_retries: int = 3,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__(overall_max_rate=overall, overall_time_period=1, group_max_rate=0,
-                         max_retries=0)
+        super().__init__(overall_max_rate=0, group_max_rate=0, max_retries=0)
         self.window = SlidingWindow(group_limit, group_period + margin, clock)
+        self.overall = SlidingWindow(overall, 1.0 + overall_margin, clock)
         self.max_retries = max_retries
         self._paused: dict[object, float] = {}
 
@@ -168,6 +177,8 @@ class ChatRateLimiter(AIORateLimiter):
                 await asyncio.sleep(pause)
             if group and not (prepaid and attempt == 0):
                 await self.window.acquire(key)
+            if chat_id is not None:
+                await self.overall.acquire(_BOT)
             try:
                 return await super().process_request(callback, args, kwargs, endpoint, data,
                                                      None)

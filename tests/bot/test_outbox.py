@@ -57,6 +57,33 @@ async def test_never_more_than_the_limit_in_any_window():
     assert starts[-1] - starts[0] >= 0.8  # 8 requests at 3 per window need three windows
 
 
+async def test_never_more_than_the_overall_limit_in_any_second():
+    limiter = ChatRateLimiter(100, overall=5, overall_margin=0.05)
+    log: list = []
+    chats = [-7, -8, 1001, 1002, 1003]  # groups and private chats share the bot's budget
+    await asyncio.gather(*(_request(limiter, chats[i % 5], log) for i in range(12)))
+    starts = sorted(t for _, t in log)
+    assert len(starts) == 12
+    for i, start in enumerate(starts):
+        assert sum(1 for s in starts[i:] if s - start < 1.0) <= 5, starts
+    assert starts[-1] - starts[0] >= 2.0  # 12 requests at 5 per second need three seconds
+
+
+async def test_requests_naming_no_chat_have_no_overall_budget():
+    limiter = ChatRateLimiter(100, overall=1)
+    answered: list = []
+
+    async def answer():
+        answered.append(time.monotonic())
+        return True
+
+    began = time.monotonic()
+    await asyncio.gather(*(limiter.process_request(answer, (), {}, "answerCallbackQuery",
+                                                   {"callback_query_id": str(i)}, None)
+                           for i in range(5)))
+    assert len(answered) == 5 and time.monotonic() - began < 0.5
+
+
 async def test_private_chats_have_no_group_budget():
     limiter = ChatRateLimiter(1, group_period=30.0)
     log: list = []
