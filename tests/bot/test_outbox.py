@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from telegram.error import RetryAfter
 
-from bot.outlet.limiter import ChatRateLimiter, SlidingWindow, is_group
+from bot.outlet.limiter import ChatRateLimiter, InFlightWindow, SlidingWindow, is_group
 from bot.outlet.outbox import Outbox
 
 
@@ -27,6 +27,21 @@ def test_the_window_is_strict_not_a_bucket():
     assert window.take(-1) and not window.take(-1)
     window.give_back(-1)
     assert window.used(-1) == 2 and window.take(-1)
+
+
+def test_the_overall_window_counts_a_request_until_its_answer():
+    now = [0.0]
+    window = InFlightWindow(2, 1.0, clock=lambda: now[0])
+    assert window.wait_time() == 0.0
+    window.in_flight = 2  # two requests on the way, the first held up
+    assert window.used() == 2 and window.wait_time() > 0
+    now[0] = 5.0
+    window.release()  # answered late: it counts from its answer, not from its start
+    assert window.used() == 2
+    now[0] = 5.9
+    assert window.wait_time() == 6.0 - 5.9
+    now[0] = 6.0
+    assert window.used() == 1 and window.wait_time() == 0.0
 
 
 def test_groups_have_negative_ids():
