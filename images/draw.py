@@ -166,7 +166,8 @@ def encode(im: Image.Image, fmt: str, palette: Image.Image | None = None) -> byt
     PNG is a 256-colour palette PNG without dithering: lossless PNG costs Pillow several times
     longer, for a picture Telegram turns into a JPEG anyway. The colours come from ``palette``
     (a ``P`` image; mapping to it is quick) or, without one, from the picture itself (fast
-    octree, ~10 ms for 1280 × 720). JPEG is quality 88.
+    octree, ~10 ms for 1280 × 720), zlib level 6 (a 1280 × 720 table: 32 KB against 40 KB at
+    level 3, for ~3 ms more). JPEG is quality 88.
 
     Raises:
         RenderError: an unknown format.
@@ -178,7 +179,7 @@ def encode(im: Image.Image, fmt: str, palette: Image.Image | None = None) -> byt
             small = im.quantize(256, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         else:
             small = im.quantize(palette=palette, dither=Image.Dither.NONE)
-        small.save(buf, "PNG", compress_level=3)
+        small.save(buf, "PNG", compress_level=6)
     elif fmt in ("JPEG", "JPG"):
         im.save(buf, "JPEG", quality=88, subsampling="4:2:0")
     else:

@@ -5,8 +5,9 @@ Telegram allows a group about 20 messages (sends, edits, deletes) per minute; a 
 bursts 20 and then refills one every 3 s lets 40 through in a sliding minute and earns 429s. A
 :class:`SlidingWindow` lets at most ``limit`` requests start in any ``period`` seconds (plus a
 small margin for the network), never more. Private chats have no group budget (Telegram allows
-about one message per second there, and 30 per second for the whole bot, which
-``AIORateLimiter`` keeps).
+about one message per second there). The whole bot may send about 30 requests that name a chat
+per second: PTB's overall limiter is a bucket too (it lets about 60 through in a sliding second),
+so a strict window for the whole bot (:class:`InFlightWindow`) keeps that limit as well.
 
 ``AIORateLimiter`` answers a 429 by pausing *every* request of the bot; :class:`ChatRateLimiter`
 pauses only the chat the 429 was for, for its ``retry_after``, and then sends the request again
@@ -38,6 +39,9 @@ GROUP_PERIOD = 60.0
 MARGIN = 1.0
 #: Overall requests per second for one bot (Telegram: about 30).
 OVERALL_RATE = 30
+#: Added to the overall second, for clocks that differ a little (requests that overtake each
+#: other on the way are handled by :class:`InFlightWindow`).
+OVERALL_MARGIN = 0.05
 
 class _QuietRetryAfter(logging.Filter):
     """``AIORateLimiter`` logs every 429 it passes on as an error with a traceback; here a 429
@@ -107,6 +111,59 @@ class SlidingWindow:
         return len(self._recent(key))
 
 
+class InFlightWindow:
+    """At most ``limit`` requests in any ``period`` seconds, however late each one arrives: a
+    request counts from when it starts until ``period`` after its answer came back.
+
+    A request reaches the server somewhere between its start here and its answer. Counting
+    starts only (as :class:`SlidingWindow` does) lets a request that was held up on the way (a
+    busy event loop, a slow connection) arrive in the same server second as later ones; counting
+    it until its answer plus ``period`` cannot.
+
+    Args:
+        limit: requests per window (≥ 1). period: the window in seconds.
+        clock: monotonic seconds (tests pass a fake one).
+    """
+
+    def __init__(self, limit: int, period: float, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        self.limit = max(1, limit)
+        self.period = period
+        self._clock = clock
+        self._ends: deque[float] = deque()
+        self.in_flight = 0
+
+    def _recent(self) -> deque[float]:
+        horizon = self._clock() - self.period
+        while self._ends and self._ends[0] <= horizon:
+            self._ends.popleft()
+        return self._ends
+
+    def used(self) -> int:
+        """Requests in flight plus those answered within the last ``period`` seconds."""
+        return self.in_flight + len(self._recent())
+
+    def wait_time(self) -> float:
+        """Seconds until a request may start, as far as known now (0: now)."""
+        ends = self._recent()
+        if self.in_flight + len(ends) < self.limit:
+            return 0.0
+        if ends:
+            return max(0.0, ends[0] + self.period - self._clock())
+        return 0.01  # all in flight: one comes back soon
+
+    async def acquire(self) -> None:
+        """Wait until a request may start, and count it as in flight."""
+        while self.used() >= self.limit:
+            await asyncio.sleep(max(0.01, self.wait_time()))
+        self.in_flight += 1
+
+    def release(self) -> None:
+        """The request that :meth:`acquire` let start was answered (or failed) now."""
+        self.in_flight -= 1
+        self._ends.append(self._clock())
+
+
 def is_group(chat_id: object) -> bool:
     """Group, supergroup and channel ids are negative (or @usernames); users' are positive."""
     if isinstance(chat_id, str):
@@ -118,24 +175,27 @@ def is_group(chat_id: object) -> bool:
 
 
 class ChatRateLimiter(AIORateLimiter):
-    """PTB's ``AIORateLimiter`` for the overall rate, without its per-group bucket, plus a strict
-    :class:`SlidingWindow` per group and a 429 that pauses only its own chat.
+    """PTB's ``AIORateLimiter`` without its buckets: a strict :class:`SlidingWindow` per group,
+    another for the whole bot (every request that names a chat, as Telegram counts), and a 429
+    that pauses only its own chat. Requests that name no chat (``answerCallbackQuery``,
+    ``getFile``) are not limited here.
 
     Args:
         group_limit: sends, edits and deletes per group in any ``group_period`` seconds
             (plus ``margin``).
-        overall: requests per second for the whole bot.
+        overall: requests naming a chat for the whole bot in any 1 s (plus ``overall_margin``).
         max_retries: how often a request answered with 429 is sent again (after its
             ``retry_after``); then the ``RetryAfter`` propagates.
         clock: monotonic seconds, for the window.
     """
 
     def __init__(self, group_limit: int = GROUP_LIMIT, *, group_period: float = GROUP_PERIOD,
-                 margin: float = MARGIN, overall: float = OVERALL_RATE, max_retries: int = 3,
+                 margin: float = MARGIN, overall: int = OVERALL_RATE,
+                 overall_margin: float = OVERALL_MARGIN, max_retries: int = 3,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__(overall_max_rate=overall, overall_time_period=1, group_max_rate=0,
-                         max_retries=0)
+        super().__init__(overall_max_rate=0, group_max_rate=0, max_retries=0)
         self.window = SlidingWindow(group_limit, group_period + margin, clock)
+        self.overall = InFlightWindow(overall, 1.0 + overall_margin, clock)
         self.max_retries = max_retries
         self._paused: dict[object, float] = {}
 
@@ -168,6 +228,9 @@ class ChatRateLimiter(AIORateLimiter):
                 await asyncio.sleep(pause)
             if group and not (prepaid and attempt == 0):
                 await self.window.acquire(key)
+            counted = chat_id is not None
+            if counted:
+                await self.overall.acquire()
             try:
                 return await super().process_request(callback, args, kwargs, endpoint, data,
                                                      None)
@@ -180,4 +243,7 @@ class ChatRateLimiter(AIORateLimiter):
                 self._paused[key] = max(self._paused.get(key, 0.0),
                                         time.monotonic() + seconds + 0.1)
                 log.info("429 for chat %s: it waits %.1f s", chat_id, seconds)
+            finally:
+                if counted:
+                    self.overall.release()
         raise AssertionError("unreachable")

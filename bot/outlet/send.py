@@ -4,13 +4,16 @@
 possible: a caption edit when the picture is the one shown already, ``editMessageMedia`` (with
 the picture's cached ``file_id`` when it was uploaded before, :mod:`bot.photos`) when it changed,
 a text edit in text mode. A text message cannot become a photo nor a photo a text message: then
-a new message is sent and the old one deleted. Pictures are rendered in a worker thread.
+a new message is sent and the old one deleted. Pictures are rendered in a worker thread, once
+per picture input: the last :data:`RENDERED_SIZE` pictures are kept by their drawing's ``key``
+(a hand whose selection goes back, a table message posted again, equal states at two tables).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Hashable
 
 from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message
@@ -21,6 +24,10 @@ from bot.game.drawing import Drawing
 from bot.outlet.edits import edited
 
 log = logging.getLogger(__name__)
+
+#: How many rendered pictures are kept (20–50 KB each).
+RENDERED_SIZE = 256
+_rendered: OrderedDict[tuple[str, Hashable], bytes] = OrderedDict()
 
 
 async def answer(query: CallbackQuery, text: str | None = None, alert: bool = False) -> None:
@@ -84,11 +91,20 @@ async def set_caption(bot: Bot, chat_id: int, message_id: int, is_photo: bool, t
 
 
 async def picture_of(drawing: Drawing) -> photos.Picture:
-    """The drawing's picture, rendered in a worker thread unless it was already."""
+    """The drawing's picture, rendered in a worker thread unless it was already (for this
+    drawing or an earlier one with an equal ``key`` and file name)."""
     data = drawing.data
     if data is None:
-        assert drawing.render is not None
-        data = await asyncio.to_thread(drawing.render)
+        assert drawing.render is not None and drawing.key is not None
+        slot = (drawing.filename, drawing.key)
+        data = _rendered.get(slot)
+        if data is None:
+            data = await asyncio.to_thread(drawing.render)
+            _rendered[slot] = data
+            while len(_rendered) > RENDERED_SIZE:
+                _rendered.popitem(last=False)
+        else:
+            _rendered.move_to_end(slot)
     return photos.Picture(data, drawing.filename)
 
 

@@ -69,7 +69,7 @@ async def test_a_zh_hans_deal_draws_chinese_words_and_names(
         (out / "zh_result.png").write_bytes(fake_api.file(result.photo))
         table_photo = next(m for m in fake_api.messages_in(group)
                            if m.photo and m.message_id != result.message_id)
-        (out / "zh_table.jpg").write_bytes(fake_api.file(table_photo.photo))
+        (out / "zh_table.png").write_bytes(fake_api.file(table_photo.photo))
         for i, user in enumerate(users):
             hand = zh_hand_message(fake_api, user)
             (out / f"zh_hand{i}.png").write_bytes(fake_api.file(hand.photo))

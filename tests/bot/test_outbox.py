@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from telegram.error import RetryAfter
 
-from bot.outlet.limiter import ChatRateLimiter, SlidingWindow, is_group
+from bot.outlet.limiter import ChatRateLimiter, InFlightWindow, SlidingWindow, is_group
 from bot.outlet.outbox import Outbox
 
 
@@ -27,6 +27,21 @@ def test_the_window_is_strict_not_a_bucket():
     assert window.take(-1) and not window.take(-1)
     window.give_back(-1)
     assert window.used(-1) == 2 and window.take(-1)
+
+
+def test_the_overall_window_counts_a_request_until_its_answer():
+    now = [0.0]
+    window = InFlightWindow(2, 1.0, clock=lambda: now[0])
+    assert window.wait_time() == 0.0
+    window.in_flight = 2  # two requests on the way, the first held up
+    assert window.used() == 2 and window.wait_time() > 0
+    now[0] = 5.0
+    window.release()  # answered late: it counts from its answer, not from its start
+    assert window.used() == 2
+    now[0] = 5.9
+    assert window.wait_time() == 6.0 - 5.9
+    now[0] = 6.0
+    assert window.used() == 1 and window.wait_time() == 0.0
 
 
 def test_groups_have_negative_ids():
@@ -55,6 +70,33 @@ async def test_never_more_than_the_limit_in_any_window():
     for i, start in enumerate(starts):
         assert sum(1 for s in starts[i:] if s - start < 0.4) <= 3, starts
     assert starts[-1] - starts[0] >= 0.8  # 8 requests at 3 per window need three windows
+
+
+async def test_never_more_than_the_overall_limit_in_any_second():
+    limiter = ChatRateLimiter(100, overall=5, overall_margin=0.05)
+    log: list = []
+    chats = [-7, -8, 1001, 1002, 1003]  # groups and private chats share the bot's budget
+    await asyncio.gather(*(_request(limiter, chats[i % 5], log) for i in range(12)))
+    starts = sorted(t for _, t in log)
+    assert len(starts) == 12
+    for i, start in enumerate(starts):
+        assert sum(1 for s in starts[i:] if s - start < 1.0) <= 5, starts
+    assert starts[-1] - starts[0] >= 2.0  # 12 requests at 5 per second need three seconds
+
+
+async def test_requests_naming_no_chat_have_no_overall_budget():
+    limiter = ChatRateLimiter(100, overall=1)
+    answered: list = []
+
+    async def answer():
+        answered.append(time.monotonic())
+        return True
+
+    began = time.monotonic()
+    await asyncio.gather(*(limiter.process_request(answer, (), {}, "answerCallbackQuery",
+                                                   {"callback_query_id": str(i)}, None)
+                           for i in range(5)))
+    assert len(answered) == 5 and time.monotonic() - began < 0.5
 
 
 async def test_private_chats_have_no_group_budget():
