@@ -99,7 +99,9 @@ class DealDriver:
         The first bidder is random for a table's first deal and rotates afterwards (RULES.md
         §1.4). After a redeal (everybody passed, RULES.md §2) the same seat bids first, the hand
         messages are reused, and seats that were on auto-play stay on it (RULES.md §9: until the
-        owner takes back control). Test hooks: ``GameContext.deal_seed``, ``first_bidder``.
+        owner takes back control). The table is stored with the new deal, and a redeal's old
+        deal is cancelled in that same transaction (``store.create_deal(replaces=...)``).
+        Test hooks: ``GameContext.deal_seed``, ``first_bidder``.
         """
         ctx = self.ctx
         config = await ctx.config(table)
@@ -139,13 +141,14 @@ class DealDriver:
             else SeatRecord(s.user_id, s.name, False)
             for i, s in enumerate(table.seats)
         ]
+        table.deadline = time.time() + self._timeout(table, state)
+        table.result_due = False
+        replaces = table.deal_id if old is not None else None
         table.deal_id = await ctx.store.create_deal(
             table.key, table.chat_id, records, rules.to_dict(), max(1, table.stake),
-            state.to_json(), state.version,
+            state.to_json(), state.version, replaces=replaces, table=table.to_dict(),
         )
-        table.deadline = time.time() + self._timeout(table, state)
         self._fresh.add(table.key)
-        await ctx.save(table)
         ctx.outlet.cancel(timers.LOBBY, table.key)
 
     def _take_config(self, table: Table, config: TableConfig) -> None:
@@ -201,6 +204,9 @@ class DealDriver:
             table.deadline = time.time() + self._timeout(table, state) if state.to_act else None
             self._fresh.add(table.key)
         if state.phase == "redeal":
+            # stored first: a restart deals again from it (``redeal_now``)
+            await self.ctx.store.save_deal_state(_deal_id(table), state.version,
+                                                 state.to_json())
             await self._redeal(table)
             return True
         if prev.landlord is None and state.landlord is not None:
@@ -255,13 +261,14 @@ class DealDriver:
             await self.advance(table)
 
     async def _redeal(self, table: Table) -> None:
-        """Everybody passed (RULES.md §2): cancel this deal (nobody pays) and deal again; after
-        :data:`MAX_REDEALS` redeals in a row the table closes instead (lock held)."""
+        """Everybody passed (RULES.md §2): cancel this deal (nobody pays) and deal again, in one
+        store transaction (:meth:`start`); after :data:`MAX_REDEALS` redeals in a row the table
+        closes instead (lock held)."""
         state = table.state
         assert state is not None
-        await self.ctx.store.cancel_deal(_deal_id(table), state.to_json())
         table.redeals += 1
         if table.redeals >= MAX_REDEALS:
+            await self.ctx.store.cancel_deal(_deal_id(table), state.to_json())
             await self.close_hands(table)
             await self.ctx.close_table(
                 table, t(f"table.no_bids_{table.preset}", table.lang, n=table.redeals))
@@ -524,28 +531,41 @@ class DealDriver:
     # --- The end of a deal ---------------------------------------------------------------------
 
     async def finish(self, table: Table) -> None:
-        """Settle a finished deal exactly once (``store.settle_deal`` is idempotent), post the
-        result with "Play again", and keep the table in the result phase (lock held). A
-        practice table (``private``) is not settled: its deal is cancelled (nobody pays, no
-        statistics) and the result shows no beans."""
+        """The deal's end (issue 14: one transaction): settle the finished deal exactly once
+        (``store.settle_deal`` is idempotent) together with the table's next state (the result
+        phase, a new token for Play again, the result still to post: ``result_due``), then
+        post the result (:meth:`post_result`) (lock held). A practice table (``private``) is not
+        settled: its deal is cancelled (nobody pays, no statistics) with the same table data,
+        and the result shows no beans."""
         ctx = self.ctx
         state = table.state
         assert state is not None and state.result is not None
         ctx.cancel_timers(table.key)
         await self._withdraw_notices(table, every=True)
+        table.phase = RESULT
+        table.deadline = None
+        table.result_due = True
+        ctx.tables.retoken(table)
         points = list(state.result.points)
         if table.private:
-            await ctx.store.cancel_deal(_deal_id(table), state.to_json())
+            await ctx.store.cancel_deal(_deal_id(table), state.to_json(), table=table.to_dict())
             beans = [0] * len(points)
         else:
             settlement = await ctx.store.settle_deal(
                 _deal_id(table), points, state.to_json(), seat_facts(state),
-                version=state.version,
+                version=state.version, table=table.to_dict(),
             )
             points, beans = list(settlement.points), list(settlement.beans)
-        table.phase = RESULT
-        table.deadline = None
-        ctx.tables.retoken(table)
+        self.update_table(table)  # the final state, then the result below it
+        self.post_result(table, points, beans)
+
+    def post_result(self, table: Table, points: list[int], beans: list[int]) -> None:
+        """Post the result of the table's last deal with "Play again" (``points`` and
+        ``beans`` per seat, as settled) in the background; once it was sent the table is
+        stored with ``result_due`` off. Until then a restart posts it again (the step is
+        idempotent: a table whose result was posted is not posted again)."""
+        state = table.state
+        assert state is not None
         view = state.view(0)
         text, markup = views.result_view(table, view, points, beans)
         scene = scenes.result_scene(table, view, state.hands, points, beans) \
@@ -554,9 +574,16 @@ class DealDriver:
             drawing = Drawing(text, markup, scene, partial(render_result, scene), "result.png")
         else:
             drawing = Drawing(text, markup)
-        await ctx.save(table)
-        self.update_table(table)  # the final state, then the result below it
-        ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id)
+        deal_id = table.deal_id
+
+        async def sent() -> None:
+            if table.result_due and table.deal_id == deal_id:
+                table.result_due = False
+                if self.ctx.tables.get(table.key) is table:
+                    await self.ctx.save(table)
+
+        self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id,
+                             sent=sent)
 
     async def close_hands(self, table: Table) -> None:
         """Take the buttons off every hand message of a deal that was stopped, and withdraw the

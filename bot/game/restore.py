@@ -11,7 +11,7 @@ from bot.game import timers
 from bot.game.context import GameContext
 from bot.game.deal import DealDriver
 from bot.game.lobby import Lobby
-from bot.game.table import DEAL, LOBBY, Table
+from bot.game.table import DEAL, LOBBY, RESULT, Table
 from bot.i18n import t
 from engine import DealState
 
@@ -22,8 +22,9 @@ async def restore(ctx: GameContext, lobby: Lobby, deals: DealDriver) -> None:
     """A running deal continues: hands are drawn again, timers get the time that was left (the
     deadlines are absolute), and the table message says play continues. A deal that had
     finished but was not settled is settled now (exactly once, the store makes sure). An open
-    lobby gets its expiry back. Tables whose deal is gone and running deals without a table are
-    cleaned up."""
+    lobby gets its expiry back. A deal's result that was settled but not posted yet
+    (``Table.result_due``) is posted now. Tables whose deal is gone and running deals without
+    a table are cleaned up."""
     st = ctx.store
     running = {deal.deal_id: deal for deal in await st.running_deals()}
     restored: set[int] = set()
@@ -51,6 +52,8 @@ async def restore(ctx: GameContext, lobby: Lobby, deals: DealDriver) -> None:
                     await deals.redeal_now(table)
                 else:
                     await deals.advance(table)
+            elif table.phase == RESULT and table.result_due:
+                await _post_due_result(ctx, deals, table)
             elif table.phase == LOBBY:
                 if timers.seconds_left(table.lobby_deadline) <= 0:
                     await lobby.expire(table)
@@ -60,3 +63,24 @@ async def restore(ctx: GameContext, lobby: Lobby, deals: DealDriver) -> None:
         if deal_id not in restored:
             log.warning("cancelling deal %s of %s: its table is gone", deal_id, deal.table_key)
             await st.cancel_deal(deal_id)
+
+
+async def _post_due_result(ctx: GameContext, deals: DealDriver, table: Table) -> None:
+    """Post the stored result of the table's last deal (lock held): points and beans as
+    settled; a practice deal (cancelled, nobody paid) shows its points and no beans."""
+    if table.deal_id is None:
+        table.result_due = False
+        return
+    record = await ctx.store.get_deal(table.deal_id)
+    state = DealState.from_json(record.state_json)
+    if state.result is None:
+        log.warning("table %s: deal %s has no result to post", table.key, table.deal_id)
+        table.result_due = False
+        await ctx.save(table)
+        return
+    table.state = state
+    if record.result is not None:
+        points, beans = list(record.result["points"]), list(record.result["beans"])
+    else:
+        points, beans = list(state.result.points), [0] * len(state.result.points)
+    deals.post_result(table, points, beans)

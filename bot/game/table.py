@@ -90,6 +90,8 @@ class Table:
         chat_id, thread_id: the table's audience: the group chat and forum topic (``None``
             outside topics), or the player's private chat for a ``private`` table.
         private: a practice table in a private chat (one human, two bot seats, no beans).
+        result_due: the last deal's result is stored (settled with the table, issue 14) but not
+            yet posted: posting it is retried (after a restart too) until it succeeded once.
         lang: the group's language: every group message of this table; private messages and
             pop-ups use the player's own (:meth:`seat_lang`).
         title: the group's title, to name the table in private chats.
@@ -160,6 +162,7 @@ class Table:
     selections: list[list[int]] = field(default_factory=list)
     hint_index: list[int] = field(default_factory=list)
     private: bool = False
+    result_due: bool = False
     state: DealState | None = field(default=None, repr=False, compare=False)
     notice: str | None = field(default=None, repr=False, compare=False)
     rendered: dict[int | str, str] = field(default_factory=dict, repr=False, compare=False)
@@ -219,11 +222,12 @@ class Table:
         "message_photo", "hand_message_ids": [...], "hand_photos": [...], "turn_notices": [...],
         "leave_prompts": [...], "join_link", "deal_id", "first_bidder", "redeals", "deadline",
         "lobby_deadline", "selections": [[rank, ...], ...], "hint_index": [...],
-        "private"}``, meaning what the attributes do.
+        "private", "result_due"}``, meaning what the attributes do.
         Dicts stored before pictures existed lack ``pictures`` … ``turn_notices``; they read as
         text messages and no pending notice. Dicts stored before ``leave_prompts`` read as no
         pending /leave confirmation; dicts stored before ``private`` read as a group's table,
-        dicts stored before ``seat_count`` as a three-seat table.
+        dicts stored before ``seat_count`` as a three-seat table, dicts stored before
+        ``result_due`` as a result already posted.
         """
         return {
             "v": DICT_VERSION,
@@ -258,6 +262,7 @@ class Table:
             "selections": [list(s) for s in self.selections],
             "hint_index": list(self.hint_index),
             "private": self.private,
+            "result_due": self.result_due,
         }
 
     @classmethod
@@ -307,6 +312,7 @@ class Table:
                 selections=[list(s) for s in data["selections"]],
                 hint_index=list(data["hint_index"]),
                 private=bool(data.get("private", False)),
+                result_due=bool(data.get("result_due", False)),
             )
         except KeyError as exc:
             raise ValueError(f"table dict lacks {exc.args[0]!r}") from None

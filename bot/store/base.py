@@ -155,6 +155,9 @@ class Store(ABC):
         stake: int,
         state_json: str,
         version: int = 0,
+        *,
+        replaces: int | None = None,
+        table: dict[str, Any] | None = None,
     ) -> int:
         """Record a new running deal; returns its id.
 
@@ -167,9 +170,15 @@ class Store(ABC):
             seats: in seat order; human seats must be known players.
             rules: ``Rules.to_dict()``; stake: beans per point (≥ 1); state_json: the engine's
                 initial ``DealState.to_json()`` with its ``version``.
+            replaces: a running deal of the same table that this one deals again (a redeal,
+                RULES.md §2): cancelled in the same transaction (its holds released, its
+                stored state kept), so no crash leaves the table with neither deal.
+            table: the table's data (:meth:`save_table`), stored under ``table_key`` in the
+                same transaction with its ``"deal_id"`` set to the new deal's id.
 
         Raises:
             UnknownPlayer: a human seat's player does not exist. ValueError: stake < 1 or no seats.
+            UnknownDeal, DealNotRunning: ``replaces`` is unknown or settled (nothing stored).
         """
 
     @abstractmethod
@@ -206,6 +215,7 @@ class Store(ABC):
         facts: Sequence[SeatFacts] | None = None,
         *,
         version: int | None = None,
+        table: dict[str, Any] | None = None,
     ) -> Settlement:
         """Settle a finished deal (RULES.md §8) in one transaction.
 
@@ -225,6 +235,10 @@ class Store(ABC):
             state_json: the final engine state; version: its version (stored if given).
             facts: per seat, for statistics; without them (``None`` or empty) roles, bombs and
                 springs are not counted and a seat has won when its points are positive.
+            table: the table's next data (:meth:`save_table`: the result phase, the new
+                token, the result still to post), stored under the deal's table key in the same
+                transaction (issue 14: a crash cannot split a deal's end); a repeated call
+                stores it too.
 
         Raises:
             UnknownDeal, DealNotRunning (cancelled), ValueError (wrong number of seats, points
@@ -232,9 +246,11 @@ class Store(ABC):
         """
 
     @abstractmethod
-    async def cancel_deal(self, deal_id: int, state_json: str | None = None) -> bool:
-        """Cancel a running deal: nobody pays, its holds are released. Returns ``False`` if it
-        was already cancelled.
+    async def cancel_deal(self, deal_id: int, state_json: str | None = None, *,
+                          table: dict[str, Any] | None = None) -> bool:
+        """Cancel a running deal: nobody pays, its holds are released; ``table`` (the table's
+        next data, as in :meth:`settle_deal`) is stored in the same transaction. Returns
+        ``False`` if it was already cancelled.
 
         Raises:
             UnknownDeal, DealNotRunning: it was settled.

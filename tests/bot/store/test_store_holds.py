@@ -108,3 +108,28 @@ async def test_migration_3_holds_the_deals_running_at_the_upgrade(db_path):
         await store.close()
     with sqlite3.connect(db_path) as db:
         assert db.execute("SELECT COUNT(*) FROM deal_holds").fetchone()[0] == 2
+
+
+async def test_a_redeal_cancels_the_old_deal_in_the_transaction_that_creates_the_new(
+    store, players
+):
+    """Defect 4 (redeal): the old deal was cancelled before the new one was created."""
+    from bot.store import SeatRecord
+
+    seats = [SeatRecord(uid, f"p{uid}", False) for uid in (1, 2, 3)]
+    key = f"{GROUP}:0"
+    old = await store.create_deal(key, GROUP, seats, {}, 10, "{}", table={"phase": "deal"})
+    assert (await store.load_tables())[key]["deal_id"] == old
+    new = await store.create_deal(key, GROUP, seats, {}, 10, "{}", replaces=old,
+                                  table={"phase": "deal"})
+    assert (await store.get_deal(old)).status == "cancelled"
+    assert [d.deal_id for d in await store.running_deals()] == [new]
+    assert (await store.deal_hold(1)).deal_id == new
+    assert (await store.load_tables())[key]["deal_id"] == new
+    # A settled deal cannot be replaced: nothing is stored.
+    await store.settle_deal(new, [2, -1, -1], "{}", table={"phase": "result"})
+    assert (await store.load_tables())[key] == {"phase": "result"}
+    with pytest.raises(Exception, match="settled"):
+        await store.create_deal(key, GROUP, seats, {}, 10, "{}", replaces=new)
+    assert await store.running_deals() == []
+    assert await store.deal_hold(1) is None
