@@ -585,6 +585,27 @@ class DealDriver:
         self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id,
                              sent=sent)
 
+    async def post_due_result(self, table: Table) -> None:
+        """Post the stored result of the table's last deal, still due (``result_due``: after a
+        restart, or in a group's new supergroup) (lock held): points and beans as settled; a
+        practice deal (cancelled, nobody paid) shows its points and no beans."""
+        if table.deal_id is None:
+            table.result_due = False
+            return
+        record = await self.ctx.store.get_deal(table.deal_id)
+        state = DealState.from_json(record.state_json)
+        if state.result is None:
+            log.warning("table %s: deal %s has no result to post", table.key, table.deal_id)
+            table.result_due = False
+            await self.ctx.save(table)
+            return
+        table.state = state
+        if record.result is not None:
+            points, beans = list(record.result["points"]), list(record.result["beans"])
+        else:
+            points, beans = list(state.result.points), [0] * len(state.result.points)
+        self.post_result(table, points, beans)
+
     async def close_hands(self, table: Table) -> None:
         """Take the buttons off every hand message of a deal that was stopped, and withdraw the
         turn notices (lock held)."""

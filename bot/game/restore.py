@@ -53,7 +53,7 @@ async def restore(ctx: GameContext, lobby: Lobby, deals: DealDriver) -> None:
                 else:
                     await deals.advance(table)
             elif table.phase == RESULT and table.result_due:
-                await _post_due_result(ctx, deals, table)
+                await deals.post_due_result(table)
             elif table.phase == LOBBY:
                 if timers.seconds_left(table.lobby_deadline) <= 0:
                     await lobby.expire(table)
@@ -64,23 +64,3 @@ async def restore(ctx: GameContext, lobby: Lobby, deals: DealDriver) -> None:
             log.warning("cancelling deal %s of %s: its table is gone", deal_id, deal.table_key)
             await st.cancel_deal(deal_id)
 
-
-async def _post_due_result(ctx: GameContext, deals: DealDriver, table: Table) -> None:
-    """Post the stored result of the table's last deal (lock held): points and beans as
-    settled; a practice deal (cancelled, nobody paid) shows its points and no beans."""
-    if table.deal_id is None:
-        table.result_due = False
-        return
-    record = await ctx.store.get_deal(table.deal_id)
-    state = DealState.from_json(record.state_json)
-    if state.result is None:
-        log.warning("table %s: deal %s has no result to post", table.key, table.deal_id)
-        table.result_due = False
-        await ctx.save(table)
-        return
-    table.state = state
-    if record.result is not None:
-        points, beans = list(record.result["points"]), list(record.result["beans"])
-    else:
-        points, beans = list(state.result.points), [0] * len(state.result.points)
-    deals.post_result(table, points, beans)
