@@ -58,6 +58,8 @@ AUTOPLAY_LEVEL = "hard"
 TABLE = "table"
 #: Redeals in a row (everybody passed) after which a table closes rather than deal forever.
 MAX_REDEALS = 10
+#: Seconds after which a result that was not sent yet (``Table.result_due``) is posted again.
+RESULT_RETRY_SECONDS = 30.0
 
 #: Plays counted as bombs in a player's statistics (RULES.md §5, §11: 天尊 too).
 BOMB_TYPES = (ComboType.BOMB, ComboType.ROCKET, ComboType.JOKER_BOMB)
@@ -562,7 +564,8 @@ class DealDriver:
     def post_result(self, table: Table, points: list[int], beans: list[int]) -> None:
         """Post the result of the table's last deal with "Play again" (``points`` and
         ``beans`` per seat, as settled) in the background; once it was sent the table is
-        stored with ``result_due`` off. Until then a restart posts it again (the step is
+        stored with ``result_due`` off. Until then it is posted again every
+        :data:`RESULT_RETRY_SECONDS` (a failed send) and after a restart (the step is
         idempotent: a table whose result was posted is not posted again)."""
         state = table.state
         assert state is not None
@@ -580,10 +583,20 @@ class DealDriver:
             if table.result_due and table.deal_id == deal_id:
                 table.result_due = False
                 if self.ctx.tables.get(table.key) is table:
+                    self.ctx.outlet.cancel(timers.RESULT, table.key)
                     await self.ctx.save(table)
 
         self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id,
                              sent=sent)
+
+        async def retry(stamp: timers.Stamp) -> None:
+            async with self.ctx.tables.lock(stamp.key):
+                if self.ctx.tables.get(stamp.key) is table and table.token == stamp.token \
+                        and table.result_due and table.deal_id == deal_id:
+                    self.post_result(table, points, beans)
+
+        self.ctx.outlet.arm(timers.RESULT, timers.Stamp(table.key, table.token),
+                            time.time() + RESULT_RETRY_SECONDS, retry)
 
     async def post_due_result(self, table: Table) -> None:
         """Post the stored result of the table's last deal, still due (``result_due``: after a

@@ -4,9 +4,12 @@ dies before the result went out posts it once after its restart, and Play again 
 
 from __future__ import annotations
 
+import asyncio
+
+from bot.game import deal as deal_module
 from bot.i18n import t
 from bot.store import Store
-from engine import SCORE, Action, new_deal
+from engine import SCORE, Action, apply, new_deal
 from engine.ai import choose_action
 from tests.bot.flow_helpers import LANG, RESULT_MARK, Players, call_text, hand_message
 from tests.conftest import BotRunner
@@ -67,3 +70,37 @@ async def test_killed_between_settlement_and_result_posts_it_once_after_restart(
     answer = await players.click(users[1], result, t("btn.play_again", LANG))
     assert answer.params.get("text") is None
     assert hand_message(fake_api, users[1])
+
+
+async def test_a_result_whose_send_failed_is_posted_again_without_a_restart(
+    fake_api: FakeBotApi, running_bot: BotRunner, monkeypatch
+):
+    monkeypatch.setattr(deal_module, "RESULT_RETRY_SECONDS", 0.5)
+    app = running_bot.app
+    app.bot_data.game.deal_seed = SEED
+    app.bot_data.game.first_bidder = 0
+    group = fake_api.new_group("Flaky line")
+    await app.bot_data.store.update_group_settings(group.id, pictures=False)
+    users = [fake_api.new_user(name) for name in ("Sol", "Tia", "Ugo")]
+    players = Players(fake_api, group, users)
+    lobby = await players.open_table(users[0], users[1:])
+    await players.click(users[0], lobby, t("btn.start", LANG))
+    players.state = new_deal(SCORE, seed=SEED, first_bidder=0)
+    await players.act(Action("bid", 0, value=3))
+    while players.state.phase == "playing":
+        state = players.state
+        action = choose_action(state.view(state.to_act[0]))
+        if apply(state, action).phase == "finished":
+            fake_api.fail_next("sendMessage", 500, chat=group)  # the result's send fails once
+        await players.act(action)
+    table = app.bot_data.tables.get(f"{group.id}:0")
+    await fake_api.wait_for(lambda: result_calls(fake_api, group.id) or None, 5)
+    await app.bot_data.outlet.caught_up()
+    assert len(result_calls(fake_api, group.id)) == 1
+    failed = [c for c in fake_api.calls if c.method == "sendMessage" and not c.ok
+              and c.params.get("chat_id") == group.id]
+    assert len(failed) == 1 and call_text(failed[0]).startswith(RESULT_MARK)
+    await fake_api.wait_for(lambda: not table.result_due, 5)
+    assert (await app.bot_data.store.load_tables())[f"{group.id}:0"]["result_due"] is False
+    await asyncio.sleep(1.0)  # no further retry posts it twice
+    assert len(result_calls(fake_api, group.id)) == 1
