@@ -2,9 +2,10 @@
 :class:`BotData` as ``bot_data``, following PTB's ``contexttypesbot.py`` example.
 
 ``context.bot_data`` (and ``application.bot_data``) is a :class:`BotData`: ``settings`` from build
-time; ``store``, ``game`` and ``outlet`` from ``post_init`` until shutdown; ``photo_cache``
-and ``admin_cache`` always. It is still a ``dict`` for the few ad-hoc caches the economy handlers
-keep under string keys (``"usernames"``, ``"settings_locks"``).
+time; ``store``, ``game`` and ``outlet`` from ``post_init`` until shutdown; ``photo_cache``,
+``admin_cache`` and ``refusals`` (:class:`bot.refusals.RefusalLimiter`) always. It is still a
+``dict`` for the few ad-hoc caches the economy handlers keep under string keys
+(``"usernames"``, ``"settings_locks"``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 
 from bot.photos import PhotoCache
+from bot.refusals import RefusalLimiter
 from bot.settings import Settings
 
 if TYPE_CHECKING:
@@ -36,6 +38,8 @@ class BotData(dict[str, Any]):
         self.photo_cache = PhotoCache()
         #: (chat id, user id) → when an admin check last said yes (monotonic seconds).
         self.admin_cache: dict[tuple[int, int], float] = {}
+        #: Refused presses per user (issue 14, item 8).
+        self.refusals = RefusalLimiter()
 
     @property
     def tables(self) -> Tables:

@@ -60,6 +60,8 @@ AUTOPLAY_LEVEL = "hard"
 TABLE = "table"
 #: Redeals in a row (everybody passed) after which a table closes rather than deal forever.
 MAX_REDEALS = 10
+#: Seconds after which a result that was not sent yet (``Table.result_due``) is posted again.
+RESULT_RETRY_SECONDS = 30.0
 
 #: Plays counted as bombs in a player's statistics (RULES.md §5, §11: 天尊 too).
 BOMB_TYPES = (ComboType.BOMB, ComboType.ROCKET, ComboType.JOKER_BOMB)
@@ -89,7 +91,8 @@ class MatchHook(Protocol):
         ...
 
     async def settle(self, table: Table, state: DealState) -> tuple[Settlement, str]:
-        """Settle the finished deal for the match (no beans), record it in the standings and
+        """Settle the finished deal for the match (no beans) with the table's data
+        (``table.to_dict()``, in the same store transaction), record it in the standings and
         return the settlement with the standings' lines for the result message."""
         ...
 
@@ -123,7 +126,9 @@ class DealDriver:
         The first bidder is random for a table's first deal and rotates afterwards (RULES.md
         §1.4). After a redeal (everybody passed, RULES.md §2) the same seat bids first, the hand
         messages are reused, and seats that were on auto-play stay on it (RULES.md §9: until the
-        owner takes back control). Test hooks: ``GameContext.deal_seed``, ``first_bidder``.
+        owner takes back control). The table is stored with the new deal, and a redeal's old
+        deal is cancelled in that same transaction (``store.create_deal(replaces=...)``).
+        Test hooks: ``GameContext.deal_seed``, ``first_bidder``.
         """
         ctx = self.ctx
         config = await ctx.config(table)
@@ -165,13 +170,15 @@ class DealDriver:
             else SeatRecord(s.user_id, s.name, False)
             for i, s in enumerate(table.seats)
         ]
+        table.deadline = time.time() + self._timeout(table, state)
+        table.result_due = False
+        replaces = table.deal_id if old is not None else None
         table.deal_id = await ctx.store.create_deal(
             table.key, table.chat_id, records, rules.to_dict(), max(1, table.stake),
-            state.to_json(), state.version, match_id=table.match_id,
+            state.to_json(), state.version, match_id=table.match_id, replaces=replaces,
+            table=table.to_dict(),
         )
-        table.deadline = time.time() + self._timeout(table, state)
         self._fresh.add(table.key)
-        await ctx.save(table)
         ctx.outlet.cancel(timers.LOBBY, table.key)
 
     def _take_config(self, table: Table, config: TableConfig) -> None:
@@ -228,6 +235,9 @@ class DealDriver:
             table.deadline = time.time() + self._timeout(table, state) if state.to_act else None
             self._fresh.add(table.key)
         if state.phase == "redeal":
+            # stored first: a restart deals again from it (``redeal_now``)
+            await self.ctx.store.save_deal_state(_deal_id(table), state.version,
+                                                 state.to_json())
             await self._redeal(table)
             return True
         if prev.landlord is None and state.landlord is not None:
@@ -282,13 +292,14 @@ class DealDriver:
             await self.advance(table)
 
     async def _redeal(self, table: Table) -> None:
-        """Everybody passed (RULES.md §2): cancel this deal (nobody pays) and deal again; after
-        :data:`MAX_REDEALS` redeals in a row the table closes instead (lock held)."""
+        """Everybody passed (RULES.md §2): cancel this deal (nobody pays) and deal again, in one
+        store transaction (:meth:`start`); after :data:`MAX_REDEALS` redeals in a row the table
+        closes instead (lock held)."""
         state = table.state
         assert state is not None
-        await self.ctx.store.cancel_deal(_deal_id(table), state.to_json())
         table.redeals += 1
         if table.redeals >= MAX_REDEALS:
+            await self.ctx.store.cancel_deal(_deal_id(table), state.to_json())
             await self.close_hands(table)
             await self.ctx.close_table(
                 table, t(f"table.no_bids_{table.preset}", table.lang, n=table.redeals))
@@ -552,19 +563,29 @@ class DealDriver:
     # --- The end of a deal ---------------------------------------------------------------------
 
     async def finish(self, table: Table) -> None:
-        """Settle a finished deal exactly once (``store.settle_deal`` is idempotent), post the
-        result with "Play again", and keep the table in the result phase (lock held). A
-        practice table (``private``) is not settled: its deal is cancelled (nobody pays, no
-        statistics) and the result shows no beans."""
+        """The deal's end (issue 14: one transaction): settle the finished deal exactly once
+        (``store.settle_deal`` is idempotent) together with the table's next state (the result
+        phase, a new token for Play again, the result still to post: ``result_due``), then
+        post the result (:meth:`post_result`) (lock held). A practice table (``private``) is not
+        settled: its deal is cancelled (nobody pays, no statistics) with the same table data,
+        and the result shows no beans. A match table's deal is settled by the match
+        (:meth:`MatchHook.settle`, the table stored in the same transaction, no result due):
+        its result shows the standings, then the match deals on (:meth:`MatchHook.deal_over`)."""
         ctx = self.ctx
         state = table.state
         assert state is not None and state.result is not None
         ctx.cancel_timers(table.key)
         await self._withdraw_notices(table, every=True)
-        points = list(state.result.points)
+        table.phase = RESULT
+        table.deadline = None
         match = self.match if table.match_id is not None else None
+        # a match's result is posted once, with its standings; the match deals on at once
+        table.result_due = match is None
+        ctx.tables.retoken(table)
+        points = list(state.result.points)
+        standings: str | None = None
         if table.private:
-            await ctx.store.cancel_deal(_deal_id(table), state.to_json())
+            await ctx.store.cancel_deal(_deal_id(table), state.to_json(), table=table.to_dict())
             beans = [0] * len(points)
         elif match is not None:
             settlement, standings = await match.settle(table, state)
@@ -572,28 +593,80 @@ class DealDriver:
         else:
             settlement = await ctx.store.settle_deal(
                 _deal_id(table), points, state.to_json(), seat_facts(state),
-                version=state.version,
+                version=state.version, table=table.to_dict(),
             )
             points, beans = list(settlement.points), list(settlement.beans)
-        table.phase = RESULT
-        table.deadline = None
-        ctx.tables.retoken(table)
+        self.update_table(table)  # the final state, then the result below it
+        self.post_result(table, points, beans, standings)
+        if match is not None:
+            await match.deal_over(table)
+
+    def post_result(self, table: Table, points: list[int], beans: list[int],
+                    standings: str | None = None) -> None:
+        """Post the result of the table's last deal with "Play again" (``points`` and
+        ``beans`` per seat, as settled) in the background; once it was sent the table is
+        stored with ``result_due`` off. Until then it is posted again every
+        :data:`RESULT_RETRY_SECONDS` (a failed send) and after a restart (the step is
+        idempotent: a table whose result was posted is not posted again). A match deal's
+        result (``standings``: the match's standings' lines) has no button and is posted once:
+        the match deals on by itself."""
+        state = table.state
+        assert state is not None
         view = state.view(0)
         scene = scenes.result_scene(table, view, state.hands, points, beans)
         breakdown = scenes.result_breakdown(scene) if scene is not None else []
         text, again = views.result_view(table, view, points, beans, breakdown)
         markup: object = again
-        if match is not None:  # a match deals on by itself, and shows its standings
+        if standings is not None:
             text, markup = f"{text}\n\n{standings}", None
         if scene is not None and table.pictures:
             drawing = Drawing(text, markup, scene, partial(render_result, scene), "result.png")
         else:
             drawing = Drawing(text, markup)
-        await ctx.save(table)
-        self.update_table(table)  # the final state, then the result below it
-        ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id)
-        if match is not None:
-            await match.deal_over(table)
+        if standings is not None:
+            self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id)
+            return
+        deal_id = table.deal_id
+
+        async def sent() -> None:
+            if table.result_due and table.deal_id == deal_id:
+                table.result_due = False
+                if self.ctx.tables.get(table.key) is table:
+                    self.ctx.outlet.cancel(timers.RESULT, table.key)
+                    await self.ctx.save(table)
+
+        self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id,
+                             sent=sent)
+
+        async def retry(stamp: timers.Stamp) -> None:
+            async with self.ctx.tables.lock(stamp.key):
+                if self.ctx.tables.get(stamp.key) is table and table.token == stamp.token \
+                        and table.result_due and table.deal_id == deal_id:
+                    self.post_result(table, points, beans)
+
+        self.ctx.outlet.arm(timers.RESULT, timers.Stamp(table.key, table.token),
+                            time.time() + RESULT_RETRY_SECONDS, retry)
+
+    async def post_due_result(self, table: Table) -> None:
+        """Post the stored result of the table's last deal, still due (``result_due``: after a
+        restart, or in a group's new supergroup) (lock held): points and beans as settled; a
+        practice deal (cancelled, nobody paid) shows its points and no beans."""
+        if table.deal_id is None:
+            table.result_due = False
+            return
+        record = await self.ctx.store.get_deal(table.deal_id)
+        state = DealState.from_json(record.state_json)
+        if state.result is None:
+            log.warning("table %s: deal %s has no result to post", table.key, table.deal_id)
+            table.result_due = False
+            await self.ctx.save(table)
+            return
+        table.state = state
+        if record.result is not None:
+            points, beans = list(record.result["points"]), list(record.result["beans"])
+        else:
+            points, beans = list(state.result.points), [0] * len(state.result.points)
+        self.post_result(table, points, beans)
 
     async def close_hands(self, table: Table) -> None:
         """Take the buttons off every hand message of a deal that was stopped, and withdraw the

@@ -122,8 +122,8 @@ class Matches:
 
     async def settle(self, table: Table, state: DealState) -> tuple[Settlement, str]:
         """Record the finished deal in the match (the escape result's points; leavers
-        forfeit) and settle it with no beans, in one store transaction; returns the settlement
-        and the standings' text for the result message (lock held)."""
+        forfeit) and settle it with no beans, in one store transaction with the table's data;
+        returns the settlement and the standings' text for the result message (lock held)."""
         match_id = _match_id(table)
         result = state.result
         assert result is not None and table.deal_id is not None
@@ -131,7 +131,7 @@ class Matches:
         after = before.record(table.deal_id, result.points, left=result.escaped)
         settlement = await self.ctx.store.settle_match_deal(
             match_id, table.deal_id, list(result.points), state.to_json(), _json(after),
-            seat_facts(state), version=state.version)
+            seat_facts(state), version=state.version, table=table.to_dict())
         self._states[match_id] = after
         names = await self._seat_names(match_id)
         return settlement, match_views.standings_text(after, names, table.lang, self.clock())

@@ -22,6 +22,8 @@ from bot.game.timers import Stamp
 
 #: A timer's callback: called with the stamp it was armed with.
 TimerCallback = Callable[[Stamp], Awaitable[None]]
+#: Called once a posted message was sent (:meth:`Outlet.post`).
+Sent = Callable[[], Awaitable[None]]
 #: An audience message's job in the outbox: called when the chat's flood budget allows one
 #: call; returns ``False`` when it found nothing to change (the budget is given back).
 OutboxJob = Callable[[], Awaitable[bool]]
@@ -69,10 +71,11 @@ class Outlet(Protocol):
         ...
 
     def post(self, key: str, chat_id: int, drawing: Drawing,
-             thread_id: int | None = None) -> None:
+             thread_id: int | None = None, *, sent: Sent | None = None) -> None:
         """Send a new message showing ``drawing`` (a picture rendered in a worker thread, or
         text) in the background, once the chat's flood budget allows (``key`` names it, e.g.
-        a deal's result); failures are logged. Never waits."""
+        a deal's result); failures are logged. ``sent`` is awaited once the message was sent
+        (not after a failure: the caller retries later). Never waits."""
         ...
 
     async def close(self, chat_id: int, message_id: int, is_photo: bool, text: str) -> bool:

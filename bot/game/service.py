@@ -13,6 +13,7 @@ from bot.game.context import GameContext
 from bot.game.deal import ACTIVE, Ack, DealDriver
 from bot.game.lobby import Lobby, Person
 from bot.game.matches import Matches
+from bot.game.migration import move_tables
 from bot.game.outlet import Outlet
 from bot.game.restore import restore
 from bot.game.table import DEAL, Table, Tables
@@ -73,6 +74,11 @@ class Game:
         """Reload stored tables and running deals after a start (:mod:`bot.game.restore`)."""
         await restore(self.ctx, self.lobby, self.deals)
         await self.matches.restore()
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> int:
+        """A group became a supergroup: move its open tables to the new id (timers, messages;
+        :mod:`bot.game.migration`), after the store moved its rows; returns how many moved."""
+        return await move_tables(self.ctx, self.lobby, self.deals, old_chat_id, new_chat_id)
 
     async def close_table(self, table: Table, text: str) -> None:
         """Forget the table and replace its audience message by ``text`` (lock held)."""

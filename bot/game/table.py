@@ -93,6 +93,8 @@ class Table:
         match_options: a competition's table (issue 11): the options chosen in its lobby
             (``bot.game.match.MatchOptions.to_dict()``); ``None``: single deals.
         match_id: the store's id of the running match this table plays, once it started.
+        result_due: the last deal's result is stored (settled with the table, issue 14) but not
+            yet posted: posting it is retried (after a restart too) until it succeeded once.
         lang: the group's language: every group message of this table; private messages and
             pop-ups use the player's own (:meth:`seat_lang`).
         title: the group's title, to name the table in private chats.
@@ -168,6 +170,7 @@ class Table:
     private: bool = False
     match_options: dict[str, Any] | None = None
     match_id: int | None = None
+    result_due: bool = False
     state: DealState | None = field(default=None, repr=False, compare=False)
     notice: str | None = field(default=None, repr=False, compare=False)
     rendered: dict[int | str, str] = field(default_factory=dict, repr=False, compare=False)
@@ -227,14 +230,14 @@ class Table:
         "message_id", "message_photo", "hand_message_ids": [...], "hand_photos": [...],
         "turn_notices": [...], "leave_prompts": [...], "join_link", "deal_id", "first_bidder",
         "redeals", "deadline", "lobby_deadline", "selections": [[rank, ...], ...],
-        "hint_index": [...], "private", "match_options", "match_id"}``, meaning what the
-        attributes do.
+        "hint_index": [...], "private", "match_options", "match_id", "result_due"}``, meaning
+        what the attributes do.
         Dicts stored before pictures existed lack ``pictures`` … ``turn_notices``; they read as
         text messages and no pending notice. Dicts stored before ``leave_prompts`` read as no
         pending /leave confirmation; dicts stored before ``private`` read as a group's table,
         dicts stored before ``seat_count`` as a three-seat table, dicts stored before
         ``match_options`` as a table of single deals, dicts stored before ``card_counter`` with the
-        counter on (its default).
+        counter on (its default), dicts stored before ``result_due`` as a result already posted.
         """
         return {
             "v": DICT_VERSION,
@@ -272,6 +275,7 @@ class Table:
             "private": self.private,
             "match_options": self.match_options,
             "match_id": self.match_id,
+            "result_due": self.result_due,
         }
 
     @classmethod
@@ -324,6 +328,7 @@ class Table:
                 private=bool(data.get("private", False)),
                 match_options=data.get("match_options"),
                 match_id=data.get("match_id"),
+                result_due=bool(data.get("result_due", False)),
             )
         except KeyError as exc:
             raise ValueError(f"table dict lacks {exc.args[0]!r}") from None

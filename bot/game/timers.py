@@ -22,7 +22,9 @@ BOT_MOVE = "bot"
 LOBBY = "lobby"
 #: A human seat has not acted for a while: tell them with a notifying message.
 NOTICE = "notice"
-KINDS = (TURN, BOT_MOVE, LOBBY, NOTICE)
+#: A deal's result not posted yet (its send failed): post it again.
+RESULT = "result"
+KINDS = (TURN, BOT_MOVE, LOBBY, NOTICE, RESULT)
 
 
 @dataclass(frozen=True, slots=True)

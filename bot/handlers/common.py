@@ -25,6 +25,7 @@ from bot.names import clean_name
 from bot.outlet.edits import edited, not_modified
 from bot.outlet.send import answer, edit_text, send_text
 from bot.photos import PhotoCache
+from bot.refusals import Verdict
 from bot.services import App, bot_data
 from bot.settings import Settings
 from bot.store import Store
@@ -32,8 +33,8 @@ from bot.store import Store
 __all__ = [
     "GROUP_TYPES", "Press", "answer", "chat_language", "display_name", "edit_text", "edited",
     "game", "group_language", "is_admin", "locked_press", "may_manage", "not_modified",
-    "parse_press", "person", "photo_cache", "press_refusal", "pressed_table", "refuse_press",
-    "say", "send_text", "settings", "store", "tables", "user_language",
+    "parse_press", "person", "photo_cache", "press_refusal", "pressed_table", "refuse",
+    "refuse_press", "say", "send_text", "settings", "store", "tables", "user_language",
 ]
 
 log = logging.getLogger(__name__)
@@ -161,8 +162,19 @@ async def refuse_press(app: App, query: CallbackQuery, data: cb.Callback,
     refusal = press_refusal(app, query, data, table)
     if refusal is None:
         return False
-    await answer(query, refusal)
+    await refuse(app, query, refusal)
     return True
+
+
+async def refuse(app: App, query: CallbackQuery, text: str, *, alert: bool = False) -> None:
+    """Answer a refused press with ``text``, within the presser's rate limit on refusals
+    (:class:`bot.refusals.RefusalLimiter`): over it, one "slow down" pop-up, then nothing."""
+    verdict = bot_data(app).refusals.take(query.from_user.id)
+    if verdict is Verdict.ANSWER:
+        await answer(query, text, alert=alert)
+    elif verdict is Verdict.WARN:
+        await answer(query, t("pop.slow_down", user_language(app, query.from_user)),
+                     alert=True)
 
 
 async def parse_press(query: CallbackQuery, app: App) -> cb.Callback | None:
@@ -171,7 +183,8 @@ async def parse_press(query: CallbackQuery, app: App) -> cb.Callback | None:
         return cb.parse_callback(query.data)
     except cb.CallbackError:
         log.info("refused callback data from user %s", query.from_user.id)
-        await answer(query, t("pop.invalid", user_language(app, query.from_user)), alert=True)
+        await refuse(app, query, t("pop.invalid", user_language(app, query.from_user)),
+                     alert=True)
         return None
 
 
@@ -207,7 +220,7 @@ async def locked_press(app: App, query: CallbackQuery) -> AsyncIterator[Press | 
         return
     early = _early_refusal(app, query, data, table)
     if early is not None:
-        await answer(query, early[0], alert=early[1])
+        await refuse(app, query, early[0], alert=early[1])
         yield None
         return
     async with tables(app).lock(table.key):

@@ -22,6 +22,7 @@ from bot.handlers.common import (
     game,
     locked_press,
     parse_press,
+    refuse,
     refuse_press,
     tables,
     user_language,
@@ -55,7 +56,7 @@ async def on_action_button(update: Update, context: Context) -> None:
         kind, value = cb.ACTION_PAYLOADS[data.payload]
         seat, refusal = _seat(query, table, data, lang, check_version=kind != "autoplay")
         if seat is None:
-            await answer(query, refusal, alert=refusal == t("pop.not_seated", lang))
+            await refuse(app, query, refusal or "", alert=refusal == t("pop.not_seated", lang))
             return
         state = table.state
         assert state is not None
@@ -91,7 +92,7 @@ async def on_select_button(update: Update, context: Context) -> None:
         data, table, lang = press.data, press.table, press.lang
         seat, refusal = _seat(query, table, data, lang)
         if seat is None:
-            await answer(query, refusal, alert=refusal == t("pop.not_seated", lang))
+            await refuse(app, query, refusal or "", alert=refusal == t("pop.not_seated", lang))
             return
         if not the_game.may_select(table, seat):
             await answer(query, t("pop.not_your_turn", lang))
@@ -140,7 +141,7 @@ async def on_my_cards(update: Update, context: Context) -> None:
     lang = user_language(app, query.from_user, table.lang)
     seat, refusal = _seat(query, table, data, lang, check_version=False)
     if seat is None:
-        await answer(query, refusal, alert=True)
+        await refuse(app, query, refusal or "", alert=True)
         return
     lang = user_language(app, query.from_user, table.seat_lang(seat))
     await answer(query, views.my_cards_text(table.state.view(seat), lang), alert=True)

@@ -6,8 +6,8 @@ On either message the group's stored data moves to the new id in one transaction
 (:meth:`bot.store.Store.migrate_chat`: settings, stored tables, deals, leaderboards, holds,
 post markers) and PTB's own chat data follows (``Application.migrate_chat_data``). Both steps
 are safe to repeat, so whichever message comes first does the work and the second finds
-nothing left. Moving a table that is open in memory (its key, timers and messages) belongs to
-the game layer.
+nothing left. Then the tables open in memory move (their key, timers and group messages:
+:meth:`bot.game.service.Game.migrate_chat`), also safe to repeat.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import logging
 from telegram import Update
 from telegram.ext import Application, ContextTypes, MessageHandler, filters
 
-from bot.handlers.common import store
+from bot.handlers.common import game, store
 from bot.handlers.senders import message_of
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,7 @@ async def on_chat_migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     old_chat_id, new_chat_id = ids
     if await migrate_chat(context.application, old_chat_id, new_chat_id):
         log.info("group %s is now supergroup %s: its data moved", old_chat_id, new_chat_id)
+    await game(context.application).migrate_chat(old_chat_id, new_chat_id)
 
 
 def register(app: Application) -> None:

@@ -19,7 +19,7 @@ from telegram.ext import CallbackContext, JobQueue
 
 from bot import photos
 from bot.game.drawing import Drawing
-from bot.game.outlet import OutboxJob, TimerCallback, Unreachable
+from bot.game.outlet import OutboxJob, Sent, TimerCallback, Unreachable
 from bot.game.timers import Stamp
 from bot.outlet import send
 from bot.outlet.outbox import Outbox
@@ -102,7 +102,7 @@ class TelegramOutlet:
             del self._told[chat_id]
 
     def post(self, key: str, chat_id: int, drawing: Drawing,
-             thread_id: int | None = None) -> None:
+             thread_id: int | None = None, *, sent: Sent | None = None) -> None:
         async def job() -> bool:
             try:
                 if drawing.render is None:
@@ -114,6 +114,9 @@ class TelegramOutlet:
                                             drawing.text, drawing.markup, thread_id)
             except TelegramError as exc:
                 log.warning("message to %s failed: %s", chat_id, exc)
+                return True
+            if sent is not None:
+                await sent()
             return True
 
         self.outbox.request(key, chat_id, job, urgent=True)

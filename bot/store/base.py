@@ -131,6 +131,8 @@ class Store(ABC):
         version: int = 0,
         *,
         match_id: int | None = None,
+        replaces: int | None = None,
+        table: dict[str, Any] | None = None,
     ) -> int:
         """Record a new running deal; returns its id (``match_id``: a deal of that match,
         settled by :meth:`settle_match_deal`, moving no beans).
@@ -144,9 +146,15 @@ class Store(ABC):
             seats: in seat order; human seats must be known players.
             rules: ``Rules.to_dict()``; stake: beans per point (≥ 1); state_json: the engine's
                 initial ``DealState.to_json()`` with its ``version``.
+            replaces: a running deal of the same table that this one deals again (a redeal,
+                RULES.md §2): cancelled in the same transaction (its holds released, its
+                stored state kept), so no crash leaves the table with neither deal.
+            table: the table's data (:meth:`save_table`), stored under ``table_key`` in the
+                same transaction with its ``"deal_id"`` set to the new deal's id.
 
         Raises:
             UnknownPlayer: a human seat's player does not exist. ValueError: stake < 1 or no seats.
+            UnknownDeal, DealNotRunning: ``replaces`` is unknown or settled (nothing stored).
         """
 
     @abstractmethod
@@ -183,6 +191,7 @@ class Store(ABC):
         facts: Sequence[SeatFacts] | None = None,
         *,
         version: int | None = None,
+        table: dict[str, Any] | None = None,
     ) -> Settlement:
         """Settle a finished deal (RULES.md §8) in one transaction.
 
@@ -202,6 +211,10 @@ class Store(ABC):
             state_json: the final engine state; version: its version (stored if given).
             facts: per seat, for statistics; without them (``None`` or empty) roles, bombs and
                 springs are not counted and a seat has won when its points are positive.
+            table: the table's next data (:meth:`save_table`: the result phase, the new
+                token, the result still to post), stored under the deal's table key in the same
+                transaction (issue 14: a crash cannot split a deal's end); a repeated call
+                stores it too.
 
         Raises:
             UnknownDeal, DealNotRunning (cancelled), ValueError (wrong number of seats, points
@@ -209,9 +222,11 @@ class Store(ABC):
         """
 
     @abstractmethod
-    async def cancel_deal(self, deal_id: int, state_json: str | None = None) -> bool:
-        """Cancel a running deal: nobody pays, its holds are released. Returns ``False`` if it
-        was already cancelled.
+    async def cancel_deal(self, deal_id: int, state_json: str | None = None, *,
+                          table: dict[str, Any] | None = None) -> bool:
+        """Cancel a running deal: nobody pays, its holds are released; ``table`` (the table's
+        next data, as in :meth:`settle_deal`) is stored in the same transaction. Returns
+        ``False`` if it was already cancelled.
 
         Raises:
             UnknownDeal, DealNotRunning: it was settled.
@@ -259,12 +274,15 @@ class Store(ABC):
         facts: Sequence[SeatFacts] | None = None,
         *,
         version: int | None = None,
+        table: dict[str, Any] | None = None,
     ) -> Settlement:
         """Settle a finished deal of a running match and store the match's state after it,
         in one transaction. The deal moves no beans (every ``beans`` is 0: the room's stake
         does not apply inside a match); points, statistics and seat facts are recorded as by
-        :meth:`settle_deal`. A second call for the same deal changes nothing and returns the
-        first settlement with ``repeated=True``.
+        :meth:`settle_deal`. A second call for the same deal changes nothing but ``table``
+        and returns the first settlement with ``repeated=True``. ``table``: the table's next
+        data, stored under the deal's table key in the same transaction, as in
+        :meth:`settle_deal`.
 
         Raises:
             UnknownMatch, UnknownDeal, MatchNotRunning, DealNotRunning, ValueError (the deal

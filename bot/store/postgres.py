@@ -355,12 +355,16 @@ class PostgresStore(Store):
         version: int = 0,
         *,
         match_id: int | None = None,
+        replaces: int | None = None,
+        table: dict[str, Any] | None = None,
     ) -> int:
         if stake < 1:
             raise ValueError("stake must be at least 1 bean per point")
         seats_text = seats_json(seats)
         now = _ms(self.clock())
         async with self._write() as conn:
+            if replaces is not None:  # locks in the order deal, players (as settle_deal)
+                await self._cancel(conn, replaces, None)
             balances = await self._lock_players(
                 conn, (seat.user_id for seat in seats if seat.user_id is not None)
             )
@@ -379,6 +383,8 @@ class PostgresStore(Store):
                     if seat.user_id is not None
                 ],
             )
+            if table is not None:
+                await self._put_table(conn, table_key, {**table, "deal_id": int(deal_id)})
         return int(deal_id)
 
     async def deal_hold(self, user_id: int) -> DealHold | None:
@@ -445,10 +451,14 @@ class PostgresStore(Store):
         facts: Sequence[SeatFacts] | None = None,
         *,
         version: int | None = None,
+        table: dict[str, Any] | None = None,
     ) -> Settlement:
         async with self._write() as conn:
-            return await self._settle(conn, deal_id, tuple(points), state_json, facts or None,
-                                      version, beans_apply=True)
+            settlement = await self._settle(conn, deal_id, tuple(points), state_json,
+                                            facts or None, version, beans_apply=True)
+            if table is not None:
+                await self._put_table_of(conn, deal_id, table)
+        return settlement
 
     async def _settle(
         self,
@@ -558,20 +568,39 @@ class PostgresStore(Store):
             rows.members,
         )
 
-    async def cancel_deal(self, deal_id: int, state_json: str | None = None) -> bool:
+    async def cancel_deal(self, deal_id: int, state_json: str | None = None, *,
+                          table: dict[str, Any] | None = None) -> bool:
         async with self._write() as conn:
-            row = await self._locked_deal(conn, deal_id)
-            if row["status"] == "cancelled":
-                return False
-            if row["status"] != "running":
-                raise DealNotRunning(f"deal {deal_id} is {row['status']}")
-            await conn.execute(
-                "UPDATE deals SET status = 'cancelled', state = COALESCE($2, state),"
-                " finished_at = $3 WHERE id = $1",
-                deal_id, state_json, _ms(self.clock()),
-            )
-            await conn.execute("DELETE FROM deal_holds WHERE deal_id = $1", deal_id)
+            cancelled = await self._cancel(conn, deal_id, state_json)
+            if table is not None:
+                await self._put_table_of(conn, deal_id, table)
+        return cancelled
+
+    async def _cancel(self, conn: asyncpg.Connection, deal_id: int,
+                      state_json: str | None) -> bool:
+        """Cancel a running deal in the caller's transaction (see :meth:`Store.cancel_deal`);
+        locks the deal's row."""
+        row = await self._locked_deal(conn, deal_id)
+        if row["status"] == "cancelled":
+            return False
+        if row["status"] != "running":
+            raise DealNotRunning(f"deal {deal_id} is {row['status']}")
+        await conn.execute(
+            "UPDATE deals SET status = 'cancelled', state = COALESCE($2, state),"
+            " finished_at = $3 WHERE id = $1",
+            deal_id, state_json, _ms(self.clock()),
+        )
+        await conn.execute("DELETE FROM deal_holds WHERE deal_id = $1", deal_id)
         return True
+
+    async def _put_table_of(self, conn: asyncpg.Connection, deal_id: int,
+                            table: dict[str, Any]) -> None:
+        """Store ``table`` under the key of deal ``deal_id``'s table (its end's transaction);
+        call after the deal's row is locked (locks in the order deal, table)."""
+        table_key = await conn.fetchval("SELECT table_key FROM deals WHERE id = $1", deal_id)
+        if table_key is None:
+            raise UnknownDeal(f"unknown deal {deal_id}")
+        await self._put_table(conn, table_key, table)
 
     # Matches (issue 11)
 
@@ -652,9 +681,10 @@ class PostgresStore(Store):
         facts: Sequence[SeatFacts] | None = None,
         *,
         version: int | None = None,
+        table: dict[str, Any] | None = None,
     ) -> Settlement:
         async with self._write() as conn:
-            # locks in the order match, deal, players (as cancel_match: no circle)
+            # locks in the order match, deal, players, table (as cancel_match: no circle)
             row = await self._locked_match(conn, match_id)
             deal_match = await conn.fetchrow("SELECT match_id FROM deals WHERE id = $1", deal_id)
             if deal_match is None:
@@ -668,6 +698,8 @@ class PostgresStore(Store):
                     raise MatchNotRunning(f"match {match_id} is {row['status']}", row["status"])
                 await conn.execute("UPDATE matches SET state = $2 WHERE id = $1",
                                    match_id, match_state_json)
+            if table is not None:
+                await self._put_table_of(conn, deal_id, table)
         return settlement
 
     async def finish_match(

@@ -351,6 +351,8 @@ class SQLiteStore(Store):
         version: int = 0,
         *,
         match_id: int | None = None,
+        replaces: int | None = None,
+        table: dict[str, Any] | None = None,
     ) -> int:
         if stake < 1:
             raise ValueError("stake must be at least 1 bean per point")
@@ -359,6 +361,8 @@ class SQLiteStore(Store):
         now = _ms(self.clock())
         async with self._write() as db:
             await self._require_players(db, humans)
+            if replaces is not None:
+                await self._cancel(db, replaces, None)
             row = await self._one(
                 db,
                 "INSERT INTO deals (table_key, chat_id, seats, rules, stake, state, version,"
@@ -384,6 +388,8 @@ class SQLiteStore(Store):
                     if seat.user_id is not None
                 ],
             )
+            if table is not None:
+                await self._put_table(db, table_key, {**table, "deal_id": row[0]})
         return row[0]
 
     async def deal_hold(self, user_id: int) -> DealHold | None:
@@ -468,8 +474,11 @@ class SQLiteStore(Store):
         facts: Sequence[SeatFacts] | None = None,
         *,
         version: int | None = None,
+        table: dict[str, Any] | None = None,
     ) -> Settlement:
         async with self._write() as db:
+            if table is not None:
+                await self._put_table_of(db, deal_id, table)
             return await self._settle(db, deal_id, tuple(points), state_json, facts or None,
                                       version, beans_apply=True)
 
@@ -584,22 +593,39 @@ class SQLiteStore(Store):
             rows.members,
         )
 
-    async def cancel_deal(self, deal_id: int, state_json: str | None = None) -> bool:
+    async def cancel_deal(self, deal_id: int, state_json: str | None = None, *,
+                          table: dict[str, Any] | None = None) -> bool:
         async with self._write() as db:
-            row = await self._one(db, "SELECT status FROM deals WHERE id = ?", (deal_id,))
-            if row is None:
-                raise UnknownDeal(f"unknown deal {deal_id}")
-            if row[0] == "cancelled":
-                return False
-            if row[0] != "running":
-                raise DealNotRunning(f"deal {deal_id} is {row[0]}")
-            await db.execute(
-                "UPDATE deals SET status = 'cancelled', state = COALESCE(?, state),"
-                " finished_at = ? WHERE id = ?",
-                (state_json, _ms(self.clock()), deal_id),
-            )
-            await self._release_holds(db, deal_id)
+            cancelled = await self._cancel(db, deal_id, state_json)
+            if table is not None:
+                await self._put_table_of(db, deal_id, table)
+        return cancelled
+
+    async def _cancel(self, db: aiosqlite.Connection, deal_id: int,
+                      state_json: str | None) -> bool:
+        """Cancel a running deal in the caller's transaction (see :meth:`Store.cancel_deal`)."""
+        row = await self._one(db, "SELECT status FROM deals WHERE id = ?", (deal_id,))
+        if row is None:
+            raise UnknownDeal(f"unknown deal {deal_id}")
+        if row[0] == "cancelled":
+            return False
+        if row[0] != "running":
+            raise DealNotRunning(f"deal {deal_id} is {row[0]}")
+        await db.execute(
+            "UPDATE deals SET status = 'cancelled', state = COALESCE(?, state),"
+            " finished_at = ? WHERE id = ?",
+            (state_json, _ms(self.clock()), deal_id),
+        )
+        await self._release_holds(db, deal_id)
         return True
+
+    async def _put_table_of(self, db: aiosqlite.Connection, deal_id: int,
+                            table: dict[str, Any]) -> None:
+        """Store ``table`` under the key of deal ``deal_id``'s table (its end's transaction)."""
+        row = await self._one(db, "SELECT table_key FROM deals WHERE id = ?", (deal_id,))
+        if row is None:
+            raise UnknownDeal(f"unknown deal {deal_id}")
+        await self._put_table(db, row[0], table)
 
     # Matches (issue 11)
 
@@ -675,6 +701,7 @@ class SQLiteStore(Store):
         facts: Sequence[SeatFacts] | None = None,
         *,
         version: int | None = None,
+        table: dict[str, Any] | None = None,
     ) -> Settlement:
         async with self._write() as db:
             row = await self._match_row(db, match_id)
@@ -683,6 +710,8 @@ class SQLiteStore(Store):
                 raise UnknownDeal(f"unknown deal {deal_id}")
             if deal[0] != match_id:
                 raise ValueError(f"deal {deal_id} is not a deal of match {match_id}")
+            if table is not None:
+                await self._put_table_of(db, deal_id, table)
             settlement = await self._settle(db, deal_id, tuple(points), state_json,
                                             facts or None, version, beans_apply=False)
             if not settlement.repeated:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot import refusals
 from bot.i18n import t
 from engine import Action
 from tests.bot.flow_helpers import LANG, Players, button_data, hand_message, start_seeded_deal
@@ -66,7 +67,8 @@ async def test_refused_presses_are_answered_without_the_tables_lock(
     eve = fake_api.new_user("Eve")
     table = app.bot_data.tables.table_of(ann.id)
     async with app.bot_data.tables.lock(table.key):  # something holds the table for long
-        forged = [fake_api.press(eve, message, bid) for _ in range(20)]
+        # as many as one user's refusals are answered in a burst (tests/bot/test_e2e_flood.py)
+        forged = [fake_api.press(eve, message, bid) for _ in range(int(refusals.CAPACITY))]
         stale = fake_api.press(ann, message, bid)  # Ann's old bid button
         answers = [await fake_api.wait_answer(q, timeout=2) for q in forged]
         assert {a.params.get("text") for a in answers} == {t("pop.not_seated", LANG)}

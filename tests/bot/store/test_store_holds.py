@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import DealHold, GiveRefused, open_store
+from bot.store import DealHold, GiveRefused, SeatRecord, open_store
 
 GROUP = -1001  # the make_deal fixture's default group
 OTHER_GROUP = -1002
@@ -101,3 +101,38 @@ async def test_migration_3_holds_the_deals_running_at_the_upgrade(raw, database)
     finally:
         await store.close()
     assert await raw.fetch("SELECT COUNT(*) FROM deal_holds") == [(2,)]
+
+
+async def test_a_redeal_cancels_the_old_deal_in_the_transaction_that_creates_the_new(
+    store, players
+):
+    """Defect 4 (redeal): the old deal was cancelled before the new one was created."""
+    seats = [SeatRecord(uid, f"p{uid}", False) for uid in (1, 2, 3)]
+    key = f"{GROUP}:0"
+    old = await store.create_deal(key, GROUP, seats, {}, 10, "{}", table={"phase": "deal"})
+    assert (await store.load_tables())[key]["deal_id"] == old
+    new = await store.create_deal(key, GROUP, seats, {}, 10, "{}", replaces=old,
+                                  table={"phase": "deal"})
+    assert (await store.get_deal(old)).status == "cancelled"
+    assert [d.deal_id for d in await store.running_deals()] == [new]
+    assert (await store.deal_hold(1)).deal_id == new
+    assert (await store.load_tables())[key]["deal_id"] == new
+    # A settled deal cannot be replaced: nothing is stored.
+    await store.settle_deal(new, [2, -1, -1], "{}", table={"phase": "result"})
+    assert (await store.load_tables())[key] == {"phase": "result"}
+    with pytest.raises(Exception, match="settled"):
+        await store.create_deal(key, GROUP, seats, {}, 10, "{}", replaces=new)
+    assert await store.running_deals() == []
+    assert await store.deal_hold(1) is None
+
+
+async def test_a_cancelled_deal_stores_the_table_in_its_transaction(store, players):
+    seats = [SeatRecord(uid, f"p{uid}", False) for uid in (1, 2, 3)]
+    key = f"{GROUP}:0"
+    deal_id = await store.create_deal(key, GROUP, seats, {}, 10, "{}", table={"phase": "deal"})
+    assert await store.cancel_deal(deal_id, "{}", table={"phase": "result"})
+    assert (await store.load_tables())[key] == {"phase": "result"}
+    assert await store.deal_hold(1) is None
+    with pytest.raises(Exception, match="unknown deal"):
+        await store.cancel_deal(deal_id + 100, table={"phase": "lost"})
+    assert (await store.load_tables())[key] == {"phase": "result"}

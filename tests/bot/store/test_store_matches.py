@@ -100,12 +100,23 @@ async def test_match_deals_move_no_beans_and_store_the_state_once(store, players
     assert await store.deal_hold(1) is None
 
 
+async def test_a_match_deal_stores_the_table_in_its_transaction(store, players):
+    """Issue 14: a match deal's end stores the table's next data with the settlement."""
+    match_id = await start(store, fee=0)
+    deal_id = await match_deal(store, match_id)
+    await store.settle_match_deal(match_id, deal_id, [2, -1, -1], "{}", '{"v": 1}',
+                                  table={"phase": "result"})
+    assert (await store.load_tables())[f"{GROUP}:0"] == {"phase": "result"}
+
+
 async def test_a_deal_of_another_match_is_refused(store, players):
     match_id = await start(store, fee=0)
     other = await start(store, fee=0)
     deal_id = await match_deal(store, other)
     with pytest.raises(ValueError):
-        await store.settle_match_deal(match_id, deal_id, [2, -1, -1], "{}", "{}")
+        await store.settle_match_deal(match_id, deal_id, [2, -1, -1], "{}", "{}",
+                                      table={"phase": "result"})
+    assert f"{GROUP}:0" not in await store.load_tables()
 
 
 async def test_the_payout_is_paid_exactly_once_and_sums_with_the_fees_to_zero(store, players):
