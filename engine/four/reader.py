@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import ACE, BIG_JOKER, RANK_COUNT, SMALL_JOKER
+from engine.cards import ACE, BIG_JOKER, RANK_COUNT, SMALL_JOKER, rank_counts
 from engine.play import ComboType, Play
 
 __all__ = ["MIN_CHAIN", "chain_top", "classify_four"]
@@ -78,9 +78,7 @@ def classify_four(ranks: Sequence[int]) -> list[Play]:
     size = len(cards)
     if not size:
         return []
-    counts = [0] * RANK_COUNT
-    for r in cards:
-        counts[r] += 1
+    counts = rank_counts(cards)
     present = [r for r in range(RANK_COUNT) if counts[r]]
     if len(present) == 1:
         return _one_rank(cards, present[0], size)
