@@ -19,6 +19,7 @@ docstring says "lock held" must be called with it. Timers (:meth:`on_bot_move`,
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -115,6 +116,9 @@ class DealDriver:
         #: (table key, seat) whose selection Hint made: shown by the caption and the keyboard,
         #: not by a new hand picture (issue 9: Hint costs no upload).
         self.hinted: set[tuple[str, int]] = set()
+        #: Arms the Play again timeout of a table whose result offers it
+        #: (:meth:`bot.game.again.PlayAgain.arm`, set by :class:`bot.game.service.Game`).
+        self.on_offer: Callable[[Table], None] | None = None
 
     # --- Starting a deal -----------------------------------------------------------------------
 
@@ -581,6 +585,8 @@ class DealDriver:
         match = self.match if table.match_id is not None else None
         # a match's result is posted once, with its standings; the match deals on at once
         table.result_due = match is None
+        if match is None:
+            table.offer_again(time.time() + ctx.settings.lobby_timeout)
         ctx.tables.retoken(table)
         points = list(state.result.points)
         standings: str | None = None
@@ -600,6 +606,8 @@ class DealDriver:
         self.post_result(table, points, beans, standings)
         if match is not None:
             await match.deal_over(table)
+        elif self.on_offer is not None:
+            self.on_offer(table)
 
     def post_result(self, table: Table, points: list[int], beans: list[int],
                     standings: str | None = None) -> None:
@@ -615,8 +623,9 @@ class DealDriver:
         view = state.view(0)
         scene = scenes.result_scene(table, view, state.hands, points, beans)
         breakdown = scenes.result_breakdown(scene) if scene is not None else []
-        text, again = views.result_view(table, view, points, beans, breakdown)
-        markup: object = again
+        minutes = None if table.private else math.ceil(self.ctx.settings.lobby_timeout / 60)
+        text, keyboard = views.result_view(table, view, points, beans, breakdown, minutes)
+        markup: object = keyboard
         if standings is not None:
             text, markup = f"{text}\n\n{standings}", None
         if scene is not None and table.pictures:
@@ -628,12 +637,15 @@ class DealDriver:
             return
         deal_id = table.deal_id
 
-        async def sent() -> None:
-            if table.result_due and table.deal_id == deal_id:
-                table.result_due = False
-                if self.ctx.tables.get(table.key) is table:
-                    self.ctx.outlet.cancel(timers.RESULT, table.key)
-                    await self.ctx.save(table)
+        async def sent(message_id: int, photo: bool) -> None:
+            if table.deal_id != deal_id or table.phase != RESULT:
+                return
+            if table.ready:  # Play again is offered on it: its keyboard goes once answered
+                table.result_message_id, table.result_photo = message_id, photo
+            table.result_due = False
+            if self.ctx.tables.get(table.key) is table:
+                self.ctx.outlet.cancel(timers.RESULT, table.key)
+                await self.ctx.save(table)
 
         self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id,
                              sent=sent)

@@ -8,6 +8,7 @@ carry (``game.tables.by_token``).
 
 from __future__ import annotations
 
+from bot.game.again import PlayAgain
 from bot.game.ai import AiWorker
 from bot.game.context import GameContext
 from bot.game.deal import ACTIVE, Ack, DealDriver
@@ -45,6 +46,8 @@ class Game:
                                deal_seed=deal_seed, first_bidder=first_bidder)
         self.deals = DealDriver(self.ctx)
         self.lobby = Lobby(self.ctx, self.deals)
+        self.again = PlayAgain(self.ctx, self.lobby, self.deals)
+        self.deals.on_offer = self.again.arm
         self.matches = Matches(self.ctx, self.lobby, self.deals)
 
     @property

@@ -24,7 +24,9 @@ LOBBY = "lobby"
 NOTICE = "notice"
 #: A deal's result not posted yet (its send failed): post it again.
 RESULT = "result"
-KINDS = (TURN, BOT_MOVE, LOBBY, NOTICE, RESULT)
+#: The seats that did not answer "Play again" in time are freed (issue 10 item 7).
+AGAIN = "again"
+KINDS = (TURN, BOT_MOVE, LOBBY, NOTICE, RESULT, AGAIN)
 
 
 @dataclass(frozen=True, slots=True)
