@@ -302,8 +302,8 @@ def new_result(api: StrictFakeBotApi, group: Chat, before: set[tuple[int, int]]
 
 
 async def play_table(run: Run, index: int, variant: str, deals: int) -> None:
-    """One group table: open the lobby, seat the players, play ``deals`` deals (Play again
-    between them)."""
+    """One group table: open the lobby, seat the players, play ``deals`` deals (between them
+    every human presses Play again, and the last press deals the next one: issue 10 item 7)."""
     api = run.api
     group = api.new_group(f"Bench table {index}")
     humans = 3 if variant == "humans" else 2
@@ -322,11 +322,10 @@ async def play_table(run: Run, index: int, variant: str, deals: int) -> None:
     if variant == "bots":
         await asyncio.sleep(run.think)
         await run.press(users[0], lobby, payloads(lobby)["bot"])
+    await asyncio.sleep(run.think)
+    before = shown_in(api, group)
+    await run.press(users[0], lobby, payloads(lobby)["start"])
     for number in range(deals):
-        await asyncio.sleep(run.think)
-        before = shown_in(api, group)
-        await run.press(users[0], lobby, payloads(lobby)["start"])
-
         def finished(group: Chat = group, before: set[tuple[int, int]] = before) -> bool:
             return new_result(api, group, before) is not None
 
@@ -335,13 +334,11 @@ async def play_table(run: Run, index: int, variant: str, deals: int) -> None:
         assert result is not None
         run.deals += 1
         if number + 1 < deals:
-            await asyncio.sleep(run.think)
-            since = len(api.calls)
-            await run.press(users[0], result, payloads(result)[""])
-            after = result.message_id
-            lobby = await run.wait(lambda after=after: next(
-                (m for m in reversed(api.messages_in(group)) if "start" in payloads(m)
-                 and m.message_id >= after), None), timeout=60)
+            before = shown_in(api, group)
+            again = payloads(result)[""]
+            for user in users:  # every human presses Play again: the last press deals
+                await asyncio.sleep(run.think)
+                await run.press(user, result, again)
 
 
 # --- Figures --------------------------------------------------------------------------------
