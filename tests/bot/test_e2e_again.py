@@ -196,3 +196,27 @@ async def test_a_seat_below_the_minimum_balance_is_freed_instead_of_dealt(
     assert t("lobby.seat", n=1, name=landlord_name) in lobby.text
     assert t("lobby.seat_empty", n=2) in lobby.text
     assert await store.running_deals() == []
+
+
+async def test_a_four_seat_table_plays_again_with_its_four_seats(
+    fake_api: FakeBotApi, bot_runner: BotRunner
+):
+    app = await bot_runner.start(bid_timeout=0.3, play_timeout=0.3)
+    app.bot_data.game.deal_seed = SEED
+    app.bot_data.game.first_bidder = 0
+    group = fake_api.new_group("Four again")
+    await app.bot_data.store.update_group_settings(group.id, players=4, pictures=False)
+    eve = fake_api.new_user("Eve")
+    players = Players(fake_api, group, [eve])
+    lobby = await players.open_table(eve, [])
+    for _ in range(3):
+        await players.click(eve, lobby, t("btn.add_bot"))
+    await players.click(eve, lobby, t("btn.start"))
+    result = await result_message(fake_api, group, 60)  # Eve times out: auto-play
+    assert [b.text for b in result.buttons] == [t(AGAIN), t("btn.leave")]
+    answer = await players.click(eve, result, t(AGAIN))
+    assert answer.params["text"] == t("lobby.starting")
+    table = app.bot_data.tables.table_of(eve.id)
+    assert table.phase == "deal" and table.seat_count == 4 and len(table.seats) == 4
+    assert table.first_bidder == 1 and table.state.rules.seats == 4
+
