@@ -75,6 +75,15 @@ class PlayAgain:
             return False
         return not (await self.lobby.lacking_beans(table))[1]
 
+    def offer_late(self, table: Table) -> bool:
+        """Offer Play again now at a table stored before ``Table.ready`` existed, whose result
+        shows the button (lock held); ``False`` at a match's table (it deals on by itself)."""
+        if table.phase != RESULT or table.match_id is not None or table.match_options:
+            return False
+        table.offer_again(time.time() + self.ctx.settings.lobby_timeout)
+        self.arm(table)
+        return True
+
     def arm(self, table: Table) -> None:
         """Arm the timeout that frees the seats that did not answer (after a restart too)."""
         stamp = timers.Stamp(table.key, table.token)

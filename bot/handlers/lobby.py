@@ -92,7 +92,7 @@ async def on_play_again(update: Update, context: Context) -> None:
         if seat is None or table.seats[seat].left:
             await answer(query, t("pop.again_join", lang), alert=True)
             return
-        if not again.offered(table):
+        if not again.offered(table) and not again.offer_late(table):
             await answer(query, t("pop.gone", lang))
             return
         if press.data.payload == "leave":

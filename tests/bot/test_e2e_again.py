@@ -220,3 +220,25 @@ async def test_a_four_seat_table_plays_again_with_its_four_seats(
     assert table.phase == "deal" and table.seat_count == 4 and len(table.seats) == 4
     assert table.first_bidder == 1 and table.state.rules.seats == 4
 
+
+
+async def test_a_result_stored_before_play_again_was_answered_offers_it_on_the_first_press(
+    fake_api: FakeBotApi, bot_runner: BotRunner
+):
+    app = await bot_runner.start()
+    players = await _table(fake_api, app, "Upgraded")
+    key = f"{players.group.id}:0"
+    result = await _deal_out(players, app)
+    await app.bot_data.outlet.caught_up()
+    # The table as an older version stored it: no "ready" in its dict.
+    data = (await app.bot_data.store.load_tables())[key]
+    for field in ("ready", "result_message_id", "result_photo"):
+        del data[field]
+    await app.bot_data.store.save_table(key, data)
+    app = await bot_runner.restart()
+    assert app.bot_data.tables.get(key).ready == []
+    answers = await play_again(players, result)
+    assert [a.params["text"] for a in answers] == [
+        t("pop.again_ready", names="Bob, Cat"), t("pop.again_ready", names="Cat"),
+        t("lobby.starting")]
+    assert app.bot_data.tables.get(key).phase == "deal"
