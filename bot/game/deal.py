@@ -110,15 +110,15 @@ class DealDriver:
         self.ctx = ctx
         #: The competitions (set by :class:`bot.game.service.Game`); used at match tables only.
         self.match: MatchHook | None = None
+        #: Arms the Play again timeout of a table whose result offers it
+        #: (:meth:`bot.game.again.PlayAgain.arm`, set by :class:`bot.game.service.Game`).
+        self.on_offer: Callable[[Table], None] | None = None
         #: Tables whose turn changed since they were last shown: the clock restarts once the
         #: new turn's prompt is drawn.
         self._fresh: set[str] = set()
         #: (table key, seat) whose selection Hint made: shown by the caption and the keyboard,
         #: not by a new hand picture (issue 9: Hint costs no upload).
         self.hinted: set[tuple[str, int]] = set()
-        #: Arms the Play again timeout of a table whose result offers it
-        #: (:meth:`bot.game.again.PlayAgain.arm`, set by :class:`bot.game.service.Game`).
-        self.on_offer: Callable[[Table], None] | None = None
 
     # --- Starting a deal -----------------------------------------------------------------------
 
@@ -569,7 +569,8 @@ class DealDriver:
     async def finish(self, table: Table) -> None:
         """The deal's end (issue 14: one transaction): settle the finished deal exactly once
         (``store.settle_deal`` is idempotent) together with the table's next state (the result
-        phase, a new token for Play again, the result still to post: ``result_due``), then
+        phase, a new token for Play again, the seats' answers to it awaited: ``ready``, with
+        its timeout armed, :mod:`bot.game.again`; the result still to post: ``result_due``), then
         post the result (:meth:`post_result`) (lock held). A practice table (``private``) is not
         settled: its deal is cancelled (nobody pays, no statistics) with the same table data,
         and the result shows no beans. A match table's deal is settled by the match
@@ -588,6 +589,8 @@ class DealDriver:
         if match is None:
             table.offer_again(time.time() + ctx.settings.lobby_timeout)
         ctx.tables.retoken(table)
+        if match is None and self.on_offer is not None:
+            self.on_offer(table)  # its timeout, for the new token
         points = list(state.result.points)
         standings: str | None = None
         if table.private:
@@ -606,8 +609,6 @@ class DealDriver:
         self.post_result(table, points, beans, standings)
         if match is not None:
             await match.deal_over(table)
-        elif self.on_offer is not None:
-            self.on_offer(table)
 
     def post_result(self, table: Table, points: list[int], beans: list[int],
                     standings: str | None = None) -> None:
@@ -637,11 +638,11 @@ class DealDriver:
             return
         deal_id = table.deal_id
 
-        async def sent(message_id: int, photo: bool) -> None:
+        async def sent(message_id: int) -> None:
             if table.deal_id != deal_id or table.phase != RESULT:
                 return
             if table.ready:  # Play again is offered on it: its keyboard goes once answered
-                table.result_message_id, table.result_photo = message_id, photo
+                table.result_message_id = message_id
             table.result_due = False
             if self.ctx.tables.get(table.key) is table:
                 self.ctx.outlet.cancel(timers.RESULT, table.key)

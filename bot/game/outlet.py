@@ -22,9 +22,8 @@ from bot.game.timers import Stamp
 
 #: A timer's callback: called with the stamp it was armed with.
 TimerCallback = Callable[[Stamp], Awaitable[None]]
-#: Called once a posted message was sent (:meth:`Outlet.post`), with its message id and whether
-#: it is a photo.
-Sent = Callable[[int, bool], Awaitable[None]]
+#: Called once a posted message was sent (:meth:`Outlet.post`), with its message id.
+Sent = Callable[[int], Awaitable[None]]
 #: An audience message's job in the outbox: called when the chat's flood budget allows one
 #: call; returns ``False`` when it found nothing to change (the budget is given back).
 OutboxJob = Callable[[], Awaitable[bool]]

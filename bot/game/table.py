@@ -99,8 +99,8 @@ class Table:
             are always ready): the next deal starts once every human seat is ready (issue 10
             item 7, :mod:`bot.game.again`); empty when Play again is not offered (a match's
             table, a lobby, a running deal). Its deadline is ``lobby_deadline``.
-        result_message_id, result_photo: the posted result's message (``None`` until it was
-            sent), to take its Play again keyboard away once answered.
+        result_message_id: the posted result's message (``None`` until it was sent), to take
+            its Play again keyboard away once answered.
         lang: the group's language: every group message of this table; private messages and
             pop-ups use the player's own (:meth:`seat_lang`).
         title: the group's title, to name the table in private chats.
@@ -180,7 +180,6 @@ class Table:
     result_due: bool = False
     ready: list[bool] = field(default_factory=list)
     result_message_id: int | None = None
-    result_photo: bool = False
     state: DealState | None = field(default=None, repr=False, compare=False)
     notice: str | None = field(default=None, repr=False, compare=False)
     rendered: dict[int | str, str] = field(default_factory=dict, repr=False, compare=False)
@@ -231,7 +230,6 @@ class Table:
         self.ready = [seat.is_bot for seat in self.seats]
         self.lobby_deadline = deadline
         self.result_message_id = None
-        self.result_photo = False
 
     def waiting(self) -> list[int]:
         """The human seats whose answer to Play again is still awaited: seated, not left, not
@@ -255,7 +253,7 @@ class Table:
         "turn_notices": [...], "leave_prompts": [...], "join_link", "deal_id", "first_bidder",
         "redeals", "deadline", "lobby_deadline", "selections": [[rank, ...], ...],
         "hint_index": [...], "private", "match_options", "match_id", "result_due",
-        "ready": [bool, ...], "result_message_id", "result_photo"}``, meaning
+        "ready": [bool, ...], "result_message_id"}``, meaning
         what the attributes do.
         Dicts stored before pictures existed lack ``pictures`` … ``turn_notices``; they read as
         text messages and no pending notice. Dicts stored before ``leave_prompts`` read as no
@@ -304,7 +302,6 @@ class Table:
             "result_due": self.result_due,
             "ready": list(self.ready),
             "result_message_id": self.result_message_id,
-            "result_photo": self.result_photo,
         }
 
     @classmethod
@@ -360,7 +357,6 @@ class Table:
                 result_due=bool(data.get("result_due", False)),
                 ready=[bool(r) for r in data.get("ready", [])],
                 result_message_id=data.get("result_message_id"),
-                result_photo=bool(data.get("result_photo", False)),
             )
         except KeyError as exc:
             raise ValueError(f"table dict lacks {exc.args[0]!r}") from None

@@ -116,7 +116,7 @@ class TelegramOutlet:
                 log.warning("message to %s failed: %s", chat_id, exc)
                 return True
             if sent is not None:
-                await sent(message.message_id, drawing.render is not None)
+                await sent(message.message_id)
             return True
 
         self.outbox.request(key, chat_id, job, urgent=True)

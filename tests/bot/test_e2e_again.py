@@ -232,7 +232,7 @@ async def test_a_result_stored_before_play_again_was_answered_offers_it_on_the_f
     await app.bot_data.outlet.caught_up()
     # The table as an older version stored it: no "ready" in its dict.
     data = (await app.bot_data.store.load_tables())[key]
-    for field in ("ready", "result_message_id", "result_photo"):
+    for field in ("ready", "result_message_id"):
         del data[field]
     await app.bot_data.store.save_table(key, data)
     app = await bot_runner.restart()
