@@ -533,7 +533,7 @@ def status_line(table: Table, view: SeatView, lang: str) -> str:
             parts.append(t("hand.status_seat_role", lang, name=name, count=count,
                            role=_role(view, other, lang)))
     if view.base:
-        parts.append(t("callout.multiplier", lang,
+        parts.append(t("hand.status_multiplier", lang,
                        m=multiplier_text(current_multipliers(view))))
     if view.kitty is not None:
         parts.append(t("table.kitty", lang, cards=cards_text(view.kitty, lang)))
