@@ -439,10 +439,12 @@ def hand_view(
     and the buttons it may press now; once the deal is over, ``outcome``
     (:func:`outcome_line`) as its last line.
 
-    The status line stands on the prompt of a seat to act, and on every seat's message while
-    the table's card counter is on: the counter changes with every play, so those messages are
-    edited anyway. Without the counter a waiting seat's message is not edited for every turn
-    (issue 9), so a status line there would go stale; it is left out (issue 10 item 2).
+    The status line and the card counter (:func:`counter_line`, when the table's
+    ``card_counter`` is on) stand on the prompt of a seat to act: a waiting seat's message is
+    not edited for every play of the others (issue 9: at most 100 calls a deal besides
+    answers, which one edit per play and waiting seat would double), so lines that change
+    with every play would go stale there. A waiting seat has a 记牌器 button instead
+    (:data:`bot.callbacks.COUNTER`): both lines, fresh, in a pop-up (:func:`counter_popup`).
 
     Buttons (issue 3, flow steps 4–6): bidding/doubling choices when the seat is to act; in play,
     one button per rank (:func:`selection_keyboard_rows`), the plays that complete the selection
@@ -460,14 +462,14 @@ def hand_view(
     lines = [t("hand.title", lang, n=len(view.hand)), cards_text(view.hand, lang)]
     if view.landlord is not None:
         lines.append(t("hand.role", lang, role=_role(view, seat, lang)))
-    if _playing(view) and not view.escaped[seat] and (seat in view.to_act or table.card_counter):
+    mine = seat in view.to_act and _playing(view)
+    if mine and not view.escaped[seat]:
         lines.append(status_line(table, view, lang))
     allowance = _allowance_line(view, lang)
     if allowance is not None:
         lines.append(allowance)
-    if table.card_counter and _playing(view):
+    if table.card_counter and mine:
         lines.append(counter_line(view, lang))
-    mine = seat in view.to_act and _playing(view)
     if selected and mine and view.phase == "playing":
         lines.append(t("hand.selected", lang, cards=ranks_text(selected, lang)))
     announced = callout(table, view, lang)
@@ -508,6 +510,8 @@ def hand_view(
             ])
     if view.may_show() and not view.autoplay[seat]:
         rows.append([_button(t("btn.show", lang), cb.ACTION, table.token, version, "show")])
+    if not mine and table.card_counter and view.phase == "playing":
+        rows.append([_button(t("btn.counter", lang), cb.MY_CARDS, table.token, 0, cb.COUNTER)])
     if view.autoplay[seat]:
         rows.append([_button(t("btn.take_back", lang), cb.ACTION, table.token, 0, "auto0")])
     else:
@@ -626,6 +630,14 @@ def _hand_status(table: Table, view: SeatView, seconds: float, lang: str,
     name = seat_name(table.seats[by], by, lang)
     key = "hand.your_follow" if view.legal_plays() else "hand.cannot_beat"
     return t(key, lang, cards=play_text(prev, lang), name=name, seconds=left)
+
+
+def counter_popup(table: Table, view: SeatView, lang: str) -> str:
+    """The 记牌器 pop-up of a waiting seat (:func:`hand_view`): the :func:`counter_line` and
+    the :func:`status_line` now, public facts only (at most 200 characters, Telegram's limit
+    for a pop-up; the status line is cut first)."""
+    counter = counter_line(view, lang)
+    return f"{counter}\n{status_line(table, view, lang)}"[:200]
 
 
 def my_cards_text(view: SeatView, lang: str) -> str:

@@ -176,8 +176,16 @@ async def test_four_seats_list_three_others(fake_api: FakeBotApi, running_bot: B
         line = expected_status(state, seat, names)
         assert status_of(message, names, seat) == line and line.count("张") == 3
         await table.act(choose_action(state.view(seat), level="normal", seed=1))
-    # The counter is on (the default): waiting seats carry the status line too, kept fresh.
+    # The counter is on (the default): a waiting seat's 记牌器 button shows the status line,
+    # fresh, in a pop-up (its hand message is not edited for every play).
     for seat, user in enumerate(table.users):
+        if seat in table.state.to_act:
+            continue
         line = expected_status(table.state, seat, names)
-        await fake_api.wait_for(
-            lambda u=user, x=line, s=seat: status_of(table.hand(u), names, s) == x)
+        hand = await fake_api.wait_for(
+            lambda u=user: table.hand(u) if "记牌器" in [b.text for b in table.hand(u).buttons]
+            else None)
+        assert status_of(hand, names, seat) is None
+        answer = await fake_api.wait_settled(
+            fake_api.press(user, hand, hand.button("记牌器").callback_data))
+        assert answer.params["text"].splitlines()[1] == line

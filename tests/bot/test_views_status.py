@@ -47,17 +47,22 @@ def test_before_the_landlord_the_line_has_counts_only():
     assert views.status_line(_table("zh-Hans"), state.view(0), "zh-Hans") == "Bob 17张 · Cat 17张"
 
 
-def test_the_status_line_is_on_the_prompt_and_on_waiting_hands_only_with_the_counter():
+def test_the_status_line_is_on_the_prompt_and_behind_the_counter_button_when_waiting():
     state = _alarm_deal()
     table = _table("zh-Hans")
-    table.card_counter = False
     line = views.status_line(table, state.view(1), "zh-Hans")
     assert line in views.hand_view(table, state.view(1), 20)[0].splitlines()  # Bob to act
-    waiting = views.hand_view(table, state.view(2), 20)[0]
+    waiting, markup = views.hand_view(table, state.view(2), 20)
     assert views.status_line(table, state.view(2), "zh-Hans") not in waiting.splitlines()
-    table.card_counter = True
-    waiting = views.hand_view(table, state.view(2), 20)[0]
-    assert views.status_line(table, state.view(2), "zh-Hans") in waiting.splitlines()
+    assert "记牌器" not in waiting  # lines that change with every play: not on a waiting hand
+    labels = [button.text for row in markup.inline_keyboard for button in row]
+    assert labels == ["记牌器", "托管"]
+    popup = views.counter_popup(table, state.view(2), "zh-Hans").splitlines()
+    assert popup == [views.counter_line(state.view(2), "zh-Hans"),
+                     views.status_line(table, state.view(2), "zh-Hans")]
+    table.card_counter = False
+    waiting, markup = views.hand_view(table, state.view(2), 20)
+    assert [button.text for row in markup.inline_keyboard for button in row] == ["托管"]
 
 
 @pytest.mark.parametrize(("args", "lang", "expected"), [
