@@ -10,6 +10,7 @@ answer.
 from __future__ import annotations
 
 from bot.handlers import (
+    challenge,
     commands,
     daily_post,
     deal,
@@ -30,6 +31,7 @@ def register(application: App) -> None:
     commands.register(application)
     lobby.register(application)
     match.register(application)
+    challenge.register(application)
     deal.register(application)
     practice.register(application)
     economy.register(application)
