@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
+from zoneinfo import ZoneInfo
 
 from bot import challenge_views as views
 from bot.game import timers
@@ -83,6 +84,8 @@ BOARD_INTERVAL = 60.0
 AI_LEVEL = "hard"
 #: Bot seats of a challenge table.
 AI_SEATS = 2
+#: The opener id recorded for a daily challenge (opened by the bot itself).
+DAILY_OPENER = 0
 
 
 def challenge_lock(challenge_id: int) -> str:
@@ -146,6 +149,19 @@ class Challenges:
             await self._reload(challenge_id)
         self._arm_close(record)
         return challenge_id, ""
+
+    async def open_daily(self, chat_id: int, title: str) -> int | None:
+        """The group's daily challenge (its ``daily_challenge`` setting): opened by the bot
+        with the default options (6 deals, until the end of the group's day, no fee) once per
+        day of the group's time zone, unless a challenge is open there already. Returns the
+        new challenge's id, or ``None`` when none was opened."""
+        group = await self.ctx.store.get_group_settings(chat_id)
+        if not group["daily_challenge"]:
+            return None
+        day = datetime.fromtimestamp(self.clock(), ZoneInfo(group["timezone"])).date()
+        challenge_id, _ = await self.open(chat_id, None, title, Person(DAILY_OPENER, ""),
+                                          ChallengeOptions(), daily=day.isoformat())
+        return challenge_id
 
     async def _record(self, challenge_id: int) -> ChallengeRecord:
         record = self._records.get(challenge_id)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from bot.handlers import (
     challenge,
     commands,
+    daily_challenge,
     daily_post,
     deal,
     economy,
@@ -37,4 +38,5 @@ def register(application: App) -> None:
     economy.register(application)
     group_settings.register(application)
     daily_post.register(application)
+    daily_challenge.register(application)
     errors.register(application)

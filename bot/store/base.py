@@ -444,6 +444,10 @@ class Store(ABC):
         """
 
     @abstractmethod
+    async def daily_challenge_groups(self) -> list[int]:
+        """The groups whose ``daily_challenge`` setting is on, by chat id."""
+
+    @abstractmethod
     async def challenge_ledger(self, challenge_id: int) -> list[LedgerEntry]:
         """The challenge's ledger rows (fees, prizes, refunds), oldest first; once it closed
         they sum to zero."""

@@ -1011,6 +1011,14 @@ class PostgresStore(Store):
                 now)
         return ChallengePayout(challenge_id, paid)
 
+    async def daily_challenge_groups(self) -> list[int]:
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT chat_id, settings FROM groups WHERE settings LIKE '%daily_challenge%'"
+                " ORDER BY chat_id")
+        return [row["chat_id"] for row in rows
+                if rooms.with_defaults(json.loads(row["settings"]))["daily_challenge"]]
+
     async def challenge_ledger(self, challenge_id: int) -> list[LedgerEntry]:
         async with self._read() as conn:
             rows = await conn.fetch("SELECT * FROM ledger WHERE challenge_id = $1 ORDER BY id",

@@ -1005,6 +1005,14 @@ class SQLiteStore(Store):
                  challenge_id))
         return ChallengePayout(challenge_id, paid)
 
+    async def daily_challenge_groups(self) -> list[int]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT chat_id, settings FROM groups WHERE settings LIKE '%daily_challenge%'"
+                " ORDER BY chat_id")
+        return [chat_id for chat_id, text in rows
+                if rooms.with_defaults(json.loads(text))["daily_challenge"]]
+
     async def challenge_ledger(self, challenge_id: int) -> list[LedgerEntry]:
         async with self._read() as db:
             rows = await db.execute_fetchall(

@@ -361,3 +361,63 @@ async def test_one_challenge_deal_at_a_time_and_a_group_table_meanwhile(
     # Now the other group's deal may be played.
     answer = await press(api, ann, menu_message(api, ann), challenge_callback(cids[1], "play", 1))
     assert answer.params.get("text") is None
+
+
+async def test_the_board_is_drawn_at_most_once_a_minute(fake_api: FakeBotApi,
+                                                       running_bot: BotRunner):
+    api = fake_api
+    app = running_bot.app
+    store = app.bot_data.store
+    users = [api.new_user(n) for n in ("Ann", "Bob", "Cy")]
+    group = api.new_group("Cards")
+    api.make_admin(group, users[0])
+    for user in users:
+        api.open_private_chat(user)
+    api.send_text(users[0], group, "/challenge 2")
+    await api.wait_for(lambda: any(m.buttons for m in api.messages_in(group)))
+    (record,) = await store.open_challenges()
+    cid = record.challenge_id
+    message = enter_message(api, group)
+    start = api.mark()
+    for user in users:
+        await press(api, user, message, challenge_callback(cid, "enter"))
+    await app.bot_data.outlet.caught_up()
+    edits = [c for c in api.calls[start:] if c.method.startswith("edit")
+             and c.params.get("message_id") == message.message_id]
+    assert len(edits) == 1  # the first entry's board; the next ones wait for the minute
+    assert "Ann" in call_caption(edits[0]) and "Cy" not in call_caption(edits[0])
+    (job,) = app.job_queue.get_jobs_by_name(job_name(challenge_driver.BOARD,
+                                                     f"challenge:{cid}"))
+    app.bot_data.game.challenges.board_interval = 0.0  # the minute is up
+    await job.run(app)
+    await app.bot_data.outlet.caught_up()
+    shown = enter_message(api, group).caption
+    assert all(f". {u.first_name} · 0 " in shown for u in users)
+
+
+def call_caption(call) -> str:
+    media = call.params.get("media")
+    if isinstance(media, dict):
+        return media.get("caption") or ""
+    return call.params.get("caption") or call.params.get("text") or ""
+
+
+async def test_a_daily_challenge_opens_once_a_day_where_the_group_wants_it(
+        fake_api: FakeBotApi, running_bot: BotRunner):
+    api = fake_api
+    app = running_bot.app
+    store = app.bot_data.store
+    ann = api.new_user("Ann")
+    group, quiet = api.new_group("Daily"), api.new_group("Quiet")
+    api.make_admin(group, ann)
+    api.send_text(ann, group, "/settings daily_challenge on")
+    await api.wait_for("sendMessage", chat_id=group)
+    assert (await store.get_group_settings(group.id))["daily_challenge"] is True
+    (job,) = app.job_queue.get_jobs_by_name("daily_challenge")
+    await job.run(app)
+    await job.run(app)
+    (record,) = await store.open_challenges()
+    assert record.chat_id == group.id and record.opener_id == 0 and record.daily
+    assert record.options["deals"] == 6 and record.entry_fee == 0
+    assert enter_message(api, group).photo
+    assert api.messages_in(quiet) == []

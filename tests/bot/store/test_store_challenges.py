@@ -191,3 +191,11 @@ async def test_migration_6_keeps_old_ledger_rows_and_accepts_challenge_rows(raw)
     await raw.execute(
         "INSERT INTO ledger (user_id, amount, balance_after, reason, created_at)"
         " VALUES (1, -10, 990, 'challenge', 1)")
+
+
+async def test_the_groups_with_a_daily_challenge(store):
+    await store.update_group_settings(-5, daily_challenge=True)
+    await store.update_group_settings(-6, daily_challenge=False, give_enabled=True)
+    await store.update_group_settings(-7, give_enabled=True)
+    await store.update_group_settings(-4, daily_challenge=True)
+    assert await store.daily_challenge_groups() == [-5, -4]
