@@ -24,8 +24,10 @@ from bot.game.challenge import ChallengeOptions, Standing
 from bot.game.match import PRIZE_SPLIT
 from bot.i18n import t
 from bot.match_views import place_text
-from bot.numbers import signed
+from bot.views import play_text, points_text, ranks_text
+from engine import Action, classify
 from engine.challenge import MAX_DEALS
+from engine.presets import Rules
 from images.challenge_board import BoardRow, BoardScene
 
 PREFIX = "D"
@@ -88,7 +90,13 @@ def board_lines(board: Sequence[Standing], deals: int, lang: str) -> list[str]:
     if not board:
         return [t("challenge.no_entrants", lang)]
     return [t("challenge.line", lang, place=line.place if line.place else "-", name=line.name,
-              mp=line.matchpoints, played=line.deals, total=deals) for line in board]
+              mp=mp_text(line.matchpoints, lang), played=line.deals, total=deals)
+            for line in board]
+
+
+def mp_text(matchpoints: int, lang: str) -> str:
+    """``1 matchpoint``, ``4 matchpoints`` / ``4 比赛分``."""
+    return t("challenge.mp", lang, n=matchpoints)
 
 
 def board_scene(challenge_id: int, board: Sequence[Standing], deals: int, lang: str,
@@ -135,7 +143,7 @@ def menu(challenge_id: int, group: str, options: ChallengeOptions, played: Mappi
     for deal in range(1, options.deals + 1):
         if deal in played:
             lines.append(t("challenge.menu_played", lang, deal=deal,
-                           points=signed(played[deal])))
+                           points=points_text(played[deal], lang)))
         else:
             lines.append(t("challenge.menu_open", lang, deal=deal))
     rows: list[list[InlineKeyboardButton]] = []
@@ -158,12 +166,45 @@ def menu(challenge_id: int, group: str, options: ChallengeOptions, played: Mappi
 @dataclass(frozen=True, slots=True)
 class DealLine:
     """One member's result on one deal, for the comparison: ``name``, ``points``, their role
-    (``landlord`` or ``farmer``; ``None``: nobody bid), ``matchpoints`` on the deal so far."""
+    (``landlord`` or ``farmer``; ``None``: nobody bid), ``matchpoints`` on the deal so far,
+    and their ``line``: what they bid and played (:func:`line_text`)."""
 
     name: str
     points: int
     role: str | None
     matchpoints: int
+    line: str = ""
+
+
+#: Decisions a line of play shows besides the plays (passes, auto-play and timeouts are not).
+LINE_DECISIONS = ("call", "rob", "double", "show")
+#: Characters of a line of play shown at most.
+LINE_MAX = 300
+
+
+def line_text(history: Sequence[Action], seat: int, rules: Rules, lang: str) -> str:
+    """A seat's line of play in a finished deal: its bids and its plays in order, e.g.
+    ``3 points · 555 3 · 10 J Q K A``.
+
+    >>> from engine import SCORE
+    >>> line_text([Action("bid", 0, value=3), Action("play", 0, cards=(2, 2, 2, 0))], 0,
+    ...           SCORE, "en")
+    '3 points · 555 3'
+    """
+    words = []
+    for action in history:
+        if action.seat != seat:
+            continue
+        if action.kind == "bid":
+            words.append(t(f"btn.bid_{action.value}", lang))
+        elif action.kind in LINE_DECISIONS:
+            words.append(t(f"btn.{action.kind}", lang))
+        elif action.kind == "play" and action.cards:
+            readings = classify(action.cards, rules)
+            words.append(play_text(readings[0], lang) if readings
+                         else ranks_text(action.cards, lang))
+    text = " · ".join(words)
+    return text if len(text) <= LINE_MAX else text[:LINE_MAX - 1] + "…"
 
 
 def comparison(challenge_id: int, deal: int, total: int, mine: DealLine,
@@ -172,18 +213,20 @@ def comparison(challenge_id: int, deal: int, total: int, mine: DealLine,
     best result starred); the others' hands stay private, only results are shown."""
     lines = [t("challenge.deal_head", lang, title=title(challenge_id, lang), deal=deal,
                total=total),
-             t("challenge.yours", lang, points=signed(mine.points), role=_role(mine.role, lang),
-               mp=mine.matchpoints)]
+             t("challenge.yours", lang, points=points_text(mine.points, lang),
+               role=_role(mine.role, lang), mp=mp_text(mine.matchpoints, lang))]
     if not others:
         lines.append(t("challenge.first_to_play", lang))
         return "\n".join(lines)
     lines.append(t("challenge.others", lang, n=len(others)))
-    best = max([mine, *others], key=lambda line: line.points).points
+    best = max([mine, *others], key=lambda line: line.points)
     for line in sorted(others, key=lambda line: -line.points):
-        star = "⭐ " if line.points == best else ""
+        star = "⭐ " if line.points == best.points else ""
         lines.append(t("challenge.other_line", lang, star=star, name=line.name,
-                       points=signed(line.points), role=_role(line.role, lang),
-                       mp=line.matchpoints))
+                       points=points_text(line.points, lang), role=_role(line.role, lang),
+                       mp=mp_text(line.matchpoints, lang)))
+    if best is not mine and best.line:
+        lines.append(t("challenge.best_line", lang, name=best.name, line=best.line))
     return "\n".join(lines)
 
 
@@ -206,7 +249,7 @@ def final_text(challenge_id: int, options: ChallengeOptions, seed: str, seed_has
         place = place_text(line.place, lang) if line.place else "-"
         prize = paid.get(line.user_id, 0)
         text = t("challenge.final_line", lang, place=place, name=line.name,
-                 mp=line.matchpoints, played=line.deals, total=options.deals)
+                 mp=mp_text(line.matchpoints, lang), played=line.deals, total=options.deals)
         if prize and options.entry_fee:
             text += t("challenge.prize", lang, beans=prize)
         lines.append(text)

@@ -306,22 +306,25 @@ class Challenges:
         points = matchpoints({p.user_id: p.points for p in on_deal})
         lines = {}
         for play in on_deal:
+            role, line = await self._line(play, lang)
             lines[play.user_id] = views.DealLine(names.get(play.user_id, "?"), play.points,
-                                                 await self._role(play), points[play.user_id])
+                                                 role, points[play.user_id], line)
         mine = lines.pop(user_id)
         return views.comparison(cid, deal, _options(record).deals, mine, list(lines.values()),
                                 lang)
 
-    async def _role(self, play: ChallengePlay) -> str | None:
+    async def _line(self, play: ChallengePlay, lang: str) -> tuple[str | None, str]:
+        """The member's role in their deal (``None``: nobody bid) and their line of play."""
         if play.deal_id is None:
-            return None
+            return None, ""
         try:
             state = DealState.from_json((await self.ctx.store.get_deal(play.deal_id)).state_json)
         except (StoreError, ValueError):
-            return None
+            return None, ""
+        line = views.line_text(state.history, MEMBER_SEAT, state.rules, lang)
         if state.result is None or state.result.landlord is None:
-            return None
-        return "landlord" if state.result.landlord == MEMBER_SEAT else "farmer"
+            return None, line
+        return ("landlord" if state.result.landlord == MEMBER_SEAT else "farmer"), line
 
     # --- The driver's hooks (bot.game.deal.ChallengeHook) --------------------------------------
 

@@ -13,9 +13,10 @@ from bot.challenge_views import (
     challenge_callback,
     comparison,
     judge_command,
+    line_text,
     parse_challenge_callback,
 )
-from engine import SCORE, apply
+from engine import SCORE, Action, apply
 from engine.ai import choose_action
 from engine.challenge import ai_seed, challenge_deal, deal_state
 
@@ -36,13 +37,16 @@ def test_buttons_round_trip_and_forged_data_is_refused():
 
 def test_the_comparison_lists_the_others_best_first_and_stars_the_best():
     mine = DealLine("Ann", 2, "farmer", 1)
-    others = [DealLine("Bob", -4, "farmer", 0), DealLine("Cy", 6, "landlord", 2)]
+    others = [DealLine("Bob", -4, "farmer", 0), DealLine("Cy", 6, "landlord", 2, "3 points")]
     text = comparison(3, 1, 2, mine, others, "en")
     lines = text.splitlines()
     assert lines[0] == "Duplicate challenge #3 · deal 1/2"
-    assert lines[1] == "You: +2 points (farmer) · 1 matchpoints so far"
+    assert lines[1] == "You: +2 points (farmer) · 1 matchpoint so far"
     assert lines[3] == "⭐ Cy: +6 points (landlord) · 2 matchpoints"
     assert lines[4] == "Bob: -4 points (farmer) · 0 matchpoints"
+    assert comparison(3, 1, 2, DealLine("Ann", 1, "landlord", 1), others, "zh-Hans"
+                      ).splitlines()[1] == "你：+1 分（地主）· 目前 1 比赛分"
+    assert lines[5] == "Best line (Cy): 3 points"
     alone = comparison(3, 1, 2, mine, [], "zh-Hans")
     assert "还没有其他人打过这副牌" in alone
 
@@ -65,3 +69,12 @@ def test_the_ai_seats_answer_the_same_way_to_the_same_deal_and_history():
         assert choose_action(state.view(seat), "hard", seed=seed) == first
         state = apply(state, first)
     assert ai_seed(SEED, 2, 5) == f"{SEED}:2:5" != ai_seed(SEED, 3, 5)
+
+
+def test_a_line_of_play_shows_bids_and_plays_not_passes():
+    history = [Action("bid", 1, value=1), Action("bid", 0, value=3), Action("play", 0,
+               cards=(7, 8, 9, 10, 11)), Action("pass", 0), Action("play", 0, cards=(13, 14)),
+               Action("play", 0, cards=(0, 0))]
+    assert line_text(history, 0, SCORE, "en") == \
+        "3 points · 10 J Q K A · Small joker Big joker · 33"
+    assert line_text(history, 0, SCORE, "zh-Hans").startswith("3分 · 10 J Q K A · ")

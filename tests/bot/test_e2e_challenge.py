@@ -16,13 +16,14 @@ import re
 import subprocess
 import sys
 
-from bot.challenge_views import challenge_callback
+from bot.challenge_views import challenge_callback, mp_text
 from bot.game import challenges as challenge_driver
 from bot.game.match import prizes
 from bot.game.table import DEAL, challenge_key
 from bot.i18n import t
 from bot.match_views import place_text
 from bot.outlet.telegram import job_name
+from bot.views import points_text
 from engine import Action, DealState, apply, new_deal
 from engine.ai import choose_action
 from tests.bot.flow_helpers import LANG, Players, hand_message
@@ -202,7 +203,7 @@ async def test_three_members_play_a_two_deal_challenge(fake_api: FakeBotApi,
     result = await api.wait_for(lambda: next((m for m in reversed(api.messages_in(bob))
                                               if m.content.startswith("🏁")), None))
     ann_points = plays_of(await store.challenge_plays(cid), ann)[1]
-    assert f"Ann: {ann_points:+d}".replace("+0", "0") in result.content
+    assert f"Ann: {points_text(ann_points, LANG)}" in result.content
     await press(api, bob, menu_message(api, bob), challenge_callback(cid, "play", 2))
     await drive(running_bot, api, group, bob, cid, 2, limit=1)
     running = app.bot_data.tables.get(challenge_key(bob.id))
@@ -256,8 +257,8 @@ async def test_three_members_play_a_two_deal_challenge(fake_api: FakeBotApi,
             (s.result.points[0], s.result.landlord == 0 and s.result.winner == "landlord", f)
             for _, s, f in deals]
     expected = ranking(results)
-    lines = [t("challenge.line", LANG, place=place, name=name, mp=mp, played=2, total=2)
-             for name, place, mp in expected]
+    lines = [t("challenge.line", LANG, place=place, name=name, mp=mp_text(mp, LANG), played=2,
+               total=2) for name, place, mp in expected]
     await app.bot_data.outlet.caught_up()
     board = await api.wait_for(lambda: "\n".join(lines) in enter_message(api, group).caption
                                and enter_message(api, group), 10)
@@ -268,8 +269,9 @@ async def test_three_members_play_a_two_deal_challenge(fake_api: FakeBotApi,
                                              if m.content.startswith("🏁")), None), 10)
     paid = prizes(3 * FEE, [place for _, place, _ in expected])
     for (name, place, mp), prize in zip(expected, paid, strict=True):
-        line = t("challenge.final_line", LANG, place=place_text(place, LANG), name=name, mp=mp,
-                 played=2, total=2) + t("challenge.prize", LANG, beans=prize)
+        line = t("challenge.final_line", LANG, place=place_text(place, LANG), name=name,
+                 mp=mp_text(mp, LANG), played=2, total=2) + t("challenge.prize", LANG,
+                                                              beans=prize)
         assert line in final.content
     balances = {u.first_name: await store.balance(u.id) for u in (ann, bob, cy)}
     assert balances == {name: 900 + prize for (name, _, _), prize in zip(expected, paid,
@@ -392,7 +394,7 @@ async def test_the_board_is_drawn_at_most_once_a_minute(fake_api: FakeBotApi,
     await job.run(app)
     await app.bot_data.outlet.caught_up()
     shown = enter_message(api, group).caption
-    assert all(f". {u.first_name} · 0 " in shown for u in users)
+    assert all(f". {u.first_name} · {mp_text(0, LANG)} · 0/2" in shown for u in users)
 
 
 def call_caption(call) -> str:
