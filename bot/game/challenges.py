@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
@@ -130,7 +130,8 @@ class Challenges:
         now = datetime.fromtimestamp(self.clock(), UTC)
         stored = {**options.to_dict(), "rules": rules.to_dict(), "title": title,
                   "lang": config.lang, "tz": group["timezone"], "pictures": config.pictures,
-                  "play_timeout": config.play_timeout, "bid_timeout": config.bid_timeout}
+                  "play_timeout": config.play_timeout, "bid_timeout": config.bid_timeout,
+                  "autoplay": config.autoplay_mode}
         try:
             challenge_id = await st.open_challenge(
                 chat_id, thread_id, opener.user_id, stored, options.entry_fee, seed,
@@ -335,13 +336,14 @@ class Challenges:
 
     def new_state(self, table: Table, rules: Rules) -> DealState:
         """The challenge deal's fixed cards and first bidder (:mod:`engine.challenge`); the
-        table takes the challenge's time limits and the AI's level."""
+        table takes the challenge's time limits, auto-play choice and the AI's level."""
         record = self._records[_challenge_id(table)]
         table.bot_level = AI_LEVEL
         table.seat_count = rules.seats
         table.preset = preset_name(rules)
         table.play_timeout = float(record.options["play_timeout"])
         table.bid_timeout = float(record.options["bid_timeout"])
+        table.autoplay_mode = str(record.options.get("autoplay", table.autoplay_mode))
         assert table.challenge_deal is not None
         return deal_state(challenge_deal(record.seed, table.challenge_deal), rules)
 
@@ -494,12 +496,22 @@ class Challenges:
             self.ctx.outlet.cancel(BOARD, challenge_lock(challenge_id))
             self.ctx.outlet.cancel(CLOSE, challenge_lock(challenge_id))
             await self._show(record, await self._drawing(record, board, closed=True))
-            lang = str(record.options["lang"])
-            text = views.final_text(challenge_id, _options(record), record.seed,
-                                    record.seed_hash, board, payment.paid, lang)
-            self.ctx.outlet.post(f"{challenge_lock(challenge_id)}#final", record.chat_id,
-                                 Drawing(text, None), record.thread_id)
+            self._announce(record, board, payment.paid)
         return True
+
+    def _announce(self, record: ChallengeRecord, board: list[Standing],
+                  paid: Mapping[int, int]) -> None:
+        """Post the final ranking with the revealed seed (in the background); once sent, the
+        store marks it posted, so a restart posts a ranking that was not sent yet."""
+        cid = record.challenge_id
+        text = views.final_text(cid, _options(record), record.seed, record.seed_hash, board,
+                                paid, str(record.options["lang"]))
+
+        async def sent() -> None:
+            await self.ctx.store.announce_challenge(cid)
+
+        self.ctx.outlet.post(f"{challenge_lock(cid)}#final", record.chat_id, Drawing(text, None),
+                             record.thread_id, sent=sent)
 
     async def _stop_deals(self, challenge_id: int) -> None:
         """Stop every running deal of the challenge (the window closed)."""
@@ -522,9 +534,14 @@ class Challenges:
     # --- After a restart -----------------------------------------------------------------------
 
     async def restore(self) -> None:
-        """After a start (the tables are restored first): every open challenge's window is
-        armed again, or closed now if it passed; a challenge table whose deal ended just before
-        the restart (its result recorded) gets its end finished."""
+        """After a start (the tables are restored first): a final ranking not sent yet is
+        posted; every open challenge's window is armed again, or closed now if it passed; a
+        challenge table whose deal ended just before the restart (its result recorded) gets its
+        end finished."""
+        for record in await self.ctx.store.unannounced_challenges():
+            paid = (record.result or {}).get("paid", {})
+            self._announce(record, await self.board(record.challenge_id),
+                           {int(uid): amount for uid, amount in paid.items()})
         for record in await self.ctx.store.open_challenges():
             self._records[record.challenge_id] = record
         for table in list(self.ctx.tables):

@@ -444,6 +444,15 @@ class Store(ABC):
         """
 
     @abstractmethod
+    async def announce_challenge(self, challenge_id: int) -> bool:
+        """Mark a closed challenge's final ranking as posted; ``False`` when it was already
+        (or the challenge is still open)."""
+
+    @abstractmethod
+    async def unannounced_challenges(self) -> list[ChallengeRecord]:
+        """Closed challenges whose final ranking was not posted yet (posted after a restart)."""
+
+    @abstractmethod
     async def daily_challenge_groups(self) -> list[int]:
         """The groups whose ``daily_challenge`` setting is on, by chat id."""
 

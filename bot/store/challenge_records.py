@@ -21,7 +21,8 @@ class ChallengeRecord:
         opener_id: who opened it (0: the daily challenge, opened by the bot).
         options: ``ChallengeOptions.to_dict()``; entry_fee: beans per member; pool: fees taken.
         seed: the seed of its deals (secret until closed); seed_hash: its SHA-256, published.
-        status: ``"open"`` or ``"closed"``. message_id: the group's challenge message.
+        status: ``"open"`` or ``"closed"``; announced: the final ranking was posted.
+        message_id: the group's challenge message.
         daily: the group's day (``YYYY-MM-DD``) of a daily challenge, else ``None``.
         result: the final board and payout as stored, once closed.
         created_at, closes_at, closed_at: UTC.
@@ -37,6 +38,7 @@ class ChallengeRecord:
     entry_fee: int
     pool: int
     status: Literal["open", "closed"]
+    announced: bool
     message_id: int | None
     daily: str | None
     result: dict[str, Any] | None
@@ -115,6 +117,7 @@ def challenge_record(row: Row) -> ChallengeRecord:
         entry_fee=row["entry_fee"],
         pool=row["pool"],
         status=row["status"],
+        announced=bool(row["announced"]),
         message_id=row["message_id"],
         daily=row["daily"],
         result=json.loads(row["result"]) if row["result"] else None,

@@ -1011,6 +1011,20 @@ class PostgresStore(Store):
                 now)
         return ChallengePayout(challenge_id, paid)
 
+    async def announce_challenge(self, challenge_id: int) -> bool:
+        async with self._write() as conn:
+            status = await conn.execute(
+                "UPDATE challenges SET announced = 1 WHERE id = $1 AND status = 'closed'"
+                " AND announced = 0", challenge_id)
+        return _count(status) == 1
+
+    async def unannounced_challenges(self) -> list[ChallengeRecord]:
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT * FROM challenges WHERE status = 'closed' AND announced = 0"
+                " ORDER BY id")
+        return [challenge_record(row) for row in rows]
+
     async def daily_challenge_groups(self) -> list[int]:
         async with self._read() as conn:
             rows = await conn.fetch(

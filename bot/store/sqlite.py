@@ -1005,6 +1005,20 @@ class SQLiteStore(Store):
                  challenge_id))
         return ChallengePayout(challenge_id, paid)
 
+    async def announce_challenge(self, challenge_id: int) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE challenges SET announced = 1 WHERE id = ? AND status = 'closed'"
+                " AND announced = 0", (challenge_id,))
+        return cursor.rowcount == 1
+
+    async def unannounced_challenges(self) -> list[ChallengeRecord]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM challenges WHERE status = 'closed' AND announced = 0"
+                " ORDER BY id")
+        return [challenge_record(row) for row in rows]
+
     async def daily_challenge_groups(self) -> list[int]:
         async with self._read() as db:
             rows = await db.execute_fetchall(

@@ -423,3 +423,31 @@ async def test_a_daily_challenge_opens_once_a_day_where_the_group_wants_it(
     assert record.options["deals"] == 6 and record.entry_fee == 0
     assert enter_message(api, group).photo
     assert api.messages_in(quiet) == []
+
+
+async def test_a_final_ranking_that_failed_to_send_is_posted_after_a_restart(
+        fake_api: FakeBotApi, running_bot: BotRunner):
+    api = fake_api
+    app = running_bot.app
+    store = app.bot_data.store
+    ann = api.new_user("Ann")
+    group = api.new_group("Cards")
+    api.make_admin(group, ann)
+    api.open_private_chat(ann)
+    api.send_text(ann, group, "/challenge 1 1 50")
+    await api.wait_for(lambda: any(m.buttons for m in api.messages_in(group)))
+    (record,) = await store.open_challenges()
+    await press(api, ann, enter_message(api, group), challenge_callback(record.challenge_id,
+                                                                        "enter"))
+    assert await store.balance(ann.id) == 950
+    api.fail_next("sendMessage", 400, chat=group)
+    assert await app.bot_data.game.challenges.close(record.challenge_id)
+    await app.bot_data.outlet.caught_up()
+    assert not (await store.get_challenge(record.challenge_id)).announced
+    assert await store.balance(ann.id) == 1000  # nobody played: the fee came back, once
+    app = await running_bot.restart()
+    final = await api.wait_for(lambda: next((m for m in api.messages_in(group)
+                                             if m.content.startswith("🏁")), None), 10)
+    assert t("challenge.refunded", LANG) in final.content
+    assert (await app.bot_data.store.get_challenge(record.challenge_id)).announced
+    assert await app.bot_data.store.balance(ann.id) == 1000

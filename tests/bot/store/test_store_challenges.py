@@ -199,3 +199,14 @@ async def test_the_groups_with_a_daily_challenge(store):
     await store.update_group_settings(-7, give_enabled=True)
     await store.update_group_settings(-4, daily_challenge=True)
     assert await store.daily_challenge_groups() == [-5, -4]
+
+
+async def test_the_final_ranking_is_marked_posted_once(store, players, clock):
+    cid = await open_one(store, clock, fee=0)
+    assert await store.announce_challenge(cid) is False  # still open
+    await store.close_challenge(cid, {}, {})
+    assert [c.challenge_id for c in await store.unannounced_challenges()] == [cid]
+    assert await store.announce_challenge(cid) is True
+    assert await store.announce_challenge(cid) is False
+    assert await store.unannounced_challenges() == []
+    assert (await store.get_challenge(cid)).announced

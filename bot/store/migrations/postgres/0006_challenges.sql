@@ -12,6 +12,7 @@ CREATE TABLE challenges (
     entry_fee   BIGINT NOT NULL CHECK (entry_fee >= 0),
     pool        BIGINT NOT NULL DEFAULT 0 CHECK (pool >= 0),
     status      TEXT   NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),
+    announced   INTEGER NOT NULL DEFAULT 0,
     message_id  BIGINT,
     daily       TEXT,
     result      TEXT,

@@ -18,6 +18,7 @@ CREATE TABLE challenges (
     entry_fee   INTEGER NOT NULL CHECK (entry_fee >= 0),
     pool        INTEGER NOT NULL DEFAULT 0 CHECK (pool >= 0),
     status      TEXT    NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),
+    announced   INTEGER NOT NULL DEFAULT 0,  -- the final ranking was posted in the group
     message_id  INTEGER,           -- the group's challenge message (board, Enter button)
     daily       TEXT,              -- the group's day (YYYY-MM-DD) of a daily challenge
     result      TEXT,              -- final board and payout JSON, once closed
