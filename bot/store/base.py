@@ -101,7 +101,8 @@ class Store(ABC):
         ``chat_id``; a table already stored under the new key stays and the old one is kept
         under its old key), its deals (running and settled, with their table keys), the
         leaderboards' seat rows and group members (counts added up if the new id has some),
-        the holds of its running deals and the markers of its once-only posts. Ledger, claim
+        the holds of its running deals, its matches (with their table keys) and match places,
+        and the markers of its once-only posts. Ledger, claim
         and gift rows keep the id they were written with: they are the record of where a
         change happened and count per player, not per group.
 

@@ -312,6 +312,11 @@ class SQLiteStore(Store):
                  (new_chat_id, old_chat_id)),
                 ("UPDATE deal_holds SET chat_id = ? WHERE chat_id = ?",
                  (new_chat_id, old_chat_id)),
+                (f"UPDATE matches SET chat_id = ?, table_key = CASE WHEN {own_key}"
+                 f" THEN {key_sql} ELSE table_key END WHERE chat_id = ?",
+                 (new_chat_id, *owned, *rekey, old_chat_id)),
+                ("UPDATE match_places SET chat_id = ? WHERE chat_id = ?",
+                 (new_chat_id, old_chat_id)),
                 ("INSERT INTO group_players (chat_id, user_id, games, wins, last_played_at,"
                  " balance, balance_changed_at) SELECT ?, user_id, games, wins, last_played_at,"
                  " balance, balance_changed_at FROM group_players WHERE chat_id = ?"
