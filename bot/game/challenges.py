@@ -531,6 +531,18 @@ class Challenges:
                 self.ctx.tables.remove(table)
                 await self.ctx.store.delete_table(table.key)
 
+    async def chat_migrated(self, old_chat_id: int) -> int:
+        """A group became a supergroup (the store moved its challenges): each open challenge
+        of the old id posts its board again in the new chat. Returns how many moved."""
+        moved = 0
+        for challenge_id in [c for c, r in self._records.items() if r.chat_id == old_chat_id]:
+            record = await self._reload(challenge_id)
+            self._board_shown.pop(challenge_id, None)
+            if record.status == "open":
+                await self._show(record, await self._drawing(record))
+                moved += 1
+        return moved
+
     # --- After a restart -----------------------------------------------------------------------
 
     async def restore(self) -> None:

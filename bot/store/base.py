@@ -102,6 +102,7 @@ class Store(ABC):
         under its old key), its deals (running and settled, with their table keys), the
         leaderboards' seat rows and group members (counts added up if the new id has some),
         the holds of its running deals, its matches (with their table keys) and match places,
+        its duplicate challenges (their group message forgotten: the board is posted again),
         and the markers of its once-only posts. Ledger, claim
         and gift rows keep the id they were written with: they are the record of where a
         change happened and count per player, not per group.

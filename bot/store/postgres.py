@@ -297,6 +297,7 @@ class PostgresStore(Store):
              " THEN $2 || substr(table_key, $3) ELSE table_key END WHERE chat_id = $4",
              (*keys, *ids)),
             ("UPDATE match_places SET chat_id = $2 WHERE chat_id = $1", ids),
+            ("UPDATE challenges SET chat_id = $2, message_id = NULL WHERE chat_id = $1", ids),
             ("INSERT INTO group_players (chat_id, user_id, games, wins, last_played_at,"
              " balance, balance_changed_at) SELECT $2, user_id, games, wins, last_played_at,"
              " balance, balance_changed_at FROM group_players WHERE chat_id = $1"

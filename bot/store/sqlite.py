@@ -317,6 +317,9 @@ class SQLiteStore(Store):
                  (new_chat_id, *owned, *rekey, old_chat_id)),
                 ("UPDATE match_places SET chat_id = ? WHERE chat_id = ?",
                  (new_chat_id, old_chat_id)),
+                # its message stays behind: the board is posted again in the supergroup
+                ("UPDATE challenges SET chat_id = ?, message_id = NULL WHERE chat_id = ?",
+                 (new_chat_id, old_chat_id)),
                 ("INSERT INTO group_players (chat_id, user_id, games, wins, last_played_at,"
                  " balance, balance_changed_at) SELECT ?, user_id, games, wins, last_played_at,"
                  " balance, balance_changed_at FROM group_players WHERE chat_id = ?"

@@ -451,3 +451,24 @@ async def test_a_final_ranking_that_failed_to_send_is_posted_after_a_restart(
     assert t("challenge.refunded", LANG) in final.content
     assert (await app.bot_data.store.get_challenge(record.challenge_id)).announced
     assert await app.bot_data.store.balance(ann.id) == 1000
+
+
+async def test_a_challenge_follows_its_group_into_the_supergroup(fake_api: FakeBotApi,
+                                                                 running_bot: BotRunner):
+    api = fake_api
+    app = running_bot.app
+    store = app.bot_data.store
+    ann = api.new_user("Ann")
+    family = api.new_group("Family", type="group")
+    api.make_admin(family, ann)
+    api.open_private_chat(ann)
+    api.send_text(ann, family, "/challenge 1")
+    await api.wait_for(lambda: any(m.buttons for m in api.messages_in(family)))
+    (record,) = await store.open_challenges()
+    supergroup = api.migrate_to_supergroup(family, by=ann)
+    board = await api.wait_for(lambda: next((m for m in api.messages_in(supergroup)
+                                             if m.buttons), None), 10)
+    assert board.photo and record.seed_hash in board.caption
+    answer = await press(api, ann, board, challenge_callback(record.challenge_id, "enter"))
+    assert answer.params["text"] == t("challenge.pop_welcome", LANG)
+    assert (await store.get_challenge(record.challenge_id)).chat_id == supergroup.id

@@ -210,3 +210,11 @@ async def test_the_final_ranking_is_marked_posted_once(store, players, clock):
     assert await store.announce_challenge(cid) is False
     assert await store.unannounced_challenges() == []
     assert (await store.get_challenge(cid)).announced
+
+
+async def test_a_groups_challenges_move_to_its_supergroup(store, players, clock):
+    cid = await open_one(store, clock, fee=0)
+    await store.set_challenge_message(cid, 5)
+    assert await store.migrate_chat(GROUP, -100777) is True
+    record = await store.get_challenge(cid)
+    assert record.chat_id == -100777 and record.message_id is None
