@@ -45,8 +45,10 @@ class AiWorker:
         """The AI's action for ``seat`` at ``level``; the seeds' rule if it is late or fails.
         ``seed`` makes the decision reproducible (a duplicate challenge's AI seats)."""
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(
-            self._pool, partial(choose_action, state.view(seat), level, seed=seed))
+        decide = partial(choose_action, state.view(seat), level)
+        if seed is not None:
+            decide = partial(decide, seed=seed)
+        future = loop.run_in_executor(self._pool, decide)
         try:
             return await asyncio.wait_for(future, self.decision_deadline)
         except TimeoutError:
