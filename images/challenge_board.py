@@ -43,7 +43,8 @@ class BoardRow:
                 raise RenderError(f"{what} must be a whole number ≥ 0, not {value!r}")
         if self.deals > self.total:
             raise RenderError(f"deals ({self.deals}) cannot exceed the total ({self.total})")
-        if self.place is not None and (not isinstance(self.place, int) or self.place < 1):
+        if self.place is not None and (isinstance(self.place, bool)
+                                       or not isinstance(self.place, int) or self.place < 1):
             raise RenderError(f"place must be ≥ 1 or None, not {self.place!r}")
 
 
