@@ -367,8 +367,12 @@ def table_view(
     """
     lang = table.lang
     preset = t(f"preset.{table.preset}", lang)
-    lines = [t("table.title_practice", lang, preset=preset) if table.private
-             else t("table.title", lang, preset=preset, stake=table.stake)]
+    if table.challenge_id is not None:
+        lines = [t("table.title_challenge", lang, preset=preset, deal=table.challenge_deal,
+                   title=t("challenge.title", lang, id=table.challenge_id))]
+    else:
+        lines = [t("table.title_practice", lang, preset=preset) if table.private
+                 else t("table.title", lang, preset=preset, stake=table.stake)]
     if view.phase == "bidding":
         lines.append(t(f"table.phase_{bidding_word(view)}", lang))
     elif view.phase == "doubling":

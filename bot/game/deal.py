@@ -102,6 +102,22 @@ class MatchHook(Protocol):
         ...
 
 
+class ChallengeHook(MatchHook, Protocol):
+    """What the driver asks of the duplicate challenges (:class:`bot.game.challenges.Challenges`)
+    at a challenge's table (``Table.challenge_id`` set): a match's three points (``settle``
+    records the member's result, ``deal_over`` frees the table), plus the deal's fixed cards and
+    the seeds of the AI seats' decisions."""
+
+    def new_state(self, table: Table, rules: Rules) -> DealState:
+        """The challenge deal's initial state: its fixed cards and first bidder."""
+        ...
+
+    async def ai_seed(self, table: Table, state: DealState) -> str:
+        """The seed of the AI's next decision at this table (the same deal and history give
+        the same seed)."""
+        ...
+
+
 class DealDriver:
     """Runs the deals of every table (see the module docstring)."""
 
@@ -109,6 +125,9 @@ class DealDriver:
         self.ctx = ctx
         #: The competitions (set by :class:`bot.game.service.Game`); used at match tables only.
         self.match: MatchHook | None = None
+        #: The duplicate challenges (set by :class:`bot.game.service.Game`); used at challenge
+        #: tables only.
+        self.challenge: ChallengeHook | None = None
         #: Tables whose turn changed since they were last shown: the clock restarts once the
         #: new turn's prompt is drawn.
         self._fresh: set[str] = set()
@@ -137,8 +156,9 @@ class DealDriver:
         config = await ctx.config(table)
         self._take_config(table, config)
         rules = config.rules
-        if table.match_id is not None and self.match is not None:
-            rules = self.match.rules(table, rules)
+        hook = self._hook(table)
+        if hook is not None:
+            rules = hook.rules(table, rules)
         old = table.state if redeal else None
         if old is not None:
             first = next_first_bidder(old)
@@ -151,6 +171,9 @@ class DealDriver:
         if seed is not None and old is not None:
             seed += table.redeals
         state = new_deal(rules, seed=seed, first_bidder=first)
+        if table.challenge_id is not None and self.challenge is not None:
+            state = self.challenge.new_state(table, rules)  # its fixed cards
+            first = state.first_bidder
         for seat, _ in table.humans():
             if old is not None and old.autoplay[seat]:
                 state = apply(state, Action("autoplay", seat, value=1))
@@ -184,6 +207,14 @@ class DealDriver:
         self._fresh.add(table.key)
         self.outcomes.pop(table.key, None)
         ctx.outlet.cancel(timers.LOBBY, table.key)
+
+    def _hook(self, table: Table) -> MatchHook | None:
+        """The competition that plays at this table, if any (a match's or a challenge's)."""
+        if table.match_id is not None:
+            return self.match
+        if table.challenge_id is not None:
+            return self.challenge
+        return None
 
     def _take_config(self, table: Table, config: TableConfig) -> None:
         table.lang = config.lang
@@ -500,10 +531,13 @@ class DealDriver:
         seat = next((s for s in state.to_act if is_auto(table, state, s)), None)
         if seat is None:
             return
+        seed = None
+        if table.challenge_id is not None and self.challenge is not None:
+            seed = await self.challenge.ai_seed(table, state)
         if table.seats[seat].is_bot:
-            action = await ctx.ai.decide(state, seat, table.bot_level)
+            action = await ctx.ai.decide(state, seat, table.bot_level, seed=seed)
         elif table.autoplay_mode == "ai":
-            action = await ctx.ai.decide(state, seat, AUTOPLAY_LEVEL)
+            action = await ctx.ai.decide(state, seat, AUTOPLAY_LEVEL, seed=seed)
         else:
             action = auto_action(state, seat)
         async with ctx.tables.lock(stamp.key):
@@ -627,7 +661,8 @@ class DealDriver:
         settled: its deal is cancelled (nobody pays, no statistics) with the same table data,
         and the result shows no beans. A match table's deal is settled by the match
         (:meth:`MatchHook.settle`, the table stored in the same transaction, no result due):
-        its result shows the standings, then the match deals on (:meth:`MatchHook.deal_over`)."""
+        its result shows the standings, then the match deals on (:meth:`MatchHook.deal_over`).
+        A challenge's table is ended the same way by its :class:`ChallengeHook`."""
         ctx = self.ctx
         state = table.state
         assert state is not None and state.result is not None
@@ -635,14 +670,14 @@ class DealDriver:
         await self._withdraw_notices(table, every=True)
         table.phase = RESULT
         table.deadline = None
-        match = self.match if table.match_id is not None else None
+        match = self._hook(table)
         # a match's result is posted once, with its standings; the match deals on at once
         table.result_due = match is None
         ctx.tables.retoken(table)
         points = list(state.result.points)
         standings: str | None = None
         balances: list[int | None] | None = None
-        if table.private:
+        if table.private and match is None:
             await ctx.store.cancel_deal(_deal_id(table), state.to_json(), table=table.to_dict())
             beans = [0] * len(points)
         elif match is not None:
