@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.game.again import PlayAgain
 from bot.game.ai import AiWorker
+from bot.game.challenges import Challenges
 from bot.game.context import GameContext
 from bot.game.deal import ACTIVE, Ack, DealDriver
 from bot.game.lobby import Lobby, Person
@@ -50,6 +51,7 @@ class Game:
         self.again = PlayAgain(self.ctx, self.lobby, self.deals)
         self.deals.on_offer = self.again.arm
         self.matches = Matches(self.ctx, self.lobby, self.deals)
+        self.challenges = Challenges(self.ctx, self.deals)
 
     @property
     def tables(self) -> Tables:
@@ -78,11 +80,13 @@ class Game:
         """Reload stored tables and running deals after a start (:mod:`bot.game.restore`)."""
         await restore(self.ctx, self.lobby, self.deals)
         await self.matches.restore()
+        await self.challenges.restore()
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> int:
         """A group became a supergroup: move its open tables to the new id (timers, messages;
         :mod:`bot.game.migration`), after the store moved its rows; returns how many moved."""
-        return await move_tables(self.ctx, self.lobby, self.deals, old_chat_id, new_chat_id)
+        moved = await move_tables(self.ctx, self.lobby, self.deals, old_chat_id, new_chat_id)
+        return moved + await self.challenges.chat_migrated(old_chat_id)
 
     async def close_table(self, table: Table, text: str) -> None:
         """Forget the table and replace its audience message by ``text`` (lock held)."""
