@@ -155,8 +155,9 @@ def _timezone(value: Any) -> bool:
 
 #: Seconds a group may give a decision (``play_timeout``, ``bid_timeout``; RULES.md §9): the
 #: menu offers 10–90 s to play and 10–30 s to bid, ``/settings play_timeout N`` takes any whole
-#: number in this range (QA of issue 10: shorter cannot be played, longer stalls a table).
-TIMEOUT_RANGE = (10, 120)
+#: number in this range (QA of issue 10: the old 600 s let one turn stall a table for ten
+#: minutes; 5 s stays for quick tables).
+TIMEOUT_RANGE = (5, 120)
 
 _CHECKS: dict[str, Callable[[Any], bool]] = {
     "language": _choice(*LANGUAGES, None),

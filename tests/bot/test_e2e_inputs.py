@@ -25,7 +25,7 @@ LANG = "en"
     ("/audit 99999999999999999999", "audit.usage", {}),
     ("/audit ²", "audit.usage", {}),
     ("/settings play_timeout ²", "set.invalid_seconds",
-     {"name": t("set.name.play_timeout", LANG), "low": 10, "high": 120}),
+     {"name": t("set.name.play_timeout", LANG), "low": 5, "high": 120}),
     ("/settings custom_stake 99999999999999999999999", "set.invalid_value",
      {"name": t("set.name.custom_stake", LANG)}),
 ])
