@@ -89,8 +89,10 @@ def board_lines(board: Sequence[Standing], deals: int, lang: str) -> list[str]:
     """The board as text lines: place, name, matchpoints, deals played / N."""
     if not board:
         return [t("challenge.no_entrants", lang)]
-    return [t("challenge.line", lang, place=line.place if line.place else "-", name=line.name,
+    return [t("challenge.line", lang, place=line.place, name=line.name,
               mp=mp_text(line.matchpoints, lang), played=line.deals, total=deals)
+            if line.place else
+            t("challenge.line_unplaced", lang, name=line.name, played=line.deals, total=deals)
             for line in board]
 
 
@@ -254,7 +256,7 @@ def final_text(challenge_id: int, options: ChallengeOptions, seed: str, seed_has
             text += t("challenge.prize", lang, beans=prize)
         lines.append(text)
     if not board:
-        lines.append(t("challenge.no_entrants", lang))
+        lines.append(t("challenge.final_no_entrants", lang))
     elif options.entry_fee and all(line.place is None for line in board):
         lines.append(t("challenge.refunded", lang))
     lines.append("")

@@ -267,6 +267,7 @@ def result_scene(
         labels=picture_labels(lang),
         bombs_double=rules.variant != "four" or rules.bomb_doubling,
         bonus=result.bonus,
+        with_beans=table.plays_for_beans,
     )
     if pair_multipliers(scene) != list(result.multipliers):
         log.warning("result picture: its parts give %s, the engine %s",

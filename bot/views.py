@@ -717,9 +717,13 @@ def result_view(
     lines.append("")
     for i in range(len(table.seats)):
         role = t("table.role", lang, role=_role(view, i, lang)) if view.landlord is not None else ""
-        lines.append(t("result.seat", lang, mark=_role_mark(view, i), name=names[i],
-                       role=role, points=points_text(points[i], lang),
-                       beans=beans_text(beans[i], lang)))
+        if table.plays_for_beans:
+            lines.append(t("result.seat", lang, mark=_role_mark(view, i), name=names[i],
+                           role=role, points=points_text(points[i], lang),
+                           beans=beans_text(beans[i], lang)))
+        else:
+            lines.append(t("result.seat_points", lang, mark=_role_mark(view, i),
+                           name=names[i], role=role, points=points_text(points[i], lang)))
     for i in result.autoplay_penalized:
         lines.append(t("result.autoplay_penalty", lang, name=names[i]))
     if view.kitty is not None and view.landlord is not None:

@@ -262,6 +262,8 @@ class ResultScene:
             four-player one only with the house option, RULES.md §11).
         bonus: points each pair gains after the multiplier (the four-player 头撂 bonus,
             RULES.md §11), else 0.
+        with_beans: the deal moved beans (a group deal); ``False`` at a table that plays for
+            points only (practice, a match or challenge deal): no beans column is drawn.
     """
 
     winner: Winner
@@ -277,6 +279,7 @@ class ResultScene:
     labels: Labels = ENGLISH
     bombs_double: bool = True
     bonus: int = 0
+    with_beans: bool = True
 
     def __post_init__(self) -> None:
         if self.winner not in ("landlord", "farmers"):

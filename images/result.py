@@ -175,8 +175,10 @@ def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> N
         tag_x += pill(canvas, (tag_x, y + 88), text, 16, fill=color, color=WHITE,
                       lang=lang) + 8
 
-    for cx, title, value in ((POINTS_X, words.points, seat.points),
-                             (BEANS_X, words.beans, seat.beans)):
+    columns = [(POINTS_X, words.points, seat.points)]
+    if scene.with_beans:
+        columns.append((BEANS_X, words.beans, seat.beans))
+    for cx, title, value in columns:
         draw_text(canvas, (cx, y + 30), title, 18, MUTED, anchor="mm", lang=lang,
                   max_width=140)
         color = GAIN if value > 0 else ALARM if value < 0 else WHITE

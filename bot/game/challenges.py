@@ -55,7 +55,7 @@ from bot.game.deal import Ack, DealDriver
 from bot.game.drawing import Drawing
 from bot.game.lobby import Person
 from bot.game.outlet import Unreachable
-from bot.game.table import DEAL, RESULT, Seat, Table, challenge_key
+from bot.game.table import DEAL, RESULT, Seat, Table, challenge_key, table_key
 from bot.i18n import t
 from bot.rooms import preset_name, rules_for
 from bot.scenes import picture_labels
@@ -176,16 +176,20 @@ class Challenges:
 
     # --- Entering and playing ------------------------------------------------------------------
 
-    async def enter(self, challenge_id: int, person: Person, lang: str) -> str:
-        """The Enter button: the member is written to privately first (a closed private chat
-        refuses, nothing taken), then entered with the fee, gets their menu of deals and the
-        board is drawn again. Returns the pop-up text in ``lang`` (the presser's)."""
+    async def enter(self, challenge_id: int, person: Person, lang: str, chat_id: int) -> str:
+        """The Enter button, pressed in group ``chat_id``: the member is written to privately
+        first (a closed private chat refuses, nothing taken), then entered with the fee, gets
+        their menu of deals and the board is drawn again. Returns the pop-up text in ``lang``
+        (the presser's). A press whose button names a challenge of another group (forged
+        callback data: the ids are public and count up) is refused as an invalid button."""
         st = self.ctx.store
         async with self.ctx.tables.lock(challenge_lock(challenge_id)):
             try:
                 record = await self._record(challenge_id)
             except StoreError:
                 return t("challenge.pop_unknown", lang)
+            if record.chat_id != chat_id:
+                return t("pop.invalid", lang)
             if record.status != "open" or record.closes_at.timestamp() <= self.clock():
                 return t("challenge.pop_closed", lang)
             if any(e.user_id == person.user_id for e in await st.challenge_entries(challenge_id)):
@@ -230,7 +234,8 @@ class Challenges:
         """A ▶ button of the member's menu: deal challenge deal ``deal`` at their challenge
         table. ``None`` when dealt (``ack`` was awaited before dealing, to answer the press
         first), else why not in ``lang``: not open, not entered, no such deal, played already
-        (each deal once), or another challenge deal still running; nothing changed then."""
+        (each deal once), another challenge deal or a practice deal still running (their hands
+        would share the private chat); nothing changed then."""
         st = self.ctx.store
         try:
             record = await self._record(challenge_id)
@@ -254,6 +259,9 @@ class Challenges:
             if any(p.user_id == person.user_id and p.deal == deal
                    for p in await st.challenge_plays(challenge_id)):
                 return t("challenge.pop_played", lang, deal=deal)
+            practice = self.ctx.tables.get(table_key(person.user_id, None))
+            if practice is not None and practice.phase == DEAL:  # one hand in a private chat
+                return t("reply.practice_running", lang)
             if current is not None:
                 self.ctx.tables.remove(current)
             if ack is not None:

@@ -26,7 +26,7 @@ from bot.game.context import GameContext
 from bot.game.deal import DealDriver
 from bot.game.drawing import Drawing
 from bot.game.outlet import Unreachable
-from bot.game.table import LOBBY, RESULT, Seat, Table, table_key
+from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table, challenge_key, table_key
 from bot.i18n import t
 from bot.rooms import preset_name
 
@@ -104,6 +104,9 @@ class Lobby:
                 return t("reply.practice_running", lang)
             if ctx.tables.table_of(person.user_id) is not None:
                 return t("pop.seated_elsewhere", lang)
+            challenge = ctx.tables.get(challenge_key(person.user_id))
+            if challenge is not None and challenge.phase == DEAL:
+                return t("reply.practice_in_challenge", lang)
             if existing is not None:
                 ctx.tables.remove(existing)
             player = await ctx.store.ensure_player(person.user_id, person.name, person.language)

@@ -201,6 +201,12 @@ class Table:
     pictured: dict[int | str, object] = field(default_factory=dict, repr=False, compare=False)
 
     @property
+    def plays_for_beans(self) -> bool:
+        """Its deals move beans: a group deal outside a match (a practice, match or challenge
+        deal plays for points only, RULES.md §8, §10)."""
+        return not self.private and self.match_id is None
+
+    @property
     def key(self) -> str:
         """The table key, see :func:`table_key` (:func:`challenge_key` for a challenge's)."""
         if self.challenge_id is not None:

@@ -97,11 +97,13 @@ async def on_press(update: Update, context: Context) -> None:
     challenges = game(app).challenges
     if press.op == "enter":
         message = query.message
-        if message is not None and message.chat.type in GROUP_TYPES:
-            group = await store(app).get_group_settings(message.chat.id)
-            lang = user_language(app, user, player.language if player else
-                                 group_language(app, group))
-        text = await challenges.enter(press.challenge_id, person(user), lang)
+        if message is None or message.chat.type not in GROUP_TYPES:
+            await refuse(app, query, t("pop.invalid", lang), alert=True)
+            return
+        group = await store(app).get_group_settings(message.chat.id)
+        lang = user_language(app, user, player.language if player else
+                             group_language(app, group))
+        text = await challenges.enter(press.challenge_id, person(user), lang, message.chat.id)
         await answer(query, text, alert=True)
         return
     async def ack() -> None:

@@ -78,3 +78,13 @@ def test_a_line_of_play_shows_bids_and_plays_not_passes():
     assert line_text(history, 0, SCORE, "en") == \
         "3 points · 10 J Q K A · Small joker Big joker · 33"
     assert line_text(history, 0, SCORE, "zh-Hans").startswith("3分 · 10 J Q K A · ")
+
+
+def test_one_deal_is_singular_in_english():
+    from bot.i18n import t
+
+    assert t("challenge.about", "en", n=1).startswith("1 deal, ")
+    assert t("challenge.about", "en", n=3).startswith("3 deals, ")
+    assert t("challenge.menu_about", "en", n=1, time="20:00", tz="UTC") == (
+        "1 deal against two AI seats · open until 20:00 (UTC).")
+    assert t("challenge.about", "zh-Hans", n=1).startswith("共 1 副牌")

@@ -394,7 +394,8 @@ async def test_the_board_is_drawn_at_most_once_a_minute(fake_api: FakeBotApi,
     await job.run(app)
     await app.bot_data.outlet.caught_up()
     shown = enter_message(api, group).caption
-    assert all(f". {u.first_name} · {mp_text(0, LANG)} · 0/2" in shown for u in users)
+    assert all(t("challenge.line_unplaced", LANG, name=u.first_name, played=0, total=2)
+               in shown for u in users)  # nobody played: no place yet
 
 
 def call_caption(call) -> str:
@@ -472,3 +473,39 @@ async def test_a_challenge_follows_its_group_into_the_supergroup(fake_api: FakeB
     answer = await press(api, ann, board, challenge_callback(record.challenge_id, "enter"))
     assert answer.params["text"] == t("challenge.pop_welcome", LANG)
     assert (await store.get_challenge(record.challenge_id)).chat_id == supergroup.id
+
+
+async def test_a_forged_enter_from_another_chat_and_practice_beside_a_challenge_deal(
+        fake_api: FakeBotApi, running_bot: BotRunner):
+    """Never trust callback data: an Enter naming another group's challenge (the ids count up)
+    is refused as an invalid button and takes no fee; a member playing a challenge deal cannot
+    open a practice deal beside it in the same private chat, nor the other way round."""
+    api = fake_api
+    app = running_bot.app
+    store = app.bot_data.store
+    ann, zed = api.new_user("Ann"), api.new_user("Zed")
+    cards, other = api.new_group("Cards"), api.new_group("Other")
+    for user in (ann, zed):
+        api.open_private_chat(user)
+    api.make_admin(cards, ann)
+    api.make_admin(other, zed)
+    api.send_text(ann, cards, f"/challenge 1 0 {FEE}")
+    await api.wait_for(lambda: any(m.buttons for m in api.messages_in(cards)))
+    (record,) = await store.open_challenges()
+    cid = record.challenge_id
+    api.send_text(zed, other, "/newgame")
+    lobby = await api.wait_for(lambda: next((m for m in api.messages_in(other) if m.buttons),
+                                            None))
+    answer = await press(api, zed, lobby, challenge_callback(cid, "enter"))
+    assert answer.params["text"] == t("pop.invalid", LANG)
+    assert await store.challenge_entries(cid) == [] and await store.balance(zed.id) == 1000
+
+    answer = await press(api, ann, enter_message(api, cards), challenge_callback(cid, "enter"))
+    assert answer.params["text"] == t("challenge.pop_welcome", LANG)
+    answer = await press(api, ann, menu_message(api, ann), challenge_callback(cid, "play", 1))
+    assert answer.params.get("text") is None
+    api.send_text(ann, ann, "/practice")
+    refused = await api.wait_for("sendMessage", chat_id=ann, since=0, where=lambda c: c.params.get(
+        "text") == t("reply.practice_in_challenge", LANG))
+    assert refused.ok and app.bot_data.tables.get(f"{ann.id}:0") is None
+    await app.bot_data.game.challenges.close(cid)

@@ -250,6 +250,12 @@ def test_result_view_lists_points_beans_and_kitty():
     assert t("result.kitty", "en", cards=views.cards_text(state.kitty, "en")) in text
     assert t("pic.escape_title", "en", names="Ann, Bob, 🤖 Bot 3") in text
     assert [b.text for b in markup.inline_keyboard[0]] == ["Play again", "Leave"]
+    table.private = True  # a practice (or challenge) deal plays for points only
+    text, _ = views.result_view(table, state.view(0), state.result.points, (0, 0, 0))
+    assert "👑 Ann (Landlord): 0 points" in text.splitlines() and "beans" not in text
+    table.private, table.match_id = False, 7  # so does a match's deal
+    text, _ = views.result_view(table, state.view(0), state.result.points, (0, 0, 0))
+    assert "beans" not in text
 
 
 def test_result_after_an_escape_says_who_left_what_they_paid_and_the_breakdown():
