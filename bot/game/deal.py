@@ -852,8 +852,13 @@ def _waiting_signature(drawing: Drawing) -> str:
 
 def _notice_text(table: Table, seat: int) -> str:
     """The private notice that ``seat`` is to act, in its player's language, naming the group
-    when it has a title."""
+    when it has a title; a challenge deal's names its challenge and deal (``复式挑战 #3 · 第
+    2 副``), not the group, whose own table the player may sit at too."""
     lang = table.seat_lang(seat)
+    if table.challenge_id is not None and table.challenge_deal is not None:
+        where = t("challenge.notice_where", lang, id=table.challenge_id,
+                  deal=table.challenge_deal)
+        return t("notice.your_turn_in", lang, group=where)
     if table.title:
         return t("notice.your_turn_in", lang, group=table.title)
     return t("notice.your_turn", lang)

@@ -88,3 +88,15 @@ def test_one_deal_is_singular_in_english():
     assert t("challenge.menu_about", "en", n=1, time="20:00", tz="UTC") == (
         "1 deal against two AI seats · open until 20:00 (UTC).")
     assert t("challenge.about", "zh-Hans", n=1).startswith("共 1 副牌")
+
+
+def test_a_challenge_deals_turn_notice_names_the_challenge_not_the_group():
+    from bot.game.deal import _notice_text
+    from bot.game.table import Seat, Table
+
+    table = Table(42, None, "zh-Hans", title="斗地主群", private=True, challenge_id=3,
+                  challenge_deal=2)
+    table.seats = [Seat(42, "Ann"), Seat(None, "机器人2", True), Seat(None, "机器人3", True)]
+    assert _notice_text(table, 0) == "🔔 轮到你了！（复式挑战 #3 · 第 2 副）"
+    table.challenge_id = table.challenge_deal = None
+    assert _notice_text(table, 0) == "🔔 轮到你了！（斗地主群）"
