@@ -629,11 +629,13 @@ class DealDriver:
         deal_id = table.deal_id
 
         async def sent() -> None:
-            if table.result_due and table.deal_id == deal_id:
-                table.result_due = False
-                if self.ctx.tables.get(table.key) is table:
-                    self.ctx.outlet.cancel(timers.RESULT, table.key)
-                    await self.ctx.save(table)
+            # under the lock: with several workers the stored table may have moved on
+            async with self.ctx.tables.lock(table.key):
+                if table.result_due and table.deal_id == deal_id:
+                    table.result_due = False
+                    if self.ctx.tables.get(table.key) is table:
+                        self.ctx.outlet.cancel(timers.RESULT, table.key)
+                        await self.ctx.save(table)
 
         self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id,
                              sent=sent)
