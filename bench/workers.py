@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -114,25 +115,29 @@ async def run_workers(server: PostgresServer, tables: int, workers: int,
     api = strict_api()
     await api.start()
     url = await server.create_database()
-    with tempfile.TemporaryDirectory(prefix="ddz-workers-") as workdir:
-        processes = [WorkerProcess(api.token, api.base_url, url, Path(workdir), f"w{i}",
-                                   {"LOG_LEVEL": "WARNING", "WORKER_LEASE": "10"})
-                     for i in range(workers)]
-        try:
-            for process in processes:
-                await process.start()
-            await asyncio.gather(*(process.ready() for process in processes))
-            await api.deliver_webhooks([p.url for p in processes], SECRET, parallel=40)
-            line = await play(api, tables, args.deals, args.think, args.seed, args.timeout,
-                              processes, f"PostgreSQL, {workers} worker{'s' * (workers > 1)}")
-            for process in processes:
-                line.errors.extend(f"{process.name}: {p}"[:200] for p in process.problems()[:3])
-            return line
-        finally:
-            for process in processes:
-                await process.stop()
-            await api.stop()
-            await server.drop_database(url)
+    workdir = tempfile.mkdtemp(prefix="ddz-workers-")  # kept: the workers' logs
+    processes = [WorkerProcess(api.token, api.base_url, url, Path(workdir), f"w{i}",
+                               {"LOG_LEVEL": args.log_level, "WORKER_LEASE": "10"})
+                 for i in range(workers)]
+    try:
+        for process in processes:
+            await process.start()
+        await asyncio.gather(*(process.ready() for process in processes))
+        await api.deliver_webhooks([p.url for p in processes], SECRET, parallel=40)
+        line = await play(api, tables, args.deals, args.think, args.seed, args.timeout,
+                          processes, f"PostgreSQL, {workers} worker{'s' * (workers > 1)}")
+        for process in processes:
+            line.errors.extend(f"{process.name}: {p}"[:200] for p in process.problems()[:3])
+        if line.errors:
+            line.errors.append(f"the workers' logs: {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return line
+    finally:
+        for process in processes:
+            await process.stop()
+        await api.stop()
+        await server.drop_database(url)
 
 
 def print_line(line: Line) -> None:
@@ -179,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--timeout", type=float, default=600.0)
     parser.add_argument("--no-sqlite", action="store_true", help="skip the SQLite baseline")
+    parser.add_argument("--log-level", default="WARNING", help="the workers' LOG_LEVEL")
     return asyncio.run(main_async(parser.parse_args(argv)))
 
 

@@ -19,9 +19,9 @@ every table that changed.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Protocol
+from typing import Any, Protocol
 
 import asyncpg
 
@@ -59,13 +59,17 @@ class StoreGuard:
         shared: the shared rows. tables: the registry this guard serves (its ``guard``).
         on_reload: called with every table loaded from the store (e.g. to drop caches that
             belong to its older state).
+        save: stores a table's data (``store.save_table``): a block that changed the table
+            only in memory (no step was stored) stores it as it leaves.
     """
 
     def __init__(self, shared: SharedDb, tables: Tables,
-                 on_reload: Callable[[Table], None] | None = None) -> None:
+                 on_reload: Callable[[Table], None] | None = None,
+                 save: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None) -> None:
         self.shared = shared
         self.tables = tables
         self.on_reload = on_reload
+        self.save = save
         self.watchdog: Watchdog | None = None
         self.marks: dict[str, Mark] = {}
         #: Keys this process saw stored: a table here that is not stored was deleted by
@@ -80,12 +84,21 @@ class StoreGuard:
             await self._sync(conn, key)
             if self.watchdog is not None:
                 await self.watchdog.watch(key)
+            table = self.tables.get(key)
+            before = _stored_form(table) if table is not None else None
             try:
                 yield
             except BaseException:
                 if self.watchdog is not None:
                     self.watchdog.abandon(key)  # the watchdog resumes the table
                 raise
+            table = self.tables.get(key)
+            if table is not None and before is not None and self.save is not None:
+                after = _stored_form(table)
+                if after != before and await self.shared.stored_data(conn, key) != after:
+                    # changes the game keeps in memory alone (a selection, a withdrawn
+                    # notice): the next step may run on another worker
+                    await self.save(key, after)
             if self.watchdog is not None:
                 await self.watchdog.flush(key)
                 await self.watchdog.unwatch(key)
@@ -129,6 +142,7 @@ class StoreGuard:
             return
         if table.phase in (DEAL, RESULT) and stored.state_json is not None:
             table.state = DealState.from_json(stored.state_json)
+        table.rendered.update(_rendered_hands(stored.data))
         self.tables.refresh(key, table)
         self.marks[key] = stored.mark
         self._seen.add(key)
@@ -169,3 +183,21 @@ class StoreGuard:
             mark = await self.shared.mark(conn, key)
         return mark is not None and mark.deal_version == table.state.version
 
+
+#: The key of the stored data that keeps what each seat's hand message shows (not part of
+#: ``Table.to_dict``, which ignores it when read back).
+RENDERED = "rendered_hands"
+
+
+def _stored_form(table: Table) -> dict[str, Any]:
+    """The table's data as this guard stores it: ``Table.to_dict`` plus what each hand message
+    shows now (hand messages are edited under the table's lock, so the last worker to hold it
+    knows them; a worker that takes over skips the edits that would change nothing)."""
+    data = table.to_dict()
+    data[RENDERED] = {str(seat): look for seat, look in table.rendered.items()
+                      if isinstance(seat, int)}
+    return data
+
+
+def _rendered_hands(data: dict[str, Any]) -> dict[int | str, str]:
+    return {int(seat): str(look) for seat, look in dict(data.get(RENDERED) or {}).items()}

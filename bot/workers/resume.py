@@ -11,6 +11,7 @@ back (or expires), a result not posted yet is posted.
 from __future__ import annotations
 
 from bot.game import timers
+from bot.game.challenges import Challenges
 from bot.game.context import GameContext
 from bot.game.deal import DealDriver
 from bot.game.lobby import Lobby
@@ -20,10 +21,12 @@ from bot.game.table import DEAL, LOBBY, RESULT
 class Resumer:
     """The game's steps to resume a table (see the module docstring)."""
 
-    def __init__(self, ctx: GameContext, lobby: Lobby, deals: DealDriver) -> None:
+    def __init__(self, ctx: GameContext, lobby: Lobby, deals: DealDriver,
+                 challenges: Challenges) -> None:
         self.ctx = ctx
         self.lobby = lobby
         self.deals = deals
+        self.challenges = challenges
 
     async def resume(self, stamp: timers.Stamp) -> None:
         """Resume table ``stamp.key`` as it is stored (takes the table's lock)."""

@@ -125,6 +125,12 @@ class SharedDb:
             return None
         return StoredTable(json.loads(row["data"]), _mark(row), row["state"])
 
+    @staticmethod
+    async def stored_data(conn: asyncpg.Connection, key: str) -> dict[str, Any] | None:
+        """The stored data of table ``key`` alone (``None``: not stored)."""
+        raw = await conn.fetchval("SELECT data FROM tables WHERE table_key = $1", key)
+        return json.loads(raw) if raw is not None else None
+
     async def key_of_token(self, token: str) -> str | None:
         """The key of the stored table whose current token is ``token``."""
         async with self.pool.acquire() as conn:

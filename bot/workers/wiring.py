@@ -92,19 +92,21 @@ async def start_worker(application: App) -> Worker:
         if table.match_id is not None:
             game.matches.forget(table.match_id)
 
-    guard = StoreGuard(shared, game.tables, on_reload=reloaded)
+    guard = StoreGuard(shared, game.tables, on_reload=reloaded, save=data.store.save_table)
     guard_box.append(guard)
     game.tables.guard = guard
     guard.watchdog = db_timers
     db_timers.presync = guard.presync
-    resumer = Resumer(game.ctx, game.lobby, game.deals)
+    resumer = Resumer(game.ctx, game.lobby, game.deals, game.challenges)
     db_timers.callbacks = {
         timers.TURN: game.deals.on_turn_timeout,
         timers.BOT_MOVE: game.deals.on_bot_move,
         timers.NOTICE: game.deals.on_notice,
         timers.LOBBY: game.lobby.on_expired,
         timers.RESULT: resumer.retry_result,
+        timers.CLOCK: game.deals.on_clock,
         WATCH: resumer.resume,
+        **game.challenges.timer_callbacks(),
     }
     data.outlet, data.game = outlet, game
     worker = data.worker = Worker(shared, guard, db_timers, resumer)
@@ -155,7 +157,7 @@ async def bring_up_to_date(worker: Worker, update: Update) -> None:
 async def sweep(worker: Worker) -> None:
     """Resume every stored table that has no timer and no watchdog (its worker stopped
     between storing a step and arming what comes next, or the bot ran without workers
-    before); one starting worker at a time."""
+    before), and the duplicate challenges' windows; one starting worker at a time."""
     async with worker.shared.locked("sweep") as conn:
         keys = await conn.fetch(
             "SELECT t.table_key FROM tables t WHERE (t.data::jsonb ->> 'phase' IN ('deal', 'lobby')"
@@ -165,3 +167,4 @@ async def sweep(worker: Worker) -> None:
             f" OR m.key LIKE '{WATCH}:' || t.table_key || '@%')")
         for row in keys:
             await worker.resumer.resume(timers.Stamp(row["table_key"], ""))
+        await worker.resumer.challenges.restore()  # windows armed again, or closed if passed

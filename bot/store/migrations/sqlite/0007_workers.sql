@@ -1,4 +1,4 @@
--- 0006: the webhook workers' shared rows (issue 16, bot/workers/); used on PostgreSQL only (one
+-- 0007: the webhook workers' shared rows (issue 16, bot/workers/); used on PostgreSQL only (one
 -- SQLite process needs none of them), created on both so that the schemas stay the same.
 -- `inbox`: every webhook update, stored before its 200 answer and kept a day after it was done
 -- (Telegram's retries are deduplicated by `update_id`); an update whose worker died (its lease

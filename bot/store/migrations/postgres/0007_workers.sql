@@ -1,4 +1,4 @@
--- 0006: the webhook workers' shared rows (issue 16), as sqlite/0006_workers.sql.
+-- 0007: the webhook workers' shared rows (issue 16), as sqlite/0007_workers.sql.
 
 CREATE TABLE inbox (
     update_id     BIGINT PRIMARY KEY,
