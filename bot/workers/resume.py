@@ -40,8 +40,11 @@ class Resumer:
                     await self.deals.redeal_now(table)
                 else:
                     await self.deals.advance(table)
-            elif table.phase == RESULT and table.result_due:
-                await self.deals.post_due_result(table)
+            elif table.phase == RESULT:
+                if table.result_due:
+                    await self.deals.post_due_result(table)
+                if table.ready and self.deals.on_offer is not None:
+                    self.deals.on_offer(table)  # Play again's timeout (at once when it passed)
             elif table.phase == LOBBY:
                 if timers.seconds_left(table.lobby_deadline) <= 0:
                     await self.lobby.expire(table)

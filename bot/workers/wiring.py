@@ -105,6 +105,7 @@ async def start_worker(application: App) -> Worker:
         timers.LOBBY: game.lobby.on_expired,
         timers.RESULT: resumer.retry_result,
         timers.CLOCK: game.deals.on_clock,
+        timers.AGAIN: game.again.on_timeout,
         WATCH: resumer.resume,
         **game.challenges.timer_callbacks(),
     }
@@ -161,7 +162,9 @@ async def sweep(worker: Worker) -> None:
     async with worker.shared.locked("sweep") as conn:
         keys = await conn.fetch(
             "SELECT t.table_key FROM tables t WHERE (t.data::jsonb ->> 'phase' IN ('deal', 'lobby')"
-            " OR t.data::jsonb ->> 'result_due' = 'true') AND NOT EXISTS (SELECT 1 FROM timers m"
+            " OR t.data::jsonb ->> 'result_due' = 'true'"
+            " OR jsonb_array_length(COALESCE(t.data::jsonb -> 'ready', '[]')) > 0)"
+            " AND NOT EXISTS (SELECT 1 FROM timers m"
             " WHERE m.key = ANY(ARRAY[" + ", ".join(
                 f"'{kind}:' || t.table_key" for kind in timers.KINDS) + "])"
             f" OR m.key LIKE '{WATCH}:' || t.table_key || '@%')")

@@ -126,14 +126,12 @@ async def test_two_workers_survive_a_sigkill_mid_deal(
         killed_at = len(delivery.deliveries)
         await first
 
-        # a second deal at every table, on the survivor alone
+        # a second deal at every table, on the survivor alone: everybody presses Play again
         for group, users in tables:
             result = fake_api.message(group, results(fake_api, group)[-1].result["message_id"])
-            await press(fake_api, users[0], result, "")
-            lobby = await fake_api.wait_for(lambda g=group: next(
-                (m for m in reversed(fake_api.messages_in(g)) if "start" in payloads(m)), None),
-                TIMEOUT)
-            await press(fake_api, users[0], lobby, "start")
+            again = next(p for p in payloads(result) if p != "leave")
+            for user in users:
+                await press(fake_api, user, fake_api.message(group, result.message_id), again)
         await asyncio.gather(*(play_deal(fake_api, g, u, 2) for g, u in tables))
 
         # settled exactly once: one result per deal, one ledger row per player, summing to 0
