@@ -2,8 +2,10 @@
 
 Reads `Settings` from the environment and `.env`; a bad setting, or a token Telegram rejects,
 prints one line to stderr and exits with status 2; a Bot API server that cannot be reached at
-start-up exits with status 1. Runs long polling, or a webhook server on 0.0.0.0:WEBHOOK_PORT when
-WEBHOOK_URL is set, until SIGINT/SIGTERM (exit status 0).
+start-up exits with status 1. Runs long polling, or a webhook server on
+WEBHOOK_LISTEN:WEBHOOK_PORT when WEBHOOK_URL is set, until SIGINT/SIGTERM (exit status 0): PTB's
+own with SQLite, the webhook workers of :mod:`bot.workers.run` (``WORKERS`` processes) with a
+PostgreSQL DATABASE_URL.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from telegram.error import InvalidToken, NetworkError
 
 from bot.app import build_application
 from bot.settings import Settings, SettingsError
+from bot.workers.run import run_worker, run_workers
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 # Lowest level each library logger may log at, whatever LOG_LEVEL says: below these, PTB logs
@@ -80,9 +83,14 @@ def main() -> None:
     configure_logging(settings.log_level, settings.bot_token)
     application = build_application(settings)
     try:
-        if settings.webhook_url:
+        if settings.shared_workers:
+            if settings.workers > 1:
+                run_workers(application, settings)
+            else:
+                run_worker(application, settings)
+        elif settings.webhook_url:
             application.run_webhook(
-                listen="0.0.0.0",
+                listen=settings.webhook_listen,
                 port=settings.webhook_port,
                 url_path=settings.webhook_path,
                 webhook_url=settings.webhook_url,

@@ -24,6 +24,7 @@ from bot.outlet.telegram import TelegramOutlet
 from bot.services import CONTEXT_TYPES, App, bot_data
 from bot.settings import Settings
 from bot.store import open_store
+from bot.workers.wiring import start_worker
 
 # Opt in to PTB 23's behaviour now: durations such as `RetryAfter.retry_after` are timedeltas.
 # Without it PTB warns about the coming change on every 429 answer.
@@ -99,10 +100,16 @@ async def set_commands(application: App) -> None:
 
 
 async def _post_init(application: App) -> None:
-    """Open the store, build the outlet and the game, set the menus, restore the tables."""
+    """Open the store, build the outlet and the game, set the menus, restore the tables (as
+    a webhook worker, :func:`bot.workers.wiring.start_worker` instead: the tables stay stored
+    and are loaded when used)."""
     data = bot_data(application)
     settings = data.settings
     data.store = await open_store(settings.database)
+    if settings.shared_workers:
+        await start_worker(application)
+        await set_commands(application)
+        return
     limiter = application.bot.rate_limiter
     window = limiter.window if isinstance(limiter, ChatRateLimiter) else None
     assert application.job_queue is not None, "python-telegram-bot[job-queue] is required"
@@ -129,6 +136,9 @@ async def _post_shutdown(application: App) -> None:
     outlet = getattr(data, "outlet", None)
     if outlet is not None:
         await outlet.outbox.close()
+    worker = getattr(data, "worker", None)
+    if worker is not None:
+        await worker.close()
     game = getattr(data, "game", None)
     if game is not None:
         game.shutdown()

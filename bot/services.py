@@ -2,7 +2,8 @@
 :class:`BotData` as ``bot_data``, following PTB's ``contexttypesbot.py`` example.
 
 ``context.bot_data`` (and ``application.bot_data``) is a :class:`BotData`: ``settings`` from build
-time; ``store``, ``game`` and ``outlet`` from ``post_init`` until shutdown; ``photo_cache``,
+time; ``store``, ``game`` and ``outlet`` (and ``worker`` in webhook worker mode) from ``post_init``
+until shutdown; ``photo_cache``,
 ``admin_cache`` and ``refusals`` (:class:`bot.refusals.RefusalLimiter`) always. It is still a
 ``dict`` for the few ad-hoc caches the economy handlers keep under string keys
 (``"usernames"``, ``"settings_locks"``).
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from bot.game.table import Tables
     from bot.outlet.telegram import TelegramOutlet
     from bot.store import Store
+    from bot.workers.wiring import Worker
 
 
 class BotData(dict[str, Any]):
@@ -32,6 +34,8 @@ class BotData(dict[str, Any]):
     store: Store
     game: Game
     outlet: TelegramOutlet
+    #: Only with several workers (``Settings.shared_workers``, :mod:`bot.workers`).
+    worker: Worker
 
     def __init__(self) -> None:
         super().__init__()

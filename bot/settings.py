@@ -63,6 +63,15 @@ class Settings:
     not acted after this many seconds gets a notifying "your turn" message (0: at once).
     `ai_workers`: threads running the AI off the event loop. The token, the database URL (it
     may hold a password) and the webhook secret are left out of `repr`.
+
+    Several workers (issue 16, :mod:`bot.workers`): with both `webhook_url` and `database_url`
+    set, the bot runs as a webhook worker on PostgreSQL (updates stored before they are
+    answered, timers and flood budgets in the database, tables locked across processes),
+    listening on `webhook_listen`:`webhook_port`; `workers` such processes share the port
+    (each started the same way behind a reverse proxy works as well). `worker_lease`: seconds
+    after which the updates and tables a worker that stopped answering was working on are
+    taken over by another. `worker_name`: this worker's name in the database (default: host
+    name and process id).
     """
 
     bot_token: str = field(repr=False)
@@ -83,6 +92,10 @@ class Settings:
     webhook_url: str | None = None
     webhook_secret: str | None = field(default=None, repr=False)
     webhook_port: int = 8443
+    webhook_listen: str = "0.0.0.0"
+    workers: int = 1
+    worker_lease: float = 10.0
+    worker_name: str = ""
 
     def __post_init__(self) -> None:
         if not self.bot_api_file_url:
@@ -92,6 +105,11 @@ class Settings:
     def database(self) -> str | Path:
         """What `bot.store.open_store` opens: the PostgreSQL URL if set, else the SQLite path."""
         return self.database_url or self.database_path
+
+    @property
+    def shared_workers(self) -> bool:
+        """The bot runs as a webhook worker on PostgreSQL (:mod:`bot.workers`)."""
+        return bool(self.webhook_url and self.database_url)
 
     @property
     def webhook_path(self) -> str:
@@ -149,6 +167,10 @@ class Settings:
                 raise SettingsError("WEBHOOK_SECRET must be set when WEBHOOK_URL is set")
         if webhook_secret is not None and not _SECRET_RE.fullmatch(webhook_secret):
             raise SettingsError("WEBHOOK_SECRET may only use A-Z, a-z, 0-9, _ and - (1-256)")
+        workers = _integer(values, "WORKERS", 1, 1, 64)
+        if workers > 1 and (webhook_url is None or database_url is None):
+            raise SettingsError("WORKERS above 1 needs WEBHOOK_URL and a postgresql:// "
+                                "DATABASE_URL")
 
         return cls(
             bot_token=token,
@@ -169,6 +191,10 @@ class Settings:
             webhook_url=webhook_url,
             webhook_secret=webhook_secret,
             webhook_port=_integer(values, "WEBHOOK_PORT", 8443, 1, 65535),
+            webhook_listen=values.get("WEBHOOK_LISTEN", "0.0.0.0"),
+            workers=workers,
+            worker_lease=_seconds(values, "WORKER_LEASE", 10.0, minimum=0.5),
+            worker_name=values.get("WORKER_NAME", ""),
         )
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
@@ -428,6 +428,11 @@ class Challenges:
                                   picture_labels(lang))
         return Drawing(text, markup, scene, partial(render_challenge_board, scene),
                        "challenge.png")
+
+    def timer_callbacks(self) -> dict[str, Callable[[timers.Stamp], Awaitable[None]]]:
+        """What fires each kind of this module's timers: with several workers (issue 16) a
+        timer is a row naming its kind, fired by whichever worker claims it."""
+        return {CLOSE: self._on_close, BOARD: self._on_board_timer}
 
     def refresh_board(self, challenge_id: int) -> None:
         """Ask for the group's board to be drawn again: through the outlet's outbox (only the

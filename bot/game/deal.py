@@ -750,14 +750,16 @@ class DealDriver:
         deal_id = table.deal_id
 
         async def sent(message_id: int) -> None:
-            if table.deal_id != deal_id or table.phase != RESULT:
-                return
-            if table.ready:  # Play again is offered on it: its keyboard goes once answered
-                table.result_message_id = message_id
-            table.result_due = False
-            if self.ctx.tables.get(table.key) is table:
-                self.ctx.outlet.cancel(timers.RESULT, table.key)
-                await self.ctx.save(table)
+            # under the lock: with several workers the stored table may have moved on
+            async with self.ctx.tables.lock(table.key):
+                if table.deal_id != deal_id or table.phase != RESULT:
+                    return
+                if table.ready:  # Play again is offered on it: its keyboard goes once answered
+                    table.result_message_id = message_id
+                table.result_due = False
+                if self.ctx.tables.get(table.key) is table:
+                    self.ctx.outlet.cancel(timers.RESULT, table.key)
+                    await self.ctx.save(table)
 
         self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id,
                              sent=sent)

@@ -53,6 +53,11 @@ class Matches:
         #: UTC seconds now (the time limit is wall-clock time); a test hook.
         self.clock: Callable[[], float] = time.time
 
+    def forget(self, match_id: int) -> None:
+        """Drop what is remembered of a match: another worker may have moved it on since
+        (issue 16); it is read from the store when next needed."""
+        self._states.pop(match_id, None)
+
     # --- The lobby -----------------------------------------------------------------------------
 
     async def open(self, chat_id: int, thread_id: int | None, title: str, person: Person,

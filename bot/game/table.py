@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.callbacks import new_token
 
@@ -395,13 +396,55 @@ def _padded(values: list, n: int, fill: object) -> list:
     return values + [fill] * (n - len(values))
 
 
-class Tables:
-    """All tables of this process, by key and by token, with one lock per table key."""
+class TableGuard(Protocol):
+    """Serializes a table's actions across processes (issue 16, :mod:`bot.workers.guard`)."""
 
-    def __init__(self) -> None:
+    def hold(self, key: str) -> AbstractAsyncContextManager[None]:
+        """Entered inside the table's ``asyncio.Lock``: waits until no other process acts on
+        table ``key``, holds it for the block and first brings the registry's copy of the
+        table up to date with the stored one (:meth:`Tables.refresh`)."""
+        ...
+
+
+class _GuardedLock:
+    """The table's ``asyncio.Lock`` and then its :class:`TableGuard`, as one context."""
+
+    def __init__(self, lock: asyncio.Lock, guard: TableGuard, key: str) -> None:
+        self._lock = lock
+        self._guard = guard
+        self._key = key
+        self._held: list[AbstractAsyncContextManager[None]] = []
+
+    async def __aenter__(self) -> None:
+        await self._lock.acquire()
+        try:
+            held = self._guard.hold(self._key)
+            await held.__aenter__()
+        except BaseException:
+            self._lock.release()
+            raise
+        self._held.append(held)
+
+    async def __aexit__(self, *exc: object) -> None:
+        held = self._held.pop()
+        try:
+            await held.__aexit__(*exc)  # type: ignore[arg-type]
+        finally:
+            self._lock.release()
+
+
+class Tables:
+    """All tables of this process, by key and by token, with one lock per table key.
+
+    ``guard``: with several worker processes, the :class:`TableGuard` each lock also takes
+    (``None``, the default: this process is the only one).
+    """
+
+    def __init__(self, guard: TableGuard | None = None) -> None:
         self._by_key: dict[str, Table] = {}
         self._by_token: dict[str, str] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self.guard = guard
 
     def __len__(self) -> int:
         return len(self._by_key)
@@ -409,12 +452,38 @@ class Tables:
     def __iter__(self) -> Iterator[Table]:
         return iter(list(self._by_key.values()))
 
-    def lock(self, key: str) -> asyncio.Lock:
-        """The lock of table ``key`` (created on first use; also guards opening a table)."""
+    def lock(self, key: str) -> AbstractAsyncContextManager[Any]:
+        """The lock of table ``key`` (created on first use; also guards opening a table): its
+        ``asyncio.Lock``, followed by the :attr:`guard` when there is one."""
+        lock = self.local_lock(key)
+        if self.guard is None:
+            return lock
+        return _GuardedLock(lock, self.guard, key)
+
+    def local_lock(self, key: str) -> asyncio.Lock:
+        """The ``asyncio.Lock`` of table ``key`` in this process alone."""
         lock = self._locks.get(key)
         if lock is None:
             lock = self._locks[key] = asyncio.Lock()
         return lock
+
+    def refresh(self, key: str, fresh: Table | None) -> None:
+        """Replace this process's copy of table ``key`` by the stored ``fresh`` one (``None``:
+        the table is gone), with its local lock held. A table already known keeps its
+        identity (whoever holds a reference sees the new values); what is not stored
+        (``rendered``, ``pictured``, ``notice``) starts afresh, so every message is drawn
+        again where it differs."""
+        old = self._by_key.get(key)
+        if fresh is None:
+            if old is not None:
+                self.remove(old)
+            return
+        if old is None:
+            self.add(fresh)
+            return
+        self._by_token.pop(old.token, None)
+        old.__dict__.update(fresh.__dict__)
+        self._by_token[old.token] = key
 
     def get(self, key: str) -> Table | None:
         return self._by_key.get(key)

@@ -60,6 +60,20 @@ def test_every_variable_is_read() -> None:
     )
 
 
+def test_webhook_workers_need_both_the_webhook_and_postgresql() -> None:
+    hook = {"WEBHOOK_URL": "https://x.org/tg", "WEBHOOK_SECRET": "hush-hush"}
+    assert not settings(**hook).shared_workers
+    assert not settings(DATABASE_URL="postgresql://db/ddz").shared_workers
+    s = settings(**hook, DATABASE_URL="postgresql://db/ddz", WORKERS="4", WORKER_LEASE="5",
+                 WEBHOOK_LISTEN="127.0.0.1", WORKER_NAME="eu-1")
+    assert s.shared_workers
+    assert (s.workers, s.worker_lease, s.webhook_listen, s.worker_name) == (
+        4, 5.0, "127.0.0.1", "eu-1")
+    default = settings()
+    assert (default.workers, default.worker_lease, default.webhook_listen) == (
+        1, 10.0, "0.0.0.0")
+
+
 def test_file_url_can_be_given_and_is_derived_otherwise() -> None:
     assert (
         settings(BOT_API_FILE_URL="http://files.local/f/").bot_api_file_url
@@ -103,6 +117,10 @@ def test_empty_values_count_as_unset() -> None:
         ({"WEBHOOK_URL": "https://x.org/h", "WEBHOOK_SECRET": "a b"}, "WEBHOOK_SECRET may only"),
         ({"DATABASE_URL": "mysql://db/ddz"}, "DATABASE_URL must be a postgresql:// URL"),
         ({"DATABASE_URL": "data/ddz.sqlite3"}, "DATABASE_URL must be a postgresql:// URL"),
+        ({"WORKERS": "2"}, "WORKERS above 1 needs WEBHOOK_URL and a postgresql://"),
+        ({"WORKERS": "2", "DATABASE_URL": "postgresql://db/ddz"}, "WORKERS above 1 needs"),
+        ({"WORKERS": "0"}, "WORKERS must be between 1 and 64"),
+        ({"WORKER_LEASE": "0.1"}, "WORKER_LEASE must be between 0.5 and 86400"),
     ],
 )
 def test_bad_values_give_one_line_errors(env: dict[str, str], message: str) -> None:
@@ -179,6 +197,10 @@ def test_env_example_lists_every_setting() -> None:
         "WEBHOOK_URL",
         "WEBHOOK_SECRET",
         "WEBHOOK_PORT",
+        "WEBHOOK_LISTEN",
+        "WORKERS",
+        "WORKER_LEASE",
+        "WORKER_NAME",
     }
     settings_source = (Path(__file__).resolve().parents[2] / "bot" / "settings.py").read_text()
     assert names == read

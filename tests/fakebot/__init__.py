@@ -59,6 +59,10 @@ Injecting updates (plain functions, no await; each queues an update and sets the
   bot's replies to it answer 400 "message to be replied not found" unless sent with
   `allow_sending_without_reply`.
 - `api.pending_updates`: updates the bot has not confirmed yet.
+- `await api.deliver_webhooks([url, ...], secret) -> WebhookDelivery` (`tests/fakebot/webhooks.py`):
+  from then on every injected update is POSTed to the URLs in turn with the secret token header
+  (a reverse proxy's round-robin in front of N workers), sent again to the next URL until one
+  answers 200; `.deliveries` records every POST (`update_id`, `target`, `status`).
 
 Waiting and reading
 -------------------

@@ -34,6 +34,7 @@ from .rules import (
     image_size,
     plain_text,
 )
+from .webhooks import WebhookDelivery
 from .wire import Upload, read_params
 
 T = TypeVar("T")
@@ -91,6 +92,7 @@ class FakeBotApi:
         self._changed = asyncio.Event()
         self._closing = False
         self._runner: web.AppRunner | None = None
+        self.webhooks: WebhookDelivery | None = None
         self._methods: dict[str, tuple[str, Handler]] = {
             name.lower(): (name, handler)
             for name, handler in {
@@ -139,10 +141,21 @@ class FakeBotApi:
         await site.start()
         self.port = self._runner.addresses[0][1]
 
+    async def deliver_webhooks(self, urls: list[str], secret: str, **options: Any
+                               ) -> WebhookDelivery:
+        """From now on POST every injected update to ``urls`` in turn (Telegram's webhook
+        behind a round-robin proxy, with its retries: :mod:`tests.fakebot.webhooks`) instead
+        of keeping it for ``getUpdates``; ``options`` as for :class:`WebhookDelivery`."""
+        self.webhooks = WebhookDelivery(urls, secret, **options)
+        await self.webhooks.start()
+        return self.webhooks
+
     async def stop(self) -> None:
-        """Release long polls and close the server."""
+        """Release long polls, stop webhook deliveries and close the server."""
         self._closing = True
         self._notify()
+        if self.webhooks is not None:
+            await self.webhooks.stop()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -345,7 +358,10 @@ class FakeBotApi:
         Also moves the mark for `wait_for` to "now".
         """
         update_id = next(self._update_ids)
-        self._updates.append({"update_id": update_id, **payload})
+        if self.webhooks is not None:
+            self.webhooks.push({"update_id": update_id, **payload})
+        else:
+            self._updates.append({"update_id": update_id, **payload})
         self._mark = len(self.calls)
         self._notify()
         return update_id

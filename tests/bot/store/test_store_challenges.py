@@ -185,7 +185,7 @@ async def test_migration_6_keeps_old_ledger_rows_and_accepts_challenge_rows(raw)
     await raw.execute(
         "INSERT INTO ledger (user_id, amount, balance_after, reason, created_at)"
         " VALUES (1, 1000, 1000, 'grant', 0)")
-    assert await raw.migrate() == [6]
+    assert await raw.migrate_to(6) == [6]
     assert await raw.fetch("SELECT reason, amount, challenge_id FROM ledger") == [
         ("grant", 1000, None)]
     await raw.execute(

@@ -1,0 +1,192 @@
+"""Webhook workers on PostgreSQL against the single-process SQLite bot (issue 16, "Measured").
+
+    python bench/workers.py [--tables 10,50,200] [--workers 1,2,4] [--deals 1] [--think 0.6]
+                            [--seed 9] [--timeout 600] [--no-sqlite]
+
+For every table count it runs the single-process SQLite bot as bench/latency.py does (long
+polling, its own process), then for every worker count N: a fresh database on a PostgreSQL server
+this script starts (the tests' ``pgserver``, tests/databases.py), N ``ddz-bot`` processes in
+webhook worker mode (tests/bot/workers_helpers.py: each on its own port, every other setting at
+its default), and a strict fake Bot API (``tests.fakebot.limits``: 20 per group per minute, 30 per
+second overall, else 429) that posts the updates to the N workers in turn, as a round-robin proxy
+would (tests/fakebot/webhooks.py). The players are bench/latency.py's: three humans per table,
+each pressing ``--think`` seconds after their hand message turns to them (bid or pass, call or
+decline, Hint then Play or Pass).
+
+One line per run: press → answerCallbackQuery p50 and p95 (ms), presses never answered, deals
+settled and settled per minute, 429 answers, Bot API calls per deal, CPU seconds per deal (all the
+bot's processes together, from /proc), errors. Linux only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.latency import TRAILING, BotProcess, Run, code_version, measure, play_table  # noqa: E402
+from tests.bot.workers_helpers import SECRET, WorkerProcess  # noqa: E402
+from tests.databases import PostgresServer  # noqa: E402
+from tests.fakebot.limits import FloodLimits, StrictFakeBotApi  # noqa: E402
+
+
+@dataclass
+class Line:
+    setup: str
+    tables: int
+    answers: list[float]
+    unanswered: int
+    deals: int
+    seconds: float
+    limited: int
+    calls: int
+    cpu: float
+    errors: list[str]
+
+
+def quantile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q * 100) - 1]
+
+
+async def play(api: StrictFakeBotApi, tables: int, deals: int, think: float, seed: int,
+               timeout: float, cpu: list, setup: str) -> Line:
+    run = Run(api, think, random.Random(seed))
+    cpu_start = sum(process.cpu_seconds() for process in cpu)
+    first_call = len(api.calls)
+    started = time.monotonic()
+
+    async def table(i: int) -> None:
+        await asyncio.sleep(i * 0.1)
+        try:
+            await play_table(run, i, "humans", deals)
+        except Exception as error:  # noqa: BLE001 - reported, the run goes on
+            run.errors.append(f"table {i}: {type(error).__name__}: {error}"[:200])
+
+    try:
+        await asyncio.wait_for(asyncio.gather(*(table(i) for i in range(tables))), timeout)
+    except TimeoutError:
+        run.errors.append(f"stopped after --timeout {timeout:g} s")
+    seconds = time.monotonic() - started
+    await asyncio.sleep(TRAILING)
+    used = sum(process.cpu_seconds() for process in cpu) - cpu_start
+    figures = measure(run, first_call, time.monotonic())
+    calls = sum(figures.by_kind.values())
+    return Line(setup, tables, figures.answers, figures.unanswered, run.deals, seconds,
+                sum(figures.rate_limited.values()), calls, used, run.errors)
+
+
+def strict_api() -> StrictFakeBotApi:
+    return StrictFakeBotApi(limits=FloodLimits(group_per_minute=20, overall_per_second=30))
+
+
+async def run_sqlite(tables: int, args: argparse.Namespace) -> Line:
+    api = strict_api()
+    await api.start()
+    with tempfile.TemporaryDirectory(prefix="ddz-workers-") as workdir:
+        bot = BotProcess(api.token, api.base_url, Path(workdir), None)
+        await bot.start()
+        try:
+            await api.wait_for("deleteWebhook", 60, since=0)
+            await asyncio.sleep(0.5)
+            return await play(api, tables, args.deals, args.think, args.seed, args.timeout,
+                              [bot], "SQLite, 1 process")
+        finally:
+            await bot.stop()
+            await api.stop()
+
+
+async def run_workers(server: PostgresServer, tables: int, workers: int,
+                      args: argparse.Namespace) -> Line:
+    api = strict_api()
+    await api.start()
+    url = await server.create_database()
+    workdir = tempfile.mkdtemp(prefix="ddz-workers-")  # kept: the workers' logs
+    processes = [WorkerProcess(api.token, api.base_url, url, Path(workdir), f"w{i}",
+                               {"LOG_LEVEL": args.log_level, "WORKER_LEASE": "10"})
+                 for i in range(workers)]
+    try:
+        for process in processes:
+            await process.start()
+        await asyncio.gather(*(process.ready() for process in processes))
+        await api.deliver_webhooks([p.url for p in processes], SECRET, parallel=40)
+        line = await play(api, tables, args.deals, args.think, args.seed, args.timeout,
+                          processes, f"PostgreSQL, {workers} worker{'s' * (workers > 1)}")
+        for process in processes:
+            line.errors.extend(f"{process.name}: {p}"[:200] for p in process.problems()[:3])
+        if line.errors:
+            line.errors.append(f"the workers' logs: {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return line
+    finally:
+        for process in processes:
+            await process.stop()
+        await api.stop()
+        await server.drop_database(url)
+
+
+def print_line(line: Line) -> None:
+    p50, p95 = quantile(line.answers, 0.5), quantile(line.answers, 0.95)
+    per_minute = line.deals / line.seconds * 60 if line.seconds else 0.0
+    deals = max(1, line.deals)
+    print(f"{line.setup:<24} {line.tables:>6} {p50 * 1000:>8.0f} {p95 * 1000:>8.0f}"
+          f" {line.unanswered:>6} {line.deals:>6} {per_minute:>8.1f} {line.limited:>5}"
+          f" {line.calls / deals:>8.0f} {line.cpu / deals:>8.2f}", flush=True)
+    for error in line.errors[:5]:
+        print(f"    ! {error}", flush=True)
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    tables = [int(n) for n in args.tables.split(",")]
+    counts = [int(n) for n in args.workers.split(",")]
+    print(f"bench/workers.py on {code_version()}: {args.deals} deal(s) per table, think "
+          f"{args.think:g} s, strict fake Bot API (20/group/min, 30/s)")
+    print(f"{'setup':<24} {'tables':>6} {'p50 ms':>8} {'p95 ms':>8} {'unans':>6} {'deals':>6}"
+          f" {'per min':>8} {'429s':>5} {'calls/d':>8} {'CPU s/d':>8}", flush=True)
+    server = PostgresServer()
+    failed = False
+    try:
+        for n in tables:
+            if not args.no_sqlite:
+                line = await run_sqlite(n, args)
+                print_line(line)
+                failed |= bool(line.errors)
+            for workers in counts:
+                line = await run_workers(server, n, workers, args)
+                print_line(line)
+                failed |= bool(line.errors)
+    finally:
+        server.stop()
+    return 1 if failed else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="10,50,200")
+    parser.add_argument("--workers", default="1,2,4")
+    parser.add_argument("--deals", type=int, default=1)
+    parser.add_argument("--think", type=float, default=0.6)
+    parser.add_argument("--seed", type=int, default=9)
+    parser.add_argument("--timeout", type=float, default=600.0)
+    parser.add_argument("--no-sqlite", action="store_true", help="skip the SQLite baseline")
+    parser.add_argument("--log-level", default="WARNING", help="the workers' LOG_LEVEL")
+    return asyncio.run(main_async(parser.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,240 @@
+"""What the webhook workers share on PostgreSQL besides the store (issue 16): table locks and
+table marks, the update inbox, flood windows and leases (migration 0006), in SQL of their own on
+a small asyncpg pool next to the store's.
+
+- **Table locks** are session advisory locks (``pg_advisory_lock``) on a connection held for the
+  locked block: a worker that dies loses its connection and so its locks, at once.
+- A table's **mark** says which stored version a worker's copy is: the row's ``xmin`` (the
+  transaction that wrote it last; a new one with every write, a deleted and recreated row gets
+  another) and the version of the table's deal (``save_deal_state`` writes only the deal row).
+- The **inbox** stores every webhook update before the webhook answers 200, leased to the worker
+  that received it; an update whose lease runs out unfinished (its worker died) is claimed by
+  another (``FOR UPDATE SKIP LOCKED``). The row stays a day after it was done, so Telegram's
+  retries of it are recognised by ``update_id``.
+- **Flood slots** are request start times per chat (key 0: the whole bot), counted by every
+  worker under a transaction-level advisory lock of that chat, so the budgets are shared.
+- **Leases** are named claims that run out by themselves (a table's group message is edited by
+  one worker at a time).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg
+
+#: Connections for held table locks per worker (the store has its own pool).
+LOCK_POOL_SIZE = 12
+#: How long a done update is remembered (Telegram gives up retrying well within a day).
+INBOX_DAYS = 1.0
+
+
+def now_ms() -> int:
+    """The current UTC time in milliseconds."""
+    return int(time.time() * 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """Which stored version of a table a copy is: the table row's ``xmin`` and its deal's state
+    version (``None`` without a deal)."""
+
+    row: int
+    deal_version: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """A table as stored: its data (``Table.to_dict``), its mark, and its deal's state JSON."""
+
+    data: dict[str, Any]
+    mark: Mark
+    state_json: str | None
+
+
+_MARK_SQL = (
+    "SELECT t.table_key, t.xmin::text AS row, d.version, {extra}"
+    " FROM tables t LEFT JOIN deals d"
+    " ON d.id = (t.data::jsonb ->> 'deal_id')::bigint"
+)
+
+
+def _mark(row: asyncpg.Record) -> Mark:
+    return Mark(int(row["row"]), row["version"])
+
+
+class SharedDb:
+    """The shared rows (see the module docstring) for worker ``worker`` (its name in leases).
+
+    Args:
+        pool: an asyncpg pool on the bot's database (migrated by the store).
+        worker: this worker's name, unique among the running workers.
+    """
+
+    def __init__(self, pool: asyncpg.Pool, worker: str) -> None:
+        self.pool = pool
+        self.worker = worker
+
+    @classmethod
+    async def open(cls, url: str, worker: str) -> SharedDb:
+        """Connect to the database at ``url`` (the store must have migrated it)."""
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=LOCK_POOL_SIZE)
+        return cls(pool, worker)
+
+    async def close(self) -> None:
+        """Close the pool (its sessions' advisory locks go with it)."""
+        await self.pool.close()
+
+    # --- Table locks and marks -----------------------------------------------------------------
+
+    @asynccontextmanager
+    async def locked(self, name: str) -> AsyncIterator[asyncpg.Connection]:
+        """Hold the advisory lock ``name`` for the block, on a connection of its own (yielded,
+        for reads under the lock). Released at the end, or by the server when this process
+        dies; the pool's reset unlocks it too when the block is cancelled."""
+        async with self.pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock(hashtextextended($1, 0))", name)
+            try:
+                yield conn
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock(hashtextextended($1, 0))", name)
+
+    @staticmethod
+    async def mark(conn: asyncpg.Connection, key: str) -> Mark | None:
+        """The stored mark of table ``key``; ``None`` when it is not stored."""
+        row = await conn.fetchrow(_MARK_SQL.format(extra="1") + " WHERE t.table_key = $1", key)
+        return _mark(row) if row is not None else None
+
+    async def marks(self) -> dict[str, Mark]:
+        """The marks of every stored table, by key."""
+        async with self.pool.acquire() as conn:
+            rows = await conn.fetch(_MARK_SQL.format(extra="1"))
+        return {row["table_key"]: _mark(row) for row in rows}
+
+    @staticmethod
+    async def load(conn: asyncpg.Connection, key: str) -> StoredTable | None:
+        """Table ``key`` as stored, with its deal's state; ``None`` when it is not stored."""
+        row = await conn.fetchrow(
+            _MARK_SQL.format(extra="t.data, d.state") + " WHERE t.table_key = $1", key)
+        if row is None:
+            return None
+        return StoredTable(json.loads(row["data"]), _mark(row), row["state"])
+
+    @staticmethod
+    async def stored_data(conn: asyncpg.Connection, key: str) -> dict[str, Any] | None:
+        """The stored data of table ``key`` alone (``None``: not stored)."""
+        raw = await conn.fetchval("SELECT data FROM tables WHERE table_key = $1", key)
+        return json.loads(raw) if raw is not None else None
+
+    async def key_of_token(self, token: str) -> str | None:
+        """The key of the stored table whose current token is ``token``."""
+        async with self.pool.acquire() as conn:
+            return await conn.fetchval(
+                "SELECT table_key FROM tables WHERE data::jsonb ->> 'token' = $1 LIMIT 1", token)
+
+    # --- The update inbox ----------------------------------------------------------------------
+
+    async def store_update(self, update_id: int, body: str, lease: float) -> bool:
+        """Store a webhook update, leased to this worker for ``lease`` seconds; ``False`` when
+        it was stored before (a retry of an update already taken: nothing to do)."""
+        now = now_ms()
+        async with self.pool.acquire() as conn:
+            status = await conn.execute(
+                "INSERT INTO inbox (update_id, body, received_at, claimed_by, claimed_until)"
+                " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+                update_id, body, now, self.worker, now + int(lease * 1000))
+        return status.endswith(" 1")
+
+    async def finish_update(self, update_id: int) -> None:
+        """The update was processed (by this worker or not: done is done)."""
+        async with self.pool.acquire() as conn:
+            await conn.execute("UPDATE inbox SET done_at = $2 WHERE update_id = $1",
+                               update_id, now_ms())
+
+    async def claim_stale_updates(self, lease: float, limit: int = 20) -> list[tuple[int, str]]:
+        """Claim up to ``limit`` updates whose worker's lease ran out before they were done,
+        oldest first, for ``lease`` seconds: ``(update_id, body)``."""
+        now = now_ms()
+        async with self.pool.acquire() as conn:
+            rows = await conn.fetch(
+                "UPDATE inbox SET claimed_by = $1, claimed_until = $2 WHERE update_id IN ("
+                " SELECT update_id FROM inbox WHERE done_at IS NULL AND claimed_until <= $3"
+                " ORDER BY update_id LIMIT $4 FOR UPDATE SKIP LOCKED)"
+                " RETURNING update_id, body",
+                self.worker, now + int(lease * 1000), now, limit)
+        return sorted((row["update_id"], row["body"]) for row in rows)
+
+    async def renew(self, lease: float) -> None:
+        """Extend every lease this worker holds (updates in progress, timers firing) by
+        ``lease`` seconds from now: a live worker keeps what it is working on."""
+        until = now_ms() + int(lease * 1000)
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "UPDATE inbox SET claimed_until = $2 WHERE claimed_by = $1 AND done_at IS NULL",
+                self.worker, until)
+            await conn.execute(
+                "UPDATE timers SET claimed_until = $2 WHERE claimed_by = $1", self.worker, until)
+
+    async def forget_done_updates(self) -> int:
+        """Drop updates done more than :data:`INBOX_DAYS` ago and stale flood slots and
+        leases; returns how many updates were dropped."""
+        now = now_ms()
+        async with self.pool.acquire() as conn:
+            status = await conn.execute("DELETE FROM inbox WHERE done_at < $1",
+                                        now - int(INBOX_DAYS * 86400_000))
+            await conn.execute("DELETE FROM flood_slots WHERE at_ms < $1", now - 600_000)
+            await conn.execute("DELETE FROM leases WHERE until_ms < $1", now)
+        return int(status.rsplit(" ", 1)[-1])
+
+    # --- Flood windows and leases --------------------------------------------------------------
+
+    async def take_slot(self, chat_id: int, limit: int, period: float,
+                        reserve: int = 0) -> tuple[int | None, float, int]:
+        """Start a request of chat ``chat_id`` now if fewer than ``limit - reserve`` started in
+        the last ``period`` seconds, counting every worker's: ``(slot id, 0, used)``; else
+        ``(None, seconds until one may, used)``."""
+        now = now_ms()
+        horizon = now - int(period * 1000)
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
+                               f"flood:{chat_id}")
+            starts = await conn.fetch(
+                "SELECT at_ms FROM flood_slots WHERE chat_id = $1 AND at_ms > $2"
+                " ORDER BY at_ms", chat_id, horizon)
+            used = len(starts)
+            if used >= limit - min(reserve, limit - 1):
+                oldest = starts[used - (limit - min(reserve, limit - 1))]["at_ms"]
+                return None, max(0.01, (oldest - horizon) / 1000), used
+            slot = await conn.fetchval(
+                "INSERT INTO flood_slots (chat_id, at_ms) VALUES ($1, $2) RETURNING id",
+                chat_id, now)
+        return int(slot), 0.0, used + 1
+
+    async def give_back_slot(self, slot: int) -> None:
+        """Return a slot taken and not used."""
+        async with self.pool.acquire() as conn:
+            await conn.execute("DELETE FROM flood_slots WHERE id = $1", slot)
+
+    async def take_lease(self, name: str, seconds: float) -> bool:
+        """Claim ``name`` for ``seconds`` unless another worker's claim on it still runs."""
+        now = now_ms()
+        async with self.pool.acquire() as conn:
+            status = await conn.execute(
+                "INSERT INTO leases (name, worker, until_ms) VALUES ($1, $2, $3)"
+                " ON CONFLICT (name) DO UPDATE SET worker = excluded.worker,"
+                " until_ms = excluded.until_ms"
+                " WHERE leases.until_ms <= $4 OR leases.worker = excluded.worker",
+                name, self.worker, now + int(seconds * 1000), now)
+        return status.endswith(" 1")
+
+    async def drop_lease(self, name: str) -> None:
+        """Give up this worker's claim on ``name``."""
+        async with self.pool.acquire() as conn:
+            await conn.execute("DELETE FROM leases WHERE name = $1 AND worker = $2",
+                               name, self.worker)
+
