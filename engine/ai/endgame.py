@@ -21,12 +21,13 @@ import time
 from functools import lru_cache
 
 from engine.ai.hand import (
-    KICKER_TYPES,
+    ALL_TYPES,
     all_moves,
     can_beat,
     can_beat_same_type,
     follow_moves,
     minus,
+    moves_of_type,
 )
 from engine.ai.knowledge import Knowledge
 from engine.combos import ComboType, Play
@@ -145,15 +146,7 @@ def _beats(m: Move, prev: Move) -> bool:
 def _limited_moves(hand: tuple[int, ...]) -> tuple[Move, ...]:
     """Leads for the search: every play, but at most two wing choices per trio/plane body;
     a play that empties the hand first, then longer plays first."""
-    out: list[Move] = []
-    seen: dict[tuple, int] = {}
-    for m in all_moves(hand):
-        if m.type in KICKER_TYPES:
-            key = (m.type, m.main, m.n)
-            if seen.get(key, 0) >= 2:
-                continue
-            seen[key] = seen.get(key, 0) + 1
-        out.append(_move(m))
+    out = [_move(m) for kind in ALL_TYPES for m in moves_of_type(hand, kind, wings=2)]
     size = sum(hand)
     out.sort(key=lambda p: (len(p[3]) != size, -len(p[3])))
     return tuple(out)
