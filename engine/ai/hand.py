@@ -227,5 +227,14 @@ def can_beat_same_type(c: Sequence[int], prev: Play) -> bool:
         return any(c[r] >= 2 for r in range(prev.main + 1, SMALL_JOKER))
     if kind is T.TRIO:
         return any(c[r] >= 3 for r in range(prev.main + 1, SMALL_JOKER))
-    n = prev.n if (kind in CHAIN_SHAPES or kind in _WINGED_PLANE_MAX) else None
+    if kind in CHAIN_SHAPES:
+        run = _runs(c, CHAIN_SHAPES[kind][0])
+        return any(run[top] >= prev.n for top in range(max(prev.main + 1, prev.n - 1), ACE + 1))
+    if kind is T.TRIO_SINGLE:
+        size = sum(c)
+        return any(c[r] >= 3 and size > c[r] for r in range(prev.main + 1, SMALL_JOKER))
+    if kind is T.TRIO_PAIR:
+        pairs = [r for r in range(SMALL_JOKER) if c[r] >= 2]
+        return any(c[r] >= 3 and (len(pairs) > 1) for r in range(prev.main + 1, SMALL_JOKER))
+    n = prev.n if kind in _WINGED_PLANE_MAX else None
     return next(iter(moves_of_type(c, kind, n, above=prev.main)), None) is not None
