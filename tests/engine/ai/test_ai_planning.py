@@ -98,7 +98,7 @@ def test_wings_limit_keeps_the_lowest_kicker_choices_of_each_body_in_order():
 
 def test_bidding_follows_hand_strength():
     strong = parse_ranks("XD2222AAKKQQJ9876")
-    weak = parse_ranks("34567899TJJQQK345"[:17])
+    weak = parse_ranks("33557799JJKK46TQA")  # no control, 8 plays
     assert bidding.bid_value(strong) == 3
     assert bidding.bid_value(weak) == 0
     assert bidding.wants_call(strong) and not bidding.wants_call(weak)
