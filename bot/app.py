@@ -31,8 +31,8 @@ os.environ.setdefault("PTB_TIMEDELTA", "true")
 
 # The command menu, in menu order; each has a `cmd.<name>` description in the catalogues.
 COMMANDS = (
-    "newgame", "join", "leave", "start", "practice", "help", "daily", "relief", "balance", "top",
-    "me", "give", "settings", "stop",
+    "newgame", "join", "leave", "start", "practice", "challenge", "help", "daily", "relief",
+    "balance", "top", "me", "give", "settings", "stop",
 )
 # Telegram matches menu languages by two-letter code: "zh" covers zh-Hans and zh-Hant users.
 MENU_LANGUAGES = {"zh": "zh-Hans", None: "en"}

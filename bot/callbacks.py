@@ -48,6 +48,8 @@ LOBBY = "L"
 ACTION = "A"
 SELECT = "S"
 MY_CARDS = "M"
+#: The payload of :data:`MY_CARDS` that asks for the card counter instead of the hand.
+COUNTER = "c"
 CONFIRM_LEAVE = "Q"
 PLAY_AGAIN = "G"
 MATCH_OPTION = "O"
@@ -89,7 +91,7 @@ PAYLOADS: dict[str, frozenset[str]] = {
     LOBBY: frozenset({"join", "leave", "bot", "start", "close"}),
     ACTION: frozenset(ACTION_PAYLOADS),
     SELECT: SELECT_PAYLOADS,
-    MY_CARDS: frozenset({""}),
+    MY_CARDS: frozenset({"", COUNTER}),
     CONFIRM_LEAVE: frozenset(f"{answer}{seat}" for answer in ("yes", "no")
                              for seat in range(MAX_SEATS)),
     PLAY_AGAIN: frozenset({""}),

@@ -35,6 +35,9 @@ Settings (key: values, default):
   off: text only.
 - ``card_counter``: each player's private hand message carries the card counter (记牌器,
   issue 17: how many of each rank are still out, from public information only; on).
+- ``challenge_open``: who may open a duplicate challenge (``/challenge``, issue 12):
+  ``"admins"`` (the default) or ``"anyone"``.
+- ``daily_challenge``: a duplicate challenge opens by itself every day (off).
 """
 
 from __future__ import annotations
@@ -92,6 +95,8 @@ DEFAULT_GROUP_SETTINGS: dict[str, Any] = {
     "give_enabled": False,
     "pictures": True,
     "card_counter": True,
+    "challenge_open": "admins",
+    "daily_challenge": False,
 }
 
 #: Group settings that are engine rule options (``engine.presets.Rules`` fields).
@@ -173,6 +178,8 @@ _CHECKS: dict[str, Callable[[Any], bool]] = {
     "give_enabled": _flag,
     "pictures": _flag,
     "card_counter": _flag,
+    "challenge_open": _choice("admins", "anyone"),
+    "daily_challenge": _flag,
 }
 
 

@@ -77,6 +77,8 @@ MENU: tuple[MenuItem, ...] = (
     MenuItem("give_enabled"),
     MenuItem("pictures"),
     MenuItem("card_counter"),
+    MenuItem("challenge_open", ("admins", "anyone")),
+    MenuItem("daily_challenge"),
     MenuItem("timezone", TIMEZONES),
 )
 ITEMS: dict[str, MenuItem] = {item.key: item for item in MENU}
@@ -195,7 +197,7 @@ def value_label(key: str, value: Any, settings: Mapping[str, Any], lang: str,
         if value is None:
             return t("set.default_seconds", lang, n=f"{default_timeouts[key]:g}")
         return t("set.seconds", lang, n=value)
-    if key in ("autoplay", "bot_level"):
+    if key in ("autoplay", "bot_level", "challenge_open"):
         return t(f"set.{key}_{value}", lang)
     if key == "alarm_at":
         return t("set.alarm_value", lang, n=value)

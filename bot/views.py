@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from babel.numbers import format_decimal
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks as cb
 from bot.game.table import Seat, Table
-from bot.i18n import t
+from bot.i18n import normalize_language, t
 from bot.numbers import signed
 from bot.selection import MAX_ENCODED, encode_ranks, offers
 from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
@@ -366,8 +367,12 @@ def table_view(
     """
     lang = table.lang
     preset = t(f"preset.{table.preset}", lang)
-    lines = [t("table.title_practice", lang, preset=preset) if table.private
-             else t("table.title", lang, preset=preset, stake=table.stake)]
+    if table.challenge_id is not None:
+        lines = [t("table.title_challenge", lang, preset=preset, deal=table.challenge_deal,
+                   title=t("challenge.title", lang, id=table.challenge_id))]
+    else:
+        lines = [t("table.title_practice", lang, preset=preset) if table.private
+                 else t("table.title", lang, preset=preset, stake=table.stake)]
     if view.phase == "bidding":
         lines.append(t(f"table.phase_{bidding_word(view)}", lang))
     elif view.phase == "doubling":
@@ -432,9 +437,18 @@ def _role_mark(view: SeatView, seat: int) -> str:
 
 
 def hand_view(
-    table: Table, view: SeatView, seconds: float
+    table: Table, view: SeatView, seconds: float, outcome: str | None = None
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """A seat's private message: its hand, selection, status, and the buttons it may press now.
+    """A seat's private message: its hand, the table's :func:`status_line`, selection, status,
+    and the buttons it may press now; once the deal is over, ``outcome``
+    (:func:`outcome_line`) as its last line.
+
+    The status line and the card counter (:func:`counter_line`, when the table's
+    ``card_counter`` is on) stand on the prompt of a seat to act: a waiting seat's message is
+    not edited for every play of the others (issue 9: at most 100 calls a deal besides
+    answers, which one edit per play and waiting seat would double), so lines that change
+    with every play would go stale there. A waiting seat has a 记牌器 button instead
+    (:data:`bot.callbacks.COUNTER`): both lines, fresh, in a pop-up (:func:`counter_popup`).
 
     Buttons (issue 3, flow steps 4–6): bidding/doubling choices when the seat is to act; in play,
     one button per rank (:func:`selection_keyboard_rows`), the plays that complete the selection
@@ -452,19 +466,21 @@ def hand_view(
     lines = [t("hand.title", lang, n=len(view.hand)), cards_text(view.hand, lang)]
     if view.landlord is not None:
         lines.append(t("hand.role", lang, role=_role(view, seat, lang)))
+    mine = seat in view.to_act and _playing(view)
+    if mine and not view.escaped[seat]:
+        lines.append(status_line(table, view, lang))
     allowance = _allowance_line(view, lang)
     if allowance is not None:
         lines.append(allowance)
-    if table.card_counter and _playing(view):
+    if table.card_counter and mine:
         lines.append(counter_line(view, lang))
-    mine = seat in view.to_act and _playing(view)
     if selected and mine and view.phase == "playing":
         lines.append(t("hand.selected", lang, cards=ranks_text(selected, lang)))
     announced = callout(table, view, lang)
     if announced:
         lines.append(announced)
     lines.append("")
-    lines.append(_hand_status(table, view, seconds, lang))
+    lines.append(_hand_status(table, view, seconds, lang, outcome))
     if not _playing(view) or view.escaped[seat]:
         return "\n".join(lines), None
     rows: list[list[InlineKeyboardButton]] = []
@@ -498,11 +514,67 @@ def hand_view(
             ])
     if view.may_show() and not view.autoplay[seat]:
         rows.append([_button(t("btn.show", lang), cb.ACTION, table.token, version, "show")])
+    if not mine and table.card_counter and view.phase == "playing":
+        rows.append([_button(t("btn.counter", lang), cb.MY_CARDS, table.token, 0, cb.COUNTER)])
     if view.autoplay[seat]:
         rows.append([_button(t("btn.take_back", lang), cb.ACTION, table.token, 0, "auto0")])
     else:
         rows.append([_button(t("btn.autoplay", lang), cb.ACTION, table.token, 0, "auto1")])
     return "\n".join(lines), InlineKeyboardMarkup(rows)
+
+
+def status_line(table: Table, view: SeatView, lang: str) -> str:
+    """What a player needs of the table under their hand (issue 10 item 2), in ``lang``: each
+    other seat from the next one on (下家 first) with its name, role once the landlord is known
+    and card count, ⚠️ at the alarm (RULES.md §4.5: 1–2 cards left); the multiplier once there
+    is a base (RULES.md §7); the kitty once revealed (RULES.md §1.3). Public facts only, e.g.
+    ``李雷（地主）⚠️2张 · 韩梅梅（农民）15张 · 倍数 ×4 · 底牌：3 K 2``."""
+    seats = view.rules.seats
+    parts = []
+    for step in range(1, seats):
+        other = (view.seat + step) % seats
+        name = seat_name(table.seats[other], other, lang)
+        count = ("⚠️" if view.alarm[other] else "") + t("table.count", lang, n=view.counts[other])
+        if view.landlord is None:
+            parts.append(t("hand.status_seat", lang, name=name, count=count))
+        else:
+            parts.append(t("hand.status_seat_role", lang, name=name, count=count,
+                           role=_role(view, other, lang)))
+    if view.base:
+        parts.append(t("hand.status_multiplier", lang,
+                       m=multiplier_text(current_multipliers(view))))
+    if view.kitty is not None:
+        parts.append(t("table.kitty", lang, cards=cards_text(view.kitty, lang)))
+    return " · ".join(parts)
+
+
+def outcome_line(points: int, beans: int | None, balance: int | None, lang: str) -> str:
+    """The last line of a player's hand message once the deal is settled (issue 10 item 2):
+    won or lost by the sign of the seat's ``points`` (after an escape the side that did not
+    leave may win points though the landlord's side "won", RULES.md §9), the points, and where
+    beans were at stake (``beans`` and the new ``balance`` given) the beans and the balance,
+    e.g. ``🎉 你赢了 +2 分 · +80 欢乐豆（余额 1,080）``; ``本局已结束。`` for no points."""
+    if not points:
+        return t("hand.finished", lang)
+    key = "hand.won" if points > 0 else "hand.lost"
+    if beans is None or balance is None:
+        return t(key, lang, points=points_text(points, lang))
+    return t(f"{key}_beans", lang, points=points_text(points, lang),
+             beans=beans_text(beans, lang), balance=amount_text(balance, lang))
+
+
+def amount_text(amount: int, lang: str) -> str:
+    """A whole amount (a balance in beans) with the language's digit grouping: ``1,080``."""
+    return format_decimal(amount, locale=normalize_language(lang).replace("-", "_"))
+
+
+def timeout_notice(table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup]:
+    """The private message to a seat whose turn timed out into auto-play (RULES.md §9, issue 10
+    item 3): what happened and how to take back control, with the hand message's own Take back
+    button (取消托管), in the player's language."""
+    lang = table.seat_lang(seat)
+    button = _button(t("btn.take_back", lang), cb.ACTION, table.token, 0, "auto0")
+    return t("notice.timed_out", lang), InlineKeyboardMarkup([[button]])
 
 
 def counter_line(view: SeatView, lang: str) -> str:
@@ -539,11 +611,12 @@ def hand_stopped_text(table: Table, view: SeatView) -> str:
                       t("hand.stopped", lang)])
 
 
-def _hand_status(table: Table, view: SeatView, seconds: float, lang: str) -> str:
+def _hand_status(table: Table, view: SeatView, seconds: float, lang: str,
+                 outcome: str | None = None) -> str:
     seat = view.seat
     left = max(0, round(seconds))
     if view.phase == "finished":
-        return t("hand.finished", lang)
+        return outcome or t("hand.finished", lang)
     if view.escaped[seat]:
         return t("hand.left", lang)
     if view.autoplay[seat]:
@@ -561,6 +634,14 @@ def _hand_status(table: Table, view: SeatView, seconds: float, lang: str) -> str
     name = seat_name(table.seats[by], by, lang)
     key = "hand.your_follow" if view.legal_plays() else "hand.cannot_beat"
     return t(key, lang, cards=play_text(prev, lang), name=name, seconds=left)
+
+
+def counter_popup(table: Table, view: SeatView, lang: str) -> str:
+    """The 记牌器 pop-up of a waiting seat (:func:`hand_view`): the :func:`counter_line` and
+    the :func:`status_line` now, public facts only (at most 200 characters, Telegram's limit
+    for a pop-up; the status line is cut first)."""
+    counter = counter_line(view, lang)
+    return f"{counter}\n{status_line(table, view, lang)}"[:200]
 
 
 def my_cards_text(view: SeatView, lang: str) -> str:

@@ -2,9 +2,10 @@
 
 Reads one JSON object per line on standard input and writes one answer per line on standard
 output, in the same order; blank lines are skipped. Operations: ``classify`` (RULES.md §5),
-``beats`` (§6), ``moves`` (§4–§6) and ``replay`` (§1–§4, §7, delegated to
-:func:`engine.replay.run_replay`). A line it cannot understand gets ``{"error": "<why>"}`` and
-the next line is read; the referee never stops on bad input.
+``beats`` (§6), ``moves`` (§4–§6), ``replay`` (§1–§4, §7, delegated to
+:func:`engine.replay.run_replay`) and ``challenge`` (§10: a duplicate challenge's deals and the
+SHA-256 of its seed, :mod:`engine.challenge`). A line it cannot understand gets
+``{"error": "<why>"}`` and the next line is read; the referee never stops on bad input.
 
 Every operation also accepts the optional keys ``"variant"`` (``"three"``, the default, or
 ``"four"``: the four-player two-deck game of RULES.md §11, whose cards come from two decks),
@@ -28,6 +29,7 @@ from dataclasses import fields
 from typing import Any
 
 from engine.cards import CardError, parse_ranks
+from engine.challenge import ChallengeSeedError, challenge_deals, seed_hash
 from engine.combos import Play, beats, classify
 from engine.moves import legal_moves
 from engine.presets import Rules, preset
@@ -127,11 +129,23 @@ def _replay(request: dict[str, Any]) -> dict[str, Any]:
     return run_replay(request, _rules(request))
 
 
+def _challenge(request: dict[str, Any]) -> dict[str, Any]:
+    """The deals of a duplicate challenge (RULES.md §10) from its revealed ``seed`` and the
+    SHA-256 that was published when it opened (:mod:`engine.challenge`)."""
+    seed, count = _field(request, "seed"), _field(request, "deals")
+    try:
+        deals = challenge_deals(seed, count)
+    except ChallengeSeedError as error:
+        raise BadRequest(str(error)) from None
+    return {"sha256": seed_hash(seed), "deals": [deal.to_dict() for deal in deals]}
+
+
 _OPS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "classify": _classify,
     "beats": _beats,
     "moves": _moves,
     "replay": _replay,
+    "challenge": _challenge,
 }
 
 

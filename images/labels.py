@@ -34,6 +34,8 @@ class Labels:
         seat that showed its cards; ``head_bid``: the four-player 头撂 bonus, ``{n}`` points.
         place, player, net_beans, balance, deals, win_rate: the leaderboard's column heads.
         no_rows: an empty leaderboard.
+        matchpoints, no_entrants: a duplicate challenge's board: its score's column head
+            (RULES.md §10) and a board nobody entered yet.
     """
 
     lang: str = "en"
@@ -73,6 +75,8 @@ class Labels:
     deals: str = "Deals"
     win_rate: str = "Win rate"
     no_rows: str = "No deals yet"
+    matchpoints: str = "Matchpoints"
+    no_entrants: str = "Nobody has entered yet"
 
     def __post_init__(self) -> None:
         for field in fields(self):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 from engine import Action, DealState, auto_action
 from engine.ai import choose_action, hints
@@ -39,10 +40,15 @@ class AiWorker:
         self.decision_deadline = decision_deadline
         self.hint_deadline = hint_deadline
 
-    async def decide(self, state: DealState, seat: int, level: str) -> Action:
-        """The AI's action for ``seat`` at ``level``; the seeds' rule if it is late or fails."""
+    async def decide(self, state: DealState, seat: int, level: str, *,
+                     seed: str | None = None) -> Action:
+        """The AI's action for ``seat`` at ``level``; the seeds' rule if it is late or fails.
+        ``seed`` makes the decision reproducible (a duplicate challenge's AI seats)."""
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._pool, choose_action, state.view(seat), level)
+        decide = partial(choose_action, state.view(seat), level)
+        if seed is not None:
+            decide = partial(decide, seed=seed)
+        future = loop.run_in_executor(self._pool, decide)
         try:
             return await asyncio.wait_for(future, self.decision_deadline)
         except TimeoutError:

@@ -102,6 +102,22 @@ class MatchHook(Protocol):
         ...
 
 
+class ChallengeHook(MatchHook, Protocol):
+    """What the driver asks of the duplicate challenges (:class:`bot.game.challenges.Challenges`)
+    at a challenge's table (``Table.challenge_id`` set): a match's three points (``settle``
+    records the member's result, ``deal_over`` frees the table), plus the deal's fixed cards and
+    the seeds of the AI seats' decisions."""
+
+    def new_state(self, table: Table, rules: Rules) -> DealState:
+        """The challenge deal's initial state: its fixed cards and first bidder."""
+        ...
+
+    async def ai_seed(self, table: Table, state: DealState) -> str:
+        """The seed of the AI's next decision at this table (the same deal and history give
+        the same seed)."""
+        ...
+
+
 class DealDriver:
     """Runs the deals of every table (see the module docstring)."""
 
@@ -109,12 +125,18 @@ class DealDriver:
         self.ctx = ctx
         #: The competitions (set by :class:`bot.game.service.Game`); used at match tables only.
         self.match: MatchHook | None = None
+        #: The duplicate challenges (set by :class:`bot.game.service.Game`); used at challenge
+        #: tables only.
+        self.challenge: ChallengeHook | None = None
         #: Tables whose turn changed since they were last shown: the clock restarts once the
         #: new turn's prompt is drawn.
         self._fresh: set[str] = set()
         #: (table key, seat) whose selection Hint made: shown by the caption and the keyboard,
         #: not by a new hand picture (issue 9: Hint costs no upload).
         self.hinted: set[tuple[str, int]] = set()
+        #: Per table key, each seat's last line once its deal is settled
+        #: (:func:`bot.views.outcome_line`: won or lost, points, beans, balance).
+        self.outcomes: dict[str, list[str | None]] = {}
 
     # --- Starting a deal -----------------------------------------------------------------------
 
@@ -134,8 +156,9 @@ class DealDriver:
         config = await ctx.config(table)
         self._take_config(table, config)
         rules = config.rules
-        if table.match_id is not None and self.match is not None:
-            rules = self.match.rules(table, rules)
+        hook = self._hook(table)
+        if hook is not None:
+            rules = hook.rules(table, rules)
         old = table.state if redeal else None
         if old is not None:
             first = next_first_bidder(old)
@@ -148,6 +171,9 @@ class DealDriver:
         if seed is not None and old is not None:
             seed += table.redeals
         state = new_deal(rules, seed=seed, first_bidder=first)
+        if table.challenge_id is not None and self.challenge is not None:
+            state = self.challenge.new_state(table, rules)  # its fixed cards
+            first = state.first_bidder
         for seat, _ in table.humans():
             if old is not None and old.autoplay[seat]:
                 state = apply(state, Action("autoplay", seat, value=1))
@@ -179,7 +205,16 @@ class DealDriver:
             table=table.to_dict(),
         )
         self._fresh.add(table.key)
+        self.outcomes.pop(table.key, None)
         ctx.outlet.cancel(timers.LOBBY, table.key)
+
+    def _hook(self, table: Table) -> MatchHook | None:
+        """The competition that plays at this table, if any (a match's or a challenge's)."""
+        if table.match_id is not None:
+            return self.match
+        if table.challenge_id is not None:
+            return self.challenge
+        return None
 
     def _take_config(self, table: Table, config: TableConfig) -> None:
         table.lang = config.lang
@@ -259,11 +294,11 @@ class DealDriver:
             assert state is not None
             if table.phase != DEAL or self.ctx.tables.get(table.key) is not table:
                 return  # closed (too many redeals) or moved on
+            if state.phase == "finished":  # settled first: the hands show won or lost
+                await self.finish(table, presser)
+                return
             blocked = await self.show(table, presser)
             presser = None
-            if state.phase == "finished":
-                await self.finish(table)
-                return
             if table.key in self._fresh:
                 self._fresh.discard(table.key)
                 if state.to_act:  # the turn's clock starts when its prompt was drawn
@@ -316,12 +351,8 @@ class DealDriver:
         (lock held)."""
         state = table.state
         assert state is not None
-        order = [i for i, _ in table.humans()]
-        if first in order:
-            order.remove(first)
-            order.insert(0, first)
         blocked = []
-        for seat in order:
+        for seat in _hand_order(table, first):
             if not await self.show_hand(table, seat):
                 blocked.append(seat)
         await self._withdraw_notices(table)
@@ -361,17 +392,24 @@ class DealDriver:
     def hand_drawing(self, table: Table, view: SeatView) -> Drawing:
         """A seat's private hand message: in pictures mode the hand's picture with the selection
         raised (:func:`images.render_hand`), under it the selection keyboard, and as caption the
-        same text as in text mode (the hand as text, whose turn it is, what to beat)."""
-        text, markup = views.hand_view(table, view, self._seconds(table))
+        same text as in text mode (the hand as text, the table's status line, whose turn it is,
+        what to beat; once settled, won or lost and the beans). A hand played out is drawn
+        empty (``render_hand``'s "played out" words in the player's language), not left
+        showing its last play."""
+        seat = view.seat
+        outcomes = self.outcomes.get(table.key) if view.phase == "finished" else None
+        outcome = outcomes[seat] if outcomes is not None and seat < len(outcomes) else None
+        text, markup = views.hand_view(table, view, self._seconds(table), outcome)
         if not table.pictures:
             return Drawing(text, markup)
-        if not view.hand:  # played out: nothing to draw, the last picture stays
-            return Drawing.keeping_picture(text, markup)
-        selected = table.selections[view.seat] if view.seat < len(table.selections) else []
-        if (table.key, view.seat) in self.hinted:
+        selected = table.selections[seat] if seat < len(table.selections) else []
+        if (table.key, seat) in self.hinted:
             selected = []  # Hint's choice is in the caption and on the keyboard
         cards, chosen = scenes.hand_picture(view, selected)
-        return Drawing(text, markup, (cards, chosen), partial(render_hand, cards, chosen),
+        lang = table.seat_lang(seat)
+        key: object = (cards, chosen) if cards else ("played out", lang)  # its words: lang's
+        return Drawing(text, markup, key,
+                       partial(render_hand, cards, chosen, labels=scenes.picture_labels(lang)),
                        "hand.png")
 
     def table_drawing(self, table: Table) -> Drawing:
@@ -433,10 +471,10 @@ class DealDriver:
     # --- Timers --------------------------------------------------------------------------------
 
     def schedule(self, table: Table) -> None:
-        """Arm the bot-move timer (a bot or auto-play seat is to act), the turn timeout and the
-        "your turn" notice (a human is to act) for the current state; cancel what is not
-        needed. The turn's clock starts when its prompt was drawn (this runs after
-        :meth:`show`)."""
+        """Arm the bot-move timer (a bot or auto-play seat is to act), the turn timeout, the
+        "your turn" notice and the clock's next refresh (a human is to act,
+        :meth:`arm_clock`) for the current state; cancel what is not needed. The turn's clock
+        starts when its prompt was drawn (this runs after :meth:`show`)."""
         state = table.state
         assert state is not None
         outlet = self.ctx.outlet
@@ -458,6 +496,18 @@ class DealDriver:
         else:
             outlet.cancel(timers.TURN, table.key)
             outlet.cancel(timers.NOTICE, table.key)
+        self.arm_clock(table, stamp, bool(human))
+
+    def arm_clock(self, table: Table, stamp: timers.Stamp, human: bool = True) -> None:
+        """Arm the clock's next refresh of the turn (:func:`bot.game.timers.next_mark`: 10 s
+        and 5 s left, issue 10 item 3) while a human is to act, else cancel it. Only a turn
+        that runs long reaches a mark: a quick player's deal costs no extra call. After a
+        restart :meth:`schedule` arms it again from the stored absolute deadline."""
+        mark = timers.next_mark(table.deadline) if human else None
+        if mark is None:
+            self.ctx.outlet.cancel(timers.CLOCK, table.key)
+        else:
+            self.ctx.outlet.arm(timers.CLOCK, stamp, mark, self.on_clock)
 
     def _current(self, stamp: timers.Stamp) -> Table | None:
         """The table a timer was armed for, if its deal and state are still the same."""
@@ -481,10 +531,13 @@ class DealDriver:
         seat = next((s for s in state.to_act if is_auto(table, state, s)), None)
         if seat is None:
             return
+        seed = None
+        if table.challenge_id is not None and self.challenge is not None:
+            seed = await self.challenge.ai_seed(table, state)
         if table.seats[seat].is_bot:
-            action = await ctx.ai.decide(state, seat, table.bot_level)
+            action = await ctx.ai.decide(state, seat, table.bot_level, seed=seed)
         elif table.autoplay_mode == "ai":
-            action = await ctx.ai.decide(state, seat, AUTOPLAY_LEVEL)
+            action = await ctx.ai.decide(state, seat, AUTOPLAY_LEVEL, seed=seed)
         else:
             action = auto_action(state, seat)
         async with ctx.tables.lock(stamp.key):
@@ -512,6 +565,42 @@ class DealDriver:
                     break  # the timeout ended the deal or dealt again
                 if state.phase in ACTIVE and seat in state.to_act and not state.autoplay[seat]:
                     await self.act(table, Action("timeout", seat))
+                    await self.tell_timeout(table, seat, stamp.token)
+
+    async def tell_timeout(self, table: Table, seat: int, token: str) -> None:
+        """A seat timed out into auto-play (RULES.md §9): its player is told in private, with
+        the Take back button (取消托管), then the group: ``{name} 超时，已托管。`` (a practice
+        table's audience is that private chat: told once). Nothing is said when the timeout
+        ended the deal (the result says it) (lock held)."""
+        player = table.seats[seat]
+        if table.token != token or table.phase != DEAL:
+            return
+        if player.user_id is not None and not player.blocked and not player.left:
+            text, markup = views.timeout_notice(table, seat)
+            try:
+                await self.ctx.outlet.send(player.user_id, text, markup)
+            except Unreachable:
+                player.blocked = True
+        if not table.private:
+            name = views.seat_name(player, seat, table.lang)
+            self.say(table, t("table.timeout", table.lang, name=name))
+
+    async def on_clock(self, stamp: timers.Stamp) -> None:
+        """Timer: a human's turn reached a clock mark (10 s or 5 s left). If that turn is still
+        open (same deal and state version: a stale refresh after the player acted does
+        nothing), the private prompts of the seats to act show the time left first (a caption
+        edit each), then the group table through its outbox and flood budget; the next mark
+        is armed."""
+        async with self.ctx.tables.lock(stamp.key):
+            table = self._current(stamp)
+            if table is None or table.state is None or table.deadline is None:
+                return
+            state = table.state
+            for seat in state.to_act:
+                if not is_auto(table, state, seat):
+                    await self.show_hand(table, seat)
+            self.update_table(table)
+            self.arm_clock(table, stamp)
 
     async def on_notice(self, stamp: timers.Stamp) -> None:
         """Timer: the human seats to act that have not acted within
@@ -562,15 +651,18 @@ class DealDriver:
 
     # --- The end of a deal ---------------------------------------------------------------------
 
-    async def finish(self, table: Table) -> None:
+    async def finish(self, table: Table, presser: int | None = None) -> None:
         """The deal's end (issue 14: one transaction): settle the finished deal exactly once
         (``store.settle_deal`` is idempotent) together with the table's next state (the result
         phase, a new token for Play again, the result still to post: ``result_due``), then
-        post the result (:meth:`post_result`) (lock held). A practice table (``private``) is not
+        draw the final hands (seat ``presser`` first), each with its player's outcome
+        (:meth:`show_outcomes`), and post the result (:meth:`post_result`) (lock held). A
+        practice table (``private``) is not
         settled: its deal is cancelled (nobody pays, no statistics) with the same table data,
         and the result shows no beans. A match table's deal is settled by the match
         (:meth:`MatchHook.settle`, the table stored in the same transaction, no result due):
-        its result shows the standings, then the match deals on (:meth:`MatchHook.deal_over`)."""
+        its result shows the standings, then the match deals on (:meth:`MatchHook.deal_over`).
+        A challenge's table is ended the same way by its :class:`ChallengeHook`."""
         ctx = self.ctx
         state = table.state
         assert state is not None and state.result is not None
@@ -578,13 +670,14 @@ class DealDriver:
         await self._withdraw_notices(table, every=True)
         table.phase = RESULT
         table.deadline = None
-        match = self.match if table.match_id is not None else None
+        match = self._hook(table)
         # a match's result is posted once, with its standings; the match deals on at once
         table.result_due = match is None
         ctx.tables.retoken(table)
         points = list(state.result.points)
         standings: str | None = None
-        if table.private:
+        balances: list[int | None] | None = None
+        if table.private and match is None:
             await ctx.store.cancel_deal(_deal_id(table), state.to_json(), table=table.to_dict())
             beans = [0] * len(points)
         elif match is not None:
@@ -596,10 +689,28 @@ class DealDriver:
                 version=state.version, table=table.to_dict(),
             )
             points, beans = list(settlement.points), list(settlement.beans)
+            balances = list(settlement.balances)
+        await self.show_outcomes(table, points, beans, balances, presser)
         self.update_table(table)  # the final state, then the result below it
         self.post_result(table, points, beans, standings)
         if match is not None:
             await match.deal_over(table)
+
+    async def show_outcomes(self, table: Table, points: list[int], beans: list[int],
+                            balances: list[int | None] | None,
+                            presser: int | None = None) -> None:
+        """Draw every human's final hand message (seat ``presser`` first) with its outcome
+        line (:func:`bot.views.outcome_line`): won or lost and the points, plus the beans and
+        the new balance where ``balances`` (the settlement's) are given; a practice or match
+        deal says points only (lock held)."""
+        lines: list[str | None] = []
+        for seat in range(len(table.seats)):
+            balance = balances[seat] if balances is not None and seat < len(balances) else None
+            shown = None if balance is None else beans[seat]
+            lines.append(views.outcome_line(points[seat], shown, balance, table.seat_lang(seat)))
+        self.outcomes[table.key] = lines
+        for seat in _hand_order(table, presser):
+            await self.show_hand(table, seat)
 
     def post_result(self, table: Table, points: list[int], beans: list[int],
                     standings: str | None = None) -> None:
@@ -707,6 +818,15 @@ def _deal_id(table: Table) -> int:
     """The store's id of the table's running deal (there is one while a deal runs)."""
     assert table.deal_id is not None, f"table {table.key} has no deal"
     return table.deal_id
+
+
+def _hand_order(table: Table, first: int | None) -> list[int]:
+    """The human seats, seat ``first`` (the presser) before the others."""
+    order = [i for i, _ in table.humans()]
+    if first in order:
+        order.remove(first)
+        order.insert(0, first)
+    return order
 
 
 def _waiting_signature(drawing: Drawing) -> str:

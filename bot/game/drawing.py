@@ -11,9 +11,6 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-#: The ``key`` of :meth:`Drawing.keeping_picture`.
-KEPT = "kept picture"
-
 
 @dataclass(frozen=True, slots=True)
 class Drawing:
@@ -23,9 +20,7 @@ class Drawing:
         text: the message text, or the caption of the picture (cut to 1024 characters).
         markup: the inline keyboard (:mod:`bot.views` builds it), or ``None``.
         key: the picture's input (equal keys give the same picture); ``None`` for text only.
-        render: gives the picture's bytes (called in a worker thread). ``None`` with a ``key``:
-            keep the picture the message shows (only the caption changes), or show text if it
-            shows none.
+        render: gives the picture's bytes (called in a worker thread); ``None`` for text only.
         filename: the upload's file name (``.png`` / ``.jpg``).
         data: the picture's bytes once rendered.
     """
@@ -46,8 +41,3 @@ class Drawing:
         """Text, keyboard and picture input in one string: equal signatures, equal messages."""
         markup = self.markup.to_json() if self.markup else ""
         return f"{self.text}\n{markup}\n{self.key!r}"
-
-    @classmethod
-    def keeping_picture(cls, text: str, markup: Any) -> Drawing:
-        """A new caption and keyboard under the picture the message shows now."""
-        return cls(text, markup, KEPT)

@@ -9,6 +9,7 @@ carry (``game.tables.by_token``).
 from __future__ import annotations
 
 from bot.game.ai import AiWorker
+from bot.game.challenges import Challenges
 from bot.game.context import GameContext
 from bot.game.deal import ACTIVE, Ack, DealDriver
 from bot.game.lobby import Lobby, Person
@@ -46,6 +47,7 @@ class Game:
         self.deals = DealDriver(self.ctx)
         self.lobby = Lobby(self.ctx, self.deals)
         self.matches = Matches(self.ctx, self.lobby, self.deals)
+        self.challenges = Challenges(self.ctx, self.deals)
 
     @property
     def tables(self) -> Tables:
@@ -74,11 +76,13 @@ class Game:
         """Reload stored tables and running deals after a start (:mod:`bot.game.restore`)."""
         await restore(self.ctx, self.lobby, self.deals)
         await self.matches.restore()
+        await self.challenges.restore()
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> int:
         """A group became a supergroup: move its open tables to the new id (timers, messages;
         :mod:`bot.game.migration`), after the store moved its rows; returns how many moved."""
-        return await move_tables(self.ctx, self.lobby, self.deals, old_chat_id, new_chat_id)
+        moved = await move_tables(self.ctx, self.lobby, self.deals, old_chat_id, new_chat_id)
+        return moved + await self.challenges.chat_migrated(old_chat_id)
 
     async def close_table(self, table: Table, text: str) -> None:
         """Forget the table and replace its audience message by ``text`` (lock held)."""

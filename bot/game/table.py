@@ -43,6 +43,16 @@ def table_key(chat_id: int, thread_id: int | None = None) -> str:
     return f"{chat_id}:{thread_id or 0}"
 
 
+def challenge_key(user_id: int) -> str:
+    """The key of a member's challenge table (issue 12): one per user, whichever challenge, so
+    that nobody plays two challenge deals at once; apart from their practice table.
+
+    >>> challenge_key(42)
+    '42:challenge'
+    """
+    return f"{user_id}:challenge"
+
+
 @dataclass
 class Seat:
     """One seat: a human (``user_id``) or a bot seat (``user_id`` is ``None``, ``is_bot`` true).
@@ -93,6 +103,9 @@ class Table:
         match_options: a competition's table (issue 11): the options chosen in its lobby
             (``bot.game.match.MatchOptions.to_dict()``); ``None``: single deals.
         match_id: the store's id of the running match this table plays, once it started.
+        challenge_id, challenge_deal: a duplicate challenge's deal (issue 12) played at this
+            private table: the challenge's id and the deal's number (1-based); such a table has
+            its own key (:func:`challenge_key`) and does not keep its player from a group's.
         result_due: the last deal's result is stored (settled with the table, issue 14) but not
             yet posted: posting it is retried (after a restart too) until it succeeded once.
         lang: the group's language: every group message of this table; private messages and
@@ -171,6 +184,8 @@ class Table:
     match_options: dict[str, Any] | None = None
     match_id: int | None = None
     result_due: bool = False
+    challenge_id: int | None = None
+    challenge_deal: int | None = None
     state: DealState | None = field(default=None, repr=False, compare=False)
     notice: str | None = field(default=None, repr=False, compare=False)
     rendered: dict[int | str, str] = field(default_factory=dict, repr=False, compare=False)
@@ -178,7 +193,9 @@ class Table:
 
     @property
     def key(self) -> str:
-        """The table key, see :func:`table_key`."""
+        """The table key, see :func:`table_key` (:func:`challenge_key` for a challenge's)."""
+        if self.challenge_id is not None:
+            return challenge_key(self.chat_id)
         return table_key(self.chat_id, self.thread_id)
 
     def seat_of(self, user_id: int) -> int | None:
@@ -230,14 +247,15 @@ class Table:
         "message_id", "message_photo", "hand_message_ids": [...], "hand_photos": [...],
         "turn_notices": [...], "leave_prompts": [...], "join_link", "deal_id", "first_bidder",
         "redeals", "deadline", "lobby_deadline", "selections": [[rank, ...], ...],
-        "hint_index": [...], "private", "match_options", "match_id", "result_due"}``, meaning
-        what the attributes do.
+        "hint_index": [...], "private", "match_options", "match_id", "result_due",
+        "challenge_id", "challenge_deal"}``, meaning what the attributes do.
         Dicts stored before pictures existed lack ``pictures`` … ``turn_notices``; they read as
         text messages and no pending notice. Dicts stored before ``leave_prompts`` read as no
         pending /leave confirmation; dicts stored before ``private`` read as a group's table,
         dicts stored before ``seat_count`` as a three-seat table, dicts stored before
         ``match_options`` as a table of single deals, dicts stored before ``card_counter`` with the
-        counter on (its default), dicts stored before ``result_due`` as a result already posted.
+        counter on (its default), dicts stored before ``result_due`` as a result already posted,
+        dicts stored before ``challenge_id`` as no challenge's.
         """
         return {
             "v": DICT_VERSION,
@@ -276,6 +294,8 @@ class Table:
             "match_options": self.match_options,
             "match_id": self.match_id,
             "result_due": self.result_due,
+            "challenge_id": self.challenge_id,
+            "challenge_deal": self.challenge_deal,
         }
 
     @classmethod
@@ -329,6 +349,8 @@ class Table:
                 match_options=data.get("match_options"),
                 match_id=data.get("match_id"),
                 result_due=bool(data.get("result_due", False)),
+                challenge_id=data.get("challenge_id"),
+                challenge_deal=data.get("challenge_deal"),
             )
         except KeyError as exc:
             raise ValueError(f"table dict lacks {exc.args[0]!r}") from None
@@ -391,9 +413,10 @@ class Tables:
         self._by_token.pop(table.token, None)
 
     def table_of(self, user_id: int) -> Table | None:
-        """The lobby or running deal where the human ``user_id`` sits (and has not left)."""
+        """The lobby or running deal where the human ``user_id`` sits (and has not left); a
+        challenge deal does not count (it never keeps its player from a group's table)."""
         for table in self._by_key.values():
-            if table.phase == RESULT:
+            if table.phase == RESULT or table.challenge_id is not None:
                 continue
             seat = table.seat_of(user_id)
             if seat is not None and not table.seats[seat].left:

@@ -24,7 +24,14 @@ LOBBY = "lobby"
 NOTICE = "notice"
 #: A deal's result not posted yet (its send failed): post it again.
 RESULT = "result"
-KINDS = (TURN, BOT_MOVE, LOBBY, NOTICE, RESULT)
+#: A human's turn reached one of :data:`CLOCK_MARKS`: show the time left again.
+CLOCK = "clock"
+KINDS = (TURN, BOT_MOVE, LOBBY, NOTICE, RESULT, CLOCK)
+
+#: Seconds left in a turn at which the prompts show the time again (issue 10 item 3).
+CLOCK_MARKS = (10.0, 5.0)
+#: A mark this close (seconds) to now is not armed: the prompt was just drawn with that time.
+CLOCK_LEAD = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,3 +48,19 @@ def seconds_left(deadline: float | None, now: float | None = None) -> float:
     if deadline is None:
         return 0.0
     return max(0.0, deadline - (time.time() if now is None else now))
+
+
+def next_mark(deadline: float | None, now: float | None = None,
+              marks: tuple[float, ...] = CLOCK_MARKS) -> float | None:
+    """The absolute UTC time of the turn's next clock refresh: the first of ``deadline - m``
+    (``m`` in ``marks``, seconds left) that is more than :data:`CLOCK_LEAD` seconds after
+    ``now``; ``None`` when no mark is left (or no deadline).
+
+    >>> next_mark(100.0, 80.0), next_mark(100.0, 89.6), next_mark(100.0, 95.0)
+    (90.0, 95.0, None)
+    """
+    if deadline is None:
+        return None
+    now = time.time() if now is None else now
+    due = [deadline - mark for mark in marks if deadline - mark > now + CLOCK_LEAD]
+    return min(due) if due else None

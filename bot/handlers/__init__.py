@@ -10,7 +10,9 @@ answer.
 from __future__ import annotations
 
 from bot.handlers import (
+    challenge,
     commands,
+    daily_challenge,
     daily_post,
     deal,
     economy,
@@ -30,9 +32,11 @@ def register(application: App) -> None:
     commands.register(application)
     lobby.register(application)
     match.register(application)
+    challenge.register(application)
     deal.register(application)
     practice.register(application)
     economy.register(application)
     group_settings.register(application)
     daily_post.register(application)
+    daily_challenge.register(application)
     errors.register(application)

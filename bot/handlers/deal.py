@@ -127,7 +127,9 @@ async def on_select_button(update: Update, context: Context) -> None:
 
 async def on_my_cards(update: Update, context: Context) -> None:
     """"My cards" on the table message: the presser's own hand, in a pop-up only they see;
-    anyone else is told they are not seated. Needs no lock: it changes nothing."""
+    记牌器 on a waiting seat's hand: the card counter and the status line in the same way
+    (:func:`bot.views.counter_popup`); anyone else is told they are not seated. Needs no
+    lock: it changes nothing."""
     app = context.application
     query = update.callback_query
     assert query is not None
@@ -144,7 +146,11 @@ async def on_my_cards(update: Update, context: Context) -> None:
         await refuse(app, query, refusal or "", alert=True)
         return
     lang = user_language(app, query.from_user, table.seat_lang(seat))
-    await answer(query, views.my_cards_text(table.state.view(seat), lang), alert=True)
+    view = table.state.view(seat)
+    if data.payload == cb.COUNTER:
+        await answer(query, views.counter_popup(table, view, lang), alert=True)
+        return
+    await answer(query, views.my_cards_text(view, lang), alert=True)
 
 
 def register(app: App) -> None:

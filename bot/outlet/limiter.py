@@ -106,6 +106,16 @@ class SlidingWindow:
         if starts:
             starts.pop()
 
+    def now(self) -> float:
+        """The window's clock (seconds)."""
+        return self._clock()
+
+    def last_start(self, key: object) -> float:
+        """When ``key``'s latest request in the current window started (clock seconds; minus
+        infinity when there is none)."""
+        starts = self._recent(key)
+        return starts[-1] if starts else float("-inf")
+
     def used(self, key: object) -> int:
         """Requests of ``key`` in the current window."""
         return len(self._recent(key))

@@ -9,11 +9,15 @@ job that finds nothing to change gives its slot back. The outbox never takes a t
 it never delays a press, a private message or another table; ``min_interval`` spaces two edits
 of one message (``settings.table_edit_interval``).
 
-The group's budget is spent so that the table never falls far behind: while less than half of
-the window is used, edits go as fast as ``min_interval`` allows; beyond that they are paced at
-one per ``window / (limit - reserve)`` seconds (about 3.4 s at 20 per minute), so the budget is
-never spent in a burst followed by a long silence. ``reserve`` slots of every window stay free
-for urgent messages (a deal's result, announcements), which skip the pacing.
+The group's budget is spent so that the table never falls far behind: edits of a group are
+paced at one per ``window / (limit - reserve - others)`` seconds after the chat's last request,
+where ``others`` are the chat's messages in the current window that the pacing does not send
+(results, lobbies, notices): about 3.4 s at 20 per minute in the middle of a deal, more around
+its start and end. So the budget is never spent in a burst followed by a long silence (ten
+edits in the first seconds of a deal would leave the table frozen for the rest of the minute);
+the table is never more than about one pace behind its state. ``reserve`` slots of
+every window stay free for urgent messages (a deal's result, announcements), which skip the
+pacing.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 
 from bot.outlet.limiter import PREPAID, SlidingWindow, is_group
@@ -47,8 +52,8 @@ class Outbox:
         self.reserve = reserve
         self._jobs: dict[str, tuple[int, Job]] = {}
         self._urgent: set[str] = set()
-        self._chat_last: dict[int, float] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._paced: dict[int, deque[float]] = {}  # per group, when paced edits took a slot
         self._last: dict[str, float] = {}
         self._requested: dict[str, int] = {}  # per key, requests so far
         self._done: dict[str, int] = {}  # per key, the requests the last finished job covered
@@ -92,15 +97,19 @@ class Outbox:
             chat_id, _ = self._jobs[key]
             window = self.window if is_group(chat_id) else None
             group = window is not None
+            paced = False
             if window is not None:
                 urgent = key in self._urgent
                 if not urgent:
                     await self._pace(window, chat_id)
                 await window.acquire(chat_id, 0 if urgent else self.reserve)
+                paced = not urgent
+                if paced:
+                    self._paced.setdefault(chat_id, deque()).append(window.now())
             entry = self._jobs.pop(key, None)  # the latest, taken once the slot is ours
             if entry is None:  # closed meanwhile
                 if window is not None:
-                    window.give_back(chat_id)
+                    self._give_back(window, chat_id, paced)
                 break
             chat_id, job = entry
             covered = self._requested.get(key, 0)
@@ -115,18 +124,34 @@ class Outbox:
                     PREPAID.reset(token)
             if group and not used:
                 assert self.window is not None
-                self.window.give_back(chat_id)
+                self._give_back(self.window, chat_id, paced)
             if used:
-                self._last[key] = self._chat_last[chat_id] = time.monotonic()
+                self._last[key] = time.monotonic()
             self._done[key] = covered
 
+    def _give_back(self, window: SlidingWindow, chat_id: int, paced: bool) -> None:
+        window.give_back(chat_id)
+        if paced:
+            self._paced[chat_id].pop()
+
+    def pace(self, window: SlidingWindow, chat_id: int) -> float:
+        """Seconds between two paced edits of group ``chat_id`` now: the window divided among
+        the slots that the chat's other messages (results, lobbies, notices: the requests of
+        the current window not paced here) leave to the edits, reserve kept."""
+        paced = self._paced.get(chat_id, deque())
+        horizon = window.now() - window.period
+        while paced and paced[0] <= horizon:
+            paced.popleft()
+        others = max(0, window.used(chat_id) - len(paced))
+        return window.period / max(1, window.limit - self.reserve - others)
+
     async def _pace(self, window: SlidingWindow, chat_id: int) -> None:
-        """Past half the window, wait for this chat's share of it since its last request."""
-        if window.used(chat_id) < window.limit // 2:
-            return
-        pace = window.period / max(1, window.limit - self.reserve)
-        wait = self._chat_last.get(chat_id, -1e9) + pace - time.monotonic()
-        if wait > 0:
+        """Wait one :meth:`pace` since the chat's last request (this outbox's or any other
+        that took a slot of the chat's window)."""
+        while True:
+            wait = window.last_start(chat_id) + self.pace(window, chat_id) - window.now()
+            if wait <= 0:
+                return
             await asyncio.sleep(wait)
 
     async def caught_up(self) -> None:

@@ -131,12 +131,11 @@ async def present(
             a blocked chat means).
     """
     picture = None
-    kept = drawing.is_photo and drawing.render is None  # keeps what the message shows
-    photo = is_photo if kept else drawing.is_photo
+    photo = drawing.is_photo
     if message_id is not None and is_photo == photo:
         if not photo:
             done = await edit_text(bot, chat_id, message_id, drawing.text, drawing.markup)
-        elif kept or drawing.key == shown_key:
+        elif drawing.key == shown_key:
             done = await photos.edit_caption(bot, chat_id, message_id, drawing.text,
                                              drawing.markup)
         else:

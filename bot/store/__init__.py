@@ -9,6 +9,15 @@ All SQL lives in this package; handlers use :class:`Store` and the record types 
 """
 
 from bot.store.base import Clock, Store
+from bot.store.challenge_records import (
+    ChallengeEntry,
+    ChallengeNotOpen,
+    ChallengePayout,
+    ChallengePlay,
+    ChallengeRecord,
+    ChallengeRefused,
+    UnknownChallenge,
+)
 from bot.store.factory import open_store
 from bot.store.postgres import PostgresStore
 from bot.store.records import (
@@ -48,6 +57,12 @@ from bot.store.sqlite import SQLiteStore
 __all__ = [
     "GRANT_REASONS",
     "AlreadyClaimed",
+    "ChallengeEntry",
+    "ChallengeNotOpen",
+    "ChallengePayout",
+    "ChallengePlay",
+    "ChallengeRecord",
+    "ChallengeRefused",
     "Claim",
     "Clock",
     "DealHold",
@@ -77,6 +92,7 @@ __all__ = [
     "StoreError",
     "TimerRecord",
     "Totals",
+    "UnknownChallenge",
     "UnknownDeal",
     "UnknownMatch",
     "UnknownPlayer",

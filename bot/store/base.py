@@ -13,11 +13,17 @@ change nothing.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
 from bot.economy import EconomyRules, Period
+from bot.store.challenge_records import (
+    ChallengeEntry,
+    ChallengePayout,
+    ChallengePlay,
+    ChallengeRecord,
+)
 from bot.store.records import (
     Claim,
     DealHold,
@@ -95,7 +101,9 @@ class Store(ABC):
         ``chat_id``; a table already stored under the new key stays and the old one is kept
         under its old key), its deals (running and settled, with their table keys), the
         leaderboards' seat rows and group members (counts added up if the new id has some),
-        the holds of its running deals and the markers of its once-only posts. Ledger, claim
+        the holds of its running deals, its matches (with their table keys) and match places,
+        its duplicate challenges (their group message forgotten: the board is posted again),
+        and the markers of its once-only posts. Ledger, claim
         and gift rows keep the id they were written with: they are the record of where a
         change happened and count per player, not per group.
 
@@ -342,6 +350,118 @@ class Store(ABC):
         """
 
     # Economy (issue 5)
+
+    # Duplicate challenges (issue 12, RULES.md §10)
+
+    @abstractmethod
+    async def open_challenge(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        opener_id: int,
+        options: dict[str, Any],
+        entry_fee: int,
+        seed: str,
+        seed_hash: str,
+        closes_at: datetime,
+        *,
+        daily: str | None = None,
+    ) -> int:
+        """Record an open challenge of a group (its window closes at ``closes_at``); returns its
+        id. ``daily``: the group's day of its daily challenge (one per group and day).
+
+        Raises:
+            ChallengeRefused: ``challenge_open`` (the chat has an open challenge),
+                ``challenge_daily`` (that day's daily challenge exists); nothing stored.
+            ValueError: a negative fee.
+        """
+
+    @abstractmethod
+    async def get_challenge(self, challenge_id: int) -> ChallengeRecord:
+        """A challenge in any status. Raises ``UnknownChallenge``."""
+
+    @abstractmethod
+    async def open_challenges(self) -> list[ChallengeRecord]:
+        """Every open challenge, oldest first (their windows are re-armed at start-up)."""
+
+    @abstractmethod
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the group message that shows the challenge. Raises ``UnknownChallenge``."""
+
+    @abstractmethod
+    async def enter_challenge(self, challenge_id: int, user_id: int, name: str) -> ChallengeEntry:
+        """Enter a member into an open challenge and take the entry fee into its pool (a ledger
+        row ``challenge``, −fee), in one transaction.
+
+        Raises:
+            ChallengeRefused: ``challenge_closed``, ``challenge_entered`` (entered before),
+                ``challenge_held`` (a running deal holds the member's beans and the fee is not
+                0), ``challenge_fee`` (the balance is below the fee); nothing changed.
+            UnknownChallenge, UnknownPlayer.
+        """
+
+    @abstractmethod
+    async def challenge_entries(self, challenge_id: int) -> list[ChallengeEntry]:
+        """The members who entered, in entering order."""
+
+    @abstractmethod
+    async def challenge_plays(self, challenge_id: int) -> list[ChallengePlay]:
+        """Every finished deal of the challenge, in finishing order."""
+
+    @abstractmethod
+    async def finish_challenge_deal(
+        self,
+        challenge_id: int,
+        user_id: int,
+        deal: int,
+        deal_id: int,
+        points: int,
+        landlord_won: bool,
+        state_json: str,
+        *,
+        table: dict[str, Any] | None = None,
+    ) -> bool:
+        """End a member's challenge deal in one transaction: the store's deal is cancelled with
+        its final state (it moves no beans, its holds are released), the member's result
+        recorded, and ``table`` (the table's next data) stored under the deal's table key.
+        Returns ``False`` when that member's deal was recorded before (nothing but ``table``
+        changes then).
+
+        Raises:
+            ChallengeNotOpen: the window closed (nothing changed; the caller cancels the deal).
+            UnknownChallenge, UnknownDeal, ValueError: the member did not enter.
+        """
+
+    @abstractmethod
+    async def close_challenge(
+        self, challenge_id: int, paid: Mapping[int, int], result: dict[str, Any]
+    ) -> ChallengePayout:
+        """Close an open challenge and pay its pool out, exactly once: ``paid`` beans per
+        member (ledger rows ``challenge``) must sum to the pool and go to entrants only;
+        ``result`` (the final board) is stored with the status. A second call pays nothing
+        and returns the first payout with ``repeated=True``.
+
+        Raises:
+            UnknownChallenge, ValueError (a payout that is not the pool, or to a non-member).
+        """
+
+    @abstractmethod
+    async def announce_challenge(self, challenge_id: int) -> bool:
+        """Mark a closed challenge's final ranking as posted; ``False`` when it was already
+        (or the challenge is still open)."""
+
+    @abstractmethod
+    async def unannounced_challenges(self) -> list[ChallengeRecord]:
+        """Closed challenges whose final ranking was not posted yet (posted after a restart)."""
+
+    @abstractmethod
+    async def daily_challenge_groups(self) -> list[int]:
+        """The groups whose ``daily_challenge`` setting is on, by chat id."""
+
+    @abstractmethod
+    async def challenge_ledger(self, challenge_id: int) -> list[LedgerEntry]:
+        """The challenge's ledger rows (fees, prizes, refunds), oldest first; once it closed
+        they sum to zero."""
 
     @abstractmethod
     async def claim_daily(self, user_id: int, chat_id: int | None = None) -> Claim:

@@ -23,6 +23,7 @@ class LedgerReason(StrEnum):
     DEAL = "deal"  # settlement of a deal
     GIVE = "give"  # /give between players (negative for the giver)
     MATCH = "match"  # a match's entry fee (negative), prize or refund (issue 11)
+    CHALLENGE = "challenge"  # a duplicate challenge's entry fee, prize or refund (issue 12)
 
 
 #: Reasons that create beans; every other reason moves beans between players.

@@ -27,6 +27,18 @@ from bot import rooms
 from bot.economy import PERIODS, EconomyRules, Period, player_day, settle_beans
 from bot.names import clean_name
 from bot.store.base import Clock, Store
+from bot.store.challenge_records import (
+    ChallengeEntry,
+    ChallengeNotOpen,
+    ChallengePayout,
+    ChallengePlay,
+    ChallengeRecord,
+    ChallengeRefused,
+    UnknownChallenge,
+    challenge_entry,
+    challenge_play,
+    challenge_record,
+)
 from bot.store.migrate import migrate
 from bot.store.records import (
     GRANT_REASONS,
@@ -63,6 +75,7 @@ from bot.store.rows import (
     at_stake,
     bounded,
     deal_record,
+    dt,
     ledger_entry,
     match_record,
     player_record,
@@ -178,6 +191,7 @@ class SQLiteStore(Store):
         chat_id: int | None = None,
         deal_id: int | None = None,
         match_id: int | None = None,
+        challenge_id: int | None = None,
     ) -> int:
         """Change one balance with its ledger row; returns the new balance."""
         row = await self._one(
@@ -190,8 +204,9 @@ class SQLiteStore(Store):
             raise UnknownPlayer(f"unknown player {user_id}")
         await db.execute(
             "INSERT INTO ledger (user_id, amount, balance_after, reason, deal_id, chat_id,"
-            " created_at, match_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (user_id, amount, row[0], str(reason), deal_id, chat_id, now, match_id),
+            " created_at, match_id, challenge_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (user_id, amount, row[0], str(reason), deal_id, chat_id, now, match_id,
+             challenge_id),
         )
         return row[0]
 
@@ -296,6 +311,14 @@ class SQLiteStore(Store):
                 ("UPDATE deal_seats SET chat_id = ? WHERE chat_id = ?",
                  (new_chat_id, old_chat_id)),
                 ("UPDATE deal_holds SET chat_id = ? WHERE chat_id = ?",
+                 (new_chat_id, old_chat_id)),
+                (f"UPDATE matches SET chat_id = ?, table_key = CASE WHEN {own_key}"
+                 f" THEN {key_sql} ELSE table_key END WHERE chat_id = ?",
+                 (new_chat_id, *owned, *rekey, old_chat_id)),
+                ("UPDATE match_places SET chat_id = ? WHERE chat_id = ?",
+                 (new_chat_id, old_chat_id)),
+                # its message stays behind: the board is posted again in the supergroup
+                ("UPDATE challenges SET chat_id = ?, message_id = NULL WHERE chat_id = ?",
                  (new_chat_id, old_chat_id)),
                 ("INSERT INTO group_players (chat_id, user_id, games, wins, last_played_at,"
                  " balance, balance_changed_at) SELECT ?, user_id, games, wins, last_played_at,"
@@ -829,6 +852,195 @@ class SQLiteStore(Store):
 
     # Economy
 
+    # Duplicate challenges (issue 12)
+
+    async def open_challenge(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        opener_id: int,
+        options: dict[str, Any],
+        entry_fee: int,
+        seed: str,
+        seed_hash: str,
+        closes_at: datetime,
+        *,
+        daily: str | None = None,
+    ) -> int:
+        if isinstance(entry_fee, bool) or not isinstance(entry_fee, int) or entry_fee < 0:
+            raise ValueError("the entry fee must be a whole number of beans ≥ 0")
+        async with self._write() as db:
+            if await self._one(db, "SELECT 1 FROM challenges WHERE chat_id = ?"
+                               " AND status = 'open'", (chat_id,)) is not None:
+                raise ChallengeRefused("challenge_open", "the chat has an open challenge")
+            if daily is not None and await self._one(
+                    db, "SELECT 1 FROM challenges WHERE chat_id = ? AND daily = ?",
+                    (chat_id, daily)) is not None:
+                raise ChallengeRefused("challenge_daily", "that day's daily challenge exists")
+            row = await self._one(
+                db,
+                "INSERT INTO challenges (chat_id, thread_id, opener_id, options, seed, seed_hash,"
+                " entry_fee, daily, created_at, closes_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " RETURNING id",
+                (chat_id, thread_id, opener_id, json.dumps(options), seed, seed_hash, entry_fee,
+                 daily, _ms(self.clock()), _ms(closes_at)),
+            )
+        challenge_id: int = row[0]
+        return challenge_id
+
+    async def _challenge_row(self, db: aiosqlite.Connection,
+                             challenge_id: int) -> aiosqlite.Row:
+        row = await self._one(db, "SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+        if row is None:
+            raise UnknownChallenge(f"unknown challenge {challenge_id}")
+        return row
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRecord:
+        async with self._read() as db:
+            return challenge_record(await self._challenge_row(db, challenge_id))
+
+    async def open_challenges(self) -> list[ChallengeRecord]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM challenges WHERE status = 'open' ORDER BY id")
+        return [challenge_record(row) for row in rows]
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        async with self._write() as db:
+            await self._challenge_row(db, challenge_id)
+            await db.execute("UPDATE challenges SET message_id = ? WHERE id = ?",
+                             (message_id, challenge_id))
+
+    async def enter_challenge(self, challenge_id: int, user_id: int, name: str) -> ChallengeEntry:
+        name = clean_name(name) or str(user_id)
+        now = _ms(self.clock())
+        async with self._write() as db:
+            row = await self._challenge_row(db, challenge_id)
+            await self._require_players(db, [user_id])
+            if row["status"] != "open" or now >= row["closes_at"]:
+                raise ChallengeRefused("challenge_closed", "the challenge is closed")
+            if await self._one(db, "SELECT 1 FROM challenge_entries WHERE challenge_id = ?"
+                               " AND user_id = ?", (challenge_id, user_id)) is not None:
+                raise ChallengeRefused("challenge_entered", "entered before")
+            fee = row["entry_fee"]
+            if fee:
+                if await self._hold(db, user_id) is not None:
+                    raise ChallengeRefused("challenge_held", "beans held by a running deal")
+                if await self._balance(db, user_id) < fee:
+                    raise ChallengeRefused("challenge_fee", "not enough beans for the fee")
+                await self._move_beans(db, user_id, -fee, LedgerReason.CHALLENGE, now,
+                                       chat_id=row["chat_id"], challenge_id=challenge_id)
+                await db.execute("UPDATE challenges SET pool = pool + ? WHERE id = ?",
+                                 (fee, challenge_id))
+            await db.execute(
+                "INSERT INTO challenge_entries (challenge_id, user_id, name, entered_at)"
+                " VALUES (?, ?, ?, ?)", (challenge_id, user_id, name, now))
+        return ChallengeEntry(user_id, name, dt(now))
+
+    async def challenge_entries(self, challenge_id: int) -> list[ChallengeEntry]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM challenge_entries WHERE challenge_id = ?"
+                " ORDER BY entered_at, user_id", (challenge_id,))
+        return [challenge_entry(row) for row in rows]
+
+    async def challenge_plays(self, challenge_id: int) -> list[ChallengePlay]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM challenge_plays WHERE challenge_id = ?"
+                " ORDER BY finished_at, deal, user_id", (challenge_id,))
+        return [challenge_play(row) for row in rows]
+
+    async def finish_challenge_deal(
+        self,
+        challenge_id: int,
+        user_id: int,
+        deal: int,
+        deal_id: int,
+        points: int,
+        landlord_won: bool,
+        state_json: str,
+        *,
+        table: dict[str, Any] | None = None,
+    ) -> bool:
+        now = _ms(self.clock())
+        async with self._write() as db:
+            row = await self._challenge_row(db, challenge_id)
+            if await self._one(db, "SELECT 1 FROM challenge_entries WHERE challenge_id = ?"
+                               " AND user_id = ?", (challenge_id, user_id)) is None:
+                raise ValueError(f"user {user_id} did not enter challenge {challenge_id}")
+            if table is not None:
+                await self._put_table_of(db, deal_id, table)
+            await self._cancel(db, deal_id, state_json)
+            if await self._one(db, "SELECT 1 FROM challenge_plays WHERE challenge_id = ?"
+                               " AND user_id = ? AND deal = ?",
+                               (challenge_id, user_id, deal)) is not None:
+                return False
+            if row["status"] != "open":
+                raise ChallengeNotOpen(f"challenge {challenge_id} is closed")
+            await db.execute(
+                "INSERT INTO challenge_plays (challenge_id, user_id, deal, deal_id, points,"
+                " landlord_won, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (challenge_id, user_id, deal, deal_id, points, int(landlord_won), now))
+        return True
+
+    async def close_challenge(
+        self, challenge_id: int, paid: Mapping[int, int], result: dict[str, Any]
+    ) -> ChallengePayout:
+        paid = {uid: amount for uid, amount in paid.items() if amount}
+        async with self._write() as db:
+            row = await self._challenge_row(db, challenge_id)
+            if row["status"] == "closed":
+                stored = json.loads(row["result"])["paid"]
+                return ChallengePayout(challenge_id, {int(k): v for k, v in stored.items()},
+                                       True)
+            entrants = {r[0] for r in await db.execute_fetchall(
+                "SELECT user_id FROM challenge_entries WHERE challenge_id = ?",
+                (challenge_id,))}
+            if any(amount < 0 for amount in paid.values()) \
+                    or sum(paid.values()) != row["pool"]:
+                raise ValueError(f"the payout {paid} is not the pool of {row['pool']}")
+            if set(paid) - entrants:
+                raise ValueError("only members who entered are paid")
+            now = _ms(self.clock())
+            for uid in sorted(paid):
+                await self._move_beans(db, uid, paid[uid], LedgerReason.CHALLENGE, now,
+                                       chat_id=row["chat_id"], challenge_id=challenge_id)
+            await db.execute(
+                "UPDATE challenges SET status = 'closed', result = ?, closed_at = ?"
+                " WHERE id = ?",
+                (json.dumps({**result, "paid": {str(k): v for k, v in paid.items()}}), now,
+                 challenge_id))
+        return ChallengePayout(challenge_id, paid)
+
+    async def announce_challenge(self, challenge_id: int) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE challenges SET announced = 1 WHERE id = ? AND status = 'closed'"
+                " AND announced = 0", (challenge_id,))
+        return cursor.rowcount == 1
+
+    async def unannounced_challenges(self) -> list[ChallengeRecord]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM challenges WHERE status = 'closed' AND announced = 0"
+                " ORDER BY id")
+        return [challenge_record(row) for row in rows]
+
+    async def daily_challenge_groups(self) -> list[int]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT chat_id, settings FROM groups WHERE settings LIKE '%daily_challenge%'"
+                " ORDER BY chat_id")
+        return [chat_id for chat_id, text in rows
+                if rooms.with_defaults(json.loads(text))["daily_challenge"]]
+
+    async def challenge_ledger(self, challenge_id: int) -> list[LedgerEntry]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM ledger WHERE challenge_id = ? ORDER BY id", (challenge_id,))
+        return [ledger_entry(row) for row in rows]
+
     async def claim_daily(self, user_id: int, chat_id: int | None = None) -> Claim:
         async with self._write() as db:
             now = self.clock()
@@ -1088,7 +1300,8 @@ class SQLiteStore(Store):
                 "SELECT (SELECT COALESCE(SUM(balance), 0) FROM players),"
                 " (SELECT COALESCE(SUM(amount), 0) FROM ledger),"
                 f" (SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE reason IN ({marks})),"
-                " (SELECT -COALESCE(SUM(amount), 0) FROM ledger WHERE reason = 'match')",
+                " (SELECT -COALESCE(SUM(amount), 0) FROM ledger"
+                " WHERE reason IN ('match', 'challenge'))",
                 tuple(str(r) for r in GRANT_REASONS),
             )
         return Totals(row[0], row[1], row[2], row[3])

@@ -1,18 +1,21 @@
-"""End to end: the card counter (记牌器, issue 17) through the fake Bot API. Each player's private
-hand caption carries the counter with the numbers of the deal so far (in the player's language;
-two decks at a four-seat table; at a practice table too); no group message ever carries it; the
-group setting ``card_counter`` (on by default, in the /settings menu) hides it when off."""
+"""End to end: the card counter (记牌器, issue 17) through the fake Bot API. The private prompt of
+the seat to act carries the counter with the numbers of the deal so far (in the player's
+language; two decks at a four-seat table; at a practice table too); a waiting seat's hand has a
+记牌器 button that shows it, fresh, in a pop-up (the waiting hand is not edited for every play:
+issue 9); no group message ever carries it; the group setting ``card_counter`` (on by default,
+in the /settings menu) hides it when off."""
 
 from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
 from bot.__main__ import LIBRARY_LOG_FLOORS
 from bot.i18n import t
-from engine import SCORE, Action, DealState, new_deal
+from engine import SCORE, Action, ComboType, DealState, classify, new_deal
 from engine.ai import choose_action
 from engine.cards import RANK_LABELS, cards_to_ranks
 from tests.bot.economy_helpers import reply
@@ -63,6 +66,30 @@ async def play_a_while(players: Players, actions: int) -> None:
         await players.act(choose_action(players.state.view(seat), level="normal"))
 
 
+async def counter_seen(api: FakeBotApi, user: User, state: DealState, seat: int,
+                       lang: str = LANG,
+                       hand: Callable[[], FakeMessage] | None = None) -> None:
+    """The seat's player sees the counter ``expected_line`` says: on their prompt when the seat
+    is to act, else by pressing the 记牌器 button of their (waiting) hand message."""
+    line = expected_line(state, seat, lang)
+    own = hand or (lambda: hand_message(api, user))
+    if seat in state.to_act:
+        message = await api.wait_for(lambda: own() if line in counter_lines(own()) else None)
+        assert message.photo, "the counter is part of the picture's caption"
+        return
+    label = t("btn.counter", lang)
+
+    def waiting() -> FakeMessage | None:
+        message = own()
+        labels = [button.text for button in message.buttons]
+        return message if label in labels and not counter_lines(message) else None
+
+    message = await api.wait_for(waiting)
+    answer = await api.wait_settled(api.press(user, message, message.button(label).callback_data))
+    assert answer.params["show_alert"] is True
+    assert answer.params["text"].splitlines()[0] == line
+
+
 async def shows(api: FakeBotApi, user: User, line: str) -> FakeMessage:
     """Wait until the user's hand message carries ``line`` (the outbox redraws it soon after
     the press is answered)."""
@@ -82,22 +109,22 @@ async def test_the_private_caption_counts_the_cards_out_and_no_group_message_sho
     players = await start_seeded_deal(fake_api, running_bot.app, "Counting night", seed=SEED)
     group = players.group
     assert players.state is not None
-    for seat, user in enumerate(players.users):  # bidding: the 37 cards not in the own hand
-        message = await shows(fake_api, user, expected_line(players.state, seat))
-        assert message.photo and len(counter_lines(message)) == 1
+    bidder = players.users[0]  # bidding: the 37 cards not in the own hand, on the prompt
+    message = await shows(fake_api, bidder, expected_line(players.state, 0))
+    assert message.photo and len(counter_lines(message)) == 1
+    assert all(counter_lines(hand_message(fake_api, user)) == [] for user in players.users[1:])
     await players.act(Action("bid", 0, value=3))
     await play_a_while(players, 8)
     state = players.state
     assert sum(1 for a in state.history if a.kind == "play") >= 3
     for seat, user in enumerate(players.users):
-        message = await shows(fake_api, user, expected_line(state, seat))
-        assert message.photo, "the counter is part of the picture's caption"
-    # A counter line went only into private hand messages, in the same call as the hand.
-    sent = [call_text(c) for c in fake_api.calls if c.ok and PREFIXES[LANG] in call_text(c)]
-    assert sent and all(text.startswith(HAND_PREFIX) for text in sent)
+        await counter_seen(fake_api, user, state, seat)
+    # A counter line went only into private chats: hand messages and the 记牌器 pop-ups.
+    sent = [c for c in fake_api.calls if c.ok and PREFIXES[LANG] in call_text(c)
+            and c.method != "answerCallbackQuery"]
+    assert sent and all(call_text(c).startswith(HAND_PREFIX) for c in sent)
     private = {u.id for u in players.users}
-    assert all(c.params.get("chat_id") in private for c in fake_api.calls
-               if c.ok and PREFIXES[LANG] in call_text(c))
+    assert all(c.params.get("chat_id") in private for c in sent)
     for text in group_texts(fake_api, group):
         assert PREFIXES[LANG].strip() not in text and "BJ×" not in text, text
     assert_no_hand_in_group(fake_api, group, players.users)
@@ -154,10 +181,11 @@ async def test_four_seats_count_two_decks(fake_api: FakeBotApi, running_bot: Bot
         seat = table.state.to_act[0]
         await table.act(choose_action(table.state.view(seat), level="normal"))
     for seat, user in enumerate(table.users):
-        line = expected_line(table.state, seat, "zh-Hans")
-        await fake_api.wait_for(lambda u=user, x=line: x in table.hand(u).content.splitlines())
+        await counter_seen(fake_api, user, table.state, seat, "zh-Hans",
+                           lambda u=user: table.hand(u))
+    line = expected_line(table.state, 1, "zh-Hans")
     counts = [int(part.split("×")[-1].removeprefix("大王").removeprefix("小王"))
-              for part in counter_lines(table.hand(table.users[1]))[0].split("：")[1].split()]
+              for part in line.split("：")[1].split()]
     played = sum(len(a.cards or ()) for a in table.state.history if a.kind == "play")
     assert sum(counts) == 108 - played - len(table.state.hands[1]) and max(counts) > 4  # 2 decks
     assert all("记牌器" not in text for text in table.group_texts())
@@ -173,3 +201,35 @@ async def test_a_practice_table_shows_the_counter(fake_api: FakeBotApi, running_
         (m for m in fake_api.messages_in(ann) if m.content.startswith(HAND_PREFIX)), None))
     state = new_deal(SCORE, seed=4242, first_bidder=0)
     assert hand.photo and counter_lines(hand) == [expected_line(state, 0)]
+
+
+async def test_a_waiting_hand_is_not_edited_for_the_others_plays(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """Issue 9's budget: a play edits the presser's hand and the next seat's prompt, not the
+    hand of a seat that only waits (its counter is behind the 记牌器 button), unless a call-out
+    (a bomb, the rocket) is news for everyone."""
+    players = await start_seeded_deal(fake_api, running_bot.app, "Quiet hands", seed=SEED)
+    await players.act(Action("bid", 0, value=3))
+    checked = 0
+    for _ in range(9):
+        state = players.state
+        assert state is not None
+        if state.phase != "playing":
+            break
+        seat = state.to_act[0]
+        action = choose_action(state.view(seat), level="normal")
+        since = len(fake_api.calls)
+        await players.act(action)
+        after = players.state
+        if after.phase != "playing" or (action.kind == "play" and any(
+                p.type in (ComboType.BOMB, ComboType.ROCKET)
+                for p in classify(cards_to_ranks(action.cards)))):
+            continue
+        for idle in (s for s in range(3) if s != seat and s not in after.to_act):
+            user = players.users[idle]
+            edits = [c.method for c in fake_api.calls[since:]
+                     if c.params.get("chat_id") == user.id]
+            assert edits == [], (action, idle, edits)
+            checked += 1
+    assert checked >= 6

@@ -7,6 +7,7 @@ import asyncio
 import time
 from datetime import timedelta
 
+import pytest
 from telegram.error import RetryAfter
 
 from bot.outlet.limiter import ChatRateLimiter, InFlightWindow, SlidingWindow, is_group
@@ -176,7 +177,7 @@ async def test_one_tables_outbox_never_delays_another():
     await outbox.close()
 
 
-async def test_past_half_the_window_edits_are_paced_not_burst():
+async def test_edits_are_paced_at_the_chats_share_of_the_window_never_burst():
     window = SlidingWindow(4, 0.8)  # pace: 0.8 s / (4 - 2 reserved) = 0.4 s
     outbox = Outbox(window, reserve=2)
     times: list[float] = []
@@ -189,9 +190,14 @@ async def test_past_half_the_window_edits_are_paced_not_burst():
         outbox.request("t", -3, run)
         await outbox.idle()
     assert len(times) == 3
-    assert times[1] - times[0] < 0.1  # under half the window: at once
-    assert times[2] - times[1] >= 0.35  # past half: this chat's share of the window
+    gaps = [later - earlier for earlier, later in zip(times, times[1:], strict=False)]
+    assert all(0.35 <= gap < 0.75 for gap in gaps), gaps  # evenly: no burst, no long silence
     assert window.used(-3) <= window.limit - outbox.reserve  # the reserve stays free
+    other = time.monotonic()
+    assert window.take(-3)  # another message of the chat (a notice) takes a slot
+    outbox.request("t", -3, run)
+    await outbox.idle()
+    assert times[-1] - other >= 0.35  # paced from the chat's latest request, whoever sent it
     urgent: list[float] = []
 
     async def result() -> bool:
@@ -200,4 +206,19 @@ async def test_past_half_the_window_edits_are_paced_not_burst():
 
     outbox.request("t#result", -3, result, urgent=True)
     await outbox.idle()
-    assert urgent and urgent[0] - times[2] < 0.1  # urgent: the reserved slot, no pacing
+    assert urgent and urgent[0] - times[-1] < 0.1  # urgent: the reserved slot, no pacing
+
+
+async def test_the_chats_other_messages_slow_the_pace_so_the_window_never_runs_dry():
+    window = SlidingWindow(6, 1.2)  # 6 - 2 reserved = 4 edits per 1.2 s: pace 0.3 s
+    outbox = Outbox(window, reserve=2)
+    assert outbox.pace(window, -5) == pytest.approx(0.3)
+    assert window.take(-5) and window.take(-5)  # a result and a lobby of the same group
+    assert outbox.pace(window, -5) == pytest.approx(0.6)  # two slots left to the edits
+
+    async def edit() -> bool:
+        return True
+
+    outbox.request("t", -5, edit)
+    await outbox.idle()
+    assert outbox.pace(window, -5) == pytest.approx(0.6)  # its own edit does not count

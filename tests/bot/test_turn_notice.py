@@ -89,7 +89,8 @@ async def test_a_timeout_and_a_stop_withdraw_the_notice(
     assert table.state.autoplay[1] and table.state.history[0] == Action("timeout", 1)
     await fake_api.wait_for(lambda: pending(fake_api, players) == [0, 0, 1], timeout=5)
     fake_api.make_admin(players.group, ann)
-    await players.command(ann, "/stop")
+    await players.command(ann, "/stop")  # its reply, or the group's "Cat ran out of time"
+    await fake_api.wait_for(lambda: app.bot_data.tables.get(table.key) is None, timeout=5)
     assert pending(fake_api, players) == [0, 0, 0]
 
 

@@ -55,6 +55,19 @@ def _counter_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.startswith(tuple(PREFIX.values()))]
 
 
+def _shown(table: Table, state: DealState, seat: int, seconds: float = 30) -> list[str]:
+    """The counter lines the seat's player sees: under the hand on their prompt; on a waiting
+    seat's hand only behind its 记牌器 button, in the pop-up."""
+    view = state.view(seat)
+    text, markup = views.hand_view(table, view, seconds)
+    if seat in view.to_act or not table.card_counter or view.phase != "playing":
+        return _counter_lines(text)
+    assert _counter_lines(text) == []
+    labels = [button.text for row in (markup.inline_keyboard if markup else ()) for button in row]
+    assert t("btn.counter", table.seat_lang(seat)) in labels
+    return _counter_lines(views.counter_popup(table, view, table.seat_lang(seat)))
+
+
 def _play_some(state: DealState, plays: int) -> DealState:
     """Bid (the AI decides) and play ``plays`` actions after the landlord's first lead."""
     made = 0
@@ -70,8 +83,7 @@ def _play_some(state: DealState, plays: int) -> DealState:
 def test_three_players_count_one_deck_after_plays(lang: str):
     state = new_deal(SCORE, seed=11, first_bidder=0)
     table = _table(state, lang)
-    text, _ = views.hand_view(table, state.view(1), 15)
-    assert _counter_lines(text) == [_expected_line(_truth(state, 1), lang)]
+    assert _shown(table, state, 1, 15) == [_expected_line(_truth(state, 1), lang)]
     assert sum(_truth(state, 1).values()) == 37  # 54 − 17 own cards while bidding
 
     state = apply(state, Action("bid", 0, value=3))
@@ -79,42 +91,38 @@ def test_three_players_count_one_deck_after_plays(lang: str):
     assert any(a.kind == "play" and a.seat != 0 for a in state.history)
     table.state = state
     for seat in range(3):
-        text, _ = views.hand_view(table, state.view(seat), 30)
-        assert _counter_lines(text) == [_expected_line(_truth(state, seat), lang)], seat
+        assert _shown(table, state, seat) == [_expected_line(_truth(state, seat), lang)], seat
     played = sum(len(a.cards or ()) for a in state.history if a.kind == "play")
-    landlord_view = views.hand_view(table, state.view(0), 30)[0]
     assert sum(_truth(state, 0).values()) == 54 - played - len(state.hands[0]) > 0
-    assert _counter_lines(landlord_view)[0].startswith(PREFIX[lang])
+    assert _shown(table, state, 0)[0].startswith(PREFIX[lang])
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-Hans"])
 def test_four_players_count_two_decks(lang: str):
     state = new_deal(FOUR, seed=5, first_bidder=0)
     table = _table(state, lang)
-    text, _ = views.hand_view(table, state.view(2), 20)
     truth = _truth(state, 2)
     assert sum(truth.values()) == 108 - 25
-    assert _counter_lines(text) == [_expected_line(truth, lang)]
+    assert _shown(table, state, 2, 20) == [_expected_line(truth, lang)]
     assert max(truth.values()) > 4  # more than one deck's copies of some rank
 
     state = apply(state, Action("bid", 0, value=3))
     state = _play_some(state, 9)
     table.state = state
     for seat in range(4):
-        text, _ = views.hand_view(table, state.view(seat), 20)
-        assert _counter_lines(text) == [_expected_line(_truth(state, seat), lang)], seat
+        assert _shown(table, state, seat, 20) == [_expected_line(_truth(state, seat), lang)], seat
 
 
 def test_the_setting_off_hides_the_line_and_a_group_view_never_has_it():
     state = apply(new_deal(SCORE, seed=3, first_bidder=0), Action("bid", 0, value=3))
     state = _play_some(state, 4)
     table = _table(state, "zh-Hans")
-    assert len(_counter_lines(views.hand_view(table, state.view(1), 30)[0])) == 1
+    assert len(_shown(table, state, 1)) == 1
     group_text, _ = views.table_view(table, state.view(0), 30)
     assert "记牌器" not in group_text and not re.search(r"\d×\d", group_text)
     table.card_counter = False
     text, _ = views.hand_view(table, state.view(1), 30)
-    assert _counter_lines(text) == [] and "×" not in text
+    assert _counter_lines(text) == [] and not re.search(r"\d×\d", text)
     assert text.splitlines()[1] == views.cards_text(state.hands[1], "zh-Hans")
 
 
@@ -122,9 +130,8 @@ def test_the_line_is_in_the_seats_own_language_and_gone_when_the_deal_is_over():
     state = new_deal(SCORE, seed=8, first_bidder=0)
     table = _table(state, "zh-Hans")
     table.seats[1].lang = "en"
-    assert _counter_lines(views.hand_view(table, state.view(0), 15)[0])[0].startswith("记牌器：")
-    assert _counter_lines(views.hand_view(table, state.view(1), 15)[0])[0].startswith(
-        "Card counter: BJ×")
+    assert _shown(table, state, 0, 15)[0].startswith("记牌器：")
+    assert _shown(table, state, 1, 15)[0].startswith("Card counter: BJ×")
     state = _play_some(apply(state, Action("bid", 0, value=3)), 10_000)
     assert state.phase == "finished"
     table.state = state

@@ -33,7 +33,7 @@ HANS = Labels(
     rockets="王炸 {n} 个 ×{m}", spring="春天 ×{m}", anti_spring="反春 ×{m}", cap="封顶 ×{m}",
     head_bid="头撂 +{n}",
     place="名次", player="玩家", net_beans="净赢欢乐豆", balance="欢乐豆", deals="局数",
-    win_rate="胜率", no_rows="还没有人打过牌",
+    win_rate="胜率", no_rows="还没有人打过牌", matchpoints="比赛分", no_entrants="还没有人参加",
 )
 HANT = dataclasses.replace(
     HANS, lang="zh-Hant", farmer="農民", autoplay="託管", landlord_wins="地主勝",
@@ -42,7 +42,7 @@ HANT = dataclasses.replace(
     bombs="炸彈 {n} 個 ×{m}", rockets="王炸 {n} 個 ×{m}", cap="封頂 ×{m}",
     head_bid="頭撂 +{n}",
     net_beans="淨贏歡樂豆", balance="歡樂豆", deals="局數", win_rate="勝率",
-    no_rows="還沒有人打過牌",
+    no_rows="還沒有人打過牌", matchpoints="比賽分", no_entrants="還沒有人參加",
 )
 
 #: The landlord's 20 cards after taking the kitty: every rank from 3 to 2 and both jokers.

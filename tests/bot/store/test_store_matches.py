@@ -195,7 +195,7 @@ async def test_migration_5_keeps_old_ledger_rows_and_accepts_match_rows(raw):
     await raw.execute(
         "INSERT INTO ledger (user_id, amount, balance_after, reason, created_at)"
         " VALUES (1, 1000, 1000, 'grant', 0)")
-    assert await raw.migrate() == [5]
+    assert await raw.migrate_to(5) == [5]
     assert await raw.fetch("SELECT reason, amount, match_id FROM ledger") == [
         ("grant", 1000, None)]
     await raw.execute(
@@ -205,3 +205,23 @@ async def test_migration_5_keeps_old_ledger_rows_and_accepts_match_rows(raw):
         await raw.execute(
             "INSERT INTO ledger (user_id, amount, balance_after, reason, created_at)"
             " VALUES (1, -10, 980, 'bribe', 2)")
+
+
+async def test_a_supergroup_migration_moves_running_and_finished_matches(store, players):
+    """A match row keeps its table's key: after ``migrate_chat`` the running match belongs to
+    the re-keyed table (restored, not cancelled, after a restart) and the finished match's
+    places count in the supergroup's ``/top matches``."""
+    new_group = -1001000000077
+    finished = await start(store)
+    await store.finish_match(finished, [150, 90, 60], [1, 2, 3], [True, False, False], {})
+    running = await start(store)
+    await store.save_table(f"{GROUP}:0", {"chat_id": GROUP, "phase": "deal"})
+
+    assert await store.migrate_chat(GROUP, new_group) is True
+
+    record = await store.get_match(running)
+    assert (record.chat_id, record.table_key) == (new_group, f"{new_group}:0")
+    assert [m.table_key for m in await store.running_matches()] == [f"{new_group}:0"]
+    assert [(row.user_id, row.wins) for row in await store.match_leaderboard(new_group)] == [
+        (1, 1)]
+    assert await store.match_leaderboard(GROUP) == []

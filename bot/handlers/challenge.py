@@ -1,0 +1,121 @@
+"""The duplicate challenge (复式挑战, issue 12): ``/challenge [deals] [days] [entry fee]`` opens one
+in a group (its admins, or anyone if the group's ``challenge_open`` setting allows); its buttons
+(``D:``) enter it (in the group), play a deal and show how the others did on a deal (in the
+member's private chat). Entry points into :class:`bot.game.challenges.Challenges`."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import CallbackQueryHandler, CommandHandler
+
+from bot import challenge_views as views
+from bot.game.challenge import DEFAULT_DEALS, LIMITS, ChallengeOptions
+from bot.handlers import senders
+from bot.handlers.common import (
+    GROUP_TYPES,
+    answer,
+    chat_language,
+    game,
+    group_language,
+    person,
+    refuse,
+    store,
+    user_language,
+)
+from bot.i18n import t
+from bot.numbers import parse_whole
+from bot.services import App, Context
+
+#: The order of ``/challenge``'s optional numbers.
+ARGUMENTS = ("deals", "days", "entry_fee")
+
+
+def parse_options(args: list[str]) -> ChallengeOptions | None:
+    """``/challenge``'s numbers (deals, days, fee; each optional, in that order), or ``None``
+    for more than three or any that is not a whole number within :data:`LIMITS`.
+
+    >>> parse_options([]), parse_options(["2", "1", "50"]).entry_fee, parse_options(["1e3"])
+    (ChallengeOptions(deals=6, days=0, entry_fee=0), 50, None)
+    """
+    if len(args) > len(ARGUMENTS):
+        return None
+    values: dict[str, int] = {"deals": DEFAULT_DEALS, "days": 0, "entry_fee": 0}
+    for name, word in zip(ARGUMENTS, args, strict=False):
+        low, high = LIMITS[name]
+        value = parse_whole(word, low=low, high=high)
+        if value is None:
+            return None
+        values[name] = value
+    return ChallengeOptions(**values)
+
+
+def _usage(lang: str) -> str:
+    return t("challenge.usage", lang, deals_low=LIMITS["deals"][0],
+             deals_high=LIMITS["deals"][1], days=LIMITS["days"][1], fee=LIMITS["entry_fee"][1])
+
+
+async def cmd_challenge(update: Update, context: Context) -> None:
+    """/challenge [deals] [days] [fee]: open a duplicate challenge in this group (RULES.md §10);
+    in a private chat, say where challenges are opened."""
+    app = context.application
+    message = senders.message_of(update)
+    lang = await chat_language(app, update)
+    if message.chat.type not in GROUP_TYPES:
+        await message.reply_text(t("challenge.private", lang))
+        return
+    group = await store(app).get_group_settings(message.chat.id)
+    if group.get("challenge_open") != "anyone" and not await senders.sender_is_admin(app, message):
+        await message.reply_text(t("challenge.admins_only", lang))
+        return
+    user = await senders.player(app, update)
+    if user is None:
+        return
+    options = parse_options(context.args or [])
+    if options is None:
+        await message.reply_text(_usage(lang))
+        return
+    chat = message.chat
+    thread = message.message_thread_id if message.is_topic_message else None
+    challenge_id, refusal = await game(app).challenges.open(
+        chat.id, thread, chat.title or "", person(user), options)
+    if challenge_id is None:
+        await message.reply_text(refusal)
+
+
+async def on_press(update: Update, context: Context) -> None:
+    """A challenge button: Enter (group), ▶ a deal or 👁 a played deal (private)."""
+    app = context.application
+    query = senders.query_of(update)
+    user = query.from_user
+    player = await store(app).get_player(user.id)
+    lang = user_language(app, user, player.language if player else None)
+    try:
+        press = views.parse_challenge_callback(query.data)
+    except views.ChallengeDataError:
+        await refuse(app, query, t("pop.invalid", lang), alert=True)
+        return
+    challenges = game(app).challenges
+    if press.op == "enter":
+        message = query.message
+        if message is not None and message.chat.type in GROUP_TYPES:
+            group = await store(app).get_group_settings(message.chat.id)
+            lang = user_language(app, user, player.language if player else
+                                 group_language(app, group))
+        text = await challenges.enter(press.challenge_id, person(user), lang)
+        await answer(query, text, alert=True)
+        return
+    async def ack() -> None:
+        await answer(query)
+
+    if press.op == "play":
+        refusal = await challenges.play(press.challenge_id, press.deal, person(user), lang, ack)
+    else:
+        refusal = await challenges.view(press.challenge_id, press.deal, user.id, lang, ack)
+    if refusal is not None:
+        await refuse(app, query, refusal, alert=True)
+
+
+def register(app: App) -> None:
+    """Route /challenge (and /fushi, its pinyin) and the challenge buttons."""
+    app.add_handler(CommandHandler(["challenge", "fushi"], cmd_challenge))
+    app.add_handler(CallbackQueryHandler(on_press, pattern=f"^{views.PREFIX}:"))
