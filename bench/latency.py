@@ -186,10 +186,21 @@ class Run:
     deals: int = 0
     table_of: dict[int, int] = field(default_factory=dict)  # user id -> group chat id
     errors: list[str] = field(default_factory=list)
+    #: Per group, the call index where the last result was seen, until the next deal's first
+    #: decision press; then the calls in between go to ``between`` (the cost of Play again).
+    between_from: dict[int, int] = field(default_factory=dict)
+    between: list[Counter[str]] = field(default_factory=list)
 
     async def press(self, user: User, message: FakeMessage, data: str,
                     *, changes_deal: bool = False) -> Call:
         """Press ``data`` on ``message`` and wait for the answer (60 s at most)."""
+        group = self.table_of.get(user.id)
+        if data.startswith("A:") and group in self.between_from:
+            calls = self.api.calls[self.between_from.pop(group):]
+            self.between.append(Counter(
+                ("group " if int(c.params.get("chat_id", 0) or 0) < 0 else
+                 "answer " if c.method == "answerCallbackQuery" else "private ") + c.method
+                for c in calls if c.method != "getUpdates"))
         private = message.chat.id == user.id
         query_id = self.api.press(user, message, data)
         self.presses.append(Press(user, query_id, time.monotonic(), data.rsplit(":", 1)[-1],
@@ -290,20 +301,20 @@ def shown_in(api: StrictFakeBotApi, group: Chat) -> set[tuple[int, int]]:
     return {(m.message_id, m.edits) for m in api.messages_in(group)}
 
 
-def new_result(api: StrictFakeBotApi, group: Chat, before: set[tuple[int, int]]
-               ) -> FakeMessage | None:
+def new_result(api: StrictFakeBotApi, group: Chat, before: set[tuple[int, int]],
+               seen: set[int] | None = None) -> FakeMessage | None:
     """A result message in ``group`` that was not shown (so) in ``before``: a new message or
-    one edited into the result."""
+    one edited into the result; not one of the results ``seen`` (ids) whose keyboard went."""
     for message in reversed(api.messages_in(group)):
-        if message.content.startswith(RESULT_MARK) and (
+        if message.content.startswith(RESULT_MARK) and message.message_id not in (seen or ()) and (
                 (message.message_id, message.edits) not in before):
             return message
     return None
 
 
 async def play_table(run: Run, index: int, variant: str, deals: int) -> None:
-    """One group table: open the lobby, seat the players, play ``deals`` deals (Play again
-    between them)."""
+    """One group table: open the lobby, seat the players, play ``deals`` deals (between them
+    every human presses Play again, and the last press deals the next one: issue 10 item 7)."""
     api = run.api
     group = api.new_group(f"Bench table {index}")
     humans = 3 if variant == "humans" else 2
@@ -322,26 +333,27 @@ async def play_table(run: Run, index: int, variant: str, deals: int) -> None:
     if variant == "bots":
         await asyncio.sleep(run.think)
         await run.press(users[0], lobby, payloads(lobby)["bot"])
+    await asyncio.sleep(run.think)
+    before = shown_in(api, group)
+    await run.press(users[0], lobby, payloads(lobby)["start"])
+    seen: set[int] = set()
     for number in range(deals):
-        await asyncio.sleep(run.think)
-        before = shown_in(api, group)
-        await run.press(users[0], lobby, payloads(lobby)["start"])
-
-        def finished(group: Chat = group, before: set[tuple[int, int]] = before) -> bool:
-            return new_result(api, group, before) is not None
+        def finished(group: Chat = group, before: set[tuple[int, int]] = before,
+                     seen: set[int] = seen) -> bool:
+            return new_result(api, group, before, seen) is not None
 
         await asyncio.gather(*(play_seat(run, user, finished) for user in users))
-        result = new_result(api, group, before)
+        result = new_result(api, group, before, seen)
         assert result is not None
+        seen.add(result.message_id)
         run.deals += 1
         if number + 1 < deals:
-            await asyncio.sleep(run.think)
-            since = len(api.calls)
-            await run.press(users[0], result, payloads(result)[""])
-            after = result.message_id
-            lobby = await run.wait(lambda after=after: next(
-                (m for m in reversed(api.messages_in(group)) if "start" in payloads(m)
-                 and m.message_id >= after), None), timeout=60)
+            run.between_from[group.id] = len(api.calls)
+            before = shown_in(api, group)
+            again = payloads(result)[""]
+            for user in users:  # every human presses Play again: the last press deals
+                await asyncio.sleep(run.think)
+                await run.press(user, result, again)
 
 
 # --- Figures --------------------------------------------------------------------------------
@@ -541,6 +553,14 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
               f"{top * 1000:>8.0f}")
     print(f"  (longest time between two sends/edits into one group: {fig.group_gap:.1f} s)")
     limited = sum(fig.rate_limited.values())
+    if run.between:
+        total: Counter[str] = Counter()
+        for one in run.between:
+            total.update(one)
+        n = len(run.between)
+        print(f"between deals (result seen -> next deal's first decision press), per deal: "
+              f"{sum(total.values()) / n:.1f} calls: "
+              + ", ".join(f"{k} {v / n:.1f}" for k, v in sorted(total.items())))
     print(f"429s received: {limited}" + (f" ({dict(fig.rate_limited)}; "
                                          f"{dict(fig.limited_by)})" if limited else ""))
     total = sum(fig.by_method.values())

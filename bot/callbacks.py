@@ -7,7 +7,8 @@ limit), for example ``A:k3Xq9ZpT:12:bid3`` or ``S:k3Xq9ZpT:40:r7``:
   ``L`` lobby, ``A`` deal action (bidding, doubling, show cards, pass, auto-play),
   ``S`` card selection on the private hand message (a rank, Play, Hint, Clear, or an offered
   play ``p<ranks>``), ``M`` "My cards" on the group table message,
-  ``Q`` the confirmation of ``/leave`` during a deal, ``G`` "Play again", ``O`` a match
+  ``Q`` the confirmation of ``/leave`` during a deal, ``G`` "Play again" (payload ``""``) and
+  "Leave" (``leave``) under a result, ``O`` a match
   lobby's option buttons (``deals+``, ``fee-``…). (``C`` is taken by the group settings menu,
   :mod:`bot.settings_menu`.)
 * ``TOKEN``: the table's current token (8 letters/digits); it changes when a lobby opens and when a
@@ -94,7 +95,7 @@ PAYLOADS: dict[str, frozenset[str]] = {
     MY_CARDS: frozenset({"", COUNTER}),
     CONFIRM_LEAVE: frozenset(f"{answer}{seat}" for answer in ("yes", "no")
                              for seat in range(MAX_SEATS)),
-    PLAY_AGAIN: frozenset({""}),
+    PLAY_AGAIN: frozenset({"", "leave"}),
     MATCH_OPTION: frozenset(f"{name}{sign}" for name in MATCH_OPTIONS for sign in "+-"),
 }
 

@@ -67,16 +67,22 @@ def balance_text(name: str, balance: int, lang: str, *, relief_below: int) -> st
 
 
 def give_text(giver: str, receiver: str, gift: Gift, lang: str) -> str:
-    """A completed ``/give``: who gave whom how much, both balances, what is left today."""
+    """A completed ``/give``: who gave whom how much (with the unit's plural form: ``1 bean``),
+    both balances, what is left today."""
     return t("give.ok", lang, giver=short_name(giver), receiver=short_name(receiver),
-             beans=gift.amount, giver_balance=gift.giver_balance,
+             beans=_beans(gift.amount, lang, balance=True), giver_balance=gift.giver_balance,
              receiver_balance=gift.receiver_balance, remaining=gift.remaining_today)
 
 
-def give_refused_text(code: str, lang: str, remaining: int | None = None) -> str:
+def give_refused_text(code: str, lang: str, remaining: int | None = None, *,
+                      word: str = "", amount: int = 0, balance: int = 0) -> str:
     """Why ``/give`` was refused, from :class:`bot.store.GiveRefused` codes (and the bot's own
-    ``give_usage``, ``give_unknown_target``, ``give_bot``, ``give_no_account``)."""
-    return t(f"give.{code.removeprefix('give_')}", lang, remaining=remaining or 0)
+    ``give_usage``, ``give_not_number`` naming the ``word`` typed, ``give_unknown_target``,
+    ``give_bot``, ``give_no_account``): ``give_limit`` says the beans ``remaining`` today,
+    ``give_insufficient`` the giver's ``balance`` and the ``amount`` asked."""
+    return t(f"give.{code.removeprefix('give_')}", lang, n=remaining or 0,
+             remaining=remaining or 0, word=word[:32], amount=amount,
+             beans=_beans(balance, lang, balance=True))
 
 
 def _beans(value: int, lang: str, *, balance: bool = False) -> str:

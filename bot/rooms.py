@@ -153,6 +153,12 @@ def _timezone(value: Any) -> bool:
     return isinstance(value, str) and value in _timezones()
 
 
+#: Seconds a group may give a decision (``play_timeout``, ``bid_timeout``; RULES.md §9): the
+#: menu offers 10–90 s to play and 10–30 s to bid, ``/settings play_timeout N`` takes any whole
+#: number in this range (QA of issue 10: the old 600 s let one turn stall a table for ten
+#: minutes; 5 s stays for quick tables).
+TIMEOUT_RANGE = (5, 120)
+
 _CHECKS: dict[str, Callable[[Any], bool]] = {
     "language": _choice(*LANGUAGES, None),
     "timezone": _timezone,
@@ -164,8 +170,8 @@ _CHECKS: dict[str, Callable[[Any], bool]] = {
     "custom_stake": _int_range(1, 10_000),
     "custom_min_balance": _int_range(0, 10_000_000),
     "multiplier_cap": _int_range(1, 1_000_000, optional=True),
-    "play_timeout": _int_range(5, 600, optional=True),
-    "bid_timeout": _int_range(5, 600, optional=True),
+    "play_timeout": _int_range(*TIMEOUT_RANGE, optional=True),
+    "bid_timeout": _int_range(*TIMEOUT_RANGE, optional=True),
     "autoplay": _choice("simple", "ai"),
     "bot_level": _choice("easy", "normal", "hard"),
     "third_min_two": _flag,

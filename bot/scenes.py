@@ -80,17 +80,21 @@ def _template(key: str, lang: str) -> str:
     return CATALOGUES[lang].get(key) or CATALOGUES[FALLBACK_LANGUAGE].get(key) or key
 
 
-def seat_label(seat: Seat, index: int) -> str:
+def seat_label(seat: Seat, index: int, lang: str = "en") -> str:
     """A seat's badge on the pictures: the first hanzi of the player's name, else the initials
-    (:func:`images.badge`), else ``P<n>``; ``B<n>`` for a bot seat (``n`` = seat number from 1).
+    (:func:`images.badge`), else ``P<n>``; for a bot seat the catalogue's short bot name in
+    ``lang`` (``pic.bot_badge``: 机3 / 機3 / B3, like the first character of "机器人3"; ``n`` =
+    seat number from 1).
 
     >>> seat_label(Seat(1, "Ada Lovelace"), 0), seat_label(Seat(2, "王小明"), 1)
     ('AL', '王')
     >>> seat_label(Seat(3, "🔥🔥"), 2), seat_label(Seat(None, "🤖 Bot 3", True), 2)
     ('P3', 'B3')
+    >>> seat_label(Seat(None, "🤖 机器人3", True), 2, "zh-Hans")
+    '机3'
     """
     if seat.is_bot:
-        return f"B{index + 1}"
+        return t("pic.bot_badge", lang, n=index + 1)
     return badge(seat.name, f"P{index + 1}")
 
 
@@ -147,7 +151,7 @@ def table_scene(table: Table, view: SeatView, seconds: float) -> TableScene:
             role = "landlord" if i == view.landlord else "farmer"
         action = latest[i]
         seats.append(SeatScene(
-            label=seat_label(seat, i),
+            label=seat_label(seat, i, lang),
             name=picture_name(seat, i, lang),
             role=role,
             card_count=view.counts[i],
@@ -233,7 +237,7 @@ def result_scene(
     pairs = dict(zip(result.farmers, result.multipliers, strict=False))
     seats = tuple(
         ResultSeat(
-            label=seat_label(seat, i),
+            label=seat_label(seat, i, lang),
             name=picture_name(seat, i, lang),
             role="landlord" if i == result.landlord else "farmer",
             points=points[i],

@@ -666,10 +666,13 @@ def beans_text(beans: int, lang: str) -> str:
 def result_view(
     table: Table, view: SeatView, points: Sequence[int], beans: Sequence[int],
     breakdown: Sequence[str] = (),
+    again_minutes: int | None = None,
 ) -> tuple[str, InlineKeyboardMarkup]:
     """The result message: the winner — or, after an escape, who left and what each paid
     (RULES.md §9) —, spring/anti-spring, the multiplier's breakdown, each seat's points and bean
-    change, the landlord's kitty (RULES.md §7, §8); button "Play again".
+    change, the landlord's kitty (RULES.md §7, §8); buttons "Play again" and "Leave" (issue 10
+    item 7, :mod:`bot.game.again`), with a line saying how they work when ``again_minutes``
+    (the minutes to answer) is given.
 
     ``breakdown`` is the result picture's own (:func:`bot.scenes.result_breakdown`: 底分, robs,
     show, bombs, spring, the totals, each farmer's doubling), so caption and picture say the
@@ -721,8 +724,11 @@ def result_view(
         lines.append(t("result.autoplay_penalty", lang, name=names[i]))
     if view.kitty is not None and view.landlord is not None:
         lines += ["", t("result.kitty", lang, cards=cards_text(view.kitty, lang))]
+    if again_minutes is not None:
+        lines += ["", t("result.again_note", lang, minutes=again_minutes)]
     keyboard = InlineKeyboardMarkup(
-        [[_button(t("btn.play_again", lang), cb.PLAY_AGAIN, table.token)]]
+        [[_button(t("btn.play_again", lang), cb.PLAY_AGAIN, table.token),
+          _button(t("btn.leave", lang), cb.PLAY_AGAIN, table.token, 0, "leave")]]
     )
     return "\n".join(lines), keyboard
 

@@ -15,8 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
 from engine import Action, DealState, auto_action
-from engine.ai import choose_action, hints
-from engine.combos import Play
+from engine.ai import Advice, choose_action, hint_advice
 
 log = logging.getLogger(__name__)
 
@@ -58,15 +57,16 @@ class AiWorker:
             log.exception("AI decision for seat %s failed", seat)
         return auto_action(state, seat)
 
-    async def hints(self, state: DealState, seat: int) -> list[Play]:
-        """The plays Hint offers ``seat`` (``engine.ai.hints``), best first; ``[]`` if late."""
+    async def hints(self, state: DealState, seat: int) -> Advice:
+        """What Hint offers ``seat`` (``engine.ai.hint_advice``): whether the AI would pass, and
+        the plays best first; no advice and no plays if late."""
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._pool, hints, state.view(seat))
+        future = loop.run_in_executor(self._pool, hint_advice, state.view(seat))
         try:
-            return list(await asyncio.wait_for(future, self.hint_deadline))
+            return await asyncio.wait_for(future, self.hint_deadline)
         except TimeoutError:
             log.warning("hint for seat %s missed its %.1f s deadline", seat, self.hint_deadline)
-            return []
+            return Advice(False, [])
 
     def shutdown(self) -> None:
         """Stop the threads (work in progress finishes; nothing new starts)."""

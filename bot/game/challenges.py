@@ -507,7 +507,7 @@ class Challenges:
         text = views.final_text(cid, _options(record), record.seed, record.seed_hash, board,
                                 paid, str(record.options["lang"]))
 
-        async def sent() -> None:
+        async def sent(message_id: int) -> None:
             await self.ctx.store.announce_challenge(cid)
 
         self.ctx.outlet.post(f"{challenge_lock(cid)}#final", record.chat_id, Drawing(text, None),

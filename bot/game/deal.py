@@ -19,6 +19,7 @@ docstring says "lock held" must be called with it. Timers (:meth:`on_bot_move`,
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -125,6 +126,9 @@ class DealDriver:
         self.ctx = ctx
         #: The competitions (set by :class:`bot.game.service.Game`); used at match tables only.
         self.match: MatchHook | None = None
+        #: Arms the Play again timeout of a table whose result offers it
+        #: (:meth:`bot.game.again.PlayAgain.arm`, set by :class:`bot.game.service.Game`).
+        self.on_offer: Callable[[Table], None] | None = None
         #: The duplicate challenges (set by :class:`bot.game.service.Game`); used at challenge
         #: tables only.
         self.challenge: ChallengeHook | None = None
@@ -654,7 +658,8 @@ class DealDriver:
     async def finish(self, table: Table, presser: int | None = None) -> None:
         """The deal's end (issue 14: one transaction): settle the finished deal exactly once
         (``store.settle_deal`` is idempotent) together with the table's next state (the result
-        phase, a new token for Play again, the result still to post: ``result_due``), then
+        phase, a new token for Play again, the seats' answers to it awaited: ``ready``, with
+        its timeout armed, :mod:`bot.game.again`; the result still to post: ``result_due``), then
         draw the final hands (seat ``presser`` first), each with its player's outcome
         (:meth:`show_outcomes`), and post the result (:meth:`post_result`) (lock held). A
         practice table (``private``) is not
@@ -673,7 +678,11 @@ class DealDriver:
         match = self._hook(table)
         # a match's result is posted once, with its standings; the match deals on at once
         table.result_due = match is None
+        if match is None:
+            table.offer_again(time.time() + ctx.settings.lobby_timeout)
         ctx.tables.retoken(table)
+        if match is None and self.on_offer is not None:
+            self.on_offer(table)  # its timeout, for the new token
         points = list(state.result.points)
         standings: str | None = None
         balances: list[int | None] | None = None
@@ -726,8 +735,9 @@ class DealDriver:
         view = state.view(0)
         scene = scenes.result_scene(table, view, state.hands, points, beans)
         breakdown = scenes.result_breakdown(scene) if scene is not None else []
-        text, again = views.result_view(table, view, points, beans, breakdown)
-        markup: object = again
+        minutes = None if table.private else math.ceil(self.ctx.settings.lobby_timeout / 60)
+        text, keyboard = views.result_view(table, view, points, beans, breakdown, minutes)
+        markup: object = keyboard
         if standings is not None:
             text, markup = f"{text}\n\n{standings}", None
         if scene is not None and table.pictures:
@@ -739,12 +749,15 @@ class DealDriver:
             return
         deal_id = table.deal_id
 
-        async def sent() -> None:
-            if table.result_due and table.deal_id == deal_id:
-                table.result_due = False
-                if self.ctx.tables.get(table.key) is table:
-                    self.ctx.outlet.cancel(timers.RESULT, table.key)
-                    await self.ctx.save(table)
+        async def sent(message_id: int) -> None:
+            if table.deal_id != deal_id or table.phase != RESULT:
+                return
+            if table.ready:  # Play again is offered on it: its keyboard goes once answered
+                table.result_message_id = message_id
+            table.result_due = False
+            if self.ctx.tables.get(table.key) is table:
+                self.ctx.outlet.cancel(timers.RESULT, table.key)
+                await self.ctx.save(table)
 
         self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id,
                              sent=sent)

@@ -323,48 +323,27 @@ class Lobby:
                 short.append(i)
         return minimum, short
 
-    async def play_again(self, table: Table, presser: int) -> None:
-        """"Play again" under a result: a new lobby with the same seats (minus players who left
-        the deal, sit elsewhere now or fell below the room's minimum balance) and the group's
-        current settings; the presser becomes its opener (issue 3, flow step 7). At a practice
-        table the next deal is dealt at once (lock held)."""
+    async def reopen(self, table: Table, seats: list[Seat], opener: int | None) -> None:
+        """Back to the lobby after a result (Play again found a free seat, :mod:`bot.game.again`):
+        a fresh lobby message with ``seats`` seated (the players' own languages kept) and the
+        group's current settings, ``opener`` its opener (lock held)."""
         ctx = self.ctx
-        registry = ctx.tables
-        if table.private:
-            await self._practice_again(table)
-            return
         config = await ctx.config(table)
-        seats = []
-        for s in table.seats:
-            stays = s.is_bot or (
-                not s.left and s.user_id is not None and registry.table_of(s.user_id) is None
-                and await ctx.store.balance(s.user_id) >= config.min_balance)
-            if stays:
-                seats.append(Seat(s.user_id, s.name, s.is_bot, lang=s.lang))
-        table.seats = seats
+        table.seats = [Seat(s.user_id, s.name, s.is_bot, lang=s.lang) for s in seats]
         table.seat_count = config.rules.seats
         self._drop_surplus_bots(table)
-        del table.seats[table.seat_count:]
         table.lang = config.lang
         table.preset = preset_name(config.rules)
         table.stake = config.stake
-        registry.retoken(table)
+        ctx.tables.retoken(table)
         table.phase = LOBBY
-        table.opener_id = presser
+        table.opener_id = opener
         table.deal_id = None
         table.state = None
         table.deadline = None
         table.join_link = False
+        table.ready = []
         table.hand_message_ids = []
         table.rendered.clear()
         table.reset_turn_memory()
         await self.post_lobby(table)
-
-    async def _practice_again(self, table: Table) -> None:
-        for seat in table.seats:
-            seat.left = False
-        table.state = None
-        table.message_id = None  # the result stays; the new deal gets a table message below it
-        table.message_photo = False
-        await self.deals.deal(table)
-

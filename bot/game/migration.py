@@ -72,5 +72,9 @@ async def _move(ctx: GameContext, lobby: Lobby, deals: DealDriver, table: Table,
     elif table.phase == LOBBY:
         if not await lobby.post_lobby(table):
             log.warning("lobby of %s could not be posted in the supergroup", table.key)
-    elif table.phase == RESULT and table.result_due:
-        await deals.post_due_result(table)
+    elif table.phase == RESULT:
+        table.result_message_id = None  # in the old group
+        if table.result_due:
+            await deals.post_due_result(table)
+        if table.ready and deals.on_offer is not None:
+            deals.on_offer(table)

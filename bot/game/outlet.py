@@ -22,8 +22,8 @@ from bot.game.timers import Stamp
 
 #: A timer's callback: called with the stamp it was armed with.
 TimerCallback = Callable[[Stamp], Awaitable[None]]
-#: Called once a posted message was sent (:meth:`Outlet.post`).
-Sent = Callable[[], Awaitable[None]]
+#: Called once a posted message was sent (:meth:`Outlet.post`), with its message id.
+Sent = Callable[[int], Awaitable[None]]
 #: An audience message's job in the outbox: called when the chat's flood budget allows one
 #: call; returns ``False`` when it found nothing to change (the budget is given back).
 OutboxJob = Callable[[], Awaitable[bool]]
@@ -81,6 +81,10 @@ class Outlet(Protocol):
     async def close(self, chat_id: int, message_id: int, is_photo: bool, text: str) -> bool:
         """Replace a message's text (or caption) by ``text`` and take its keyboard away;
         ``False`` when it cannot be edited any more."""
+        ...
+
+    async def strip(self, chat_id: int, message_id: int) -> None:
+        """Take a message's keyboard away, leaving its text or picture (failures are logged)."""
         ...
 
     async def delete(self, chat_id: int, message_id: int) -> None:

@@ -24,8 +24,9 @@ async def restore(ctx: GameContext, lobby: Lobby, deals: DealDriver) -> None:
     deadlines are absolute), and the table message says play continues. A deal that had
     finished but was not settled is settled now (exactly once, the store makes sure). An open
     lobby gets its expiry back. A deal's result that was settled but not posted yet
-    (``Table.result_due``) is posted now. Tables whose deal is gone and running deals without
-    a table are cleaned up."""
+    (``Table.result_due``) is posted now; a result still waiting for answers to Play again gets
+    its timeout back (``Table.ready``, :mod:`bot.game.again`). Tables whose deal is gone and
+    running deals without a table are cleaned up."""
     st = ctx.store
     running = {deal.deal_id: deal for deal in await st.running_deals()}
     restored: set[int] = set()
@@ -56,8 +57,11 @@ async def restore(ctx: GameContext, lobby: Lobby, deals: DealDriver) -> None:
                     await deals.redeal_now(table)
                 else:
                     await deals.advance(table)
-            elif table.phase == RESULT and table.result_due:
-                await deals.post_due_result(table)
+            elif table.phase == RESULT:
+                if table.result_due:
+                    await deals.post_due_result(table)
+                if table.ready and deals.on_offer is not None:
+                    deals.on_offer(table)  # Play again's timeout (at once when it passed)
             elif table.phase == LOBBY:
                 if timers.seconds_left(table.lobby_deadline) <= 0:
                     await lobby.expire(table)

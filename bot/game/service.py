@@ -8,6 +8,7 @@ carry (``game.tables.by_token``).
 
 from __future__ import annotations
 
+from bot.game.again import PlayAgain
 from bot.game.ai import AiWorker
 from bot.game.challenges import Challenges
 from bot.game.context import GameContext
@@ -23,6 +24,7 @@ from bot.selection import holds as hand_holds
 from bot.settings import Settings
 from bot.store import Store
 from engine import Action
+from engine.combos import Play
 
 __all__ = ["Game", "Person"]
 
@@ -46,6 +48,8 @@ class Game:
                                deal_seed=deal_seed, first_bidder=first_bidder)
         self.deals = DealDriver(self.ctx)
         self.lobby = Lobby(self.ctx, self.deals)
+        self.again = PlayAgain(self.ctx, self.lobby, self.deals)
+        self.deals.on_offer = self.again.arm
         self.matches = Matches(self.ctx, self.lobby, self.deals)
         self.challenges = Challenges(self.ctx, self.deals)
 
@@ -151,19 +155,29 @@ class Game:
         table.selections[seat] = []
         self.deals.hinted.discard((table.key, seat))
 
-    async def hint(self, table: Table, seat: int) -> bool:
-        """Select the next hint: every legal play in turn, the AI's recommendation (computed off
-        the event loop) first, then the others from the lowest up, bombs and the rocket last
-        (:func:`bot.selection.hint_order`); ``False`` when nothing can be played (lock held)."""
+    async def hint(self, table: Table, seat: int) -> str | None:
+        """Select the next hint (lock held): every legal play in turn, the AI's recommendation
+        (computed off the event loop) first, then the others from the lowest up, bombs and the
+        rocket last (:func:`bot.selection.hint_order`). When the AI's own choice is to pass
+        (e.g. a partner's play wins the trick), the cycle starts with Pass instead, so Hint never
+        opens with a bomb over the partner (QA of issue 10). Returns ``"play"`` (a play is
+        selected), ``"pass"`` (the selection is cleared: the caller says to pass), or ``None``
+        when nothing can be played."""
         assert table.state is not None
         legal = table.state.view(seat).legal_plays()
         if not legal:
-            return False
-        options = hint_order(legal, await self.ctx.ai.hints(table.state, seat))
-        table.selections[seat] = sorted(options[table.hint_index[seat] % len(options)].cards)
+            return None
+        advice = await self.ctx.ai.hints(table.state, seat)
+        plays: list[Play | None] = []
+        if advice.pass_first:
+            plays = [None, *hint_order(legal)]
+        else:
+            plays = list(hint_order(legal, advice.plays))
+        choice = plays[table.hint_index[seat] % len(plays)]
         table.hint_index[seat] += 1
+        table.selections[seat] = [] if choice is None else sorted(choice.cards)
         self.deals.hinted.add((table.key, seat))
-        return True
+        return "pass" if choice is None else "play"
 
     def holds(self, table: Table, seat: int, ranks: tuple[int, ...]) -> bool:
         """The seat's hand holds every card of ``ranks`` (an offered play's, from a button)."""

@@ -108,6 +108,12 @@ class Table:
             its own key (:func:`challenge_key`) and does not keep its player from a group's.
         result_due: the last deal's result is stored (settled with the table, issue 14) but not
             yet posted: posting it is retried (after a restart too) until it succeeded once.
+        ready: in the result phase, per seat, the seat answered "Play again" (再来一局; bot seats
+            are always ready): the next deal starts once every human seat is ready (issue 10
+            item 7, :mod:`bot.game.again`); empty when Play again is not offered (a match's
+            table, a lobby, a running deal). Its deadline is ``lobby_deadline``.
+        result_message_id: the posted result's message (``None`` until it was sent), to take
+            its Play again keyboard away once answered.
         lang: the group's language: every group message of this table; private messages and
             pop-ups use the player's own (:meth:`seat_lang`).
         title: the group's title, to name the table in private chats.
@@ -138,7 +144,8 @@ class Table:
         first_bidder: first bidder of the current deal (rotates per deal, RULES.md §1.4).
         redeals: redeals in a row because everybody passed (RULES.md §2).
         deadline: absolute UTC timestamp (seconds) when the current turn times out, or ``None``.
-        lobby_deadline: absolute UTC timestamp when an unstarted lobby expires.
+        lobby_deadline: absolute UTC timestamp when an unstarted lobby expires; in the result
+            phase, when the seats that did not answer Play again are freed.
         selections: per seat, the ranks selected on the hand keyboard (sorted).
         hint_index: per seat, how many times Hint was pressed since the last state change.
         state: the engine state of the deal (not part of the dict; stored as the deal's JSON).
@@ -184,6 +191,8 @@ class Table:
     match_options: dict[str, Any] | None = None
     match_id: int | None = None
     result_due: bool = False
+    ready: list[bool] = field(default_factory=list)
+    result_message_id: int | None = None
     challenge_id: int | None = None
     challenge_deal: int | None = None
     state: DealState | None = field(default=None, repr=False, compare=False)
@@ -232,6 +241,19 @@ class Table:
         self.leave_prompts = _padded(self.leave_prompts, len(self.seats), None)
         self.leave_prompts[seat] = message_id
 
+    def offer_again(self, deadline: float) -> None:
+        """Offer Play again after the deal ended (issue 10 item 7, :mod:`bot.game.again`): every
+        human seat is to answer by ``deadline`` (a UTC timestamp); bot seats are ready."""
+        self.ready = [seat.is_bot for seat in self.seats]
+        self.lobby_deadline = deadline
+        self.result_message_id = None
+
+    def waiting(self) -> list[int]:
+        """The human seats whose answer to Play again is still awaited: seated, not left, not
+        ready (none when Play again is not offered)."""
+        return [i for i, seat in self.humans()
+                if not seat.left and i < len(self.ready) and not self.ready[i]]
+
     def reset_turn_memory(self) -> None:
         """Forget every seat's selection and hint position (the state changed)."""
         self.selections = [[] for _ in self.seats]
@@ -248,14 +270,16 @@ class Table:
         "turn_notices": [...], "leave_prompts": [...], "join_link", "deal_id", "first_bidder",
         "redeals", "deadline", "lobby_deadline", "selections": [[rank, ...], ...],
         "hint_index": [...], "private", "match_options", "match_id", "result_due",
-        "challenge_id", "challenge_deal"}``, meaning what the attributes do.
+        "ready": [bool, ...], "result_message_id", "challenge_id", "challenge_deal"}``, meaning
+        what the attributes do.
         Dicts stored before pictures existed lack ``pictures`` … ``turn_notices``; they read as
         text messages and no pending notice. Dicts stored before ``leave_prompts`` read as no
         pending /leave confirmation; dicts stored before ``private`` read as a group's table,
         dicts stored before ``seat_count`` as a three-seat table, dicts stored before
         ``match_options`` as a table of single deals, dicts stored before ``card_counter`` with the
         counter on (its default), dicts stored before ``result_due`` as a result already posted,
-        dicts stored before ``challenge_id`` as no challenge's.
+        dicts stored before ``ready`` as no Play again pending, dicts stored before
+        ``challenge_id`` as no challenge's.
         """
         return {
             "v": DICT_VERSION,
@@ -294,6 +318,8 @@ class Table:
             "match_options": self.match_options,
             "match_id": self.match_id,
             "result_due": self.result_due,
+            "ready": list(self.ready),
+            "result_message_id": self.result_message_id,
             "challenge_id": self.challenge_id,
             "challenge_deal": self.challenge_deal,
         }
@@ -349,6 +375,8 @@ class Table:
                 match_options=data.get("match_options"),
                 match_id=data.get("match_id"),
                 result_due=bool(data.get("result_due", False)),
+                ready=[bool(r) for r in data.get("ready", [])],
+                result_message_id=data.get("result_message_id"),
                 challenge_id=data.get("challenge_id"),
                 challenge_deal=data.get("challenge_deal"),
             )

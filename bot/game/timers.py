@@ -24,9 +24,11 @@ LOBBY = "lobby"
 NOTICE = "notice"
 #: A deal's result not posted yet (its send failed): post it again.
 RESULT = "result"
+#: The seats that did not answer "Play again" in time are freed (issue 10 item 7).
+AGAIN = "again"
 #: A human's turn reached one of :data:`CLOCK_MARKS`: show the time left again.
 CLOCK = "clock"
-KINDS = (TURN, BOT_MOVE, LOBBY, NOTICE, RESULT, CLOCK)
+KINDS = (TURN, BOT_MOVE, LOBBY, NOTICE, RESULT, CLOCK, AGAIN)
 
 #: Seconds left in a turn at which the prompts show the time again (issue 10 item 3).
 CLOCK_MARKS = (10.0, 5.0)

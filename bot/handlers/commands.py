@@ -226,7 +226,10 @@ async def _close_prompt(query: CallbackQuery, text: str) -> bool:
 
 
 async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/stop (group admins): cancel the running deal, nobody pays; or close the lobby."""
+    """/stop (group admins): cancel the running deal, nobody pays; or close the lobby. The
+    reply says who stopped it and what it means; the table (or lobby) message loses its buttons
+    and says only that the table is closed, so the group reads the notice once (QA of issue
+    10)."""
     if not await _group_only(update, context):
         return
     app = context.application
@@ -252,7 +255,8 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await game(app).deals.stop(table)
         else:
             text = views.lobby_closed_text(table, "closed", name)
-        await game(app).close_table(table, text)
+        # the notice once, as the reply; the table's own message only says it is closed
+        await game(app).close_table(table, t("table.closed_mark", table.lang))
         await message.reply_text(text)
 
 

@@ -123,17 +123,18 @@ KIND_PHASES = {
 
 def press_refusal(app: App, query: CallbackQuery, data: cb.Callback,
                   table: Table | None) -> str | None:
-    """Why a press cannot act on ``table`` (the table found by the press's token, or ``None``),
-    as the pop-up says it in the presser's language; ``None`` when the table is in the phase
-    the kind of button acts in (:data:`KIND_PHASES`).
+    """Why a press cannot act on ``table`` (the table found by the press's token, or ``None``), as
+    the pop-up says it in the presser's language; ``None`` when the table is in the phase the
+    kind of button acts in (:data:`KIND_PHASES`).
 
-    A token that finds no table (an older lobby or deal, or forged): "A new game is already
-    open" for Play again when this group's table moved on to a lobby or deal, "This game is
-    over" for a button in a group whose table shows a result, else "This button is from an
-    old game". The current token in the wrong phase: "The game has already started" (lobby
-    buttons), "This game is not over yet" (Play again), "A new game is already open" (Play
-    again in the new lobby), "This game is over", "The game has not started yet".
-    """
+    A token that finds no table (an older lobby or deal, or forged): for Play again "The next
+    deal has already started" to a player seated at this chat's running deal (a double press),
+    "A new game is already open" to others or when the table went back to a lobby; "The game
+    has already started" for a lobby button when this group's table deals (a double-clicked
+    Start); "This game is over" for a button in a group whose table shows a result; else "This
+    button is from an old game". The current token in the wrong phase: "The game has already
+    started" (lobby buttons), "This game is not over yet" (Play again), "A new game is already
+    open" (Play again in the new lobby), "This game is over", "The game has not started yet"."""
     if table is not None and table.token == data.token:
         phase = table.phase
         if phase == KIND_PHASES[data.kind]:
@@ -146,10 +147,15 @@ def press_refusal(app: App, query: CallbackQuery, data: cb.Callback,
         else:
             key = "pop.new_game_open" if data.kind == cb.PLAY_AGAIN else "pop.not_started"
         return t(key, user_language(app, query.from_user, table.lang))
-    here = pressed_table(app, query)
+    here = pressed_table(app, query) or _practice_table(app, query)
     lang = user_language(app, query.from_user, here.lang if here is not None else None)
+    if here is not None and data.kind == cb.PLAY_AGAIN and here.phase == DEAL \
+            and here.seat_of(query.from_user.id) is not None:
+        return t("pop.again_started", lang)
     if here is not None and data.kind == cb.PLAY_AGAIN and here.phase in (LOBBY, DEAL):
         return t("pop.new_game_open", lang)
+    if here is not None and data.kind in (cb.LOBBY, cb.MATCH_OPTION) and here.phase == DEAL:
+        return t("pop.game_started", lang)  # a second press of Start, or a late Join
     if here is not None and data.kind != cb.PLAY_AGAIN and here.phase == RESULT:
         return t("pop.gone", lang)
     return t("pop.old_button", lang)
@@ -255,6 +261,15 @@ def pressed_table(app: App, query: CallbackQuery) -> Table | None:
         return None
     thread = message.message_thread_id if message.is_topic_message else None
     return tables(app).get(table_key(message.chat.id, thread))
+
+
+def _practice_table(app: App, query: CallbackQuery) -> Table | None:
+    """The practice table of the private chat whose message was pressed, if any."""
+    message = query.message
+    if not isinstance(message, Message) or message.chat.type != ChatType.PRIVATE:
+        return None
+    table = tables(app).get(table_key(message.chat.id))
+    return table if table is not None and table.private else None
 
 
 async def say(app: App, table: Table, text: str) -> None:

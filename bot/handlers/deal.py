@@ -115,8 +115,13 @@ async def on_select_button(update: Update, context: Context) -> None:
         if data.payload == "clear":
             the_game.clear(table, seat)
         elif data.payload == "hint":
-            if not await the_game.hint(table, seat):
+            hinted = await the_game.hint(table, seat)
+            if hinted is None:
                 await answer(query, t("pop.no_hint", lang))
+                return
+            if hinted == "pass":
+                await answer(query, t("pop.hint_pass", lang))
+                await the_game.redraw_hand(table, seat)
                 return
         elif data.rank is None or not the_game.select(table, seat, data.rank):
             await answer(query, t("pop.invalid", lang), alert=True)

@@ -6,7 +6,8 @@ Every command that needs a player makes sure its sender is a person
 wallet) and a player (``store.ensure_player``: 1000 beans the first time). A player's own days
 (check-in, relief, the /give limit) end at midnight Beijing time whatever the group
 (:func:`bot.economy.player_day`); today's and this week's leaderboards use the group's time zone.
-Numbers are ASCII digits only (:func:`bot.numbers.parse_whole`); anything else gets the usage.
+Numbers are ASCII digits only (:func:`bot.numbers.parse_whole`); /give says what is wrong with
+anything else (not a number, zero or less).
 /give is refused while the giver sits at a running deal (the store's hold, issue 14).
 
 A player named in /give or /audit is found, in this order, as the author of the message the
@@ -38,7 +39,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.senders import NOT_PEOPLE, message_of, person, player, sender_is_admin
 from bot.i18n import match_language, t
-from bot.numbers import parse_whole
+from bot.numbers import SQL_INTEGER_MAX, parse_whole
 from bot.photos import Picture, send_photo
 from bot.store import AlreadyClaimed, GiveRefused, NotEligible, Player
 from images import render_leaderboard
@@ -214,7 +215,13 @@ async def cmd_give(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     player. Only where the group turned /give on, within the giver's daily limit
     (``economy.give_daily_limit``, per player's day), and never while the giver sits at a
     running deal (it may still take the beans, issue 14); ledger rows ``give`` for both
-    (RULES.md §8)."""
+    (RULES.md §8).
+
+    The checks run in the order that tells a player the first thing worth fixing (QA of issue
+    10): /give being off in this group comes first (no change to the command helps), then the
+    command's shape (no amount), the amount (not a number, zero or less), whom it names, and last
+    what the store decides (a running deal, today's limit, more than the balance, which says the
+    balance)."""
     app = context.application
     message = message_of(update)
     lang = await chat_language(app, update)
@@ -223,13 +230,18 @@ async def cmd_give(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = await player(app, update)
     if user is None:
         return
+    if not (await store(app).get_group_settings(message.chat.id))["give_enabled"]:
+        await _reply(update, ev.give_refused_text("give_disabled", lang))
+        return
     args = context.args or []
-    amount = parse_whole(args[-1], low=1) if args else None
-    target_word = args[0] if len(args) >= 2 else None
-    if amount is None:
+    if not args:
         await _reply(update, ev.give_refused_text("give_usage", lang))
         return
-    target = await _named_player(app, message, target_word)
+    amount = _give_amount(args[-1])
+    if isinstance(amount, str):
+        await _reply(update, ev.give_refused_text(amount, lang, word=args[-1]))
+        return
+    target = await _named_player(app, message, args[0] if len(args) >= 2 else None)
     if isinstance(target, str):
         await _reply(update, ev.give_refused_text(target, lang))
         return
@@ -242,9 +254,24 @@ async def cmd_give(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         gift = await store(app).give(user.id, target.user_id, amount, message.chat.id)
     except GiveRefused as exc:
-        await _reply(update, ev.give_refused_text(exc.code, lang, exc.remaining))
+        balance = await store(app).balance(user.id) if exc.code == "give_insufficient" else 0
+        await _reply(update, ev.give_refused_text(exc.code, lang, exc.remaining, amount=amount,
+                                                  balance=balance))
         return
     await _reply(update, ev.give_text(display_name(user), target.name, gift, lang))
+
+
+def _give_amount(word: str) -> int | str:
+    """The beans ``/give`` names, or the refusal code: ``give_not_number`` (not a whole number
+    in ASCII digits, e.g. ``lots``, ``1.5``, ``²``), ``give_invalid_amount`` (zero or less);
+    a number too large for any balance reads as itself capped (the store refuses it as more
+    than the balance)."""
+    digits = word.removeprefix("-").removeprefix("+")
+    if not (digits.isascii() and digits.isdigit()):
+        return "give_not_number"
+    if word.startswith("-") or int(digits) == 0:
+        return "give_invalid_amount"
+    return parse_whole(digits) or SQL_INTEGER_MAX
 
 
 async def cmd_audit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -35,7 +35,7 @@ from bot.handlers.common import (
 from bot.handlers.economy import is_group
 from bot.handlers.senders import message_of, query_of, sender_is_admin
 from bot.i18n import t
-from bot.rooms import DEFAULT_GROUP_SETTINGS, GroupSettingError, parse_value
+from bot.rooms import DEFAULT_GROUP_SETTINGS, TIMEOUT_RANGE, GroupSettingError, parse_value
 
 #: Typed settings that choose the custom stake tier as well.
 CUSTOM_STAKE_KEYS = ("custom_stake", "custom_min_balance")
@@ -76,7 +76,13 @@ async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     try:
         changes: dict[str, Any] = {key: parse_value(key, " ".join(args[1:]))}
     except GroupSettingError:
-        await message.reply_text(t("set.invalid_value", lang, name=t(f"set.name.{key}", lang)))
+        name = t(f"set.name.{key}", lang)
+        if key in ("play_timeout", "bid_timeout"):
+            low, high = TIMEOUT_RANGE
+            await message.reply_text(t("set.invalid_seconds", lang, name=name, low=low,
+                                       high=high))
+        else:
+            await message.reply_text(t("set.invalid_value", lang, name=name))
         return
     if key in CUSTOM_STAKE_KEYS:
         changes["stake_tier"] = "custom"

@@ -4,13 +4,11 @@ answered, and only then is the lobby redrawn or the deal dealt."""
 
 from __future__ import annotations
 
-import logging
-
 from telegram import Update
-from telegram.error import TelegramError
 from telegram.ext import CallbackQueryHandler
 
 from bot import callbacks as cb
+from bot.game.again import waiting_names
 from bot.handlers.common import (
     answer,
     display_name,
@@ -22,8 +20,6 @@ from bot.handlers.common import (
 )
 from bot.i18n import t
 from bot.services import App, Context
-
-log = logging.getLogger(__name__)
 
 
 async def on_lobby_button(update: Update, context: Context) -> None:
@@ -80,24 +76,40 @@ async def on_lobby_button(update: Update, context: Context) -> None:
 
 
 async def on_play_again(update: Update, context: Context) -> None:
-    """"Play again" under a result: a new lobby with the same seats and the group's current
-    settings, the presser its opener (:meth:`bot.game.lobby.Lobby.play_again`)."""
+    """再来一局 / 离开 under a result (``G:`` buttons, issue 10 item 7): the presser's seat is
+    ready, or freed (:class:`bot.game.again.PlayAgain`); each press is answered first. A
+    player who is not seated is told to press Join; a second press says whom the table waits
+    for; buttons of an older deal were refused by :func:`locked_press`."""
     app = context.application
     query = update.callback_query
     assert query is not None
+    again = game(app).again
     async with locked_press(app, query) as press:
         if press is None:
             return
-        table = press.table
-        if table.seat_of(query.from_user.id) is None:
-            await answer(query, t("pop.not_at_table", press.lang), alert=True)
+        table, lang = press.table, press.lang
+        seat = table.seat_of(query.from_user.id)
+        if seat is None or table.seats[seat].left:
+            await answer(query, t("pop.again_join", lang), alert=True)
             return
-        await answer(query)
-        try:
-            await query.edit_message_reply_markup(None)
-        except TelegramError as exc:
-            log.info("removing Play again at %s failed: %s", table.key, exc)
-        await game(app).lobby.play_again(table, query.from_user.id)
+        if not again.offered(table) and not again.offer_late(table):
+            await answer(query, t("pop.gone", lang))
+            return
+        if press.data.payload == "leave":
+            await answer(query, t("pop.left_lobby", lang))
+            await again.leave(table, seat)
+            return
+        if table.ready[seat]:
+            await answer(query, t("pop.again_already", lang, names=waiting_names(table, lang)))
+            return
+        others = waiting_names(table, lang, besides=seat)
+        if others:
+            await answer(query, t("pop.again_ready", lang, names=others))
+        elif not await again.would_deal(table):
+            await answer(query, t("pop.again_lobby", lang))
+        else:
+            await answer(query, None if table.private else t("lobby.starting", lang))
+        await again.ready(table, seat)
 
 
 def register(app: App) -> None:

@@ -106,17 +106,17 @@ class TelegramOutlet:
         async def job() -> bool:
             try:
                 if drawing.render is None:
-                    await send.send_text(self.bot, chat_id, drawing.text, drawing.markup,
-                                         thread_id)
+                    message = await send.send_text(self.bot, chat_id, drawing.text,
+                                                   drawing.markup, thread_id)
                 else:
                     picture = await send.picture_of(drawing)
-                    await photos.send_photo(self.bot, self.cache, chat_id, picture,
-                                            drawing.text, drawing.markup, thread_id)
+                    message = await photos.send_photo(self.bot, self.cache, chat_id, picture,
+                                                      drawing.text, drawing.markup, thread_id)
             except TelegramError as exc:
                 log.warning("message to %s failed: %s", chat_id, exc)
                 return True
             if sent is not None:
-                await sent()
+                await sent(message.message_id)
             return True
 
         self.outbox.request(key, chat_id, job, urgent=True)
@@ -129,6 +129,12 @@ class TelegramOutlet:
 
     async def close(self, chat_id: int, message_id: int, is_photo: bool, text: str) -> bool:
         return await send.set_caption(self.bot, chat_id, message_id, is_photo, text)
+
+    async def strip(self, chat_id: int, message_id: int) -> None:
+        try:
+            await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+        except TelegramError as exc:
+            log.info("taking the keyboard off %s in %s failed: %s", message_id, chat_id, exc)
 
     async def delete(self, chat_id: int, message_id: int) -> None:
         await send.delete_quietly(self.bot, chat_id, message_id)

@@ -19,11 +19,12 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from dataclasses import dataclass
 
 from engine.action import Action, IllegalAction
 from engine.ai import bidding, four, simple
 from engine.ai.knowledge import knowledge_from_view
-from engine.ai.play import HARD, Style, choose_play, hint_plays
+from engine.ai.play import HARD, Style, choose_play, hint_choice
 from engine.combos import Play
 from engine.trick import read_play
 from engine.view import SeatView
@@ -87,20 +88,38 @@ def hints(view: SeatView, limit: int = 5, *, seed: Seed = None) -> list[Play]:
     """The best few legal plays for ``view.seat``, best first (``hard`` level); ``[]`` when the
     seat is not to play. Pass is never listed (the UI has its own pass button). ``seed``: as
     :func:`choose_action` (same view and seed, same hints)."""
+    return hint_advice(view, limit, seed=seed).plays
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """What Hint says (issue 10 item 4): ``pass_first`` when the AI's own choice is to pass on
+    a trick it follows (e.g. a partner's play that wins: bombing it is no hint), and ``plays``,
+    the best few legal plays best first (:func:`hints`)."""
+
+    pass_first: bool
+    plays: list[Play]
+
+
+def hint_advice(view: SeatView, limit: int = 5, *, seed: Seed = None) -> Advice:
+    """:class:`Advice` for ``view.seat`` at the ``hard`` level (``seed``: as
+    :func:`choose_action`). Pass is advised only by the three-player AI (the four-player and
+    the seeds' hints keep bombs last instead)."""
     if view.phase != "playing" or view.seat not in view.to_act or limit <= 0:
-        return []
+        return Advice(False, [])
     if view.rules.variant == "four":
-        return four.hints_four(view, limit)
+        return Advice(False, four.hints_four(view, limit))
     if not _supported(view):
-        return simple.hints(view, limit)
+        return Advice(False, simple.hints(view, limit))
     rng, deadline = _rng(view, seed)
+    first, plays = hint_choice(knowledge_from_view(view), limit, rng, deadline)
     out = []
-    for p in hint_plays(knowledge_from_view(view), limit, rng, deadline):
+    for p in plays:
         try:
             out.append(read_play(p.cards, p.type, view.trick.play, view.rules))
         except IllegalAction:
             continue
-    return out
+    return Advice(first is None and view.trick.play is not None, out)
 
 
 def _rng(view: SeatView, seed: Seed) -> tuple[random.Random, float | None]:

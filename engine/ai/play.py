@@ -292,9 +292,16 @@ def hint_plays(k: Knowledge, limit: int = 5, rng: random.Random | None = None,
                deadline: float | None = None) -> list[Play]:
     """The best few plays for hints (no pass), best first (``rng``, ``deadline``: as
     :func:`choose_play`)."""
+    return hint_choice(k, limit, rng, deadline)[1]
+
+
+def hint_choice(k: Knowledge, limit: int = 5, rng: random.Random | None = None,
+                deadline: float | None = None) -> tuple[Play | None, list[Play]]:
+    """The AI's own choice at ``HARD`` (``None``: it passes) and :func:`hint_plays`' list: that
+    choice first when it plays, then the ranked others."""
     first = choose_play(k, HARD, rng, deadline)
     ranked = [p for _, p in rank_plays(k) if p is not None]
     out = [first] if first is not None else []
     out += [p for p in ranked if p != first]
-    return out[:limit]
+    return first, out[:limit]
 

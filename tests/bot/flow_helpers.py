@@ -212,3 +212,11 @@ async def start_seeded_deal(
     await players.click(users[0], players.lobby, t("btn.start", LANG))
     players.state = new_deal(SCORE, seed=seed, first_bidder=first_bidder)
     return players
+
+
+async def play_again(players: Players, result: FakeMessage,
+                     users: Sequence[User] | None = None) -> list[Call]:
+    """Every user (default: the table's) presses 再来一局 on the result, one after another;
+    the answers (the last one's starts the next deal when every seat is ready)."""
+    return [await players.click(user, result, t("btn.play_again", LANG))
+            for user in (players.users if users is None else users)]

@@ -82,19 +82,21 @@ async def test_one_human_and_two_bots_rob_preset_then_play_again(
     assert f"{user.first_name} (" in result.content and ", 0 beans" in result.content
     assert_no_hand_in_group(fake_api, group, [user])
 
-    # Play again keeps the seats: a fresh lobby with the same three seats, then a new deal.
-    answer = await players.click(user, result, t("btn.play_again", LANG))
-    assert answer.params.get("text") is None
-    assert result.buttons == []
-    lobby = players.table_message()
-    assert lobby.message_id != result.message_id
-    assert t("lobby.seat", LANG, n=3, name=t("seat.bot", LANG, n=3)) in lobby.text
-    assert t("lobby.seat", LANG, n=1, name="Dee") in lobby.text
+    # Play again keeps the table: the one human's press deals the next deal at once, same
+    # seats, no lobby and no second Start; the result's keyboard goes.
     first_hand = hand_message(fake_api, user).message_id
-    await players.click(user, lobby, t("btn.start", LANG))
+    messages_before = len(fake_api.messages_in(group))
+    answer = await players.click(user, result, t("btn.play_again", LANG))
+    assert answer.params.get("text") == t("lobby.starting", LANG)
     second = await fake_api.wait_for(
         lambda: (m := hand_message(fake_api, user)).message_id != first_hand and m)
     assert second.content.splitlines()[0] in (t("hand.title", LANG, n=17),)
+    await fake_api.wait_for(lambda: result.buttons == [] or None)
+    new = fake_api.messages_in(group)[messages_before - 1:]
+    assert not [m for m in new if t("btn.start", LANG) in {b.text for b in m.buttons}]
+    table = app.bot_data.tables.table_of(user.id)
+    assert [s.name for s in table.seats][0] == "Dee" and table.seats[1].is_bot \
+        and table.seats[2].is_bot
 
 
 async def test_rapid_bot_moves_coalesce_into_spaced_table_edits(

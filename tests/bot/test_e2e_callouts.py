@@ -6,9 +6,12 @@ pressing buttons with fixed choices: 王小明 calls, 李雷 robs (抢地主) an
 韩梅梅 doubles (加倍). In the first deal (seed 6539) the landlord plays the rocket (王炸), a bomb
 (炸弹) and a plane (飞机) and plays out while the farmers pass: 春天. In the second (seed 104)
 the landlord leads one single, 韩梅梅 beats it and plays out with a plane and the rocket while
-the landlord passes: 反春."""
+the landlord passes: 反春. In a third (seed 6539 again) 王小明 shows her cards (明牌) before she
+calls."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from bot.i18n import t
 from engine import ROB, Action, ComboType, DealState, Play, new_deal
@@ -81,21 +84,23 @@ def anti_spring_choice(state: DealState) -> Action:
     return Action("play", seat, cards=play.cards, type=play.type)
 
 
-async def play_deal(api: FakeBotApi, app, title: str, seed: int, choose) -> FourTable:
+async def play_deal(api: FakeBotApi, app, title: str, seed: int, choose,
+                    bid=bidding_choice, show_cards: bool = False) -> FourTable:
     app.bot_data.game.deal_seed = seed
     app.bot_data.game.first_bidder = 0
-    table = await FourTable.open(api, app, title, NAMES, ZH, players=3, bidding="rob")
+    table = await FourTable.open(api, app, title, NAMES, ZH, players=3, bidding="rob",
+                                 show_cards=show_cards)
     ann, *others = table.users
     await table.command(ann, "/newgame")
     for user in others:
         await table.click(user, table.lobby(), "btn.join")
     await table.click(ann, table.lobby(), "btn.start")
-    table.state = new_deal(ROB, seed=seed, first_bidder=0)
+    table.state = new_deal(replace(ROB, show_cards=show_cards), seed=seed, first_bidder=0)
     live = app.bot_data.tables.get(f"{table.group.id}:0")
     assert live.state.hands == table.state.hands  # the mirror deals what the bot dealt
     while table.state.phase != "finished":
         state = table.state
-        chosen = bidding_choice(state) if state.phase != "playing" else choose(state)
+        chosen = bid(state) if state.phase != "playing" else choose(state)
         await table.act(chosen)
     return table
 
@@ -175,3 +180,23 @@ async def test_anti_spring_with_a_farmers_plane_and_rocket(
     called_out(table, "callout.anti_spring")
     caption = await check_result(table)
     print("\n" + caption)
+
+
+def showing_choice(state: DealState) -> Action:
+    """Seat 0 shows her cards first (RULES.md §3: a show before any call), then bids as
+    :func:`bidding_choice` says."""
+    if state.phase == "bidding" and state.to_act[0] == 0 and not state.shown[0]:
+        shows = [a for a in state.view(0).legal_actions() if a.kind == "show"]
+        if shows:
+            return shows[0]
+    return bidding_choice(state)
+
+
+async def test_a_show_before_the_call_is_called_out(fake_api: FakeBotApi, running_bot: BotRunner):
+    table = await play_deal(fake_api, running_bot.app, "明牌牌桌", 6539, spring_choice,
+                            bid=showing_choice, show_cards=True)
+    state = table.state
+    assert state.shown[0] and state.result is not None
+    called_out(table, "callout.show", NAMES[0])
+    caption = (await result_message(table.api, table.group)).content
+    assert "明牌" in caption, caption

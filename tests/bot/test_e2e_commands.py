@@ -146,10 +146,13 @@ async def test_stop_by_an_admin_cancels_and_nobody_pays(
     await players.act(Action("bid", 0, value=3))
     assert await _reply(fake_api, bob, group, "/stop") == t("reply.admin_only", LANG)
     fake_api.make_admin(group, bob)
-    assert await _reply(fake_api, bob, group, "/stop") == t("lobby.stopped", LANG, name="Bob")
+    stopped = t("lobby.stopped", LANG, name="Bob")
+    assert await _reply(fake_api, bob, group, "/stop") == stopped
     table_message = fake_api.messages_in(group)[0]
-    assert table_message.content == t("lobby.stopped", LANG, name="Bob")
+    assert table_message.content == t("table.closed_mark", LANG)
     assert table_message.buttons == []
+    # The notice is posted once (QA of issue 10: the table message repeated it).
+    assert [m.content for m in fake_api.messages_in(group)].count(stopped) == 1
     store = running_bot.app.bot_data.store
     assert await store.running_deals() == []
     assert [await store.balance(u.id) for u in players.users] == [1000, 1000, 1000]

@@ -11,7 +11,7 @@ from bot.i18n import t
 from bot.store import open_store
 from engine import SCORE, Action, apply, new_deal
 from engine.ai import choose_action
-from tests.bot.flow_helpers import LANG, RESULT_MARK, Players, call_text, hand_message
+from tests.bot.flow_helpers import LANG, RESULT_MARK, Players, call_text, play_again
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -67,9 +67,12 @@ async def test_killed_between_settlement_and_result_posts_it_once_after_restart(
     await app.bot_data.outlet.caught_up()
     assert len(result_calls(fake_api, group.id)) == 1
     result = fake_api.message(group, posted.result["message_id"])
-    answer = await players.click(users[1], result, t("btn.play_again", LANG))
-    assert answer.params.get("text") is None
-    assert hand_message(fake_api, users[1])
+    answers = await play_again(players, result)
+    assert [a.params.get("text") for a in answers] == [
+        t("pop.again_ready", LANG, names=", ".join(u.first_name for u in users[1:])),
+        t("pop.again_ready", LANG, names=users[2].first_name), t("lobby.starting", LANG)]
+    await fake_api.wait_for(lambda: getattr(app.bot_data.tables.table_of(users[1].id),
+                                            "phase", None) == "deal" or None)
 
 
 async def test_a_result_whose_send_failed_is_posted_again_without_a_restart(

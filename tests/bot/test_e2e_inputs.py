@@ -18,13 +18,14 @@ LANG = "en"
 
 
 @pytest.mark.parametrize(("command", "key", "kwargs"), [
-    ("/give @bob ²", "give.usage", {}),
-    ("/give @bob ٣", "give.usage", {}),
+    ("/give @bob ²", "give.not_number", {"word": "²"}),
+    ("/give @bob ٣", "give.not_number", {"word": "٣"}),
     ("/give 99999999999999999999999 5", "give.unknown_target", {}),
-    ("/give 1001 99999999999999999999999", "give.usage", {}),
+    ("/give @bob 99999999999999999999999", "give.limit", {"n": 1000}),  # more than anyone has
     ("/audit 99999999999999999999", "audit.usage", {}),
     ("/audit ²", "audit.usage", {}),
-    ("/settings play_timeout ²", "set.invalid_value", {"name": t("set.name.play_timeout", LANG)}),
+    ("/settings play_timeout ²", "set.invalid_seconds",
+     {"name": t("set.name.play_timeout", LANG), "low": 5, "high": 120}),
     ("/settings custom_stake 99999999999999999999999", "set.invalid_value",
      {"name": t("set.name.custom_stake", LANG)}),
 ])

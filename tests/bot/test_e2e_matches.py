@@ -195,6 +195,11 @@ async def test_fixed_match_of_three_deals_with_a_tie_broken_by_an_extra_deal(
                       else t("match.deals_extra", LANG, n=k - 3, total=3))
                     for i in order]
         assert text.splitlines()[1:4] == expected, (k, text)
+    # a match deals on by itself: its results offer no Play again (issue 10 item 7)
+    results = [m for m in fake_api.messages_in(players.group) if heading in m.content]
+    assert len(results) == 4 and all(m.buttons == [] for m in results)
+    assert t("btn.play_again", LANG) not in {b.text for m in fake_api.messages_in(
+        players.group) for b in m.buttons}
     assert t("match.extra_deal", LANG) in shown[2] and t("match.extra_deal", LANG) not in shown[3]
     final = final_post(fake_api, players)
     assert t("match.champion", LANG, names="Ann") in final

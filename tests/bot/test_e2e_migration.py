@@ -14,7 +14,7 @@ from bot.rooms import DEFAULT_GROUP_SETTINGS
 from engine import SCORE, Action, new_deal
 from engine.ai import choose_action
 from tests.bot.economy_helpers import reply, settle
-from tests.bot.flow_helpers import Players, hand_message, result_message
+from tests.bot.flow_helpers import Players, play_again, result_message
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -110,6 +110,9 @@ async def test_a_deal_running_during_the_migration_finishes_in_the_supergroup(
     assert [await store.balance(u.id) for u in users] == [1000 + p * 10 for p in points]
     assert (await store.load_tables())[f"{supergroup.id}:0"]["result_due"] is False
     players.group = supergroup
-    answer = await players.click(users[1], result, t("btn.play_again", LANG))
-    assert answer.params.get("text") is None
-    assert hand_message(fake_api, users[1])
+    answers = await play_again(players, result)
+    assert [a.params.get("text") for a in answers] == [
+        t("pop.again_ready", LANG, names=", ".join(u.first_name for u in users[1:])),
+        t("pop.again_ready", LANG, names=users[2].first_name), t("lobby.starting", LANG)]
+    await fake_api.wait_for(lambda: getattr(app.bot_data.tables.table_of(users[1].id),
+                                            "phase", None) == "deal" or None)

@@ -35,7 +35,7 @@ async def test_daily_and_give_count_one_day_across_far_time_zones(
 
     assert (await reply(fake_api, ann, west, "/give 1000", reply_to=bob_said)).startswith("🎁")
     assert await reply(fake_api, ann, east, "/give 1000", reply_to=bob_said_east) == t(
-        "give.limit", LANG, remaining=0)
+        "give.limit", LANG, n=0)
     assert [await store.balance(u.id) for u in (ann, bob)] == [200, 2000]
 
     clock.advance(hours=5)  # 16:00 UTC: midnight in Beijing, the next day for everyone

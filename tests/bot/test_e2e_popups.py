@@ -12,7 +12,8 @@ from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
 SEED = 9090
-POPUPS = ("pop.old_button", "pop.not_at_table", "pop.new_game_open", "pop.game_started",
+POPUPS = ("pop.old_button", "pop.again_join", "pop.new_game_open", "pop.game_started",
+          "pop.again_started",
           "pop.not_over", "pop.not_started", "pop.gone")
 
 
@@ -32,7 +33,10 @@ async def test_refused_presses_get_accurate_popups(fake_api: FakeBotApi, running
     players = Players(fake_api, group, [ann, bob, cat])
     lobby = await players.open_table(ann, [bob, cat])
     lobby_token = button_data(lobby, label=t("btn.join", LANG)).split(":")[1]
+    start = button_data(lobby, label=t("btn.start", LANG))
     await players.click(ann, lobby, t("btn.start", LANG))
+    answer = await players.press(ann, lobby, start)  # a double click: nothing alarming
+    assert answer.params["text"] == t("pop.game_started", LANG)
     table = app.bot_data.tables.table_of(ann.id)
     deal_token = table.token
 
@@ -53,11 +57,23 @@ async def test_refused_presses_get_accurate_popups(fake_api: FakeBotApi, running
     assert answer.params["text"] == t("pop.gone", LANG)  # this deal is over, truly
 
     again = button_data(result, label=t("btn.play_again", LANG))
-    answer = await players.press(zed, result, again)
-    assert answer.params["text"] == t("pop.not_at_table", "zh-Hans")
+    answer = await players.press(zed, result, again)  # a stranger: told to press Join
+    assert answer.params["text"] == t("pop.again_join", "zh-Hans")
     assert answer.params["show_alert"] is True
+    answer = await players.press(bob, result, again)  # he left the deal: his seat is free
+    assert answer.params["text"] == t("pop.again_join", LANG)
     answer = await players.press(ann, result, again)
-    assert answer.params.get("text") is None
+    assert answer.params["text"] == t("pop.again_ready", LANG, names="Cat")
+    answer = await players.press(ann, result, again)  # a double press changes nothing
+    assert answer.params["text"] == t("pop.again_already", LANG, names="Cat")
+    answer = await players.press(cat, result, again)  # Bob's seat is free: back to the lobby
+    assert answer.params["text"] == t("pop.again_lobby", LANG)
+    lobby = await fake_api.wait_for(lambda: next(
+        (m for m in fake_api.messages_in(group)[::-1] if m.message_id > result.message_id
+         and t("btn.start", LANG) in {b.text for b in m.buttons}), None))
+    assert t("lobby.seat", LANG, n=1, name="Ann") in lobby.text
+    assert t("lobby.seat", LANG, n=2, name="Cat") in lobby.text
+    assert t("lobby.seat_empty", LANG, n=3) in lobby.text
     answer = await players.press(cat, result, again)  # a second time: the lobby is open
     assert answer.params["text"] == t("pop.new_game_open", LANG)
     answer = await players.press(cat, table_message, f"M:{deal_token}:0:")

@@ -137,3 +137,25 @@ async def test_a_practice_deal_survives_a_restart(fake_api: FakeBotApi, running_
     result = await _play_out(players, ann)
     assert result.content.startswith("🏁")
     assert await app.bot_data.store.balance(ann.id) == 1000
+
+
+async def test_leave_under_a_practice_result_forgets_the_table(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    app = running_bot.app
+    app.bot_data.game.deal_seed = SEED
+    app.bot_data.game.first_bidder = 0
+    ann = fake_api.new_user("Ann")
+    fake_api.send_text(ann, ann, "/practice")
+    await fake_api.wait_for(lambda: next(
+        (m for m in fake_api.messages_in(ann) if m.content.startswith(HAND_PREFIX)), None))
+    key = app.bot_data.tables.table_of(ann.id).key
+    result = await _play_out(Players(fake_api, fake_api.chat(ann), [ann]), ann)
+    assert [b.text for b in result.buttons] == [t("btn.play_again", LANG), t("btn.leave", LANG)]
+    assert t("result.again_note", LANG, minutes=5) not in result.content  # one human: no need
+    answer = await Players(fake_api, fake_api.chat(ann), [ann]).click(ann, result,
+                                                                      t("btn.leave", LANG))
+    assert answer.params["text"] == t("pop.left_lobby", LANG)
+    assert app.bot_data.tables.get(key) is None
+    assert key not in await app.bot_data.store.load_tables()
+    await fake_api.wait_for(lambda: result.buttons == [] or None)

@@ -9,7 +9,7 @@ from bot.i18n import t
 from bot.store import open_store
 from engine import SCORE, Action, apply, new_deal
 from engine.ai import choose_action
-from tests.bot.flow_helpers import LANG, Players, hand_message, result_message
+from tests.bot.flow_helpers import LANG, Players, play_again, result_message
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -65,9 +65,12 @@ async def test_restart_mid_deal_then_finish_and_pay_once(
     app = await running_bot.restart()
     store = app.bot_data.store
     assert [await store.balance(u.id) for u in users] == [1000 + p * 10 for p in points]
-    answer = await players.click(users[1], result, t("btn.play_again", LANG))
-    assert answer.params.get("text") is None
-    assert hand_message(fake_api, users[1])
+    answers = await play_again(players, result)
+    assert [a.params.get("text") for a in answers] == [
+        t("pop.again_ready", LANG, names=", ".join(u.first_name for u in users[1:])),
+        t("pop.again_ready", LANG, names=users[2].first_name), t("lobby.starting", LANG)]
+    await fake_api.wait_for(lambda: getattr(app.bot_data.tables.table_of(users[1].id),
+                                            "phase", None) == "deal" or None)
 
 
 async def test_restart_restores_lobbies_and_settles_a_deal_that_ended_while_down(

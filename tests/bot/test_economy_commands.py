@@ -12,6 +12,10 @@ from tests.fakebot import FakeBotApi
 LANG = "en"
 
 
+def _beans(n: int) -> str:
+    return t("unit.beans", LANG, n=n, signed=str(n))
+
+
 async def _rows(store, user_id: int, reason: LedgerReason) -> list[int]:
     return [e.amount for e in await store.ledger(user_id, 100) if e.reason == reason]
 
@@ -97,17 +101,18 @@ async def test_give_is_off_by_default_then_limited_per_day(
         "set.saved", LANG, name=t("set.name.give_enabled", LANG), value=t("set.on", LANG))
 
     assert await reply(fake_api, ann, group, "/give @bobby 300") == t(
-        "give.ok", LANG, giver="Ann", receiver="Bob", beans=300, giver_balance=700,
+        "give.ok", LANG, giver="Ann", receiver="Bob", beans=_beans(300), giver_balance=700,
         receiver_balance=1300, remaining=700)
     assert await reply(fake_api, ann, group, "/give 50", reply_to=bob_says_hi) == t(
-        "give.ok", LANG, giver="Ann", receiver="Bob", beans=50, giver_balance=650,
+        "give.ok", LANG, giver="Ann", receiver="Bob", beans=_beans(50), giver_balance=650,
         receiver_balance=1350, remaining=650)
     assert await reply(fake_api, ann, group, f"/give {bob.id} 10") == t(
-        "give.ok", LANG, giver="Ann", receiver="Bob", beans=10, giver_balance=640,
+        "give.ok", LANG, giver="Ann", receiver="Bob", beans=_beans(10), giver_balance=640,
         receiver_balance=1360, remaining=640)
     assert await reply(fake_api, ann, group, "/give @bobby 641") == t(
-        "give.limit", LANG, remaining=640)
-    assert await reply(fake_api, ann, group, "/give @bobby lots") == t("give.usage", LANG)
+        "give.limit", LANG, n=640)
+    assert await reply(fake_api, ann, group, "/give @bobby lots") == t(
+        "give.not_number", LANG, word="lots")
     assert await reply(fake_api, ann, group, "/give @nobody 5") == t("give.unknown_target", LANG)
     assert await reply(fake_api, ann, group, "/give @ann_w 5") == t("give.same_player", LANG)
     assert await reply(fake_api, ann, group, "/give 5") == t("give.unknown_target", LANG)
@@ -115,6 +120,40 @@ async def test_give_is_off_by_default_then_limited_per_day(
     assert [await store.balance(u.id) for u in (ann, bob)] == [640, 1360]
     assert await _rows(store, ann.id, LedgerReason.GIVE) == [-10, -50, -300]
     assert await _rows(store, bob.id, LedgerReason.GIVE) == [10, 50, 300]
+
+
+async def test_give_says_what_is_wrong_first_thing_first(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """QA of issue 10: /give being off comes before the command's shape; a bad amount says
+    what is wrong with it; English says "1 bean"; too little says the balance."""
+    store = running_bot.app.bot_data.store
+    store.clock = Clock()
+    group = fake_api.new_group("Particular")
+    ann, bob, cat = (fake_api.new_user(n, username=n.lower()) for n in ("Ann", "Bob", "Cat"))
+    for user in (bob, cat):
+        fake_api.send_text(user, group, "hi")
+    await fake_api.wait_for(lambda: "cat" in running_bot.app.bot_data.get("usernames", {}))
+    for command in ("/give", "/give @bob lots", "/give @nobody 0", "/give @bob 5"):
+        assert await reply(fake_api, ann, group, command) == t("give.disabled", LANG), command
+    await store.update_group_settings(group.id, give_enabled=True)
+    assert await reply(fake_api, ann, group, "/give") == t("give.usage", LANG)
+    for word in ("lots", "1.5", "²", "5k"):
+        assert await reply(fake_api, ann, group, f"/give @bob {word}") == t(
+            "give.not_number", LANG, word=word)
+    for word in ("0", "-5", "000"):
+        assert await reply(fake_api, ann, group, f"/give @nobody {word}") == t(
+            "give.invalid_amount", LANG), word
+    assert await reply(fake_api, ann, group, "/give @nobody 5") == t("give.unknown_target", LANG)
+    assert await reply(fake_api, ann, group, "/give @bob 1") == t(
+        "give.ok", LANG, giver="Ann", receiver="Bob", beans="1 bean", giver_balance=999,
+        receiver_balance=1001, remaining=999)
+    await settle(store, group.id, [cat, ann, bob], [-90, 45, 45])  # Cat keeps 100 beans
+    assert await reply(fake_api, cat, group, "/give @bob 200") == t(
+        "give.insufficient", LANG, beans="100 beans", amount=200)
+    assert await reply(fake_api, cat, group, "/give @bob 99999999999999999999999") == t(
+        "give.limit", LANG, n=1000)
+    assert [await store.balance(u.id) for u in (ann, bob, cat)] == [1449, 1451, 100]
 
 
 async def test_audit_is_for_admins_and_arrives_privately(

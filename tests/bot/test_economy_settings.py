@@ -4,9 +4,13 @@ minimum balance cannot sit (RULES.md §8)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from bot import settings_menu as menu
 from bot.i18n import t
-from bot.rooms import DEFAULT_GROUP_SETTINGS
+from bot.rooms import DEFAULT_GROUP_SETTINGS, TIMEOUT_RANGE, GroupSettingError, validate_changes
 from tests.bot.economy_helpers import reply
 from tests.bot.flow_helpers import Players, button_data, hand_message
 from tests.conftest import BotRunner
@@ -83,8 +87,11 @@ async def test_settings_menu_for_admins_only(fake_api: FakeBotApi, running_bot: 
         "set.saved", "zh-Hant", name=t("set.name.custom_stake", "zh-Hant"), value="30")
     settings = await store.get_group_settings(group.id)
     assert (settings["stake_tier"], settings["custom_stake"]) == ("custom", 30)
-    assert await reply(fake_api, ann, group, "/settings play_timeout soon") == t(
-        "set.invalid_value", "zh-Hant", name=t("set.name.play_timeout", "zh-Hant"))
+    for typed in ("play_timeout soon", "play_timeout 4", "play_timeout 600", "bid_timeout 121"):
+        key = typed.split()[0]
+        assert await reply(fake_api, ann, group, f"/settings {typed}") == t(
+            "set.invalid_seconds", "zh-Hant", name=t(f"set.name.{key}", "zh-Hant"), low=5,
+            high=120), typed
     assert await reply(fake_api, ann, group, "/settings bogus 1") == t(
         "set.usage", "zh-Hant", keys=", ".join(DEFAULT_GROUP_SETTINGS))
     assert await store.get_group_settings(group.id) == settings
@@ -153,3 +160,19 @@ async def test_below_the_rooms_minimum_a_player_cannot_sit(
     assert await reply(fake_api, ann, group, "/join") == t("pop.joined", LANG)
     assert t("lobby.seat", LANG, n=2, name="Ann") in fake_api.message(group,
                                                                       lobby.message_id).text
+
+
+def test_the_timeout_range_agrees_in_code_menu_and_readme():
+    """QA of issue 10: the README said 10–90 s while the code took 5–600 s."""
+    low, high = TIMEOUT_RANGE
+    assert (low, high) == (5, 120)
+    for key in ("play_timeout", "bid_timeout"):
+        assert validate_changes({key: low}) and validate_changes({key: high})
+        for value in (low - 1, high + 1):
+            with pytest.raises(GroupSettingError):
+                validate_changes({key: value})
+        assert all(low <= v <= high for v in menu.ITEMS[key].options if v is not None)
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f"whole number of seconds from {low} to {high}" in readme
+    assert t("set.invalid_seconds", "en", name="x", low=low, high=high).endswith(
+        "or default (the bot's own).")

@@ -9,7 +9,7 @@ from engine import Action
 from images import LeaderboardRow as BoardRow
 from images import LeaderboardScene, render_leaderboard
 from tests.bot.economy_helpers import Clock, reply, settle
-from tests.bot.flow_helpers import Players, hand_message, result_message
+from tests.bot.flow_helpers import Players, hand_message, play_again, result_message
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -141,8 +141,7 @@ async def test_me_after_deals_played_with_buttons(fake_api: FakeBotApi, running_
 
     await players.click(ann, lobby, t("btn.start", LANG))
     first = await deal_won_by(0)
-    await players.click(ann, first, t("btn.play_again", LANG))
-    await players.click(ann, players.table_message(), t("btn.start", LANG))
+    await play_again(players, first)  # the next deal starts at once, no lobby
     await deal_won_by(1)
 
     # Each spring: the landlord +120, each farmer -60. Ann and Bob tie at 1060 after the same

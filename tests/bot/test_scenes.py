@@ -229,6 +229,17 @@ def test_names_without_a_drawable_character_get_the_seat_number():
     assert scenes.seat_label(Seat(5, "韩梅梅"), 2) == "韩"
 
 
+def test_a_bot_seats_badge_is_a_short_bot_name_in_the_tables_language():
+    """QA of issue 10: the bot seats' badge read "B3" in Chinese pictures."""
+    bot = Seat(None, "🤖 机器人3", True)
+    assert [scenes.seat_label(bot, 2, lang) for lang in ("zh-Hans", "zh-Hant", "en")] == [
+        "机3", "機3", "B3"]
+    table = Table(-1, None, "zh-Hans", seats=[Seat(1, "王小明"), Seat(None, "", True),
+                                              Seat(None, "", True)])
+    scene = scenes.table_scene(table, new_deal(SCORE, seed=SEED).view(0), 15.0)
+    assert [seat.label for seat in scene.seats] == ["王", "机2", "机3"]
+
+
 def test_the_hand_at_the_end_of_a_deal_raises_nothing():
     """Issue 10: the winner's last hand picture showed the played K raised; once the deal is over
     the selection is not drawn, and an empty hand is an empty hand."""

@@ -249,7 +249,7 @@ def test_result_view_lists_points_beans_and_kitty():
     assert "Ann (Landlord): 0 points, 0 beans" in text
     assert t("result.kitty", "en", cards=views.cards_text(state.kitty, "en")) in text
     assert t("pic.escape_title", "en", names="Ann, Bob, 🤖 Bot 3") in text
-    assert [b.text for b in markup.inline_keyboard[0]] == ["Play again"]
+    assert [b.text for b in markup.inline_keyboard[0]] == ["Play again", "Leave"]
 
 
 def test_result_after_an_escape_says_who_left_what_they_paid_and_the_breakdown():

@@ -83,8 +83,9 @@ def _play_some(state: DealState, plays: int) -> DealState:
 def test_three_players_count_one_deck_after_plays(lang: str):
     state = new_deal(SCORE, seed=11, first_bidder=0)
     table = _table(state, lang)
-    assert _shown(table, state, 1, 15) == [_expected_line(_truth(state, 1), lang)]
-    assert sum(_truth(state, 1).values()) == 37  # 54 − 17 own cards while bidding
+    assert _shown(table, state, 0, 15) == [_expected_line(_truth(state, 0), lang)]  # bids
+    assert sum(_truth(state, 0).values()) == 37  # 54 − 17 own cards while bidding
+    assert _shown(table, state, 1, 15) == []  # waiting while bidding: no counter yet
 
     state = apply(state, Action("bid", 0, value=3))
     state = _play_some(state, 7)
@@ -101,9 +102,9 @@ def test_three_players_count_one_deck_after_plays(lang: str):
 def test_four_players_count_two_decks(lang: str):
     state = new_deal(FOUR, seed=5, first_bidder=0)
     table = _table(state, lang)
-    truth = _truth(state, 2)
+    truth = _truth(state, 0)
     assert sum(truth.values()) == 108 - 25
-    assert _shown(table, state, 2, 20) == [_expected_line(truth, lang)]
+    assert _shown(table, state, 0, 20) == [_expected_line(truth, lang)]
     assert max(truth.values()) > 4  # more than one deck's copies of some rank
 
     state = apply(state, Action("bid", 0, value=3))
@@ -129,10 +130,13 @@ def test_the_setting_off_hides_the_line_and_a_group_view_never_has_it():
 def test_the_line_is_in_the_seats_own_language_and_gone_when_the_deal_is_over():
     state = new_deal(SCORE, seed=8, first_bidder=0)
     table = _table(state, "zh-Hans")
-    table.seats[1].lang = "en"
-    assert _shown(table, state, 0, 15)[0].startswith("记牌器：")
-    assert _shown(table, state, 1, 15)[0].startswith("Card counter: BJ×")
-    state = _play_some(apply(state, Action("bid", 0, value=3)), 10_000)
+    table.seats[0].lang = "en"
+    assert _shown(table, state, 0, 15)[0].startswith("Card counter: BJ×")
+    played = _play_some(apply(state, Action("bid", 0, value=3)), 3)
+    table.state = played
+    waiting = next(seat for seat in (1, 2) if seat not in played.to_act)
+    assert _shown(table, played, waiting)[0].startswith("记牌器：")  # in its 记牌器 pop-up
+    state = _play_some(played, 10_000)
     assert state.phase == "finished"
     table.state = state
     assert _counter_lines(views.hand_view(table, state.view(0), 0)[0]) == []

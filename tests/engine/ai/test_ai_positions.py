@@ -80,3 +80,15 @@ def test_hints_are_ordered_legal_plays_starting_with_the_choice():
     assert 1 <= len(hints) <= 3
     assert str(hints[0]) == str(levels.choose_action(view, "hard")).removeprefix("play ")
     assert len(set(map(str, hints))) == len(hints)
+
+
+def test_hint_advises_pass_on_the_partners_winning_play():
+    # QA of issue 10: the AI passes on the partner's A, yet the hints' best play was the bomb.
+    view = position(1, "588889", (10, 6, 4), trick=(2, "A"))
+    advice = levels.hint_advice(view)
+    assert advice.pass_first
+    assert [str(p) for p in advice.plays] == [str(p) for p in levels.hints(view)]
+    assert "8888" in {str(p) for p in advice.plays}
+    # Leading (nothing to follow) or beating the landlord: no pass advice.
+    assert not levels.hint_advice(position(0, "3456789JJQ", (10, 17, 17))).pass_first
+    assert not levels.hint_advice(position(0, "555534", (6, 9, 1), trick=(2, "7"))).pass_first
