@@ -21,12 +21,13 @@ import time
 from functools import lru_cache
 
 from engine.ai.hand import (
-    KICKER_TYPES,
+    ALL_TYPES,
     all_moves,
     can_beat,
     can_beat_same_type,
     follow_moves,
     minus,
+    moves_of_type,
 )
 from engine.ai.knowledge import Knowledge
 from engine.combos import ComboType, Play
@@ -122,6 +123,13 @@ Move = tuple[int, int, int, tuple[int, ...]]
 _CODE = {t: i for i, t in enumerate(ComboType)}
 _ROCKET, _BOMB = _CODE[ComboType.ROCKET], _CODE[ComboType.BOMB]
 _BOMB_TYPES = (ComboType.BOMB, ComboType.ROCKET)
+#: The largest count of one rank each type needs (1 for the rest).
+_WIDTH_NEEDED = {
+    ComboType.PAIR: 2, ComboType.PAIR_CHAIN: 2, ComboType.TRIO: 3, ComboType.TRIO_SINGLE: 3,
+    ComboType.TRIO_PAIR: 3, ComboType.PLANE: 3, ComboType.PLANE_SINGLE: 3,
+    ComboType.PLANE_PAIR: 3, ComboType.FOUR_TWO_SINGLES: 4, ComboType.FOUR_TWO_PAIRS: 4,
+    ComboType.BOMB: 4,
+}
 
 
 def _move(play: Play) -> Move:
@@ -141,28 +149,30 @@ def _beats(m: Move, prev: Move) -> bool:
     return m[0] == prev[0] and m[2] == prev[2] and len(m[3]) == len(prev[3]) and m[1] > prev[1]
 
 
+#: The types a hand can hold, by its largest count of one rank (in ``ALL_TYPES`` order).
+_KINDS_BY_WIDTH = tuple(
+    tuple(t for t in ALL_TYPES if _WIDTH_NEEDED.get(t, 1) <= width) for width in range(5))
+
+
 @lru_cache(maxsize=1 << 15)
-def _limited_moves(hand: tuple[int, ...]) -> tuple[Move, ...]:
-    """Leads for the search: every play, but at most two wing choices per trio/plane body;
-    a play that empties the hand first, then longer plays first."""
-    out: list[Move] = []
-    seen: dict[tuple, int] = {}
-    for m in all_moves(hand):
-        if m.type in KICKER_TYPES:
-            key = (m.type, m.main, m.n)
-            if seen.get(key, 0) >= 2:
-                continue
-            seen[key] = seen.get(key, 0) + 1
-        out.append(_move(m))
+def _limited_moves(hand: tuple[int, ...]) -> tuple[tuple[Move, tuple[int, ...] | None], ...]:
+    """Leads for the search, each with the hand it leaves (``None`` = the hand is empty):
+    every play, but at most two wing choices per trio/plane body; a play that empties the
+    hand first, then longer plays first."""
+    top = max(hand)
+    out = [_move(m) for kind in _KINDS_BY_WIDTH[top] for m in moves_of_type(hand, kind, wings=2)]
     size = sum(hand)
     out.sort(key=lambda p: (len(p[3]) != size, -len(p[3])))
-    return tuple(out)
+    return tuple((m, None if len(m[3]) == size else minus(hand, m[3])) for m in out)
 
 
 @lru_cache(maxsize=1 << 15)
-def _limited_follows(hand: tuple[int, ...], prev: Move) -> tuple[Move, ...]:
-    """The plays of :func:`_limited_moves` that beat ``prev``."""
-    return tuple(m for m in _limited_moves(hand) if _beats(m, prev))
+def _limited_follows(hand: tuple[int, ...], kind: int, main: int, n: int, size: int,
+                     ) -> tuple[tuple[Move, tuple[int, ...] | None], ...]:
+    """The plays of :func:`_limited_moves` that beat a play of type code ``kind``, main rank
+    ``main``, chain length ``n`` and ``size`` cards."""
+    prev = (kind, main, n, (0,) * size)
+    return tuple(x for x in _limited_moves(hand) if _beats(x[0], prev))
 
 
 class Solver:
@@ -198,10 +208,10 @@ class Solver:
         nxt = (turn + 1) % len(hands)
         result = not mine
         hand = hands[turn]
-        moves = _limited_moves(hand) if prev is None else _limited_follows(hand, prev)
-        for m in moves:
-            rest = minus(hand, m[3])
-            if not any(rest):
+        moves = (_limited_moves(hand) if prev is None
+                 else _limited_follows(hand, prev[0], prev[1], prev[2], len(prev[3])))
+        for m, rest in moves:
+            if rest is None:
                 result = mine
                 break
             new = hands[:turn] + (rest,) + hands[turn + 1:]

@@ -13,7 +13,7 @@ ranks outside the body. Every generated play is therefore legal under every pres
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, islice
 
 from engine.cards import ACE, BIG_JOKER, RANK_COUNT, SMALL_JOKER
 from engine.combos import ComboType, Play
@@ -97,9 +97,14 @@ def _pair_wings(c: Sequence[int], exclude: set[int], k: int) -> Iterator[tuple[i
 
 
 def moves_of_type(
-    counts: Sequence[int], kind: ComboType, n: int | None = None, above: int = -1
+    counts: Sequence[int], kind: ComboType, n: int | None = None, above: int = -1,
+    wings: int | None = None,
 ) -> Iterator[Play]:
-    """All plays of one type (and chain length ``n`` if given) with main rank > ``above``."""
+    """All plays of one type (and chain length ``n`` if given) with main rank > ``above``.
+
+    ``wings``: for the kicker types, at most this many kicker choices per body (the lowest
+    first, in the order of the full list); ``None`` = all.
+    """
     c = counts
     if kind in (T.SINGLE, T.PAIR, T.TRIO, T.BOMB):
         width = {T.SINGLE: 1, T.PAIR: 2, T.TRIO: 3, T.BOMB: 4}[kind]
@@ -115,18 +120,19 @@ def moves_of_type(
         for r in range(max(above + 1, 0), SMALL_JOKER):
             if c[r] < 3:
                 continue
-            wings = _single_wings(c, {r}, 1) if kind is T.TRIO_SINGLE else _pair_wings(c, {r}, 1)
-            for w in wings:
+            choices = (_single_wings(c, {r}, 1) if kind is T.TRIO_SINGLE
+                       else _pair_wings(c, {r}, 1))
+            for w in islice(choices, wings):
                 yield _play(kind, r, 1, [r] * 3, w)
     elif kind in (T.FOUR_TWO_SINGLES, T.FOUR_TWO_PAIRS):
         for r in range(max(above + 1, 0), SMALL_JOKER):
             if c[r] != 4:
                 continue
             if kind is T.FOUR_TWO_SINGLES:
-                wings = _single_wings(c, {r}, 2)
+                choices = _single_wings(c, {r}, 2)
             else:
-                wings = _pair_wings(c, {r}, 2)
-            for w in wings:
+                choices = _pair_wings(c, {r}, 2)
+            for w in islice(choices, wings):
                 yield _play(kind, r, 1, [r] * 4, w)
     elif kind in CHAIN_SHAPES:
         width, lo, hi = CHAIN_SHAPES[kind]
@@ -150,10 +156,10 @@ def moves_of_type(
                 body = [r for r in body_ranks for _ in range(3)]
                 ex = set(body_ranks)
                 if kind is T.PLANE_SINGLE:
-                    wings = _single_wings(c, ex, length)
+                    choices = _single_wings(c, ex, length)
                 else:
-                    wings = _pair_wings(c, ex, length)
-                for w in wings:
+                    choices = _pair_wings(c, ex, length)
+                for w in islice(choices, wings):
                     yield _play(kind, top, length, body, w)
 
 
@@ -221,5 +227,14 @@ def can_beat_same_type(c: Sequence[int], prev: Play) -> bool:
         return any(c[r] >= 2 for r in range(prev.main + 1, SMALL_JOKER))
     if kind is T.TRIO:
         return any(c[r] >= 3 for r in range(prev.main + 1, SMALL_JOKER))
-    n = prev.n if (kind in CHAIN_SHAPES or kind in _WINGED_PLANE_MAX) else None
+    if kind in CHAIN_SHAPES:
+        run = _runs(c, CHAIN_SHAPES[kind][0])
+        return any(run[top] >= prev.n for top in range(max(prev.main + 1, prev.n - 1), ACE + 1))
+    if kind is T.TRIO_SINGLE:
+        size = sum(c)
+        return any(c[r] >= 3 and size > c[r] for r in range(prev.main + 1, SMALL_JOKER))
+    if kind is T.TRIO_PAIR:
+        pairs = [r for r in range(SMALL_JOKER) if c[r] >= 2]
+        return any(c[r] >= 3 and (len(pairs) > 1) for r in range(prev.main + 1, SMALL_JOKER))
+    n = prev.n if kind in _WINGED_PLANE_MAX else None
     return next(iter(moves_of_type(c, kind, n, above=prev.main)), None) is not None

@@ -175,9 +175,9 @@ async def test_fixed_match_of_three_deals_with_a_tie_broken_by_an_extra_deal(
 
     await play_deals(players, 4)
     points = await match_deal_points(store, match.match_id)
-    assert points == [(2, -1, -1), (1, -2, 1), (-1, -1, 2), (2, -1, -1)]
+    assert points == [(4, -2, -2), (2, -4, 2), (-2, -2, 4), (4, -2, -2)]
     totals = [sum(p[i] for p in points) for i in range(3)]
-    assert totals == [4, -5, 1]
+    assert totals == [8, -10, 2]
     texts = [m.content for m in fake_api.messages_in(players.group)]
     assert any(t("match.extra_deal", LANG) in x for x in texts)
     # the standings under each deal's result, computed here from the engine's points
@@ -203,9 +203,9 @@ async def test_fixed_match_of_three_deals_with_a_tie_broken_by_an_extra_deal(
     assert t("match.extra_deal", LANG) in shown[2] and t("match.extra_deal", LANG) not in shown[3]
     final = final_post(fake_api, players)
     assert t("match.champion", LANG, names="Ann") in final
-    assert f"{place_text(1, LANG)} Ann · {t('match.points', LANG, n='+4')}" in final
-    assert f"{place_text(2, LANG)} Cat · {t('match.points', LANG, n='+1')}" in final
-    assert f"{place_text(3, LANG)} Bob · {t('match.points', LANG, n='-5')}" in final
+    assert f"{place_text(1, LANG)} Ann · {t('match.points', LANG, n='+8')}" in final
+    assert f"{place_text(2, LANG)} Cat · {t('match.points', LANG, n='+2')}" in final
+    assert f"{place_text(3, LANG)} Bob · {t('match.points', LANG, n='-10')}" in final
     # 150 beans: 75 / 45 / 30
     assert [await store.balance(u.id) for u in players.users] == [1025, 980, 995]
     await assert_pool_sums_to_zero(store, match.match_id, 50, 3)
@@ -328,9 +328,9 @@ async def test_a_restart_mid_match_resumes_the_deal_and_the_standings(
     await play_deals(players, 3)
     store = app.bot_data.store
     points = await match_deal_points(store, match.match_id)
-    assert points == [(2, -1, -1), (1, -2, 1), (-1, -1, 2), (2, -1, -1)]
+    assert points == [(4, -2, -2), (2, -4, 2), (-2, -2, 4), (4, -2, -2)]
     record = await store.get_match(match.match_id)
-    assert record.status == "finished" and record.result["scores"] == [4, -5, 1]
+    assert record.status == "finished" and record.result["scores"] == [8, -10, 2]
 
 
 async def test_leaving_mid_match_forfeits_it(fake_api: FakeBotApi, running_bot: BotRunner):
@@ -478,7 +478,7 @@ async def test_a_restart_right_after_a_match_deal_was_settled_deals_the_next_one
     record = await store.get_match(match.match_id)
     assert record.status == "finished"
     points = await match_deal_points(store, match.match_id)
-    assert len(points) >= 3 and points[0] == (2, -1, -1)  # deal 1 counted once
+    assert len(points) >= 3 and points[0] == (4, -2, -2)  # deal 1 counted once
     assert record.result["scores"] == [sum(p[i] for p in points) for i in range(3)]
     assert (await store.get_deal(running.deal_id)).status == "cancelled"
 

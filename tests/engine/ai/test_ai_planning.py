@@ -13,7 +13,7 @@ from engine.action import Action
 from engine.ai import bidding
 from engine.ai.decompose import hand_turns, plan_hand
 from engine.ai.endgame import Budget, Solver, forced_win, sample_hands
-from engine.ai.hand import all_moves, counts_of, follow_moves
+from engine.ai.hand import ALL_TYPES, all_moves, counts_of, follow_moves, moves_of_type
 from engine.ai.knowledge import FULL_DECK, Knowledge, knowledge_from_view
 from engine.cards import parse_ranks
 from engine.combos import beats, classify
@@ -77,9 +77,28 @@ def test_ai_moves_are_legal_and_complete_on_types(hand):
             assert beats(m, prev)
 
 
+def test_wings_limit_keeps_the_lowest_kicker_choices_of_each_body_in_order():
+    c = counts("33344455567789TJQK")
+    full = [p for kind in ALL_TYPES for p in moves_of_type(c, kind)]
+    limited = [p for kind in ALL_TYPES for p in moves_of_type(c, kind, wings=2)]
+    seen: dict[tuple, int] = {}
+    expected = []
+    for p in full:
+        key = (p.type, p.main, p.n)
+        if p.type.value.startswith(("trio_", "plane_", "four_")):
+            if seen.get(key, 0) == 2:
+                continue
+            seen[key] = seen.get(key, 0) + 1
+        expected.append(p)
+    assert limited == expected
+    assert len(limited) < len(full)
+    trio_singles = [p for p in limited if p.type.value == "trio_single" and p.main == 0]
+    assert [p.cards for p in trio_singles] == [(0, 0, 0, 1), (0, 0, 0, 2)]
+
+
 def test_bidding_follows_hand_strength():
     strong = parse_ranks("XD2222AAKKQQJ9876")
-    weak = parse_ranks("34567899TJJQQK345"[:17])
+    weak = parse_ranks("33557799JJKK46TQA")  # no control, 8 plays
     assert bidding.bid_value(strong) == 3
     assert bidding.bid_value(weak) == 0
     assert bidding.wants_call(strong) and not bidding.wants_call(weak)
