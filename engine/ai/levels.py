@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 
 from engine.action import Action, IllegalAction
-from engine.ai import bidding, four, simple
+from engine.ai import bidding, four, montecarlo, simple
 from engine.ai.knowledge import knowledge_from_view
 from engine.ai.play import HARD, Style, choose_play, hint_choice
 from engine.combos import Play
@@ -80,7 +80,10 @@ def choose_action(view: SeatView, level: str = "normal", *, seed: Seed = None) -
         raise ValueError(f"nothing to decide in phase {view.phase!r}")
     if not _supported(view):
         return simple.choose_action(view, level)
-    play = choose_play(knowledge_from_view(view), _STYLES[level], rng, deadline)
+    k = knowledge_from_view(view)
+    play = choose_play(k, _STYLES[level], rng, deadline)
+    if level == "hard":
+        play = montecarlo.revise(k, play, rng, deadline)
     return _checked(view, play)
 
 

@@ -1,0 +1,337 @@
+"""Determinized Monte Carlo at mid-game decisions of the ``hard`` level (RULES.md §4, §6).
+
+Where the heuristic (:func:`engine.ai.play.rank_plays`) is unsure between plays of different
+kinds (a lead of a single or of a pair, a follow or a pass, a normal follow or a 2, a joker or a
+bomb), the unseen cards are dealt to the other seats many times, weighted by what their passes
+make likely (:func:`engine.ai.endgame.likely_deals`), and each candidate is played out on every
+deal by a fast rollout policy (:func:`rollout`) for all three seats. The candidate whose
+play-outs win most often is played, if it beats the heuristic's own choice by a margin.
+
+The work is counted in rollout moves (:class:`engine.ai.endgame.Budget`), never in time, so a
+decision is a function of the view and the generator's state; the budget's optional deadline is
+only the safety net for an overloaded machine.
+
+The rollout policy sees only its own hand, the card counts and the trick (plus which seats are
+partners): it plays the plan of its hand (:func:`engine.ai.decompose.plan_hand`) lowest
+combination first, beats an opponent's play with the cheapest planned combination that does,
+breaks its plan or bombs only when an opponent is close to playing out, and lets the partner's
+plays stand.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from engine.ai.decompose import plan_hand
+from engine.ai.endgame import (
+    Budget,
+    Move,
+    _beats,
+    _Budget,
+    _limited_follows,
+    _move,
+    likely_deals,
+)
+from engine.ai.hand import minus
+from engine.ai.knowledge import Knowledge
+from engine.ai.play import HARD, rank_plays
+from engine.cards import ACE, BIG_JOKER, RANK_COUNT, SMALL_JOKER, TWO
+from engine.combos import ComboType, Play
+
+_CODES = {t: i for i, t in enumerate(ComboType)}
+_SINGLE, _PAIR = _CODES[ComboType.SINGLE], _CODES[ComboType.PAIR]
+_BOMB, _ROCKET = _CODES[ComboType.BOMB], _CODES[ComboType.ROCKET]
+_TRIO, _TRIO_SINGLE, _TRIO_PAIR = (_CODES[t] for t in (ComboType.TRIO, ComboType.TRIO_SINGLE,
+                                                      ComboType.TRIO_PAIR))
+_PLANE, _PLANE_SINGLE, _PLANE_PAIR = (_CODES[t] for t in (ComboType.PLANE, ComboType.PLANE_SINGLE,
+                                                         ComboType.PLANE_PAIR))
+_WIDTHS = {_SINGLE: 1, _PAIR: 2, _TRIO: 3}
+#: Chains planned by :func:`_quick_plan`, widest first: (type code, width, shortest, value).
+_CHAINS = ((_PLANE, 3, 2, 4.0), (_CODES[ComboType.PAIR_CHAIN], 2, 3, 2.0),
+           (_CODES[ComboType.STRAIGHT], 1, 5, 1.0))
+_ROCKET_MOVE: Move = (_ROCKET, BIG_JOKER, 1, (SMALL_JOKER, BIG_JOKER))
+
+#: Rollout moves one decision may spend (all samples and candidates together).
+ROLLOUT_NODES = 4000
+#: Deals sampled per decision (each candidate is played out on every one).
+SAMPLES = 24
+#: Most candidates compared.
+CANDIDATES = 3
+#: A candidate is compared only if the heuristic scores it within this of its best.
+SCORE_WINDOW = 8.0
+#: The other seats must hold more than this many cards together (fewer: the endgame search of
+#: :func:`engine.ai.play.choose_play` decides).
+MIN_OTHERS = HARD.sample_cards
+#: Extra play-out wins a candidate needs over the heuristic's choice to replace it.
+MARGIN = 2
+#: Plan the other seats' sampled hands greedily in the rollouts (:func:`_quick_plan`).
+QUICK = True
+#: Budget units a rollout charges for planning a hand (a move costs one).
+PLAN_COST = 4
+#: An opponent with at most this many cards makes the rollout break its plan or bomb to stop it.
+ALARM = 4
+
+
+@lru_cache(maxsize=1 << 15)
+def _plan(hand: tuple[int, ...]) -> tuple[Move, ...]:
+    """The hand's plan as search moves, lowest value first."""
+    return tuple(_move(p) for p in plan_hand(hand).combos)
+
+
+@lru_cache(maxsize=1 << 14)
+def _quick_plan(hand: tuple[int, ...]) -> tuple[Move, ...]:
+    """A greedy plan of ``hand`` (about ten times cheaper than :func:`_plan`), for the sampled
+    hands of the other seats: rocket and bombs kept whole, then planes, pair chains and
+    straights (a straight only where it takes at least three lone cards), trios with the
+    lowest spare single or pair up to an A as kickers, pairs and singles; lowest value first
+    (:func:`engine.ai.decompose.combo_value`'s order)."""
+    c = list(hand)
+    out: list[tuple[float, Move]] = []
+    if c[SMALL_JOKER] and c[BIG_JOKER]:
+        out.append((20.0, _ROCKET_MOVE))
+        c[SMALL_JOKER] = c[BIG_JOKER] = 0
+    for r in range(SMALL_JOKER):
+        if c[r] == 4:
+            out.append((12.0 + r * 0.5, (_BOMB, r, 1, (r,) * 4)))
+            c[r] = 0
+    bodies: list[tuple[int, int, int]] = []  # (width, top, length) of trios and planes
+    for code, width, shortest, bonus in _CHAINS:
+        r = 0
+        while r <= ACE:
+            if c[r] < width or (width == 1 and c[r] > 1):
+                r += 1
+                continue
+            top = r
+            while top + 1 <= ACE and c[top + 1] >= width:
+                top += 1
+            length = top - r + 1
+            if width == 1:
+                lone = sum(1 for x in range(r, top + 1) if c[x] == 1)
+                if length < shortest or lone < 3:
+                    r = top + 1
+                    continue
+            if length >= shortest:
+                if width == 3:
+                    bodies.append((3, top, length))
+                else:
+                    cards = tuple(x for x in range(r, top + 1) for _ in range(width))
+                    out.append((top - 10 + bonus, (code, top, length, cards)))
+                for x in range(r, top + 1):
+                    c[x] -= width
+            r = top + 1
+    for r in range(SMALL_JOKER):
+        if c[r] == 3:
+            bodies.append((3, r, 1))
+            c[r] = 0
+    singles = [r for r in range(RANK_COUNT) if c[r] == 1]
+    pairs = [r for r in range(SMALL_JOKER) if c[r] == 2]
+    for _, top, length in bodies:
+        body = tuple(x for x in range(top - length + 1, top + 1) for _ in range(3))
+        lone = [x for x in singles if x <= ACE]
+        twos = [x for x in pairs if x <= ACE]
+        if len(lone) >= length:
+            wings = lone[:length]
+            for x in wings:
+                singles.remove(x)
+            code = _TRIO_SINGLE if length == 1 else _PLANE_SINGLE
+            cards = tuple(sorted(body + tuple(wings)))
+        elif len(twos) >= length:
+            wings = twos[:length]
+            for x in wings:
+                pairs.remove(x)
+            code = _TRIO_PAIR if length == 1 else _PLANE_PAIR
+            cards = tuple(sorted(body + tuple(x for x in wings for _ in range(2))))
+        else:
+            code, cards = (_TRIO if length == 1 else _PLANE), body
+        out.append((top - (10 if length == 1 else 6), (code, top, length, cards)))
+    out.extend((r - 10, (_PAIR, r, 1, (r, r))) for r in pairs)
+    out.extend((r - 10, (_SINGLE, r, 1, (r,))) for r in singles)
+    out.sort(key=lambda x: (x[0], -len(x[1][3])))
+    return tuple(m for _, m in out)
+
+
+def _lead(plan: list[Move], alarm_next: bool) -> Move:
+    """The rollout's lead: the last combination, else the lowest one (with an alarmed opponent
+    next, a combination it cannot answer with one card: anything but a single, else the top
+    single)."""
+    if len(plan) == 1 or not alarm_next:
+        return plan[0]
+    for m in plan:
+        if m[0] != _SINGLE:
+            return m
+    return plan[-1]
+
+
+def _follow(hand: tuple[int, ...], plan: list[Move], prev: Move, alarm: bool) -> Move | None:
+    """The rollout's answer to an opponent's ``prev``: the cheapest planned combination that
+    beats it (no bomb unless ``alarm``), else, with ``alarm``, the cheapest beating play of the
+    hand (bombs last), else pass (``None``)."""
+    if len(plan) == 1 and _beats(plan[0], prev):
+        return plan[0]
+    best = None
+    for m in plan:
+        if (alarm or m[0] < _BOMB) and _beats(m, prev) and (best is None or _cost(m) < _cost(best)):
+            best = m
+    if best is not None or not alarm:
+        return best
+    return _cheapest_beat(hand, prev)
+
+
+def _cost(m: Move) -> tuple[bool, int]:
+    """Cheapest first: a play that is no bomb, then the lowest main rank."""
+    return (m[0] >= _BOMB, m[1])
+
+
+def _cheapest_beat(hand: tuple[int, ...], prev: Move) -> Move | None:
+    """The cheapest play of ``hand`` beating ``prev``, breaking no bomb for a single, pair or
+    trio; bombs, then the rocket, last (``None``: none)."""
+    kind = prev[0]
+    width = _WIDTHS.get(kind)
+    if width is not None:
+        for r in range(prev[1] + 1, SMALL_JOKER if width > 1 else RANK_COUNT):
+            if width <= hand[r] < 4:
+                return (kind, r, 1, (r,) * width)
+    elif kind < _BOMB:
+        follows = _limited_follows(hand, kind, prev[1], prev[2], len(prev[3]))
+        plain = [m for m, _ in follows if m[0] < _BOMB]
+        if plain:
+            return min(plain, key=_cost)
+    if kind <= _BOMB:
+        for r in range((prev[1] + 1) if kind == _BOMB else 0, SMALL_JOKER):
+            if hand[r] == 4:
+                return (_BOMB, r, 1, (r,) * 4)
+    if hand[SMALL_JOKER] and hand[BIG_JOKER]:
+        return _ROCKET_MOVE
+    return None
+
+
+def rollout(hands: list[tuple[int, ...]], landlord: int, turn: int, prev: Move | None,
+            owner: int | None, budget: Budget, me: int | None = None) -> bool:
+    """Play a deal with every hand given out with the rollout policy; ``True`` if the landlord
+    wins. ``hands``: count vectors per seat (changed in place); ``turn``: the seat to act;
+    ``prev``/``owner``: the play to beat and its seat (``None``: ``turn`` leads); ``me``: the
+    seat whose hand is planned fully (:func:`_plan`) at the start, the others' greedily
+    (:func:`_quick_plan`; ``None``: every hand fully), as is a hand whose plan a play broke. Spends one budget unit per move and
+    :data:`PLAN_COST` per hand planned; raises the budget's exception when it runs out."""
+    seats = len(hands)
+    planners = [_plan if me is None or s == me or not QUICK else _quick_plan
+                for s in range(seats)]
+    replan = _quick_plan if QUICK else _plan
+    plans: list[list[Move]] = []
+    for s, h in enumerate(hands):
+        _spend(budget, PLAN_COST)
+        plans.append(list(planners[s](h)) if any(h) else [])
+    sizes = [sum(h) for h in hands]
+    while True:
+        budget.spend()
+        if owner == turn:
+            prev = owner = None
+        hand = hands[turn]
+        plan = plans[turn]
+        nxt = (turn + 1) % seats
+        mine = turn == landlord
+        if prev is None:
+            m: Move | None = _lead(plan, (mine or nxt == landlord) and sizes[nxt] == 1)
+        elif mine == (owner == landlord):
+            m = plan[0] if len(plan) == 1 and _beats(plan[0], prev) else None
+        else:
+            alarm = (min(sizes[s] for s in range(seats) if s != turn) if mine
+                     else sizes[landlord]) <= ALARM
+            m = _follow(hand, plan, prev, alarm)
+        if m is not None:
+            hand = minus(hand, m[3])
+            hands[turn] = hand
+            sizes[turn] -= len(m[3])
+            if not sizes[turn]:
+                return mine
+            if m in plan:
+                plan.remove(m)
+            else:
+                _spend(budget, PLAN_COST)
+                plans[turn] = list(replan(hand))
+            prev, owner = m, turn
+        turn = nxt
+
+
+def _spend(budget: Budget, units: int) -> None:
+    budget.nodes -= units - 1
+    budget.spend()
+
+
+def _kind(p: Play | None) -> tuple:
+    """What makes two candidates differ in kind: pass, or type and length, and whether the play
+    spends a control (a 2, a joker, a bomb)."""
+    if p is None:
+        return ("pass",)
+    control = p.type in (ComboType.BOMB, ComboType.ROCKET) or max(p.cards) >= TWO
+    return (p.type, p.n, len(p.cards), control)
+
+
+def candidates(k: Knowledge, choice: Play | None) -> list[Play | None]:
+    """The plays worth comparing at this decision, the heuristic's ``choice`` first: up to
+    :data:`CANDIDATES` plays (pass included when following) of different kinds scored within
+    :data:`SCORE_WINDOW` of the best. One candidate only (the choice) where the heuristic is
+    sure or the endgame search decides."""
+    if sum(k.counts) - sum(k.hand) <= MIN_OTHERS:
+        return [choice]
+    ranked = rank_plays(k, HARD)
+    top = ranked[0][0]
+    out = [choice]
+    kinds = {_kind(choice)}
+    for score, p in ranked:
+        if len(out) >= CANDIDATES or score < top - SCORE_WINDOW:
+            break
+        kind = _kind(p)
+        if kind in kinds:
+            continue
+        kinds.add(kind)
+        out.append(p)
+    return out
+
+
+def playout_wins(k: Knowledge, cands: list[Play | None], rng: random.Random,
+                 budget: Budget, samples: int = SAMPLES) -> tuple[list[int], int]:
+    """Play-out wins per candidate over ``samples`` deals drawn from ``rng``, and the number of
+    deals played out for every candidate (a deal cut by the budget is dropped: anytime)."""
+    wins = [0] * len(cands)
+    done = 0
+    nxt = k.next_seat()
+    me_landlord = k.is_landlord
+    prev = _move(k.prev) if k.prev is not None else None
+    for hands in likely_deals(k, rng, samples):
+        row = []
+        try:
+            for p in cands:
+                h = list(hands)
+                if p is None:
+                    won = rollout(h, k.landlord, nxt, prev, k.prev_seat, budget, k.seat)
+                else:
+                    rest = minus(k.hand, p.cards)
+                    if not any(rest):
+                        won = me_landlord
+                    else:
+                        h[k.seat] = rest
+                        won = rollout(h, k.landlord, nxt, _move(p), k.seat, budget, k.seat)
+                row.append(won == me_landlord)
+        except _Budget:
+            break
+        done += 1
+        for i, w in enumerate(row):
+            wins[i] += w
+    return wins, done
+
+
+def revise(k: Knowledge, choice: Play | None, rng: random.Random,
+           deadline: float | None = None, nodes: int = ROLLOUT_NODES) -> Play | None:
+    """The heuristic's ``choice`` at this decision, or a candidate of another kind that wins
+    :data:`MARGIN` more play-outs (see module doc). ``nodes``: the rollout moves to spend;
+    ``deadline``: a ``time.perf_counter()`` safety net (``None``: none)."""
+    cands = candidates(k, choice)
+    if len(cands) < 2:
+        return choice
+    wins, done = playout_wins(k, cands, rng, Budget(nodes, deadline))
+    if not done:
+        return choice
+    best = max(range(len(cands)), key=lambda i: (wins[i], -i))
+    return cands[best] if wins[best] >= wins[0] + MARGIN else choice

@@ -1,0 +1,106 @@
+"""The mid-game Monte Carlo of ``hard`` (engine.ai.montecarlo; RULES.md §4, §6)."""
+
+from __future__ import annotations
+
+import random
+
+from engine.ai import montecarlo
+from engine.ai.endgame import Budget
+from engine.ai.hand import counts_of
+from engine.ai.knowledge import Knowledge
+from engine.cards import parse_ranks
+from engine.combos import ComboType
+from engine.presets import SCORE
+from engine.trick import read_play
+
+
+def _knowledge(seat: int, hand: str, counts: tuple[int, int, int], unseen: str,
+               trick: tuple[int, str] | None = None) -> Knowledge:
+    """Seat ``seat``'s knowledge (landlord seat 0) holding ``hand`` with ``unseen`` held by the
+    other two seats (their counts must add up), following ``trick`` (seat, cards) if given."""
+    own, rest = counts_of(parse_ranks(hand)), counts_of(parse_ranks(unseen))
+    assert sum(counts) - counts[seat] == sum(rest) and counts[seat] == sum(own)
+    prev = read_play(parse_ranks(trick[1]), None, None, SCORE) if trick else None
+    return Knowledge(seat=seat, landlord=0, hand=tuple(own), counts=counts, prev=prev,
+                     prev_seat=trick[0] if trick else None, unseen=tuple(rest),
+                     known=(None, None, None), landlord_kitty=(0,) * 15,
+                     played_by=((0,) * 15,) * 3)
+
+
+def _counted(nodes: int) -> tuple[Budget, list[int]]:
+    """A budget that also records what is left of it after each spend."""
+    left: list[int] = []
+
+    class Counting(Budget):
+        def spend(self) -> None:
+            try:
+                super().spend()
+            finally:
+                left.append(self.nodes)
+
+    return Counting(nodes), left
+
+
+def _one_card_landlord() -> Knowledge:
+    # The landlord (seat 0) has one card left and leads an A; farmer seat 1 holds the last 2
+    # (the others and both jokers are gone); the unseen cards hold no 2, joker or bomb.
+    return _knowledge(1, "25566778899", (1, 11, 17), "333444TTTJJJQQQKKK", trick=(0, "A"))
+
+
+def _opening_follow() -> Knowledge:
+    # The landlord led a 7 from its 20 cards; farmer seat 1 holds 17.
+    return _knowledge(1, "3445667899JQKA22X", (19, 17, 17),
+                      "33344555667788899TTTTJJJQQQKKKAAA22D", trick=(0, "7"))
+
+
+def test_rollout_plays_a_known_deal_to_its_end():
+    # The landlord leads the rocket, then its pair: nobody can answer either.
+    hands = [counts_of(parse_ranks(h)) for h in ("33XD", "456789TJ", "56789TJQ")]
+    budget = Budget(100)
+    assert montecarlo.rollout([tuple(h) for h in hands], 0, 0, None, None, budget) is True
+    # Three hands planned, four moves: 33, pass, pass, rocket.
+    assert budget.nodes == 100 - 3 * montecarlo.PLAN_COST - 4
+
+
+def test_revise_replaces_a_losing_pass_with_the_winning_2():
+    # Passing lets the one-card landlord keep the lead and play out; the 2 takes the trick
+    # and the farmer then leads pairs the landlord cannot answer.
+    k = _one_card_landlord()
+    got = montecarlo.revise(k, None, random.Random(5))
+    assert got is not None and got.type is ComboType.SINGLE and got.cards == (12,)
+
+
+def test_playout_wins_count_the_pass_as_lost_and_the_2_as_won():
+    k = _one_card_landlord()
+    two = next(p for _, p in montecarlo.rank_plays(k) if p is not None and p.cards == (12,))
+    wins, done = montecarlo.playout_wins(k, [None, two], random.Random(1), Budget(10_000),
+                                         samples=16)
+    assert done == 16
+    assert wins[1] == 16 and wins[0] < 8
+
+
+def test_same_generator_state_gives_the_same_decision_and_counts():
+    k = _opening_follow()
+    cands = montecarlo.candidates(k, None)
+    assert len(cands) >= 2
+    a = montecarlo.playout_wins(k, cands, random.Random(42), Budget(4000))
+    b = montecarlo.playout_wins(k, cands, random.Random(42), Budget(4000))
+    assert a == b
+    assert montecarlo.revise(k, None, random.Random(7)) == montecarlo.revise(
+        k, None, random.Random(7))
+
+
+def test_the_budget_caps_the_rollout_moves_and_drops_the_cut_deal():
+    k = _opening_follow()
+    cands = montecarlo.candidates(k, None)
+    budget, left = _counted(150)
+    wins, done = montecarlo.playout_wins(k, cands, random.Random(3), budget, samples=50)
+    # The spend that overdraws the budget raises, and nothing is played after it.
+    assert left[-1] < 0 and all(n >= 0 for n in left[:-1])
+    assert 0 < done < 50
+    assert all(w <= done for w in wins)
+
+
+def test_no_search_near_the_end_where_the_endgame_search_decides():
+    k = _knowledge(1, "3456", (5, 4, 5), "899TTJQKA2", trick=(0, "7"))
+    assert montecarlo.candidates(k, None) == [None]
