@@ -128,10 +128,10 @@ def _quick_plan(hand: tuple[int, ...]) -> tuple[Move, ...]:
     pairs = [r for r in range(SMALL_JOKER) if c[r] == 2]
     for _, top, length in bodies:
         body = tuple(x for x in range(top - length + 1, top + 1) for _ in range(3))
-        lone = [x for x in singles if x <= ACE]
+        spare = [x for x in singles if x <= ACE]
         twos = [x for x in pairs if x <= ACE]
-        if len(lone) >= length:
-            wings = lone[:length]
+        if len(spare) >= length:
+            wings = spare[:length]
             for x in wings:
                 singles.remove(x)
             code = _TRIO_SINGLE if length == 1 else _PLANE_SINGLE
@@ -212,8 +212,9 @@ def rollout(hands: list[tuple[int, ...]], landlord: int, turn: int, prev: Move |
     wins. ``hands``: count vectors per seat (changed in place); ``turn``: the seat to act;
     ``prev``/``owner``: the play to beat and its seat (``None``: ``turn`` leads); ``me``: the
     seat whose hand is planned fully (:func:`_plan`) at the start, the others' greedily
-    (:func:`_quick_plan`; ``None``: every hand fully), as is a hand whose plan a play broke. Spends one budget unit per move and
-    :data:`PLAN_COST` per hand planned; raises the budget's exception when it runs out."""
+    (:func:`_quick_plan`; ``None``: every hand fully), as is a hand whose plan a play broke.
+    Spends one budget unit per move and :data:`PLAN_COST` per hand planned; raises the
+    budget's exception when it runs out."""
     seats = len(hands)
     planners = [_plan if me is None or s == me or not QUICK else _quick_plan
                 for s in range(seats)]
