@@ -104,3 +104,27 @@ def test_the_budget_caps_the_rollout_moves_and_drops_the_cut_deal():
 def test_no_search_near_the_end_where_the_endgame_search_decides():
     k = _knowledge(1, "3456", (5, 4, 5), "899TTJQKA2", trick=(0, "7"))
     assert montecarlo.candidates(k, None) == [None]
+
+
+def test_quick_plan_splits_the_hand_into_legal_plays():
+    rng = random.Random(11)
+    deck = [r for r in range(15) for _ in range(4 if r < 13 else 1)]
+    types = list(ComboType)
+    for _ in range(300):
+        rng.shuffle(deck)
+        hand = tuple(counts_of(deck[:17]))
+        plan = montecarlo._quick_plan(hand)
+        used = [0] * 15
+        for kind, main, n, cards in plan:
+            play = read_play(cards, types[kind], None, SCORE)
+            assert (play.type, play.main, play.n) == (types[kind], main, n)
+            for r in cards:
+                used[r] += 1
+        assert tuple(used) == hand
+
+
+def test_quick_plan_keeps_the_rocket_and_bombs_and_kicks_the_lowest_single():
+    plan = montecarlo._quick_plan(tuple(counts_of(parse_ranks("3777799JJJKXD"))))
+    shown = sorted((list(ComboType)[m[0]].value, m[3]) for m in plan)
+    assert shown == sorted([("rocket", (13, 14)), ("bomb", (4, 4, 4, 4)),
+                            ("trio_single", (0, 8, 8, 8)), ("pair", (6, 6)), ("single", (10,))])
