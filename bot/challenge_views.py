@@ -102,11 +102,13 @@ def mp_text(matchpoints: int, lang: str) -> str:
 
 
 def board_scene(challenge_id: int, board: Sequence[Standing], deals: int, lang: str,
-                labels: object) -> BoardScene:
-    """The board picture's input (``labels``: :func:`bot.scenes.picture_labels` of ``lang``)."""
+                labels: object, *, final: bool = False) -> BoardScene:
+    """The board picture's input (``labels``: :func:`bot.scenes.picture_labels` of ``lang``;
+    ``final``: the challenge is closed, the board is its final one)."""
     rows = tuple(BoardRow(line.place, line.name, line.matchpoints, line.deals, deals)
                  for line in board[:25])
-    return BoardScene(title(challenge_id, lang), rows, labels)  # type: ignore[arg-type]
+    return BoardScene(title(challenge_id, lang), rows, labels,  # type: ignore[arg-type]
+                      final=final)
 
 
 def announcement(challenge_id: int, options: ChallengeOptions, seed_hash: str,

@@ -51,7 +51,7 @@ from bot.game.challenge import (
 )
 from bot.game.config import TableConfig
 from bot.game.context import GameContext
-from bot.game.deal import Ack, DealDriver
+from bot.game.deal import Ack, DealDriver, Standings
 from bot.game.drawing import Drawing
 from bot.game.lobby import Person
 from bot.game.outlet import Unreachable
@@ -361,7 +361,7 @@ class Challenges:
         assert table.challenge_deal is not None
         return ai_seed(record.seed, table.challenge_deal, len(state.history))
 
-    async def settle(self, table: Table, state: DealState) -> tuple[Settlement, str]:
+    async def settle(self, table: Table, state: DealState) -> tuple[Settlement, Standings]:
         """Record the member's result (their points from :data:`MEMBER_SEAT`) with the deal's
         end and the table in one store transaction (no beans move); returns the settlement to
         show and the comparison with the others for the result message. A deal finished after
@@ -386,7 +386,8 @@ class Challenges:
                                              table=table.to_dict())
             text = t("challenge.not_counted", lang)
         n = len(result.points)
-        return Settlement(table.deal_id, 0, tuple(result.points), (0,) * n, (None,) * n), text
+        settlement = Settlement(table.deal_id, 0, tuple(result.points), (0,) * n, (None,) * n)
+        return settlement, Standings(text)
 
     async def deal_over(self, table: Table) -> None:
         """After the deal's result: the member's table is no longer stored (it stays in memory
@@ -413,7 +414,8 @@ class Challenges:
     async def _drawing(self, record: ChallengeRecord, board: list[Standing] | None = None, *,
                        closed: bool = False) -> Drawing:
         """The group's challenge message: the board's picture (in the group's pictures mode)
-        with the announcement as caption, and the Enter button while it is open."""
+        with the announcement as caption, and the Enter button while it is open; once
+        ``closed`` the picture carries the final mark."""
         if board is None:
             board = await self.board(record.challenge_id)
         options = _options(record)
@@ -425,7 +427,7 @@ class Challenges:
         if not record.options.get("pictures", True):
             return Drawing(text, markup)
         scene = views.board_scene(record.challenge_id, board, options.deals, lang,
-                                  picture_labels(lang))
+                                  picture_labels(lang), final=closed)
         return Drawing(text, markup, scene, partial(render_challenge_board, scene),
                        "challenge.png")
 

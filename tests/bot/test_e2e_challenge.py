@@ -16,16 +16,18 @@ import re
 import subprocess
 import sys
 
-from bot.challenge_views import challenge_callback, mp_text
+from bot.challenge_views import challenge_callback, mp_text, title
 from bot.game import challenges as challenge_driver
 from bot.game.match import prizes
 from bot.game.table import DEAL, challenge_key
 from bot.i18n import t
 from bot.match_views import place_text
+from bot.scenes import picture_labels
 from bot.outlet.telegram import job_name
 from bot.views import points_text
 from engine import Action, DealState, apply, new_deal
 from engine.ai import choose_action
+from images.challenge_board import BoardRow, BoardScene, render_challenge_board
 from tests.bot.flow_helpers import LANG, Players, hand_message
 from tests.conftest import BotRunner
 from tests.fakebot import Chat, FakeBotApi, FakeMessage, User
@@ -282,8 +284,15 @@ async def test_three_members_play_a_two_deal_challenge(fake_api: FakeBotApi,
     ledger = await store.challenge_ledger(cid)
     assert sum(r.amount for r in ledger) == 0 and len(ledger) == 3 + sum(1 for p in paid if p)
     assert (await store.totals()).conserved
-    # The closed message has no Enter button any more; entering now is refused.
+    # The closed message has no Enter button any more; its board carries the final mark.
     assert not enter_message_or_none(api, group)
+    await app.bot_data.outlet.caught_up()
+    closed = api.message(group, announced.message_id)
+    final_board = BoardScene(title(cid, LANG), tuple(BoardRow(place, name, mp, 2, 2)
+                                                     for name, place, mp in expected),
+                             picture_labels(LANG), final=True)
+    assert api.file(closed.photo) == render_challenge_board(final_board)
+    # entering now is refused
     answer = await press(api, dan, announced, challenge_callback(cid, "enter"))
     assert answer.params["text"] == t("challenge.pop_closed", LANG)
     assert await store.get_player(dan.id) is None  # nothing was taken, nobody was made
