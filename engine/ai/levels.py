@@ -7,8 +7,9 @@
   counts no cards and searches no endgame.
 * ``hard``: everything (:mod:`engine.ai.play`): planning, card counting read with what the
   opponents' passes make likely, alarm blocking, cooperation and the endgame search (forced-win
-  proofs, and exact search over deals weighted by the passes). Auto-play and hints use
-  ``hard``.
+  proofs, and exact search over deals weighted by the passes), and in mid-game, where its
+  best plays differ in kind, play-outs of each over sampled deals (:mod:`engine.ai.montecarlo`).
+  Auto-play and hints use ``hard``.
 
 Both entry points take a :class:`engine.view.SeatView` only, so the AI cannot read hidden hands.
 The four-player two-deck game (RULES.md §11) is played by :mod:`engine.ai.four` at every level.
@@ -115,9 +116,14 @@ def hint_advice(view: SeatView, limit: int = 5, *, seed: Seed = None) -> Advice:
     if not _supported(view):
         return Advice(False, simple.hints(view, limit))
     rng, deadline = _rng(view, seed)
-    first, plays = hint_choice(knowledge_from_view(view), limit, rng, deadline)
+    k = knowledge_from_view(view)
+    first, plays = hint_choice(k, limit, rng, deadline)
+    better = montecarlo.revise(k, first, rng, deadline)
+    if better != first:  # the choice of choose_action: hints lead with it too
+        first = better
+        plays = ([better] if better is not None else []) + [p for p in plays if p != better]
     out = []
-    for p in plays:
+    for p in plays[:limit]:
         try:
             out.append(read_play(p.cards, p.type, view.trick.play, view.rules))
         except IllegalAction:

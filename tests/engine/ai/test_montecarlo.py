@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import random
 
-from engine.ai import montecarlo
+from engine.action import Action
+from engine.ai import levels, montecarlo
 from engine.ai.endgame import Budget
 from engine.ai.hand import counts_of
-from engine.ai.knowledge import Knowledge
+from engine.ai.knowledge import Knowledge, knowledge_from_view
+from engine.ai.play import HARD, choose_play
 from engine.cards import parse_ranks
 from engine.combos import ComboType
+from engine.deal import apply, new_deal
 from engine.presets import SCORE
 from engine.trick import read_play
 
@@ -128,3 +131,23 @@ def test_quick_plan_keeps_the_rocket_and_bombs_and_kicks_the_lowest_single():
     shown = sorted((list(ComboType)[m[0]].value, m[3]) for m in plan)
     assert shown == sorted([("rocket", (13, 14)), ("bomb", (4, 4, 4, 4)),
                             ("trio_single", (0, 8, 8, 8)), ("pair", (6, 6)), ("single", (10,))])
+
+
+def test_hints_lead_with_the_seats_own_choice_all_deal_long():
+    state = new_deal(SCORE, seed=4, first_bidder=0)
+    for a in (Action("bid", 0, value=1), Action("pass", 1), Action("pass", 2)):
+        state = apply(state, a)
+    revised = 0
+    while state.phase == "playing":
+        view = state.view(state.to_act[0])
+        action = levels.choose_action(view, "hard", seed=9)
+        advice = levels.hint_advice(view, seed=9)
+        if action.kind == "pass":
+            assert advice.pass_first
+        else:
+            assert not advice.pass_first and advice.plays[0].cards == action.cards
+        k = knowledge_from_view(view)
+        revised += montecarlo.revise(k, choose_play(k, HARD, random.Random(1)),
+                                     random.Random(1)) != choose_play(k, HARD, random.Random(1))
+        state = apply(state, action)
+    assert revised  # the play-outs changed at least one decision of this deal
