@@ -47,6 +47,7 @@ _TRIO, _TRIO_SINGLE, _TRIO_PAIR = (_CODES[t] for t in (ComboType.TRIO, ComboType
 _PLANE, _PLANE_SINGLE, _PLANE_PAIR = (_CODES[t] for t in (ComboType.PLANE, ComboType.PLANE_SINGLE,
                                                          ComboType.PLANE_PAIR))
 _WIDTHS = {_SINGLE: 1, _PAIR: 2, _TRIO: 3}
+_CHAIN_WIDTHS = {_CODES[ComboType.STRAIGHT]: 1, _CODES[ComboType.PAIR_CHAIN]: 2}
 #: Chains planned by :func:`_quick_plan`, widest first: (type code, width, shortest, value).
 _CHAINS = ((_PLANE, 3, 2, 4.0), (_CODES[ComboType.PAIR_CHAIN], 2, 3, 2.0),
            (_CODES[ComboType.STRAIGHT], 1, 5, 1.0))
@@ -185,13 +186,27 @@ def _cost(m: Move) -> tuple[bool, int]:
 
 def _cheapest_beat(hand: tuple[int, ...], prev: Move) -> Move | None:
     """The cheapest play of ``hand`` beating ``prev``, breaking no bomb for a single, pair or
-    trio; bombs, then the rocket, last (``None``: none)."""
+    trio (with a kicker or not); bombs, then the rocket, last (``None``: none)."""
     kind = prev[0]
     width = _WIDTHS.get(kind)
     if width is not None:
         for r in range(prev[1] + 1, SMALL_JOKER if width > 1 else RANK_COUNT):
             if width <= hand[r] < 4:
                 return (kind, r, 1, (r,) * width)
+    elif kind in _CHAIN_WIDTHS:
+        width, n, run = _CHAIN_WIDTHS[kind], prev[2], 0
+        for r in range(ACE + 1):
+            run = run + 1 if hand[r] >= width else 0
+            if r > prev[1] and run >= n:
+                return (kind, r, n, tuple(x for x in range(r - n + 1, r + 1)
+                                          for _ in range(width)))
+    elif kind in (_TRIO_SINGLE, _TRIO_PAIR):
+        width = 1 if kind == _TRIO_SINGLE else 2
+        for r in range(prev[1] + 1, SMALL_JOKER):
+            if hand[r] == 3:
+                for x in range(RANK_COUNT if width == 1 else SMALL_JOKER):
+                    if x != r and hand[x] >= width:
+                        return (kind, r, 1, tuple(sorted((r,) * 3 + (x,) * width)))
     elif kind < _BOMB:
         follows = _limited_follows(hand, kind, prev[1], prev[2], len(prev[3]))
         plain = [m for m, _ in follows if m[0] < _BOMB]

@@ -6,7 +6,7 @@ import random
 
 from engine.action import Action
 from engine.ai import levels, montecarlo
-from engine.ai.endgame import Budget
+from engine.ai.endgame import Budget, _beats, _limited_follows
 from engine.ai.hand import counts_of
 from engine.ai.knowledge import Knowledge, knowledge_from_view
 from engine.ai.play import HARD, choose_play
@@ -151,3 +151,26 @@ def test_hints_lead_with_the_seats_own_choice_all_deal_long():
                                      random.Random(1)) != choose_play(k, HARD, random.Random(1))
         state = apply(state, action)
     assert revised  # the play-outs changed at least one decision of this deal
+
+
+def test_the_cheapest_beat_is_a_legal_answer_whenever_one_exists():
+    rng = random.Random(5)
+    deck = [r for r in range(15) for _ in range(4 if r < 13 else 1)]
+    for _ in range(400):
+        rng.shuffle(deck)
+        hand, other = tuple(counts_of(deck[:17])), tuple(counts_of(deck[17:34]))
+        for prev in montecarlo._quick_plan(other):
+            got = montecarlo._cheapest_beat(hand, prev)
+            follows = _limited_follows(hand, prev[0], prev[1], prev[2], len(prev[3]))
+            if got is None:
+                assert not follows
+                continue
+            assert _beats(got, prev) and all(got[3].count(r) <= hand[r] for r in got[3])
+            play = read_play(got[3], list(ComboType)[got[0]], None, SCORE)
+            assert (play.main, play.n) == (got[1], got[2])
+            plain = [m for m, _ in follows if m[0] < montecarlo._BOMB]
+            if prev[0] in (*montecarlo._WIDTHS, montecarlo._TRIO_SINGLE, montecarlo._TRIO_PAIR):
+                # A single, pair or trio (kicker or not) breaks no bomb.
+                plain = [m for m in plain if hand[m[1]] < 4]
+            if plain:  # no bomb while a plain answer exists, and none lower
+                assert got[0] < montecarlo._BOMB and got[1] == min(m[1] for m in plain)
