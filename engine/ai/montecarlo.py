@@ -307,15 +307,16 @@ def candidates(k: Knowledge, choice: Play | None) -> list[Play | None]:
 
 
 def playout_wins(k: Knowledge, cands: list[Play | None], rng: random.Random,
-                 budget: Budget, samples: int = SAMPLES) -> tuple[list[int], int]:
-    """Play-out wins per candidate over ``samples`` deals drawn from ``rng``, and the number of
-    deals played out for every candidate (a deal cut by the budget is dropped: anytime)."""
+                 budget: Budget, samples: int | None = None) -> tuple[list[int], int]:
+    """Play-out wins per candidate over ``samples`` deals (default :data:`SAMPLES`) drawn from
+    ``rng``, and the number of deals played out for every candidate (a deal cut by the budget
+    is dropped: anytime)."""
     wins = [0] * len(cands)
     done = 0
     nxt = k.next_seat()
     me_landlord = k.is_landlord
     prev = _move(k.prev) if k.prev is not None else None
-    for hands in likely_deals(k, rng, samples):
+    for hands in likely_deals(k, rng, SAMPLES if samples is None else samples):
         row = []
         try:
             for p in cands:
@@ -339,14 +340,16 @@ def playout_wins(k: Knowledge, cands: list[Play | None], rng: random.Random,
 
 
 def revise(k: Knowledge, choice: Play | None, rng: random.Random,
-           deadline: float | None = None, nodes: int = ROLLOUT_NODES) -> Play | None:
+           deadline: float | None = None, nodes: int | None = None) -> Play | None:
     """The heuristic's ``choice`` at this decision, or a candidate of another kind that wins
-    :data:`MARGIN` more play-outs (see module doc). ``nodes``: the rollout moves to spend;
-    ``deadline``: a ``time.perf_counter()`` safety net (``None``: none)."""
+    :data:`MARGIN` more play-outs (see module doc). ``nodes``: the budget units to spend
+    (default :data:`ROLLOUT_NODES`); ``deadline``: a ``time.perf_counter()`` safety net
+    (``None``: none)."""
     cands = candidates(k, choice)
     if len(cands) < 2:
         return choice
-    wins, done = playout_wins(k, cands, rng, Budget(nodes, deadline))
+    budget = Budget(ROLLOUT_NODES if nodes is None else nodes, deadline)
+    wins, done = playout_wins(k, cands, rng, budget)
     if not done:
         return choice
     best = max(range(len(cands)), key=lambda i: (wins[i], -i))
