@@ -12,6 +12,7 @@ import asyncio
 import gc
 import logging
 import os
+import sys
 
 from telegram import BotCommand
 from telegram.ext import ApplicationBuilder, Defaults
@@ -45,6 +46,8 @@ RATE_LIMIT_RETRIES = 3
 OVERALL_RATE_LIMIT = 30
 # Seconds a stopping bot waits for the outbox to send what it holds.
 FLUSH_SECONDS = 5.0
+# Seconds a thread holding the GIL keeps it while another waits (`sys.setswitchinterval`).
+SWITCH_INTERVAL = 0.001
 
 log = logging.getLogger(__name__)
 
@@ -128,10 +131,14 @@ async def _settle() -> None:
     """The last step of start-up: every card picture drawn once (:func:`images.warm.warm_up`,
     off the event loop), then what start-up built moved out of the garbage collector's sight
     (``gc.freeze``): a full collection then walks only what the deals allocate, not the
-    libraries, fonts and card sprites, so it does not stall the event loop for long."""
+    libraries, fonts and card sprites, so it does not stall the event loop for long. The
+    interpreter hands the GIL over every :data:`SWITCH_INTERVAL` seconds (5 ms by default):
+    while pictures are drawn and the AI thinks in worker threads, the event loop, which answers
+    the presses, waits for it at most that long each time it wakes up."""
     await asyncio.to_thread(warm_up)
     gc.collect()
     gc.freeze()
+    sys.setswitchinterval(SWITCH_INTERVAL)
 
 
 async def _post_stop(application: App) -> None:

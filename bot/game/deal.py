@@ -369,17 +369,23 @@ class DealDriver:
 
     async def show(self, table: Table, first: int | None = None) -> list[int]:
         """Bring every human's hand message (seat ``first`` before the others) and the
-        audience's table message up to date; withdraw "your turn" notices of seats no longer to
+        audience's table message up to date (asked for right after the presser's own hand, so it
+        is drawn while the other hands are); withdraw "your turn" notices of seats no longer to
         act. Returns the seats whose private chat is closed to the bot (marked ``blocked``)
         (lock held)."""
         state = table.state
         assert state is not None
         blocked = []
-        for seat in _hand_order(table, first):
+        order = _hand_order(table, first)
+        presser = 1 if first in order else 0
+        for i, seat in enumerate(order):
+            if i == presser:  # the audience's message, drawn alongside the other hands
+                self.update_table(table)
             if not await self.show_hand(table, seat):
                 blocked.append(seat)
+        if len(order) == presser:
+            self.update_table(table)
         await self._withdraw_notices(table)
-        self.update_table(table)
         return blocked
 
     async def show_hand(self, table: Table, seat: int, *, clock: bool = True) -> bool:
