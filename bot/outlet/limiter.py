@@ -5,14 +5,15 @@ Telegram allows a group about 20 messages (sends, edits, deletes) per minute; a 
 bursts 20 and then refills one every 3 s lets 40 through in a sliding minute and earns 429s. A
 :class:`SlidingWindow` lets at most ``limit`` requests start in any ``period`` seconds, never
 more; a request counts from its start until it is answered (:meth:`SlidingWindow.finish`), and
-from its answer on for the period (plus a small margin for the clocks): Telegram counts it from
-when it arrived there, which is somewhere between the two, so no request held up on the way
+from its answer on for the period (plus :data:`MARGIN`): Telegram counts it from when it
+arrived there, which is somewhere between the two, so no request held up on the way
 (rendering, a busy event loop, a slow network) can land in the same server minute as the 20th
-after it. That is as tight as the budget can be spent safely: a group's edits 60/20 = 3 s apart
-plus the round trip over 20. Private chats have no group budget (Telegram allows
-about one message per second there). The whole bot may send about 30 requests that name a chat
-per second: PTB's overall limiter is a bucket too (it lets about 60 through in a sliding second),
-so a strict window for the whole bot (:class:`InFlightWindow`) keeps that limit as well.
+after it. A group's edits go 61/20 ≈ 3.05 s apart at the most (0.1 s of margin for the clocks
+would do, 3.005 s, once the workers' shared window counts from answers as well). Private
+chats have no group budget (Telegram allows about one message per second there). The whole
+bot may send about 30 requests that name a chat per second: PTB's overall limiter is a bucket
+too (it lets about 60 through in a sliding second), so a strict window for the whole bot
+(:class:`InFlightWindow`) keeps that limit as well.
 
 ``AIORateLimiter`` answers a 429 by pausing *every* request of the bot; :class:`ChatRateLimiter`
 pauses only the chat the 429 was for, for its ``retry_after``, and then sends the request again
@@ -39,9 +40,11 @@ log = logging.getLogger(__name__)
 GROUP_LIMIT = 20
 #: The window of that limit, in seconds.
 GROUP_PERIOD = 60.0
-#: Added to the window: a request counts from its answer here (:meth:`SlidingWindow.finish`),
-#: Telegram counts it from its arrival there, which came before; this covers the two clocks.
-MARGIN = 0.1
+#: Added to the window. Here a request counts from its answer (:meth:`SlidingWindow.finish`),
+#: after its arrival there, so 0.1 s for the two clocks would do (edits 3.005 s apart); the
+#: workers' shared window (:mod:`bot.workers.flood`) takes this period and counts from each
+#: start, which a slow upload or a busy loop can leave a second before the arrival.
+MARGIN = 1.0
 #: Overall requests per second for one bot (Telegram: about 30).
 OVERALL_RATE = 30
 #: Added to the overall second, for clocks that differ a little (requests that overtake each

@@ -11,14 +11,14 @@ of one message (``settings.table_edit_interval``).
 
 The group's budget is spent so that the table never falls far behind: edits of a group are
 paced evenly after the chat's last request, at the shortest spacing that never finds the
-window full given the requests in it (:meth:`Outbox.pace`): 60.1 s / 20 ≈ 3.0 s, the flood
-limit's own floor, while the window holds only the table's edits; longer while other messages
-(results, lobbies, notices) use part of the budget, and back to 3.0 s as they leave the window.
-So the budget is never spent in a burst followed by a long silence (ten edits in the first
-seconds of a deal would leave the table frozen for the rest of the minute); the table is never
-more than about one pace behind its state. No slots are kept free: a message the pacing does
-not send (a deal's result, an announcement) takes the chat's next free slot, before the next
-paced edit, which then waits one pace from it.
+window full given the requests in it (:meth:`Outbox.pace`): 61 s / 20 ≈ 3.05 s, the flood
+limit's own floor plus the window's margin, while the window holds only the table's edits;
+longer while other messages (results, lobbies, notices) use part of the budget, and back to
+the floor as they leave the window. So the budget is never spent in a burst followed by a
+long silence (ten edits in the first seconds of a deal would leave the table frozen for the
+rest of the minute); the table is never more than about one pace behind its state. No slots
+are kept free: a message the pacing does not send (a deal's result, an announcement) takes
+the chat's next free slot, before the next paced edit, which then waits one pace from it.
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ class Outbox:
         """Seconds from the chat's last request to its next paced edit: the shortest even
         spacing of the edits from then on that never finds the window full, given the
         requests in it now (edits, results, lobbies, notices, each counted until it leaves the
-        window). ``window.period / limit`` (≈ 3.0 s at 20 per 60.1 s) when the window holds
+        window). ``window.period / limit`` (≈ 3.05 s at 20 per 61 s) when the window holds
         only evenly paced edits; longer while other messages use part of the budget, back to
         that as they leave the window. ``reserve`` slots, if any, are left out of the limit.
 
