@@ -12,7 +12,9 @@ a small asyncpg pool next to the store's.
   another (``FOR UPDATE SKIP LOCKED``). The row stays a day after it was done, so Telegram's
   retries of it are recognised by ``update_id``.
 - **Flood slots** are request start times per chat (key 0: the whole bot), counted by every
-  worker under a transaction-level advisory lock of that chat, so the budgets are shared.
+  worker under a transaction-level advisory lock of that chat, so the budgets are shared. The
+  bot's overall slots count a request from its start until a second after its answer (while it
+  is in flight its slot's time lies ahead), so requests delayed on the way cannot bunch up.
 - **Leases** are named claims that run out by themselves (a table's group message is edited by
   one worker at a time).
 """
@@ -32,6 +34,8 @@ import asyncpg
 LOCK_POOL_SIZE = 12
 #: How long a done update is remembered (Telegram gives up retrying well within a day).
 INBOX_DAYS = 1.0
+#: Seconds between two looks at a window whose oldest counted request is still in flight.
+IN_FLIGHT_POLL = 0.02
 
 
 def now_ms() -> int:
@@ -194,10 +198,14 @@ class SharedDb:
     # --- Flood windows and leases --------------------------------------------------------------
 
     async def take_slot(self, chat_id: int, limit: int, period: float,
-                        reserve: int = 0) -> tuple[int | None, float, int]:
+                        reserve: int = 0, *, hold: float = 0.0) -> tuple[int | None, float, int]:
         """Start a request of chat ``chat_id`` now if fewer than ``limit - reserve`` started in
         the last ``period`` seconds, counting every worker's: ``(slot id, 0, used)``; else
-        ``(None, seconds until one may, used)``."""
+        ``(None, seconds until one may, used)``.
+
+        ``hold`` > 0: the request is *in flight* until :meth:`end_slot` (its slot counts from
+        ``hold`` seconds ahead until then, so a worker that dies with it in flight frees it
+        ``hold + period`` seconds later); a slot in flight makes the wait a short poll."""
         now = now_ms()
         horizon = now - int(period * 1000)
         async with self.pool.acquire() as conn, conn.transaction():
@@ -209,11 +217,19 @@ class SharedDb:
             used = len(starts)
             if used >= limit - min(reserve, limit - 1):
                 oldest = starts[used - (limit - min(reserve, limit - 1))]["at_ms"]
+                if oldest > now:  # in flight: it ends (and counts on) when its answer comes
+                    return None, IN_FLIGHT_POLL, used
                 return None, max(0.01, (oldest - horizon) / 1000), used
             slot = await conn.fetchval(
                 "INSERT INTO flood_slots (chat_id, at_ms) VALUES ($1, $2) RETURNING id",
-                chat_id, now)
+                chat_id, now + int(hold * 1000))
         return int(slot), 0.0, used + 1
+
+    async def end_slot(self, slot: int) -> None:
+        """The request of an in-flight slot (``take_slot(hold=...)``) was answered now: it
+        counts for ``period`` seconds from now."""
+        async with self.pool.acquire() as conn:
+            await conn.execute("UPDATE flood_slots SET at_ms = $2 WHERE id = $1", slot, now_ms())
 
     async def give_back_slot(self, slot: int) -> None:
         """Return a slot taken and not used."""
