@@ -15,8 +15,10 @@ decline, Hint then Play or Pass).
 
 One line per run: press → answerCallbackQuery p50 and p95 (ms), presses never answered, deals
 settled and settled per minute, 429 answers, Bot API calls per deal, CPU seconds per deal (all the
-bot's processes together, from /proc; the PostgreSQL server's own apart), the run's wall seconds
-and the machine's load average when it ended (the machine may be shared), errors. Linux only.
+bot's processes together, from /proc; the PostgreSQL server's own apart), the run's wall seconds,
+the requests to chats per second (the token's budget: 30) and the machine's load average when it
+ended (the machine may be shared), errors. A run stopped by ``--timeout`` prints what it got
+(presses answered so far; deals settled by then). Linux only.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ class Line:
     cpu: float
     errors: list[str]
     database_cpu: float = 0.0
+    chat_calls: int = 0
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
@@ -124,7 +127,7 @@ async def play(api: StrictFakeBotApi, tables: int, deals: int, think: float, see
     calls = sum(figures.by_kind.values())
     return Line(setup, tables, figures.answers, figures.unanswered, run.deals, seconds,
                 sum(figures.rate_limited.values()), calls, used, run.errors, database_used,
-                os.getloadavg())
+                figures.by_kind["group"] + figures.by_kind["private"], os.getloadavg())
 
 
 def strict_api() -> StrictFakeBotApi:
@@ -186,6 +189,7 @@ def print_line(line: Line) -> None:
           f" {line.unanswered:>6} {line.deals:>6} {per_minute:>8.1f} {line.limited:>5}"
           f" {line.calls / deals:>8.0f} {line.cpu / deals:>8.2f}"
           f" {line.database_cpu / deals:>7.2f} {line.seconds:>6.0f}"
+          f" {line.chat_calls / line.seconds if line.seconds else 0.0:>6.1f}"
           f"  {' '.join(f'{x:.2f}' for x in line.load)}", flush=True)
     for error in line.errors[:5]:
         print(f"    ! {error}", flush=True)
@@ -198,6 +202,7 @@ async def main_async(args: argparse.Namespace) -> int:
           f"{args.think:g} s, strict fake Bot API (20/group/min, 30/s)")
     print(f"{'setup':<24} {'tables':>6} {'p50 ms':>8} {'p95 ms':>8} {'unans':>6} {'deals':>6}"
           f" {'per min':>8} {'429s':>5} {'calls/d':>8} {'CPU s/d':>8} {'pg s/d':>7} {'wall s':>6}"
+          f" {'chat/s':>6}"
           f"  load (1, 5, 15 min, at the end)", flush=True)
     server = PostgresServer()
     failed = False

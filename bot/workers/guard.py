@@ -57,18 +57,14 @@ class StoreGuard:
 
     Args:
         shared: the shared rows. tables: the registry this guard serves (its ``guard``).
-        on_reload: called with every table loaded from the store (e.g. to drop caches that
-            belong to its older state).
         save: stores a table's data (``store.save_table``): a block that changed the table
             only in memory (no step was stored) stores it as it leaves.
     """
 
     def __init__(self, shared: SharedDb, tables: Tables,
-                 on_reload: Callable[[Table], None] | None = None,
                  save: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None) -> None:
         self.shared = shared
         self.tables = tables
-        self.on_reload = on_reload
         self.save = save
         self.watchdog: Watchdog | None = None
         self.marks: dict[str, Mark] = {}
@@ -147,9 +143,6 @@ class StoreGuard:
         self.marks[key] = stored.mark
         self._seen.add(key)
         self.reloads += 1
-        current = self.tables.get(key)
-        if self.on_reload is not None and current is not None:
-            self.on_reload(current)
 
     async def presync(self, key: str) -> None:
         """Bring table ``key`` up to date before a lookup outside its lock (a press's token, a
