@@ -16,9 +16,10 @@ decline, Hint then Play or Pass).
 One line per run: press → answerCallbackQuery p50 and p95 (ms), presses never answered, deals
 settled and settled per minute, 429 answers, Bot API calls per deal, CPU seconds per deal (all the
 bot's processes together, from /proc; the PostgreSQL server's own apart), the run's wall seconds,
-the requests to chats per second (the token's budget: 30) and the machine's load average when it
-ended (the machine may be shared), errors. A run stopped by ``--timeout`` prints what it got
-(presses answered so far; deals settled by then). Linux only.
+the requests to chats per second (the token's budget: 30), the CPU cores the bot and the database
+used on average (CPU seconds / wall seconds: true also of a run that did not finish) and the
+machine's load average when it ended (the machine may be shared), errors. A run stopped by
+``--timeout`` prints what it got (presses answered so far; deals settled by then). Linux only.
 """
 
 from __future__ import annotations
@@ -190,6 +191,7 @@ def print_line(line: Line) -> None:
           f" {line.calls / deals:>8.0f} {line.cpu / deals:>8.2f}"
           f" {line.database_cpu / deals:>7.2f} {line.seconds:>6.0f}"
           f" {line.chat_calls / line.seconds if line.seconds else 0.0:>6.1f}"
+          f" {(line.cpu + line.database_cpu) / line.seconds if line.seconds else 0.0:>5.2f}"
           f"  {' '.join(f'{x:.2f}' for x in line.load)}", flush=True)
     for error in line.errors[:5]:
         print(f"    ! {error}", flush=True)
@@ -202,7 +204,7 @@ async def main_async(args: argparse.Namespace) -> int:
           f"{args.think:g} s, strict fake Bot API (20/group/min, 30/s)")
     print(f"{'setup':<24} {'tables':>6} {'p50 ms':>8} {'p95 ms':>8} {'unans':>6} {'deals':>6}"
           f" {'per min':>8} {'429s':>5} {'calls/d':>8} {'CPU s/d':>8} {'pg s/d':>7} {'wall s':>6}"
-          f" {'chat/s':>6}"
+          f" {'chat/s':>6} {'cores':>5}"
           f"  load (1, 5, 15 min, at the end)", flush=True)
     server = PostgresServer()
     failed = False
