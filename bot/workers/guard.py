@@ -76,8 +76,9 @@ class StoreGuard:
 
     @asynccontextmanager
     async def hold(self, key: str) -> AsyncIterator[None]:
-        async with self.shared.locked(f"table:{key}") as conn:
-            await self._sync(conn, key)
+        async with self.shared.locked(f"table:{key}"):
+            async with self.shared.pool.acquire() as conn:
+                await self._sync(conn, key)
             if self.watchdog is not None:
                 await self.watchdog.watch(key)
             table = self.tables.get(key)
@@ -91,15 +92,20 @@ class StoreGuard:
             table = self.tables.get(key)
             if table is not None and before is not None and self.save is not None:
                 after = _stored_form(table)
-                if after != before and await self.shared.stored_data(conn, key) != after:
+                if after != before and await self._stored_data(key) != after:
                     # changes the game keeps in memory alone (a selection, a withdrawn
                     # notice): the next step may run on another worker
                     await self.save(key, after)
             if self.watchdog is not None:
                 await self.watchdog.flush(key)
                 await self.watchdog.unwatch(key)
-            mark = await self.shared.mark(conn, key)
+            async with self.shared.pool.acquire() as conn:
+                mark = await self.shared.mark(conn, key)
             self._remember(key, mark)
+
+    async def _stored_data(self, key: str) -> dict[str, Any] | None:
+        async with self.shared.pool.acquire() as conn:
+            return await self.shared.stored_data(conn, key)
 
     def _remember(self, key: str, mark: Mark | None) -> None:
         if mark is None:

@@ -2,8 +2,12 @@
 table marks, the update inbox, flood windows and leases (migration 0006), in SQL of their own on
 a small asyncpg pool next to the store's.
 
-- **Table locks** are session advisory locks (``pg_advisory_lock``) on a connection held for the
-  locked block: a worker that dies loses its connection and so its locks, at once.
+- **Table locks** are session advisory locks, all of a worker's on one connection of their own
+  (``pg_try_advisory_lock``, tried again every few milliseconds while another worker holds
+  one): a worker that dies loses that connection and so its locks, at once. No block holds a
+  pool connection for its lock, so any number of tables may be locked at once (a connection
+  per held lock deadlocked a worker once more tables were busy than its pool had connections,
+  each block waiting for a connection for its own queries).
 - A table's **mark** says which stored version a worker's copy is: the row's ``xmin`` (the
   transaction that wrote it last; a new one with every write, a deleted and recreated row gets
   another) and the version of the table's deal (``save_deal_state`` writes only the deal row).
@@ -21,6 +25,7 @@ a small asyncpg pool next to the store's.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
@@ -30,8 +35,10 @@ from typing import Any
 
 import asyncpg
 
-#: Connections for held table locks per worker (the store has its own pool).
-LOCK_POOL_SIZE = 12
+#: Connections for the shared rows' queries per worker (the store has its own pool).
+POOL_SIZE = 12
+#: Seconds between two tries of a lock another worker holds: the first, and the longest.
+LOCK_RETRY = (0.002, 0.02)
 #: How long a done update is remembered (Telegram gives up retrying well within a day).
 INBOX_DAYS = 1.0
 #: Seconds between two looks at a window whose oldest counted request is still in flight.
@@ -80,33 +87,46 @@ class SharedDb:
         worker: this worker's name, unique among the running workers.
     """
 
-    def __init__(self, pool: asyncpg.Pool, worker: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, worker: str, locks: asyncpg.Connection) -> None:
         self.pool = pool
         self.worker = worker
+        self._locks = locks
+        self._lock_io = asyncio.Lock()  # one query at a time on the locks' connection
 
     @classmethod
     async def open(cls, url: str, worker: str) -> SharedDb:
         """Connect to the database at ``url`` (the store must have migrated it)."""
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=LOCK_POOL_SIZE)
-        return cls(pool, worker)
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
+        return cls(pool, worker, await asyncpg.connect(url))
 
     async def close(self) -> None:
-        """Close the pool (its sessions' advisory locks go with it)."""
+        """Close the pool and the locks' connection (its advisory locks go with it)."""
+        await self._locks.close()
         await self.pool.close()
 
     # --- Table locks and marks -----------------------------------------------------------------
 
     @asynccontextmanager
-    async def locked(self, name: str) -> AsyncIterator[asyncpg.Connection]:
-        """Hold the advisory lock ``name`` for the block, on a connection of its own (yielded,
-        for reads under the lock). Released at the end, or by the server when this process
-        dies; the pool's reset unlocks it too when the block is cancelled."""
-        async with self.pool.acquire() as conn:
-            await conn.execute("SELECT pg_advisory_lock(hashtextextended($1, 0))", name)
-            try:
-                yield conn
-            finally:
-                await conn.execute("SELECT pg_advisory_unlock(hashtextextended($1, 0))", name)
+    async def locked(self, name: str) -> AsyncIterator[None]:
+        """Hold the advisory lock ``name`` for the block (on the locks' connection; see the
+        module docstring). Released at the end, also when the block is cancelled, or by the
+        server when this process dies. Advisory locks are re-entrant in a session: two blocks
+        of this process on one name must be kept apart by the caller (the registry's
+        ``asyncio.Lock`` per table does)."""
+        wait = LOCK_RETRY[0]
+        while not await self._on_locks("SELECT pg_try_advisory_lock(hashtextextended($1, 0))",
+                                       name):
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, LOCK_RETRY[1])
+        try:
+            yield
+        finally:
+            await asyncio.shield(self._on_locks(
+                "SELECT pg_advisory_unlock(hashtextextended($1, 0))", name))
+
+    async def _on_locks(self, sql: str, name: str) -> bool:
+        async with self._lock_io:
+            return bool(await self._locks.fetchval(sql, name))
 
     @staticmethod
     async def mark(conn: asyncpg.Connection, key: str) -> Mark | None:

@@ -157,17 +157,19 @@ async def sweep(worker: Worker) -> None:
     before: a competition's table between two deals among them), then the running matches
     (:meth:`Matches.restore`: one whose table is gone is cancelled) and the duplicate
     challenges' windows and final posts; one starting worker at a time."""
-    async with worker.shared.locked("sweep") as conn:
-        keys = await conn.fetch(
-            "SELECT t.table_key FROM tables t WHERE (t.data::jsonb ->> 'phase' IN ('deal', 'lobby')"
-            " OR t.data::jsonb ->> 'result_due' = 'true'"
-            " OR t.data::jsonb ->> 'match_id' IS NOT NULL"
-            " OR t.data::jsonb ->> 'challenge_id' IS NOT NULL"
-            " OR jsonb_array_length(COALESCE(t.data::jsonb -> 'ready', '[]')) > 0)"
-            " AND NOT EXISTS (SELECT 1 FROM timers m"
-            " WHERE m.key = ANY(ARRAY[" + ", ".join(
-                f"'{kind}:' || t.table_key" for kind in timers.KINDS) + "])"
-            f" OR m.key LIKE '{WATCH}:' || t.table_key || '@%')")
+    async with worker.shared.locked("sweep"):
+        async with worker.shared.pool.acquire() as conn:
+            keys = await conn.fetch(
+                "SELECT t.table_key FROM tables t"
+                " WHERE (t.data::jsonb ->> 'phase' IN ('deal', 'lobby')"
+                " OR t.data::jsonb ->> 'result_due' = 'true'"
+                " OR t.data::jsonb ->> 'match_id' IS NOT NULL"
+                " OR t.data::jsonb ->> 'challenge_id' IS NOT NULL"
+                " OR jsonb_array_length(COALESCE(t.data::jsonb -> 'ready', '[]')) > 0)"
+                " AND NOT EXISTS (SELECT 1 FROM timers m"
+                " WHERE m.key = ANY(ARRAY[" + ", ".join(
+                    f"'{kind}:' || t.table_key" for kind in timers.KINDS) + "])"
+                f" OR m.key LIKE '{WATCH}:' || t.table_key || '@%')")
         for row in keys:
             await worker.resumer.resume(timers.Stamp(row["table_key"], ""))
         await worker.resumer.matches.restore()

@@ -113,3 +113,41 @@ async def test_the_overall_budget_counts_requests_in_flight_for_every_worker(
         await two.close()
         await store.close()
         await postgres_server.drop_database(url)
+
+
+async def test_more_tables_locked_at_once_than_the_pool_has_connections(
+    postgres_server: PostgresServer,
+):
+    """Issue 16 at scale: 30 tables busy at once on each of two workers, each block querying
+    the shared rows while it holds its table's lock (a pool of 12 connections, one held per
+    lock, deadlocked there); a table is still held by one worker at a time."""
+    url = await postgres_server.create_database()
+    store = await open_store(url)
+    workers = [await SharedDb.open(url, "one"), await SharedDb.open(url, "two")]
+    holders: dict[str, str] = {}
+    overlaps: list[str] = []
+
+    async def block(shared: SharedDb, name: str) -> None:
+        async with shared.locked(name):
+            if name in holders:
+                overlaps.append(name)
+            holders[name] = shared.worker
+            assert await shared.key_of_token("none") is None
+            await asyncio.sleep(0.05)
+            del holders[name]
+
+    try:
+        names = [f"table:-{100 + i}:0" for i in range(30)]
+        await asyncio.wait_for(asyncio.gather(
+            *(block(shared, name) for name in names for shared in workers)), 20)
+        assert overlaps == []
+        async with workers[0].locked(names[0]):  # let go: the other worker takes it
+            taken = asyncio.create_task(block(workers[1], names[0]))
+            await asyncio.sleep(0.1)
+            assert not taken.done()
+        await asyncio.wait_for(taken, 5)
+    finally:
+        for shared in workers:
+            await shared.close()
+        await store.close()
+        await postgres_server.drop_database(url)
