@@ -29,6 +29,7 @@ from engine import Action, classify
 from engine.challenge import MAX_DEALS
 from engine.presets import Rules
 from images.challenge_board import BoardRow, BoardScene
+from images.labels import Labels
 
 PREFIX = "D"
 OPS = ("enter", "play", "view")
@@ -102,26 +103,32 @@ def mp_text(matchpoints: int, lang: str) -> str:
 
 
 def board_scene(challenge_id: int, board: Sequence[Standing], deals: int, lang: str,
-                labels: object) -> BoardScene:
-    """The board picture's input (``labels``: :func:`bot.scenes.picture_labels` of ``lang``)."""
+                labels: Labels, *, mark: str = "") -> BoardScene:
+    """The board picture's input (``labels``: :func:`bot.scenes.picture_labels` of ``lang``;
+    ``mark``: the closed board's mark, e.g. ``labels.final``)."""
     rows = tuple(BoardRow(line.place, line.name, line.matchpoints, line.deals, deals)
                  for line in board[:25])
-    return BoardScene(title(challenge_id, lang), rows, labels)  # type: ignore[arg-type]
+    return BoardScene(title(challenge_id, lang), rows, labels, mark=mark)
 
 
 def announcement(challenge_id: int, options: ChallengeOptions, seed_hash: str,
                  closes_at: datetime, tz: str, board: Sequence[Standing], pool: int,
-                 lang: str, *, closed: bool = False) -> str:
-    """The group's challenge message: what it is, the fee and pool, the window, the published
-    SHA-256 of the seed, and the board."""
+                 lang: str, *, closed: bool = False, cancelled: bool = False) -> str:
+    """The group's challenge message: what it is, the fee and pool, the window (or that it was
+    ``cancelled``), the published SHA-256 of the seed, and the board."""
     lines = [f"🎯 {title(challenge_id, lang)}",
              t("challenge.about", lang, n=options.deals)]
-    if options.entry_fee:
+    if options.entry_fee and not cancelled:
         split = " / ".join(f"{p}%" for p in PRIZE_SPLIT)
         lines.append(t("challenge.fee", lang, fee=options.entry_fee, pool=pool, split=split))
-    key = "challenge.closed_at" if closed else "challenge.closes"
-    lines.append(t(key, lang, time=local_time(closes_at, tz), tz=tz))
-    lines.append(t("challenge.hash", lang, hash=seed_hash))
+    if cancelled:
+        lines.append(t("challenge.cancelled_note", lang))
+    else:
+        key = "challenge.closed_at" if closed else "challenge.closes"
+        lines.append(t(key, lang, time=local_time(closes_at, tz), tz=tz))
+    # once closed the seed is revealed in the post below
+    lines.append(t("challenge.hash_revealed" if closed or cancelled else "challenge.hash", lang,
+                   hash=seed_hash))
     lines.append("")
     lines.append(t("challenge.board", lang))
     lines.extend(board_lines(board, options.deals, lang))
@@ -242,16 +249,35 @@ def judge_command(seed: str, deals: int) -> str:
     return f"echo '{request}' | python -m engine.judge"
 
 
+def cancelled_text(challenge_id: int, options: ChallengeOptions, seed: str, seed_hash: str,
+                   refunds: Mapping[int, int], by: str, lang: str) -> str:
+    """The message when an admin cancels the challenge: who cancelled it, the fees refunded
+    (``refunds``: beans per member), the revealed seed and the command that checks it."""
+    lines = [t("challenge.cancelled", lang, title=title(challenge_id, lang), name=by)]
+    total = sum(refunds.values())
+    if total:
+        lines.append(t("challenge.cancel_refunded", lang, n=len(refunds), pool=total))
+    lines.append("")
+    lines.append(t("challenge.seed", lang, seed=seed))
+    lines.append(t("challenge.verify", lang, hash=seed_hash))
+    lines.append(judge_command(seed, options.deals))
+    return "\n".join(lines)
+
+
 def final_text(challenge_id: int, options: ChallengeOptions, seed: str, seed_hash: str,
                board: Sequence[Standing], paid: Mapping[int, int], lang: str) -> str:
     """The message when the window closes: the final ranking with prizes, the revealed seed
     and the command that checks it against the published hash."""
     lines = [t("challenge.over", lang, title=title(challenge_id, lang))]
     for line in board:
-        place = place_text(line.place, lang) if line.place else "-"
         prize = paid.get(line.user_id, 0)
-        text = t("challenge.final_line", lang, place=place, name=line.name,
-                 mp=mp_text(line.matchpoints, lang), played=line.deals, total=options.deals)
+        if line.place:
+            text = t("challenge.final_line", lang, place=place_text(line.place, lang),
+                     name=line.name, mp=mp_text(line.matchpoints, lang), played=line.deals,
+                     total=options.deals)
+        else:  # entered, played no deal: as on the board
+            text = t("challenge.line_unplaced", lang, name=line.name, played=line.deals,
+                     total=options.deals)
         if prize and options.entry_fee:
             text += t("challenge.prize", lang, beans=prize)
         lines.append(text)

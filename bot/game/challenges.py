@@ -61,7 +61,7 @@ from bot.game.challenge import (
 )
 from bot.game.config import TableConfig
 from bot.game.context import GameContext
-from bot.game.deal import Ack, DealDriver
+from bot.game.deal import Ack, DealDriver, Standings
 from bot.game.drawing import Drawing
 from bot.game.lobby import Person
 from bot.game.outlet import Unreachable
@@ -382,7 +382,7 @@ class Challenges:
         assert table.challenge_deal is not None
         return ai_seed(record.seed, table.challenge_deal, len(state.history))
 
-    async def settle(self, table: Table, state: DealState) -> tuple[Settlement, str]:
+    async def settle(self, table: Table, state: DealState) -> tuple[Settlement, Standings]:
         """Record the member's result (their points from :data:`MEMBER_SEAT`) with the deal's
         end and the table in one store transaction (no beans move); returns the settlement to
         show and the comparison with the others for the result message. A deal finished after
@@ -407,7 +407,8 @@ class Challenges:
                                              table=table.to_dict())
             text = t("challenge.not_counted", lang)
         n = len(result.points)
-        return Settlement(table.deal_id, 0, tuple(result.points), (0,) * n, (None,) * n), text
+        settlement = Settlement(table.deal_id, 0, tuple(result.points), (0,) * n, (None,) * n)
+        return settlement, Standings(text)
 
     async def deal_over(self, table: Table) -> None:
         """After the deal's result: the member's table is no longer stored (it stays in memory
@@ -432,21 +433,25 @@ class Challenges:
         return standings(entrants, plays)
 
     async def _drawing(self, record: ChallengeRecord, board: list[Standing] | None = None, *,
-                       closed: bool = False) -> Drawing:
+                       closed: bool = False, cancelled: bool = False) -> Drawing:
         """The group's challenge message: the board's picture (in the group's pictures mode)
-        with the announcement as caption, and the Enter button while it is open."""
+        with the announcement as caption, and the Enter button while it is open; once
+        ``closed`` the picture carries the final mark, once ``cancelled`` the cancelled one."""
         if board is None:
             board = await self.board(record.challenge_id)
         options = _options(record)
         lang = str(record.options["lang"])
         text = views.announcement(record.challenge_id, options, record.seed_hash,
                                   record.closes_at, str(record.options["tz"]), board,
-                                  record.pool, lang, closed=closed)
-        markup = None if closed else views.enter_markup(record.challenge_id, lang)
+                                  record.pool, lang, closed=closed or cancelled,
+                                  cancelled=cancelled)
+        markup = None if closed or cancelled else views.enter_markup(record.challenge_id, lang)
         if not record.options.get("pictures", True):
             return Drawing(text, markup)
-        scene = views.board_scene(record.challenge_id, board, options.deals, lang,
-                                  picture_labels(lang))
+        words = picture_labels(lang)
+        mark = words.cancelled if cancelled else words.final if closed else ""
+        scene = views.board_scene(record.challenge_id, board, options.deals, lang, words,
+                                  mark=mark)
         return Drawing(text, markup, scene, partial(render_challenge_board, scene),
                        "challenge.png")
 
@@ -540,12 +545,15 @@ class Challenges:
 
     async def _closed(self, record: ChallengeRecord, board: list[Standing],
                       paid: Mapping[int, int]) -> None:
-        """A closed challenge's group message shows the final board without its button, and
-        the final ranking is posted (lock held)."""
+        """A closed challenge's group message shows the final board without its button (a
+        cancelled one's the cancelled mark), and the final ranking is posted (or who cancelled
+        it and the refunds) (lock held)."""
         key = challenge_lock(record.challenge_id)
         self.ctx.outlet.cancel(BOARD, key)
         self.ctx.outlet.cancel(CLOSE, key)
-        await self._show(record, await self._drawing(record, board, closed=True))
+        cancelled = bool((record.result or {}).get("cancelled"))
+        await self._show(record, await self._drawing(record, board, closed=not cancelled,
+                                                     cancelled=cancelled))
         self._announce(record, board, paid)
 
     async def resume(self, challenge_id: int) -> None:
@@ -572,13 +580,47 @@ class Challenges:
             if not record.announced:
                 await self._closed(record, await self.board(challenge_id), _paid(record))
 
+    async def cancel(self, chat_id: int, by: Person, is_admin: bool, lang: str) -> str:
+        """``/challenge cancel`` in group ``chat_id`` (which has at most one open challenge) by
+        an admin or the challenge's opener: its deals still running are stopped, every entry
+        fee is refunded exactly once (ledger rows; the pool's entries and refunds sum to zero),
+        nobody wins a prize, the group message says it was cancelled and a new message reveals
+        the seed. RULES.md §10 says nothing of cancelling; like a cancelled match (issue 11),
+        the fees go back. Returns the reply in ``lang``: a refusal (none open, not allowed,
+        already over), or ``""`` once cancelled (the group is told by the post)."""
+        open_here = [r for r in await self.ctx.store.open_challenges() if r.chat_id == chat_id]
+        if not open_here:
+            return t("challenge.cancel_none", lang)
+        challenge_id = open_here[0].challenge_id
+        if not is_admin and by.user_id != open_here[0].opener_id:
+            return t("challenge.cancel_admins", lang)
+        async with self.ctx.tables.lock(challenge_lock(challenge_id)):
+            record = await self._record(challenge_id)
+            if record.status != "open":
+                return t("challenge.cancel_closed", lang, title=views.title(challenge_id, lang))
+            await self._stop_deals(challenge_id, told="challenge.cancel_stopped")
+            entries = await self.ctx.store.challenge_entries(challenge_id)
+            refunds = {e.user_id: record.entry_fee for e in entries} if record.entry_fee else {}
+            result = {"board": [], "cancelled": True, "by": by.name}
+            payment = await self.ctx.store.close_challenge(challenge_id, refunds, result)
+            record = await self._record(challenge_id)
+            await self._closed(record, await self.board(challenge_id), payment.paid)
+        return ""
+
     def _announce(self, record: ChallengeRecord, board: list[Standing],
                   paid: Mapping[int, int]) -> None:
-        """Post the final ranking with the revealed seed (in the background); once sent, the
-        store marks it posted, so a restart posts a ranking that was not sent yet."""
+        """Post the final ranking with the revealed seed (in the background), or for a
+        cancelled challenge who cancelled it and the refunds; once sent, the store marks it
+        posted, so a restart posts a ranking that was not sent yet."""
         cid = record.challenge_id
-        text = views.final_text(cid, _options(record), record.seed, record.seed_hash, board,
-                                paid, str(record.options["lang"]))
+        lang = str(record.options["lang"])
+        result = record.result or {}
+        if result.get("cancelled"):
+            text = views.cancelled_text(cid, _options(record), record.seed, record.seed_hash,
+                                        paid, str(result.get("by", "")), lang)
+        else:
+            text = views.final_text(cid, _options(record), record.seed, record.seed_hash,
+                                    board, paid, lang)
 
         async def sent(message_id: int) -> None:
             await self.ctx.store.announce_challenge(cid)
@@ -586,9 +628,10 @@ class Challenges:
         self.ctx.outlet.post(f"{challenge_lock(cid)}#final", record.chat_id, Drawing(text, None),
                              record.thread_id, sent=sent)
 
-    async def _stop_deals(self, challenge_id: int) -> None:
-        """Stop every running deal of the challenge (the window closed): at its members'
-        tables, whichever worker stored them (each lock loads the stored table)."""
+    async def _stop_deals(self, challenge_id: int, told: str = "challenge.stopped") -> None:
+        """Stop every running deal of the challenge (the window closed, or it was cancelled:
+        ``told`` is what its member is told): at its members' tables, whichever worker stored
+        them (each lock loads the stored table)."""
         keys = {challenge_key(e.user_id)
                 for e in await self.ctx.store.challenge_entries(challenge_id)}
         keys |= {table.key for table in self.ctx.tables if table.challenge_id == challenge_id}
@@ -601,8 +644,7 @@ class Challenges:
                     await self.deals.stop(table)
                     user_id = table.seats[MEMBER_SEAT].user_id
                     if user_id is not None:
-                        self.ctx.outlet.tell(user_id, t("challenge.stopped",
-                                                        table.seat_lang(MEMBER_SEAT)))
+                        self.ctx.outlet.tell(user_id, t(told, table.seat_lang(MEMBER_SEAT)))
                 self.ctx.cancel_timers(table.key)
                 self.ctx.tables.remove(table)
                 await self.ctx.store.delete_table(table.key)

@@ -44,3 +44,13 @@ def test_only_a_board_scene_is_drawn():
         render_challenge_board("board")  # type: ignore[arg-type]
     with pytest.raises(RenderError):
         BoardScene("t", tuple(BoardRow(1, "a", 0, 0, 1) for _ in range(26)))
+
+
+def test_a_closed_challenges_board_carries_the_final_mark():
+    rows = (BoardRow(1, "韩梅梅", 4, 2, 2),)
+    open_board = BoardScene("复式挑战 #12", rows, HANS)
+    closed = BoardScene("复式挑战 #12", rows, HANS, mark=HANS.final)
+    cancelled = BoardScene("复式挑战 #12", rows, HANS, mark=HANS.cancelled)
+    drawn = {render_challenge_board(s) for s in (open_board, closed, cancelled)}
+    assert len(drawn) == 3
+    assert _image(closed).size == _image(open_board).size
