@@ -87,17 +87,19 @@ class SharedDb:
         worker: this worker's name, unique among the running workers.
     """
 
-    def __init__(self, pool: asyncpg.Pool, worker: str, locks: asyncpg.Connection) -> None:
+    def __init__(self, pool: asyncpg.Pool, worker: str, locks: asyncpg.Connection,
+                 url: str = "") -> None:
         self.pool = pool
         self.worker = worker
         self._locks = locks
+        self._url = url
         self._lock_io = asyncio.Lock()  # one query at a time on the locks' connection
 
     @classmethod
     async def open(cls, url: str, worker: str) -> SharedDb:
         """Connect to the database at ``url`` (the store must have migrated it)."""
         pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
-        return cls(pool, worker, await asyncpg.connect(url))
+        return cls(pool, worker, await asyncpg.connect(url), url)
 
     async def close(self) -> None:
         """Close the pool and the locks' connection (its advisory locks go with it)."""
@@ -126,6 +128,8 @@ class SharedDb:
 
     async def _on_locks(self, sql: str, name: str) -> bool:
         async with self._lock_io:
+            if self._locks.is_closed() and self._url:  # lost (its locks went with it)
+                self._locks = await asyncpg.connect(self._url)
             return bool(await self._locks.fetchval(sql, name))
 
     @staticmethod
