@@ -501,9 +501,14 @@ class DealDriver:
             return True
         table.pictured[TABLE] = drawing.key
         table.rendered[TABLE] = drawing.signature
-        if shown != before and self.ctx.tables.get(key) is table:
-            table.message_id, table.message_photo = shown
-            await self.ctx.save(table)
+        if shown != before:
+            # stored under the table's lock: a step stored meanwhile (here or, with several
+            # workers, elsewhere: the lock reloads it) is not overwritten by this copy
+            async with self.ctx.tables.lock(key):
+                current = self.ctx.tables.get(key)
+                if current is not None and (current.message_id, current.message_photo) == before:
+                    current.message_id, current.message_photo = shown
+                    await self.ctx.save(current)
         return True
 
     def say(self, table: Table, text: str) -> None:

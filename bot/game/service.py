@@ -86,7 +86,7 @@ class Game:
         """A group became a supergroup: move its open tables to the new id (timers, messages;
         :mod:`bot.game.migration`), after the store moved its rows; returns how many moved."""
         moved = await move_tables(self.ctx, self.lobby, self.deals, old_chat_id, new_chat_id)
-        return moved + await self.challenges.chat_migrated(old_chat_id)
+        return moved + await self.challenges.chat_migrated(new_chat_id)
 
     async def close_table(self, table: Table, text: str) -> None:
         """Forget the table and replace its audience message by ``text`` (lock held)."""
