@@ -15,13 +15,18 @@ decline, Hint then Play or Pass).
 
 One line per run: press → answerCallbackQuery p50 and p95 (ms), presses never answered, deals
 settled and settled per minute, 429 answers, Bot API calls per deal, CPU seconds per deal (all the
-bot's processes together, from /proc), errors. Linux only.
+bot's processes together, from /proc; the PostgreSQL server's own apart), the run's wall seconds,
+the requests to chats per second (the token's budget: 30), the CPU cores the bot and the database
+used on average (CPU seconds / wall seconds: true also of a run that did not finish) and the
+machine's load average when it ended (the machine may be shared), errors. A run stopped by
+``--timeout`` prints what it got (presses answered so far; deals settled by then). Linux only.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import shutil
 import statistics
@@ -53,6 +58,38 @@ class Line:
     calls: int
     cpu: float
     errors: list[str]
+    database_cpu: float = 0.0
+    chat_calls: int = 0
+    load: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+
+class ServerCpu:
+    """CPU seconds of the PostgreSQL server: the postmaster, its children that are gone and the
+    live ones (backends, background processes), from /proc."""
+
+    def __init__(self, server: PostgresServer) -> None:
+        self.pid = server._server.get_pid()
+
+    @staticmethod
+    def _fields(pid: int) -> list[str]:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+    def cpu_seconds(self) -> float:
+        if self.pid is None:
+            return 0.0
+        ticks = os.sysconf("SC_CLK_TCK")
+        own = self._fields(self.pid)
+        total = sum(int(own[i]) for i in (11, 12, 13, 14))
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = self._fields(int(entry.name))
+            except (OSError, IndexError):
+                continue
+            if int(fields[1]) == self.pid:
+                total += int(fields[11]) + int(fields[12])
+        return total / ticks
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -64,9 +101,11 @@ def quantile(values: list[float], q: float) -> float:
 
 
 async def play(api: StrictFakeBotApi, tables: int, deals: int, think: float, seed: int,
-               timeout: float, cpu: list, setup: str) -> Line:
+               timeout: float, cpu: list, setup: str, database: ServerCpu | None = None
+               ) -> Line:
     run = Run(api, think, random.Random(seed))
     cpu_start = sum(process.cpu_seconds() for process in cpu)
+    database_start = database.cpu_seconds() if database is not None else 0.0
     first_call = len(api.calls)
     started = time.monotonic()
 
@@ -84,10 +123,12 @@ async def play(api: StrictFakeBotApi, tables: int, deals: int, think: float, see
     seconds = time.monotonic() - started
     await asyncio.sleep(TRAILING)
     used = sum(process.cpu_seconds() for process in cpu) - cpu_start
+    database_used = database.cpu_seconds() - database_start if database is not None else 0.0
     figures = measure(run, first_call, time.monotonic())
     calls = sum(figures.by_kind.values())
     return Line(setup, tables, figures.answers, figures.unanswered, run.deals, seconds,
-                sum(figures.rate_limited.values()), calls, used, run.errors)
+                sum(figures.rate_limited.values()), calls, used, run.errors, database_used,
+                figures.by_kind["group"] + figures.by_kind["private"], os.getloadavg())
 
 
 def strict_api() -> StrictFakeBotApi:
@@ -125,7 +166,8 @@ async def run_workers(server: PostgresServer, tables: int, workers: int,
         await asyncio.gather(*(process.ready() for process in processes))
         await api.deliver_webhooks([p.url for p in processes], SECRET, parallel=40)
         line = await play(api, tables, args.deals, args.think, args.seed, args.timeout,
-                          processes, f"PostgreSQL, {workers} worker{'s' * (workers > 1)}")
+                          processes, f"PostgreSQL, {workers} worker{'s' * (workers > 1)}",
+                          ServerCpu(server))
         for process in processes:
             line.errors.extend(f"{process.name}: {p}"[:200] for p in process.problems()[:3])
         if line.errors:
@@ -146,7 +188,11 @@ def print_line(line: Line) -> None:
     deals = max(1, line.deals)
     print(f"{line.setup:<24} {line.tables:>6} {p50 * 1000:>8.0f} {p95 * 1000:>8.0f}"
           f" {line.unanswered:>6} {line.deals:>6} {per_minute:>8.1f} {line.limited:>5}"
-          f" {line.calls / deals:>8.0f} {line.cpu / deals:>8.2f}", flush=True)
+          f" {line.calls / deals:>8.0f} {line.cpu / deals:>8.2f}"
+          f" {line.database_cpu / deals:>7.2f} {line.seconds:>6.0f}"
+          f" {line.chat_calls / line.seconds if line.seconds else 0.0:>6.1f}"
+          f" {(line.cpu + line.database_cpu) / line.seconds if line.seconds else 0.0:>5.2f}"
+          f"  {' '.join(f'{x:.2f}' for x in line.load)}", flush=True)
     for error in line.errors[:5]:
         print(f"    ! {error}", flush=True)
 
@@ -157,7 +203,9 @@ async def main_async(args: argparse.Namespace) -> int:
     print(f"bench/workers.py on {code_version()}: {args.deals} deal(s) per table, think "
           f"{args.think:g} s, strict fake Bot API (20/group/min, 30/s)")
     print(f"{'setup':<24} {'tables':>6} {'p50 ms':>8} {'p95 ms':>8} {'unans':>6} {'deals':>6}"
-          f" {'per min':>8} {'429s':>5} {'calls/d':>8} {'CPU s/d':>8}", flush=True)
+          f" {'per min':>8} {'429s':>5} {'calls/d':>8} {'CPU s/d':>8} {'pg s/d':>7} {'wall s':>6}"
+          f" {'chat/s':>6} {'cores':>5}"
+          f"  load (1, 5, 15 min, at the end)", flush=True)
     server = PostgresServer()
     failed = False
     try:

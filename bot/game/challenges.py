@@ -25,6 +25,16 @@ Choices where the issue and RULES.md are silent:
 Restart-safe: a member's running deal is a stored table like any other and resumes
 (:mod:`bot.game.restore`); :meth:`Challenges.restore` re-arms every open window (or closes the
 windows that passed while the bot was down) and finishes a deal's end cut short by a crash.
+
+Several workers (issue 16): the stored challenge is the truth. What changes (its status, pool,
+message) is read from the store at every step (:meth:`Challenges._record`); only what never
+changes once it is open (its seed, rules, group, window) is kept per worker for the driver's
+synchronous hooks. A worker that dies in the middle of a close leaves it to the watchdog of the
+challenge's lock, whose worker finishes it (:meth:`Challenges.resume`); the close stops the
+challenge's running deals wherever they were stored (by its members' table keys, not this
+worker's tables). Two caches stay per worker on purpose, as they only save requests: when the
+board was last asked to be drawn (so with N workers it may be drawn up to N times a minute) and
+what the group's message shows (a stale one costs one edit that changes nothing).
 """
 
 from __future__ import annotations
@@ -86,11 +96,22 @@ AI_LEVEL = "hard"
 AI_SEATS = 2
 #: The opener id recorded for a daily challenge (opened by the bot itself).
 DAILY_OPENER = 0
+#: The start of a challenge's lock key (a table key never starts so: it is a chat id).
+LOCK_PREFIX = "challenge:"
 
 
 def challenge_lock(challenge_id: int) -> str:
     """The lock key of a challenge's own steps (entering, the board, the close)."""
-    return f"challenge:{challenge_id}"
+    return f"{LOCK_PREFIX}{challenge_id}"
+
+
+def challenge_of_lock(key: str) -> int | None:
+    """The challenge id of a :func:`challenge_lock` key (its timers' and watchdog's key);
+    ``None`` for any other key (a table's)."""
+    if not key.startswith(LOCK_PREFIX):
+        return None
+    number = key[len(LOCK_PREFIX):]
+    return int(number) if number.isdigit() else None
 
 
 class Challenges:
@@ -100,7 +121,9 @@ class Challenges:
         self.ctx = ctx
         self.deals = deals
         deals.challenge = self
-        self._records: dict[int, ChallengeRecord] = {}
+        #: challenge id → its record as last read; only the fields fixed when it opened are
+        #: used from here (the driver's synchronous hooks): the rest is read at every step.
+        self._fixed: dict[int, ChallengeRecord] = {}
         #: challenge id → when its board was last asked to be drawn (``clock`` seconds).
         self._board_asked: dict[int, float] = {}
         #: challenge id → the signature of the board its message shows.
@@ -138,7 +161,7 @@ class Challenges:
                 seed_hash(seed), closes_at(now, options.days, group["timezone"]), daily=daily)
         except ChallengeRefused as exc:
             return None, t(f"challenge.refused_{exc.code}", config.lang)
-        record = await self._reload(challenge_id)
+        record = await self._record(challenge_id)
         drawing = await self._drawing(record)
         try:
             shown = await self.ctx.outlet.present(chat_id, None, False, None, drawing, thread_id)
@@ -147,7 +170,6 @@ class Challenges:
         if shown is not None:
             self._board_shown[challenge_id] = drawing.signature
             await st.set_challenge_message(challenge_id, shown[0])
-            await self._reload(challenge_id)
         self._arm_close(record)
         return challenge_id, ""
 
@@ -165,13 +187,12 @@ class Challenges:
         return challenge_id
 
     async def _record(self, challenge_id: int) -> ChallengeRecord:
-        record = self._records.get(challenge_id)
-        if record is None:
-            record = await self._reload(challenge_id)
-        return record
+        """The challenge as stored now (another worker may have changed it).
 
-    async def _reload(self, challenge_id: int) -> ChallengeRecord:
-        record = self._records[challenge_id] = await self.ctx.store.get_challenge(challenge_id)
+        Raises:
+            UnknownChallenge (a ``StoreError``): no such challenge.
+        """
+        record = self._fixed[challenge_id] = await self.ctx.store.get_challenge(challenge_id)
         return record
 
     # --- Entering and playing ------------------------------------------------------------------
@@ -209,7 +230,6 @@ class Challenges:
             except ChallengeRefused as exc:
                 return t(f"challenge.pop_{exc.code}", lang, fee=record.entry_fee,
                          balance=player.balance)
-            await self._reload(challenge_id)
         await self.send_menu(challenge_id, person.user_id, own)
         self.refresh_board(challenge_id)
         return t("challenge.pop_welcome", lang)
@@ -339,13 +359,13 @@ class Challenges:
 
     def rules(self, table: Table, rules: Rules) -> Rules:
         """The challenge's rules, frozen when it opened (see the module docstring)."""
-        record = self._records[_challenge_id(table)]
+        record = self._fixed[_challenge_id(table)]
         return Rules.from_dict(record.options["rules"])
 
     def new_state(self, table: Table, rules: Rules) -> DealState:
         """The challenge deal's fixed cards and first bidder (:mod:`engine.challenge`); the
         table takes the challenge's time limits, auto-play choice and the AI's level."""
-        record = self._records[_challenge_id(table)]
+        record = self._fixed[_challenge_id(table)]
         table.bot_level = AI_LEVEL
         table.seat_count = rules.seats
         table.preset = preset_name(rules)
@@ -357,7 +377,8 @@ class Challenges:
 
     async def ai_seed(self, table: Table, state: DealState) -> str:
         """``"<seed>:<deal>:<actions so far>"`` (:func:`engine.challenge.ai_seed`)."""
-        record = await self._record(_challenge_id(table))
+        cid = _challenge_id(table)
+        record = self._fixed.get(cid) or await self._record(cid)  # the seed never changes
         assert table.challenge_deal is not None
         return ai_seed(record.seed, table.challenge_deal, len(state.history))
 
@@ -450,13 +471,20 @@ class Challenges:
             self.ctx.outlet.arm(BOARD, timers.Stamp(key, ""), due, self._on_board_timer)
             return
         self._board_asked[challenge_id] = now
-        record = self._records.get(challenge_id)
+        record = self._fixed.get(challenge_id)
         if record is not None:
             self.ctx.outlet.update_audience(key, record.chat_id,
                                             partial(self._board_job, challenge_id))
 
     async def _on_board_timer(self, stamp: timers.Stamp) -> None:
-        self.refresh_board(int(stamp.key.rsplit(":", 1)[1]))
+        challenge_id = challenge_of_lock(stamp.key)
+        if challenge_id is None:
+            return
+        try:
+            await self._record(challenge_id)  # its group, on a worker that never read it
+        except StoreError:
+            return
+        self.refresh_board(challenge_id)
 
     async def _board_job(self, challenge_id: int) -> bool:
         """Draw the board as it is now on the group's message (the outbox's job); ``False``
@@ -481,7 +509,6 @@ class Challenges:
             self._board_shown[cid] = drawing.signature
             if shown[0] != record.message_id:
                 await self.ctx.store.set_challenge_message(cid, shown[0])
-                await self._reload(cid)
         return True
 
     # --- The close -----------------------------------------------------------------------------
@@ -491,7 +518,9 @@ class Challenges:
                             record.closes_at.timestamp(), self._on_close)
 
     async def _on_close(self, stamp: timers.Stamp) -> None:
-        await self.close(int(stamp.key.rsplit(":", 1)[1]))
+        challenge_id = challenge_of_lock(stamp.key)
+        if challenge_id is not None:
+            await self.close(challenge_id)
 
     async def close(self, challenge_id: int) -> bool:
         """The window closes: deals still running are stopped (they do not count), the pool is
@@ -501,7 +530,7 @@ class Challenges:
         closed already."""
         st = self.ctx.store
         async with self.ctx.tables.lock(challenge_lock(challenge_id)):
-            record = await self._reload(challenge_id)
+            record = await self._record(challenge_id)
             if record.status != "open":
                 return False
             await self._stop_deals(challenge_id)
@@ -510,12 +539,46 @@ class Challenges:
             result = {"board": [{"user_id": s.user_id, "place": s.place,
                                  "matchpoints": s.matchpoints, "deals": s.deals} for s in board]}
             payment = await st.close_challenge(challenge_id, paid, result)
-            record = await self._reload(challenge_id)
-            self.ctx.outlet.cancel(BOARD, challenge_lock(challenge_id))
-            self.ctx.outlet.cancel(CLOSE, challenge_lock(challenge_id))
-            await self._show(record, await self._drawing(record, board, closed=True))
-            self._announce(record, board, payment.paid)
+            record = await self._record(challenge_id)
+            await self._closed(record, board, payment.paid)
         return True
+
+    async def _closed(self, record: ChallengeRecord, board: list[Standing],
+                      paid: Mapping[int, int]) -> None:
+        """A closed challenge's group message shows the final board without its button (a
+        cancelled one's the cancelled mark), and the final ranking is posted (or who cancelled
+        it and the refunds) (lock held)."""
+        key = challenge_lock(record.challenge_id)
+        self.ctx.outlet.cancel(BOARD, key)
+        self.ctx.outlet.cancel(CLOSE, key)
+        cancelled = bool((record.result or {}).get("cancelled"))
+        await self._show(record, await self._drawing(record, board, closed=not cancelled,
+                                                     cancelled=cancelled))
+        self._announce(record, board, paid)
+
+    async def resume(self, challenge_id: int) -> None:
+        """The challenge's worker died in the middle of one of its steps (issue 16: the
+        watchdog of its lock fired): an open challenge gets its close armed again (or is
+        closed, its window having passed) and its board drawn; a closed one whose final
+        ranking was not posted gets its final board and ranking (the payout is stored
+        already: nothing is paid twice)."""
+        try:
+            record = await self._record(challenge_id)
+        except StoreError:
+            return
+        if record.status == "open":
+            if record.closes_at.timestamp() <= self.clock():
+                await self.close(challenge_id)
+            else:
+                self._arm_close(record)
+                self.refresh_board(challenge_id)
+            return
+        if record.announced:
+            return
+        async with self.ctx.tables.lock(challenge_lock(challenge_id)):
+            record = await self._record(challenge_id)
+            if not record.announced:
+                await self._closed(record, await self.board(challenge_id), _paid(record))
 
     async def cancel(self, chat_id: int, by: Person, is_admin: bool, lang: str) -> str:
         """``/challenge cancel`` in group ``chat_id`` (which has at most one open challenge) by
@@ -532,7 +595,7 @@ class Challenges:
         if not is_admin and by.user_id != open_here[0].opener_id:
             return t("challenge.cancel_admins", lang)
         async with self.ctx.tables.lock(challenge_lock(challenge_id)):
-            record = await self._reload(challenge_id)
+            record = await self._record(challenge_id)
             if record.status != "open":
                 return t("challenge.cancel_closed", lang, title=views.title(challenge_id, lang))
             await self._stop_deals(challenge_id, told="challenge.cancel_stopped")
@@ -540,12 +603,8 @@ class Challenges:
             refunds = {e.user_id: record.entry_fee for e in entries} if record.entry_fee else {}
             result = {"board": [], "cancelled": True, "by": by.name}
             payment = await self.ctx.store.close_challenge(challenge_id, refunds, result)
-            record = await self._reload(challenge_id)
-            self.ctx.outlet.cancel(BOARD, challenge_lock(challenge_id))
-            self.ctx.outlet.cancel(CLOSE, challenge_lock(challenge_id))
-            board = await self.board(challenge_id)
-            await self._show(record, await self._drawing(record, board, cancelled=True))
-            self._announce(record, board, payment.paid)
+            record = await self._record(challenge_id)
+            await self._closed(record, await self.board(challenge_id), payment.paid)
         return ""
 
     def _announce(self, record: ChallengeRecord, board: list[Standing],
@@ -571,12 +630,15 @@ class Challenges:
 
     async def _stop_deals(self, challenge_id: int, told: str = "challenge.stopped") -> None:
         """Stop every running deal of the challenge (the window closed, or it was cancelled:
-        ``told`` is what its member is told)."""
-        for table in list(self.ctx.tables):
-            if table.challenge_id != challenge_id:
-                continue
-            async with self.ctx.tables.lock(table.key):
-                if self.ctx.tables.get(table.key) is not table:
+        ``told`` is what its member is told): at its members' tables, whichever worker stored
+        them (each lock loads the stored table)."""
+        keys = {challenge_key(e.user_id)
+                for e in await self.ctx.store.challenge_entries(challenge_id)}
+        keys |= {table.key for table in self.ctx.tables if table.challenge_id == challenge_id}
+        for key in sorted(keys):
+            async with self.ctx.tables.lock(key):
+                table = self.ctx.tables.get(key)
+                if table is None or table.challenge_id != challenge_id:
                     continue
                 if table.phase == DEAL:
                     await self.deals.stop(table)
@@ -587,16 +649,18 @@ class Challenges:
                 self.ctx.tables.remove(table)
                 await self.ctx.store.delete_table(table.key)
 
-    async def chat_migrated(self, old_chat_id: int) -> int:
-        """A group became a supergroup (the store moved its challenges): each open challenge
-        of the old id posts its board again in the new chat. Returns how many moved."""
+    async def chat_migrated(self, new_chat_id: int) -> int:
+        """A group became supergroup ``new_chat_id`` (the store moved its challenges): each
+        open challenge there posts its board again in the new chat (the stored ones: with
+        several workers this one may never have seen them). Returns how many moved."""
         moved = 0
-        for challenge_id in [c for c, r in self._records.items() if r.chat_id == old_chat_id]:
-            record = await self._reload(challenge_id)
-            self._board_shown.pop(challenge_id, None)
-            if record.status == "open":
-                await self._show(record, await self._drawing(record))
-                moved += 1
+        for record in await self.ctx.store.open_challenges():
+            if record.chat_id != new_chat_id:
+                continue
+            self._fixed[record.challenge_id] = record
+            self._board_shown.pop(record.challenge_id, None)
+            await self._show(record, await self._drawing(record))
+            moved += 1
         return moved
 
     # --- After a restart -----------------------------------------------------------------------
@@ -607,27 +671,31 @@ class Challenges:
         challenge table whose deal ended just before the restart (its result recorded) gets its
         end finished."""
         for record in await self.ctx.store.unannounced_challenges():
-            paid = (record.result or {}).get("paid", {})
-            self._announce(record, await self.board(record.challenge_id),
-                           {int(uid): amount for uid, amount in paid.items()})
-        for record in await self.ctx.store.open_challenges():
-            self._records[record.challenge_id] = record
+            self._announce(record, await self.board(record.challenge_id), _paid(record))
+        opened = await self.ctx.store.open_challenges()
+        for record in opened:
+            self._fixed[record.challenge_id] = record
+        open_ids = {record.challenge_id for record in opened}
         for table in list(self.ctx.tables):
             if table.challenge_id is None:
                 continue
-            if table.challenge_id not in self._records:  # closed while the bot was down
+            if table.challenge_id not in open_ids:  # closed while the bot was down
                 await self._stop_deals(table.challenge_id)
             elif table.phase == RESULT:
                 async with self.ctx.tables.lock(table.key):
                     await self.deal_over(table)
-        for record in list(self._records.values()):
-            if record.status != "open":
-                continue
+        for record in opened:
             if record.closes_at.timestamp() <= self.clock():
                 await self.close(record.challenge_id)
             else:
                 self._arm_close(record)
                 self.refresh_board(record.challenge_id)
+
+
+def _paid(record: ChallengeRecord) -> dict[int, int]:
+    """The prizes of a closed challenge as stored (user id → beans)."""
+    paid = (record.result or {}).get("paid", {})
+    return {int(uid): int(amount) for uid, amount in paid.items()}
 
 
 def _options(record: ChallengeRecord) -> ChallengeOptions:

@@ -11,11 +11,15 @@ or the end). Everything else is a single deal as usual.
 Restart-safe: the store holds the match's state after every deal (``Store.settle_match_deal``),
 so a restart resumes the running deal as any deal (:mod:`bot.game.restore`) and a match caught
 between two deals deals the next one (:meth:`Matches.restore`); the time limit is wall-clock
-time from the start. A running match whose table is gone is cancelled with refunds.
+time from the start. A running match whose table is gone is cancelled with refunds. With
+several workers (issue 16) the match's state is read from the store whenever it is needed (no
+worker keeps it), and a worker that dies between two deals leaves the table to the watchdog,
+whose worker deals on (:meth:`Matches.resume`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import time
@@ -48,17 +52,10 @@ class Matches:
         self.lobby = lobby
         self.deals = deals
         deals.match = self
-        #: match id → its state after the last deal recorded (the store has the same).
-        self._states: dict[int, MatchState] = {}
-        #: match id → the seat names of its standings (as at the start).
+        #: match id → the seat names of its standings (as at the start; they never change).
         self._names: dict[int, list[str]] = {}
         #: UTC seconds now (the time limit is wall-clock time); a test hook.
         self.clock: Callable[[], float] = time.time
-
-    def forget(self, match_id: int) -> None:
-        """Drop what is remembered of a match: another worker may have moved it on since
-        (issue 16); it is read from the store when next needed."""
-        self._states.pop(match_id, None)
 
     # --- The lobby -----------------------------------------------------------------------------
 
@@ -113,7 +110,6 @@ class Matches:
             text = t(key, lang, names=who, fee=options.entry_fee)
             return text[:200], text
         table.match_id = match_id
-        self._states[match_id] = state
         self._names[match_id] = names
         await self.deals.deal(table)
         return None
@@ -140,7 +136,6 @@ class Matches:
         settlement = await self.ctx.store.settle_match_deal(
             match_id, table.deal_id, list(result.points), state.to_json(), _json(after),
             seat_facts(state), version=state.version, table=table.to_dict())
-        self._states[match_id] = after
         names = await self._seat_names(match_id)
         now = self.clock()
         return settlement, Standings(match_views.standings_text(after, names, table.lang, now),
@@ -201,7 +196,6 @@ class Matches:
         await self.ctx.store.delete_table(table.key)
 
     def _forget(self, match_id: int) -> None:
-        self._states.pop(match_id, None)
         self._names.pop(match_id, None)
 
     async def cancel(self, table: Table) -> MatchPayout | None:
@@ -222,29 +216,42 @@ class Matches:
     # --- After a restart -----------------------------------------------------------------------
 
     async def restore(self) -> None:
-        """Resume every running match after a start (the tables are restored first): a match
-        between two deals deals the next one (or ends); a match whose table is gone or plays
-        another match is cancelled with refunds."""
+        """Resume every running match after a start (the tables are restored first; with
+        several workers, when a worker starts): a match between two deals deals the next one
+        (or ends); a match whose table is gone or plays another match is cancelled with
+        refunds. Each under its table's lock (with several workers that lock loads the stored
+        table, and waits for a worker busy with it)."""
         for record in await self.ctx.store.running_matches():
-            table = self.ctx.tables.get(record.table_key)
-            if table is None or table.match_id != record.match_id \
-                    or table.phase not in (DEAL, RESULT):
-                log.warning("cancelling match %s of %s: its table is gone", record.match_id,
-                            record.table_key)
-                await self.ctx.store.cancel_match(record.match_id)
-                continue
-            self._names[record.match_id] = [s.name for s in record.seats]
-            if table.phase == RESULT:
-                async with self.ctx.tables.lock(table.key):
-                    await self.deal_over(table)
+            async with self.ctx.tables.lock(record.table_key):
+                table = self.ctx.tables.get(record.table_key)
+                if table is None or table.match_id != record.match_id \
+                        or table.phase not in (DEAL, RESULT):
+                    log.warning("cancelling match %s of %s: its table is gone",
+                                record.match_id, record.table_key)
+                    with contextlib.suppress(MatchNotRunning):  # it finished meanwhile
+                        await self.ctx.store.cancel_match(record.match_id)
+                    continue
+                self._names[record.match_id] = [s.name for s in record.seats]
+                if table.phase == RESULT:
+                    await self.resume(table)
+
+    async def resume(self, table: Table) -> None:
+        """A match's table left between two deals (its worker died after the deal was settled,
+        or the bot stopped): deal the next deal, or end the match; a table whose match ended
+        already (finished or cancelled before the table was freed) is freed (lock held)."""
+        match_id = _match_id(table)
+        record = await self.ctx.store.get_match(match_id)
+        if record.status != "running":
+            self._forget(match_id)
+            await self._free(table)
+            return
+        await self.deal_over(table)
 
     async def _state(self, match_id: int) -> MatchState:
-        state = self._states.get(match_id)
-        if state is None:
-            record = await self.ctx.store.get_match(match_id)
-            state = MatchState.from_dict(_loads(record.state_json))
-            self._states[match_id] = state
-        return state
+        """The match's state as stored (after its last deal): read every time, so that a
+        worker never goes on from a state another worker moved on from (issue 16)."""
+        record = await self.ctx.store.get_match(match_id)
+        return MatchState.from_dict(_loads(record.state_json))
 
     async def _seat_names(self, match_id: int) -> list[str]:
         names = self._names.get(match_id)

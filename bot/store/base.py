@@ -553,17 +553,6 @@ class Store(ABC):
     # Several workers (issue 16)
 
     @abstractmethod
-    async def claim_update(self, update_id: int) -> bool:
-        """Take a Telegram update for processing: ``True`` the first time its ``update_id`` is
-        claimed, ``False`` ever after (Telegram sends a webhook update again when it got no
-        200 answer, possibly to another worker), until :meth:`forget_updates` drops it."""
-
-    @abstractmethod
-    async def forget_updates(self, before: datetime) -> int:
-        """Drop the update ids claimed before ``before`` (Telegram retries for at most a day);
-        returns how many were dropped."""
-
-    @abstractmethod
     async def schedule_timer(self, key: str, due: datetime, payload: dict[str, Any]) -> int:
         """Set the timer ``key`` (one per key, e.g. ``"turn:<table key>"``) to fire at ``due``
         with the JSON-ready ``payload``, replacing its earlier schedule and any lease on it.

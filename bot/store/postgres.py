@@ -1296,20 +1296,6 @@ class PostgresStore(Store):
 
     # Several workers
 
-    async def claim_update(self, update_id: int) -> bool:
-        async with self._write() as conn:
-            status = await conn.execute(
-                "INSERT INTO updates (update_id, claimed_at) VALUES ($1, $2)"
-                " ON CONFLICT DO NOTHING",
-                update_id, _ms(self.clock()),
-            )
-        return _count(status) == 1
-
-    async def forget_updates(self, before: datetime) -> int:
-        async with self._write() as conn:
-            status = await conn.execute("DELETE FROM updates WHERE claimed_at < $1", _ms(before))
-        return _count(status)
-
     async def schedule_timer(self, key: str, due: datetime, payload: dict[str, Any]) -> int:
         async with self._write() as conn:
             generation = await conn.fetchval(

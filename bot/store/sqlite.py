@@ -1308,22 +1308,6 @@ class SQLiteStore(Store):
 
     # Several workers
 
-    async def claim_update(self, update_id: int) -> bool:
-        async with self._write() as db:
-            cursor = await db.execute(
-                "INSERT INTO updates (update_id, claimed_at) VALUES (?, ?)"
-                " ON CONFLICT DO NOTHING",
-                (update_id, _ms(self.clock())),
-            )
-            return cursor.rowcount == 1
-
-    async def forget_updates(self, before: datetime) -> int:
-        async with self._write() as db:
-            cursor = await db.execute(
-                "DELETE FROM updates WHERE claimed_at < ?", (_ms(before),)
-            )
-            return cursor.rowcount
-
     async def schedule_timer(self, key: str, due: datetime, payload: dict[str, Any]) -> int:
         async with self._write() as db:
             row = await self._one(

@@ -3,8 +3,8 @@ bot's ~30 requests per second are counted in the database (``flood_slots``,
 :meth:`bot.workers.shared.SharedDb.take_slot`), so N workers spend one budget, not N.
 
 :class:`SharedWindow` replaces the in-process :class:`~bot.outlet.limiter.SlidingWindow` of the
-rate limiter and the outbox; :class:`SharedOverall` the limiter's overall window (counted from
-each request's start, as Telegram cannot see when a worker's request will arrive).
+rate limiter and the outbox; :class:`SharedOverall` the limiter's overall window (a request
+counts from its start until a period after its answer, for every worker).
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from bot.workers.shared import SharedDb
 
 #: The flood key of the bot's overall budget (chat ids are never 0).
 OVERALL_KEY = 0
+#: Seconds an overall slot stays counted when its worker dies with the request in flight.
+IN_FLIGHT_HOLD = 20.0
 
 
 def _chat(key: object) -> int:
@@ -57,18 +59,43 @@ class SharedWindow(SlidingWindow):
 
 
 class SharedOverall(InFlightWindow):
-    """The bot's overall budget, all workers together: at most ``limit`` request starts in
-    any ``period`` seconds."""
+    """The bot's overall budget, all workers together, as strict as
+    :class:`~bot.outlet.limiter.InFlightWindow` is in one process: at most ``limit`` requests
+    in any ``period`` seconds, each counted from its start until ``period`` after its answer
+    (a request held up on the way cannot arrive in the same second as later ones; issue 16:
+    counting starts only let a few 429s through under load)."""
 
     def __init__(self, shared: SharedDb, limit: int, period: float) -> None:
         super().__init__(limit, period)
-        self.window = SharedWindow(shared, limit, period)
+        self.shared = shared
+        self._flying: deque[int] = deque()
+        self._ending: set[asyncio.Task[None]] = set()
+        self._used = 0
 
     def used(self) -> int:
-        return self.window.used(OVERALL_KEY)
+        """The count this worker saw at its last request (every worker's)."""
+        return self._used
 
     async def acquire(self) -> None:
-        await self.window.acquire(OVERALL_KEY)
+        """Wait until a request may start, and count it as in flight (in the database)."""
+        while True:
+            slot, wait, used = await self.shared.take_slot(OVERALL_KEY, self.limit, self.period,
+                                                           hold=IN_FLIGHT_HOLD)
+            self._used = used
+            if slot is not None:
+                self._flying.append(slot)
+                self.in_flight += 1
+                return
+            await asyncio.sleep(wait)
 
     def release(self) -> None:
-        """Nothing to do: a start is counted for ``period`` seconds from when it was taken."""
+        """A request that :meth:`acquire` let start was answered now: its slot counts for
+        ``period`` seconds from now (any of this worker's slots in flight: the count is the
+        same)."""
+        if not self._flying:
+            return
+        self.in_flight -= 1
+        task = asyncio.get_running_loop().create_task(
+            self.shared.end_slot(self._flying.popleft()))
+        self._ending.add(task)
+        task.add_done_callback(self._ending.discard)

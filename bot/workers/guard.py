@@ -57,18 +57,14 @@ class StoreGuard:
 
     Args:
         shared: the shared rows. tables: the registry this guard serves (its ``guard``).
-        on_reload: called with every table loaded from the store (e.g. to drop caches that
-            belong to its older state).
         save: stores a table's data (``store.save_table``): a block that changed the table
             only in memory (no step was stored) stores it as it leaves.
     """
 
     def __init__(self, shared: SharedDb, tables: Tables,
-                 on_reload: Callable[[Table], None] | None = None,
                  save: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None) -> None:
         self.shared = shared
         self.tables = tables
-        self.on_reload = on_reload
         self.save = save
         self.watchdog: Watchdog | None = None
         self.marks: dict[str, Mark] = {}
@@ -80,8 +76,9 @@ class StoreGuard:
 
     @asynccontextmanager
     async def hold(self, key: str) -> AsyncIterator[None]:
-        async with self.shared.locked(f"table:{key}") as conn:
-            await self._sync(conn, key)
+        async with self.shared.locked(f"table:{key}"):
+            async with self.shared.pool.acquire() as conn:
+                await self._sync(conn, key)
             if self.watchdog is not None:
                 await self.watchdog.watch(key)
             table = self.tables.get(key)
@@ -95,15 +92,20 @@ class StoreGuard:
             table = self.tables.get(key)
             if table is not None and before is not None and self.save is not None:
                 after = _stored_form(table)
-                if after != before and await self.shared.stored_data(conn, key) != after:
+                if after != before and await self._stored_data(key) != after:
                     # changes the game keeps in memory alone (a selection, a withdrawn
                     # notice): the next step may run on another worker
                     await self.save(key, after)
             if self.watchdog is not None:
                 await self.watchdog.flush(key)
                 await self.watchdog.unwatch(key)
-            mark = await self.shared.mark(conn, key)
+            async with self.shared.pool.acquire() as conn:
+                mark = await self.shared.mark(conn, key)
             self._remember(key, mark)
+
+    async def _stored_data(self, key: str) -> dict[str, Any] | None:
+        async with self.shared.pool.acquire() as conn:
+            return await self.shared.stored_data(conn, key)
 
     def _remember(self, key: str, mark: Mark | None) -> None:
         if mark is None:
@@ -147,9 +149,6 @@ class StoreGuard:
         self.marks[key] = stored.mark
         self._seen.add(key)
         self.reloads += 1
-        current = self.tables.get(key)
-        if self.on_reload is not None and current is not None:
-            self.on_reload(current)
 
     async def presync(self, key: str) -> None:
         """Bring table ``key`` up to date before a lookup outside its lock (a press's token, a

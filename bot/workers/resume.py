@@ -5,31 +5,41 @@ worker's start.
 What :mod:`bot.game.restore` does for every table after a restart, for one table under its lock:
 a running deal is drawn again and its timers armed (a deal that finished but was not settled is
 settled, exactly once), a deal that everybody passed is dealt again, an open lobby gets its expiry
-back (or expires), a result not posted yet is posted.
+back (or expires), a result not posted yet is posted. A competition's table left between two
+deals goes on: a match deals its next deal or ends (:meth:`Matches.resume`), a challenge deal
+gets its end finished (the member's menu, the board). A duplicate challenge's own steps (its
+close: the payout, the final board and ranking) are resumed by :meth:`Challenges.resume`.
 """
 
 from __future__ import annotations
 
 from bot.game import timers
-from bot.game.challenges import Challenges
+from bot.game.challenges import Challenges, challenge_of_lock
 from bot.game.context import GameContext
 from bot.game.deal import DealDriver
 from bot.game.lobby import Lobby
+from bot.game.matches import Matches
 from bot.game.table import DEAL, LOBBY, RESULT
 
 
 class Resumer:
     """The game's steps to resume a table (see the module docstring)."""
 
-    def __init__(self, ctx: GameContext, lobby: Lobby, deals: DealDriver,
+    def __init__(self, ctx: GameContext, lobby: Lobby, deals: DealDriver, matches: Matches,
                  challenges: Challenges) -> None:
         self.ctx = ctx
         self.lobby = lobby
         self.deals = deals
+        self.matches = matches
         self.challenges = challenges
 
     async def resume(self, stamp: timers.Stamp) -> None:
-        """Resume table ``stamp.key`` as it is stored (takes the table's lock)."""
+        """Resume table ``stamp.key`` as it is stored (takes the table's lock), or the
+        duplicate challenge whose lock key it is."""
+        challenge_id = challenge_of_lock(stamp.key)
+        if challenge_id is not None:
+            await self.challenges.resume(challenge_id)
+            return
         async with self.ctx.tables.lock(stamp.key):
             table = self.ctx.tables.get(stamp.key)
             if table is None:
@@ -40,6 +50,10 @@ class Resumer:
                     await self.deals.redeal_now(table)
                 else:
                     await self.deals.advance(table)
+            elif table.phase == RESULT and table.match_id is not None:
+                await self.matches.resume(table)
+            elif table.phase == RESULT and table.challenge_id is not None:
+                await self.challenges.deal_over(table)
             elif table.phase == RESULT:
                 if table.result_due:
                     await self.deals.post_due_result(table)

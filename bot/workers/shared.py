@@ -2,8 +2,12 @@
 table marks, the update inbox, flood windows and leases (migration 0006), in SQL of their own on
 a small asyncpg pool next to the store's.
 
-- **Table locks** are session advisory locks (``pg_advisory_lock``) on a connection held for the
-  locked block: a worker that dies loses its connection and so its locks, at once.
+- **Table locks** are session advisory locks, all of a worker's on one connection of their own
+  (``pg_try_advisory_lock``, tried again every few milliseconds while another worker holds
+  one): a worker that dies loses that connection and so its locks, at once. No block holds a
+  pool connection for its lock, so any number of tables may be locked at once (a connection
+  per held lock deadlocked a worker once more tables were busy than its pool had connections,
+  each block waiting for a connection for its own queries).
 - A table's **mark** says which stored version a worker's copy is: the row's ``xmin`` (the
   transaction that wrote it last; a new one with every write, a deleted and recreated row gets
   another) and the version of the table's deal (``save_deal_state`` writes only the deal row).
@@ -12,13 +16,16 @@ a small asyncpg pool next to the store's.
   another (``FOR UPDATE SKIP LOCKED``). The row stays a day after it was done, so Telegram's
   retries of it are recognised by ``update_id``.
 - **Flood slots** are request start times per chat (key 0: the whole bot), counted by every
-  worker under a transaction-level advisory lock of that chat, so the budgets are shared.
+  worker under a transaction-level advisory lock of that chat, so the budgets are shared. The
+  bot's overall slots count a request from its start until a second after its answer (while it
+  is in flight its slot's time lies ahead), so requests delayed on the way cannot bunch up.
 - **Leases** are named claims that run out by themselves (a table's group message is edited by
   one worker at a time).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
@@ -28,10 +35,14 @@ from typing import Any
 
 import asyncpg
 
-#: Connections for held table locks per worker (the store has its own pool).
-LOCK_POOL_SIZE = 12
+#: Connections for the shared rows' queries per worker (the store has its own pool).
+POOL_SIZE = 12
+#: Seconds between two tries of a lock another worker holds: the first, and the longest.
+LOCK_RETRY = (0.002, 0.02)
 #: How long a done update is remembered (Telegram gives up retrying well within a day).
 INBOX_DAYS = 1.0
+#: Seconds between two looks at a window whose oldest counted request is still in flight.
+IN_FLIGHT_POLL = 0.02
 
 
 def now_ms() -> int:
@@ -76,33 +87,50 @@ class SharedDb:
         worker: this worker's name, unique among the running workers.
     """
 
-    def __init__(self, pool: asyncpg.Pool, worker: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, worker: str, locks: asyncpg.Connection,
+                 url: str = "") -> None:
         self.pool = pool
         self.worker = worker
+        self._locks = locks
+        self._url = url
+        self._lock_io = asyncio.Lock()  # one query at a time on the locks' connection
 
     @classmethod
     async def open(cls, url: str, worker: str) -> SharedDb:
         """Connect to the database at ``url`` (the store must have migrated it)."""
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=LOCK_POOL_SIZE)
-        return cls(pool, worker)
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
+        return cls(pool, worker, await asyncpg.connect(url), url)
 
     async def close(self) -> None:
-        """Close the pool (its sessions' advisory locks go with it)."""
+        """Close the pool and the locks' connection (its advisory locks go with it)."""
+        await self._locks.close()
         await self.pool.close()
 
     # --- Table locks and marks -----------------------------------------------------------------
 
     @asynccontextmanager
-    async def locked(self, name: str) -> AsyncIterator[asyncpg.Connection]:
-        """Hold the advisory lock ``name`` for the block, on a connection of its own (yielded,
-        for reads under the lock). Released at the end, or by the server when this process
-        dies; the pool's reset unlocks it too when the block is cancelled."""
-        async with self.pool.acquire() as conn:
-            await conn.execute("SELECT pg_advisory_lock(hashtextextended($1, 0))", name)
-            try:
-                yield conn
-            finally:
-                await conn.execute("SELECT pg_advisory_unlock(hashtextextended($1, 0))", name)
+    async def locked(self, name: str) -> AsyncIterator[None]:
+        """Hold the advisory lock ``name`` for the block (on the locks' connection; see the
+        module docstring). Released at the end, also when the block is cancelled, or by the
+        server when this process dies. Advisory locks are re-entrant in a session: two blocks
+        of this process on one name must be kept apart by the caller (the registry's
+        ``asyncio.Lock`` per table does)."""
+        wait = LOCK_RETRY[0]
+        while not await self._on_locks("SELECT pg_try_advisory_lock(hashtextextended($1, 0))",
+                                       name):
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, LOCK_RETRY[1])
+        try:
+            yield
+        finally:
+            await asyncio.shield(self._on_locks(
+                "SELECT pg_advisory_unlock(hashtextextended($1, 0))", name))
+
+    async def _on_locks(self, sql: str, name: str) -> bool:
+        async with self._lock_io:
+            if self._locks.is_closed() and self._url:  # lost (its locks went with it)
+                self._locks = await asyncpg.connect(self._url)
+            return bool(await self._locks.fetchval(sql, name))
 
     @staticmethod
     async def mark(conn: asyncpg.Connection, key: str) -> Mark | None:
@@ -194,10 +222,14 @@ class SharedDb:
     # --- Flood windows and leases --------------------------------------------------------------
 
     async def take_slot(self, chat_id: int, limit: int, period: float,
-                        reserve: int = 0) -> tuple[int | None, float, int]:
+                        reserve: int = 0, *, hold: float = 0.0) -> tuple[int | None, float, int]:
         """Start a request of chat ``chat_id`` now if fewer than ``limit - reserve`` started in
         the last ``period`` seconds, counting every worker's: ``(slot id, 0, used)``; else
-        ``(None, seconds until one may, used)``."""
+        ``(None, seconds until one may, used)``.
+
+        ``hold`` > 0: the request is *in flight* until :meth:`end_slot` (its slot counts from
+        ``hold`` seconds ahead until then, so a worker that dies with it in flight frees it
+        ``hold + period`` seconds later); a slot in flight makes the wait a short poll."""
         now = now_ms()
         horizon = now - int(period * 1000)
         async with self.pool.acquire() as conn, conn.transaction():
@@ -209,11 +241,19 @@ class SharedDb:
             used = len(starts)
             if used >= limit - min(reserve, limit - 1):
                 oldest = starts[used - (limit - min(reserve, limit - 1))]["at_ms"]
+                if oldest > now:  # in flight: it ends (and counts on) when its answer comes
+                    return None, IN_FLIGHT_POLL, used
                 return None, max(0.01, (oldest - horizon) / 1000), used
             slot = await conn.fetchval(
                 "INSERT INTO flood_slots (chat_id, at_ms) VALUES ($1, $2) RETURNING id",
-                chat_id, now)
+                chat_id, now + int(hold * 1000))
         return int(slot), 0.0, used + 1
+
+    async def end_slot(self, slot: int) -> None:
+        """The request of an in-flight slot (``take_slot(hold=...)``) was answered now: it
+        counts for ``period`` seconds from now."""
+        async with self.pool.acquire() as conn:
+            await conn.execute("UPDATE flood_slots SET at_ms = $2 WHERE id = $1", slot, now_ms())
 
     async def give_back_slot(self, slot: int) -> None:
         """Return a slot taken and not used."""

@@ -204,10 +204,17 @@ class DbTimers:
             log.warning("timer %s of unknown kind dropped", timer.key)
             await self.store.finish_timer(timer)
             return
-        await self.watch(key)
-        if not await self.store.finish_timer(timer):  # a live watcher renewed its watchdog
-            await self.unwatch(key)
-            return
+        if timer.key == self._watch_key(key):
+            # this worker's own watchdog (a block of its own failed half-way): arming the
+            # new watchdog first would renew this very row, and it would never fire
+            if not await self.store.finish_timer(timer):  # a block here renewed it
+                return
+            await self.watch(key)
+        else:
+            await self.watch(key)
+            if not await self.store.finish_timer(timer):  # a live watcher renewed its watchdog
+                await self.unwatch(key)
+                return
         if kind == WATCH:
             log.warning("table %s: worker %s stopped in the middle; resuming it", key,
                         timer.key.rsplit("@", 1)[-1])

@@ -19,7 +19,7 @@ from telegram.ext import TypeHandler
 from bot import callbacks as cb
 from bot.game import timers
 from bot.game.service import Game
-from bot.game.table import Table, table_key
+from bot.game.table import table_key
 from bot.outlet.limiter import ChatRateLimiter, SlidingWindow
 from bot.outlet.outbox import Outbox
 from bot.services import App, BotData, Context, bot_data
@@ -88,16 +88,12 @@ async def start_worker(application: App) -> Worker:
                           is_current)
     game = Game(data.store, settings, outlet, bot_username=application.bot.username)
 
-    def reloaded(table: Table) -> None:
-        if table.match_id is not None:
-            game.matches.forget(table.match_id)
-
-    guard = StoreGuard(shared, game.tables, on_reload=reloaded, save=data.store.save_table)
+    guard = StoreGuard(shared, game.tables, save=data.store.save_table)
     guard_box.append(guard)
     game.tables.guard = guard
     guard.watchdog = db_timers
     db_timers.presync = guard.presync
-    resumer = Resumer(game.ctx, game.lobby, game.deals, game.challenges)
+    resumer = Resumer(game.ctx, game.lobby, game.deals, game.matches, game.challenges)
     db_timers.callbacks = {
         timers.TURN: game.deals.on_turn_timeout,
         timers.BOT_MOVE: game.deals.on_bot_move,
@@ -158,16 +154,23 @@ async def bring_up_to_date(worker: Worker, update: Update) -> None:
 async def sweep(worker: Worker) -> None:
     """Resume every stored table that has no timer and no watchdog (its worker stopped
     between storing a step and arming what comes next, or the bot ran without workers
-    before), and the duplicate challenges' windows; one starting worker at a time."""
-    async with worker.shared.locked("sweep") as conn:
-        keys = await conn.fetch(
-            "SELECT t.table_key FROM tables t WHERE (t.data::jsonb ->> 'phase' IN ('deal', 'lobby')"
-            " OR t.data::jsonb ->> 'result_due' = 'true'"
-            " OR jsonb_array_length(COALESCE(t.data::jsonb -> 'ready', '[]')) > 0)"
-            " AND NOT EXISTS (SELECT 1 FROM timers m"
-            " WHERE m.key = ANY(ARRAY[" + ", ".join(
-                f"'{kind}:' || t.table_key" for kind in timers.KINDS) + "])"
-            f" OR m.key LIKE '{WATCH}:' || t.table_key || '@%')")
+    before: a competition's table between two deals among them), then the running matches
+    (:meth:`Matches.restore`: one whose table is gone is cancelled) and the duplicate
+    challenges' windows and final posts; one starting worker at a time."""
+    async with worker.shared.locked("sweep"):
+        async with worker.shared.pool.acquire() as conn:
+            keys = await conn.fetch(
+                "SELECT t.table_key FROM tables t"
+                " WHERE (t.data::jsonb ->> 'phase' IN ('deal', 'lobby')"
+                " OR t.data::jsonb ->> 'result_due' = 'true'"
+                " OR t.data::jsonb ->> 'match_id' IS NOT NULL"
+                " OR t.data::jsonb ->> 'challenge_id' IS NOT NULL"
+                " OR jsonb_array_length(COALESCE(t.data::jsonb -> 'ready', '[]')) > 0)"
+                " AND NOT EXISTS (SELECT 1 FROM timers m"
+                " WHERE m.key = ANY(ARRAY[" + ", ".join(
+                    f"'{kind}:' || t.table_key" for kind in timers.KINDS) + "])"
+                f" OR m.key LIKE '{WATCH}:' || t.table_key || '@%')")
         for row in keys:
             await worker.resumer.resume(timers.Stamp(row["table_key"], ""))
+        await worker.resumer.matches.restore()
         await worker.resumer.challenges.restore()  # windows armed again, or closed if passed

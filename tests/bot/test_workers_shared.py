@@ -3,8 +3,12 @@ that one worker holds at a time, and table marks that change with every write.""
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 from bot.store import SeatRecord, open_store
-from bot.workers.shared import SharedDb
+from bot.workers.flood import SharedOverall
+from bot.workers.shared import SharedDb, now_ms
 from tests.databases import PostgresServer
 
 GROUP = -100123
@@ -68,5 +72,82 @@ async def test_a_tables_mark_changes_with_its_row_and_its_deal(postgres_server: 
             assert await shared.mark(conn, "-1:0") is None
     finally:
         await shared.close()
+        await store.close()
+        await postgres_server.drop_database(url)
+
+
+async def test_the_overall_budget_counts_requests_in_flight_for_every_worker(
+    postgres_server: PostgresServer,
+):
+    """Issue 16: a request counts from its start until a period after its answer, whichever
+    worker sent it, so requests held up on the way cannot reach Telegram in one second with
+    later ones (counting starts alone let a fourth start while three were still in flight)."""
+    url = await postgres_server.create_database()
+    store = await open_store(url)
+    one, two = await SharedDb.open(url, "one"), await SharedDb.open(url, "two")
+    windows = [SharedOverall(one, 3, 0.5), SharedOverall(two, 3, 0.5)]
+    try:
+        await windows[0].acquire()
+        await windows[1].acquire()
+        await windows[1].acquire()
+        assert windows[1].used() == 3
+        await asyncio.sleep(0.7)  # their starts are older than the period: still in flight
+        fourth = asyncio.create_task(windows[0].acquire())
+        await asyncio.sleep(0.3)
+        assert not fourth.done()
+        windows[1].release()  # answered now: it counts for 0.5 s more
+        released = time.monotonic()
+        await asyncio.wait_for(fourth, 5)
+        assert time.monotonic() - released >= 0.45
+        assert windows[0].used() == 3
+        windows[0].release()
+        windows[0].release()
+        windows[1].release()
+        await asyncio.sleep(0.6)
+        async with one.pool.acquire() as conn:
+            ends = await conn.fetch("SELECT at_ms FROM flood_slots WHERE chat_id = 0")
+        assert len(ends) == 4 and all(row["at_ms"] <= now_ms() for row in ends)
+        await windows[1].acquire()  # all answered over a period ago
+    finally:
+        await one.close()
+        await two.close()
+        await store.close()
+        await postgres_server.drop_database(url)
+
+
+async def test_more_tables_locked_at_once_than_the_pool_has_connections(
+    postgres_server: PostgresServer,
+):
+    """Issue 16 at scale: 30 tables busy at once on each of two workers, each block querying
+    the shared rows while it holds its table's lock (a pool of 12 connections, one held per
+    lock, deadlocked there); a table is still held by one worker at a time."""
+    url = await postgres_server.create_database()
+    store = await open_store(url)
+    workers = [await SharedDb.open(url, "one"), await SharedDb.open(url, "two")]
+    holders: dict[str, str] = {}
+    overlaps: list[str] = []
+
+    async def block(shared: SharedDb, name: str) -> None:
+        async with shared.locked(name):
+            if name in holders:
+                overlaps.append(name)
+            holders[name] = shared.worker
+            assert await shared.key_of_token("none") is None
+            await asyncio.sleep(0.05)
+            del holders[name]
+
+    try:
+        names = [f"table:-{100 + i}:0" for i in range(30)]
+        await asyncio.wait_for(asyncio.gather(
+            *(block(shared, name) for name in names for shared in workers)), 20)
+        assert overlaps == []
+        async with workers[0].locked(names[0]):  # let go: the other worker takes it
+            taken = asyncio.create_task(block(workers[1], names[0]))
+            await asyncio.sleep(0.1)
+            assert not taken.done()
+        await asyncio.wait_for(taken, 5)
+    finally:
+        for shared in workers:
+            await shared.close()
         await store.close()
         await postgres_server.drop_database(url)

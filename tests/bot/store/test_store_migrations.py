@@ -109,6 +109,10 @@ async def test_both_dialects_end_in_the_same_schema(tmp_path, postgres_server: P
         on_postgres["tables"]
     )
     assert on_postgres["triggers"] == {"group_players_follow_balance"}
+    # the workers' shared rows; 0004's `updates` went with 0008 (the inbox replaced it)
+    assert {"inbox", "timers", "flood_slots", "leases"} <= set(on_postgres["tables"])
+    assert "updates" not in on_postgres["tables"]
+    assert "updates_by_time" not in on_postgres["indexes"]
 
 
 async def test_open_creates_the_directory_and_wal(db_path: Path):

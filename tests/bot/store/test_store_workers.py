@@ -1,5 +1,6 @@
-"""What several workers share through the store (issue 16): Telegram updates taken once by
-``update_id``, and timers as rows with a due time that one worker at a time claims for a lease."""
+"""What several workers share through the store (issue 16): timers as rows with a due time that
+one worker at a time claims for a lease (the updates' inbox is bot/workers/shared.py's,
+tests/bot/test_workers_webhook.py)."""
 
 from __future__ import annotations
 
@@ -18,24 +19,6 @@ async def other(database, clock) -> AsyncIterator[Store]:
     opened = await open_store(database, clock=clock)
     yield opened
     await opened.close()
-
-
-async def test_an_update_is_claimed_once_even_by_two_workers_at_once(store, other):
-    assert await store.claim_update(1001) is True
-    assert await store.claim_update(1001) is False  # Telegram's retry of the same webhook
-    claims = await asyncio.gather(
-        *(s.claim_update(1002) for _ in range(5) for s in (store, other))
-    )
-    assert sorted(claims) == [False] * 9 + [True]
-
-
-async def test_forgotten_updates_can_be_claimed_again(store, clock):
-    await store.claim_update(1)
-    clock.advance(days=2)
-    await store.claim_update(2)
-    assert await store.forget_updates(clock.now - timedelta(days=1)) == 1
-    assert await store.claim_update(1) is True
-    assert await store.claim_update(2) is False
 
 
 async def test_a_timer_fires_when_due_and_is_leased_to_one_worker(store, other, clock):

@@ -1,0 +1,231 @@
+"""Competitions with several workers (issue 16, gaps 1 and 2): a match left between two deals
+by a worker that died goes on on another worker; a duplicate challenge's state is read from the
+store, so what one worker changed (an entry, a close) is what the other sees.
+
+The workers run in this process (two ``Application``s in worker mode on one PostgreSQL, driven
+through the game layer; tests/bot/test_e2e_workers.py runs them as processes behind webhooks). A
+worker's death is a step that raises where a SIGKILL would stop it, after which the worker is
+shut down without finishing anything: what it stored and the watchdog it left are what another
+worker finds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.app import build_application
+from bot.game.challenge import ChallengeOptions
+from bot.game.lobby import Person
+from bot.game.table import DEAL, challenge_key
+from bot.i18n import t
+from bot.services import App, bot_data
+from bot.settings import Settings
+from tests.databases import PostgresServer, RawDatabase
+from tests.fakebot import FakeBotApi
+
+SECRET = "test-secret_0123456789"
+TIMEOUT = 20.0
+
+Start = Callable[[str], Awaitable[App]]
+
+
+def worker_settings(api: FakeBotApi, url: str, tmp_path: Path, name: str) -> Settings:
+    return Settings(
+        bot_token=api.token, database_path=tmp_path / "unused.sqlite3", database_url=url,
+        bot_api_base_url=api.base_url, default_language="en", log_level="INFO",
+        play_timeout=30.0, bid_timeout=15.0, lobby_timeout=300.0, bot_move_delay=0.01,
+        table_edit_interval=0.0, group_rate_limit=1000, turn_notice_delay=0.0,
+        webhook_url="https://ddz.example.org/telegram/hook", webhook_secret=SECRET,
+        worker_lease=0.5, worker_name=name,
+    )
+
+
+async def stop(app: App) -> None:
+    if app.running:
+        await app.stop()
+    await app.shutdown()
+    assert app.post_shutdown is not None
+    await app.post_shutdown(app)
+
+
+@pytest.fixture
+async def database(postgres_server: PostgresServer) -> AsyncIterator[str]:
+    url = await postgres_server.create_database()
+    yield url
+    await postgres_server.drop_database(url)
+
+
+@pytest.fixture
+async def start_worker(fake_api: FakeBotApi, database: str, tmp_path: Path
+                       ) -> AsyncIterator[Start]:
+    """Starts a worker named ``name`` in this process (initialized, post_init: the sweep and
+    the timers; no webhook server); every one still running is stopped after the test."""
+    started: list[App] = []
+
+    async def start(name: str) -> App:
+        app = build_application(worker_settings(fake_api, database, tmp_path, name))
+        await app.initialize()
+        assert app.post_init is not None
+        await app.post_init(app)
+        await app.start()
+        started.append(app)
+        return app
+
+    yield start
+    for app in started:
+        if bot_data(app).__dict__.get("store") is not None:
+            await stop(app)
+
+
+async def wait_until(check: Callable[[], Awaitable[object]], timeout: float = TIMEOUT) -> object:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        value = await check()
+        if value:
+            return value
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError("waited in vain")
+        await asyncio.sleep(0.05)
+
+
+async def test_a_match_left_between_deals_by_a_dead_worker_deals_on_on_another(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    group, user = fake_api.new_group("Match night"), fake_api.new_user("Ann")
+    store_rows = RawDatabase("postgres", database)
+    first = await start_worker("w-first")
+    game = bot_data(first).game
+    game.deal_seed = 7
+    died = asyncio.Event()
+
+    async def killed(table: object) -> None:  # the worker dies right after the settlement
+        died.set()
+        raise RuntimeError("SIGKILL")
+
+    game.matches.deal_over = killed  # type: ignore[method-assign]
+    fake_api.open_private_chat(user)
+    table, refusal = await game.matches.open(group.id, None, group.title, Person(user.id, "Ann"),
+                                             "fixed")
+    assert table is not None and refusal is None
+    fake_api.block_user(user)  # her seat is auto-played: the bots and she play fast
+    async with game.tables.lock(table.key):
+        assert game.lobby.add_bot(table) and game.lobby.add_bot(table)
+        assert await game.matches.start(table) is None
+    match_id = table.match_id
+    await asyncio.wait_for(died.wait(), TIMEOUT)
+    await asyncio.sleep(0.2)  # whatever else the dying step had started
+    await stop(first)
+
+    async def deals() -> list[tuple[int, str]]:
+        rows = await store_rows.fetch(
+            "SELECT id, status FROM deals WHERE match_id = ? ORDER BY id", match_id)
+        return [(int(deal_id), str(status)) for deal_id, status in rows]
+
+    assert [status for _, status in await deals()] == ["settled"]
+    stored = await store_rows.fetch("SELECT data FROM tables")
+    assert len(stored) == 1 and '"phase": "result"' in stored[0][0]
+
+    second = await start_worker("w-second")
+    await wait_until(lambda: _two_deals(deals))
+    statuses = [status for _, status in await deals()]
+    assert statuses[0] == "settled" and statuses[1] in ("running", "settled")
+    resumed = bot_data(second).game.tables.get(table.key)
+    assert resumed is not None and resumed.match_id == match_id and resumed.phase == DEAL
+    rows = await store_rows.fetch(
+        "SELECT count(*) FROM ledger WHERE deal_id = ?", (await deals())[0][0])
+    assert rows == [(0,)]  # a match deal moves no beans; its points are the match's
+    record = await bot_data(second).store.get_match(match_id)
+    assert record.status == "running"
+
+
+async def _two_deals(deals: Callable[[], Awaitable[list[tuple[int, str]]]]) -> bool:
+    return len(await deals()) >= 2
+
+
+async def test_a_challenge_entered_and_closed_on_one_worker_is_seen_so_on_the_other(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    group = fake_api.new_group("Duplicate")
+    ann, bob = fake_api.new_user("Ann"), fake_api.new_user("Bob")
+    for user in (ann, bob):
+        fake_api.open_private_chat(user)
+    rows = RawDatabase("postgres", database)
+    one, two = await start_worker("w-one"), await start_worker("w-two")
+    a, b = bot_data(one).game.challenges, bot_data(two).game.challenges
+    challenge_id, why = await a.open(group.id, None, group.title, Person(ann.id, "Ann"),
+                                     ChallengeOptions(entry_fee=10))
+    assert challenge_id is not None, why
+    assert (await b._record(challenge_id)).pool == 0  # B has read it before the entries
+    welcome = t("challenge.pop_welcome", "en")
+    assert await a.enter(challenge_id, Person(ann.id, "Ann"), "en", group.id) == welcome
+    assert await b.enter(challenge_id, Person(bob.id, "Bob"), "en", group.id) == welcome
+    assert (await b._record(challenge_id)).pool == 20  # both fees, whoever took them
+    assert (await a._record(challenge_id)).pool == 20
+
+    # Ann's first deal runs on B; A closes the window: the deal is stopped all the same
+    assert await b.play(challenge_id, 1, Person(ann.id, "Ann"), "en") is None
+    [(deal_id, status)] = await rows.fetch(
+        "SELECT id, status FROM deals WHERE table_key = ?", challenge_key(ann.id))
+    assert status == "running"
+    assert await a.close(challenge_id)
+    assert await rows.fetch("SELECT status FROM deals WHERE id = ?", deal_id) == [("cancelled",)]
+    assert await rows.fetch("SELECT table_key FROM tables") == []
+
+    # B sees the challenge closed: no deal dealt, no entry taken
+    closed = t("challenge.pop_closed", "en")
+    assert await b.play(challenge_id, 2, Person(ann.id, "Ann"), "en") == closed
+    carl = fake_api.new_user("Carl")
+    fake_api.open_private_chat(carl)
+    assert await b.enter(challenge_id, Person(carl.id, "Carl"), "en", group.id) == closed
+    assert await rows.fetch("SELECT count(*) FROM deals") == [(1,)]
+    assert (await b._record(challenge_id)).status == "closed"
+
+
+async def test_a_close_cut_short_by_a_dead_worker_is_finished_by_the_watchdog(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    group, ann = fake_api.new_group("Close"), fake_api.new_user("Ann")
+    fake_api.open_private_chat(ann)
+    rows = RawDatabase("postgres", database)
+    one, two = await start_worker("w-one"), await start_worker("w-two")
+    a = bot_data(one).game.challenges
+    challenge_id, why = await a.open(group.id, None, group.title, Person(ann.id, "Ann"),
+                                     ChallengeOptions(entry_fee=10))
+    assert challenge_id is not None, why
+    assert await a.enter(challenge_id, Person(ann.id, "Ann"), "en", group.id) \
+        == t("challenge.pop_welcome", "en")
+
+    show = a._show
+    dead = []
+
+    async def killed(*args: Any) -> bool:  # dies with the payout stored, nothing shown
+        if args[0].status == "closed" and not dead:
+            dead.append(True)
+            raise RuntimeError("SIGKILL")
+        return await show(*args)
+
+    a._show = killed  # type: ignore[method-assign]
+    with pytest.raises(RuntimeError):
+        await a.close(challenge_id)
+    record = await bot_data(two).store.get_challenge(challenge_id)
+    assert (record.status, record.announced) == ("closed", False)
+    seed = record.seed
+
+    def final_posts() -> list[object]:
+        return [c for c in fake_api.calls if c.ok and c.method == "sendMessage"
+                and c.params.get("chat_id") == group.id and seed in str(c.params.get("text"))]
+
+    async def announced() -> bool:
+        return bool(final_posts()) and (await rows.fetch(
+            "SELECT announced FROM challenges WHERE id = ?", challenge_id))[0][0] in (1, True)
+
+    await wait_until(announced)  # the watchdog of the challenge's lock, on either worker
+    await asyncio.sleep(0.5)
+    assert len(final_posts()) == 1
+    paid = await rows.fetch("SELECT count(*) FROM ledger WHERE reason = 'challenge'")
+    assert paid == [(2,)]  # Ann's fee and her prize, once
