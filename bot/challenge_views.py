@@ -102,25 +102,30 @@ def mp_text(matchpoints: int, lang: str) -> str:
 
 
 def board_scene(challenge_id: int, board: Sequence[Standing], deals: int, lang: str,
-                labels: object) -> BoardScene:
-    """The board picture's input (``labels``: :func:`bot.scenes.picture_labels` of ``lang``)."""
+                labels: object, *, final: bool = False) -> BoardScene:
+    """The board picture's input (``labels``: :func:`bot.scenes.picture_labels` of ``lang``;
+    ``final``: the challenge is closed, the board is its final one)."""
     rows = tuple(BoardRow(line.place, line.name, line.matchpoints, line.deals, deals)
                  for line in board[:25])
-    return BoardScene(title(challenge_id, lang), rows, labels)  # type: ignore[arg-type]
+    return BoardScene(title(challenge_id, lang), rows, labels,  # type: ignore[arg-type]
+                      final=final)
 
 
 def announcement(challenge_id: int, options: ChallengeOptions, seed_hash: str,
                  closes_at: datetime, tz: str, board: Sequence[Standing], pool: int,
-                 lang: str, *, closed: bool = False) -> str:
-    """The group's challenge message: what it is, the fee and pool, the window, the published
-    SHA-256 of the seed, and the board."""
+                 lang: str, *, closed: bool = False, cancelled: bool = False) -> str:
+    """The group's challenge message: what it is, the fee and pool, the window (or that it was
+    ``cancelled``), the published SHA-256 of the seed, and the board."""
     lines = [f"🎯 {title(challenge_id, lang)}",
              t("challenge.about", lang, n=options.deals)]
     if options.entry_fee:
         split = " / ".join(f"{p}%" for p in PRIZE_SPLIT)
         lines.append(t("challenge.fee", lang, fee=options.entry_fee, pool=pool, split=split))
-    key = "challenge.closed_at" if closed else "challenge.closes"
-    lines.append(t(key, lang, time=local_time(closes_at, tz), tz=tz))
+    if cancelled:
+        lines.append(t("challenge.cancelled_note", lang))
+    else:
+        key = "challenge.closed_at" if closed else "challenge.closes"
+        lines.append(t(key, lang, time=local_time(closes_at, tz), tz=tz))
     lines.append(t("challenge.hash", lang, hash=seed_hash))
     lines.append("")
     lines.append(t("challenge.board", lang))
@@ -240,6 +245,21 @@ def judge_command(seed: str, deals: int) -> str:
     """The command that checks a revealed challenge (:mod:`engine.judge`)."""
     request = json.dumps({"op": "challenge", "seed": seed, "deals": deals})
     return f"echo '{request}' | python -m engine.judge"
+
+
+def cancelled_text(challenge_id: int, options: ChallengeOptions, seed: str, seed_hash: str,
+                   refunds: Mapping[int, int], by: str, lang: str) -> str:
+    """The message when an admin cancels the challenge: who cancelled it, the fees refunded
+    (``refunds``: beans per member), the revealed seed and the command that checks it."""
+    lines = [t("challenge.cancelled", lang, title=title(challenge_id, lang), name=by)]
+    total = sum(refunds.values())
+    if total:
+        lines.append(t("challenge.cancel_refunded", lang, n=len(refunds), pool=total))
+    lines.append("")
+    lines.append(t("challenge.seed", lang, seed=seed))
+    lines.append(t("challenge.verify", lang, hash=seed_hash))
+    lines.append(judge_command(seed, options.deals))
+    return "\n".join(lines)
 
 
 def final_text(challenge_id: int, options: ChallengeOptions, seed: str, seed_hash: str,

@@ -13,6 +13,8 @@ from bot import views
 from bot.game.match import FIXED, PRIZE_SPLIT, MatchOptions, MatchState, Standing
 from bot.game.table import Table
 from bot.i18n import normalize_language, t
+from bot.scenes import picture_labels
+from images.standings import StandingsRow, StandingsScene
 
 #: The values each option button steps through (−/+), by callback option name.
 CHOICES: dict[str, tuple[str, tuple[int, ...]]] = {
@@ -139,6 +141,28 @@ def standings_text(state: MatchState, names: Sequence[str], lang: str, now: floa
     if state.next_is_extra(now):
         lines.append(t("match.extra_deal", lang))
     return "\n".join(lines)
+
+
+def standings_scene(state: MatchState, names: Sequence[str], lang: str, now: float, *,
+                    paid: Sequence[int] | None = None) -> StandingsScene:
+    """The standings' picture (:func:`images.standings.render_standings`) in ``lang``: after a
+    deal the rows of :func:`standings_text` and its chip-base or extra-deal note; with ``paid``
+    (beans per seat) the final standings, champions crowned and prizes drawn."""
+    words = picture_labels(lang)
+    fmt = format_name(state.options.format, lang)
+    final = paid is not None
+    rows = tuple(
+        StandingsRow(s.place, names[s.seat], _score(state, s, lang), _progress(state, s, lang),
+                     prize=paid[s.seat] if paid is not None else 0,
+                     out=s.out or s.forfeited)
+        for s in state.standings())
+    note = ""
+    if not final and state.next_is_extra(now):
+        note = t("match.extra_deal", lang)
+    elif not final and state.knockout:
+        note = t("match.chip_base", lang, base=state.chip_base)
+    title = (words.match_over if final else words.standings).format(format=fmt)
+    return StandingsScene(title, rows, note, final, words)
 
 
 def final_text(state: MatchState, names: Sequence[str], paid: Sequence[int], lang: str,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
-from images.draw import GOLD, MUTED, PANEL, WHITE, draw_text, encode, felt
+from images.draw import GOLD, MUTED, PANEL, WHITE, draw_text, encode, felt, pill
 from images.errors import RenderError
 from images.labels import ENGLISH, Labels
 from images.leaderboard import MEDALS
@@ -51,11 +51,12 @@ class BoardRow:
 @dataclass(frozen=True, slots=True)
 class BoardScene:
     """A challenge's board: ``title`` in the group's language, up to 25 ``rows`` best first,
-    the ``labels``."""
+    the ``labels``; ``final``: the challenge is closed (the board carries the ``final`` mark)."""
 
     title: str
     rows: tuple[BoardRow, ...] = field(default=())
     labels: Labels = ENGLISH
+    final: bool = False
 
     def __post_init__(self) -> None:
         check_text(self.title, "title", MAX_TITLE)
@@ -88,7 +89,8 @@ def render_challenge_board(scene: BoardScene, *, fmt: str = "PNG") -> bytes:
     """Picture of a challenge's board (RULES.md §10), 1280 px wide: the title, the column heads
     (place, player, matchpoints, deals), then per member the place (medals for the first
     three, ``-`` before their first deal), the name (cut to fit), the matchpoints and
-    ``deals/total``; the ``no_entrants`` words on an empty board.
+    ``deals/total``; the ``no_entrants`` words on an empty board; a closed challenge's board
+    (``final``) has the ``final`` mark at the top right.
 
     Raises:
         RenderError: not a :class:`BoardScene`, or an unknown format.
@@ -98,8 +100,12 @@ def render_challenge_board(scene: BoardScene, *, fmt: str = "PNG") -> bytes:
     words = scene.labels
     lang = words.lang
     canvas = felt(WIDTH, TOP + max(1, len(scene.rows)) * ROW_H + 24)
+    mark = 0
+    if scene.final:
+        mark = pill(canvas, (WIDTH - 32, 52), words.final, 26, fill=(214, 96, 30), color=WHITE,
+                    anchor="r", lang=lang) + 16
     draw_text(canvas, (WIDTH / 2, 52), drawable(scene.title, lang), 44, GOLD, anchor="mm",
-              lang=lang, max_width=WIDTH - 80)
+              lang=lang, max_width=WIDTH - 80 - 2 * mark)
     heads = (("place", words.place, "mm"), ("name", words.player, "lm"),
              ("matchpoints", words.matchpoints, "mm"), ("deals", words.deals, "mm"))
     for key, text, anchor in heads:

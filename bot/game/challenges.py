@@ -51,7 +51,7 @@ from bot.game.challenge import (
 )
 from bot.game.config import TableConfig
 from bot.game.context import GameContext
-from bot.game.deal import Ack, DealDriver
+from bot.game.deal import Ack, DealDriver, Standings
 from bot.game.drawing import Drawing
 from bot.game.lobby import Person
 from bot.game.outlet import Unreachable
@@ -361,7 +361,7 @@ class Challenges:
         assert table.challenge_deal is not None
         return ai_seed(record.seed, table.challenge_deal, len(state.history))
 
-    async def settle(self, table: Table, state: DealState) -> tuple[Settlement, str]:
+    async def settle(self, table: Table, state: DealState) -> tuple[Settlement, Standings]:
         """Record the member's result (their points from :data:`MEMBER_SEAT`) with the deal's
         end and the table in one store transaction (no beans move); returns the settlement to
         show and the comparison with the others for the result message. A deal finished after
@@ -386,7 +386,8 @@ class Challenges:
                                              table=table.to_dict())
             text = t("challenge.not_counted", lang)
         n = len(result.points)
-        return Settlement(table.deal_id, 0, tuple(result.points), (0,) * n, (None,) * n), text
+        settlement = Settlement(table.deal_id, 0, tuple(result.points), (0,) * n, (None,) * n)
+        return settlement, Standings(text)
 
     async def deal_over(self, table: Table) -> None:
         """After the deal's result: the member's table is no longer stored (it stays in memory
@@ -411,21 +412,24 @@ class Challenges:
         return standings(entrants, plays)
 
     async def _drawing(self, record: ChallengeRecord, board: list[Standing] | None = None, *,
-                       closed: bool = False) -> Drawing:
+                       closed: bool = False, cancelled: bool = False) -> Drawing:
         """The group's challenge message: the board's picture (in the group's pictures mode)
-        with the announcement as caption, and the Enter button while it is open."""
+        with the announcement as caption, and the Enter button while it is open; once
+        ``closed`` the picture carries the final mark (not once ``cancelled``: the caption
+        says so)."""
         if board is None:
             board = await self.board(record.challenge_id)
         options = _options(record)
         lang = str(record.options["lang"])
         text = views.announcement(record.challenge_id, options, record.seed_hash,
                                   record.closes_at, str(record.options["tz"]), board,
-                                  record.pool, lang, closed=closed)
-        markup = None if closed else views.enter_markup(record.challenge_id, lang)
+                                  record.pool, lang, closed=closed or cancelled,
+                                  cancelled=cancelled)
+        markup = None if closed or cancelled else views.enter_markup(record.challenge_id, lang)
         if not record.options.get("pictures", True):
             return Drawing(text, markup)
         scene = views.board_scene(record.challenge_id, board, options.deals, lang,
-                                  picture_labels(lang))
+                                  picture_labels(lang), final=closed and not cancelled)
         return Drawing(text, markup, scene, partial(render_challenge_board, scene),
                        "challenge.png")
 
@@ -512,13 +516,51 @@ class Challenges:
             self._announce(record, board, payment.paid)
         return True
 
+    async def cancel(self, chat_id: int, by: Person, is_admin: bool, lang: str) -> str:
+        """``/challenge cancel`` in group ``chat_id`` (which has at most one open challenge) by
+        an admin or the challenge's opener: its deals still running are stopped, every entry
+        fee is refunded exactly once (ledger rows; the pool's entries and refunds sum to zero),
+        nobody wins a prize, the group message says it was cancelled and a new message reveals
+        the seed. RULES.md §10 says nothing of cancelling; like a cancelled match (issue 11),
+        the fees go back. Returns the reply in ``lang``: a refusal (none open, not allowed,
+        already over), or ``""`` once cancelled (the group is told by the post)."""
+        open_here = [r for r in await self.ctx.store.open_challenges() if r.chat_id == chat_id]
+        if not open_here:
+            return t("challenge.cancel_none", lang)
+        challenge_id = open_here[0].challenge_id
+        if not is_admin and by.user_id != open_here[0].opener_id:
+            return t("challenge.cancel_admins", lang)
+        async with self.ctx.tables.lock(challenge_lock(challenge_id)):
+            record = await self._reload(challenge_id)
+            if record.status != "open":
+                return t("challenge.cancel_closed", lang, title=views.title(challenge_id, lang))
+            await self._stop_deals(challenge_id)
+            entries = await self.ctx.store.challenge_entries(challenge_id)
+            refunds = {e.user_id: record.entry_fee for e in entries} if record.entry_fee else {}
+            result = {"board": [], "cancelled": True, "by": by.name}
+            payment = await self.ctx.store.close_challenge(challenge_id, refunds, result)
+            record = await self._reload(challenge_id)
+            self.ctx.outlet.cancel(BOARD, challenge_lock(challenge_id))
+            self.ctx.outlet.cancel(CLOSE, challenge_lock(challenge_id))
+            board = await self.board(challenge_id)
+            await self._show(record, await self._drawing(record, board, cancelled=True))
+            self._announce(record, board, payment.paid)
+        return ""
+
     def _announce(self, record: ChallengeRecord, board: list[Standing],
                   paid: Mapping[int, int]) -> None:
-        """Post the final ranking with the revealed seed (in the background); once sent, the
-        store marks it posted, so a restart posts a ranking that was not sent yet."""
+        """Post the final ranking with the revealed seed (in the background), or for a
+        cancelled challenge who cancelled it and the refunds; once sent, the store marks it
+        posted, so a restart posts a ranking that was not sent yet."""
         cid = record.challenge_id
-        text = views.final_text(cid, _options(record), record.seed, record.seed_hash, board,
-                                paid, str(record.options["lang"]))
+        lang = str(record.options["lang"])
+        result = record.result or {}
+        if result.get("cancelled"):
+            text = views.cancelled_text(cid, _options(record), record.seed, record.seed_hash,
+                                        paid, str(result.get("by", "")), lang)
+        else:
+            text = views.final_text(cid, _options(record), record.seed, record.seed_hash,
+                                    board, paid, lang)
 
         async def sent(message_id: int) -> None:
             await self.ctx.store.announce_challenge(cid)

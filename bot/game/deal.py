@@ -23,6 +23,7 @@ import math
 import random
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Protocol
 
@@ -50,6 +51,7 @@ from engine import (
 )
 from engine.presets import Rules
 from images import render_hand, render_result, render_table
+from images.standings import StandingsScene, render_result_with_standings
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +84,15 @@ def _turn(state: DealState) -> tuple:
     return (state.phase, () if state.phase == "doubling" else state.to_act)
 
 
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """A competition's standings after a deal, for the deal's result message: ``text`` is added
+    to its caption, ``scene`` (if any) drawn under its picture."""
+
+    text: str
+    scene: StandingsScene | None = None
+
+
 class MatchHook(Protocol):
     """What the driver asks of the competitions (:class:`bot.game.matches.Matches`) at a table
     that plays a match (``Table.match_id`` set): the three points where a match deal differs
@@ -91,10 +102,10 @@ class MatchHook(Protocol):
         """The rules a deal of this match is played with (from the group's)."""
         ...
 
-    async def settle(self, table: Table, state: DealState) -> tuple[Settlement, str]:
+    async def settle(self, table: Table, state: DealState) -> tuple[Settlement, Standings]:
         """Settle the finished deal for the match (no beans) with the table's data
         (``table.to_dict()``, in the same store transaction), record it in the standings and
-        return the settlement with the standings' lines for the result message."""
+        return the settlement with the standings for the result message."""
         ...
 
     async def deal_over(self, table: Table) -> None:
@@ -684,7 +695,7 @@ class DealDriver:
         if match is None and self.on_offer is not None:
             self.on_offer(table)  # its timeout, for the new token
         points = list(state.result.points)
-        standings: str | None = None
+        standings: Standings | None = None
         balances: list[int | None] | None = None
         if table.private and match is None:
             await ctx.store.cancel_deal(_deal_id(table), state.to_json(), table=table.to_dict())
@@ -722,14 +733,14 @@ class DealDriver:
             await self.show_hand(table, seat)
 
     def post_result(self, table: Table, points: list[int], beans: list[int],
-                    standings: str | None = None) -> None:
+                    standings: Standings | None = None) -> None:
         """Post the result of the table's last deal with "Play again" (``points`` and
         ``beans`` per seat, as settled) in the background; once it was sent the table is
         stored with ``result_due`` off. Until then it is posted again every
         :data:`RESULT_RETRY_SECONDS` (a failed send) and after a restart (the step is
         idempotent: a table whose result was posted is not posted again). A match deal's
-        result (``standings``: the match's standings' lines) has no button and is posted once:
-        the match deals on by itself."""
+        result (``standings``: the match's standings, in the caption and drawn under the
+        picture) has no button and is posted once: the match deals on by itself."""
         state = table.state
         assert state is not None
         view = state.view(0)
@@ -739,8 +750,13 @@ class DealDriver:
         text, keyboard = views.result_view(table, view, points, beans, breakdown, minutes)
         markup: object = keyboard
         if standings is not None:
-            text, markup = f"{text}\n\n{standings}", None
-        if scene is not None and table.pictures:
+            text, markup = f"{text}\n\n{standings.text}", None
+        if scene is not None and table.pictures and standings is not None \
+                and standings.scene is not None:
+            drawing = Drawing(text, markup, (scene, standings.scene),
+                              partial(render_result_with_standings, scene, standings.scene),
+                              "result.png")
+        elif scene is not None and table.pictures:
             drawing = Drawing(text, markup, scene, partial(render_result, scene), "result.png")
         else:
             drawing = Drawing(text, markup)

@@ -21,11 +21,12 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from bot import match_views, views
 from bot.game.context import GameContext
-from bot.game.deal import DealDriver, seat_facts
+from bot.game.deal import DealDriver, Standings, seat_facts
 from bot.game.drawing import Drawing
 from bot.game.lobby import Lobby, Person
 from bot.game.match import KNOCKOUT, MatchError, MatchOptions, MatchState, payout
@@ -34,6 +35,7 @@ from bot.i18n import t
 from bot.store import MatchNotRunning, MatchPayout, MatchRefused, SeatRecord, Settlement
 from engine import DealState
 from engine.presets import Rules
+from images.standings import render_standings
 
 log = logging.getLogger(__name__)
 
@@ -125,10 +127,11 @@ class Matches:
             return replace(rules, multiplier_cap=None)
         return rules
 
-    async def settle(self, table: Table, state: DealState) -> tuple[Settlement, str]:
+    async def settle(self, table: Table, state: DealState) -> tuple[Settlement, Standings]:
         """Record the finished deal in the match (the escape result's points; leavers
         forfeit) and settle it with no beans, in one store transaction with the table's data;
-        returns the settlement and the standings' text for the result message (lock held)."""
+        returns the settlement and the standings (text and picture) for the result message
+        (lock held)."""
         match_id = _match_id(table)
         result = state.result
         assert result is not None and table.deal_id is not None
@@ -139,7 +142,9 @@ class Matches:
             seat_facts(state), version=state.version, table=table.to_dict())
         self._states[match_id] = after
         names = await self._seat_names(match_id)
-        return settlement, match_views.standings_text(after, names, table.lang, self.clock())
+        now = self.clock()
+        return settlement, Standings(match_views.standings_text(after, names, table.lang, now),
+                                     match_views.standings_scene(after, names, table.lang, now))
 
     async def deal_over(self, table: Table) -> None:
         """After a match deal's result (lock held): seats that left are played by the AI from
@@ -177,7 +182,14 @@ class Matches:
                                                     _json(state))
         names = await self._seat_names(match_id)
         text = match_views.final_text(state, names, payment.paid, table.lang, refunded=refunded)
-        self.ctx.outlet.post(f"{table.key}#match{match_id}", table.chat_id, Drawing(text, None),
+        drawing = Drawing(text, None)
+        if table.pictures:
+            prizes = [0] * state.seats if refunded else list(payment.paid)
+            scene = match_views.standings_scene(state, names, table.lang, self.clock(),
+                                                paid=prizes)
+            drawing = Drawing(text, None, scene, partial(render_standings, scene),
+                              "standings.png")
+        self.ctx.outlet.post(f"{table.key}#match{match_id}", table.chat_id, drawing,
                              table.thread_id)
         self._forget(match_id)
         await self._free(table)

@@ -1,7 +1,8 @@
 """The duplicate challenge (复式挑战, issue 12): ``/challenge [deals] [days] [entry fee]`` opens one
 in a group (its admins, or anyone if the group's ``challenge_open`` setting allows); its buttons
 (``D:``) enter it (in the group), play a deal and show how the others did on a deal (in the
-member's private chat). Entry points into :class:`bot.game.challenges.Challenges`."""
+member's private chat); ``/challenge cancel`` cancels it (admins or its opener). Entry points
+into :class:`bot.game.challenges.Challenges`."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ from bot.i18n import t
 from bot.numbers import parse_whole
 from bot.services import App, Context
 
+#: ``/challenge cancel`` (also 取消): the group's open challenge is cancelled.
+CANCEL_WORDS = frozenset({"cancel", "取消"})
 #: The order of ``/challenge``'s optional numbers.
 ARGUMENTS = ("deals", "days", "entry_fee")
 
@@ -56,12 +59,15 @@ def _usage(lang: str) -> str:
 
 async def cmd_challenge(update: Update, context: Context) -> None:
     """/challenge [deals] [days] [fee]: open a duplicate challenge in this group (RULES.md §10);
-    in a private chat, say where challenges are opened."""
+    ``/challenge cancel``: cancel it; in a private chat, say where challenges are opened."""
     app = context.application
     message = senders.message_of(update)
     lang = await chat_language(app, update)
     if message.chat.type not in GROUP_TYPES:
         await message.reply_text(t("challenge.private", lang))
+        return
+    if context.args and context.args[0].lower() in CANCEL_WORDS:
+        await _cancel(app, update, lang)
         return
     group = await store(app).get_group_settings(message.chat.id)
     if group.get("challenge_open") != "anyone" and not await senders.sender_is_admin(app, message):
@@ -79,6 +85,19 @@ async def cmd_challenge(update: Update, context: Context) -> None:
     challenge_id, refusal = await game(app).challenges.open(
         chat.id, thread, chat.title or "", person(user), options)
     if challenge_id is None:
+        await message.reply_text(refusal)
+
+
+async def _cancel(app: App, update: Update, lang: str) -> None:
+    """/challenge cancel: an admin (or the opener) cancels the group's open challenge, every
+    fee refunded (:meth:`bot.game.challenges.Challenges.cancel`); a refusal is the reply."""
+    message = senders.message_of(update)
+    user = await senders.player(app, update)
+    if user is None:
+        return
+    is_admin = await senders.sender_is_admin(app, message)
+    refusal = await game(app).challenges.cancel(message.chat.id, person(user), is_admin, lang)
+    if refusal:
         await message.reply_text(refusal)
 
 

@@ -16,16 +16,18 @@ import re
 import subprocess
 import sys
 
-from bot.challenge_views import challenge_callback, mp_text
+from bot.challenge_views import challenge_callback, mp_text, title
 from bot.game import challenges as challenge_driver
 from bot.game.match import prizes
 from bot.game.table import DEAL, challenge_key
 from bot.i18n import t
 from bot.match_views import place_text
 from bot.outlet.telegram import job_name
+from bot.scenes import picture_labels
 from bot.views import points_text
 from engine import Action, DealState, apply, new_deal
 from engine.ai import choose_action
+from images.challenge_board import BoardRow, BoardScene, render_challenge_board
 from tests.bot.flow_helpers import LANG, Players, hand_message
 from tests.conftest import BotRunner
 from tests.fakebot import Chat, FakeBotApi, FakeMessage, User
@@ -282,8 +284,15 @@ async def test_three_members_play_a_two_deal_challenge(fake_api: FakeBotApi,
     ledger = await store.challenge_ledger(cid)
     assert sum(r.amount for r in ledger) == 0 and len(ledger) == 3 + sum(1 for p in paid if p)
     assert (await store.totals()).conserved
-    # The closed message has no Enter button any more; entering now is refused.
+    # The closed message has no Enter button any more; its board carries the final mark.
     assert not enter_message_or_none(api, group)
+    await app.bot_data.outlet.caught_up()
+    closed = api.message(group, announced.message_id)
+    final_board = BoardScene(title(cid, LANG), tuple(BoardRow(place, name, mp, 2, 2)
+                                                     for name, place, mp in expected),
+                             picture_labels(LANG), final=True)
+    assert api.file(closed.photo) == render_challenge_board(final_board)
+    # entering now is refused
     answer = await press(api, dan, announced, challenge_callback(cid, "enter"))
     assert answer.params["text"] == t("challenge.pop_closed", LANG)
     assert await store.get_player(dan.id) is None  # nothing was taken, nobody was made
@@ -452,6 +461,69 @@ async def test_a_final_ranking_that_failed_to_send_is_posted_after_a_restart(
     assert t("challenge.refunded", LANG) in final.content
     assert (await app.bot_data.store.get_challenge(record.challenge_id)).announced
     assert await app.bot_data.store.balance(ann.id) == 1000
+
+
+async def test_an_admin_cancels_a_challenge_and_every_fee_comes_back_once(
+        fake_api: FakeBotApi, running_bot: BotRunner):
+    api = fake_api
+    app = running_bot.app
+    store = app.bot_data.store
+    ann, bob, cy, dan = (api.new_user(n) for n in ("Ann", "Bob", "Cy", "Dan"))
+    group = api.new_group("Cards")
+    api.make_admin(group, ann)
+    api.make_admin(group, dan)
+    for user in (ann, bob, cy, dan):
+        api.open_private_chat(user)
+    api.send_text(dan, group, "/challenge cancel")  # nothing open yet
+    reply = await api.wait_for("sendMessage", chat_id=group)
+    assert reply.params["text"] == t("challenge.cancel_none", LANG)
+    api.send_text(ann, group, f"/challenge 2 1 {FEE}")
+    await api.wait_for(lambda: any(m.buttons for m in api.messages_in(group) if m.photo))
+    (record,) = await store.open_challenges()
+    cid = record.challenge_id
+    announced = enter_message(api, group)
+    for user in (bob, cy):
+        await press(api, user, announced, challenge_callback(cid, "enter"))
+    # Bob is in the middle of deal 1 when the challenge is cancelled.
+    await press(api, bob, menu_message(api, bob), challenge_callback(cid, "play", 1))
+    await drive(running_bot, api, group, bob, cid, 1, limit=1)
+    assert app.bot_data.tables.get(challenge_key(bob.id)).phase == DEAL
+    assert [await store.balance(u.id) for u in (bob, cy)] == [1000 - FEE] * 2
+
+    # A member who neither opened it nor administers the group may not cancel it.
+    api.send_text(cy, group, "/challenge cancel")
+    reply = await api.wait_for("sendMessage", chat_id=group)
+    assert reply.params["text"] == t("challenge.cancel_admins", LANG)
+    assert (await store.get_challenge(cid)).status == "open"
+
+    api.send_text(dan, group, "/challenge 取消")  # another admin, in Chinese
+    post = await api.wait_for(lambda: next((m for m in api.messages_in(group)
+                                            if m.content.startswith("🛑")), None), 10)
+    assert post.content.splitlines()[:2] == [
+        t("challenge.cancelled", LANG, title=title(cid, LANG), name="Dan"),
+        t("challenge.cancel_refunded", LANG, n=2, pool=2 * FEE)]
+    assert t("challenge.seed", LANG, seed=record.seed) in post.content
+    assert [await store.balance(u.id) for u in (bob, cy)] == [1000, 1000]
+    ledger = await store.challenge_ledger(cid)
+    assert sorted(r.amount for r in ledger) == [-FEE, -FEE, FEE, FEE] and sum(
+        r.amount for r in ledger) == 0
+    assert (await store.totals()).conserved
+    assert app.bot_data.tables.get(challenge_key(bob.id)) is None  # the deal was stopped
+    assert any(m.content == t("challenge.stopped", LANG) for m in api.messages_in(bob))
+    await app.bot_data.outlet.caught_up()
+    closed = api.message(group, announced.message_id)
+    assert closed.buttons == [] and t("challenge.cancelled_note", LANG) in closed.caption
+    # Nothing more happens: cancelling again, entering, closing, a restart.
+    api.send_text(dan, group, "/challenge cancel")
+    reply = await api.wait_for("sendMessage", chat_id=group)
+    assert reply.params["text"] == t("challenge.cancel_none", LANG)
+    answer = await press(api, dan, announced, challenge_callback(cid, "enter"))
+    assert answer.params["text"] == t("challenge.pop_closed", LANG)
+    assert await app.bot_data.game.challenges.close(cid) is False
+    app = await running_bot.restart()
+    assert await app.bot_data.store.challenge_ledger(cid) == ledger
+    assert [await app.bot_data.store.balance(u.id) for u in (bob, cy)] == [1000, 1000]
+    assert sum(m.content.startswith("🛑") for m in api.messages_in(group)) == 1
 
 
 async def test_a_challenge_follows_its_group_into_the_supergroup(fake_api: FakeBotApi,

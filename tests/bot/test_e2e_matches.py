@@ -13,9 +13,11 @@ import asyncio
 from bot.game.table import DEAL
 from bot.i18n import t
 from bot.match_views import place_text
+from bot.scenes import picture_labels
 from bot.store import open_store
 from engine import DealState
 from engine.ai import choose_action
+from images.standings import StandingsRow, StandingsScene, render_standings
 from tests.bot.flow_helpers import LANG, Players, button_data, hand_message
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
@@ -208,6 +210,20 @@ async def test_fixed_match_of_three_deals_with_a_tie_broken_by_an_extra_deal(
     assert f"{place_text(3, LANG)} Bob · {t('match.points', LANG, n='-10')}" in final
     # 150 beans: 75 / 45 / 30
     assert [await store.balance(u.id) for u in players.users] == [1025, 980, 995]
+    # the final standings are a picture too: the champion crowned, the prizes drawn
+    words = picture_labels(LANG)
+    extra = t("match.deals_extra", LANG, n=1, total=3)
+    expected = StandingsScene(
+        words.match_over.format(format=t("match.format_fixed", LANG)),
+        (StandingsRow(1, "Ann", t("match.points", LANG, n="+8"), extra, prize=75),
+         StandingsRow(2, "Cat", t("match.points", LANG, n="+2"), extra, prize=45),
+         StandingsRow(3, "Bob", t("match.points", LANG, n="-10"), extra, prize=30)),
+        final=True, labels=words)
+    (final_message,) = [m for m in fake_api.messages_in(players.group) if m.content == final]
+    assert final_message.photo and fake_api.file(final_message.photo) == render_standings(expected)
+    # and each deal's result picture (646 px high for three seats) has the standings (366 px,
+    # 52 more for the extra deal's note) drawn under it
+    assert [m.photo_size[:2] for m in results] == [(1280, 1012)] * 2 + [(1280, 1064), (1280, 1012)]
     await assert_pool_sums_to_zero(store, match.match_id, 50, 3)
     assert (await store.get_match(match.match_id)).status == "finished"
     assert (await store.match_stats(players.users[0].id)).won == 1

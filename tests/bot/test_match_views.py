@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.game.match import FIXED, KNOCKOUT, MatchOptions, MatchState
 from bot.i18n import t
-from bot.match_views import final_text, place_text, standings_text, stepped
+from bot.match_views import final_text, place_text, standings_scene, standings_text, stepped
 
 NAMES = ["Ann", "Bob", "Cat"]
 
@@ -63,3 +63,19 @@ def test_final_standings_name_the_champion_and_the_prizes() -> None:
         "",
         "獎池 300 歡樂豆已發放。",
     ]
+
+
+def test_the_standings_picture_has_the_texts_rows_and_the_final_one_the_prizes() -> None:
+    state = MatchState(MatchOptions(KNOCKOUT, rise_every=1), (True, True, False), 0.0)
+    state = state.record(1, (-12, 6, 6))
+    scene = standings_scene(state, NAMES, "zh-Hans", 0.0)
+    assert scene.title == "排名 · 打立出局" and not scene.final
+    assert [(r.place, r.name, r.score, r.progress, r.out) for r in scene.rows] == [
+        (1, "Bob", "30 筹码", "已打 1 局", False),
+        (1, "Cat", "30 筹码", "已打 1 局", False),
+        (3, "Ann", "0 筹码", "出局", True),
+    ]
+    assert scene.note == t("match.chip_base", "zh-Hans", base=4)
+    final = standings_scene(state, NAMES, "en", 0.0, paid=[0, 60, 0])
+    assert final.final and final.title == "Match over · Knock-out" and final.note == ""
+    assert [(r.name, r.prize) for r in final.rows] == [("Bob", 60), ("Cat", 0), ("Ann", 0)]

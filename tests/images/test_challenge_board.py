@@ -44,3 +44,11 @@ def test_only_a_board_scene_is_drawn():
         render_challenge_board("board")  # type: ignore[arg-type]
     with pytest.raises(RenderError):
         BoardScene("t", tuple(BoardRow(1, "a", 0, 0, 1) for _ in range(26)))
+
+
+def test_a_closed_challenges_board_carries_the_final_mark():
+    rows = (BoardRow(1, "韩梅梅", 4, 2, 2),)
+    open_board = BoardScene("复式挑战 #12", rows, HANS)
+    closed = BoardScene("复式挑战 #12", rows, HANS, final=True)
+    assert render_challenge_board(closed) != render_challenge_board(open_board)
+    assert _image(closed).size == _image(open_board).size
