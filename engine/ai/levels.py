@@ -4,9 +4,7 @@
   first, no planning, no card counting) with beginner mistakes drawn from the decision's
   generator (early bombs, pairs broken to lead a single).
 * ``normal``: plans its hand (:mod:`engine.ai.decompose`) and cooperates with its partner, but
-  counts no cards, searches no endgame, and slips now and then: :data:`NORMAL_SLIP` of its
-  decisions (drawn from the decision's generator, so still deterministic for a seed) take its
-  second-best candidate, which keeps ``hard`` clearly ahead of it head to head (issue 17).
+  counts no cards and searches no endgame.
 * ``hard``: everything (:mod:`engine.ai.play`): planning, card counting read with what the
   opponents' passes make likely, alarm blocking, cooperation and the endgame search (forced-win
   proofs, and exact search over deals weighted by the passes). Auto-play and hints use
@@ -32,11 +30,9 @@ from engine.trick import read_play
 from engine.view import SeatView
 
 LEVELS = ("easy", "normal", "hard")
-#: Share of ``normal``'s decisions that take its second-best candidate (see the module doc).
-NORMAL_SLIP = 0.2
 _STYLES = {
     "normal": Style(counting=False, inference=False, cooperate=True, endgame=False,
-                    sampling=False, slip=NORMAL_SLIP),
+                    sampling=False),
     "hard": HARD,
 }
 

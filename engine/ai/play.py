@@ -61,9 +61,6 @@ class Style:
         sampling: solve sampled deals exactly (:func:`engine.ai.endgame.sampled_choice`) when
             the other seats hold at most ``sample_cards`` cards together, comparing the
             ``sample_candidates`` best plays (and pass).
-        slip: the chance that a decision takes the second-best candidate of :func:`rank_plays`
-            instead of the best (drawn from the decision's generator; never when the best
-            plays out): the occasional inaccuracy of the ``normal`` level.
     """
 
     counting: bool = True
@@ -77,7 +74,6 @@ class Style:
     forced_nodes: int = 3000
     sample_nodes: int = 2500
     samples: int = 12
-    slip: float = 0.0
 
 
 HARD = Style()
@@ -355,9 +351,6 @@ def choose_play(k: Knowledge, style: Style = HARD, rng: random.Random | None = N
             return win
     ranked = rank_plays(k, style)
     choice = ranked[0][1]
-    if (style.slip and rng is not None and len(ranked) > 1 and ranked[0][0] < WIN
-            and rng.random() < style.slip):
-        choice = ranked[1][1]
     others = sum(k.counts) - size
     if style.sampling and others <= style.sample_cards and len(ranked) > 1:
         candidates = [p for _, p in ranked[:style.sample_candidates]]

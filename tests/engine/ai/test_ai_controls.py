@@ -1,11 +1,9 @@
-"""The chance that a combination wins the lead back, and ``normal``'s slips (issue 17)."""
+"""The chance that a combination wins the lead back (issue 17)."""
 
 from __future__ import annotations
 
-import random
-
 from engine.ai.knowledge import knowledge_from_view
-from engine.ai.play import HARD, Style, choose_play, rank_plays, unbeaten_chance
+from engine.ai.play import HARD, unbeaten_chance
 from engine.cards import parse_ranks
 from engine.combos import ComboType, Play
 from tests.engine.ai.helpers import position
@@ -57,14 +55,3 @@ def test_a_farmer_weighs_how_many_cards_the_landlord_holds():
         expected = 0.0
     assert abs(unbeaten_chance(k, _single("Q"), HARD) - expected) < 1e-9
     assert 0.0 <= expected < 1.0
-
-
-def test_a_slip_takes_the_second_best_candidate():
-    k = knowledge_from_view(position(0, "3456789JJQ", (10, 17, 17)))
-    ranked = rank_plays(k, Style(counting=False, inference=False, endgame=False,
-                                 sampling=False))
-    plain = Style(counting=False, inference=False, endgame=False, sampling=False)
-    slipping = Style(counting=False, inference=False, endgame=False, sampling=False, slip=1.0)
-    assert choose_play(k, plain, random.Random(1)) == ranked[0][1]
-    assert choose_play(k, slipping, random.Random(1)) == ranked[1][1]
-    assert ranked[0][1] != ranked[1][1]
