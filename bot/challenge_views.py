@@ -29,6 +29,7 @@ from engine import Action, classify
 from engine.challenge import MAX_DEALS
 from engine.presets import Rules
 from images.challenge_board import BoardRow, BoardScene
+from images.labels import Labels
 
 PREFIX = "D"
 OPS = ("enter", "play", "view")
@@ -102,13 +103,12 @@ def mp_text(matchpoints: int, lang: str) -> str:
 
 
 def board_scene(challenge_id: int, board: Sequence[Standing], deals: int, lang: str,
-                labels: object, *, final: bool = False) -> BoardScene:
+                labels: Labels, *, mark: str = "") -> BoardScene:
     """The board picture's input (``labels``: :func:`bot.scenes.picture_labels` of ``lang``;
-    ``final``: the challenge is closed, the board is its final one)."""
+    ``mark``: the closed board's mark, e.g. ``labels.final``)."""
     rows = tuple(BoardRow(line.place, line.name, line.matchpoints, line.deals, deals)
                  for line in board[:25])
-    return BoardScene(title(challenge_id, lang), rows, labels,  # type: ignore[arg-type]
-                      final=final)
+    return BoardScene(title(challenge_id, lang), rows, labels, mark=mark)
 
 
 def announcement(challenge_id: int, options: ChallengeOptions, seed_hash: str,
@@ -118,7 +118,7 @@ def announcement(challenge_id: int, options: ChallengeOptions, seed_hash: str,
     ``cancelled``), the published SHA-256 of the seed, and the board."""
     lines = [f"🎯 {title(challenge_id, lang)}",
              t("challenge.about", lang, n=options.deals)]
-    if options.entry_fee:
+    if options.entry_fee and not cancelled:
         split = " / ".join(f"{p}%" for p in PRIZE_SPLIT)
         lines.append(t("challenge.fee", lang, fee=options.entry_fee, pool=pool, split=split))
     if cancelled:
@@ -126,7 +126,9 @@ def announcement(challenge_id: int, options: ChallengeOptions, seed_hash: str,
     else:
         key = "challenge.closed_at" if closed else "challenge.closes"
         lines.append(t(key, lang, time=local_time(closes_at, tz), tz=tz))
-    lines.append(t("challenge.hash", lang, hash=seed_hash))
+    # once closed the seed is revealed in the post below
+    lines.append(t("challenge.hash_revealed" if closed or cancelled else "challenge.hash", lang,
+                   hash=seed_hash))
     lines.append("")
     lines.append(t("challenge.board", lang))
     lines.extend(board_lines(board, options.deals, lang))
@@ -268,10 +270,14 @@ def final_text(challenge_id: int, options: ChallengeOptions, seed: str, seed_has
     and the command that checks it against the published hash."""
     lines = [t("challenge.over", lang, title=title(challenge_id, lang))]
     for line in board:
-        place = place_text(line.place, lang) if line.place else "-"
         prize = paid.get(line.user_id, 0)
-        text = t("challenge.final_line", lang, place=place, name=line.name,
-                 mp=mp_text(line.matchpoints, lang), played=line.deals, total=options.deals)
+        if line.place:
+            text = t("challenge.final_line", lang, place=place_text(line.place, lang),
+                     name=line.name, mp=mp_text(line.matchpoints, lang), played=line.deals,
+                     total=options.deals)
+        else:  # entered, played no deal: as on the board
+            text = t("challenge.line_unplaced", lang, name=line.name, played=line.deals,
+                     total=options.deals)
         if prize and options.entry_fee:
             text += t("challenge.prize", lang, beans=prize)
         lines.append(text)

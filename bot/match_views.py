@@ -162,7 +162,7 @@ def standings_scene(state: MatchState, names: Sequence[str], lang: str, now: flo
     elif not final and state.knockout:
         note = t("match.chip_base", lang, base=state.chip_base)
     title = (words.match_over if final else words.standings).format(format=fmt)
-    return StandingsScene(title, rows, note, final, words)
+    return StandingsScene(title, rows, note, final, words, chips=state.knockout)
 
 
 def final_text(state: MatchState, names: Sequence[str], paid: Sequence[int], lang: str,

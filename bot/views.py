@@ -370,6 +370,9 @@ def table_view(
     if table.challenge_id is not None:
         lines = [t("table.title_challenge", lang, preset=preset, deal=table.challenge_deal,
                    title=t("challenge.title", lang, id=table.challenge_id))]
+    elif table.match_options is not None:  # a match plays for points or chips, not a stake
+        fmt = t(f"match.format_{table.match_options.get('format', 'fixed')}", lang)
+        lines = [t("table.title_match", lang, preset=preset, format=fmt)]
     else:
         lines = [t("table.title_practice", lang, preset=preset) if table.private
                  else t("table.title", lang, preset=preset, stake=table.stake)]
@@ -709,6 +712,8 @@ def result_view(
         lines.append(t("table.forced", lang))
     if breakdown:
         lines += list(breakdown)
+    elif result.landlord is None and result.escaped:  # left during the bidding: a flat charge
+        lines.append(t("result.bidding_escape", lang, n=-result.points[result.escaped[0]]))
     else:
         lines.append(t("table.base_multiplier", lang, base=result.base,
                        multiplier=multiplier_text(result.multipliers or [1])))

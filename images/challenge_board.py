@@ -51,15 +51,17 @@ class BoardRow:
 @dataclass(frozen=True, slots=True)
 class BoardScene:
     """A challenge's board: ``title`` in the group's language, up to 25 ``rows`` best first,
-    the ``labels``; ``final``: the challenge is closed (the board carries the ``final`` mark)."""
+    the ``labels``; ``mark``: a closed board's mark at the top right (``labels.final``,
+    ``labels.cancelled``), empty while it is open."""
 
     title: str
     rows: tuple[BoardRow, ...] = field(default=())
     labels: Labels = ENGLISH
-    final: bool = False
+    mark: str = ""
 
     def __post_init__(self) -> None:
         check_text(self.title, "title", MAX_TITLE)
+        check_text(self.mark, "mark", MAX_TITLE, empty=True)
         rows = tuple(self.rows)
         if len(rows) > MAX_ROWS or not all(isinstance(r, BoardRow) for r in rows):
             raise RenderError(f"a board holds up to {MAX_ROWS} BoardRow values")
@@ -90,7 +92,7 @@ def render_challenge_board(scene: BoardScene, *, fmt: str = "PNG") -> bytes:
     (place, player, matchpoints, deals), then per member the place (medals for the first
     three, ``-`` before their first deal), the name (cut to fit), the matchpoints and
     ``deals/total``; the ``no_entrants`` words on an empty board; a closed challenge's board
-    (``final``) has the ``final`` mark at the top right.
+    has its ``mark`` at the top right.
 
     Raises:
         RenderError: not a :class:`BoardScene`, or an unknown format.
@@ -101,13 +103,13 @@ def render_challenge_board(scene: BoardScene, *, fmt: str = "PNG") -> bytes:
     lang = words.lang
     canvas = felt(WIDTH, TOP + max(1, len(scene.rows)) * ROW_H + 24)
     mark = 0
-    if scene.final:
-        mark = pill(canvas, (WIDTH - 32, 52), words.final, 26, fill=(214, 96, 30), color=WHITE,
+    if scene.mark.strip():
+        mark = pill(canvas, (WIDTH - 32, 52), scene.mark, 26, fill=(214, 96, 30), color=WHITE,
                     anchor="r", lang=lang) + 16
     draw_text(canvas, (WIDTH / 2, 52), drawable(scene.title, lang), 44, GOLD, anchor="mm",
               lang=lang, max_width=WIDTH - 80 - 2 * mark)
     heads = (("place", words.place, "mm"), ("name", words.player, "lm"),
-             ("matchpoints", words.matchpoints, "mm"), ("deals", words.deals, "mm"))
+             ("matchpoints", words.matchpoints, "mm"), ("deals", words.boards, "mm"))
     for key, text, anchor in heads:
         draw_text(canvas, (COLUMNS[key], 118), text, 20, MUTED, anchor=anchor, lang=lang,
                   max_width=400 if key == "name" else 220)

@@ -35,10 +35,11 @@ class Labels:
         place, player, net_beans, balance, deals, win_rate: the leaderboard's column heads.
         no_rows: an empty leaderboard.
         matchpoints, no_entrants: a duplicate challenge's board: its score's column head
-            (RULES.md §10) and a board nobody entered yet; ``final``: the closed board's mark.
-        score, prize: a match's standings: the points-or-chips and the prize column heads
-            (RULES.md §10); ``standings`` and ``match_over`` their titles after a deal and at
-            the end, ``{format}`` the match's format.
+            (RULES.md §10) and a board nobody entered yet; ``boards``: its deals' column head
+            (副数); ``final`` and ``cancelled``: a closed board's marks.
+        score, chips, prize: a match's standings: the points (fixed-deal) or chips (knock-out)
+            and the prize column heads (RULES.md §10); ``standings`` and ``match_over`` their
+            titles after a deal and at the end, ``{format}`` the match's format.
     """
 
     lang: str = "en"
@@ -80,8 +81,11 @@ class Labels:
     no_rows: str = "No deals yet"
     matchpoints: str = "Matchpoints"
     no_entrants: str = "Nobody has entered yet"
+    boards: str = "Deals"
     final: str = "Final"
+    cancelled: str = "Cancelled"
     score: str = "Score"
+    chips: str = "Chips"
     prize: str = "Prize"
     standings: str = "Standings · {format}"
     match_over: str = "Match over · {format}"

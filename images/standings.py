@@ -56,14 +56,15 @@ class StandingsRow:
 class StandingsScene:
     """A match's standings: ``title`` in the group's language, one row per seat best first (up
     to 4), ``note`` under the rows (the next chip base, an extra deal; may be empty),
-    ``final``: the match is over (the champions get a crown, the prize column is drawn), the
-    ``labels``."""
+    ``final``: the match is over (the champions get a crown, the prize column is drawn),
+    ``chips``: the scores are chips (a knock-out), else points; the ``labels``."""
 
     title: str
     rows: tuple[StandingsRow, ...] = field(default=())
     note: str = ""
     final: bool = False
     labels: Labels = ENGLISH
+    chips: bool = False
 
     def __post_init__(self) -> None:
         check_text(self.title, "title", MAX_TEXT)
@@ -117,7 +118,8 @@ def standings_image(scene: StandingsScene) -> Image.Image:
     draw_text(canvas, (WIDTH / 2, 52), drawable(scene.title, lang), 44, GOLD, anchor="mm",
               lang=lang, max_width=WIDTH - 80)
     heads = [("place", words.place, "mm"), ("name", words.player, "lm"),
-             ("score", words.score, "mm"), ("progress", words.deals, "mm")]
+             ("score", words.chips if scene.chips else words.score, "mm"),
+             ("progress", words.deals, "mm")]
     if scene.final:
         heads.append(("prize", words.prize, "mm"))
     for key, text, anchor in heads:

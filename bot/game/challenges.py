@@ -415,8 +415,7 @@ class Challenges:
                        closed: bool = False, cancelled: bool = False) -> Drawing:
         """The group's challenge message: the board's picture (in the group's pictures mode)
         with the announcement as caption, and the Enter button while it is open; once
-        ``closed`` the picture carries the final mark (not once ``cancelled``: the caption
-        says so)."""
+        ``closed`` the picture carries the final mark, once ``cancelled`` the cancelled one."""
         if board is None:
             board = await self.board(record.challenge_id)
         options = _options(record)
@@ -428,8 +427,10 @@ class Challenges:
         markup = None if closed or cancelled else views.enter_markup(record.challenge_id, lang)
         if not record.options.get("pictures", True):
             return Drawing(text, markup)
-        scene = views.board_scene(record.challenge_id, board, options.deals, lang,
-                                  picture_labels(lang), final=closed and not cancelled)
+        words = picture_labels(lang)
+        mark = words.cancelled if cancelled else words.final if closed else ""
+        scene = views.board_scene(record.challenge_id, board, options.deals, lang, words,
+                                  mark=mark)
         return Drawing(text, markup, scene, partial(render_challenge_board, scene),
                        "challenge.png")
 
@@ -534,7 +535,7 @@ class Challenges:
             record = await self._reload(challenge_id)
             if record.status != "open":
                 return t("challenge.cancel_closed", lang, title=views.title(challenge_id, lang))
-            await self._stop_deals(challenge_id)
+            await self._stop_deals(challenge_id, told="challenge.cancel_stopped")
             entries = await self.ctx.store.challenge_entries(challenge_id)
             refunds = {e.user_id: record.entry_fee for e in entries} if record.entry_fee else {}
             result = {"board": [], "cancelled": True, "by": by.name}
@@ -568,8 +569,9 @@ class Challenges:
         self.ctx.outlet.post(f"{challenge_lock(cid)}#final", record.chat_id, Drawing(text, None),
                              record.thread_id, sent=sent)
 
-    async def _stop_deals(self, challenge_id: int) -> None:
-        """Stop every running deal of the challenge (the window closed)."""
+    async def _stop_deals(self, challenge_id: int, told: str = "challenge.stopped") -> None:
+        """Stop every running deal of the challenge (the window closed, or it was cancelled:
+        ``told`` is what its member is told)."""
         for table in list(self.ctx.tables):
             if table.challenge_id != challenge_id:
                 continue
@@ -580,8 +582,7 @@ class Challenges:
                     await self.deals.stop(table)
                     user_id = table.seats[MEMBER_SEAT].user_id
                     if user_id is not None:
-                        self.ctx.outlet.tell(user_id, t("challenge.stopped",
-                                                        table.seat_lang(MEMBER_SEAT)))
+                        self.ctx.outlet.tell(user_id, t(told, table.seat_lang(MEMBER_SEAT)))
                 self.ctx.cancel_timers(table.key)
                 self.ctx.tables.remove(table)
                 await self.ctx.store.delete_table(table.key)

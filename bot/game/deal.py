@@ -51,7 +51,7 @@ from engine import (
 )
 from engine.presets import Rules
 from images import render_hand, render_result, render_table
-from images.standings import StandingsScene, render_result_with_standings
+from images.standings import StandingsScene, render_result_with_standings, render_standings
 
 log = logging.getLogger(__name__)
 
@@ -746,7 +746,9 @@ class DealDriver:
         view = state.view(0)
         scene = scenes.result_scene(table, view, state.hands, points, beans)
         breakdown = scenes.result_breakdown(scene) if scene is not None else []
-        minutes = None if table.private else math.ceil(self.ctx.settings.lobby_timeout / 60)
+        # Play again's note where it is offered: not at a practice table, nor in a match
+        minutes = None if table.private or standings is not None \
+            else math.ceil(self.ctx.settings.lobby_timeout / 60)
         text, keyboard = views.result_view(table, view, points, beans, breakdown, minutes)
         markup: object = keyboard
         if standings is not None:
@@ -758,6 +760,10 @@ class DealDriver:
                               "result.png")
         elif scene is not None and table.pictures:
             drawing = Drawing(text, markup, scene, partial(render_result, scene), "result.png")
+        elif table.pictures and standings is not None and standings.scene is not None:
+            # a match deal with no result picture (left during the bidding): the standings
+            drawing = Drawing(text, markup, standings.scene,
+                              partial(render_standings, standings.scene), "standings.png")
         else:
             drawing = Drawing(text, markup)
         if standings is not None:

@@ -76,8 +76,9 @@ class Lobby:
             existing = ctx.tables.get(key)
             if existing is not None and existing.phase != RESULT:
                 return None, t("reply.table_exists", lang)
-            if ctx.tables.table_of(person.user_id) is not None:
-                return None, t("pop.seated_elsewhere", lang)
+            elsewhere = self.seated_elsewhere(person.user_id, lang)
+            if elsewhere is not None:
+                return None, elsewhere
             if existing is not None:
                 ctx.tables.remove(existing)
             table = Table(chat_id, thread_id, lang, title=title, opener_id=person.user_id,
@@ -102,8 +103,9 @@ class Lobby:
             existing = ctx.tables.get(key)
             if existing is not None and existing.phase != RESULT:
                 return t("reply.practice_running", lang)
-            if ctx.tables.table_of(person.user_id) is not None:
-                return t("pop.seated_elsewhere", lang)
+            elsewhere = self.seated_elsewhere(person.user_id, lang)
+            if elsewhere is not None:
+                return elsewhere
             challenge = ctx.tables.get(challenge_key(person.user_id))
             if challenge is not None and challenge.phase == DEAL:
                 return t("reply.practice_in_challenge", lang)
@@ -223,13 +225,23 @@ class Lobby:
             return 0
         return (await self.ctx.config(table)).min_balance
 
+    def seated_elsewhere(self, user_id: int, lang: str) -> str | None:
+        """Why ``user_id`` cannot sit down, in ``lang``, when they sit at another table: a
+        practice deal is left in the private chat (``/leave`` there), another table in its own
+        group; ``None`` when they sit nowhere."""
+        other = self.ctx.tables.table_of(user_id)
+        if other is None:
+            return None
+        return t("pop.practising" if other.private else "pop.seated_elsewhere", lang)
+
     def _seat_refusal(self, table: Table, user_id: int, lang: str) -> str | None:
         if table.phase != LOBBY or self.ctx.tables.get(table.key) is not table:
             return t("pop.game_started", lang)
         if table.seat_of(user_id) is not None:
             return t("pop.already_seated", lang)
-        if self.ctx.tables.table_of(user_id) is not None:
-            return t("pop.seated_elsewhere", lang)
+        elsewhere = self.seated_elsewhere(user_id, lang)
+        if elsewhere is not None:
+            return elsewhere
         if table.is_full():
             return t("pop.table_full", lang)
         return None

@@ -75,7 +75,8 @@ class Outlet(Protocol):
         """Send a new message showing ``drawing`` (a picture rendered in a worker thread, or
         text) in the background, once the chat's flood budget allows (``key`` names it, e.g.
         a deal's result); failures are logged. ``sent`` is awaited once the message was sent
-        (not after a failure: the caller retries later). Never waits."""
+        (not after a failure: the caller retries later). New messages in one chat are sent in
+        the order they were asked for. Never waits."""
         ...
 
     async def close(self, chat_id: int, message_id: int, is_photo: bool, text: str) -> bool:

@@ -11,6 +11,7 @@ from telegram.ext import CallbackQueryHandler, CommandHandler
 
 from bot import challenge_views as views
 from bot.game.challenge import DEFAULT_DEALS, LIMITS, ChallengeOptions
+from bot.game.lobby import Person
 from bot.handlers import senders
 from bot.handlers.common import (
     GROUP_TYPES,
@@ -92,11 +93,17 @@ async def _cancel(app: App, update: Update, lang: str) -> None:
     """/challenge cancel: an admin (or the opener) cancels the group's open challenge, every
     fee refunded (:meth:`bot.game.challenges.Challenges.cancel`); a refusal is the reply."""
     message = senders.message_of(update)
-    user = await senders.player(app, update)
-    if user is None:
-        return
     is_admin = await senders.sender_is_admin(app, message)
-    refusal = await game(app).challenges.cancel(message.chat.id, person(user), is_admin, lang)
+    user = senders.person(message)
+    if user is not None:
+        who = person(user)
+    elif is_admin:  # an anonymous admin, writing as the group
+        chat = message.sender_chat or message.chat
+        who = Person(0, chat.title or message.chat.title or "?")
+    else:
+        await senders.player(app, update)  # says that beans belong to people
+        return
+    refusal = await game(app).challenges.cancel(message.chat.id, who, is_admin, lang)
     if refusal:
         await message.reply_text(refusal)
 

@@ -110,7 +110,8 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 
 
 async def cmd_join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/join: take a seat at this group's open lobby."""
+    """/join: take a seat at this group's open lobby (while a deal is played: wait for the
+    next lobby)."""
     if not await _group_only(update, context):
         return
     app = context.application
@@ -123,7 +124,9 @@ async def cmd_join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         table = tables(app).get(key)
         if table is None or table.phase != LOBBY:
             lang = await chat_language(app, update)
-            await message.reply_text(t("reply.no_table", lang))
+            playing = table is not None and table.phase == DEAL
+            await message.reply_text(t("reply.deal_running" if playing else "reply.no_table",
+                                       lang))
             return
         refusal = await game(app).lobby.seat(table, person(user), lang=table.lang)
         if refusal is None:
@@ -133,14 +136,18 @@ async def cmd_join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/leave: leave the lobby at once; during a deal, ask to confirm first (leaving forfeits
-    the deal with the escape penalty, RULES.md §9)."""
-    if not await _group_only(update, context):
-        return
+    the deal with the escape penalty, RULES.md §9). In a private chat it leaves the practice
+    deal played there (nobody pays)."""
     app = context.application
+    message = senders.message_of(update)
+    if message.chat.type not in GROUP_TYPES \
+            and tables(app).get(table_key(message.chat.id, None)) is None:
+        lang = await chat_language(app, update)
+        await message.reply_text(t("reply.not_practising", lang))
+        return
     user = await senders.player(app, update)
     if user is None:
         return
-    message = senders.message_of(update)
     key = table_key(message.chat.id, _thread(message))
     async with tables(app).lock(key):
         table = tables(app).get(key)

@@ -80,6 +80,11 @@ class Outbox:
         task = self._tasks.get(key)
         return key in self._jobs or (task is not None and not task.done())
 
+    async def settled(self, key: str) -> None:
+        """Wait until no job of ``key`` waits or runs (at once if none does)."""
+        while (task := self._tasks.get(key)) is not None and not task.done():
+            await asyncio.gather(task, return_exceptions=True)
+
     def busy(self) -> bool:
         """Some job waits or runs."""
         return bool(self._jobs) or any(not task.done() for task in self._tasks.values())

@@ -52,6 +52,10 @@ class TelegramOutlet:
         self.cache = cache
         self.outbox = outbox
         self._told: dict[int, asyncio.Task[None]] = {}
+        #: chat id → the key of the newest message posted there (posts keep their order).
+        self._last_post: dict[int, str] = {}
+        #: posts waiting for the chat's previous post to be sent.
+        self._chained: set[asyncio.Task[None]] = set()
 
     async def present(
         self, chat_id: int, message_id: int | None, is_photo: bool, shown_key: object,
@@ -119,12 +123,26 @@ class TelegramOutlet:
                 await sent(message.message_id)
             return True
 
-        self.outbox.request(key, chat_id, job, urgent=True)
+        # new messages in a chat appear in the order they were asked for (a match's last
+        # result before its final standings), however long each picture takes to draw
+        previous = self._last_post.get(chat_id)
+        self._last_post[chat_id] = key
+        if previous is None or previous == key or not self.outbox.pending(previous):
+            self.outbox.request(key, chat_id, job, urgent=True)
+            return
+
+        async def after_previous() -> None:
+            await self.outbox.settled(previous)
+            self.outbox.request(key, chat_id, job, urgent=True)
+
+        task = asyncio.get_running_loop().create_task(after_previous())
+        self._chained.add(task)
+        task.add_done_callback(self._chained.discard)
 
     async def caught_up(self) -> None:
         """Wait until what was asked so far is sent: the outbox's requests and the messages
         told (tests; later requests are not waited for)."""
-        await asyncio.gather(*self._told.values(), return_exceptions=True)
+        await asyncio.gather(*self._told.values(), *self._chained, return_exceptions=True)
         await self.outbox.caught_up()
 
     async def close(self, chat_id: int, message_id: int, is_photo: bool, text: str) -> bool:

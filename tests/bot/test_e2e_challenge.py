@@ -18,7 +18,7 @@ import sys
 
 from bot.challenge_views import challenge_callback, mp_text, title
 from bot.game import challenges as challenge_driver
-from bot.game.match import prizes
+from bot.game.match import PRIZE_SPLIT, prizes
 from bot.game.table import DEAL, challenge_key
 from bot.i18n import t
 from bot.match_views import place_text
@@ -290,7 +290,7 @@ async def test_three_members_play_a_two_deal_challenge(fake_api: FakeBotApi,
     closed = api.message(group, announced.message_id)
     final_board = BoardScene(title(cid, LANG), tuple(BoardRow(place, name, mp, 2, 2)
                                                      for name, place, mp in expected),
-                             picture_labels(LANG), final=True)
+                             picture_labels(LANG), mark=picture_labels(LANG).final)
     assert api.file(closed.photo) == render_challenge_board(final_board)
     # entering now is refused
     answer = await press(api, dan, announced, challenge_callback(cid, "enter"))
@@ -496,11 +496,11 @@ async def test_an_admin_cancels_a_challenge_and_every_fee_comes_back_once(
     assert reply.params["text"] == t("challenge.cancel_admins", LANG)
     assert (await store.get_challenge(cid)).status == "open"
 
-    api.send_text(dan, group, "/challenge 取消")  # another admin, in Chinese
+    api.send_anonymously(group, "/challenge 取消")  # an anonymous admin, in Chinese
     post = await api.wait_for(lambda: next((m for m in api.messages_in(group)
                                             if m.content.startswith("🛑")), None), 10)
     assert post.content.splitlines()[:2] == [
-        t("challenge.cancelled", LANG, title=title(cid, LANG), name="Dan"),
+        t("challenge.cancelled", LANG, title=title(cid, LANG), name="Cards"),
         t("challenge.cancel_refunded", LANG, n=2, pool=2 * FEE)]
     assert t("challenge.seed", LANG, seed=record.seed) in post.content
     assert [await store.balance(u.id) for u in (bob, cy)] == [1000, 1000]
@@ -509,10 +509,14 @@ async def test_an_admin_cancels_a_challenge_and_every_fee_comes_back_once(
         r.amount for r in ledger) == 0
     assert (await store.totals()).conserved
     assert app.bot_data.tables.get(challenge_key(bob.id)) is None  # the deal was stopped
-    assert any(m.content == t("challenge.stopped", LANG) for m in api.messages_in(bob))
+    assert any(m.content == t("challenge.cancel_stopped", LANG) for m in api.messages_in(bob))
     await app.bot_data.outlet.caught_up()
     closed = api.message(group, announced.message_id)
     assert closed.buttons == [] and t("challenge.cancelled_note", LANG) in closed.caption
+    assert t("challenge.hash_revealed", LANG, hash=record.seed_hash) in closed.caption
+    assert t("challenge.hash", LANG, hash=record.seed_hash) not in closed.caption
+    split = " / ".join(f"{p}%" for p in PRIZE_SPLIT)  # no prize pool once cancelled
+    assert t("challenge.fee", LANG, fee=FEE, pool=2 * FEE, split=split) not in closed.caption
     # Nothing more happens: cancelling again, entering, closing, a restart.
     api.send_text(dan, group, "/challenge cancel")
     reply = await api.wait_for("sendMessage", chat_id=group)

@@ -55,6 +55,11 @@ async def test_leave_asks_first_then_forfeits_with_the_escape_penalty(
     assert answer.params["text"] == t("pop.stay", LANG)
     assert prompt.text == t("reply.leave_cancelled", LANG, name="Bob")
     stranger = fake_api.new_user("Zed")
+    # a stranger's /join while the deal is played: wait for it to end (not "no table here")
+    sent = fake_api.send_text(stranger, group, "/join")
+    answer = await fake_api.wait_for("sendMessage", chat_id=group, where=lambda c: (
+        c.params.get("reply_parameters") or {}).get("message_id") == sent.message_id)
+    assert answer.params["text"] == t("reply.deal_running", LANG)
     prompt_text = await _reply(fake_api, bob, group, "/leave")
     prompt = fake_api.last_message(group)
     answer = await players.click(stranger, prompt, t("btn.leave_confirm", LANG))

@@ -30,9 +30,11 @@ async def test_private_replies_are_in_the_users_language(
     mei = fake_api.new_user("Mei", language_code="zh-TW")
     hans = fake_api.new_user("Hans", language_code="de")  # no catalogue: the bot's default
     for command in ("/newgame", "/stop", "/leave", "/join"):
-        assert await _reply(fake_api, li, li, command) == t("reply.group_only", ZH)
-        assert await _reply(fake_api, mei, mei, command) == t("reply.group_only", "zh-Hant")
-        assert await _reply(fake_api, hans, hans, command) == t("reply.group_only", LANG)
+        # /leave in private leaves a practice deal; with none, it says so
+        key = "reply.not_practising" if command == "/leave" else "reply.group_only"
+        assert await _reply(fake_api, li, li, command) == t(key, ZH)
+        assert await _reply(fake_api, mei, mei, command) == t(key, "zh-Hant")
+        assert await _reply(fake_api, hans, hans, command) == t(key, LANG)
     assert t("reply.group_only", ZH) != t("reply.group_only", LANG)
     help_text = await _reply(fake_api, li, li, "/help")
     assert help_text == views.help_text(ZH)

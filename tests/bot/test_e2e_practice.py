@@ -114,12 +114,38 @@ async def test_practice_is_private_and_one_at_a_time(fake_api: FakeBotApi, runni
                                     where=lambda c: c.params.get("text") == t(
                                         "reply.practice_running", LANG))
     assert again.ok
-    # Seated at the practice table, Ann cannot sit at a group's table meanwhile.
+    # Seated at the practice table, Ann cannot sit at a group's table meanwhile: she is told
+    # where she plays and how to leave it.
     fake_api.send_text(ann, group, "/newgame")
     refused = await fake_api.wait_for("sendMessage", chat_id=group,
                                       where=lambda c: c.params.get("text") == t(
-                                          "pop.seated_elsewhere", LANG))
+                                          "pop.practising", LANG))
     assert refused.ok
+
+
+async def test_leave_in_the_private_chat_ends_a_practice_deal(fake_api: FakeBotApi,
+                                                              running_bot: BotRunner):
+    app = running_bot.app
+    ann, bob = fake_api.new_user("Ann"), fake_api.new_user("Bob")
+    fake_api.open_private_chat(bob)
+    fake_api.send_text(bob, bob, "/leave")  # nothing to leave
+    reply = await fake_api.wait_for("sendMessage", chat_id=bob)
+    assert reply.params["text"] == t("reply.not_practising", LANG)
+    fake_api.send_text(ann, ann, "/practice")
+    await fake_api.wait_for(lambda: _table(fake_api, ann))
+    key = app.bot_data.tables.table_of(ann.id).key
+    fake_api.send_text(ann, ann, "/leave")
+    prompt = await fake_api.wait_for(lambda: next(
+        (m for m in reversed(fake_api.messages_in(ann))
+         if m.content == t("reply.leave_confirm", LANG, name="Ann")), None), 10)
+    players = Players(fake_api, fake_api.chat(ann), [ann])
+    await players.click(ann, prompt, t("btn.leave_confirm", LANG))
+    result = await fake_api.wait_for(lambda: _result(fake_api, ann), 10)
+    assert t("result.bidding_escape", LANG, n=6) in result.content \
+        or t("pic.escape_title", LANG, names="Ann") in result.content
+    assert app.bot_data.tables.table_of(ann.id) is None  # free to sit down elsewhere
+    assert app.bot_data.tables.get(key).phase == "result"
+    assert await app.bot_data.store.balance(ann.id) == 1000  # practice: nobody pays
 
 
 async def test_a_practice_deal_survives_a_restart(fake_api: FakeBotApi, running_bot: BotRunner):

@@ -69,7 +69,7 @@ def test_the_standings_picture_has_the_texts_rows_and_the_final_one_the_prizes()
     state = MatchState(MatchOptions(KNOCKOUT, rise_every=1), (True, True, False), 0.0)
     state = state.record(1, (-12, 6, 6))
     scene = standings_scene(state, NAMES, "zh-Hans", 0.0)
-    assert scene.title == "排名 · 打立出局" and not scene.final
+    assert scene.title == "排名 · 打立出局" and not scene.final and scene.chips
     assert [(r.place, r.name, r.score, r.progress, r.out) for r in scene.rows] == [
         (1, "Bob", "30 筹码", "已打 1 局", False),
         (1, "Cat", "30 筹码", "已打 1 局", False),

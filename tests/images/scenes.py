@@ -34,7 +34,8 @@ HANS = Labels(
     head_bid="头撂 +{n}",
     place="名次", player="玩家", net_beans="净赢欢乐豆", balance="欢乐豆", deals="局数",
     win_rate="胜率", no_rows="还没有人打过牌", matchpoints="比赛分", no_entrants="还没有人参加",
-    final="最终排名", score="积分", prize="奖金", standings="排名 · {format}",
+    boards="副数", final="最终排名", cancelled="已取消", score="积分", chips="筹码", prize="奖金",
+    standings="排名 · {format}",
     match_over="比赛结束 · {format}",
 )
 HANT = dataclasses.replace(
@@ -45,7 +46,8 @@ HANT = dataclasses.replace(
     head_bid="頭撂 +{n}",
     net_beans="淨贏歡樂豆", balance="歡樂豆", deals="局數", win_rate="勝率",
     no_rows="還沒有人打過牌", matchpoints="比賽分", no_entrants="還沒有人參加",
-    final="最終排名", score="積分", prize="獎金", match_over="比賽結束 · {format}",
+    boards="副數", final="最終排名", score="積分", chips="籌碼", prize="獎金",
+    match_over="比賽結束 · {format}",
 )
 
 #: The landlord's 20 cards after taking the kitty: every rank from 3 to 2 and both jokers.

@@ -49,6 +49,8 @@ def test_only_a_board_scene_is_drawn():
 def test_a_closed_challenges_board_carries_the_final_mark():
     rows = (BoardRow(1, "韩梅梅", 4, 2, 2),)
     open_board = BoardScene("复式挑战 #12", rows, HANS)
-    closed = BoardScene("复式挑战 #12", rows, HANS, final=True)
-    assert render_challenge_board(closed) != render_challenge_board(open_board)
+    closed = BoardScene("复式挑战 #12", rows, HANS, mark=HANS.final)
+    cancelled = BoardScene("复式挑战 #12", rows, HANS, mark=HANS.cancelled)
+    drawn = {render_challenge_board(s) for s in (open_board, closed, cancelled)}
+    assert len(drawn) == 3
     assert _image(closed).size == _image(open_board).size

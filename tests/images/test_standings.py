@@ -39,6 +39,12 @@ def test_standings_grow_with_the_note_and_draw_the_same_bytes_for_the_same_scene
     assert render_standings(after_deal, fmt="JPEG")[:2] == b"\xff\xd8"
 
 
+def test_a_knock_outs_standings_head_their_scores_chips():
+    points = StandingsScene("排名 · 打立出局", ROWS, labels=HANS)
+    chips = StandingsScene("排名 · 打立出局", ROWS, labels=HANS, chips=True)
+    assert render_standings(points) != render_standings(chips)
+
+
 def test_the_final_standings_differ_from_the_same_rows_after_a_deal():
     after_deal = StandingsScene("比赛结束 · 定局积分", ROWS, labels=HANS)
     final = StandingsScene("比赛结束 · 定局积分", ROWS, final=True, labels=HANS)
