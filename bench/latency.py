@@ -2,6 +2,7 @@
 
     python bench/latency.py [--tables 1,10,50] [--variant humans,bots] [--deals 1]
                             [--think 0.6] [--seed 9] [--timeout 600] [--profile FILE]
+                            [--dump FILE]
 
 For every (tables, variant) pair it starts a strict fake Bot API (``tests.fakebot.limits``: at
 most 20 sends/edits/deletes per group in any sliding 60 s and 30 requests naming a chat in any
@@ -32,7 +33,17 @@ It prints, per run:
 - the bot process's CPU seconds (user + system, from /proc) per deal, its peak RSS (VmHWM);
 - deals per hour one token can carry at 30 requests/s: 30 × 3600 / chat calls per deal;
 - PASS/FAIL against the issue's targets. Answer targets: p95 ≤ 100 ms and max ≤ 300 ms with up
-  to 10 tables, p95 ≤ 0.5 s with more.
+  to 10 tables, p95 ≤ 0.5 s with more. The cost targets are the issue's for its own setup, two
+  humans and a bot seat: so the ``bots`` variant is checked against at most 80 chat calls per
+  deal, at least 1,300 deals an hour per token (the same target: 30 × 3600 / 1,300 ≈ 83 chat
+  calls) and at most 1.0 CPU-s per deal; the ``humans`` variant against at most 100 calls per
+  deal besides answers (its deals per hour and CPU are printed, not checked: 100 calls are
+  1,080 deals an hour). Deals are random (a new shuffle each), so a run's calls per deal
+  depend on how long its deals were: compare runs of several deals (``--tables 10``).
+
+``--dump FILE`` writes every call and press of the run (time, chat, method, message, the first
+line of its text or caption, its buttons), one a line, to FILE (per run, as for ``--profile``),
+for a look at what a deal costs call by call.
 
 ``--profile FILE`` runs the bot under cProfile (FILE.prof, written when it exits) for a profile
 of where its CPU goes (then CPU figures include cProfile's overhead). Linux only (/proc).
@@ -417,6 +428,7 @@ class Figures:
     bytes_by_method: Counter[str]
     by_kind: Counter[str]
     group_gap: float  # the longest time between two sends/edits into one group
+    answers_by_button: dict[str, list[float]] = field(default_factory=dict)
 
 
 def measure(run: Run, first_call: int, end: float) -> Figures:
@@ -428,6 +440,7 @@ def measure(run: Run, first_call: int, end: float) -> Figures:
         if call.method == "answerCallbackQuery":
             answers.setdefault(str(call.params.get("callback_query_id")), call)
     answer_times, hand_times, lags = [], [], []
+    by_button: dict[str, list[float]] = {}
     unanswered = no_edit = 0
     for press in run.presses:
         answer = answers.get(press.query_id)
@@ -435,6 +448,9 @@ def measure(run: Run, first_call: int, end: float) -> Figures:
             unanswered += 1
             continue
         answer_times.append(answer.time - press.time)
+        button = press.payload if press.payload in ("hint", "play", "pass") else (
+            "bid/double" if press.payload in DECISIONS else "lobby/other")
+        by_button.setdefault(button, []).append(answer.time - press.time)
         if answer.params.get("text") or press.hand_id is None:
             continue  # a pop-up (refused, nothing to hint, lobby): no edit is due
         edit = index.first_after(press.user.id, press.time, hand_edit_of(press))
@@ -468,7 +484,7 @@ def measure(run: Run, first_call: int, end: float) -> Figures:
     gap = max((b.time - a.time for chat in groups for a, b in itertools.pairwise(
         [c for c in index.by_chat[chat] if table_call(c)])), default=0.0)
     return Figures(answer_times, unanswered, hand_times, no_edit, lags, rate_limited, limited_by,
-                   by_method, bytes_by_method, by_kind, gap)
+                   by_method, bytes_by_method, by_kind, gap, by_button)
 
 
 def code_version() -> str:
@@ -485,8 +501,37 @@ def code_version() -> str:
 # --- One run --------------------------------------------------------------------------------
 
 
+def dump(run: Run, first_call: int, path: Path) -> None:
+    """Write the run's calls and presses in time order, one a line (see ``--dump``)."""
+    calls = [c for c in run.api.calls[first_call:] if c.method != "getUpdates"]
+    start = min([c.time for c in calls] + [p.time for p in run.presses], default=0.0)
+    lines: list[tuple[float, str]] = []
+    for call in calls:
+        params = call.params
+        text = str(params.get("text") or params.get("caption") or "")
+        media = params.get("media")
+        if not text and isinstance(media, dict):
+            text = str(media.get("caption") or "")
+        first = text.split("\n", 1)[0][:60]
+        markup = params.get("reply_markup")
+        buttons = ""
+        if isinstance(markup, dict):
+            buttons = " ".join(b.get("text", "") for row in markup.get("inline_keyboard", [])
+                               for b in row)[:60]
+        size = run.api.uploaded(call)
+        lines.append((call.time, f"{params.get('chat_id', '-')!s:>14} {call.method:24} "
+                                 f"{params.get('message_id', '')!s:>5} {call.status} "
+                                 f"{size:>6}B {first!r} [{buttons}]"))
+    for press in run.presses:
+        lines.append((press.time, f"{press.user.id:>14} PRESS {press.payload:18} "
+                                  f"{press.hand_id or ''!s:>5}"))
+    with path.open("w") as out:
+        for moment, line in sorted(lines, key=lambda item: item[0]):
+            out.write(f"{moment - start:9.3f} {line}\n")
+
+
 async def run_once(tables: int, variant: str, deals: int, think: float, seed: int,
-                   timeout: float, profile: Path | None) -> bool:
+                   timeout: float, profile: Path | None, dump_to: Path | None = None) -> bool:
     api = StrictFakeBotApi(limits=FloodLimits(group_per_minute=20, overall_per_second=30))
     await api.start()
     run = Run(api, think, random.Random(seed))
@@ -524,6 +569,8 @@ async def run_once(tables: int, variant: str, deals: int, think: float, seed: in
             problems = bot.log_problems()
             await api.stop()
     figures = measure(run, first_call, end)
+    if dump_to is not None:
+        dump(run, first_call, dump_to)
     return report(tables, variant, deals, think, run, figures, end - started, (cpu, own_cpu),
                   (rss_start, rss_end, rss_peak), status, problems)
 
@@ -552,6 +599,9 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
         print(f"  {name:30}{len(values):>6}{p50 * 1000:>8.0f}{p95 * 1000:>8.0f}"
               f"{top * 1000:>8.0f}")
     print(f"  (longest time between two sends/edits into one group: {fig.group_gap:.1f} s)")
+    print("  answer by button (n p50/p95/max ms): " + ", ".join(
+        f"{name} {len(values)} " + "/".join(f"{q * 1000:.0f}" for q in quantiles(values))
+        for name, values in sorted(fig.answers_by_button.items())))
     limited = sum(fig.rate_limited.values())
     if run.between:
         total: Counter[str] = Counter()
@@ -586,7 +636,7 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
     print(f"deals per hour per token at {TOKEN_RATE} requests/s: {per_hour:.0f} "
           f"({chat / done:.1f} chat calls per deal)")
     answer_p50, answer_p95, answer_max = stats["press -> answerCallbackQuery"]
-    checks: list[tuple[str, bool, str]] = []
+    checks: list[tuple[str, bool, str] | None] = []
     if tables <= 10:
         checks.append(("answer p95 <= 100 ms", answer_p95 <= ANSWER_P95_10,
                        f"{answer_p95 * 1000:.0f} ms"))
@@ -602,10 +652,12 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
         ("table lag max <= 3 s", stats["group table lag"][2] <= TABLE_LAG_MAX,
          f"{stats['group table lag'][2]:.1f} s"),
         ("zero 429s", limited == 0, str(limited)),
-        (f">= {DEALS_PER_HOUR} deals/hour per token", per_hour >= DEALS_PER_HOUR,
-         f"{per_hour:.0f}"),
     ]
-    if variant == "bots":
+    # the issue's cost targets are for two humans and a bot seat; three humans: calls only
+    setup = variant == "bots"
+    checks.append((f">= {DEALS_PER_HOUR} deals/hour per token", per_hour >= DEALS_PER_HOUR,
+                   f"{per_hour:.0f}") if setup else None)
+    if setup:
         checks.append((f"<= {CHAT_CALLS_BOTS} chat calls per deal",
                        chat / done <= CHAT_CALLS_BOTS, f"{chat / done:.1f}"))
     else:
@@ -614,15 +666,19 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
     checks += [
         (f"<= {UPLOAD_MB} MB uploaded per deal", megabytes <= UPLOAD_MB, f"{megabytes:.2f} MB"),
         (f"<= {CPU_PER_DEAL} CPU-s per deal", cpu_per_deal <= CPU_PER_DEAL,
-         f"{cpu_per_deal:.2f} s"),
+         f"{cpu_per_deal:.2f} s") if setup else None,
         ("all deals finished", run.deals == tables * deals and not run.errors,
          f"{run.deals}/{tables * deals}"),
     ]
-    print("targets:")
-    for name, passed, value in checks:
+    print("targets" + ("" if setup else " (deals/hour and CPU: checked on the bots variant, "
+                                         "the issue's setup)") + ":")
+    for check in checks:
+        if check is None:
+            continue
+        name, passed, value = check
         print(f"  {'PASS' if passed else 'FAIL'}  {name:40} {value}")
     print(flush=True)
-    return all(passed for _, passed, _ in checks)
+    return all(check[1] for check in checks if check is not None)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -634,6 +690,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=9, help="seed of the players' choices")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per run at most")
     parser.add_argument("--profile", type=Path, help="run the bot under cProfile, to FILE")
+    parser.add_argument("--dump", type=Path, help="write every call and press to FILE")
     args = parser.parse_args(argv)
     variants = [v.strip() for v in args.variant.split(",")]
     if any(v not in VARIANTS for v in variants):
@@ -641,11 +698,13 @@ def main(argv: list[str] | None = None) -> int:
     ok = True
     for tables in (int(n) for n in args.tables.split(",")):
         for variant in variants:
-            profile = None
+            profile = dump_to = None
             if args.profile:
                 profile = args.profile.with_name(f"{args.profile.stem}-{tables}-{variant}.prof")
+            if args.dump:
+                dump_to = args.dump.with_name(f"{args.dump.stem}-{tables}-{variant}.txt")
             ok &= asyncio.run(run_once(tables, variant, args.deals, args.think, args.seed,
-                                       args.timeout, profile and profile.resolve()))
+                                       args.timeout, profile and profile.resolve(), dump_to))
     return 0 if ok else 1
 
 

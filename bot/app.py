@@ -9,8 +9,10 @@ open `bot.store.Store`), `outlet` (`bot.outlet.telegram.TelegramOutlet`) and `ga
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
+import sys
 
 from telegram import BotCommand
 from telegram.ext import ApplicationBuilder, Defaults
@@ -25,6 +27,7 @@ from bot.services import CONTEXT_TYPES, App, bot_data
 from bot.settings import Settings
 from bot.store import open_store
 from bot.workers.wiring import start_worker
+from images.warm import warm_up
 
 # Opt in to PTB 23's behaviour now: durations such as `RetryAfter.retry_after` are timedeltas.
 # Without it PTB warns about the coming change on every 429 answer.
@@ -43,6 +46,8 @@ RATE_LIMIT_RETRIES = 3
 OVERALL_RATE_LIMIT = 30
 # Seconds a stopping bot waits for the outbox to send what it holds.
 FLUSH_SECONDS = 5.0
+# Seconds a thread holding the GIL keeps it while another waits (`sys.setswitchinterval`).
+SWITCH_INTERVAL = 0.001
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +114,7 @@ async def _post_init(application: App) -> None:
     if settings.shared_workers:
         await start_worker(application)
         await set_commands(application)
+        await _settle()
         return
     limiter = application.bot.rate_limiter
     window = limiter.window if isinstance(limiter, ChatRateLimiter) else None
@@ -118,6 +124,21 @@ async def _post_init(application: App) -> None:
     data.game = Game(data.store, settings, data.outlet, bot_username=application.bot.username)
     await set_commands(application)
     await data.game.restore()
+    await _settle()
+
+
+async def _settle() -> None:
+    """The last step of start-up: every card picture drawn once (:func:`images.warm.warm_up`,
+    off the event loop), then what start-up built moved out of the garbage collector's sight
+    (``gc.freeze``): a full collection then walks only what the deals allocate, not the
+    libraries, fonts and card sprites, so it does not stall the event loop for long. The
+    interpreter hands the GIL over every :data:`SWITCH_INTERVAL` seconds (5 ms by default):
+    while pictures are drawn and the AI thinks in worker threads, the event loop, which answers
+    the presses, waits for it at most that long each time it wakes up."""
+    await asyncio.to_thread(warm_up)
+    gc.collect()
+    gc.freeze()
+    sys.setswitchinterval(SWITCH_INTERVAL)
 
 
 async def _post_stop(application: App) -> None:
@@ -132,6 +153,7 @@ async def _post_stop(application: App) -> None:
 
 
 async def _post_shutdown(application: App) -> None:
+    gc.unfreeze()  # what start-up froze may be collected again (a process running bots anew)
     data = bot_data(application)
     outlet = getattr(data, "outlet", None)
     if outlet is not None:

@@ -63,14 +63,14 @@ def row_width(n: int, card_width: int, step: float) -> int:
     return round(card_width + step * (n - 1)) if n else 0
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=640)
 def card_sprite(card: int | None, width: int, selected: bool = False) -> tuple[Piece, ...]:
     """A card face (``None``: its back) over its drop shadow, cut into pieces that paste fast.
 
     The opaque middle is a plain ``RGB`` piece (no mask: pasting it is a copy); only the rim,
     where the rounded corners and the shadow are, is blended through a mask. Small cards stay
     one masked piece. Each piece is ``(image, offset from the card's top-left corner, mask)``.
-    Cached (512 sprites; a hand's, the table's three sizes and the palette's fit).
+    Cached (640 sprites: every width the pictures use, :mod:`images.warm`, fits).
     """
     face = card_back(width) if card is None else card_face(card, width, selected)
     w, h = face.size

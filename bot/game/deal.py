@@ -18,6 +18,7 @@ docstring says "lock held" must be called with it. Timers (:meth:`on_bot_move`,
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import random
@@ -49,6 +50,7 @@ from engine import (
     new_deal,
     next_first_bidder,
 )
+from engine.ai import Advice
 from engine.presets import Rules
 from images import render_hand, render_result, render_table
 from images.standings import StandingsScene, render_result_with_standings, render_standings
@@ -149,6 +151,11 @@ class DealDriver:
         #: (table key, seat) whose selection Hint made: shown by the caption and the keyboard,
         #: not by a new hand picture (issue 9: Hint costs no upload).
         self.hinted: set[tuple[str, int]] = set()
+        #: (table key, seat): Hint's advice for the seat to play, asked for when its turn was
+        #: drawn (:meth:`advice`), with the state version it is for.
+        self._advice: dict[tuple[str, int], tuple[int, asyncio.Task[Advice]]] = {}
+        #: (table key, seat): the seconds left that the seat's hand message shows.
+        self._drawn_seconds: dict[tuple[str, int], float] = {}
         #: Per table key, each seat's last line once its deal is settled
         #: (:func:`bot.views.outcome_line`: won or lost, points, beans, balance).
         self.outcomes: dict[str, list[str | None]] = {}
@@ -265,17 +272,18 @@ class DealDriver:
             IllegalAction: the engine refused ``action``; nothing changed and ``ack`` was not
                 called.
         """
-        await self._apply(table, action)
-        if ack is not None:
-            await ack()
+        await self._apply(table, action, ack)
         await self.advance(table, presser=presser)
 
-    async def _apply(self, table: Table, action: Action) -> bool:
-        """Apply one action to the table's state and store it (lock held); ``True`` when the
-        deal was dealt again (everybody passed) instead."""
+    async def _apply(self, table: Table, action: Action, ack: Ack | None = None) -> bool:
+        """Apply one action to the table's state, await ``ack`` once the engine accepted it,
+        then store it (lock held); ``True`` when the deal was dealt again (everybody passed)
+        instead."""
         prev = table.state
         assert prev is not None
         state = apply(prev, action)
+        if ack is not None:
+            await ack()  # the press is answered before the store's write
         table.state = state
         table.notice = None
         if action.kind not in ("autoplay", "show"):
@@ -361,36 +369,52 @@ class DealDriver:
 
     async def show(self, table: Table, first: int | None = None) -> list[int]:
         """Bring every human's hand message (seat ``first`` before the others) and the
-        audience's table message up to date; withdraw "your turn" notices of seats no longer to
+        audience's table message up to date (asked for right after the presser's own hand, so it
+        is drawn while the other hands are); withdraw "your turn" notices of seats no longer to
         act. Returns the seats whose private chat is closed to the bot (marked ``blocked``)
         (lock held)."""
         state = table.state
         assert state is not None
         blocked = []
-        for seat in _hand_order(table, first):
+        order = _hand_order(table, first)
+        presser = 1 if first in order else 0
+        for i, seat in enumerate(order):
+            if i == presser:  # the audience's message, drawn alongside the other hands
+                self.update_table(table)
             if not await self.show_hand(table, seat):
                 blocked.append(seat)
+        if len(order) == presser:
+            self.update_table(table)
         await self._withdraw_notices(table)
-        self.update_table(table)
         return blocked
 
-    async def show_hand(self, table: Table, seat: int) -> bool:
+    async def show_hand(self, table: Table, seat: int, *, clock: bool = True) -> bool:
         """Send or edit one seat's private hand message where it changed; ``False`` when the
         player's chat is closed to the bot (the seat is marked ``blocked``) (lock held).
 
         A seat that is not to act is not redrawn when only the line saying whom it waits for
-        changed (issue 9: one caption edit less per turn and seat)."""
+        changed (issue 9: one caption edit less per turn and seat). Without ``clock`` (a press
+        that may have changed nothing, e.g. Hint saying to pass with nothing selected) the
+        seconds left alone are no reason to edit either: the clock's own marks refresh them."""
         state = table.state
         assert state is not None
         player = table.seats[seat]
         if player.blocked or player.user_id is None:
             return True
-        drawing = self.hand_drawing(table, state.view(seat))
+        view = state.view(seat)
+        seconds = self._seconds(table)
+        drawing = self.hand_drawing(table, view, seconds)
         waiting = state.phase in ACTIVE and seat not in state.to_act \
             and not state.autoplay[seat] and not state.escaped[seat]
         drawn = _waiting_signature(drawing) if waiting else drawing.signature
         if table.rendered.get(seat) == drawn:
             return True
+        shown_seconds = self._drawn_seconds.get((table.key, seat))
+        if not clock and shown_seconds is not None and round(shown_seconds) != round(seconds):
+            unchanged = self.hand_drawing(table, view, shown_seconds)
+            if table.rendered.get(seat) == (_waiting_signature(unchanged) if waiting
+                                            else unchanged.signature):
+                return True
         try:
             shown = await self.ctx.outlet.present(
                 player.user_id, table.hand_message_ids[seat], table.hand_photos[seat],
@@ -402,9 +426,11 @@ class DealDriver:
             table.hand_message_ids[seat], table.hand_photos[seat] = shown
             table.pictured[seat] = drawing.key
             table.rendered[seat] = drawn
+            self._drawn_seconds[(table.key, seat)] = seconds
         return True
 
-    def hand_drawing(self, table: Table, view: SeatView) -> Drawing:
+    def hand_drawing(self, table: Table, view: SeatView,
+                     seconds: float | None = None) -> Drawing:
         """A seat's private hand message: in pictures mode the hand's picture with the selection
         raised (:func:`images.render_hand`), under it the selection keyboard, and as caption the
         same text as in text mode (the hand as text, the table's status line, whose turn it is,
@@ -414,7 +440,9 @@ class DealDriver:
         seat = view.seat
         outcomes = self.outcomes.get(table.key) if view.phase == "finished" else None
         outcome = outcomes[seat] if outcomes is not None and seat < len(outcomes) else None
-        text, markup = views.hand_view(table, view, self._seconds(table), outcome)
+        if seconds is None:
+            seconds = self._seconds(table)
+        text, markup = views.hand_view(table, view, seconds, outcome)
         if not table.pictures:
             return Drawing(text, markup)
         selected = table.selections[seat] if seat < len(table.selections) else []
@@ -512,6 +540,27 @@ class DealDriver:
             outlet.cancel(timers.TURN, table.key)
             outlet.cancel(timers.NOTICE, table.key)
         self.arm_clock(table, stamp, bool(human))
+        if state.phase == "playing":
+            for seat in human:
+                self._ask_advice(table, state, seat)
+
+    def _ask_advice(self, table: Table, state: DealState, seat: int) -> asyncio.Task[Advice]:
+        """Start computing Hint's advice for ``seat`` in ``state`` in the AI worker (once per
+        state version), so that a Hint press finds it ready and is answered at once."""
+        key = (table.key, seat)
+        known = self._advice.get(key)
+        if known is not None and known[0] == state.version:
+            return known[1]
+        task = asyncio.get_running_loop().create_task(self.ctx.ai.hints(state, seat))
+        task.add_done_callback(_quiet)
+        self._advice[key] = (state.version, task)
+        return task
+
+    async def advice(self, table: Table, seat: int) -> Advice:
+        """Hint's advice for ``seat`` in the table's current state (``engine.ai.hint_advice``
+        off the event loop; usually computed already, since the turn's prompt was drawn)."""
+        assert table.state is not None
+        return await self._ask_advice(table, table.state, seat)
 
     def arm_clock(self, table: Table, stamp: timers.Stamp, human: bool = True) -> None:
         """Arm the clock's next refresh of the turn (:func:`bot.game.timers.next_mark`: 10 s
@@ -849,6 +898,12 @@ class DealDriver:
         if table.deal_id is not None and state is not None:
             await self.ctx.store.cancel_deal(_deal_id(table), state.to_json())
         await self.close_hands(table)
+
+
+def _quiet(task: asyncio.Task[Advice]) -> None:
+    """Retrieve a finished advice task's error (logged by whoever awaits it, if anyone)."""
+    if not task.cancelled():
+        task.exception()
 
 
 def _deal_id(table: Table) -> int:

@@ -120,9 +120,11 @@ class Game:
         await self.deals.act(table, action, ack=ack, presser=seat)
 
     async def redraw_hand(self, table: Table, seat: int) -> None:
-        """Draw the seat's hand message again (after a press that changed nothing)."""
+        """Draw the seat's hand message again after a press that changed no state (a
+        selection, Hint, Clear, an auto-play switch already so): edited only if what it shows
+        changed, not for the seconds left alone (issue 9: Hint saying to pass costs no edit)."""
         self._back(table, seat)
-        await self.deals.show_hand(table, seat)
+        await self.deals.show_hand(table, seat, clock=False)
 
     @staticmethod
     def _back(table: Table, seat: int) -> None:
@@ -158,7 +160,8 @@ class Game:
     async def hint(self, table: Table, seat: int) -> str | None:
         """Select the next hint (lock held): every legal play in turn, the AI's recommendation
         (computed off the event loop) first, then the others from the lowest up, bombs and the
-        rocket last (:func:`bot.selection.hint_order`). When the AI's own choice is to pass
+        rocket last (:func:`bot.selection.hint_order`; the advice was asked for when the turn
+        was drawn: :meth:`bot.game.deal.DealDriver.advice`). When the AI's own choice is to pass
         (e.g. a partner's play wins the trick), the cycle starts with Pass instead, so Hint never
         opens with a bomb over the partner (QA of issue 10). Returns ``"play"`` (a play is
         selected), ``"pass"`` (the selection is cleared: the caller says to pass), or ``None``
@@ -167,7 +170,7 @@ class Game:
         legal = table.state.view(seat).legal_plays()
         if not legal:
             return None
-        advice = await self.ctx.ai.hints(table.state, seat)
+        advice = await self.deals.advice(table, seat)
         plays: list[Play | None] = []
         if advice.pass_first:
             plays = [None, *hint_order(legal)]

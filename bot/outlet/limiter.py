@@ -3,11 +3,17 @@ rate through PTB's ``AIORateLimiter``, and a 429 that pauses only its own chat.
 
 Telegram allows a group about 20 messages (sends, edits, deletes) per minute; a bucket that
 bursts 20 and then refills one every 3 s lets 40 through in a sliding minute and earns 429s. A
-:class:`SlidingWindow` lets at most ``limit`` requests start in any ``period`` seconds (plus a
-small margin for the network), never more. Private chats have no group budget (Telegram allows
-about one message per second there). The whole bot may send about 30 requests that name a chat
-per second: PTB's overall limiter is a bucket too (it lets about 60 through in a sliding second),
-so a strict window for the whole bot (:class:`InFlightWindow`) keeps that limit as well.
+:class:`SlidingWindow` lets at most ``limit`` requests start in any ``period`` seconds, never
+more; a request counts from its start until it is answered (:meth:`SlidingWindow.finish`), and
+from its answer on for the period (plus :data:`MARGIN`): Telegram counts it from when it
+arrived there, which is somewhere between the two, so no request held up on the way
+(rendering, a busy event loop, a slow network) can land in the same server minute as the 20th
+after it. A group's edits go 61/20 ≈ 3.05 s apart at the most (0.1 s of margin for the clocks
+would do, 3.005 s, once the workers' shared window counts from answers as well). Private
+chats have no group budget (Telegram allows about one message per second there). The whole
+bot may send about 30 requests that name a chat per second: PTB's overall limiter is a bucket
+too (it lets about 60 through in a sliding second), so a strict window for the whole bot
+(:class:`InFlightWindow`) keeps that limit as well.
 
 ``AIORateLimiter`` answers a 429 by pausing *every* request of the bot; :class:`ChatRateLimiter`
 pauses only the chat the 429 was for, for its ``retry_after``, and then sends the request again
@@ -34,8 +40,10 @@ log = logging.getLogger(__name__)
 GROUP_LIMIT = 20
 #: The window of that limit, in seconds.
 GROUP_PERIOD = 60.0
-#: Added to the window: a request counts from when it starts here, Telegram counts from when it
-#: arrives there.
+#: Added to the window. Here a request counts from its answer (:meth:`SlidingWindow.finish`),
+#: after its arrival there, so 0.1 s for the two clocks would do (edits 3.005 s apart); the
+#: workers' shared window (:mod:`bot.workers.flood`) takes this period and counts from each
+#: start, which a slow upload or a busy loop can leave a second before the arrival.
 MARGIN = 1.0
 #: Overall requests per second for one bot (Telegram: about 30).
 OVERALL_RATE = 30
@@ -55,10 +63,17 @@ logging.getLogger("telegram.ext.AIORateLimiter").addFilter(_QuietRetryAfter())
 
 #: Set by the outbox around its one request: the chat whose window slot it took already.
 PREPAID: contextvars.ContextVar[int | None] = contextvars.ContextVar("prepaid", default=None)
+#: Set with :data:`PREPAID`: when that slot was taken (:meth:`SlidingWindow.last_start`), so
+#: that the request's answer can be recorded for it (:meth:`SlidingWindow.finish`).
+PREPAID_START: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "prepaid_start", default=None)
 
 
 class SlidingWindow:
-    """At most ``limit`` starts in any ``period`` seconds, per key (a chat id).
+    """At most ``limit`` requests per key (a chat id) in any ``period`` seconds.
+
+    A request counts from when it is taken (:meth:`take`, :meth:`acquire`); once it was answered
+    (:meth:`finish`) it counts from the answer instead, for ``period`` seconds.
 
     Args:
         limit: requests per window (≥ 1). period: the window in seconds.
@@ -70,7 +85,10 @@ class SlidingWindow:
         self.limit = max(1, limit)
         self.period = period
         self._clock = clock
-        self._starts: dict[object, deque[float]] = {}
+        self._starts: dict[object, deque[float]] = {}  # sorted: starts, or answers once known
+        self._open: dict[object, list[float]] = {}  # starts of requests not answered yet
+        self._latest: dict[object, float] = {}  # the latest start per key
+        self._waiting: dict[object, int] = {}  # per key, requests waiting in acquire()
 
     def _recent(self, key: object) -> deque[float]:
         starts = self._starts.setdefault(key, deque())
@@ -92,18 +110,54 @@ class SlidingWindow:
         starts = self._recent(key)
         if len(starts) >= self.limit - min(reserve, self.limit - 1):
             return False
-        starts.append(self._clock())
+        now = self._clock()
+        starts.append(now)
+        self._open.setdefault(key, []).append(now)
+        self._latest[key] = now
         return True
 
     async def acquire(self, key: object, reserve: int = 0) -> None:
         """Wait until ``key`` may start a request (leaving ``reserve`` slots), and take it."""
-        while not self.take(key, reserve):
-            await asyncio.sleep(max(0.01, self.wait_time(key)))
+        if self.take(key, reserve):
+            return
+        self._waiting[key] = self._waiting.get(key, 0) + 1
+        try:
+            while not self.take(key, reserve):
+                await asyncio.sleep(max(0.01, self.wait_time(key)))
+        finally:
+            self._waiting[key] -= 1
+
+    def waiting(self, key: object) -> int:
+        """Requests of ``key`` waiting in :meth:`acquire` for the window to have room."""
+        return self._waiting.get(key, 0)
+
+    def finish(self, key: object, start: float) -> None:
+        """The request of ``key`` taken at ``start`` (:meth:`last_start` right after taking it)
+        was answered now (or failed): it counts from now. Unknown starts are ignored."""
+        opened = self._open.get(key)
+        if not opened or start not in opened:
+            return
+        opened.remove(start)
+        starts = self._starts.setdefault(key, deque())
+        with contextlib.suppress(ValueError):
+            starts.remove(start)
+        now = self._clock()
+        index = len(starts)
+        while index and starts[index - 1] > now:
+            index -= 1
+        starts.insert(index, now)
 
     def give_back(self, key: object) -> None:
         """Return the newest slot of ``key`` (taken, then not used)."""
         starts = self._starts.get(key)
-        if starts:
+        if not starts:
+            return
+        opened = self._open.get(key)
+        if opened:
+            start = opened.pop()
+            with contextlib.suppress(ValueError):
+                starts.remove(start)
+        else:
             starts.pop()
 
     def now(self) -> float:
@@ -113,12 +167,18 @@ class SlidingWindow:
     def last_start(self, key: object) -> float:
         """When ``key``'s latest request in the current window started (clock seconds; minus
         infinity when there is none)."""
-        starts = self._recent(key)
-        return starts[-1] if starts else float("-inf")
+        latest = self._latest.get(key, float("-inf"))
+        return latest if latest > self._clock() - self.period and self._recent(key) \
+            else float("-inf")
 
     def used(self, key: object) -> int:
         """Requests of ``key`` in the current window."""
         return len(self._recent(key))
+
+    def recent(self, key: object) -> list[float]:
+        """When the requests of ``key`` in the current window count from (their start, or
+        their answer once answered), oldest first."""
+        return list(self._recent(key))
 
 
 class InFlightWindow:
@@ -230,14 +290,20 @@ class ChatRateLimiter(AIORateLimiter):
             with contextlib.suppress(ValueError):
                 key = int(chat_id)
         prepaid = group and PREPAID.get() == key
+        prepaid_start = PREPAID_START.get()
         if prepaid:
             PREPAID.set(None)
+            PREPAID_START.set(None)
         for attempt in range(self.max_retries + 1):
             pause = self.paused_for(key)
             if pause:
                 await asyncio.sleep(pause)
-            if group and not (prepaid and attempt == 0):
+            start: float | None = None
+            if group and prepaid and attempt == 0:
+                start = prepaid_start
+            elif group:
                 await self.window.acquire(key)
+                start = self.window.last_start(key)
             counted = chat_id is not None
             if counted:
                 await self.overall.acquire()
@@ -256,4 +322,6 @@ class ChatRateLimiter(AIORateLimiter):
             finally:
                 if counted:
                     self.overall.release()
+                if start is not None:
+                    self.window.finish(key, start)
         raise AssertionError("unreachable")

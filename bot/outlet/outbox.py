@@ -10,14 +10,15 @@ it never delays a press, a private message or another table; ``min_interval`` sp
 of one message (``settings.table_edit_interval``).
 
 The group's budget is spent so that the table never falls far behind: edits of a group are
-paced at one per ``window / (limit - reserve - others)`` seconds after the chat's last request,
-where ``others`` are the chat's messages in the current window that the pacing does not send
-(results, lobbies, notices): about 3.4 s at 20 per minute in the middle of a deal, more around
-its start and end. So the budget is never spent in a burst followed by a long silence (ten
-edits in the first seconds of a deal would leave the table frozen for the rest of the minute);
-the table is never more than about one pace behind its state. ``reserve`` slots of
-every window stay free for urgent messages (a deal's result, announcements), which skip the
-pacing.
+paced evenly after the chat's last request, at the shortest spacing that never finds the
+window full given the requests in it (:meth:`Outbox.pace`): 61 s / 20 ≈ 3.05 s, the flood
+limit's own floor plus the window's margin, while the window holds only the table's edits;
+longer while other messages (results, lobbies, notices) use part of the budget, and back to
+the floor as they leave the window. So the budget is never spent in a burst followed by a
+long silence (ten edits in the first seconds of a deal would leave the table frozen for the
+rest of the minute); the table is never more than about one pace behind its state. No slots
+are kept free: a message the pacing does not send (a deal's result, an announcement) takes
+the chat's next free slot, before the next paced edit, which then waits one pace from it.
 """
 
 from __future__ import annotations
@@ -25,16 +26,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 
-from bot.outlet.limiter import PREPAID, SlidingWindow, is_group
+from bot.outlet.limiter import PREPAID, PREPAID_START, SlidingWindow, is_group
 
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[bool]]
-#: Slots of every group window kept for urgent messages.
-RESERVE = 2
+#: Slots of every group window kept free of paced edits (none: other messages go first).
+RESERVE = 0
 
 
 class Outbox:
@@ -53,7 +53,6 @@ class Outbox:
         self._jobs: dict[str, tuple[int, Job]] = {}
         self._urgent: set[str] = set()
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._paced: dict[int, deque[float]] = {}  # per group, when paced edits took a slot
         self._last: dict[str, float] = {}
         self._requested: dict[str, int] = {}  # per key, requests so far
         self._done: dict[str, int] = {}  # per key, the requests the last finished job covered
@@ -102,23 +101,22 @@ class Outbox:
             chat_id, _ = self._jobs[key]
             window = self.window if is_group(chat_id) else None
             group = window is not None
-            paced = False
+            start: float | None = None
             if window is not None:
                 urgent = key in self._urgent
                 if not urgent:
                     await self._pace(window, chat_id)
                 await window.acquire(chat_id, 0 if urgent else self.reserve)
-                paced = not urgent
-                if paced:
-                    self._paced.setdefault(chat_id, deque()).append(window.now())
+                start = window.last_start(chat_id)
             entry = self._jobs.pop(key, None)  # the latest, taken once the slot is ours
             if entry is None:  # closed meanwhile
                 if window is not None:
-                    self._give_back(window, chat_id, paced)
+                    window.give_back(chat_id)
                 break
             chat_id, job = entry
             covered = self._requested.get(key, 0)
             token = PREPAID.set(chat_id) if group else None
+            start_token = PREPAID_START.set(start) if group else None
             try:
                 used = await job()
             except Exception:
@@ -127,37 +125,45 @@ class Outbox:
             finally:
                 if token is not None:
                     PREPAID.reset(token)
-            if group and not used:
-                assert self.window is not None
-                self._give_back(self.window, chat_id, paced)
+                if start_token is not None:
+                    PREPAID_START.reset(start_token)
+            if window is not None and not used:
+                window.give_back(chat_id)
             if used:
                 self._last[key] = time.monotonic()
             self._done[key] = covered
 
-    def _give_back(self, window: SlidingWindow, chat_id: int, paced: bool) -> None:
-        window.give_back(chat_id)
-        if paced:
-            self._paced[chat_id].pop()
-
     def pace(self, window: SlidingWindow, chat_id: int) -> float:
-        """Seconds between two paced edits of group ``chat_id`` now: the window divided among
-        the slots that the chat's other messages (results, lobbies, notices: the requests of
-        the current window not paced here) leave to the edits, reserve kept."""
-        paced = self._paced.get(chat_id, deque())
-        horizon = window.now() - window.period
-        while paced and paced[0] <= horizon:
-            paced.popleft()
-        others = max(0, window.used(chat_id) - len(paced))
-        return window.period / max(1, window.limit - self.reserve - others)
+        """Seconds from the chat's last request to its next paced edit: the shortest even
+        spacing of the edits from then on that never finds the window full, given the
+        requests in it now (edits, results, lobbies, notices, each counted until it leaves the
+        window). ``window.period / limit`` (≈ 3.05 s at 20 per 61 s) when the window holds
+        only evenly paced edits; longer while other messages use part of the budget, back to
+        that as they leave the window. ``reserve`` slots, if any, are left out of the limit.
+
+        With the window's requests at times ``d_1 ≥ d_2 ≥ …`` (newest first), the last one at
+        ``last``, edits at ``last + p, last + 2p, …`` fit when, for each ``i``, the ``i + 1``
+        edits up to ``last + (i + 1)p`` and the requests still in the window then are at most
+        ``limit``: ``p ≥ (d_{limit-i} + period - last) / (i + 1)``."""
+        limit = max(1, window.limit - self.reserve)
+        spacing = window.period / limit
+        last = window.last_start(chat_id)
+        newest = window.recent(chat_id)[::-1]
+        if last == float("-inf") or not newest:
+            return spacing
+        for i in range(max(0, limit - len(newest)), limit):
+            spacing = max(spacing, (newest[limit - i - 1] + window.period - last) / (i + 1))
+        return spacing
 
     async def _pace(self, window: SlidingWindow, chat_id: int) -> None:
         """Wait one :meth:`pace` since the chat's last request (this outbox's or any other
-        that took a slot of the chat's window)."""
+        that took a slot of the chat's window), and while another request of the chat waits
+        for the window (it goes first)."""
         while True:
             wait = window.last_start(chat_id) + self.pace(window, chat_id) - window.now()
-            if wait <= 0:
+            if wait <= 0 and not window.waiting(chat_id):
                 return
-            await asyncio.sleep(wait)
+            await asyncio.sleep(max(wait, 0.01))
 
     async def caught_up(self) -> None:
         """Wait until every request made so far is shown (its job, or a later one, ran); later

@@ -4,6 +4,8 @@ usual (:func:`bot.selection.hint_order`)."""
 
 from __future__ import annotations
 
+import time
+
 from bot.game.service import Game
 from bot.game.table import Seat, Table
 from bot.selection import hint_order
@@ -49,5 +51,42 @@ async def test_hint_offers_pass_first_when_the_ai_passes_on_the_partner():
             shown.append(table.selections[seat])
         assert shown == [sorted(p.cards) for p in hint_order(legal)]
         assert await game.hint(table, seat) == "pass"  # and round again
+    finally:
+        game.shutdown()
+
+
+class _Recorder:
+    """An outlet that records the hand messages presented (and shows them all)."""
+
+    def __init__(self) -> None:
+        self.presented: list[tuple[int, str]] = []
+
+    async def present(self, chat_id, message_id, is_photo, shown_key, drawing, thread_id=None):
+        self.presented.append((chat_id, drawing.text))
+        return (message_id or 100 + chat_id, drawing.is_photo)
+
+
+async def test_hint_saying_pass_with_nothing_selected_costs_no_edit():
+    """Issue 9 item 9: the pop-up says to pass; the hand message would change only in its
+    seconds left, so it is not edited. A press that changes the selection is drawn (with the
+    seconds left now)."""
+    state, seat = _partner_leads_and_wins()
+    outlet = _Recorder()
+    game = Game(None, Settings(bot_token="1:x"), outlet)  # type: ignore[arg-type]
+    try:
+        table = Table(-1, None, "en", seats=[Seat(1, "Ann"), Seat(2, "Bob"), Seat(3, "Cat")])
+        table.state = state
+        table.reset_turn_memory()
+        table.reset_messages()
+        table.deadline = time.time() + 25
+        await game.deals.show_hand(table, seat)
+        assert len(outlet.presented) == 1 and "25" in outlet.presented[0][1]
+        table.deadline -= 5  # five seconds later: the message still says 25 s
+        assert await game.hint(table, seat) == "pass"
+        await game.redraw_hand(table, seat)
+        assert len(outlet.presented) == 1  # nothing but the clock would change
+        assert await game.hint(table, seat) == "play"  # pressed again: a play is selected
+        await game.redraw_hand(table, seat)
+        assert len(outlet.presented) == 2 and "20" in outlet.presented[1][1]
     finally:
         game.shutdown()

@@ -214,11 +214,86 @@ async def test_the_chats_other_messages_slow_the_pace_so_the_window_never_runs_d
     outbox = Outbox(window, reserve=2)
     assert outbox.pace(window, -5) == pytest.approx(0.3)
     assert window.take(-5) and window.take(-5)  # a result and a lobby of the same group
-    assert outbox.pace(window, -5) == pytest.approx(0.6)  # two slots left to the edits
+    # two of the four slots are theirs until they leave the window 1.2 s from now: edits
+    # 0.4 s apart fit (0.4, 0.8 with them; 1.2, 1.6 after them), 0.3 s apart would not
+    assert outbox.pace(window, -5) == pytest.approx(0.4, abs=0.01)
+    times: list[float] = []
 
     async def edit() -> bool:
+        times.append(time.monotonic())
         return True
 
-    outbox.request("t", -5, edit)
+    began = time.monotonic()
+    for _ in range(4):
+        outbox.request("t", -5, edit)
+        await outbox.idle()
+    gaps = [b - a for a, b in zip([began, *times], times, strict=False)]
+    assert all(0.38 <= gap < 0.5 for gap in gaps[:3]), gaps  # evenly, never a full window
+    assert 0.28 <= gaps[3] < 0.38, gaps  # the two have left the window: back to the floor
+    assert window.used(-5) <= window.limit - outbox.reserve
+
+
+def test_a_request_counts_from_its_answer_once_answered():
+    """A request held up on the way arrives at Telegram after its start here: once answered it
+    counts from the answer, so the next one a window later cannot land in the same minute."""
+    now = [0.0]
+    window = SlidingWindow(2, 60.0, clock=lambda: now[0])
+    assert window.take(-1)
+    first = window.last_start(-1)
+    now[0] = 1.0
+    assert window.take(-1)  # never answered: it counts from its start
+    now[0] = 5.0
+    window.finish(-1, first)  # answered 5 s after it started
+    assert window.last_start(-1) == 1.0  # the latest start is still the second one
+    now[0] = 61.0  # the second request leaves the window, the first still counts
+    assert window.used(-1) == 1 and window.take(-1)
+    assert not window.take(-1) and window.wait_time(-1) == pytest.approx(4.0)
+    now[0] = 65.0  # 60 s after the first one's answer
+    assert window.take(-1)
+    window.finish(-1, 12345.0)  # an unknown start changes nothing
+    assert window.used(-1) == 2
+
+
+async def test_the_limiter_counts_a_group_request_from_its_answer():
+    limiter = ChatRateLimiter(1, group_period=0.3, margin=0.0)
+
+    async def slow() -> bool:
+        await asyncio.sleep(0.2)
+        return True
+
+    began = time.monotonic()
+    await limiter.process_request(slow, (), {}, "sendMessage", {"chat_id": -4}, None)
+    log: list = []
+    await _request(limiter, -4, log)
+    assert log[0][1] - began >= 0.2 + 0.3 - 0.02  # a window after the first one's answer
+
+
+async def test_without_a_reserve_edits_are_paced_at_the_window_over_the_limit():
+    """No slot stays idle: at 20 per 60 s the table is edited every 3 s (the floor)."""
+    window = SlidingWindow(20, 60.1)
+    assert Outbox(window).pace(window, -6) == pytest.approx(60.1 / 20)
+
+
+async def test_a_message_waiting_for_the_window_goes_before_the_next_paced_edit():
+    window = SlidingWindow(2, 0.6)  # pace 0.3 s
+    outbox = Outbox(window)
+    sent: list[str] = []
+
+    def job(name: str):
+        async def run() -> bool:
+            sent.append(name)
+            return True
+        return run
+
+    outbox.request("t", -8, job("edit 1"))
     await outbox.idle()
-    assert outbox.pace(window, -5) == pytest.approx(0.6)  # its own edit does not count
+    assert window.take(-8)  # the window is full now
+    outbox.request("t", -8, job("edit 2"))
+    await asyncio.sleep(0.05)
+
+    async def result() -> None:
+        await window.acquire(-8)  # e.g. a notice sent past the outbox
+        sent.append("notice")
+
+    await asyncio.gather(result(), outbox.idle())
+    assert sent == ["edit 1", "notice", "edit 2"]
