@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from math import comb
 
 from engine.ai.decompose import hand_score, hand_turns, plan_hand
 from engine.ai.endgame import Budget, forced_win, sampled_choice
@@ -27,14 +28,15 @@ from engine.ai.hand import (
     moves_of_type,
 )
 from engine.ai.knowledge import Knowledge
-from engine.cards import ACE, TWO
+from engine.cards import ACE, SMALL_JOKER, TWO
 from engine.combos import Play
 
 #: Types led without kicker choice (kicker types are generated from the plan).
 _PLAIN_TYPES = (T.SINGLE, T.PAIR, T.TRIO, T.STRAIGHT, T.PAIR_CHAIN, T.PLANE, T.BOMB, T.ROCKET)
 _BOMBS = (T.BOMB, T.ROCKET)
 WIN = 1000.0
-#: Bonus per planned combination no opponent can beat by type (RULES.md §6).
+#: Bonus per planned combination no opponent can beat by type (RULES.md §6), times the chance
+#: of that for singles, pairs and trios (:func:`unbeaten_chance`).
 CONTROL_BONUS = 5.0
 #: Cost for the landlord of letting a farmer keep the trick.
 LANDLORD_PASS = 4.0
@@ -104,8 +106,20 @@ def _cards(k: Knowledge, seat: int, style: Style) -> tuple[int, ...]:
 
 
 def _safe(k: Knowledge, play: Play, style: Style) -> bool:
-    """No opponent is expected to beat ``play`` (:func:`_cards`)."""
+    """No opponent is expected to beat ``play`` (:func:`_cards`).
+
+    The landlord judges a play that is no bomb by its type alone: a bomb beats every such play
+    alike, so the chance of one cannot tell two plays apart (and a farmer whose last four cards
+    are a bomb, or last two the rocket, wins whatever is led). Farmers keep counting bombs:
+    measured on tuning deals, it helped the landlord only (issue 17)."""
+    if k.is_landlord and play.type not in _BOMBS:
+        return not any(_beats_by_type(k, e, play, style) for e in k.enemies)
     return not any(can_beat(_cards(k, e, style), play, k.counts[e]) for e in k.enemies)
+
+
+def _beats_by_type(k: Knowledge, e: int, play: Play, style: Style) -> bool:
+    """``e`` may hold a play of ``play``'s own type and length that beats it (no bombs)."""
+    return len(play.cards) <= k.counts[e] and can_beat_same_type(_cards(k, e, style), play)
 
 
 def _danger(k: Knowledge) -> int:
@@ -125,15 +139,78 @@ def _after_score(k: Knowledge, play: Play, style: Style) -> float:
     return score
 
 
-def _controls(k: Knowledge, hand: tuple[int, ...], style: Style) -> int:
-    n = 0
+def _controls(k: Knowledge, hand: tuple[int, ...], style: Style) -> float:
+    """Expected number of combinations in ``hand``'s plan that win the lead back: a single,
+    pair or trio counts its :func:`unbeaten_chance`, a chain 1 if no opponent can beat it by
+    type, bombs and the rocket nothing (they are valued by the plan itself)."""
+    n = 0.0
     for p in plan_hand(hand).combos:
         if p.type in _BOMBS:
             continue
-        if not any(len(p.cards) <= k.counts[e] and can_beat_same_type(_cards(k, e, style), p)
-                   for e in k.enemies):
+        if p.type in _GROUP_WIDTH:
+            n += unbeaten_chance(k, p, style)
+        elif not any(len(p.cards) <= k.counts[e] and can_beat_same_type(_cards(k, e, style), p)
+                     for e in k.enemies):
             n += 1
     return n
+
+
+#: Copies of one rank that beat a single, a pair or a trio (with or without its kicker).
+_GROUP_WIDTH = {T.SINGLE: 1, T.PAIR: 2, T.TRIO: 3, T.TRIO_SINGLE: 3, T.TRIO_PAIR: 3}
+
+
+def _at_most(total: int, copies: int, drawn: int, most: int) -> float:
+    """P(X <= most) for X ~ hypergeometric: ``drawn`` cards of ``total``, ``copies`` marked."""
+    if drawn >= total:
+        return 1.0 if copies <= most else 0.0
+    den = comb(total, drawn)
+    return sum(comb(copies, x) * comb(total - copies, drawn - x)
+               for x in range(0, min(most, copies, drawn) + 1)) / den
+
+
+def unbeaten_chance(k: Knowledge, play: Play, style: Style) -> float:
+    """Chance that no opponent holds a higher play of ``play``'s kind (single, pair, trio) by
+    rank, if the unseen cards lie at random in the hidden hands (ranks taken as independent).
+
+    The landlord's two opponents share the unseen cards: a rank is safe only if neither gets
+    enough copies of it; a farmer's opponent holds the kitty cards it has not played and
+    ``counts`` of the unseen cards in all (hypergeometric). A rank that a seat's passes rule out
+    (:func:`_cards`) counts as absent from it; a shown hand is read as it is.
+
+    Returns a probability in [0, 1]; 1.0 when no rank above ``play.main`` can beat it."""
+    width = _GROUP_WIDTH[play.type]
+    total = sum(k.unseen)
+    top = SMALL_JOKER if width > 1 else len(k.unseen)
+    kitty = k.landlord_kitty
+    chance = 1.0
+    for r in range(play.main + 1, top):
+        for e in k.enemies:
+            shown = k.known[e]
+            if shown is not None and shown[r] >= width:
+                return 0.0
+        u = k.unseen[r]
+        if u < width:
+            continue
+        hidden = [e for e in k.enemies
+                  if k.known[e] is None and _cards(k, e, style)[r] >= width]
+        if len(hidden) == 2:
+            n1 = min(k.counts[hidden[0]], total)
+            lo, hi = max(0, u - width + 1), width - 1
+            if lo > hi:
+                return 0.0
+            chance *= _at_most(total, u, n1, hi) - (_at_most(total, u, n1, lo - 1) if lo else 0.0)
+        elif hidden:
+            e = hidden[0]
+            # The kitty cards the landlord still holds are its for sure, the rest is drawn.
+            fixed, kept = (kitty[r], sum(kitty)) if e == k.landlord else (0, 0)
+            if fixed >= width:
+                return 0.0
+            pool = total - kept
+            drawn = max(0, min(k.counts[e] - kept, pool))
+            chance *= _at_most(pool, u - fixed, drawn, width - 1 - fixed)
+        if chance <= 0.0:
+            return 0.0
+    return chance
 
 
 def rank_plays(k: Knowledge, style: Style = HARD) -> list[tuple[float, Play | None]]:
@@ -186,7 +263,9 @@ def _exposure(k: Knowledge, p: Play, style: Style) -> float:
     penalty = 0.0
     for e in k.enemies:
         n = k.counts[e]
-        if n <= 2 and len(p.cards) <= n and can_beat(_cards(k, e, style), p, n):
+        if n <= 2 and len(p.cards) <= n and (
+                _beats_by_type(k, e, p, style) if k.is_landlord and p.type not in _BOMBS
+                else can_beat(_cards(k, e, style), p, n)):
             penalty = max(penalty, 60.0 if len(p.cards) == n else 25.0)
     return penalty
 

@@ -92,3 +92,13 @@ def test_hint_advises_pass_on_the_partners_winning_play():
     # Leading (nothing to follow) or beating the landlord: no pass advice.
     assert not levels.hint_advice(position(0, "3456789JJQ", (10, 17, 17))).pass_first
     assert not levels.hint_advice(position(0, "555534", (6, 9, 1), trick=(2, "7"))).pass_first
+
+
+def test_landlord_leads_the_chain_only_a_bomb_could_beat():
+    # The farmers hold 33445566 and KKKK between them: the four Ks may be a bomb in the
+    # four-card farmer's hand, but a bomb beats every lead alike; by type nothing beats the
+    # pair chain, while the single 9 loses to a K (issue 17: the landlord judges by type).
+    played = [(1, "XD"), (2, "222"), (1, "2"), (2, "AAAA"), (1, "QQQ"), (2, "Q"), (1, "JJJJ"),
+              (2, "TTT"), (1, "T"), (2, "999"), (1, "888"), (2, "8"), (1, "777"), (2, "7")]
+    view = position(0, "334455669", (9, 4, 9), played=played)
+    assert decide(view) == "play 33445566"
