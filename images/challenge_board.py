@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from images.draw import GOLD, MUTED, PANEL, WHITE, draw_text, encode, felt, pill
+from images.draw import GOLD, MUTED, WHITE, draw_text, encode, felt, pill
 from images.errors import RenderError
 from images.labels import ENGLISH, Labels
-from images.leaderboard import MEDALS
+from images.leaderboard import MEDALS, place_badge, row_start
 from images.models import check_text, clean_name
 from images.text import drawable, shorten
 
@@ -69,16 +69,9 @@ class BoardScene:
 
 
 def _row(canvas: Image.Image, row: BoardRow, y: int, shade: bool, lang: str) -> None:
-    draw = ImageDraw.Draw(canvas)
-    if shade:
-        draw.rounded_rectangle((24, y, WIDTH - 24, y + ROW_H - 6), 14, fill=PANEL)
-    mid = y + (ROW_H - 6) / 2
-    cx = COLUMNS["place"]
-    medal = MEDALS.get(row.place or 0)
-    if medal:
-        draw.ellipse((cx - 22, mid - 22, cx + 22, mid + 22), fill=medal, outline=WHITE, width=2)
-    draw_text(canvas, (cx, mid), str(row.place) if row.place else "-", 24,
-              (40, 30, 10) if medal else WHITE, anchor="mm")
+    draw, mid = row_start(canvas, y, shade)
+    place_badge(canvas, draw, COLUMNS["place"], mid, str(row.place) if row.place else "-",
+                MEDALS.get(row.place or 0))
     draw_text(canvas, (COLUMNS["name"], mid), shorten(row.name, lang=lang) or "?", 28, WHITE,
               anchor="lm", lang=lang, max_width=COLUMNS["matchpoints"] - 120 - COLUMNS["name"])
     draw_text(canvas, (COLUMNS["matchpoints"], mid), str(row.matchpoints), 30,

@@ -27,19 +27,31 @@ def value_text(value: int, balances: bool) -> str:
     return f"+{value}"
 
 
-def _row(canvas: Image.Image, scene: LeaderboardScene, row: LeaderboardRow, y: int,
-         shade: bool) -> None:
-    lang = scene.labels.lang
+def row_start(canvas: Image.Image, y: int, shade: bool) -> tuple[ImageDraw.ImageDraw, float]:
+    """Begin a board row (leaderboard, challenge board, match standings) at ``y``: its dark
+    panel when ``shade`` (every other row); returns the drawing and the row's middle."""
     draw = ImageDraw.Draw(canvas)
     if shade:
         draw.rounded_rectangle((24, y, WIDTH - 24, y + ROW_H - 6), 14, fill=PANEL)
-    mid = y + (ROW_H - 6) / 2
-    cx = COLUMNS["rank"]
-    medal = MEDALS.get(row.rank)
+    return draw, y + (ROW_H - 6) / 2
+
+
+def place_badge(canvas: Image.Image, draw: ImageDraw.ImageDraw, cx: float, mid: float,
+                label: str, medal: tuple[int, int, int] | None, size: int = 24) -> None:
+    """A row's place: ``label`` centred on ``cx``, on a gold, silver or bronze disc when
+    ``medal`` (:data:`MEDALS`) is given."""
     if medal:
         draw.ellipse((cx - 22, mid - 22, cx + 22, mid + 22), fill=medal, outline=WHITE, width=2)
-    draw_text(canvas, (cx, mid), str(row.rank), 24 if row.rank < 100 else 18,
-              (40, 30, 10) if medal else WHITE, anchor="mm")
+    draw_text(canvas, (cx, mid), label, size, (40, 30, 10) if medal else WHITE, anchor="mm")
+
+
+def _row(canvas: Image.Image, scene: LeaderboardScene, row: LeaderboardRow, y: int,
+         shade: bool) -> None:
+    lang = scene.labels.lang
+    draw, mid = row_start(canvas, y, shade)
+    cx = COLUMNS["rank"]
+    place_badge(canvas, draw, cx, mid, str(row.rank), MEDALS.get(row.rank),
+                24 if row.rank < 100 else 18)
     name = shorten(row.name, lang=lang) or "?"
     draw_text(canvas, (COLUMNS["name"], mid), name, 28, WHITE, anchor="lm", lang=lang,
               max_width=COLUMNS["beans"] - 90 - COLUMNS["name"])

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from images.draw import GOLD, MUTED, PANEL, WHITE, crown, draw_text, encode, felt
+from images.draw import GOLD, MUTED, WHITE, crown, draw_text, encode, felt
 from images.errors import RenderError
 from images.labels import ENGLISH, Labels
-from images.leaderboard import MEDALS
+from images.leaderboard import MEDALS, place_badge, row_start
 from images.models import ResultScene, check_text, clean_name
 from images.result import result_image
 from images.text import drawable, shorten
@@ -79,17 +79,10 @@ class StandingsScene:
 def _row(canvas: Image.Image, scene: StandingsScene, row: StandingsRow, y: int,
          shade: bool) -> None:
     lang = scene.labels.lang
-    draw = ImageDraw.Draw(canvas)
-    if shade:
-        draw.rounded_rectangle((24, y, WIDTH - 24, y + ROW_H - 6), 14, fill=PANEL)
-    mid = y + (ROW_H - 6) / 2
+    draw, mid = row_start(canvas, y, shade)
     champion = scene.final and row.place == 1 and not row.out
-    cx = COLUMNS["place"]
-    medal = None if row.out else MEDALS.get(row.place)
-    if medal:
-        draw.ellipse((cx - 22, mid - 22, cx + 22, mid + 22), fill=medal, outline=WHITE, width=2)
-    draw_text(canvas, (cx, mid), str(row.place), 24, (40, 30, 10) if medal else WHITE,
-              anchor="mm")
+    place_badge(canvas, draw, COLUMNS["place"], mid, str(row.place),
+                None if row.out else MEDALS.get(row.place))
     name_x = COLUMNS["name"]
     if champion:
         crown(draw, name_x + 18, mid + 12, 36)
