@@ -162,7 +162,8 @@ class DealDriver:
 
     # --- Starting a deal -----------------------------------------------------------------------
 
-    async def start(self, table: Table, *, redeal: bool = False) -> None:
+    async def start(self, table: Table, *, redeal: bool = False,
+                    config: TableConfig | None = None) -> None:
         """Deal a new deal at a full table (lock held): a snapshot of the group's settings
         (:class:`~bot.game.config.TableConfig`), a ``store.create_deal`` record, each human's
         hand in private, the table message for the audience.
@@ -172,10 +173,12 @@ class DealDriver:
         messages are reused, and seats that were on auto-play stay on it (RULES.md §9: until the
         owner takes back control). The table is stored with the new deal, and a redeal's old
         deal is cancelled in that same transaction (``store.create_deal(replaces=...)``).
+        ``config``: the snapshot to deal with (the one the lobby showed), else read now.
         Test hooks: ``GameContext.deal_seed``, ``first_bidder``.
         """
         ctx = self.ctx
-        config = await ctx.config(table)
+        if config is None:
+            config = await ctx.config(table)
         self._take_config(table, config)
         rules = config.rules
         hook = self._hook(table)
@@ -250,10 +253,10 @@ class DealDriver:
         table.pictures = config.pictures
         table.card_counter = config.card_counter
 
-    async def deal(self, table: Table) -> None:
-        """Start a deal and show it (lock held): :meth:`start`, then the same show and schedule
-        steps as after an action."""
-        await self.start(table)
+    async def deal(self, table: Table, config: TableConfig | None = None) -> None:
+        """Start a deal and show it (lock held): :meth:`start` (with ``config`` if given), then
+        the same show and schedule steps as after an action."""
+        await self.start(table, config=config)
         await self.advance(table)
 
     @staticmethod

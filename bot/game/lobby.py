@@ -22,6 +22,7 @@ from typing import Any
 
 from bot import match_views, views
 from bot.game import timers
+from bot.game.config import TableConfig
 from bot.game.context import GameContext
 from bot.game.deal import DealDriver
 from bot.game.drawing import Drawing
@@ -54,6 +55,9 @@ class Lobby:
     def __init__(self, ctx: GameContext, deals: DealDriver) -> None:
         self.ctx = ctx
         self.deals = deals
+        #: Per table key, the settings snapshot its lobby showed when Start was last accepted
+        #: by :meth:`start_refusal` (the deal is dealt with it, not with a later read).
+        self.shown_config: dict[str, TableConfig] = {}
 
     async def open_table(
         self, chat_id: int, thread_id: int | None, title: str, person: Person,
@@ -295,15 +299,22 @@ class Lobby:
     async def start_refusal(self, table: Table, lang: str) -> tuple[str | None, str | None]:
         """Why Start cannot deal now: ``(pop-up in lang, message for the audience)``, each
         ``None`` when there is none; ``(None, None)``: it may. The room's minimum balance is
-        checked again (beans may have gone since the players sat down). The number of seats is
-        the group's now (``players``, RULES.md §11): a lobby opened before an admin changed it
-        takes the new number (surplus bot seats go; surplus players must leave)."""
+        checked again (beans may have gone since the players sat down).
+
+        A deal never starts on terms the players were not shown: the lobby draws the seat count
+        (``players``, RULES.md §11), the bidding preset and the stake (RULES.md §8) it last took
+        from the group's settings (:meth:`follow_settings` takes a change at once). When the
+        settings say otherwise now (a change this lobby has not taken yet, e.g. made by another
+        worker process or straight in the store), the lobby takes them, is drawn again, and
+        Start is refused politely (``pop.rules_changed``: check the table and press Start
+        again); surplus bot seats go, surplus players must leave (``pop.too_many_seats``).
+        The caller deals with :attr:`shown_config`, the snapshot the players saw.
+        """
         config = await self.ctx.config(table)
-        if config.rules.seats != table.seat_count:
-            table.seat_count = config.rules.seats
-            table.preset = preset_name(config.rules)
-            self._drop_surplus_bots(table)
-            await self.refresh(table)
+        if self._terms_differ(table, config):
+            await self._take_terms(table, config, at_once=False)  # the pop-up comes first
+            return t("pop.rules_changed", lang), None
+        self.shown_config[table.key] = config
         if len(table.seats) > table.seat_count:
             return t("pop.too_many_seats", lang, n=table.seat_count), None
         if not table.is_full():
@@ -313,6 +324,45 @@ class Lobby:
             return (self._need_beans_text(table, short, minimum, lang)[:200],
                     self._need_beans_text(table, short, minimum, table.lang))
         return None, None
+
+    async def follow_settings(self, chat_id: int) -> None:
+        """An admin changed the group's settings: every open lobby of the chat (each forum
+        topic's too) takes the new seat count, bidding preset, stake and language at once and
+        is drawn again before this returns (takes each table's lock)."""
+        keys = [table.key for table in self.ctx.tables
+                if table.chat_id == chat_id and table.phase == LOBBY and not table.private]
+        for key in keys:
+            async with self.ctx.tables.lock(key):
+                table = self.ctx.tables.get(key)
+                if table is None or table.phase != LOBBY:
+                    continue
+                config = await self.ctx.config(table)
+                if self._terms_differ(table, config) or table.lang != config.lang:
+                    table.lang = config.lang
+                    await self._take_terms(table, config)
+
+    async def deal(self, table: Table) -> None:
+        """Deal at the table whose Start :meth:`start_refusal` just accepted, with the settings
+        snapshot its lobby showed (lock held)."""
+        await self.deals.deal(table, self.shown_config.pop(table.key, None))
+
+    @staticmethod
+    def _terms_differ(table: Table, config: TableConfig) -> bool:
+        """The lobby shows other terms than ``config`` would deal: seats, preset, and (outside
+        a competition, whose lobby shows no stake) the stake."""
+        if config.rules.seats != table.seat_count or preset_name(config.rules) != table.preset:
+            return True
+        return table.match_options is None and config.stake != table.stake
+
+    async def _take_terms(self, table: Table, config: TableConfig, *,
+                          at_once: bool = True) -> None:
+        """The lobby takes ``config``'s seats, preset and stake and is drawn again
+        (``at_once``: before returning, else through the outbox)."""
+        table.seat_count = config.rules.seats
+        table.preset = preset_name(config.rules)
+        table.stake = config.stake
+        self._drop_surplus_bots(table)
+        await self.refresh(table, at_once=at_once)
 
     @staticmethod
     def _drop_surplus_bots(table: Table) -> None:

@@ -89,6 +89,7 @@ async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     async with _lock(app, chat.id):
         group = await store(app).update_group_settings(chat.id, **changes)
         game(app).group_settings_changed(chat.id, group)
+        await game(app).lobby.follow_settings(chat.id)
     lang = group_language(app, group)
     await message.reply_text(menu.saved_text(key, group, lang, _timeouts(app)))
 
@@ -134,6 +135,7 @@ async def on_menu_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         await _show(app, query, group, "m")
     lang = user_language(app, query.from_user, group_language(app, group))
     await answer(query, menu.saved_text(press.key, group, lang, _timeouts(app)))
+    await game(app).lobby.follow_settings(chat_id)
 
 
 async def _show(app: Application, query: CallbackQuery, group: dict[str, Any], page: str,

@@ -67,7 +67,7 @@ async def on_lobby_button(update: Update, context: Context) -> None:
                 if refused is not None:
                     await say(app, table, refused[1])
                 return
-            await game(app).deals.deal(table)
+            await lobby.deal(table)
         elif await may_manage(app, table, user.id):
             await answer(query)
             await lobby.close(table, display_name(user))

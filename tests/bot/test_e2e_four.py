@@ -346,13 +346,18 @@ async def test_a_lobby_takes_the_seat_count_of_the_settings_at_start(
     lobby = table.lobby()
     for user in (bob, cat):
         await table.click(user, lobby, "btn.join")
-    await store.update_group_settings(table.group.id, players=4)
+    await store.update_group_settings(table.group.id, players=4)  # not via /settings
+    answer = await table.click(ann, lobby, "btn.start")  # the lobby had not shown it yet
+    assert answer.params["text"] == t("pop.rules_changed", lang)
+    await fake_api.wait_for(lambda: t("lobby.seat_empty", lang, n=4) in lobby.text.splitlines(),
+                            timeout=5)
     answer = await table.click(ann, lobby, "btn.start")
     assert answer.params["text"] == t("pop.need_four", lang)
-    assert t("lobby.seat_empty", lang, n=4) in lobby.text.splitlines()
     await table.click(ann, lobby, "btn.add_bot")
     await store.update_group_settings(table.group.id, players=3)
-    answer = await table.click(ann, lobby, "btn.start")  # the bot seat goes, three deal
+    answer = await table.click(ann, lobby, "btn.start")  # the bot seat goes
+    assert answer.params["text"] == t("pop.rules_changed", lang)
+    answer = await table.click(ann, lobby, "btn.start")  # three deal
     assert answer.params["text"] == t("lobby.starting", lang)
     (deal,) = await store.running_deals()
     assert len(deal.seats) == 3 and deal.rules["variant"] == "three"

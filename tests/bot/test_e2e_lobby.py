@@ -118,6 +118,8 @@ async def test_start_is_refused_while_a_seated_player_is_below_the_rooms_minimum
     await store.update_group_settings(group.id, stake_tier="regular", give_enabled=True)
     await store.give(bob.id, ann.id, 800, group.id)
     assert await store.balance(bob.id) == 200
+    answer = await players.click(ann, lobby, t("btn.start", LANG))  # the lobby showed 10
+    assert answer.params["text"] == t("pop.rules_changed", LANG)
     answer = await players.click(ann, lobby, t("btn.start", LANG))
     refusal = t("pop.start_need_beans", LANG, names="Bob", minimum=280)
     assert "/daily" in refusal and "/relief" in refusal
