@@ -12,7 +12,7 @@ from bot import callbacks as cb
 from bot import views
 from bot.game.match import FIXED, PRIZE_SPLIT, MatchOptions, MatchState, Standing
 from bot.game.table import Table
-from bot.i18n import normalize_language, t
+from bot.i18n import join_names, normalize_language, t
 from bot.scenes import picture_labels
 from images.standings import StandingsRow, StandingsScene
 
@@ -174,7 +174,8 @@ def final_text(state: MatchState, names: Sequence[str], paid: Sequence[int], lan
     lines = [t("match.over", lang, format=format_name(state.options.format, lang))]
     if champions:
         lines.append(t("match.champion", lang,
-                       names=", ".join(views.short_name(names[s.seat]) for s in champions)))
+                       names=join_names((views.short_name(names[s.seat]) for s in champions),
+                                        lang)))
     lines.append("")
     for s in standings:
         line = t("match.line", lang, place=place_text(s.place, lang),

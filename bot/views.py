@@ -19,7 +19,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks as cb
 from bot.game.table import Seat, Table
-from bot.i18n import normalize_language, t
+from bot.i18n import join_names, normalize_language, t
 from bot.numbers import signed
 from bot.selection import MAX_ENCODED, encode_ranks, offers
 from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
@@ -299,7 +299,7 @@ def bombs_left_text(view: SeatView, seat: int, lang: str) -> str | None:
 
 
 def _names(table: Table, seats: Iterable[int], lang: str) -> str:
-    return ", ".join(seat_name(table.seats[s], s, lang) for s in seats)
+    return join_names((seat_name(table.seats[s], s, lang) for s in seats), lang)
 
 
 def _playing(view: SeatView) -> bool:

@@ -28,7 +28,7 @@ from bot.game.deal import DealDriver
 from bot.game.drawing import Drawing
 from bot.game.outlet import Unreachable
 from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table, challenge_key, table_key
-from bot.i18n import t
+from bot.i18n import join_names, t
 from bot.rooms import preset_name
 
 log = logging.getLogger(__name__)
@@ -375,7 +375,7 @@ class Lobby:
 
     @staticmethod
     def _need_beans_text(table: Table, short: list[int], minimum: int, lang: str) -> str:
-        names = ", ".join(views.seat_name(table.seats[i], i, lang) for i in short)
+        names = join_names((views.seat_name(table.seats[i], i, lang) for i in short), lang)
         return t("pop.start_need_beans", lang, names=names, minimum=minimum)
 
     async def lacking_beans(self, table: Table) -> tuple[int, list[int]]:

@@ -35,7 +35,7 @@ from bot.game.drawing import Drawing
 from bot.game.lobby import Lobby, Person
 from bot.game.match import KNOCKOUT, MatchError, MatchOptions, MatchState, payout
 from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table
-from bot.i18n import t
+from bot.i18n import join_names, t
 from bot.store import MatchNotRunning, MatchPayout, MatchRefused, SeatRecord, Settlement
 from engine import DealState
 from engine.presets import Rules
@@ -104,8 +104,8 @@ class Matches:
                 table.key, table.chat_id, options.format, options.to_dict(), records,
                 options.entry_fee, _json(state))
         except MatchRefused as exc:
-            who = ", ".join(names[i] for i, s in enumerate(table.seats)
-                            if s.user_id in exc.user_ids)
+            who = join_names((names[i] for i, s in enumerate(table.seats)
+                               if s.user_id in exc.user_ids), lang)
             key = "match.need_fee" if exc.code == "match_fee" else "match.held"
             text = t(key, lang, names=who, fee=options.entry_fee)
             return text[:200], text

@@ -9,7 +9,7 @@ Words follow `GLOSSARY.md`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from gettext import c2py
 from pathlib import Path
 
@@ -112,3 +112,13 @@ def t(key: str, lang: str, **kwargs: object) -> str:
         index = _PLURAL_INDEX[lang](abs(count))
         text = forms[min(index, len(forms) - 1)]
     return text.format(**kwargs)
+
+
+def join_names(names: Iterable[str], lang: str) -> str:
+    """Names (or any words) listed in one line the way `lang` lists them: ``甲、乙`` in Chinese,
+    ``Ann, Bob`` in English (catalogue key ``list.sep``).
+
+    >>> join_names(["甲", "乙"], "zh-Hant"), join_names(["Ann", "Bob"], "en")
+    ('甲、乙', 'Ann, Bob')
+    """
+    return t("list.sep", lang).join(names)

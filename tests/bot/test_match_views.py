@@ -65,6 +65,20 @@ def test_final_standings_name_the_champion_and_the_prizes() -> None:
     ]
 
 
+def test_shared_champions_are_listed_the_way_each_language_lists() -> None:
+    def final(humans: tuple[bool, ...], points: tuple[int, ...], names: list[str],
+              lang: str) -> str:
+        state = MatchState(MatchOptions(FIXED, deals=3), humans, 0.0)
+        for n in range(3):
+            state = state.record(n, points)
+        return final_text(state, names, [0, 0, 0], lang).splitlines()[1]
+
+    assert final((True, False, True), (2, -4, 2), ["甲", "乙", "🤖 機器人3"], "zh-Hant") == \
+        "🏆 冠軍：甲、🤖 機器人3"
+    assert final((True, True, False), (2, 2, -4), NAMES, "en") == \
+        t("match.champion", "en", names="Ann, Bob")
+
+
 def test_the_standings_picture_has_the_texts_rows_and_the_final_one_the_prizes() -> None:
     state = MatchState(MatchOptions(KNOCKOUT, rise_every=1), (True, True, False), 0.0)
     state = state.record(1, (-12, 6, 6))
