@@ -12,6 +12,7 @@ counter (:func:`counter_line`): with the public plays it gives away its seat's h
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from babel.numbers import format_decimal
@@ -85,10 +86,18 @@ def short_name(name: str) -> str:
 
 
 def seat_name(seat: Seat, index: int, lang: str) -> str:
-    """How a seat is named in messages: the player's name, or "🤖 Bot N" for a bot seat."""
+    """How a seat is named in messages: the player's name, or "🤖 Bot N" for a bot seat (N:
+    :func:`bot_number`, kept while seats before it leave)."""
     if seat.is_bot:
-        return t("seat.bot", lang, n=index + 1)
+        return t("seat.bot", lang, n=bot_number(seat, index))
     return short_name(seat.name)
+
+
+def bot_number(seat: Seat, index: int) -> int:
+    """The number of a bot seat: the one it was given when it sat down (the digits its stored
+    name ends with, ``seat.bot`` in any language), else its seat number (``index + 1``)."""
+    digits = re.search(r"(\d+)\D*$", seat.name)
+    return int(digits.group(1)) if digits else index + 1
 
 
 def _button(

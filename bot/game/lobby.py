@@ -289,11 +289,16 @@ class Lobby:
 
     def add_bot(self, table: Table) -> bool:
         """Seat a bot (lock held); ``False`` when the table is full (then nothing changed; the
-        caller refreshes the lobby after answering)."""
+        caller refreshes the lobby after answering). The bot is numbered by its seat, or the
+        next number no bot here has; it keeps the number while players before it leave."""
         if table.is_full():
             return False
         index = len(table.seats)
-        table.seats.append(Seat(None, t("seat.bot", table.lang, n=index + 1), True))
+        taken = {views.bot_number(s, i) for i, s in enumerate(table.seats) if s.is_bot}
+        number = index + 1
+        while number in taken:
+            number += 1
+        table.seats.append(Seat(None, t("seat.bot", table.lang, n=number), True))
         return True
 
     async def start_refusal(self, table: Table, lang: str) -> tuple[str | None, str | None]:

@@ -127,3 +127,20 @@ async def test_rapid_bot_moves_coalesce_into_spaced_table_edits(
     gaps = [b - a for a, b in itertools.pairwise(times)]
     assert actions > 20 and len(times) < actions / 2
     assert len(gaps) >= 3 and min(gaps) >= 0.35
+
+
+async def test_a_bot_keeps_its_name_when_a_player_before_it_leaves(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    group = fake_api.new_group("Musical chairs")
+    ann, bob, cat = (fake_api.new_user(n) for n in ("Ann", "Bob", "Cat"))
+    players = Players(fake_api, group, [ann, bob, cat])
+    lobby = await players.open_table(ann, [bob])
+    await players.click(ann, lobby, t("btn.add_bot", LANG))
+    assert t("lobby.seat", LANG, n=3, name=t("seat.bot", LANG, n=3)) in lobby.text.splitlines()
+    await players.click(ann, lobby, t("btn.leave", LANG))
+    seats = [line for line in lobby.text.splitlines() if line[:2] in ("1.", "2.", "3.")]
+    assert seats[:2] == [t("lobby.seat", LANG, n=1, name="Bob"),
+                         t("lobby.seat", LANG, n=2, name=t("seat.bot", LANG, n=3))]
+    await players.click(bob, lobby, t("btn.add_bot", LANG))  # seat 3: the next free number
+    assert t("lobby.seat", LANG, n=3, name=t("seat.bot", LANG, n=4)) in lobby.text.splitlines()
