@@ -29,7 +29,8 @@ class Labels:
         win, lose, left, penalty: a result row's tags (``penalty``: the auto-play penalty).
         points, beans: a result row's column heads.
         played_out: a row (or a hand) left with no card.
-        rob, bombs, rockets: ``{n}`` times, ``{m}`` the factor; ``show``, ``landlord_double``,
+        rob, bombs, rockets: ``{n}`` times, ``{m}`` the factor (``rob_one``, ``bomb_one``,
+            ``rocket_one``: the same once, ``{m}`` only); ``show``, ``landlord_double``,
         ``double``, ``spring``, ``anti_spring``, ``cap``: ``{m}``; ``shown``: the tag of a
         seat that showed its cards; ``head_bid``: the four-player 头撂 bonus, ``{n}`` points.
         place, player, net_beans, balance, deals, win_rate: the leaderboard's column heads.
@@ -61,13 +62,16 @@ class Labels:
     points: str = "Points"
     beans: str = "Beans"
     played_out: str = "Played out"
-    rob: str = "Robs {n}: ×{m}"
+    rob: str = "Robbed {n} times ×{m}"
+    rob_one: str = "Robbed once ×{m}"
     show: str = "Show ×{m}"
     shown: str = "Show cards"
     landlord_double: str = "Landlord doubles ×{m}"
     double: str = "Double ×{m}"
-    bombs: str = "Bombs {n}: ×{m}"
-    rockets: str = "Rocket {n}: ×{m}"
+    bombs: str = "{n} bombs ×{m}"
+    bomb_one: str = "1 bomb ×{m}"
+    rockets: str = "{n} rockets ×{m}"
+    rocket_one: str = "Rocket ×{m}"
     spring: str = "Spring ×{m}"
     anti_spring: str = "Anti-spring ×{m}"
     cap: str = "Cap ×{m}"

@@ -77,24 +77,24 @@ def totals(scene: ResultScene) -> list[int]:
 
 def breakdown(scene: ResultScene) -> list[str]:
     """The parts every pair shares, then the cap if it cut, then the total(s) and the 头撂
-    bonus, as the picture's tags (RULES.md §3, §7, §11), e.g. ``['Base 3', 'Robs 2: ×4',
-    'Show ×2', 'Bombs 1: ×2', '×16']``.
+    bonus, as the picture's tags (RULES.md §3, §7, §11), e.g. ``['Base 3', 'Robbed 2 times ×4',
+    'Show ×2', '1 bomb ×2', '×16']``.
 
     A farmer's own doubling is in its row (:func:`seat_factors`)."""
     words = scene.labels
     landlord = scene.landlord
     parts = [words.base.format(base=scene.base)]
     if scene.robs:
-        parts.append(words.rob.format(n=scene.robs, m=2 ** scene.robs))
+        parts.append(_times(words.rob, words.rob_one, scene.robs))
     if show_factor(scene) > 1:
         parts.append(words.show.format(m=show_factor(scene)))
     if landlord.doubled:
         parts.append(words.landlord_double.format(m=2))
     bombs = scene.bombs - scene.rockets if scene.bombs_double else 0
     if bombs:
-        parts.append(words.bombs.format(n=bombs, m=2 ** bombs))
+        parts.append(_times(words.bombs, words.bomb_one, bombs))
     if scene.rockets and scene.bombs_double:
-        parts.append(words.rockets.format(n=scene.rockets, m=2 ** scene.rockets))
+        parts.append(_times(words.rockets, words.rocket_one, scene.rockets))
     if scene.spring:
         parts.append(words.spring.format(m=2))
     if scene.anti_spring:
@@ -107,6 +107,12 @@ def breakdown(scene: ResultScene) -> list[str]:
     if scene.bonus:
         parts.append(words.head_bid.format(n=scene.bonus))
     return parts
+
+
+def _times(many: str, once: str, n: int) -> str:
+    """A doubling event's tag: ``once`` for one (``{m}`` = 2), ``many`` for ``n`` (``{n}``,
+    ``{m}`` = 2**n)."""
+    return once.format(m=2) if n == 1 else many.format(n=n, m=2 ** n)
 
 
 def seat_factors(scene: ResultScene, seat: ResultSeat) -> list[str]:

@@ -26,7 +26,7 @@ def test_breakdown_lists_every_factor_and_they_multiply_to_each_pair() -> None:
     then per farmer its own doubling; the last tag is the pair multipliers."""
     scene = scenes.RESULT
     assert breakdown(scene) == ["底分 1", "抢地主 2 次 ×4", "明牌 ×2", "炸弹 1 个 ×2",
-                                "王炸 1 个 ×2", "春天 ×2", "×128 / ×64"]
+                                "王炸 ×2", "春天 ×2", "×128 / ×64"]
     li, han = scene.seats[1], scene.seats[2]
     assert seat_factors(scene, li) == ["加倍 ×2"] and seat_factors(scene, han) == []
     assert seat_factors(scene, scene.landlord) == []
@@ -38,6 +38,10 @@ def test_breakdown_lists_every_factor_and_they_multiply_to_each_pair() -> None:
                                        dataclasses.replace(li, doubled=False, multiplier=2),
                                        dataclasses.replace(han, multiplier=2)))
     assert breakdown(plain) == ["Base 1", "Anti-spring ×2", "×2"]
+    english = dataclasses.replace(scene, labels=scenes.ENGLISH)
+    assert breakdown(english)[1:5] == ["Robbed 2 times ×4", "Show ×2", "1 bomb ×2", "Rocket ×2"]
+    twice = dataclasses.replace(english, bombs=4, rockets=2, robs=1)
+    assert breakdown(twice)[1:5] == ["Robbed once ×2", "Show ×2", "2 bombs ×4", "2 rockets ×4"]
     assert totals(plain) == [2]
 
 
