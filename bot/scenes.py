@@ -268,6 +268,7 @@ def result_scene(
         bombs_double=rules.variant != "four" or rules.bomb_doubling,
         bonus=result.bonus,
         with_beans=table.plays_for_beans,
+        practice=table.practice,
     )
     if pair_multipliers(scene) != list(result.multipliers):
         log.warning("result picture: its parts give %s, the engine %s",

@@ -695,11 +695,15 @@ def result_view(
     result = view.result
     assert result is not None
     names = [seat_name(seat, i, lang) for i, seat in enumerate(table.seats)]
-    if result.escaped and result.winner is not None:
-        joiner = "、" if lang.startswith("zh") else ", "
+    practice_left = bool(result.escaped) and table.practice  # nobody pays (README)
+    if practice_left:
+        lines = [t("result.practice_left", lang,
+                   names=join_names((names[i] for i in result.escaped), lang))]
+    elif result.escaped and result.winner is not None:
         lines = [t("result.escape_title", lang,
-                   names=joiner.join(names[i] for i in result.escaped))]
-        lines += [t("result.escape_paid", lang, name=names[i],
+                   names=join_names((names[i] for i in result.escaped), lang))]
+        paid = "result.escape_paid" if table.plays_for_beans else "result.escape_points"
+        lines += [t(paid, lang, name=names[i],
                     points=t("unit.points", lang, n=-points[i], signed=str(-points[i])),
                     beans=t("unit.beans", lang, n=-beans[i], signed=str(-beans[i])))
                   for i in result.escaped]
@@ -710,9 +714,8 @@ def result_view(
     else:
         lines = [t("result.cancelled", lang)]
         if result.escaped:
-            joiner = "、" if lang.startswith("zh") else ", "
             lines.append(t("pic.escape_title", lang,
-                           names=joiner.join(names[i] for i in result.escaped)))
+                           names=join_names((names[i] for i in result.escaped), lang)))
     if result.spring:
         lines.append(t("result.spring", lang, spring=t("spring", lang)))
     if result.anti_spring:
@@ -721,6 +724,8 @@ def result_view(
         lines.append(t("table.forced", lang))
     if breakdown:
         lines += list(breakdown)
+    elif result.landlord is None and result.escaped and practice_left:
+        pass
     elif result.landlord is None and result.escaped:  # left during the bidding: a flat charge
         lines.append(t("result.bidding_escape", lang, n=-result.points[result.escaped[0]]))
     else:

@@ -25,7 +25,9 @@ class Labels:
         base: the base score, ``{base}`` (RULES.md §7); ``base_unset`` before bidding set it.
         multiplier: a multiplier, ``{n}``.
         landlord_wins, farmers_win: the result's title; ``escape_title`` with ``{names}``.
-        escape_paid: a leaver's payment, ``{name}``, ``{points}``, ``{beans}`` (RULES.md §9).
+        escape_paid: a leaver's payment, ``{name}``, ``{points}``, ``{beans}`` (RULES.md §9);
+            ``escape_points`` the same without beans; ``practice_left``: the title when
+            ``{names}`` left a practice deal (nobody pays).
         win, lose, left, penalty: a result row's tags (``penalty``: the auto-play penalty).
         points, beans: a result row's column heads.
         played_out: a row (or a hand) left with no card.
@@ -55,6 +57,8 @@ class Labels:
     farmers_win: str = "Farmers win"
     escape_title: str = "{names} left the deal"
     escape_paid: str = "{name} left and pays {points} points ({beans} beans)"
+    escape_points: str = "{name} left and pays {points} points"
+    practice_left: str = "{names} ended the practice"
     win: str = "Win"
     lose: str = "Lose"
     left: str = "Left"

@@ -263,7 +263,10 @@ class ResultScene:
         bonus: points each pair gains after the multiplier (the four-player 头撂 bonus,
             RULES.md §11), else 0.
         with_beans: the deal moved beans (a group deal); ``False`` at a table that plays for
-            points only (practice, a match or challenge deal): no beans column is drawn.
+            points only (practice, a match or challenge deal): no beans column is drawn, and
+            a leaver's line names the points only.
+        practice: a practice deal (``/practice``): nobody pays for leaving, so the title says
+            who left the practice and no payment line is drawn.
     """
 
     winner: Winner
@@ -280,6 +283,7 @@ class ResultScene:
     bombs_double: bool = True
     bonus: int = 0
     with_beans: bool = True
+    practice: bool = False
 
     def __post_init__(self) -> None:
         if self.winner not in ("landlord", "farmers"):

@@ -138,16 +138,20 @@ def _name(scene: ResultScene, seat: ResultSeat) -> str:
 
 
 def title_lines(scene: ResultScene) -> tuple[str, list[str]]:
-    """The title and the lines under it: who left and what each paid (RULES.md §9)."""
+    """The title and the lines under it: who left and what each paid (RULES.md §9; points only
+    without beans; nothing paid in practice)."""
     words = scene.labels
     leavers = escaped_seats(scene)
     if not leavers:
         return (words.landlord_wins if scene.winner == "landlord" else words.farmers_win), []
     joiner = "、" if words.lang.lower().startswith("zh") else ", "
-    title = words.escape_title.format(names=joiner.join(_name(scene, s) for s in leavers))
-    lines = [words.escape_paid.format(name=_name(scene, s), points=-s.points, beans=-s.beans)
+    names = joiner.join(_name(scene, s) for s in leavers)
+    if scene.practice:
+        return words.practice_left.format(names=names), []
+    paid = words.escape_paid if scene.with_beans else words.escape_points
+    lines = [paid.format(name=_name(scene, s), points=-s.points, beans=-s.beans)
              for s in leavers]
-    return title, lines
+    return words.escape_title.format(names=names), lines
 
 
 def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> None:

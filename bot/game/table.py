@@ -208,6 +208,12 @@ class Table:
         return not self.private and self.match_id is None
 
     @property
+    def practice(self) -> bool:
+        """A practice table (``/practice``): private, outside a challenge; nothing is at stake,
+        leaving costs nothing (README)."""
+        return self.private and self.challenge_id is None
+
+    @property
     def key(self) -> str:
         """The table key, see :func:`table_key` (:func:`challenge_key` for a challenge's)."""
         if self.challenge_id is not None:

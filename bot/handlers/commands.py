@@ -171,7 +171,8 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                  callback_data=cb.make_callback(cb.CONFIRM_LEAVE, table.token,
                                                                 0, f"no{seat}")),
         ]])
-        text = t("reply.leave_confirm", lang, name=name)
+        text = t("reply.leave_practice" if table.practice else "reply.leave_confirm", lang,
+                 name=name)
         if table.match_id is not None:  # leaving forfeits the match too (issue 11)
             text += "\n" + t("match.leave_warning", lang)
         prompt = await message.reply_text(text, reply_markup=markup)

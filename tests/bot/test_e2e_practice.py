@@ -137,12 +137,13 @@ async def test_leave_in_the_private_chat_ends_a_practice_deal(fake_api: FakeBotA
     fake_api.send_text(ann, ann, "/leave")
     prompt = await fake_api.wait_for(lambda: next(
         (m for m in reversed(fake_api.messages_in(ann))
-         if m.content == t("reply.leave_confirm", LANG, name="Ann")), None), 10)
+         if m.content == t("reply.leave_practice", LANG, name="Ann")), None), 10)
     players = Players(fake_api, fake_api.chat(ann), [ann])
     await players.click(ann, prompt, t("btn.leave_confirm", LANG))
     result = await fake_api.wait_for(lambda: _result(fake_api, ann), 10)
-    assert t("result.bidding_escape", LANG, n=6) in result.content \
-        or t("pic.escape_title", LANG, names="Ann") in result.content
+    assert result.content.splitlines()[0] == t("result.practice_left", LANG, names="Ann")
+    assert " pays " not in result.content and "left the deal" not in result.content
+    assert t("result.bidding_escape", LANG, n=6) not in result.content
     assert app.bot_data.tables.table_of(ann.id) is None  # free to sit down elsewhere
     assert app.bot_data.tables.get(key).phase == "result"
     assert await app.bot_data.store.balance(ann.id) == 1000  # practice: nobody pays

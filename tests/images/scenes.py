@@ -26,7 +26,9 @@ HANS = Labels(
     lang="zh-Hans", landlord="地主", farmer="农民", autoplay="托管", doubled="加倍",
     base="底分 {base}", base_unset="底分 –", multiplier="×{n}", landlord_wins="地主胜",
     farmers_win="农民胜", escape_title="{names} 逃跑",
-    escape_paid="{name} 逃跑，付 {points} 分（{beans} 欢乐豆）", win="胜", lose="负",
+    escape_paid="{name} 逃跑，付 {points} 分（{beans} 欢乐豆）",
+    escape_points="{name} 逃跑，付 {points} 分", practice_left="{names} 结束了练习", win="胜",
+    lose="负",
     left="逃跑", penalty="托管惩罚", points="分数", beans="欢乐豆", played_out="出完了",
     rob="抢地主 {n} 次 ×{m}", rob_one="抢地主 1 次 ×{m}", show="明牌 ×{m}", shown="明牌",
     landlord_double="地主加倍 ×{m}", double="加倍 ×{m}", bombs="炸弹 {n} 个 ×{m}",
@@ -41,7 +43,8 @@ HANS = Labels(
 )
 HANT = dataclasses.replace(
     HANS, lang="zh-Hant", farmer="農民", autoplay="託管", landlord_wins="地主勝",
-    farmers_win="農民勝", escape_paid="{name} 逃跑，付 {points} 分（{beans} 歡樂豆）", win="勝",
+    farmers_win="農民勝", escape_paid="{name} 逃跑，付 {points} 分（{beans} 歡樂豆）",
+    practice_left="{names} 結束了練習", win="勝",
     lose="負", penalty="託管懲罰", points="分數", beans="歡樂豆", rob="搶地主 {n} 次 ×{m}",
     rob_one="搶地主 1 次 ×{m}", bombs="炸彈 {n} 個 ×{m}", bomb_one="炸彈 1 個 ×{m}",
     rockets="王炸 {n} 個 ×{m}", cap="封頂 ×{m}",

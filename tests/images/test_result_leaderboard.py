@@ -61,6 +61,10 @@ def test_an_escape_says_who_left_and_what_they_paid() -> None:
     assert title_lines(scene) == ("Bob left the deal", ["Bob left and pays 36 points (360 beans)"])
     assert [won(scene, s) for s in scene.seats] == [True, False, True]
     assert title_lines(scenes.RESULT) == ("地主胜", [])
+    match = dataclasses.replace(scene, with_beans=False)  # points only: no beans named
+    assert title_lines(match) == ("Bob left the deal", ["Bob left and pays 36 points"])
+    practice = dataclasses.replace(scene, with_beans=False, practice=True)  # nobody pays
+    assert title_lines(practice) == ("Bob ended the practice", [])
     assert result_image(scene).height > result_image(
         dataclasses.replace(scene, seats=tuple(dataclasses.replace(s, escaped=False)
                                                for s in scene.seats))).height
