@@ -560,19 +560,26 @@ def status_line(table: Table, view: SeatView, lang: str) -> str:
     return " · ".join(parts)
 
 
-def outcome_line(points: int, beans: int | None, balance: int | None, lang: str) -> str:
+def outcome_line(points: int, beans: int | None, balance: int | None, lang: str, *,
+                 won: bool | None = None, penalized: bool = False) -> str:
     """The last line of a player's hand message once the deal is settled (issue 10 item 2):
     won or lost by the sign of the seat's ``points`` (after an escape the side that did not
     leave may win points though the landlord's side "won", RULES.md §9), the points, and where
     beans were at stake (``beans`` and the new ``balance`` given) the beans and the balance,
-    e.g. ``🎉 你赢了 +2 分 · +80 欢乐豆（余额 1,080）``; ``本局已结束。`` for no points."""
-    if not points:
+    e.g. ``🎉 你赢了 +2 分 · +80 欢乐豆（余额 1,080）``.
+
+    No points: won or lost by ``won`` (the seat's side), followed by the reason when the
+    auto-play penalty took them (``penalized``, RULES.md §9: a farmer on auto-play wins
+    nothing); ``本局已结束。`` when ``won`` is ``None`` (a deal with no winner)."""
+    if not points and won is None:
         return t("hand.finished", lang)
-    key = "hand.won" if points > 0 else "hand.lost"
+    key = "hand.won" if points > 0 or (not points and won) else "hand.lost"
     if beans is None or balance is None:
-        return t(key, lang, points=points_text(points, lang))
-    return t(f"{key}_beans", lang, points=points_text(points, lang),
-             beans=beans_text(beans, lang), balance=amount_text(balance, lang))
+        line = t(key, lang, points=points_text(points, lang))
+    else:
+        line = t(f"{key}_beans", lang, points=points_text(points, lang),
+                 beans=beans_text(beans, lang), balance=amount_text(balance, lang))
+    return line + t("hand.penalty_note", lang) if penalized and not points else line
 
 
 def amount_text(amount: int, lang: str) -> str:

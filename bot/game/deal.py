@@ -781,10 +781,15 @@ class DealDriver:
         the new balance where ``balances`` (the settlement's) are given; a practice or match
         deal says points only (lock held)."""
         lines: list[str | None] = []
+        result = table.state.result if table.state is not None else None
         for seat in range(len(table.seats)):
             balance = balances[seat] if balances is not None and seat < len(balances) else None
             shown = None if balance is None else beans[seat]
-            lines.append(views.outcome_line(points[seat], shown, balance, table.seat_lang(seat)))
+            won = None if result is None or result.winner is None or result.landlord is None \
+                else (seat == result.landlord) == (result.winner == "landlord")
+            lines.append(views.outcome_line(
+                points[seat], shown, balance, table.seat_lang(seat), won=won,
+                penalized=result is not None and seat in result.autoplay_penalized))
         self.outcomes[table.key] = lines
         for seat in _hand_order(table, presser):
             await self.show_hand(table, seat)

@@ -4,7 +4,8 @@ back (RULES §9, issue 3 flow step 6); timers run on PTB's JobQueue."""
 from __future__ import annotations
 
 from bot.i18n import t
-from engine import SCORE, Action, new_deal
+from engine import SCORE, Action, auto_action, new_deal
+from engine.ai import choose_action
 from tests.bot.flow_helpers import LANG, Players, hand_message, result_message
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
@@ -49,3 +50,53 @@ async def test_timeout_goes_to_autoplay_and_take_back(fake_api: FakeBotApi, bot_
     assert sum(balances) == 3000
     assert table.state.phase == "finished" and all(table.state.autoplay)
     assert sum(1 for a in table.state.history if a.kind == "timeout") >= 3
+
+
+async def test_a_farmer_on_autoplay_who_wins_nothing_is_told_and_why(
+    fake_api: FakeBotApi, bot_runner: BotRunner
+):
+    """QA round 4, defect 3: with the auto-play penalty (RULES.md §9) a farmer on auto-play wins
+    0 points when the farmers win; their hand still says they won, the 0 points and beans, the
+    balance and the reason; the old timeout notice's Take back then gets a polite answer."""
+    app = await bot_runner.start(play_timeout=4.0)
+    app.bot_data.game.first_bidder = 0
+    app.bot_data.game.deal_seed = 4
+    store = app.bot_data.store
+    group = fake_api.new_group("Sleepy farmer")
+    users = [fake_api.new_user(name) for name in ("Ivy", "Jon", "Kit")]
+    players = Players(fake_api, group, users)
+    lobby = await players.open_table(users[0], users[1:])
+    await players.click(users[0], lobby, t("btn.start", LANG))
+    players.state = new_deal(SCORE, seed=4, first_bidder=0)
+    await players.act(Action("bid", 0, value=3))
+    table = app.bot_data.tables.table_of(users[0].id)
+    # Ivy (landlord) plays the simplest way, Kit plays well, Jon lets his turn run out.
+    while table.state.phase == "playing":
+        state = table.state
+        seat = state.to_act[0]
+        if seat == 1 or state.autoplay[seat]:
+            version = state.version
+            await fake_api.wait_for(lambda v=version: table.state.version != v or None,
+                                    timeout=10)
+            continue
+        user = users[seat]
+        await fake_api.wait_for(lambda u=user: any(  # that hand's keyboard is drawn for the turn
+            ":r" in (b.callback_data or "") or (b.callback_data or "").endswith(":pass")
+            for b in hand_message(fake_api, u).buttons) or None, timeout=10)
+        players.state = state
+        await players.act(auto_action(state, 0) if seat == 0 else choose_action(state.view(2)))
+    result = table.state.result
+    assert result.winner == "farmers" and result.autoplay_penalized == (1,)
+    assert result.points[1] == 0 and result.points[2] > 0
+    await result_message(fake_api, group, timeout=10)
+    balance = await store.balance(users[1].id)
+    assert balance == 1000
+    lines = hand_message(fake_api, users[1]).content.splitlines()
+    assert lines[-1] == t("hand.won_beans", LANG, points=t("unit.points", LANG, n=0, signed="0"),
+                          beans=t("unit.beans", LANG, n=0, signed="0"),
+                          balance="1,000") + t("hand.penalty_note", LANG)
+    notice = next(m for m in fake_api.messages_in(users[1])
+                  if m.content == t("notice.timed_out", LANG))
+    answer = await players.click(users[1], notice, t("btn.take_back", LANG))  # now stale
+    assert answer.params["text"] == t("pop.old_button", LANG)
+    assert table.state.phase == "finished" and table.state.autoplay[1] is True

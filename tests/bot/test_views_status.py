@@ -6,6 +6,7 @@ import pytest
 
 from bot import views
 from bot.game.table import Seat, Table
+from bot.i18n import t
 from engine import SCORE, Action, DealState, apply, new_deal
 
 
@@ -74,3 +75,11 @@ def test_the_status_line_is_on_the_prompt_and_behind_the_counter_button_when_wai
 ])
 def test_the_result_line(args, lang, expected):
     assert views.outcome_line(*args, lang) == expected
+
+
+def test_zero_points_still_say_won_or_lost_and_the_penalty():
+    """QA round 4, defect 3 (RULES.md §9): a farmer on auto-play the penalty left with 0."""
+    assert views.outcome_line(0, 0, 1000, "zh-Hans", won=True, penalized=True) == \
+        "🎉 你赢了 0 分 · 0 欢乐豆（余额 1,000）（托管惩罚：托管的农民不得分）"
+    assert views.outcome_line(0, None, None, "zh-Hant", won=False) == "😞 你輸了 0 分"
+    assert views.outcome_line(0, 0, 1000, "en", won=None) == t("hand.finished", "en")
