@@ -169,10 +169,13 @@ def welcome_view(name: str, bot_username: str | None,
                                                              url=url)]])
 
 
-def help_text(lang: str) -> str:
-    """``/help``: the rules in a few lines (RULES.md §1–§7: the deal, bidding in both presets,
-    play, the combinations, scoring), then the commands, in ``lang``."""
-    return t("help.rules", lang) + "\n\n" + t("help.commands", lang)
+def help_text(lang: str, seats: int = 3) -> str:
+    """``/help``: the rules in a few lines, then the commands, in ``lang``: the three-player
+    game's (RULES.md §1–§7: the deal, bidding in both presets, play, the combinations, scoring),
+    or with ``seats`` 4 (a group set to the four-player game) the four-player one's (RULES.md
+    §11: two decks, bidding and 逼打, the farmers' bomb allowances, its combinations, scoring)."""
+    rules = "help.rules_four" if seats == 4 else "help.rules"
+    return t(rules, lang) + "\n\n" + t("help.commands", lang)
 
 
 # --- Hands (private) ---------------------------------------------------------------------------

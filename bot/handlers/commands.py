@@ -30,6 +30,7 @@ from bot.handlers.common import (
     user_language,
 )
 from bot.i18n import match_language, t
+from bot.rooms import rules_for
 from engine import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -88,9 +89,15 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/help: the rules in a few lines and the commands, in the chat's language."""
-    lang = await chat_language(context.application, update)
-    await senders.message_of(update).reply_text(views.help_text(lang))
+    """/help: the rules in a few lines and the commands, in the chat's language; in a group
+    set to the four-player game its rules (RULES.md §11)."""
+    app = context.application
+    lang = await chat_language(app, update)
+    chat = update.effective_chat
+    seats = 3
+    if chat is not None and chat.type in GROUP_TYPES:
+        seats = rules_for(await store(app).get_group_settings(chat.id)).seats
+    await senders.message_of(update).reply_text(views.help_text(lang, seats))
 
 
 async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

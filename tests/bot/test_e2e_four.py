@@ -410,3 +410,21 @@ async def test_four_seats_time_out_into_autoplay_and_play_out(
     points = state.result.points
     store = app.bot_data.store
     assert [await store.balance(u.id) for u in table.users] == [1000 + p * 10 for p in points]
+
+
+@pytest.mark.parametrize("lang", ("en", "zh-Hant"))
+async def test_help_in_a_four_player_group_explains_the_four_player_game(
+    fake_api: FakeBotApi, running_bot: BotRunner, lang: str
+):
+    """QA round 4, defect 7: /help follows the group's preset (RULES.md §11)."""
+    table = await FourTable.open(fake_api, running_bot.app, "Rules please", ("Ann",), lang)
+    (ann,) = table.users
+    text = await reply(fake_api, ann, table.group, "/help")
+    assert text == t("help.rules_four", lang) + "\n\n" + t("help.commands", lang)
+    assert len(text) <= 4096
+    words = {"en": ("108 cards", "25 each", "bomb allowance", "forced", "no spring"),
+             "zh-Hant": ("108 張", "25 張", "炸彈限額", "逼打", "沒有春天")}[lang]
+    assert all(word in text for word in words)
+    assert t("help.rules", lang) not in text
+    await running_bot.app.bot_data.store.update_group_settings(table.group.id, players=3)
+    assert await reply(fake_api, ann, table.group, "/help") == views.help_text(lang)
