@@ -162,6 +162,7 @@ def table_scene(table: Table, view: SeatView, seconds: float) -> TableScene:
             is_turn=playing and i in view.to_act,
             autoplay=view.autoplay[i] and not seat.is_bot,
             doubled=view.doubled[i] is True,
+            bombs_left=view.bombs_left(i) if view.phase == "playing" else None,
         ))
     return TableScene(
         seats=tuple(seats),

@@ -34,7 +34,8 @@ class Labels:
         rob, bombs, rockets: ``{n}`` times, ``{m}`` the factor (``rob_one``, ``bomb_one``,
             ``rocket_one``: the same once, ``{m}`` only); ``show``, ``landlord_double``,
         ``double``, ``spring``, ``anti_spring``, ``cap``: ``{m}``; ``shown``: the tag of a
-        seat that showed its cards; ``head_bid``: the four-player 头撂 bonus, ``{n}`` points.
+        seat that showed its cards; ``head_bid``: the four-player 头撂 bonus, ``{n}`` points;
+            ``allowance``: a four-player farmer's bombs left, ``{n}`` (RULES.md §11).
         place, player, net_beans, balance, deals, win_rate: the leaderboard's column heads.
         no_rows: an empty leaderboard.
         matchpoints, no_entrants: a duplicate challenge's board: its score's column head
@@ -80,6 +81,7 @@ class Labels:
     anti_spring: str = "Anti-spring ×{m}"
     cap: str = "Cap ×{m}"
     head_bid: str = "Head bid +{n}"
+    allowance: str = "Bombs left: {n}"
     place: str = "#"
     player: str = "Player"
     net_beans: str = "Beans won"

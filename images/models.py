@@ -125,6 +125,8 @@ class SeatScene:
         is_turn: this seat is to act now (the countdown is drawn next to it).
         autoplay: the seat is on auto-play (托管, RULES.md §9).
         doubled: the seat chose to double (加倍, RULES.md §3).
+        bombs_left: a four-player farmer's bomb allowance left (RULES.md §11: public), drawn as
+            a tag; ``None`` for a seat that may play any number (or no limit applies).
     """
 
     label: str
@@ -137,9 +139,12 @@ class SeatScene:
     autoplay: bool = False
     doubled: bool = False
     name: str = ""
+    bombs_left: int | None = None
 
     def __post_init__(self) -> None:
         check_text(self.label, "seat label", MAX_SEAT_LABEL)
+        if self.bombs_left is not None:
+            _check_count(self.bombs_left, "bombs_left")
         object.__setattr__(self, "name", clean_name(self.name))
         if self.role not in ("landlord", "farmer", None):
             raise RenderError(f"role must be 'landlord', 'farmer' or None, not {self.role!r}")

@@ -113,11 +113,10 @@ def _panel(canvas: Image.Image, seat: SeatScene, x: int, y: int, seconds_left: i
     count = str(seat.card_count)
     end = left + COUNT_ICON + 8 + draw_text(canvas, (left + COUNT_ICON + 8, mid), count, 34,
                                             ALARM if seat.alarm else WHITE, anchor="lm")
-    if seat.alarm:
-        cx = end + 18
-        draw.ellipse((cx - 12, mid - 12, cx + 12, mid + 12), fill=ALARM)
-        draw_text(canvas, (cx, mid), "!", 20, WHITE, anchor="mm")
-        end = cx + 12
+    if seat.alarm:  # on the card icon's corner, so the role word keeps its size
+        cx, cy = left + icon.width - 2, row + 2
+        draw.ellipse((cx - 11, cy - 11, cx + 11, cy + 11), fill=ALARM, outline=PANEL, width=2)
+        draw_text(canvas, (cx, cy), "!", 18, WHITE, anchor="mm")
     if seat.role is not None:
         word = labels.landlord if seat.role == "landlord" else labels.farmer
         right = x + PANEL_W - 12
@@ -128,8 +127,11 @@ def _panel(canvas: Image.Image, seat: SeatScene, x: int, y: int, seconds_left: i
         tag_x += pill(canvas, (tag_x, y + 94), labels.autoplay, 14, fill=(90, 100, 96),
                       color=WHITE, lang=lang) + 6
     if seat.doubled:
-        pill(canvas, (tag_x, y + 94), labels.doubled, 14, fill=(214, 96, 30), color=WHITE,
-             lang=lang)
+        tag_x += pill(canvas, (tag_x, y + 94), labels.doubled, 14, fill=(214, 96, 30),
+                      color=WHITE, lang=lang) + 6
+    if seat.bombs_left is not None:
+        pill(canvas, (tag_x, y + 94), labels.allowance.format(n=seat.bombs_left), 14,
+             fill=(120, 60, 40) if seat.bombs_left else (70, 70, 70), color=WHITE, lang=lang)
     if seat.is_turn and seconds_left is not None:
         cx, cy = x + PANEL_W - 4, y + 4
         urgent = seconds_left <= 5

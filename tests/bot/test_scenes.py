@@ -373,3 +373,28 @@ def test_a_four_player_result_adds_up(seed):
     assert ("頭撂 +1" in parts) == (result.bonus == 1)
     assert [s.points for s in scene.seats] == list(result.points)
     render_result(scene)  # a valid picture
+
+
+def test_the_four_player_table_picture_carries_each_farmers_bomb_allowance():
+    """RULES.md §11 (the allowance is public), QA round 4 defect 5: the same numbers as the
+    caption's "1 bomb left"."""
+    from engine import FOUR
+
+    state = new_deal(FOUR, seed=SEED, first_bidder=0)
+    for seat, bid in ((0, 1), (1, 2), (2, None), (3, None)):
+        state = apply(state, Action("bid", seat, value=bid) if bid else Action("pass", seat))
+    assert state.phase == "playing" and state.landlord == 1
+    table = table_for(state)
+    table.seats.append(Seat(4, "韓梅梅"))
+    view = state.view(0)
+    scene = scenes.table_scene(table, view, 20)
+    assert [s.bombs_left for s in scene.seats] == [view.bombs_left(i) if i != 1 else None
+                                                   for i in range(4)]
+    assert [s.bombs_left for s in scene.seats] == [1, None, 1, 1]
+    three = scenes.table_scene(table_for(_finish_bidding()), _finish_bidding().view(0), 20)
+    assert all(s.bombs_left is None for s in three.seats)
+
+
+def _finish_bidding():
+    state = new_deal(SCORE, seed=SEED, first_bidder=0)
+    return apply(state, Action("bid", 0, value=3))

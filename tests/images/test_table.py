@@ -105,6 +105,21 @@ def test_four_seats_render() -> None:
     assert table_image(scenes.TABLE_4).size == (WIDTH, HEIGHT)
 
 
+def test_a_farmers_bomb_allowance_is_drawn_on_its_seat() -> None:
+    """RULES.md §11: the allowance is public (QA round 4, defect 5): a tag on each farmer's
+    panel, none for a seat without a limit; the alarm leaves the role word its full size."""
+    im = table_image(scenes.TABLE_4)
+    for seat in (0, 1, 3):  # the farmers; seat 2 is the landlord
+        none = table_image(replace_seat(scenes.TABLE_4, seat, bombs_left=None))
+        assert ImageChops.difference(panel(im, 4, seat), panel(none, 4, seat)).getbbox()
+    other = table_image(replace_seat(scenes.TABLE_4, 0, bombs_left=2))
+    assert ImageChops.difference(panel(im, 4, 0), panel(other, 4, 0)).getbbox()
+    x, y = LAYOUTS[4][1].panel
+    role = (x + PANEL_W - 80, y + 40, x + PANEL_W - 8, y + 74)  # the role word's place
+    calm = table_image(replace_seat(scenes.TABLE_4, 1, alarm=False))
+    assert ImageChops.difference(im.crop(role), calm.crop(role)).getbbox() is None
+
+
 @pytest.mark.parametrize(
     ("make", "message"),
     [
