@@ -24,6 +24,7 @@ from bot.game.challenge import ChallengeOptions, Standing
 from bot.game.match import PRIZE_SPLIT
 from bot.i18n import t
 from bot.match_views import place_text
+from bot.scenes import drawn_name
 from bot.views import play_text, points_text, ranks_text
 from engine import Action, classify
 from engine.challenge import MAX_DEALS
@@ -106,8 +107,9 @@ def board_scene(challenge_id: int, board: Sequence[Standing], deals: int, lang: 
                 labels: Labels, *, mark: str = "") -> BoardScene:
     """The board picture's input (``labels``: :func:`bot.scenes.picture_labels` of ``lang``;
     ``mark``: the closed board's mark, e.g. ``labels.final``)."""
-    rows = tuple(BoardRow(line.place, line.name, line.matchpoints, line.deals, deals)
-                 for line in board[:25])
+    lang = labels.lang
+    rows = tuple(BoardRow(line.place, drawn_name(line.name, n, lang), line.matchpoints,
+                          line.deals, deals) for n, line in enumerate(board[:25], start=1))
     return BoardScene(title(challenge_id, lang), rows, labels, mark=mark)
 
 

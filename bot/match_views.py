@@ -13,7 +13,7 @@ from bot import views
 from bot.game.match import FIXED, PRIZE_SPLIT, MatchOptions, MatchState, Standing
 from bot.game.table import Table
 from bot.i18n import join_names, normalize_language, t
-from bot.scenes import picture_labels
+from bot.scenes import drawn_name, picture_labels
 from images.standings import StandingsRow, StandingsScene
 
 #: The values each option button steps through (−/+), by callback option name.
@@ -152,7 +152,8 @@ def standings_scene(state: MatchState, names: Sequence[str], lang: str, now: flo
     fmt = format_name(state.options.format, lang)
     final = paid is not None
     rows = tuple(
-        StandingsRow(s.place, names[s.seat], _score(state, s, lang), _progress(state, s, lang),
+        StandingsRow(s.place, drawn_name(names[s.seat], s.seat + 1, lang), _score(state, s, lang),
+                     _progress(state, s, lang),
                      prize=paid[s.seat] if paid is not None else 0,
                      out=s.out or s.forfeited)
         for s in state.standings())

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 from collections.abc import Sequence
 from functools import lru_cache
 
 from bot.game.table import Seat, Table
 from bot.i18n import CATALOGUES, FALLBACK_LANGUAGE, normalize_language, t
 from bot.store import LeaderboardRow
-from bot.views import action_label, current_multipliers, last_actions, seat_name
+from bot.views import action_label, bot_number, current_multipliers, last_actions, seat_name
 from engine import Action, SeatView
 from engine.cards import card_rank
 from images import (
@@ -40,6 +41,7 @@ from images import (
 from images import LeaderboardRow as BoardRow
 from images.models import Role, Winner
 from images.result import breakdown, pair_multipliers, seat_factors
+from images.text import width_units
 
 log = logging.getLogger(__name__)
 
@@ -82,9 +84,11 @@ def _template(key: str, lang: str) -> str:
 
 def seat_label(seat: Seat, index: int, lang: str = "en") -> str:
     """A seat's badge on the pictures: the first hanzi of the player's name, else the initials
-    (:func:`images.badge`), else ``P<n>``; for a bot seat the catalogue's short bot name in
-    ``lang`` (``pic.bot_badge``: 机3 / 機3 / B3, like the first character of "机器人3"; ``n`` =
-    seat number from 1).
+    (:func:`images.badge`), else the seat's placeholder badge (``pic.seat_badge``: P3 / 玩3,
+    like the first character of the placeholder name "Player 3" / "玩家3" that
+    :func:`picture_name` draws); for a bot seat the catalogue's short bot name in ``lang``
+    (``pic.bot_badge``: 机3 / 機3 / B3, like the first character of "机器人3"; the bot's own
+    number, :func:`bot.views.bot_number`).
 
     >>> seat_label(Seat(1, "Ada Lovelace"), 0), seat_label(Seat(2, "王小明"), 1)
     ('AL', '王')
@@ -92,17 +96,52 @@ def seat_label(seat: Seat, index: int, lang: str = "en") -> str:
     ('P3', 'B3')
     >>> seat_label(Seat(None, "🤖 机器人3", True), 2, "zh-Hans")
     '机3'
+    >>> seat_label(Seat(3, "𠀋"), 2, "zh-Hans")
+    '玩3'
     """
     if seat.is_bot:
-        return t("pic.bot_badge", lang, n=index + 1)
-    return badge(seat.name, f"P{index + 1}")
+        return t("pic.bot_badge", lang, n=bot_number(seat, index))
+    return badge(seat.name, t("pic.seat_badge", lang, n=index + 1))
+
+
+def seat_labels(table: Table, lang: str) -> list[str]:
+    """Every seat's badge (:func:`seat_label`), told apart where two would be the same: the
+    human seats whose badges collide (选手甲 and 选手乙: both 选) take the first character
+    where their names differ (甲, 乙; for a narrow one, with the name's first: "AL" and "AN"
+    for "Al Lee" and "Ann"); a badge that still collides stays."""
+    labels = [seat_label(seat, i, lang) for i, seat in enumerate(table.seats)]
+    for label in set(labels):
+        same = [i for i, seat in enumerate(table.seats) if labels[i] == label and not seat.is_bot]
+        if len(same) < 2:
+            continue
+        names = ["".join(drawable(table.seats[i].name, lang).split()) for i in same]
+        cut = len(os.path.commonprefix(names))
+        for i, name in zip(same, names, strict=True):
+            if cut >= len(name):
+                continue
+            ch = name[cut]
+            labels[i] = ch if width_units(ch) == 2 else (name[0] + ch).upper()
+    return labels
 
 
 def picture_name(seat: Seat, index: int, lang: str) -> str:
     """The name a picture draws for a seat: :func:`bot.views.seat_name` (the bot seat's
-    "🤖 机器人2"), or "玩家2" when nothing of it can be drawn (a name of emoji only)."""
-    name = seat_name(seat, index, lang)
-    return name if drawable(name, lang) else t("pic.seat", lang, n=index + 1)
+    "🤖 机器人2"), or :func:`drawn_name`'s placeholder "玩家2" when nothing of it can be drawn
+    (a name of emoji, Arabic or very rare hanzi only)."""
+    return drawn_name(seat_name(seat, index, lang), index + 1, lang)
+
+
+def drawn_name(name: str, n: int, lang: str) -> str:
+    """The one fallback of every picture that draws names (table, result, ``/top``, a match's
+    standings, a challenge's board): ``name`` when any of its characters can be drawn (the
+    picture leaves out the others), else the placeholder ``pic.seat`` with ``n`` ("Player 3" /
+    "玩家3"): the seat number at a table, the row's position on a board, so two such names are
+    never drawn alike.
+
+    >>> drawn_name("💰💰💰", 2, "en"), drawn_name("Ζωή", 1, "en")
+    ('Player 2', 'Ζωή')
+    """
+    return name if drawable(name, lang) else t("pic.seat", lang, n=n)
 
 
 def picture_seconds(seconds: float) -> int:
@@ -144,6 +183,7 @@ def table_scene(table: Table, view: SeatView, seconds: float) -> TableScene:
     lang = table.lang
     playing = view.phase in ("bidding", "doubling", "playing")
     latest = last_actions(view)
+    labels = seat_labels(table, lang)
     seats = []
     for i, seat in enumerate(table.seats):
         role: Role | None = None
@@ -151,7 +191,7 @@ def table_scene(table: Table, view: SeatView, seconds: float) -> TableScene:
             role = "landlord" if i == view.landlord else "farmer"
         action = latest[i]
         seats.append(SeatScene(
-            label=seat_label(seat, i, lang),
+            label=labels[i],
             name=picture_name(seat, i, lang),
             role=role,
             card_count=view.counts[i],
@@ -233,12 +273,13 @@ def result_scene(
         return None
     lang = table.lang
     rules = view.rules
+    labels = seat_labels(table, lang)
     shown = shown_factors(table, view)
     doubled = tuple(d is True for d in view.doubled)
     pairs = dict(zip(result.farmers, result.multipliers, strict=False))
     seats = tuple(
         ResultSeat(
-            label=seat_label(seat, i, lang),
+            label=labels[i],
             name=picture_name(seat, i, lang),
             role="landlord" if i == result.landlord else "farmer",
             points=points[i],
@@ -312,7 +353,8 @@ def leaderboard_scene(
         raise KeyError(kind)
     return LeaderboardScene(
         title=t(f"top.title_{kind}", lang),
-        rows=tuple(BoardRow(row.rank, row.name, row.value, row.games, row.wins) for row in rows),
+        rows=tuple(BoardRow(row.rank, drawn_name(row.name, n, lang), row.value, row.games,
+                            row.wins) for n, row in enumerate(rows, start=1)),
         balances=kind in BALANCE_BOARDS,
         labels=picture_labels(lang),
     )

@@ -341,7 +341,7 @@ def test_every_top_board_has_a_picture_in_the_groups_language():
         assert board.balances == (kind in ("all", "global"))
         assert board.labels == scenes.picture_labels("zh-Hant")
         assert [(r.rank, r.name, r.beans, r.games, r.wins) for r in board.rows] == [
-            (1, "Ada Lovelace", 1200, 9, 6), (2, "🔥🔥", 0, 0, 0)]
+            (1, "Ada Lovelace", 1200, 9, 6), (2, "玩家2", 0, 0, 0)]  # nothing drawable
         assert board.rows[1].win_rate is None  # no deal, no rate
         render_leaderboard(board)  # a valid picture
     with pytest.raises(KeyError):
@@ -398,3 +398,32 @@ def test_the_four_player_table_picture_carries_each_farmers_bomb_allowance():
 def _finish_bidding():
     state = new_deal(SCORE, seed=SEED, first_bidder=0)
     return apply(state, Action("bid", 0, value=3))
+
+
+def test_names_the_fonts_cannot_draw_get_one_distinct_fallback_everywhere():
+    """QA round 4, defect 4: Arabic, very rare hanzi and emoji names are not drawn as three
+    identical "?" rows on /top; the table names them like the board (玩家N / Player N) and
+    their badges say 玩N / PN; a name with drawable characters keeps them."""
+    from bot.store import LeaderboardRow
+
+    names = ["محمد علي", "𠀋𡈽𪚥", "💰💰💰", "Ann"]
+    rows = [LeaderboardRow(n, 10 + n, name, 100 - n, 1, 1) for n, name in enumerate(names, 1)]
+    board = scenes.leaderboard_scene("today", rows, "zh-Hans")
+    assert [r.name for r in board.rows] == ["玩家1", "玩家2", "玩家3", "Ann"]
+    en = scenes.leaderboard_scene("today", rows, "en")
+    assert [r.name for r in en.rows][:3] == ["Player 1", "Player 2", "Player 3"]
+    table = table_for(new_deal(SCORE, seed=SEED, first_bidder=0))
+    table.lang = "zh-Hans"
+    table.seats = [Seat(1, "Ann"), Seat(2, "𠀋𡈽𪚥"), Seat(3, "💰💰💰")]
+    scene = scenes.table_scene(table, table.state.view(0), 20)
+    assert [(s.label, s.name) for s in scene.seats] == [
+        ("A", "Ann"), ("玩2", "玩家2"), ("玩3", "玩家3")]
+
+
+def test_badges_that_collide_at_one_table_are_told_apart():
+    table = table_for(new_deal(SCORE, seed=SEED, first_bidder=0))
+    table.lang = "zh-Hans"
+    table.seats = [Seat(1, "选手甲"), Seat(2, "选手乙"), Seat(None, "🤖 机器人3", True)]
+    assert scenes.seat_labels(table, "zh-Hans") == ["甲", "乙", "机3"]
+    table.seats = [Seat(1, "Al Lee"), Seat(2, "Ann Lu"), Seat(3, "王小明")]
+    assert scenes.seat_labels(table, "en") == ["AL", "AN", "王"]
