@@ -95,7 +95,9 @@ async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 async def on_menu_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A press on the menu (``C:`` buttons): navigate, toggle, choose an option or close."""
+    """A press on the menu (``C:`` buttons): navigate, toggle, choose an option or close. A
+    press on a menu already closed (its message has no keyboard any more: an old client's
+    button) is answered that the menu is closed and opens nothing."""
     app = context.application
     query = query_of(update)
     message = query.message
@@ -111,6 +113,9 @@ async def on_menu_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     lang = user_language(app, query.from_user, group_language(app, group))  # of the pop-ups
     if not await is_admin(app, chat_id, query.from_user.id):
         await answer(query, t("set.not_admin", lang), alert=True)
+        return
+    if getattr(message, "reply_markup", None) is None:  # closed: its buttons are gone
+        await answer(query, t("set.menu_closed", lang), alert=True)
         return
     async with _lock(app, chat_id):
         group = await store(app).get_group_settings(chat_id)

@@ -81,6 +81,11 @@ async def test_settings_menu_for_admins_only(fake_api: FakeBotApi, running_bot: 
     assert message.button(_button_text("bidding", t("preset.rob", "zh-Hant"), "zh-Hant"))
     await press(ann, message.button(t("set.close", "zh-Hant")).callback_data)
     assert (message.text, message.buttons) == (t("set.closed", "zh-Hant"), [])
+    # An old client's button of the closed menu: answered, the menu stays closed.
+    version = menu.settings_version(await store.get_group_settings(group.id))
+    answer = await press(ann, menu.menu_data(version, "m"))
+    assert (answer["text"], answer["show_alert"]) == (t("set.menu_closed", LANG), True)
+    assert (message.text, message.buttons) == (t("set.closed", "zh-Hant"), [])
 
     # Typed values: a custom stake picks the custom tier; bad names and values are refused.
     assert await reply(fake_api, ann, group, "/settings custom_stake 30") == t(
