@@ -125,8 +125,9 @@ def expected_breakdown(state: DealState) -> list[str]:
         parts.append(f"抢地主 {robs} 次 ×{2 ** robs}")
     if bombs:
         parts.append(f"炸弹 {bombs} 个 ×{2 ** bombs}")
-    if result.rockets:
-        parts.append(f"王炸 {result.rockets} 个 ×{2 ** result.rockets}")
+    if result.rockets:  # one rocket is just 王炸
+        count = "" if result.rockets == 1 else f" {result.rockets} 个"
+        parts.append(f"王炸{count} ×{2 ** result.rockets}")
     if result.spring:
         parts.append("春天 ×2")
     if result.anti_spring:
