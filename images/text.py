@@ -3,7 +3,8 @@
 Two subsets of Noto Sans CJK Bold ship in ``images/fonts`` (built by
 ``images/fonts/build_subset.py``, OFL): simplified forms (GB2312 level 1) and traditional forms
 (the Big5 common set), both with Latin, Greek, Cyrillic, punctuation, kana and every character of
-the bot's catalogues. A text is drawn in the font of its language (``zh-Hant``: traditional,
+the bot's catalogues, and the whole Greek block from DejaVu Sans Bold (the CJK fonts lack its
+accented letters). A text is drawn in the font of its language (``zh-Hant``: traditional,
 anything else: simplified); a character that font lacks comes from the other one, and a character
 neither has (emoji, very rare hanzi) is left out, never drawn as a box. The caption keeps the
 name whole.
@@ -22,7 +23,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 #: Font file per script form.
-FONT_FILES = {"sc": "NotoSansCJKsc-Bold.subset.otf", "tc": "NotoSansCJKtc-Bold.subset.otf"}
+FONT_FILES = {"sc": "NotoSansCJKsc-Bold.subset.otf", "tc": "NotoSansCJKtc-Bold.subset.otf",
+              "gr": "DejaVuSans-Bold.greek.subset.ttf"}
 #: Longest name drawn, in width units (a CJK character counts 2, others 1): 6 hanzi or 12 Latin
 #: letters; a longer name is cut and ends in ``…``.
 NAME_UNITS = 12
@@ -31,16 +33,17 @@ ELLIPSIS = "…"
 Run = tuple[str, str]  # (face, text)
 
 
-def faces(lang: str) -> tuple[str, str]:
+def faces(lang: str) -> tuple[str, ...]:
     """The fonts tried for ``lang``, in order: traditional first for ``zh-Hant``
-    (``zh-TW``, ``zh-HK``), simplified first for every other language.
+    (``zh-TW``, ``zh-HK``), simplified first for every other language; then the Greek font
+    (``gr``, the accented Greek letters the CJK fonts lack).
 
     >>> faces("zh-Hant"), faces("zh-Hans"), faces("en")
-    (('tc', 'sc'), ('sc', 'tc'), ('sc', 'tc'))
+    (('tc', 'sc', 'gr'), ('sc', 'tc', 'gr'), ('sc', 'tc', 'gr'))
     """
     tag = lang.lower().replace("_", "-")
     traditional = tag.startswith("zh") and any(p in tag for p in ("hant", "tw", "hk", "mo"))
-    return ("tc", "sc") if traditional else ("sc", "tc")
+    return ("tc", "sc", "gr") if traditional else ("sc", "tc", "gr")
 
 
 @lru_cache(maxsize=128)

@@ -10,8 +10,12 @@ characters the pictures can meet, one font per script form:
 
 both with ASCII, Latin-1, Latin Extended-A/B, Greek, Cyrillic, general punctuation, super- and
 subscripts, arrows, CJK symbols and punctuation, kana and full-width forms, and the English
-catalogue. A name's character that neither font has is left out of the picture
-(``images.text``); the caption keeps the name whole.
+catalogue. Noto Sans CJK has only the unaccented Greek letters, so a third font,
+``DejaVuSans-Bold.greek.subset.ttf``, cut from DejaVu Sans Bold (Bitstream Vera licence,
+``DejaVu-LICENSE.txt``; Debian's ``fonts-dejavu-core``), holds the whole Greek block
+(U+0370–U+03FF: tonos, dialytika, final sigma) for the characters the CJK fonts lack. A name's
+character that no font has is left out of the picture (``images.text``); the caption keeps the
+name whole.
 
 The source is Debian's ``fonts-noto-cjk`` (``apt-get install fonts-noto-cjk``), the collection
 ``NotoSansCJK-Bold.ttc``; ``--source`` takes another path. Needs ``fonttools`` (the ``dev``
@@ -27,11 +31,15 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 from fontTools.subset import Options, Subsetter
-from fontTools.ttLib import TTCollection
+from fontTools.ttLib import TTCollection, TTFont
 
 HERE = Path(__file__).resolve().parent
 LOCALES = HERE.parent.parent / "bot" / "i18n" / "locales"
 SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc")
+GREEK_SOURCE = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+GREEK_FONT = "DejaVuSans-Bold.greek.subset.ttf"
+#: The Greek and Coptic block, whole (the CJK fonts lack its accented letters).
+GREEK_RANGE = (0x0370, 0x03FF)
 
 #: ``(output file, face index in the collection, catalogue, hanzi set)``.
 FONTS = (
@@ -112,13 +120,33 @@ def build(source: Path, out_dir: Path) -> None:
               f"{path.stat().st_size / 1024:.0f} KB")
 
 
+def build_greek(source: Path, out_dir: Path) -> None:
+    """Cut :data:`GREEK_RANGE` (and the space) out of DejaVu Sans Bold."""
+    font = TTFont(str(source))
+    options = Options()
+    options.name_IDs = ["*"]
+    options.notdef_outline = False
+    options.hinting = False
+    subsetter = Subsetter(options)
+    low, high = GREEK_RANGE
+    subsetter.populate(unicodes=[0x20, *range(low, high + 1)])
+    subsetter.subset(font)
+    path = out_dir / GREEK_FONT
+    font.recalcTimestamp = False
+    font.save(str(path))
+    print(f"{path.name}: {len(font.getGlyphOrder())} glyphs, {path.stat().st_size / 1024:.0f} KB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--source", type=Path, default=SOURCE,
                         help="NotoSansCJK-Bold.ttc (Debian: fonts-noto-cjk)")
+    parser.add_argument("--greek-source", type=Path, default=GREEK_SOURCE,
+                        help="DejaVuSans-Bold.ttf (Debian: fonts-dejavu-core)")
     parser.add_argument("--out", type=Path, default=HERE)
     args = parser.parse_args()
     build(args.source, args.out)
+    build_greek(args.greek_source, args.out)
 
 
 if __name__ == "__main__":

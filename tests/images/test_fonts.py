@@ -72,8 +72,8 @@ def test_a_character_no_font_has_is_left_out_never_a_box() -> None:
 def test_each_language_draws_its_own_glyph_forms_and_falls_back_to_the_other() -> None:
     """骨 has different simplified and traditional forms in the same code point; 韩 (simplified
     only) and 韓 (traditional only) come from whichever font has them."""
-    assert faces("zh-Hant") == ("tc", "sc") and faces("zh-TW") == ("tc", "sc")
-    assert faces("zh-Hans") == ("sc", "tc") == faces("en")
+    assert faces("zh-Hant") == ("tc", "sc", "gr") and faces("zh-TW") == ("tc", "sc", "gr")
+    assert faces("zh-Hans") == ("sc", "tc", "gr") == faces("en")
     assert (face_for("韓", "zh-Hans"), face_for("韩", "zh-Hant")) == ("tc", "sc")
     sc, _, _ = text_mask("骨", 64, "la", "zh-Hans")
     tc, _, _ = text_mask("骨", 64, "la", "zh-Hant")
@@ -101,10 +101,19 @@ def test_font_files_are_small_and_shipped_with_their_licence() -> None:
     for name in FONT_FILES.values():
         assert (FONT_DIR / name).stat().st_size < 2 * 1024 * 1024
     assert "SIL OPEN FONT LICENSE Version 1.1" in (FONT_DIR / "OFL.txt").read_text()
+    assert "Bitstream Vera" in (FONT_DIR / "DejaVu-LICENSE.txt").read_text()
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = config["tool"]["setuptools"]["package-data"]["images"]
     shipped = {p.name for pattern in patterns for p in (ROOT / "images").glob(pattern)}
-    assert set(FONT_FILES.values()) | {"OFL.txt"} <= shipped
+    assert set(FONT_FILES.values()) | {"OFL.txt", "DejaVu-LICENSE.txt"} <= shipped
+
+
+def test_the_whole_greek_block_is_drawn() -> None:
+    """QA round 4, defect 4: 'Ζωή' kept its ή; every assigned letter and sign of U+0370–U+03FF
+    has a glyph in some font."""
+    greek = [chr(c) for c in range(0x0370, 0x0400) if unicodedata.category(chr(c)) != "Cn"]
+    assert [c for c in greek if face_for(c, "en") is None] == []
+    assert drawable("Ζωή") == "Ζωή" and shorten("Ζωή Παπαδοπούλου") == "Ζωή Παπαδοπο…"
 
 
 def test_text_is_drawn_at_the_anchor() -> None:
