@@ -151,3 +151,61 @@ async def test_more_tables_locked_at_once_than_the_pool_has_connections(
             await shared.close()
         await store.close()
         await postgres_server.drop_database(url)
+
+
+async def test_requests_waiting_for_the_overall_budget_leave_the_pool_to_the_others(
+    postgres_server: PostgresServer,
+):
+    """Issue 16 at 200 tables: hundreds of requests wait for the token's budget; each polling
+    the database itself held every pool connection in the budget's row lock, and a press's own
+    queries (its update stored, its table's mark) waited seconds for a connection. They wait in
+    line in the worker instead, one of them asking the database at a time, and start in the
+    order they asked."""
+    url = await postgres_server.create_database()
+    store = await open_store(url)
+    shared = await SharedDb.open(url, "one")
+    window = SharedOverall(shared, 10, 0.2)
+    asking = most = 0
+    take_slot = shared.take_slot
+
+    async def counted(*args: object, **kwargs: object) -> tuple[int | None, float, int]:
+        nonlocal asking, most
+        asking += 1
+        most = max(most, asking)
+        try:
+            return await take_slot(*args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            asking -= 1
+
+    shared.take_slot = counted  # type: ignore[method-assign]
+    started: list[int] = []
+
+    async def request(number: int) -> None:
+        await window.acquire()
+        started.append(number)
+        await asyncio.sleep(0.01)
+        window.release()
+
+    try:
+        requests = [asyncio.create_task(request(n)) for n in range(200)]
+        await asyncio.sleep(0.3)
+        slowest = 0.0
+        for _ in range(20):  # a press's own query meanwhile
+            began = time.monotonic()
+            assert await shared.key_of_token("none") is None
+            slowest = max(slowest, time.monotonic() - began)
+            await asyncio.sleep(0.02)
+        assert most == 1
+        assert slowest < 0.2
+        assert window.waiting() > 100
+        for task in requests[150:]:
+            task.cancel()  # given up (their callers stopped): they leave the line
+        await asyncio.wait_for(asyncio.gather(*requests[:150]), 60)
+        assert started == list(range(150))
+        assert window.waiting() == 0
+    finally:
+        for task in requests:
+            task.cancel()
+        await shared.close()
+        await store.close()
+        await postgres_server.drop_database(url)
