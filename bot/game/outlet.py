@@ -24,6 +24,22 @@ from bot.game.timers import Stamp
 TimerCallback = Callable[[Stamp], Awaitable[None]]
 #: Called once a posted message was sent (:meth:`Outlet.post`), with its message id.
 Sent = Callable[[int], Awaitable[None]]
+
+
+class Claim(Protocol):
+    """A claim on sending one new message (:meth:`Outlet.post`), for a message that must not be
+    posted twice by two workers, or again after a worker died having sent it."""
+
+    async def take(self) -> bool:
+        """Right before the message is sent: ``False`` when it must not be (it was, or is
+        being, posted by someone else)."""
+        ...
+
+    async def give_back(self) -> None:
+        """The message could not be sent after :meth:`take`: it may be posted again."""
+        ...
+
+
 #: An audience message's job in the outbox: called when the chat's flood budget allows one
 #: call; returns ``False`` when it found nothing to change (the budget is given back).
 OutboxJob = Callable[[], Awaitable[bool]]
@@ -71,12 +87,14 @@ class Outlet(Protocol):
         ...
 
     def post(self, key: str, chat_id: int, drawing: Drawing,
-             thread_id: int | None = None, *, sent: Sent | None = None) -> None:
+             thread_id: int | None = None, *, sent: Sent | None = None,
+             claim: Claim | None = None) -> None:
         """Send a new message showing ``drawing`` (a picture rendered in a worker thread, or
         text) in the background, once the chat's flood budget allows (``key`` names it, e.g.
         a deal's result); failures are logged. ``sent`` is awaited once the message was sent
-        (not after a failure: the caller retries later). New messages in one chat are sent in
-        the order they were asked for. Never waits."""
+        (not after a failure: the caller retries later). ``claim`` is taken right before the
+        message is sent (not sent when refused) and given back when the send failed. New
+        messages in one chat are sent in the order they were asked for. Never waits."""
         ...
 
     async def close(self, chat_id: int, message_id: int, is_photo: bool, text: str) -> bool:

@@ -19,7 +19,7 @@ from telegram.ext import CallbackContext, JobQueue
 
 from bot import photos
 from bot.game.drawing import Drawing
-from bot.game.outlet import OutboxJob, Sent, TimerCallback, Unreachable
+from bot.game.outlet import Claim, OutboxJob, Sent, TimerCallback, Unreachable
 from bot.game.timers import Stamp
 from bot.outlet import send
 from bot.outlet.outbox import Outbox
@@ -106,8 +106,11 @@ class TelegramOutlet:
             del self._told[chat_id]
 
     def post(self, key: str, chat_id: int, drawing: Drawing,
-             thread_id: int | None = None, *, sent: Sent | None = None) -> None:
+             thread_id: int | None = None, *, sent: Sent | None = None,
+             claim: Claim | None = None) -> None:
         async def job() -> bool:
+            if claim is not None and not await claim.take():
+                return False
             try:
                 if drawing.render is None:
                     message = await send.send_text(self.bot, chat_id, drawing.text,
@@ -118,6 +121,8 @@ class TelegramOutlet:
                                                       drawing.text, drawing.markup, thread_id)
             except TelegramError as exc:
                 log.warning("message to %s failed: %s", chat_id, exc)
+                if claim is not None:
+                    await claim.give_back()
                 return True
             if sent is not None:
                 await sent(message.message_id)
