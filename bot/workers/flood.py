@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from contextvars import ContextVar
 
 from bot.outlet.limiter import InFlightWindow, SlidingWindow
 from bot.workers.shared import SharedDb
@@ -19,6 +20,10 @@ from bot.workers.shared import SharedDb
 OVERALL_KEY = 0
 #: Seconds an overall slot stays counted when its worker dies with the request in flight.
 IN_FLIGHT_HOLD = 20.0
+#: Set around a request the game waits for (:meth:`bot.workers.outlet.SharedOutlet.send`:
+#: a player's welcome that decides a Join, a turn notice): it takes the worker's next
+#: overall slot, before the requests already waiting (the hands and table edits).
+URGENT: ContextVar[bool] = ContextVar("urgent", default=False)
 
 
 def _chat(key: object) -> int:
@@ -65,12 +70,12 @@ class SharedOverall(InFlightWindow):
     (a request held up on the way cannot arrive in the same second as later ones; issue 16:
     counting starts only let a few 429s through under load).
 
-    The requests of this worker wait in line here, in the order they asked, and one task at a
-    time (the *pump*) asks the database for the next slot: with hundreds of requests waiting
-    for the token's 30 a second, each polling the database itself held every connection of
-    the worker's pool in the budget's row lock, and a press's own queries (its update stored,
-    its table's mark) waited for a connection behind them (issue 16: answers took seconds at
-    200 tables)."""
+    The requests of this worker wait in line here, in the order they asked (those marked
+    :data:`URGENT` first), and one task at a time (the *pump*) asks the database for the next
+    slot: with hundreds of requests waiting for the token's 30 a second, each polling the
+    database itself held every connection of the worker's pool in the budget's row lock,
+    and a press's own queries (its update stored, its table's mark) waited for a connection
+    behind them (issue 16: answers took seconds at 200 tables)."""
 
     def __init__(self, shared: SharedDb, limit: int, period: float) -> None:
         super().__init__(limit, period)
@@ -78,6 +83,7 @@ class SharedOverall(InFlightWindow):
         self._flying: deque[int] = deque()
         self._ending: set[asyncio.Task[None]] = set()
         self._line: deque[asyncio.Future[int]] = deque()
+        self._urgent: deque[asyncio.Future[int]] = deque()
         self._pump: asyncio.Task[None] | None = None
         self._used = 0
 
@@ -87,7 +93,8 @@ class SharedOverall(InFlightWindow):
 
     def waiting(self) -> int:
         """Requests of this worker waiting in line for a slot."""
-        return sum(1 for future in self._line if not future.done())
+        return sum(1 for line in (self._urgent, self._line) for future in line
+                   if not future.done())
 
     async def acquire(self) -> None:
         """Wait until a request may start, and count it as in flight (in the database).
@@ -96,7 +103,7 @@ class SharedOverall(InFlightWindow):
             Exception: what the database raised while taking this request's slot."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[int] = loop.create_future()
-        self._line.append(future)
+        (self._urgent if URGENT.get() else self._line).append(future)
         if self._pump is None or self._pump.done():
             self._pump = loop.create_task(self._run_pump())
         try:
@@ -110,9 +117,10 @@ class SharedOverall(InFlightWindow):
 
     async def _run_pump(self) -> None:
         while True:
-            while self._line and self._line[0].done():
-                self._line.popleft()  # cancelled while waiting
-            if not self._line:
+            for line in (self._urgent, self._line):
+                while line and line[0].done():
+                    line.popleft()  # cancelled while waiting
+            if not self._urgent and not self._line:
                 return
             try:
                 slot, wait, used = await self.shared.take_slot(
@@ -133,10 +141,11 @@ class SharedOverall(InFlightWindow):
                 head.set_result(slot)
 
     def _first_waiting(self) -> asyncio.Future[int] | None:
-        while self._line:
-            future = self._line.popleft()
-            if not future.done():
-                return future
+        for line in (self._urgent, self._line):
+            while line:
+                future = line.popleft()
+                if not future.done():
+                    return future
         return None
 
     def _give_back(self, slot: int) -> None:

@@ -7,8 +7,9 @@ import asyncio
 import time
 
 from bot.store import SeatRecord, open_store
-from bot.workers.flood import SharedOverall
+from bot.workers.flood import URGENT, SharedOverall
 from bot.workers.shared import SharedDb, now_ms
+from bot.workers.timers import DbTimers
 from tests.databases import PostgresServer
 
 GROUP = -100123
@@ -160,7 +161,7 @@ async def test_requests_waiting_for_the_overall_budget_leave_the_pool_to_the_oth
     the database itself held every pool connection in the budget's row lock, and a press's own
     queries (its update stored, its table's mark) waited seconds for a connection. They wait in
     line in the worker instead, one of them asking the database at a time, and start in the
-    order they asked."""
+    order they asked, a message the game waits for first."""
     url = await postgres_server.create_database()
     store = await open_store(url)
     shared = await SharedDb.open(url, "one")
@@ -198,14 +199,59 @@ async def test_requests_waiting_for_the_overall_budget_leave_the_pool_to_the_oth
         assert most == 1
         assert slowest < 0.2
         assert window.waiting() > 100
-        for task in requests[150:]:
+        urgent = URGENT.set(True)  # a message the game waits for: ahead of the others
+        requests.append(asyncio.create_task(request(999)))
+        URGENT.reset(urgent)
+        asked = len(started)
+        for task in requests[150:200]:
             task.cancel()  # given up (their callers stopped): they leave the line
-        await asyncio.wait_for(asyncio.gather(*requests[:150]), 60)
-        assert started == list(range(150))
+        await asyncio.wait_for(asyncio.gather(*requests[:150], requests[-1]), 60)
+        assert started.index(999) <= asked + 1
+        assert [n for n in started if n != 999] == list(range(150))
         assert window.waiting() == 0
     finally:
         for task in requests:
             task.cancel()
         await shared.close()
+        await store.close()
+        await postgres_server.drop_database(url)
+
+
+async def test_a_live_workers_watchdogs_are_kept_ahead_in_one_write_and_an_abandoned_one_fires(
+    postgres_server: PostgresServer,
+):
+    """Issue 16 at 200 tables: a worker's heartbeat puts the watchdogs of all its running
+    blocks ahead at once (one write each, in turn, took longer than the watchdog's time, and a
+    live worker's watchdogs fired), each as a new schedule (another worker's claim on the old
+    one cannot finish it); a block that failed half-way leaves its watchdog to fire."""
+    url = await postgres_server.create_database()
+    store = await open_store(url)
+    one, two = await SharedDb.open(url, "one"), await SharedDb.open(url, "two")
+    watching = DbTimers(store, one, lease=5.0, watch=60.0)
+    keys = [f"-{100 + i}:0" for i in range(300)]
+    abandoned = f"watch:{keys[0]}@one"
+    try:
+        for key in keys:
+            await watching.watch(key)
+        watching.abandon(keys[0])  # its block failed half-way
+        assert await store.claim_timers("two", limit=400, lease=5.0) == []
+        async with one.pool.acquire() as conn:  # a minute later, no heartbeat since
+            await conn.execute("UPDATE timers SET due_at = $1", now_ms() - 1)
+        [claimed] = await store.claim_timers("two", limit=1, lease=5.0)
+        await watching.heartbeat()
+        assert await store.finish_timer(claimed) is (claimed.key == abandoned)
+        left = await store.claim_timers("two", limit=400, lease=5.0)
+        assert [timer.key for timer in left] == ([] if claimed.key == abandoned
+                                                 else [abandoned])
+        for key in keys[1:]:
+            await watching.unwatch(key)
+        async with one.pool.acquire() as conn:
+            rows = await conn.fetch("SELECT key FROM timers")
+        assert [row["key"] for row in rows] == ([] if claimed.key == abandoned
+                                                else [abandoned])
+    finally:
+        await watching.stop()
+        await one.close()
+        await two.close()
         await store.close()
         await postgres_server.drop_database(url)
