@@ -65,6 +65,8 @@ AUTOPLAY_LEVEL = "hard"
 TABLE = "table"
 #: Redeals in a row (everybody passed) after which a table closes rather than deal forever.
 MAX_REDEALS = 10
+#: Seconds a match waits for a deal's result to be sent before it deals on.
+MATCH_RESULT_WAIT = 30.0
 #: Seconds after which a result that was not sent yet (``Table.result_due``) is posted again.
 RESULT_RETRY_SECONDS = 30.0
 
@@ -159,6 +161,8 @@ class DealDriver:
         #: Per table key, each seat's last line once its deal is settled
         #: (:func:`bot.views.outcome_line`: won or lost, points, beans, balance).
         self.outcomes: dict[str, list[str | None]] = {}
+        #: Per table key, the match deal's result asked to be posted, done once it was sent.
+        self._match_posts: dict[str, asyncio.Future[None]] = {}
 
     # --- Starting a deal -----------------------------------------------------------------------
 
@@ -741,8 +745,10 @@ class DealDriver:
         table.phase = RESULT
         table.deadline = None
         match = self._hook(table)
-        # a match's result is posted once, with its standings; the match deals on at once
-        table.result_due = match is None
+        # a match's result is posted once, with its standings, before the match deals on; it
+        # is due until then (stored with the settlement: a worker that dies in between leaves
+        # it to the next, :meth:`bot.game.matches.Matches.resume`)
+        table.result_due = match is None or table.match_id is not None
         if match is None:
             table.offer_again(time.time() + ctx.settings.lobby_timeout)
         ctx.tables.retoken(table)
@@ -821,7 +827,15 @@ class DealDriver:
         else:
             drawing = Drawing(text, markup)
         if standings is not None:
-            self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id)
+            posted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._match_posts[table.key] = posted
+
+            async def match_sent(message_id: int) -> None:
+                if not posted.done():
+                    posted.set_result(None)
+
+            self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id,
+                                 sent=match_sent)
             return
         deal_id = table.deal_id
 
@@ -849,10 +863,25 @@ class DealDriver:
         self.ctx.outlet.arm(timers.RESULT, timers.Stamp(table.key, table.token),
                             time.time() + RESULT_RETRY_SECONDS, retry)
 
+    async def match_result_sent(self, table: Table, timeout: float = MATCH_RESULT_WAIT) -> None:
+        """Wait until the match deal's result asked for last at ``table`` was sent (at most
+        ``timeout`` seconds: a send that failed is only logged) (lock held)."""
+        posted = self._match_posts.pop(table.key, None)
+        if posted is None:
+            return
+        try:
+            await asyncio.wait_for(posted, timeout)
+        except TimeoutError:
+            log.warning("table %s: the match result was not sent in %.0f s; dealing on",
+                        table.key, timeout)
+
     async def post_due_result(self, table: Table) -> None:
         """Post the stored result of the table's last deal, still due (``result_due``: after a
         restart, or in a group's new supergroup) (lock held): points and beans as settled; a
-        practice deal (cancelled, nobody paid) shows its points and no beans."""
+        practice deal (cancelled, nobody paid) shows its points and no beans. A match's is
+        posted by the match, with its standings, before it deals on (:meth:`Matches.resume`)."""
+        if table.match_id is not None:
+            return
         if table.deal_id is None:
             table.result_due = False
             return

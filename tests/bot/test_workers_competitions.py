@@ -23,6 +23,7 @@ from bot.game.challenge import ChallengeOptions
 from bot.game.lobby import Person
 from bot.game.table import DEAL, challenge_key
 from bot.i18n import t
+from bot.match_views import format_name
 from bot.services import App, bot_data
 from bot.settings import Settings
 from tests.databases import PostgresServer, RawDatabase
@@ -141,6 +142,56 @@ async def test_a_match_left_between_deals_by_a_dead_worker_deals_on_on_another(
     assert rows == [(0,)]  # a match deal moves no beans; its points are the match's
     record = await bot_data(second).store.get_match(match_id)
     assert record.status == "running"
+
+
+async def test_a_match_deals_result_its_worker_died_before_sending_is_posted_by_the_next(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """Issue 16: a match deal's result (with the standings) is due until it was sent. The
+    worker dies right after the settlement, its result still waiting for the group's flood
+    budget; the worker that takes the table over posts it, before it deals the next deal."""
+    group, user = fake_api.new_group("Match night"), fake_api.new_user("Ann")
+    first = await start_worker("w-first")
+    game = bot_data(first).game
+    game.deal_seed = 7
+    died = asyncio.Event()
+    post = bot_data(first).outlet.post
+
+    def dropped(key: str, *args: Any, **kwargs: Any) -> None:  # never sent: the worker died
+        if not key.endswith("#result"):
+            post(key, *args, **kwargs)
+
+    async def killed(table: object) -> None:  # dies right after the settlement
+        died.set()
+        raise RuntimeError("SIGKILL")
+
+    bot_data(first).outlet.post = dropped  # type: ignore[method-assign]
+    game.matches.deal_over = killed  # type: ignore[method-assign]
+    fake_api.open_private_chat(user)
+    table, refusal = await game.matches.open(group.id, None, group.title, Person(user.id, "Ann"),
+                                             "fixed")
+    assert table is not None and refusal is None
+    fake_api.block_user(user)  # her seat is auto-played: the bots and she play fast
+    async with game.tables.lock(table.key):
+        assert game.lobby.add_bot(table) and game.lobby.add_bot(table)
+        assert await game.matches.start(table) is None
+    await asyncio.wait_for(died.wait(), TIMEOUT)
+    await asyncio.sleep(0.2)
+    await stop(first)
+    standings = t("match.standings", "en", format=format_name("fixed", "en"))
+
+    def results() -> list[Any]:
+        return [c for c in fake_api.calls if c.ok and c.params.get("chat_id") == group.id
+                and c.method in ("sendPhoto", "sendMessage")
+                and standings in str(c.params.get("caption") or c.params.get("text"))]
+
+    assert results() == []
+    second = await start_worker("w-second")
+    await wait_until(lambda: _async(bool(results())))
+    resumed = bot_data(second).game.tables.get(table.key)
+    await wait_until(lambda: _async(resumed is not None and resumed.phase == DEAL))
+    await asyncio.sleep(0.3)
+    assert len(results()) == 1
 
 
 async def _two_deals(deals: Callable[[], Awaitable[list[tuple[int, str]]]]) -> bool:
