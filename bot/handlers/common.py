@@ -265,6 +265,8 @@ async def locked_press(app: App, query: CallbackQuery,
         if decided is not None:
             await send.answer(query, decided[0], decided[1])
             _ANSWERED_FIRST.set(query.id)
+    if _ANSWERED_FIRST.get() != query.id:
+        send.ANSWER_PENDING.set(True)  # what the block sends before its answer goes first
     async with tables(app).lock(table.key):
         current = tables(app).by_token(data.token)
         if await refuse_press(app, query, data, current) or current is None:

@@ -15,6 +15,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Hashable
+from contextvars import ContextVar
 
 from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message
 from telegram.error import TelegramError
@@ -30,8 +31,16 @@ RENDERED_SIZE = 256
 _rendered: OrderedDict[tuple[str, Hashable], bytes] = OrderedDict()
 
 
+#: Set while a press's block runs whose answer is still to come (``bot.handlers.common.
+#: locked_press``): what it sends meanwhile (a Join's welcome, which decides the answer) is
+#: what the press waits for, so it goes ahead of the requests already waiting for the token's
+#: budget (issue 16, :class:`bot.workers.flood.SharedOverall`). Cleared by :func:`answer`.
+ANSWER_PENDING: ContextVar[bool] = ContextVar("answer_pending", default=False)
+
+
 async def answer(query: CallbackQuery, text: str | None = None, alert: bool = False) -> None:
     """Answer a button press (every press gets exactly one answer); errors are only logged."""
+    ANSWER_PENDING.set(False)
     try:
         await query.answer(text, show_alert=alert)
     except TelegramError as exc:

@@ -11,19 +11,15 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from contextvars import ContextVar
 
 from bot.outlet.limiter import InFlightWindow, SlidingWindow
+from bot.outlet.send import ANSWER_PENDING
 from bot.workers.shared import SharedDb
 
 #: The flood key of the bot's overall budget (chat ids are never 0).
 OVERALL_KEY = 0
 #: Seconds an overall slot stays counted when its worker dies with the request in flight.
 IN_FLIGHT_HOLD = 20.0
-#: Set around a request the game waits for (:meth:`bot.workers.outlet.SharedOutlet.send`:
-#: a player's welcome that decides a Join, a turn notice): it takes the worker's next
-#: overall slot, before the requests already waiting (the hands and table edits).
-URGENT: ContextVar[bool] = ContextVar("urgent", default=False)
 
 
 def _chat(key: object) -> int:
@@ -70,8 +66,8 @@ class SharedOverall(InFlightWindow):
     (a request held up on the way cannot arrive in the same second as later ones; issue 16:
     counting starts only let a few 429s through under load).
 
-    The requests of this worker wait in line here, in the order they asked (those marked
-    :data:`URGENT` first), and one task at a time (the *pump*) asks the database for the next
+    The requests of this worker wait in line here, in the order they asked (those a press's
+    answer waits for first, :data:`bot.outlet.send.ANSWER_PENDING`), and one task at a time (the *pump*) asks the database for the next
     slot: with hundreds of requests waiting for the token's 30 a second, each polling the
     database itself held every connection of the worker's pool in the budget's row lock,
     and a press's own queries (its update stored, its table's mark) waited for a connection
@@ -103,7 +99,7 @@ class SharedOverall(InFlightWindow):
             Exception: what the database raised while taking this request's slot."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[int] = loop.create_future()
-        (self._urgent if URGENT.get() else self._line).append(future)
+        (self._urgent if ANSWER_PENDING.get() else self._line).append(future)
         if self._pump is None or self._pump.done():
             self._pump = loop.create_task(self._run_pump())
         try:

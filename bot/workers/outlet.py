@@ -6,8 +6,7 @@ A table's group message is drawn by the outbox's job from this worker's copy of 
 job first claims the message (a lease ``"audience:<table key>"``, so no two workers edit it at
 once: the group's flood budget is spent once per change, and edits cannot overtake each other)
 and then checks that its copy shows the stored deal state: a worker whose copy another worker
-already moved on draws nothing (that worker draws the newer state itself). A message the game
-waits for (:meth:`SharedOutlet.send`) goes ahead of the requests waiting for the token's budget.
+already moved on draws nothing (that worker draws the newer state itself).
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ from bot.game.outlet import OutboxJob, TimerCallback
 from bot.game.timers import Stamp
 from bot.outlet.outbox import Outbox
 from bot.outlet.telegram import TelegramOutlet
-from bot.workers.flood import URGENT
 from bot.workers.shared import SharedDb
 from bot.workers.timers import DbTimers
 
@@ -59,17 +57,6 @@ class SharedOutlet(TelegramOutlet):
 
     def cancel(self, kind: str, key: str) -> None:
         self.timers.cancel(kind, key)
-
-    async def send(self, chat_id: int, text: str, markup: object = None,
-                   thread_id: int | None = None, *, notify: bool = False) -> int | None:
-        """As :meth:`TelegramOutlet.send`, ahead of the worker's other requests waiting for the
-        token's budget (:data:`bot.workers.flood.URGENT`): the game waits for it under a
-        table's lock (a Join's welcome decides the press's answer)."""
-        urgent = URGENT.set(True)
-        try:
-            return await super().send(chat_id, text, markup, thread_id, notify=notify)
-        finally:
-            URGENT.reset(urgent)
 
     def update_audience(self, key: str, chat_id: int, job: OutboxJob) -> None:
         async def claimed() -> bool:

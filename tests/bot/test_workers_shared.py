@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 import time
 
+from bot.outlet.send import ANSWER_PENDING
 from bot.store import SeatRecord, open_store
-from bot.workers.flood import URGENT, SharedOverall
+from bot.workers.flood import SharedOverall
 from bot.workers.shared import SharedDb, now_ms
 from bot.workers.timers import DbTimers
 from tests.databases import PostgresServer
@@ -161,7 +162,7 @@ async def test_requests_waiting_for_the_overall_budget_leave_the_pool_to_the_oth
     the database itself held every pool connection in the budget's row lock, and a press's own
     queries (its update stored, its table's mark) waited seconds for a connection. They wait in
     line in the worker instead, one of them asking the database at a time, and start in the
-    order they asked, a message the game waits for first."""
+    order they asked, a request a press's answer waits for first."""
     url = await postgres_server.create_database()
     store = await open_store(url)
     shared = await SharedDb.open(url, "one")
@@ -199,9 +200,9 @@ async def test_requests_waiting_for_the_overall_budget_leave_the_pool_to_the_oth
         assert most == 1
         assert slowest < 0.2
         assert window.waiting() > 100
-        urgent = URGENT.set(True)  # a message the game waits for: ahead of the others
+        urgent = ANSWER_PENDING.set(True)  # a press's answer waits for it: ahead of the others
         requests.append(asyncio.create_task(request(999)))
-        URGENT.reset(urgent)
+        ANSWER_PENDING.reset(urgent)
         asked = len(started)
         for task in requests[150:200]:
             task.cancel()  # given up (their callers stopped): they leave the line
