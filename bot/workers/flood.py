@@ -67,11 +67,12 @@ class SharedOverall(InFlightWindow):
     counting starts only let a few 429s through under load).
 
     The requests of this worker wait in line here, in the order they asked (those a press's
-    answer waits for first, :data:`bot.outlet.send.ANSWER_PENDING`), and one task at a time (the *pump*) asks the database for the next
-    slot: with hundreds of requests waiting for the token's 30 a second, each polling the
-    database itself held every connection of the worker's pool in the budget's row lock,
-    and a press's own queries (its update stored, its table's mark) waited for a connection
-    behind them (issue 16: answers took seconds at 200 tables)."""
+    answer waits for first, :data:`bot.outlet.send.ANSWER_PENDING`), and one task at a time
+    (the *pump*) asks the database for the next slot: with hundreds of requests waiting for
+    the token's 30 a second, each polling the database itself held every connection of the
+    worker's pool in the budget's row lock, and a press's own queries (its update stored, its
+    table's mark) waited for a connection behind them (issue 16: answers took seconds at 200
+    tables)."""
 
     def __init__(self, shared: SharedDb, limit: int, period: float) -> None:
         super().__init__(limit, period)
