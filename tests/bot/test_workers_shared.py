@@ -256,3 +256,28 @@ async def test_a_live_workers_watchdogs_are_kept_ahead_in_one_write_and_an_aband
         await two.close()
         await store.close()
         await postgres_server.drop_database(url)
+
+
+async def test_an_update_reads_the_marks_of_its_users_and_its_chats_tables_alone(
+    postgres_server: PostgresServer,
+):
+    """Issue 16: StoreGuard.sync_for asks for the marks of the tables an update may look up
+    (where its user sits, its chat's tables, the keys named), whatever the number of stored
+    tables; every stored table's mark was compared (and each changed one loaded) before."""
+    url = await postgres_server.create_database()
+    store = await open_store(url)
+    shared = await SharedDb.open(url, "one")
+    try:
+        for i in range(40):
+            seats = [{"user_id": 1000 + i, "name": "P"}, {"user_id": None, "name": "Bot"}]
+            await store.save_table(f"-{100 + i}:0", {"token": f"tok{i:05d}", "seats": seats})
+        await store.save_table("-105:7", {"token": "topic007", "seats": []})
+        assert set(await shared.marks_of(1003, None)) == {"-103:0"}
+        assert set(await shared.marks_of(None, -105)) == {"-105:0", "-105:7"}
+        assert set(await shared.marks_of(1003, -105, ["-120:0"])) \
+            == {"-103:0", "-105:0", "-105:7", "-120:0"}
+        assert await shared.marks_of(999, None) == {}
+    finally:
+        await shared.close()
+        await store.close()
+        await postgres_server.drop_database(url)
