@@ -33,7 +33,7 @@ from bot.game import timers
 from bot.game.config import TableConfig
 from bot.game.context import GameContext
 from bot.game.drawing import Drawing
-from bot.game.outlet import Unreachable
+from bot.game.outlet import PRESSER, PROMPT, WATCHER, Unreachable
 from bot.game.table import DEAL, RESULT, Table
 from bot.i18n import t
 from bot.rooms import preset_name
@@ -159,6 +159,9 @@ class DealDriver:
         #: Per table key, each seat's last line once its deal is settled
         #: (:func:`bot.views.outcome_line`: won or lost, points, beans, balance).
         self.outcomes: dict[str, list[str | None]] = {}
+        #: (table key, seat): held while the seat's hand message is drawn and sent, so that a
+        #: watcher's edit in the background and a direct one never overtake each other.
+        self._hand_locks: dict[tuple[str, int], asyncio.Lock] = {}
 
     # --- Starting a deal -----------------------------------------------------------------------
 
@@ -372,7 +375,13 @@ class DealDriver:
         audience's table message up to date (asked for right after the presser's own hand, so it
         is drawn while the other hands are); withdraw "your turn" notices of seats no longer to
         act. Returns the seats whose private chat is closed to the bot (marked ``blocked``)
-        (lock held)."""
+        (lock held).
+
+        The presser's hand and the prompts of the seats now to act are sent before this
+        returns (the turn's clock starts when its prompt was sent); the hands of seats that
+        only watch are brought up to date in the background (:meth:`update_watcher`): under
+        a busy bot budget they wait behind every presser, prompt and table, and show the latest
+        state when they go, never one that a later press made stale."""
         state = table.state
         assert state is not None
         blocked = []
@@ -381,26 +390,83 @@ class DealDriver:
         for i, seat in enumerate(order):
             if i == presser:  # the audience's message, drawn alongside the other hands
                 self.update_table(table)
-            if not await self.show_hand(table, seat):
+            if seat != first and self._watching(table, seat):
+                self.update_watcher(table, seat)
+            elif not await self.show_hand(table, seat, rank=PRESSER if seat == first else None):
                 blocked.append(seat)
         if len(order) == presser:
             self.update_table(table)
         await self._withdraw_notices(table)
         return blocked
 
-    async def show_hand(self, table: Table, seat: int, *, clock: bool = True) -> bool:
+    @staticmethod
+    def _watching(table: Table, seat: int) -> bool:
+        """The seat only watches the running deal (not to act, its hand message sent)."""
+        state = table.state
+        return state is not None and state.phase in ACTIVE and seat not in state.to_act \
+            and seat < len(table.hand_message_ids) and table.hand_message_ids[seat] is not None
+
+    def update_watcher(self, table: Table, seat: int) -> None:
+        """Ask the outlet to bring a watching seat's hand message to the table's state in the
+        background (:meth:`_watcher_job`; never waits)."""
+        player = table.seats[seat]
+        if player.blocked or player.user_id is None:
+            return
+        self.ctx.outlet.update_seat(f"{table.key}#seat{seat}", player.user_id,
+                                    partial(self._watcher_job, table.key, seat))
+
+    async def _watcher_job(self, key: str, seat: int) -> bool:
+        """Draw a watching seat's hand from the table's latest state, without the table's lock
+        (the outbox's job); ``False`` when nothing changed or the deal moved on."""
+        table = self.ctx.tables.get(key)
+        if table is None or table.state is None or table.phase != DEAL \
+                or seat >= len(table.seats):
+            return False
+        async with self._hand_lock(key, seat):
+            try:
+                return await self._draw_hand(table, seat, WATCHER, clock=True)
+            except Unreachable:
+                log.info("table %s: seat %s cannot be written to", key, seat)
+                return True  # the seat is marked blocked when it is to act
+
+    def _hand_lock(self, key: str, seat: int) -> asyncio.Lock:
+        return self._hand_locks.setdefault((key, seat), asyncio.Lock())
+
+    async def show_hand(self, table: Table, seat: int, *, clock: bool = True,
+                        rank: int | None = None) -> bool:
         """Send or edit one seat's private hand message where it changed; ``False`` when the
         player's chat is closed to the bot (the seat is marked ``blocked``) (lock held).
 
         A seat that is not to act is not redrawn when only the line saying whom it waits for
         changed (issue 9: one caption edit less per turn and seat). Without ``clock`` (a press
         that may have changed nothing, e.g. Hint saying to pass with nothing selected) the
-        seconds left alone are no reason to edit either: the clock's own marks refresh them."""
+        seconds left alone are no reason to edit either: the clock's own marks refresh them.
+        ``rank``: the outlet's (:data:`bot.game.outlet.PRESSER` …); by default a prompt for a
+        seat to act, else a watcher's."""
+        state = table.state
+        assert state is not None
+        if rank is None:
+            rank = PROMPT if seat in state.to_act else WATCHER
+        try:
+            async with self._hand_lock(table.key, seat):
+                await self._draw_hand(table, seat, rank, clock=clock)
+        except Unreachable:
+            table.seats[seat].blocked = True
+            return False
+        return True
+
+    async def _draw_hand(self, table: Table, seat: int, rank: int, *, clock: bool) -> bool:
+        """:meth:`show_hand`'s drawing (the seat's hand lock held); ``True`` when a request
+        was made.
+
+        Raises:
+            Unreachable: the player's chat is closed to the bot.
+        """
         state = table.state
         assert state is not None
         player = table.seats[seat]
         if player.blocked or player.user_id is None:
-            return True
+            return False
         view = state.view(seat)
         seconds = self._seconds(table)
         drawing = self.hand_drawing(table, view, seconds)
@@ -408,20 +474,16 @@ class DealDriver:
             and not state.autoplay[seat] and not state.escaped[seat]
         drawn = _waiting_signature(drawing) if waiting else drawing.signature
         if table.rendered.get(seat) == drawn:
-            return True
+            return False
         shown_seconds = self._drawn_seconds.get((table.key, seat))
         if not clock and shown_seconds is not None and round(shown_seconds) != round(seconds):
             unchanged = self.hand_drawing(table, view, shown_seconds)
             if table.rendered.get(seat) == (_waiting_signature(unchanged) if waiting
                                             else unchanged.signature):
-                return True
-        try:
-            shown = await self.ctx.outlet.present(
-                player.user_id, table.hand_message_ids[seat], table.hand_photos[seat],
-                table.pictured.get(seat), drawing)
-        except Unreachable:
-            player.blocked = True
-            return False
+                return False
+        shown = await self.ctx.outlet.present(
+            player.user_id, table.hand_message_ids[seat], table.hand_photos[seat],
+            table.pictured.get(seat), drawing, rank=rank)
         if shown is not None:
             table.hand_message_ids[seat], table.hand_photos[seat] = shown
             table.pictured[seat] = drawing.key

@@ -20,6 +20,12 @@ from typing import Protocol
 from bot.game.drawing import Drawing
 from bot.game.timers import Stamp
 
+#: How much a player feels a message being late, most first: the presser's own hand, the
+#: prompt of a seat now to act, the audience's table, a seat that only watches. When the bot's
+#: overall budget cannot carry every request at once, they are sent in this order
+#: (:meth:`Outlet.present` ``rank``).
+PRESSER, PROMPT, AUDIENCE, WATCHER = 0, 1, 2, 3
+
 #: A timer's callback: called with the stamp it was armed with.
 TimerCallback = Callable[[Stamp], Awaitable[None]]
 #: Called once a posted message was sent (:meth:`Outlet.post`), with its message id.
@@ -38,11 +44,13 @@ class Outlet(Protocol):
 
     async def present(
         self, chat_id: int, message_id: int | None, is_photo: bool, shown_key: object,
-        drawing: Drawing, thread_id: int | None = None,
+        drawing: Drawing, thread_id: int | None = None, *, rank: int = AUDIENCE,
     ) -> tuple[int, bool] | None:
         """Make message ``message_id`` (a photo if ``is_photo``, showing the picture of
         ``shown_key``) show ``drawing``, editing in place where possible; returns the id of the
         message that shows it now and whether it is a photo, or ``None`` when it failed (logged).
+        ``rank`` (:data:`PRESSER` … :data:`WATCHER`): how soon it must go when the bot's
+        requests wait for its overall budget.
 
         Raises:
             Unreachable: the chat is closed to the bot.
@@ -53,6 +61,13 @@ class Outlet(Protocol):
         """Ask for the table ``key``'s audience message to be brought up to date: ``job`` runs
         when ``chat_id``'s flood budget allows, reading the table's latest state then; a newer
         request replaces one not yet run (only the latest state is ever sent). Never waits."""
+        ...
+
+    def update_seat(self, key: str, chat_id: int, job: OutboxJob) -> None:
+        """Ask for a seat's private message that only watches (``key`` names it) to be
+        brought up to date in chat ``chat_id``: ``job`` runs in the background after the more
+        wanted requests (:data:`WATCHER`), reading the table's latest state then; a newer
+        request replaces one not yet run. Never waits."""
         ...
 
     async def send(self, chat_id: int, text: str, markup: object = None,
@@ -85,7 +100,9 @@ class Outlet(Protocol):
         ...
 
     async def strip(self, chat_id: int, message_id: int) -> None:
-        """Take a message's keyboard away, leaving its text or picture (failures are logged)."""
+        """Take a message's keyboard away, leaving its text or picture (failures are logged);
+        in a group possibly later, when the chat's flood budget has a slot no other message
+        wants (never waits for it)."""
         ...
 
     async def delete(self, chat_id: int, message_id: int) -> None:
