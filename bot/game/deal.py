@@ -422,7 +422,10 @@ class DealDriver:
         if table is None or table.state is None or table.phase != DEAL \
                 or seat >= len(table.seats):
             return False
-        async with self._hand_lock(key, seat):
+        lock = self._hand_lock(key, seat)
+        if lock.locked():  # being drawn directly, from a state as new as this job's or newer
+            return False
+        async with lock:
             try:
                 return await self._draw_hand(table, seat, WATCHER, clock=True)
             except Unreachable:
@@ -441,12 +444,12 @@ class DealDriver:
         changed (issue 9: one caption edit less per turn and seat). Without ``clock`` (a press
         that may have changed nothing, e.g. Hint saying to pass with nothing selected) the
         seconds left alone are no reason to edit either: the clock's own marks refresh them.
-        ``rank``: the outlet's (:data:`bot.game.outlet.PRESSER` …); by default a prompt for a
-        seat to act, else a watcher's."""
+        ``rank``: the outlet's (:data:`bot.game.outlet.PRESSER` …); by default a prompt's:
+        what is drawn under the table's lock never waits at a watcher's rank."""
         state = table.state
         assert state is not None
         if rank is None:
-            rank = PROMPT if seat in state.to_act else WATCHER
+            rank = PROMPT
         try:
             async with self._hand_lock(table.key, seat):
                 await self._draw_hand(table, seat, rank, clock=clock)
@@ -538,7 +541,18 @@ class DealDriver:
         """Ask the outlet to bring the audience's table message to the current state; the
         outbox runs :meth:`_table_job` when the chat's flood budget allows (never waits)."""
         key = table.key
-        self.ctx.outlet.update_audience(key, table.chat_id, partial(self._table_job, key))
+        self.ctx.outlet.update_audience(key, table.chat_id, _TableJob(self, key))
+
+    async def _prepare_table(self, key: str) -> None:
+        """Render the picture the table's audience message is about to show (the outbox calls
+        this just before the chat's slot): its edit then goes as soon as the slot is there,
+        not a render later (issue 9: the table's lag at the flood limit's floor)."""
+        table = self.ctx.tables.get(key)
+        if table is None or table.state is None or table.phase not in (DEAL, RESULT):
+            return
+        drawing = self.table_drawing(table)
+        if drawing.render is not None and drawing.key != table.pictured.get(TABLE):
+            await self.ctx.outlet.prepare(drawing)
 
     async def _table_job(self, key: str) -> bool:
         """Draw the table's latest state on its audience message, without the table's lock (the
@@ -845,8 +859,8 @@ class DealDriver:
             shown = None if balance is None else beans[seat]
             lines.append(views.outcome_line(points[seat], shown, balance, table.seat_lang(seat)))
         self.outcomes[table.key] = lines
-        for seat in _hand_order(table, presser):
-            await self.show_hand(table, seat)
+        for seat in _hand_order(table, presser):  # every player waits for this one
+            await self.show_hand(table, seat, rank=PRESSER if seat == presser else PROMPT)
 
     def post_result(self, table: Table, points: list[int], beans: list[int],
                     standings: Standings | None = None) -> None:
@@ -977,6 +991,21 @@ def _deal_id(table: Table) -> int:
     """The store's id of the table's running deal (there is one while a deal runs)."""
     assert table.deal_id is not None, f"table {table.key} has no deal"
     return table.deal_id
+
+
+@dataclass(frozen=True)
+class _TableJob:
+    """The outbox's job for a table's audience message (:meth:`DealDriver._table_job`), with
+    :meth:`prepare` for the picture it will draw (:meth:`DealDriver._prepare_table`)."""
+
+    driver: DealDriver
+    key: str
+
+    async def __call__(self) -> bool:
+        return await self.driver._table_job(self.key)
+
+    async def prepare(self) -> None:
+        await self.driver._prepare_table(self.key)
 
 
 def _hand_order(table: Table, first: int | None) -> list[int]:

@@ -31,7 +31,9 @@ TimerCallback = Callable[[Stamp], Awaitable[None]]
 #: Called once a posted message was sent (:meth:`Outlet.post`), with its message id.
 Sent = Callable[[int], Awaitable[None]]
 #: An audience message's job in the outbox: called when the chat's flood budget allows one
-#: call; returns ``False`` when it found nothing to change (the budget is given back).
+#: call; returns ``False`` when it found nothing to change (the budget is given back). A job
+#: may also have an ``async prepare()`` method, called just before the chat's slot comes
+#: (e.g. to render the picture it will send, :meth:`Outlet.prepare`).
 OutboxJob = Callable[[], Awaitable[bool]]
 
 
@@ -68,6 +70,11 @@ class Outlet(Protocol):
         brought up to date in chat ``chat_id``: ``job`` runs in the background after the more
         wanted requests (:data:`WATCHER`), reading the table's latest state then; a newer
         request replaces one not yet run. Never waits."""
+        ...
+
+    async def prepare(self, drawing: Drawing) -> None:
+        """Render ``drawing``'s picture now (kept for a moment), so that showing it soon after
+        needs no render."""
         ...
 
     async def send(self, chat_id: int, text: str, markup: object = None,

@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import heapq
 import itertools
 import logging
 import time
@@ -83,6 +82,8 @@ PREPAID_START: contextvars.ContextVar[float | None] = contextvars.ContextVar(
 #: uses are :data:`bot.game.outlet.PRESSER` … :data:`bot.game.outlet.WATCHER`; unset: the
 #: middle one.
 RANK: contextvars.ContextVar[int] = contextvars.ContextVar("rank", default=2)
+#: Seconds of waiting that make a request one :data:`RANK` more wanted.
+AGING = 2.0
 #: Set by the outbox around a job that took its overall slot already
 #: (:meth:`InFlightWindow.acquire`): the limiter uses it for the job's one request (and sets
 #: this back to ``False``) instead of waiting for another.
@@ -223,7 +224,8 @@ class InFlightWindow:
         self._clock = clock
         self._ends: deque[float] = deque()
         self.in_flight = 0
-        self._queue: list[tuple[int, int, asyncio.Future[None]]] = []  # (rank, order, waiter)
+        #: waiting requests: (rank, when it began to wait, order, waiter)
+        self._queue: list[tuple[int, float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._timer: asyncio.TimerHandle | None = None
 
@@ -248,16 +250,18 @@ class InFlightWindow:
 
     def waiting(self) -> int:
         """Requests waiting for a slot."""
-        return sum(1 for _, _, waiter in self._queue if not waiter.done())
+        return sum(1 for *_, waiter in self._queue if not waiter.done())
 
     async def acquire(self) -> None:
         """Wait until a request may start, and count it as in flight. Waiting requests start
-        lowest :data:`RANK` first, in the order they came within a rank."""
+        lowest :data:`RANK` first, in the order they came within a rank; a request that
+        waited :data:`AGING` seconds counts one rank more wanted (so none waits for ever
+        while more wanted ones keep coming)."""
         if not self._queue and self.used() < self.limit:
             self.in_flight += 1
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._queue, (RANK.get(), next(self._order), waiter))
+        self._queue.append((RANK.get(), time.monotonic(), next(self._order), waiter))
         self._grant()
         try:
             await waiter
@@ -270,14 +274,14 @@ class InFlightWindow:
     def _grant(self) -> None:
         """Let the most wanted waiters start while there is room; wake up again when the
         oldest answer leaves the window (an answer coming back calls this too)."""
-        while self._queue and self.used() < self.limit:
-            _, _, waiter = heapq.heappop(self._queue)
-            if waiter.done():  # cancelled while waiting
-                continue
-            self.in_flight += 1
-            waiter.set_result(None)
-        while self._queue and self._queue[0][2].done():
-            heapq.heappop(self._queue)
+        self._queue = [entry for entry in self._queue if not entry[3].done()]  # cancelled
+        if self._queue and self.used() < self.limit:
+            now = time.monotonic()
+            self._queue.sort(key=lambda entry: (entry[0] - (now - entry[1]) / AGING, entry[2]))
+            while self._queue and self.used() < self.limit:
+                waiter = self._queue.pop(0)[3]
+                self.in_flight += 1
+                waiter.set_result(None)
         if self._queue and self._timer is None and self._ends:
             self._timer = asyncio.get_running_loop().call_later(
                 max(0.001, self.wait_time()), self._woken)

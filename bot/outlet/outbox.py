@@ -47,6 +47,9 @@ log = logging.getLogger(__name__)
 Job = Callable[[], Awaitable[bool]]
 #: Slots of every group window kept free of paced edits (none: other messages go first).
 RESERVE = 0
+#: Seconds before a group job's paced slot when its ``prepare()`` (if it has one: e.g. the
+#: table's picture rendered) is called, so that the request goes when the slot comes.
+PREPARE_AHEAD = 0.2
 #: Ranks of the requests of one chat, most wanted first (see the module docstring).
 URGENT, AUDIENCE, BACKGROUND = 0, 1, 2
 #: The overall :data:`~bot.outlet.limiter.RANK` of the audience's messages (a group's table),
@@ -60,8 +63,9 @@ class Outbox:
     Args:
         window: the group flood window shared with the rate limiter (``None``: no budget).
         min_interval: seconds between two jobs of one key.
-        overall: the bot's overall budget shared with the rate limiter; a ``watcher`` job
-            waits for its slot there before it reads the state (``None``: it does not).
+        overall: the bot's overall budget shared with the rate limiter: a job waits for its
+            slot there (at its rank) before it reads the state, so that what it sends is the
+            latest state however long it waited (``None``: it does not).
     """
 
     def __init__(self, window: SlidingWindow | None, min_interval: float = 0.0,
@@ -86,10 +90,8 @@ class Outbox:
         pending job of ``key``. At a slot of the chat, ``urgent`` jobs (new messages) go
         before the others, ``background`` jobs (tidying) only when no other job of the chat
         is pending (module docstring). A ``watcher`` job (a private message of a seat that
-        only watches: one request) takes its slot of the bot's overall budget at the lowest
-        rank first and reads the state only then, so that what it sends is the latest state
-        however long it waited and a more wanted request never waits behind it. Never
-        waits."""
+        only watches) waits for the bot's overall budget at the lowest rank, after the
+        audience's messages (``overall``). A job makes one request. Never waits."""
         if watcher:
             self._watchers.add(key)
         else:
@@ -157,8 +159,8 @@ class Outbox:
                 await self._pace(window, chat_id, key)
                 await window.acquire(chat_id, self.reserve)
                 start = window.last_start(chat_id)
-            overall = self.overall if key in self._watchers and not group else None
-            if overall is not None:
+            overall = self.overall
+            if overall is not None:  # the state is read once the request can go at once
                 await overall.acquire()
             entry = self._jobs.pop(key, None)  # the latest, taken once the slot is ours
             self._rank.pop(key, None)
@@ -219,12 +221,28 @@ class Outbox:
         """Wait one :meth:`pace` since the chat's last request (this outbox's or any other
         that took a slot of the chat's window), while another request of the chat waits for
         the window (it goes first), and while a more wanted job of the chat is pending
-        (:meth:`_first`)."""
+        (:meth:`_first`); the job is prepared :data:`PREPARE_AHEAD` before its slot."""
+        prepared = False
         while True:
             wait = window.last_start(chat_id) + self.pace(window, chat_id) - window.now()
+            if not prepared and wait <= PREPARE_AHEAD:
+                prepared = True
+                await self._prepare(key)
+                continue
             if wait <= 0 and not window.waiting(chat_id) and self._first(key, chat_id):
                 return
-            await asyncio.sleep(max(wait, 0.01))
+            await asyncio.sleep(max(wait - (0.0 if prepared else PREPARE_AHEAD), 0.01))
+
+    async def _prepare(self, key: str) -> None:
+        """Call the pending job's ``prepare()``, if it has one (failures are logged)."""
+        entry = self._jobs.get(key)
+        prepare = getattr(entry[1], "prepare", None) if entry is not None else None
+        if prepare is None:
+            return
+        try:
+            await prepare()
+        except Exception:
+            log.exception("outbox job for %s failed to prepare", key)
 
     async def caught_up(self) -> None:
         """Wait until every request made so far is shown (its job, or a later one, ran); later

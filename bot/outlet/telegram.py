@@ -77,6 +77,9 @@ class TelegramOutlet:
         finally:
             RANK.reset(ranked)
 
+    async def prepare(self, drawing: Drawing) -> None:
+        await send.picture_of(drawing)
+
     def update_audience(self, key: str, chat_id: int, job: OutboxJob) -> None:
         self.outbox.request(key, chat_id, job)
 

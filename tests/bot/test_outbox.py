@@ -387,3 +387,27 @@ async def test_a_watchers_job_takes_its_budget_first_and_then_draws_the_latest_s
     await outbox.idle()
     assert seen == ["turn 2"]  # one job, drawn from the state when its slot came
     assert overall.in_flight == 0
+
+
+async def test_a_jobs_picture_is_prepared_ahead_so_its_request_goes_when_the_slot_comes():
+    window = SlidingWindow(2, 1.0)  # pace 0.5 s
+    outbox = Outbox(window)
+    events: list[tuple[str, float]] = []
+
+    class Job:
+        async def __call__(self) -> bool:
+            events.append(("run", time.monotonic()))
+            return True
+
+        async def prepare(self) -> None:  # e.g. rendering the table's picture: 0.1 s
+            events.append(("prepare", time.monotonic()))
+            await asyncio.sleep(0.1)
+
+    outbox.request("t", -11, Job())
+    await outbox.idle()
+    first = window.last_start(-11)
+    outbox.request("t", -11, Job())
+    await outbox.idle()
+    assert [name for name, _ in events] == ["prepare", "run", "prepare", "run"]
+    assert events[2][1] < first + 0.5 - 0.05  # drawn before the slot came
+    assert first + 0.5 - 0.01 <= events[3][1] < first + 0.5 + 0.06  # sent when it came
