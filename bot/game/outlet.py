@@ -46,13 +46,14 @@ class Outlet(Protocol):
 
     async def present(
         self, chat_id: int, message_id: int | None, is_photo: bool, shown_key: object,
-        drawing: Drawing, thread_id: int | None = None, *, rank: int = AUDIENCE,
+        drawing: Drawing, thread_id: int | None = None, *, rank: int = PROMPT,
     ) -> tuple[int, bool] | None:
         """Make message ``message_id`` (a photo if ``is_photo``, showing the picture of
         ``shown_key``) show ``drawing``, editing in place where possible; returns the id of the
         message that shows it now and whether it is a photo, or ``None`` when it failed (logged).
         ``rank`` (:data:`PRESSER` … :data:`WATCHER`): how soon it must go when the bot's
-        requests wait for its overall budget.
+        requests wait for its overall budget (by default a prompt's: what is drawn under a
+        lock must not wait behind the outbox's table edits).
 
         Raises:
             Unreachable: the chat is closed to the bot.

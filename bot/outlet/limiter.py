@@ -79,11 +79,13 @@ PREPAID_START: contextvars.ContextVar[float | None] = contextvars.ContextVar(
 
 #: How much a player feels the request about to be made, for the bot's overall budget: lower
 #: ranks start first when requests wait for it (:class:`InFlightWindow`). The ranks the game
-#: uses are :data:`bot.game.outlet.PRESSER` … :data:`bot.game.outlet.WATCHER`; unset: the
-#: middle one.
-RANK: contextvars.ContextVar[int] = contextvars.ContextVar("rank", default=2)
-#: Seconds of waiting that make a request one :data:`RANK` more wanted.
-AGING = 2.0
+#: uses are :data:`bot.game.outlet.PRESSER` … :data:`bot.game.outlet.WATCHER`; unset: a
+#: prompt's (1): whatever is sent under a table's lock (a notice, a lobby) goes before the
+#: outbox's table edits (2) and watchers' hands (3), which wait holding nothing.
+RANK: contextvars.ContextVar[int] = contextvars.ContextVar("rank", default=1)
+#: Seconds of waiting that make a request one :data:`RANK` more wanted: long enough that a
+#: saturated token still serves the presses first, short enough that none waits for ever.
+AGING = 10.0
 #: Set by the outbox around a job that took its overall slot already
 #: (:meth:`InFlightWindow.acquire`): the limiter uses it for the job's one request (and sets
 #: this back to ``False``) instead of waiting for another.

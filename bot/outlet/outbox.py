@@ -199,7 +199,7 @@ class Outbox:
         """Seconds from the chat's last request to its next paced edit: the shortest even
         spacing of the edits from then on that never finds the window full, given the
         requests in it now (edits, results, lobbies, notices, each counted until it leaves the
-        window). ``window.period / limit`` (≈ 3.05 s at 20 per 61 s) when the window holds
+        window). ``window.period / limit`` (≈ 3.005 s at 20 per 60.1 s) when the window holds
         only evenly paced edits; longer while other messages use part of the budget, back to
         that as they leave the window. ``reserve`` slots, if any, are left out of the limit.
 

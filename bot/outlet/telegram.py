@@ -20,7 +20,7 @@ from telegram.ext import CallbackContext, JobQueue
 
 from bot import photos
 from bot.game.drawing import Drawing
-from bot.game.outlet import AUDIENCE, OutboxJob, Sent, TimerCallback, Unreachable
+from bot.game.outlet import PROMPT, OutboxJob, Sent, TimerCallback, Unreachable
 from bot.game.timers import Stamp
 from bot.outlet import send
 from bot.outlet.limiter import RANK, is_group
@@ -61,7 +61,7 @@ class TelegramOutlet:
 
     async def present(
         self, chat_id: int, message_id: int | None, is_photo: bool, shown_key: object,
-        drawing: Drawing, thread_id: int | None = None, *, rank: int = AUDIENCE,
+        drawing: Drawing, thread_id: int | None = None, *, rank: int = PROMPT,
     ) -> tuple[int, bool] | None:
         key = shown_key if isinstance(shown_key, Hashable) else None
         discard = partial(self._tidy_delete, chat_id) if is_group(chat_id) else None

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from telegram.error import RetryAfter
 
+from bot.outlet import limiter
 from bot.outlet.limiter import RANK, ChatRateLimiter, InFlightWindow, SlidingWindow, is_group
 from bot.outlet.outbox import Outbox
 
@@ -411,3 +412,29 @@ async def test_a_jobs_picture_is_prepared_ahead_so_its_request_goes_when_the_slo
     assert [name for name, _ in events] == ["prepare", "run", "prepare", "run"]
     assert events[2][1] < first + 0.5 - 0.05  # drawn before the slot came
     assert first + 0.5 - 0.01 <= events[3][1] < first + 0.5 + 0.06  # sent when it came
+
+
+async def test_a_request_that_waited_long_overtakes_fresher_more_wanted_ones(monkeypatch):
+    """Ranks age (limiter.AGING): under a token that never catches up a watcher's edit still
+    goes, and nothing drawn under a table's lock waits for ever."""
+    monkeypatch.setattr(limiter, "AGING", 0.05)
+    window = InFlightWindow(1, 0.05)
+    await window.acquire()
+    started: list[str] = []
+
+    async def ask(rank: int, name: str) -> None:
+        token = RANK.set(rank)
+        try:
+            await window.acquire()
+        finally:
+            RANK.reset(token)
+        started.append(name)
+        window.release()
+
+    watcher = asyncio.create_task(ask(3, "watcher"))
+    await asyncio.sleep(0.3)  # six ranks' worth of waiting
+    presser = asyncio.create_task(ask(0, "presser"))
+    await asyncio.sleep(0.01)
+    window.release()
+    await asyncio.gather(watcher, presser)
+    assert started == ["watcher", "presser"]
