@@ -33,7 +33,7 @@ from bot.game import timers
 from bot.game.config import TableConfig
 from bot.game.context import GameContext
 from bot.game.drawing import Drawing
-from bot.game.outlet import Unreachable
+from bot.game.outlet import PRESSER, PROMPT, WATCHER, Unreachable
 from bot.game.table import DEAL, RESULT, Table
 from bot.i18n import t
 from bot.rooms import preset_name
@@ -163,6 +163,9 @@ class DealDriver:
         self.outcomes: dict[str, list[str | None]] = {}
         #: Per table key, the match deal's result asked to be posted, done once it was sent.
         self._match_posts: dict[str, asyncio.Future[None]] = {}
+        #: (table key, seat): held while the seat's hand message is drawn and sent, so that a
+        #: watcher's edit in the background and a direct one never overtake each other.
+        self._hand_locks: dict[tuple[str, int], asyncio.Lock] = {}
 
     # --- Starting a deal -----------------------------------------------------------------------
 
@@ -376,7 +379,13 @@ class DealDriver:
         audience's table message up to date (asked for right after the presser's own hand, so it
         is drawn while the other hands are); withdraw "your turn" notices of seats no longer to
         act. Returns the seats whose private chat is closed to the bot (marked ``blocked``)
-        (lock held)."""
+        (lock held).
+
+        The presser's hand and the prompts of the seats now to act are sent before this
+        returns (the turn's clock starts when its prompt was sent); the hands of seats that
+        only watch are brought up to date in the background (:meth:`update_watcher`): under
+        a busy bot budget they wait behind every presser, prompt and table, and show the latest
+        state when they go, never one that a later press made stale."""
         state = table.state
         assert state is not None
         blocked = []
@@ -385,26 +394,86 @@ class DealDriver:
         for i, seat in enumerate(order):
             if i == presser:  # the audience's message, drawn alongside the other hands
                 self.update_table(table)
-            if not await self.show_hand(table, seat):
+            if seat != first and self._watching(table, seat):
+                self.update_watcher(table, seat)
+            elif not await self.show_hand(table, seat, rank=PRESSER if seat == first else None):
                 blocked.append(seat)
         if len(order) == presser:
             self.update_table(table)
         await self._withdraw_notices(table)
         return blocked
 
-    async def show_hand(self, table: Table, seat: int, *, clock: bool = True) -> bool:
+    @staticmethod
+    def _watching(table: Table, seat: int) -> bool:
+        """The seat only watches the running deal (not to act, its hand message sent)."""
+        state = table.state
+        return state is not None and state.phase in ACTIVE and seat not in state.to_act \
+            and seat < len(table.hand_message_ids) and table.hand_message_ids[seat] is not None
+
+    def update_watcher(self, table: Table, seat: int) -> None:
+        """Ask the outlet to bring a watching seat's hand message to the table's state in the
+        background (:meth:`_watcher_job`; never waits)."""
+        player = table.seats[seat]
+        if player.blocked or player.user_id is None:
+            return
+        self.ctx.outlet.update_seat(f"{table.key}#seat{seat}", player.user_id,
+                                    partial(self._watcher_job, table.key, seat))
+
+    async def _watcher_job(self, key: str, seat: int) -> bool:
+        """Draw a watching seat's hand from the table's latest state, without the table's lock
+        (the outbox's job); ``False`` when nothing changed or the deal moved on."""
+        table = self.ctx.tables.get(key)
+        if table is None or table.state is None or table.phase != DEAL \
+                or seat >= len(table.seats):
+            return False
+        lock = self._hand_lock(key, seat)
+        if lock.locked():  # being drawn directly, from a state as new as this job's or newer
+            return False
+        async with lock:
+            try:
+                return await self._draw_hand(table, seat, WATCHER, clock=True)
+            except Unreachable:
+                log.info("table %s: seat %s cannot be written to", key, seat)
+                return True  # the seat is marked blocked when it is to act
+
+    def _hand_lock(self, key: str, seat: int) -> asyncio.Lock:
+        return self._hand_locks.setdefault((key, seat), asyncio.Lock())
+
+    async def show_hand(self, table: Table, seat: int, *, clock: bool = True,
+                        rank: int | None = None) -> bool:
         """Send or edit one seat's private hand message where it changed; ``False`` when the
         player's chat is closed to the bot (the seat is marked ``blocked``) (lock held).
 
         A seat that is not to act is not redrawn when only the line saying whom it waits for
         changed (issue 9: one caption edit less per turn and seat). Without ``clock`` (a press
         that may have changed nothing, e.g. Hint saying to pass with nothing selected) the
-        seconds left alone are no reason to edit either: the clock's own marks refresh them."""
+        seconds left alone are no reason to edit either: the clock's own marks refresh them.
+        ``rank``: the outlet's (:data:`bot.game.outlet.PRESSER` …); by default a prompt's:
+        what is drawn under the table's lock never waits at a watcher's rank."""
+        state = table.state
+        assert state is not None
+        if rank is None:
+            rank = PROMPT
+        try:
+            async with self._hand_lock(table.key, seat):
+                await self._draw_hand(table, seat, rank, clock=clock)
+        except Unreachable:
+            table.seats[seat].blocked = True
+            return False
+        return True
+
+    async def _draw_hand(self, table: Table, seat: int, rank: int, *, clock: bool) -> bool:
+        """:meth:`show_hand`'s drawing (the seat's hand lock held); ``True`` when a request
+        was made.
+
+        Raises:
+            Unreachable: the player's chat is closed to the bot.
+        """
         state = table.state
         assert state is not None
         player = table.seats[seat]
         if player.blocked or player.user_id is None:
-            return True
+            return False
         view = state.view(seat)
         seconds = self._seconds(table)
         drawing = self.hand_drawing(table, view, seconds)
@@ -412,20 +481,16 @@ class DealDriver:
             and not state.autoplay[seat] and not state.escaped[seat]
         drawn = _waiting_signature(drawing) if waiting else drawing.signature
         if table.rendered.get(seat) == drawn:
-            return True
+            return False
         shown_seconds = self._drawn_seconds.get((table.key, seat))
         if not clock and shown_seconds is not None and round(shown_seconds) != round(seconds):
             unchanged = self.hand_drawing(table, view, shown_seconds)
             if table.rendered.get(seat) == (_waiting_signature(unchanged) if waiting
                                             else unchanged.signature):
-                return True
-        try:
-            shown = await self.ctx.outlet.present(
-                player.user_id, table.hand_message_ids[seat], table.hand_photos[seat],
-                table.pictured.get(seat), drawing)
-        except Unreachable:
-            player.blocked = True
-            return False
+                return False
+        shown = await self.ctx.outlet.present(
+            player.user_id, table.hand_message_ids[seat], table.hand_photos[seat],
+            table.pictured.get(seat), drawing, rank=rank)
         if shown is not None:
             table.hand_message_ids[seat], table.hand_photos[seat] = shown
             table.pictured[seat] = drawing.key
@@ -480,7 +545,18 @@ class DealDriver:
         """Ask the outlet to bring the audience's table message to the current state; the
         outbox runs :meth:`_table_job` when the chat's flood budget allows (never waits)."""
         key = table.key
-        self.ctx.outlet.update_audience(key, table.chat_id, partial(self._table_job, key))
+        self.ctx.outlet.update_audience(key, table.chat_id, _TableJob(self, key))
+
+    async def _prepare_table(self, key: str) -> None:
+        """Render the picture the table's audience message is about to show (the outbox calls
+        this just before the chat's slot): its edit then goes as soon as the slot is there,
+        not a render later (issue 9: the table's lag at the flood limit's floor)."""
+        table = self.ctx.tables.get(key)
+        if table is None or table.state is None or table.phase not in (DEAL, RESULT):
+            return
+        drawing = self.table_drawing(table)
+        if drawing.render is not None and drawing.key != table.pictured.get(TABLE):
+            await self.ctx.outlet.prepare(drawing)
 
     async def _table_job(self, key: str) -> bool:
         """Draw the table's latest state on its audience message, without the table's lock (the
@@ -789,8 +865,8 @@ class DealDriver:
             shown = None if balance is None else beans[seat]
             lines.append(views.outcome_line(points[seat], shown, balance, table.seat_lang(seat)))
         self.outcomes[table.key] = lines
-        for seat in _hand_order(table, presser):
-            await self.show_hand(table, seat)
+        for seat in _hand_order(table, presser):  # every player waits for this one
+            await self.show_hand(table, seat, rank=PRESSER if seat == presser else PROMPT)
 
     def post_result(self, table: Table, points: list[int], beans: list[int],
                     standings: Standings | None = None) -> None:
@@ -944,6 +1020,21 @@ def _deal_id(table: Table) -> int:
     """The store's id of the table's running deal (there is one while a deal runs)."""
     assert table.deal_id is not None, f"table {table.key} has no deal"
     return table.deal_id
+
+
+@dataclass(frozen=True)
+class _TableJob:
+    """The outbox's job for a table's audience message (:meth:`DealDriver._table_job`), with
+    :meth:`prepare` for the picture it will draw (:meth:`DealDriver._prepare_table`)."""
+
+    driver: DealDriver
+    key: str
+
+    async def __call__(self) -> bool:
+        return await self.driver._table_job(self.key)
+
+    async def prepare(self) -> None:
+        await self.driver._prepare_table(self.key)
 
 
 def _hand_order(table: Table, first: int | None) -> list[int]:

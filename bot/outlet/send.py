@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from contextvars import ContextVar
 
 from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message
@@ -126,6 +126,7 @@ async def present(
     shown_key: Hashable | None,
     drawing: Drawing,
     thread_id: int | None = None,
+    discard: Callable[[int], None] | None = None,
 ) -> tuple[int, bool]:
     """Make message ``message_id`` (a photo if ``is_photo``, showing the picture of
     ``shown_key``) show ``drawing``; returns the id of the message that shows it now and
@@ -133,7 +134,8 @@ async def present(
 
     Edits in place where Telegram allows it. A new message is sent (into forum topic
     ``thread_id``) when there is none, when the message cannot be edited any more (deleted), or
-    when it changes between text and photo; the old message is then deleted.
+    when it changes between text and photo; the old message is then deleted (handed to
+    ``discard`` instead when given, e.g. to delete it when the chat's budget has room).
 
     Raises:
         telegram.error.TelegramError: as Telegram answered to a send (the caller decides what
@@ -159,6 +161,8 @@ async def present(
                                           drawing.markup, thread_id)
     else:
         message = await send_text(bot, chat_id, drawing.text, drawing.markup, thread_id)
-    if message_id is not None:
+    if message_id is not None and discard is not None:
+        discard(message_id)
+    elif message_id is not None:
         await delete_quietly(bot, chat_id, message_id)
     return message.message_id, drawing.render is not None

@@ -73,7 +73,7 @@ async def start_worker(application: App) -> Worker:
     window: SlidingWindow | None = None
     if isinstance(limiter, ChatRateLimiter):
         limiter.window = window = SharedWindow(shared, limiter.window.limit,
-                                               limiter.window.period)
+                                               limiter.start_period)
         limiter.overall = SharedOverall(shared, limiter.overall.limit, limiter.overall.period)
     lease = settings.worker_lease
     db_timers = DbTimers(data.store, shared, lease=lease, watch=lease * WATCH_LEASES)
