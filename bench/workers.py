@@ -1,7 +1,7 @@
 """Webhook workers on PostgreSQL against the single-process SQLite bot (issue 16, "Measured").
 
     python bench/workers.py [--tables 10,50,200] [--workers 1,2,4] [--deals 1] [--think 0.6]
-                            [--seed 9] [--timeout 600] [--no-sqlite]
+                            [--seed 9] [--timeout 600] [--no-sqlite] [--worker-env K=V ...]
 
 For every table count it runs the single-process SQLite bot as bench/latency.py does (long
 polling, its own process), then for every worker count N: a fresh database on a PostgreSQL server
@@ -18,7 +18,9 @@ settled and settled per minute, 429 answers, Bot API calls per deal, CPU seconds
 bot's processes together, from /proc; the PostgreSQL server's own apart), the run's wall seconds,
 the requests to chats per second (the token's budget: 30), the CPU cores the bot and the database
 used on average (CPU seconds / wall seconds: true also of a run that did not finish) and the
-machine's load average when it ended (the machine may be shared), errors. A run stopped by
+machine's load average when it ended (the machine may be shared), errors. ``--worker-env K=V``
+(repeatable) adds a setting to every worker's environment (e.g. ``PYTHONPATH`` with a tracer
+of one's own in front). A run stopped by
 ``--timeout`` prints what it got (presses answered so far; deals settled by then). Linux only.
 """
 
@@ -158,7 +160,8 @@ async def run_workers(server: PostgresServer, tables: int, workers: int,
     url = await server.create_database()
     workdir = tempfile.mkdtemp(prefix="ddz-workers-")  # kept: the workers' logs
     processes = [WorkerProcess(api.token, api.base_url, url, Path(workdir), f"w{i}",
-                               {"LOG_LEVEL": args.log_level, "WORKER_LEASE": "10"})
+                               {"LOG_LEVEL": args.log_level, "WORKER_LEASE": "10",
+                                **dict(pair.split("=", 1) for pair in args.worker_env)})
                  for i in range(workers)]
     try:
         for process in processes:
@@ -233,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=600.0)
     parser.add_argument("--no-sqlite", action="store_true", help="skip the SQLite baseline")
     parser.add_argument("--log-level", default="WARNING", help="the workers' LOG_LEVEL")
+    parser.add_argument("--worker-env", action="append", default=[], metavar="K=V",
+                        help="a setting added to every worker's environment (repeatable)")
     return asyncio.run(main_async(parser.parse_args(argv)))
 
 

@@ -119,8 +119,9 @@ async def _post_init(application: App) -> None:
     limiter = application.bot.rate_limiter
     window = limiter.window if isinstance(limiter, ChatRateLimiter) else None
     assert application.job_queue is not None, "python-telegram-bot[job-queue] is required"
+    overall = limiter.overall if isinstance(limiter, ChatRateLimiter) else None
     data.outlet = TelegramOutlet(application.bot, application.job_queue, data.photo_cache,
-                                 Outbox(window, settings.table_edit_interval))
+                                 Outbox(window, settings.table_edit_interval, overall=overall))
     data.game = Game(data.store, settings, data.outlet, bot_username=application.bot.username)
     await set_commands(application)
     await data.game.restore()

@@ -55,6 +55,10 @@ CONFIRM_LEAVE = "Q"
 PLAY_AGAIN = "G"
 MATCH_OPTION = "O"
 
+#: The ``/start`` argument of a lobby's "join in the private chat" link, before its token
+#: (``t.me/<bot>?start=join_<token>``).
+JOIN_LINK = "join_"
+
 #: A match lobby's options with −/+ buttons (see :mod:`bot.match_views`).
 MATCH_OPTIONS = ("deals", "chips", "base", "time", "rise", "fee")
 

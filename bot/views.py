@@ -140,7 +140,7 @@ def lobby_view(
         [_button(t("btn.close", lang), cb.LOBBY, table.token, 0, "close")],
     ]
     if table.join_link and bot_username:
-        url = f"https://t.me/{bot_username}?start=join_{table.token}"
+        url = f"https://t.me/{bot_username}?start={cb.JOIN_LINK}{table.token}"
         rows.append([InlineKeyboardButton(t("btn.open_private", lang), url=url)])
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 

@@ -75,6 +75,7 @@ from bot.store import (
     ChallengeRecord,
     ChallengeRefused,
     Settlement,
+    Store,
     StoreError,
 )
 from engine import DealState
@@ -610,8 +611,15 @@ class Challenges:
     def _announce(self, record: ChallengeRecord, board: list[Standing],
                   paid: Mapping[int, int]) -> None:
         """Post the final ranking with the revealed seed (in the background), or for a
-        cancelled challenge who cancelled it and the refunds; once sent, the store marks it
-        posted, so a restart posts a ranking that was not sent yet."""
+        cancelled challenge who cancelled it and the refunds: **at most once**, with recovery
+        (issue 16). Right before it is sent its posting is claimed in the store
+        (:meth:`Store.claim_announcement`): a second poster (another worker, a worker's sweep,
+        the watchdog) finds it claimed and sends nothing, also when the first died after
+        sending it and before recording it sent. A ranking that was not sent yet (its worker
+        died with it waiting for the group's flood budget, or the send failed: the claim is
+        given back) is posted by the next one (a restart, the watchdog, a starting worker's
+        sweep). Only a worker killed during the very request leaves it unknown; then it is
+        not posted again (exactly once cannot be had: the Bot API has no idempotent send)."""
         cid = record.challenge_id
         lang = str(record.options["lang"])
         result = record.result or {}
@@ -626,7 +634,8 @@ class Challenges:
             await self.ctx.store.announce_challenge(cid)
 
         self.ctx.outlet.post(f"{challenge_lock(cid)}#final", record.chat_id, Drawing(text, None),
-                             record.thread_id, sent=sent)
+                             record.thread_id, sent=sent,
+                             claim=_Announcement(self.ctx.store, cid))
 
     async def _stop_deals(self, challenge_id: int, told: str = "challenge.stopped") -> None:
         """Stop every running deal of the challenge (the window closed, or it was cancelled:
@@ -690,6 +699,20 @@ class Challenges:
             else:
                 self._arm_close(record)
                 self.refresh_board(record.challenge_id)
+
+
+class _Announcement:
+    """The claim on posting a challenge's final ranking (:class:`bot.game.outlet.Claim`)."""
+
+    def __init__(self, store: Store, challenge_id: int) -> None:
+        self.store = store
+        self.challenge_id = challenge_id
+
+    async def take(self) -> bool:
+        return await self.store.claim_announcement(self.challenge_id)
+
+    async def give_back(self) -> None:
+        await self.store.release_announcement(self.challenge_id)
 
 
 def _paid(record: ChallengeRecord) -> dict[int, int]:

@@ -33,7 +33,7 @@ from bot.game import timers
 from bot.game.config import TableConfig
 from bot.game.context import GameContext
 from bot.game.drawing import Drawing
-from bot.game.outlet import Unreachable
+from bot.game.outlet import PRESSER, PROMPT, WATCHER, Unreachable
 from bot.game.table import DEAL, RESULT, Table
 from bot.i18n import t
 from bot.rooms import preset_name
@@ -65,6 +65,8 @@ AUTOPLAY_LEVEL = "hard"
 TABLE = "table"
 #: Redeals in a row (everybody passed) after which a table closes rather than deal forever.
 MAX_REDEALS = 10
+#: Seconds a match waits for a deal's result to be sent before it deals on.
+MATCH_RESULT_WAIT = 30.0
 #: Seconds after which a result that was not sent yet (``Table.result_due``) is posted again.
 RESULT_RETRY_SECONDS = 30.0
 
@@ -159,6 +161,11 @@ class DealDriver:
         #: Per table key, each seat's last line once its deal is settled
         #: (:func:`bot.views.outcome_line`: won or lost, points, beans, balance).
         self.outcomes: dict[str, list[str | None]] = {}
+        #: Per table key, the match deal's result asked to be posted, done once it was sent.
+        self._match_posts: dict[str, asyncio.Future[None]] = {}
+        #: (table key, seat): held while the seat's hand message is drawn and sent, so that a
+        #: watcher's edit in the background and a direct one never overtake each other.
+        self._hand_locks: dict[tuple[str, int], asyncio.Lock] = {}
 
     # --- Starting a deal -----------------------------------------------------------------------
 
@@ -375,7 +382,13 @@ class DealDriver:
         audience's table message up to date (asked for right after the presser's own hand, so it
         is drawn while the other hands are); withdraw "your turn" notices of seats no longer to
         act. Returns the seats whose private chat is closed to the bot (marked ``blocked``)
-        (lock held)."""
+        (lock held).
+
+        The presser's hand and the prompts of the seats now to act are sent before this
+        returns (the turn's clock starts when its prompt was sent); the hands of seats that
+        only watch are brought up to date in the background (:meth:`update_watcher`): under
+        a busy bot budget they wait behind every presser, prompt and table, and show the latest
+        state when they go, never one that a later press made stale."""
         state = table.state
         assert state is not None
         blocked = []
@@ -384,26 +397,86 @@ class DealDriver:
         for i, seat in enumerate(order):
             if i == presser:  # the audience's message, drawn alongside the other hands
                 self.update_table(table)
-            if not await self.show_hand(table, seat):
+            if seat != first and self._watching(table, seat):
+                self.update_watcher(table, seat)
+            elif not await self.show_hand(table, seat, rank=PRESSER if seat == first else None):
                 blocked.append(seat)
         if len(order) == presser:
             self.update_table(table)
         await self._withdraw_notices(table)
         return blocked
 
-    async def show_hand(self, table: Table, seat: int, *, clock: bool = True) -> bool:
+    @staticmethod
+    def _watching(table: Table, seat: int) -> bool:
+        """The seat only watches the running deal (not to act, its hand message sent)."""
+        state = table.state
+        return state is not None and state.phase in ACTIVE and seat not in state.to_act \
+            and seat < len(table.hand_message_ids) and table.hand_message_ids[seat] is not None
+
+    def update_watcher(self, table: Table, seat: int) -> None:
+        """Ask the outlet to bring a watching seat's hand message to the table's state in the
+        background (:meth:`_watcher_job`; never waits)."""
+        player = table.seats[seat]
+        if player.blocked or player.user_id is None:
+            return
+        self.ctx.outlet.update_seat(f"{table.key}#seat{seat}", player.user_id,
+                                    partial(self._watcher_job, table.key, seat))
+
+    async def _watcher_job(self, key: str, seat: int) -> bool:
+        """Draw a watching seat's hand from the table's latest state, without the table's lock
+        (the outbox's job); ``False`` when nothing changed or the deal moved on."""
+        table = self.ctx.tables.get(key)
+        if table is None or table.state is None or table.phase != DEAL \
+                or seat >= len(table.seats):
+            return False
+        lock = self._hand_lock(key, seat)
+        if lock.locked():  # being drawn directly, from a state as new as this job's or newer
+            return False
+        async with lock:
+            try:
+                return await self._draw_hand(table, seat, WATCHER, clock=True)
+            except Unreachable:
+                log.info("table %s: seat %s cannot be written to", key, seat)
+                return True  # the seat is marked blocked when it is to act
+
+    def _hand_lock(self, key: str, seat: int) -> asyncio.Lock:
+        return self._hand_locks.setdefault((key, seat), asyncio.Lock())
+
+    async def show_hand(self, table: Table, seat: int, *, clock: bool = True,
+                        rank: int | None = None) -> bool:
         """Send or edit one seat's private hand message where it changed; ``False`` when the
         player's chat is closed to the bot (the seat is marked ``blocked``) (lock held).
 
         A seat that is not to act is not redrawn when only the line saying whom it waits for
         changed (issue 9: one caption edit less per turn and seat). Without ``clock`` (a press
         that may have changed nothing, e.g. Hint saying to pass with nothing selected) the
-        seconds left alone are no reason to edit either: the clock's own marks refresh them."""
+        seconds left alone are no reason to edit either: the clock's own marks refresh them.
+        ``rank``: the outlet's (:data:`bot.game.outlet.PRESSER` …); by default a prompt's:
+        what is drawn under the table's lock never waits at a watcher's rank."""
+        state = table.state
+        assert state is not None
+        if rank is None:
+            rank = PROMPT
+        try:
+            async with self._hand_lock(table.key, seat):
+                await self._draw_hand(table, seat, rank, clock=clock)
+        except Unreachable:
+            table.seats[seat].blocked = True
+            return False
+        return True
+
+    async def _draw_hand(self, table: Table, seat: int, rank: int, *, clock: bool) -> bool:
+        """:meth:`show_hand`'s drawing (the seat's hand lock held); ``True`` when a request
+        was made.
+
+        Raises:
+            Unreachable: the player's chat is closed to the bot.
+        """
         state = table.state
         assert state is not None
         player = table.seats[seat]
         if player.blocked or player.user_id is None:
-            return True
+            return False
         view = state.view(seat)
         seconds = self._seconds(table)
         drawing = self.hand_drawing(table, view, seconds)
@@ -411,20 +484,16 @@ class DealDriver:
             and not state.autoplay[seat] and not state.escaped[seat]
         drawn = _waiting_signature(drawing) if waiting else drawing.signature
         if table.rendered.get(seat) == drawn:
-            return True
+            return False
         shown_seconds = self._drawn_seconds.get((table.key, seat))
         if not clock and shown_seconds is not None and round(shown_seconds) != round(seconds):
             unchanged = self.hand_drawing(table, view, shown_seconds)
             if table.rendered.get(seat) == (_waiting_signature(unchanged) if waiting
                                             else unchanged.signature):
-                return True
-        try:
-            shown = await self.ctx.outlet.present(
-                player.user_id, table.hand_message_ids[seat], table.hand_photos[seat],
-                table.pictured.get(seat), drawing)
-        except Unreachable:
-            player.blocked = True
-            return False
+                return False
+        shown = await self.ctx.outlet.present(
+            player.user_id, table.hand_message_ids[seat], table.hand_photos[seat],
+            table.pictured.get(seat), drawing, rank=rank)
         if shown is not None:
             table.hand_message_ids[seat], table.hand_photos[seat] = shown
             table.pictured[seat] = drawing.key
@@ -479,7 +548,18 @@ class DealDriver:
         """Ask the outlet to bring the audience's table message to the current state; the
         outbox runs :meth:`_table_job` when the chat's flood budget allows (never waits)."""
         key = table.key
-        self.ctx.outlet.update_audience(key, table.chat_id, partial(self._table_job, key))
+        self.ctx.outlet.update_audience(key, table.chat_id, _TableJob(self, key))
+
+    async def _prepare_table(self, key: str) -> None:
+        """Render the picture the table's audience message is about to show (the outbox calls
+        this just before the chat's slot): its edit then goes as soon as the slot is there,
+        not a render later (issue 9: the table's lag at the flood limit's floor)."""
+        table = self.ctx.tables.get(key)
+        if table is None or table.state is None or table.phase not in (DEAL, RESULT):
+            return
+        drawing = self.table_drawing(table)
+        if drawing.render is not None and drawing.key != table.pictured.get(TABLE):
+            await self.ctx.outlet.prepare(drawing)
 
     async def _table_job(self, key: str) -> bool:
         """Draw the table's latest state on its audience message, without the table's lock (the
@@ -744,8 +824,10 @@ class DealDriver:
         table.phase = RESULT
         table.deadline = None
         match = self._hook(table)
-        # a match's result is posted once, with its standings; the match deals on at once
-        table.result_due = match is None
+        # a match's result is posted once, with its standings, before the match deals on; it
+        # is due until then (stored with the settlement: a worker that dies in between leaves
+        # it to the next, :meth:`bot.game.matches.Matches.resume`)
+        table.result_due = match is None or table.match_id is not None
         if match is None:
             table.offer_again(time.time() + ctx.settings.lobby_timeout)
         ctx.tables.retoken(table)
@@ -791,8 +873,8 @@ class DealDriver:
                 points[seat], shown, balance, table.seat_lang(seat), won=won,
                 penalized=result is not None and seat in result.autoplay_penalized))
         self.outcomes[table.key] = lines
-        for seat in _hand_order(table, presser):
-            await self.show_hand(table, seat)
+        for seat in _hand_order(table, presser):  # every player waits for this one
+            await self.show_hand(table, seat, rank=PRESSER if seat == presser else PROMPT)
 
     def post_result(self, table: Table, points: list[int], beans: list[int],
                     standings: Standings | None = None) -> None:
@@ -829,7 +911,15 @@ class DealDriver:
         else:
             drawing = Drawing(text, markup)
         if standings is not None:
-            self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id)
+            posted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._match_posts[table.key] = posted
+
+            async def match_sent(message_id: int) -> None:
+                if not posted.done():
+                    posted.set_result(None)
+
+            self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id,
+                                 sent=match_sent)
             return
         deal_id = table.deal_id
 
@@ -857,10 +947,25 @@ class DealDriver:
         self.ctx.outlet.arm(timers.RESULT, timers.Stamp(table.key, table.token),
                             time.time() + RESULT_RETRY_SECONDS, retry)
 
+    async def match_result_sent(self, table: Table, timeout: float = MATCH_RESULT_WAIT) -> None:
+        """Wait until the match deal's result asked for last at ``table`` was sent (at most
+        ``timeout`` seconds: a send that failed is only logged) (lock held)."""
+        posted = self._match_posts.pop(table.key, None)
+        if posted is None:
+            return
+        try:
+            await asyncio.wait_for(posted, timeout)
+        except TimeoutError:
+            log.warning("table %s: the match result was not sent in %.0f s; dealing on",
+                        table.key, timeout)
+
     async def post_due_result(self, table: Table) -> None:
         """Post the stored result of the table's last deal, still due (``result_due``: after a
         restart, or in a group's new supergroup) (lock held): points and beans as settled; a
-        practice deal (cancelled, nobody paid) shows its points and no beans."""
+        practice deal (cancelled, nobody paid) shows its points and no beans. A match's is
+        posted by the match, with its standings, before it deals on (:meth:`Matches.resume`)."""
+        if table.match_id is not None:
+            return
         if table.deal_id is None:
             table.result_due = False
             return
@@ -923,6 +1028,21 @@ def _deal_id(table: Table) -> int:
     """The store's id of the table's running deal (there is one while a deal runs)."""
     assert table.deal_id is not None, f"table {table.key} has no deal"
     return table.deal_id
+
+
+@dataclass(frozen=True)
+class _TableJob:
+    """The outbox's job for a table's audience message (:meth:`DealDriver._table_job`), with
+    :meth:`prepare` for the picture it will draw (:meth:`DealDriver._prepare_table`)."""
+
+    driver: DealDriver
+    key: str
+
+    async def __call__(self) -> bool:
+        return await self.driver._table_job(self.key)
+
+    async def prepare(self) -> None:
+        await self.driver._prepare_table(self.key)
 
 
 def _hand_order(table: Table, first: int | None) -> list[int]:

@@ -136,15 +136,24 @@ class Matches:
         settlement = await self.ctx.store.settle_match_deal(
             match_id, table.deal_id, list(result.points), state.to_json(), _json(after),
             seat_facts(state), version=state.version, table=table.to_dict())
-        names = await self._seat_names(match_id)
+        return settlement, await self._standings(table, after)
+
+    async def _standings(self, table: Table, state: MatchState) -> Standings:
+        """The standings (text and picture) of the match in ``state`` for a result message."""
+        names = await self._seat_names(_match_id(table))
         now = self.clock()
-        return settlement, Standings(match_views.standings_text(after, names, table.lang, now),
-                                     match_views.standings_scene(after, names, table.lang, now))
+        return Standings(match_views.standings_text(state, names, table.lang, now),
+                         match_views.standings_scene(state, names, table.lang, now))
 
     async def deal_over(self, table: Table) -> None:
-        """After a match deal's result (lock held): seats that left are played by the AI from
-        now on (the leaver is free to go), then the next deal is dealt, or the match ends."""
+        """After a match deal's result (lock held): once the result was sent (issue 16: it is
+        due until then, ``Table.result_due``, so a worker that dies before leaves it to the
+        next), seats that left are played by the AI from now on (the leaver is free to go),
+        then the next deal is dealt, or the match ends."""
         match_id = _match_id(table)
+        if table.result_due:
+            await self.deals.match_result_sent(table)
+            table.result_due = False
         state = await self._state(match_id)
         if state.is_over(self.clock()):
             await self._finish(table, state)
@@ -237,15 +246,34 @@ class Matches:
 
     async def resume(self, table: Table) -> None:
         """A match's table left between two deals (its worker died after the deal was settled,
-        or the bot stopped): deal the next deal, or end the match; a table whose match ended
-        already (finished or cancelled before the table was freed) is freed (lock held)."""
+        or the bot stopped): the deal's result is posted if it was not sent yet, then the next
+        deal is dealt, or the match ends; a table whose match ended already (finished or
+        cancelled before the table was freed) is freed (lock held)."""
         match_id = _match_id(table)
         record = await self.ctx.store.get_match(match_id)
         if record.status != "running":
             self._forget(match_id)
             await self._free(table)
             return
+        if table.result_due:
+            await self._post_due_result(table, MatchState.from_dict(_loads(record.state_json)))
         await self.deal_over(table)
+
+    async def _post_due_result(self, table: Table, state: MatchState) -> None:
+        """Post the result of the table's last deal, with the standings after it (``state``:
+        the match as stored, which that deal's settlement was the last to change), when its
+        worker died before it was sent (lock held). At least once: a worker killed after it
+        was sent and before the next deal was stored gets it posted twice."""
+        if table.deal_id is None:
+            return
+        record = await self.ctx.store.get_deal(table.deal_id)
+        deal = DealState.from_json(record.state_json)
+        if deal.result is None:
+            return
+        table.state = deal
+        points = list(record.result["points"]) if record.result else list(deal.result.points)
+        self.deals.post_result(table, points, [0] * len(points),
+                               await self._standings(table, state))
 
     async def _state(self, match_id: int) -> MatchState:
         """The match's state as stored (after its last deal): read every time, so that a

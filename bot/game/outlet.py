@@ -20,12 +20,36 @@ from typing import Protocol
 from bot.game.drawing import Drawing
 from bot.game.timers import Stamp
 
+#: How much a player feels a message being late, most first: the presser's own hand, the
+#: prompt of a seat now to act, the audience's table, a seat that only watches. When the bot's
+#: overall budget cannot carry every request at once, they are sent in this order
+#: (:meth:`Outlet.present` ``rank``).
+PRESSER, PROMPT, AUDIENCE, WATCHER = 0, 1, 2, 3
+
 #: A timer's callback: called with the stamp it was armed with.
 TimerCallback = Callable[[Stamp], Awaitable[None]]
 #: Called once a posted message was sent (:meth:`Outlet.post`), with its message id.
 Sent = Callable[[int], Awaitable[None]]
+
+
+class Claim(Protocol):
+    """A claim on sending one new message (:meth:`Outlet.post`), for a message that must not be
+    posted twice by two workers, or again after a worker died having sent it."""
+
+    async def take(self) -> bool:
+        """Right before the message is sent: ``False`` when it must not be (it was, or is
+        being, posted by someone else)."""
+        ...
+
+    async def give_back(self) -> None:
+        """The message could not be sent after :meth:`take`: it may be posted again."""
+        ...
+
+
 #: An audience message's job in the outbox: called when the chat's flood budget allows one
-#: call; returns ``False`` when it found nothing to change (the budget is given back).
+#: call; returns ``False`` when it found nothing to change (the budget is given back). A job
+#: may also have an ``async prepare()`` method, called just before the chat's slot comes
+#: (e.g. to render the picture it will send, :meth:`Outlet.prepare`).
 OutboxJob = Callable[[], Awaitable[bool]]
 
 
@@ -38,11 +62,14 @@ class Outlet(Protocol):
 
     async def present(
         self, chat_id: int, message_id: int | None, is_photo: bool, shown_key: object,
-        drawing: Drawing, thread_id: int | None = None,
+        drawing: Drawing, thread_id: int | None = None, *, rank: int = PROMPT,
     ) -> tuple[int, bool] | None:
         """Make message ``message_id`` (a photo if ``is_photo``, showing the picture of
         ``shown_key``) show ``drawing``, editing in place where possible; returns the id of the
         message that shows it now and whether it is a photo, or ``None`` when it failed (logged).
+        ``rank`` (:data:`PRESSER` … :data:`WATCHER`): how soon it must go when the bot's
+        requests wait for its overall budget (by default a prompt's: what is drawn under a
+        lock must not wait behind the outbox's table edits).
 
         Raises:
             Unreachable: the chat is closed to the bot.
@@ -53,6 +80,18 @@ class Outlet(Protocol):
         """Ask for the table ``key``'s audience message to be brought up to date: ``job`` runs
         when ``chat_id``'s flood budget allows, reading the table's latest state then; a newer
         request replaces one not yet run (only the latest state is ever sent). Never waits."""
+        ...
+
+    def update_seat(self, key: str, chat_id: int, job: OutboxJob) -> None:
+        """Ask for a seat's private message that only watches (``key`` names it) to be
+        brought up to date in chat ``chat_id``: ``job`` runs in the background after the more
+        wanted requests (:data:`WATCHER`), reading the table's latest state then; a newer
+        request replaces one not yet run. Never waits."""
+        ...
+
+    async def prepare(self, drawing: Drawing) -> None:
+        """Render ``drawing``'s picture now (kept for a moment), so that showing it soon after
+        needs no render."""
         ...
 
     async def send(self, chat_id: int, text: str, markup: object = None,
@@ -71,12 +110,14 @@ class Outlet(Protocol):
         ...
 
     def post(self, key: str, chat_id: int, drawing: Drawing,
-             thread_id: int | None = None, *, sent: Sent | None = None) -> None:
+             thread_id: int | None = None, *, sent: Sent | None = None,
+             claim: Claim | None = None) -> None:
         """Send a new message showing ``drawing`` (a picture rendered in a worker thread, or
         text) in the background, once the chat's flood budget allows (``key`` names it, e.g.
         a deal's result); failures are logged. ``sent`` is awaited once the message was sent
-        (not after a failure: the caller retries later). New messages in one chat are sent in
-        the order they were asked for. Never waits."""
+        (not after a failure: the caller retries later). ``claim`` is taken right before the
+        message is sent (not sent when refused) and given back when the send failed. New
+        messages in one chat are sent in the order they were asked for. Never waits."""
         ...
 
     async def close(self, chat_id: int, message_id: int, is_photo: bool, text: str) -> bool:
@@ -85,7 +126,9 @@ class Outlet(Protocol):
         ...
 
     async def strip(self, chat_id: int, message_id: int) -> None:
-        """Take a message's keyboard away, leaving its text or picture (failures are logged)."""
+        """Take a message's keyboard away, leaving its text or picture (failures are logged);
+        in a group possibly later, when the chat's flood budget has a slot no other message
+        wants (never waits for it)."""
         ...
 
     async def delete(self, chat_id: int, message_id: int) -> None:

@@ -166,21 +166,32 @@ class Game:
         opens with a bomb over the partner (QA of issue 10). Returns ``"play"`` (a play is
         selected), ``"pass"`` (the selection is cleared: the caller says to pass), or ``None``
         when nothing can be played."""
-        assert table.state is not None
-        legal = table.state.view(seat).legal_plays()
-        if not legal:
+        plays = await self._hint_cycle(table, seat)
+        if not plays:
             return None
-        advice = await self.deals.advice(table, seat)
-        plays: list[Play | None] = []
-        if advice.pass_first:
-            plays = [None, *hint_order(legal)]
-        else:
-            plays = list(hint_order(legal, advice.plays))
         choice = plays[table.hint_index[seat] % len(plays)]
         table.hint_index[seat] += 1
         table.selections[seat] = [] if choice is None else sorted(choice.cards)
         self.deals.hinted.add((table.key, seat))
         return "pass" if choice is None else "play"
+
+    async def next_hint(self, table: Table, seat: int) -> str | None:
+        """What :meth:`hint` would return now, changing nothing (a press answered before its
+        table's lock)."""
+        plays = await self._hint_cycle(table, seat)
+        if not plays:
+            return None
+        return "pass" if plays[table.hint_index[seat] % len(plays)] is None else "play"
+
+    async def _hint_cycle(self, table: Table, seat: int) -> list[Play | None]:
+        assert table.state is not None
+        legal = table.state.view(seat).legal_plays()
+        if not legal:
+            return []
+        advice = await self.deals.advice(table, seat)
+        if advice.pass_first:
+            return [None, *hint_order(legal)]
+        return list(hint_order(legal, advice.plays))
 
     def holds(self, table: Table, seat: int, ranks: tuple[int, ...]) -> bool:
         """The seat's hand holds every card of ``ranks`` (an offered play's, from a button)."""

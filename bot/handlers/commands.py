@@ -35,8 +35,6 @@ from engine import IllegalAction
 
 log = logging.getLogger(__name__)
 
-JOIN_PREFIX = "join_"
-
 
 def _thread(message: Message) -> int | None:
     """The forum topic of a message, ``None`` outside topics."""
@@ -69,11 +67,11 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                             match_language(user.language_code))
     lang = user_language(app, user, player.language)
     arg = context.args[0] if context.args else ""
-    if not arg.startswith(JOIN_PREFIX):
+    if not arg.startswith(cb.JOIN_LINK):
         text, markup = views.welcome_view(display_name(user), context.bot.username, lang)
         await message.reply_text(text, reply_markup=markup)
         return
-    table = tables(app).by_token(arg[len(JOIN_PREFIX):])
+    table = tables(app).by_token(arg[len(cb.JOIN_LINK):])
     if table is None or table.phase != LOBBY:
         await message.reply_text(t("reply.start_join_failed", lang))
         return

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,8 +23,9 @@ from bot.game.service import Game
 from bot.game.table import DEAL, LOBBY, RESULT, Table, Tables, table_key
 from bot.i18n import match_language, normalize_language, t
 from bot.names import clean_name
+from bot.outlet import send
 from bot.outlet.edits import edited, not_modified
-from bot.outlet.send import answer, edit_text, send_text
+from bot.outlet.send import edit_text, send_text
 from bot.photos import PhotoCache
 from bot.refusals import Verdict
 from bot.services import App, bot_data
@@ -31,8 +33,8 @@ from bot.settings import Settings
 from bot.store import Store
 
 __all__ = [
-    "GROUP_TYPES", "Press", "answer", "chat_language", "display_name", "edit_text", "edited",
-    "game", "group_language", "is_admin", "locked_press", "may_manage", "not_modified",
+    "GROUP_TYPES", "First", "Press", "answer", "chat_language", "display_name", "edit_text",
+    "edited", "game", "group_language", "is_admin", "locked_press", "may_manage", "not_modified",
     "parse_press", "person", "photo_cache", "press_refusal", "pressed_table", "refuse",
     "refuse_press", "say", "send_text", "settings", "store", "tables", "user_language",
 ]
@@ -107,6 +109,25 @@ def display_name(user: User) -> str:
     """The name a player is shown by: first and last name without bidirectional controls
     (:func:`bot.names.clean_name`, issue 14), else the username, else the id."""
     return clean_name(user.full_name) or user.username or str(user.id)
+
+
+#: The press answered before its table's lock (:func:`locked_press`'s ``first``): the query id.
+#: A context variable: each update is handled in a task of its own.
+_ANSWERED_FIRST: ContextVar[str | None] = ContextVar("answered_first", default=None)
+
+
+async def answer(query: CallbackQuery, text: str | None = None, alert: bool = False) -> None:
+    """Answer a button press (:func:`bot.outlet.send.answer`), unless it was answered before
+    its table's lock already (then whatever its block would answer now is dropped: a press
+    gets exactly one answer)."""
+    if _ANSWERED_FIRST.get() == query.id:
+        return
+    await send.answer(query, text, alert)
+
+
+#: A press's answer decided before its table's lock (:func:`locked_press`): ``(pop-up or
+#: None, alert)``, or ``None`` when only the locked block can tell.
+First = Callable[[cb.Callback, Table, str], Awaitable[tuple[str | None, bool] | None]]
 
 
 #: The table phase each kind of button acts in.
@@ -205,7 +226,8 @@ class Press:
 
 
 @asynccontextmanager
-async def locked_press(app: App, query: CallbackQuery) -> AsyncIterator[Press | None]:
+async def locked_press(app: App, query: CallbackQuery,
+                       first: First | None = None) -> AsyncIterator[Press | None]:
     """Check a press and hold its table's lock: yields the :class:`Press` while the table
     found by the press's token is in the phase its kind of button acts in
     (:data:`KIND_PHASES`), the lock held for the whole block; else answers the pop-up
@@ -215,7 +237,15 @@ async def locked_press(app: App, query: CallbackQuery) -> AsyncIterator[Press | 
 
     Refusals that need no lock are answered before taking it (issue 14, item 8): an unknown
     token, the wrong phase, a presser who does not sit at a running deal, a decision on an older
-    state; so a flood of forged or stale presses never queues behind a table's lock."""
+    state; so a flood of forged or stale presses never queues behind a table's lock.
+
+    ``first`` (issue 16: a press is answered first): what the press will be answered, decided
+    on this process's copy of the table (brought up to date before the handlers), is answered
+    before the lock is taken, so the answer never waits for another block of the table (its
+    hands still being sent within the token's budget, another worker's step, the database);
+    answers the block gives later are dropped (:func:`answer`). A block that finds the table
+    moved on meanwhile (the press a double click, or too late) changes nothing, as before,
+    only without a second pop-up."""
     data = await parse_press(query, app)
     if data is None:
         yield None
@@ -229,6 +259,14 @@ async def locked_press(app: App, query: CallbackQuery) -> AsyncIterator[Press | 
         await refuse(app, query, early[0], alert=early[1])
         yield None
         return
+    if first is not None:
+        lang = user_language(app, query.from_user, table.lang)
+        decided = await first(data, table, lang)
+        if decided is not None:
+            await send.answer(query, decided[0], decided[1])
+            _ANSWERED_FIRST.set(query.id)
+    if _ANSWERED_FIRST.get() != query.id:
+        send.ANSWER_PENDING.set(True)  # what the block sends before its answer goes first
     async with tables(app).lock(table.key):
         current = tables(app).by_token(data.token)
         if await refuse_press(app, query, data, current) or current is None:

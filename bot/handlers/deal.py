@@ -2,9 +2,12 @@
 
 Each press is parsed and checked (:func:`~bot.handlers.common.locked_press`: token, phase, the
 table's lock), then the seat and the state version; a refused press gets a pop-up and changes
-nothing. An accepted press is answered *before* anything is stored, drawn or sent (the game
-layer calls the answer back once the engine accepted the action); the presser's own hand is
-redrawn next, then the other seats and the table.
+nothing. A press is answered first (issue 16): what it will be answered is decided on this
+process's copy of the table before its lock is taken (:func:`_first_action`,
+:func:`_first_select`: the same checks, the engine's on the current state), so the answer never
+waits for the table's other steps (hand messages sent within the token's budget, another
+worker, the database); the presser's own hand is redrawn next, then the other seats and the
+table.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from bot import callbacks as cb
 from bot import views
 from bot.game.table import Table
 from bot.handlers.common import (
+    First,
     answer,
     game,
     locked_press,
@@ -29,7 +33,7 @@ from bot.handlers.common import (
 )
 from bot.i18n import t
 from bot.services import App, Context
-from engine import Action, IllegalAction
+from engine import Action, IllegalAction, apply
 
 
 def _seat(query: CallbackQuery, table: Table, data: cb.Callback, lang: str, *,
@@ -44,12 +48,65 @@ def _seat(query: CallbackQuery, table: Table, data: cb.Callback, lang: str, *,
     return seat, None
 
 
+#: Decisions answered as accepted before their table's lock whose block has not finished:
+#: (table key, seat, state version). A second press of the same decision (a double click)
+#: is stale, as it is once the first one was applied.
+_DECIDING: set[tuple[str, int, int]] = set()
+
+
+def _decide(claims: list[tuple[str, int, int]], table: Table, seat: int, lang: str
+            ) -> tuple[str | None, bool] | None:
+    """Claim the seat's decision at the table's current state for this press; the stale pop-up
+    when another press claimed it."""
+    assert table.state is not None
+    claim = (table.key, seat, table.state.version)
+    if claim in _DECIDING:
+        return t("pop.stale", lang), False
+    _DECIDING.add(claim)
+    claims.append(claim)
+    return None
+
+
+def _release(claims: list[tuple[str, int, int]]) -> None:
+    for claim in claims:
+        _DECIDING.discard(claim)
+
+
+def _first_action(query: CallbackQuery, claims: list[tuple[str, int, int]]) -> First:
+    """The answer of an ``A:`` press as its locked block would give it, on the table as it is
+    now (``None``: a seat or version check the block answers); an accepted decision is
+    claimed in ``claims``."""
+    async def first(data: cb.Callback, table: Table, lang: str) -> tuple[str | None, bool] | None:
+        seat, state = table.seat_of(query.from_user.id), table.state
+        kind, value = cb.ACTION_PAYLOADS[data.payload]
+        if seat is None or state is None or (kind != "autoplay" and data.version != state.version):
+            return None
+        if kind not in ("autoplay", "show") and seat not in state.to_act:
+            return t("pop.not_your_turn", lang), False
+        if kind == "autoplay":
+            return t("pop.autoplay_on" if value else "pop.autoplay_off", lang), False
+        try:
+            apply(state, Action(kind, seat, value=value))
+        except IllegalAction as exc:
+            return views.refusal_text(exc, lang), True
+        return _decide(claims, table, seat, lang) or (None, False)
+    return first
+
+
 async def on_action_button(update: Update, context: Context) -> None:
     """Bidding, doubling, show cards, pass, auto-play on / take back (``A:`` buttons)."""
     app = context.application
     query = update.callback_query
     assert query is not None
-    async with locked_press(app, query) as press:
+    claims: list[tuple[str, int, int]] = []
+    try:
+        await _action(app, query, _first_action(query, claims))
+    finally:
+        _release(claims)
+
+
+async def _action(app: App, query: CallbackQuery, first: First) -> None:
+    async with locked_press(app, query, first) as press:
         if press is None:
             return
         data, table, lang = press.data, press.table, press.lang
@@ -78,6 +135,44 @@ async def on_action_button(update: Update, context: Context) -> None:
             await answer(query, views.refusal_text(exc, lang), alert=True)
 
 
+def _first_select(app: App, query: CallbackQuery,
+                  claims: list[tuple[str, int, int]]) -> First:
+    """The answer of an ``S:`` press as its locked block would give it, on the table as it is
+    now (``None``: a seat or version check the block answers, or a Play of the selection
+    refused while a block of the table runs here: it may be one of the presser's own taps)."""
+    the_game = game(app)
+
+    async def first(data: cb.Callback, table: Table, lang: str) -> tuple[str | None, bool] | None:
+        seat, state = table.seat_of(query.from_user.id), table.state
+        if seat is None or state is None or data.version != state.version:
+            return None
+        if not the_game.may_select(table, seat):
+            return t("pop.not_your_turn", lang), False
+        offer = data.offer
+        if data.payload == "play" or offer is not None:
+            if offer is not None and not the_game.holds(table, seat, offer):
+                return t("pop.invalid", lang), True
+            selection = offer if offer is not None else the_game.selection(table, seat)
+            busy = offer is None and the_game.tables.local_lock(table.key).locked()
+            if not selection:
+                return None if busy else (t("pop.select_first", lang), True)
+            try:
+                apply(state, Action("play", seat, cards=selection))
+            except IllegalAction as exc:
+                return None if busy else (views.refusal_text(exc, lang), True)
+            return _decide(claims, table, seat, lang) or (None, False)
+        if data.payload == "hint":
+            hinted = await the_game.next_hint(table, seat)
+            if hinted is None:
+                return t("pop.no_hint", lang), False
+            return (t("pop.hint_pass", lang) if hinted == "pass" else None), False
+        if data.payload != "clear" and (
+                data.rank is None or data.rank not in state.view(seat).hand_ranks):
+            return t("pop.invalid", lang), True
+        return None, False
+    return first
+
+
 async def on_select_button(update: Update, context: Context) -> None:
     """The play keyboard (``S:`` buttons): select a rank, Hint, Clear, Play, or an offered play
     (issue 3 step 5, issue 10 item 4; an offer's cards are checked against the hand). Hint
@@ -85,8 +180,16 @@ async def on_select_button(update: Update, context: Context) -> None:
     app = context.application
     query = update.callback_query
     assert query is not None
+    claims: list[tuple[str, int, int]] = []
+    try:
+        await _select(app, query, _first_select(app, query, claims))
+    finally:
+        _release(claims)
+
+
+async def _select(app: App, query: CallbackQuery, first: First) -> None:
     the_game = game(app)
-    async with locked_press(app, query) as press:
+    async with locked_press(app, query, first) as press:
         if press is None:
             return
         data, table, lang = press.data, press.table, press.lang

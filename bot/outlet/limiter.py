@@ -8,12 +8,17 @@ more; a request counts from its start until it is answered (:meth:`SlidingWindow
 from its answer on for the period (plus :data:`MARGIN`): Telegram counts it from when it
 arrived there, which is somewhere between the two, so no request held up on the way
 (rendering, a busy event loop, a slow network) can land in the same server minute as the 20th
-after it. A group's edits go 61/20 ≈ 3.05 s apart at the most (0.1 s of margin for the clocks
-would do, 3.005 s, once the workers' shared window counts from answers as well). Private
+after it. Counted from answers, 0.1 s of margin for the clocks does (:data:`MARGIN`): a
+group's edits go 60.1/20 ≈ 3.005 s apart at the most, the flood limit's own floor. A window
+that counts from starts only (the workers' shared window, :mod:`bot.workers.flood`) needs
+:data:`START_MARGIN` instead (:attr:`ChatRateLimiter.start_period`). Private
 chats have no group budget (Telegram allows about one message per second there). The whole
 bot may send about 30 requests that name a chat per second: PTB's overall limiter is a bucket
 too (it lets about 60 through in a sliding second), so a strict window for the whole bot
-(:class:`InFlightWindow`) keeps that limit as well.
+(:class:`InFlightWindow`) keeps that limit as well. When the bot's requests outrun that limit
+(many tables), they start in the order of how much a player feels them (:data:`RANK`, set by
+the caller: the presser's own hand, then the prompt of the seat to act, then the group's
+table, then the other seats' messages), not in the order they were asked for.
 
 ``AIORateLimiter`` answers a 429 by pausing *every* request of the bot; :class:`ChatRateLimiter`
 pauses only the chat the 429 was for, for its ``retry_after``, and then sends the request again
@@ -25,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import itertools
 import logging
 import time
 from collections import deque
@@ -41,10 +47,12 @@ GROUP_LIMIT = 20
 #: The window of that limit, in seconds.
 GROUP_PERIOD = 60.0
 #: Added to the window. Here a request counts from its answer (:meth:`SlidingWindow.finish`),
-#: after its arrival there, so 0.1 s for the two clocks would do (edits 3.005 s apart); the
-#: workers' shared window (:mod:`bot.workers.flood`) takes this period and counts from each
-#: start, which a slow upload or a busy loop can leave a second before the arrival.
-MARGIN = 1.0
+#: after its arrival there, so 0.1 s for the two clocks does (edits 3.005 s apart).
+MARGIN = 0.1
+#: Added to the window of one that counts from each start only (the workers' shared window,
+#: :mod:`bot.workers.flood`): a slow upload or a busy loop can leave a start a second before
+#: the request's arrival.
+START_MARGIN = 1.0
 #: Overall requests per second for one bot (Telegram: about 30).
 OVERALL_RATE = 30
 #: Added to the overall second, for clocks that differ a little (requests that overtake each
@@ -67,6 +75,22 @@ PREPAID: contextvars.ContextVar[int | None] = contextvars.ContextVar("prepaid", 
 #: that the request's answer can be recorded for it (:meth:`SlidingWindow.finish`).
 PREPAID_START: contextvars.ContextVar[float | None] = contextvars.ContextVar(
     "prepaid_start", default=None)
+
+
+#: How much a player feels the request about to be made, for the bot's overall budget: lower
+#: ranks start first when requests wait for it (:class:`InFlightWindow`). The ranks the game
+#: uses are :data:`bot.game.outlet.PRESSER` … :data:`bot.game.outlet.WATCHER`; unset: a
+#: prompt's (1): whatever is sent under a table's lock (a notice, a lobby) goes before the
+#: outbox's table edits (2) and watchers' hands (3), which wait holding nothing.
+RANK: contextvars.ContextVar[int] = contextvars.ContextVar("rank", default=1)
+#: Seconds of waiting that make a request one :data:`RANK` more wanted: long enough that a
+#: saturated token still serves the presses first, short enough that none waits for ever.
+AGING = 10.0
+#: Set by the outbox around a job that took its overall slot already
+#: (:meth:`InFlightWindow.acquire`): the limiter uses it for the job's one request (and sets
+#: this back to ``False``) instead of waiting for another.
+TOKEN_PREPAID: contextvars.ContextVar[bool] = contextvars.ContextVar("token_prepaid",
+                                                                    default=False)
 
 
 class SlidingWindow:
@@ -202,6 +226,10 @@ class InFlightWindow:
         self._clock = clock
         self._ends: deque[float] = deque()
         self.in_flight = 0
+        #: waiting requests: (rank, when it began to wait, order, waiter)
+        self._queue: list[tuple[int, float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._timer: asyncio.TimerHandle | None = None
 
     def _recent(self) -> deque[float]:
         horizon = self._clock() - self.period
@@ -222,16 +250,54 @@ class InFlightWindow:
             return max(0.0, ends[0] + self.period - self._clock())
         return 0.01  # all in flight: one comes back soon
 
+    def waiting(self) -> int:
+        """Requests waiting for a slot."""
+        return sum(1 for *_, waiter in self._queue if not waiter.done())
+
     async def acquire(self) -> None:
-        """Wait until a request may start, and count it as in flight."""
-        while self.used() >= self.limit:
-            await asyncio.sleep(max(0.01, self.wait_time()))
-        self.in_flight += 1
+        """Wait until a request may start, and count it as in flight. Waiting requests start
+        lowest :data:`RANK` first, in the order they came within a rank; a request that
+        waited :data:`AGING` seconds counts one rank more wanted (so none waits for ever
+        while more wanted ones keep coming)."""
+        if not self._queue and self.used() < self.limit:
+            self.in_flight += 1
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.append((RANK.get(), time.monotonic(), next(self._order), waiter))
+        self._grant()
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():  # granted, then cancelled: unused
+                self.in_flight -= 1
+                self._grant()
+            raise
+
+    def _grant(self) -> None:
+        """Let the most wanted waiters start while there is room; wake up again when the
+        oldest answer leaves the window (an answer coming back calls this too)."""
+        self._queue = [entry for entry in self._queue if not entry[3].done()]  # cancelled
+        if self._queue and self.used() < self.limit:
+            now = time.monotonic()
+            self._queue.sort(key=lambda entry: (entry[0] - (now - entry[1]) / AGING, entry[2]))
+            while self._queue and self.used() < self.limit:
+                waiter = self._queue.pop(0)[3]
+                self.in_flight += 1
+                waiter.set_result(None)
+        if self._queue and self._timer is None and self._ends:
+            self._timer = asyncio.get_running_loop().call_later(
+                max(0.001, self.wait_time()), self._woken)
+
+    def _woken(self) -> None:
+        self._timer = None
+        self._grant()
 
     def release(self) -> None:
         """The request that :meth:`acquire` let start was answered (or failed) now."""
         self.in_flight -= 1
         self._ends.append(self._clock())
+        if self._queue:
+            self._grant()
 
 
 def is_group(chat_id: object) -> bool:
@@ -265,6 +331,9 @@ class ChatRateLimiter(AIORateLimiter):
                  clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(overall_max_rate=0, group_max_rate=0, max_retries=0)
         self.window = SlidingWindow(group_limit, group_period + margin, clock)
+        #: The group window's period for a window that counts from starts only (plus
+        #: :data:`START_MARGIN`), e.g. the workers' shared one.
+        self.start_period = group_period + START_MARGIN
         self.overall = InFlightWindow(overall, 1.0 + overall_margin, clock)
         self.max_retries = max_retries
         self._paused: dict[object, float] = {}
@@ -305,7 +374,9 @@ class ChatRateLimiter(AIORateLimiter):
                 await self.window.acquire(key)
                 start = self.window.last_start(key)
             counted = chat_id is not None
-            if counted:
+            if counted and attempt == 0 and TOKEN_PREPAID.get():
+                TOKEN_PREPAID.set(False)
+            elif counted:
                 await self.overall.acquire()
             try:
                 return await super().process_request(callback, args, kwargs, endpoint, data,

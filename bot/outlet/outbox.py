@@ -9,16 +9,20 @@ job that finds nothing to change gives its slot back. The outbox never takes a t
 it never delays a press, a private message or another table; ``min_interval`` spaces two edits
 of one message (``settings.table_edit_interval``).
 
-The group's budget is spent so that the table never falls far behind: edits of a group are
-paced evenly after the chat's last request, at the shortest spacing that never finds the
-window full given the requests in it (:meth:`Outbox.pace`): 61 s / 20 ≈ 3.05 s, the flood
-limit's own floor plus the window's margin, while the window holds only the table's edits;
-longer while other messages (results, lobbies, notices) use part of the budget, and back to
-the floor as they leave the window. So the budget is never spent in a burst followed by a
-long silence (ten edits in the first seconds of a deal would leave the table frozen for the
-rest of the minute); the table is never more than about one pace behind its state. No slots
-are kept free: a message the pacing does not send (a deal's result, an announcement) takes
-the chat's next free slot, before the next paced edit, which then waits one pace from it.
+The group's budget is spent so that the table never falls far behind: every request of a
+group that goes through the outbox is paced evenly after the chat's last request, at the
+shortest spacing that never finds the window full given the requests in it
+(:meth:`Outbox.pace`): 60.1 s / 20 ≈ 3.005 s, the flood limit's own floor plus the window's
+margin, while the window holds only paced requests; longer while other messages (sent past
+the outbox) use part of the budget, and back to the floor as they leave the window. So the
+budget is never spent in a burst followed by a long silence (ten edits in the first seconds of
+a deal, or a result, a lobby and a new table message within a second, would leave the table
+frozen for the rest of the minute); the table is never more than about one pace behind its
+state. At each paced slot of a chat the most wanted pending request goes
+(:data:`URGENT`: new messages such as a deal's result, then :data:`AUDIENCE`: the table's
+edits, then :data:`BACKGROUND`: tidying such as taking Play again off an old result or
+deleting a replaced lobby, which waits for a slot no other request of the chat wants: a
+tidy-up never delays the table).
 """
 
 from __future__ import annotations
@@ -28,13 +32,29 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.outlet.limiter import PREPAID, PREPAID_START, SlidingWindow, is_group
+from bot.outlet.limiter import (
+    PREPAID,
+    PREPAID_START,
+    RANK,
+    TOKEN_PREPAID,
+    InFlightWindow,
+    SlidingWindow,
+    is_group,
+)
 
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[bool]]
 #: Slots of every group window kept free of paced edits (none: other messages go first).
 RESERVE = 0
+#: Seconds before a group job's paced slot when its ``prepare()`` (if it has one: e.g. the
+#: table's picture rendered) is called, so that the request goes when the slot comes.
+PREPARE_AHEAD = 0.2
+#: Ranks of the requests of one chat, most wanted first (see the module docstring).
+URGENT, AUDIENCE, BACKGROUND = 0, 1, 2
+#: The overall :data:`~bot.outlet.limiter.RANK` of the audience's messages (a group's table),
+#: and of a seat's message that only watches (:meth:`Outbox.request` ``watcher``).
+AUDIENCE_RANK, WATCHER_RANK = 2, 3
 
 
 class Outbox:
@@ -43,32 +63,46 @@ class Outbox:
     Args:
         window: the group flood window shared with the rate limiter (``None``: no budget).
         min_interval: seconds between two jobs of one key.
+        overall: the bot's overall budget shared with the rate limiter: a job waits for its
+            slot there (at its rank) before it reads the state, so that what it sends is the
+            latest state however long it waited (``None``: it does not).
     """
 
     def __init__(self, window: SlidingWindow | None, min_interval: float = 0.0,
-                 reserve: int = RESERVE) -> None:
+                 reserve: int = RESERVE, overall: InFlightWindow | None = None) -> None:
         self.window = window
+        self.overall = overall
+        self._watchers: set[str] = set()
         self.min_interval = min_interval
         self.reserve = reserve
         self._jobs: dict[str, tuple[int, Job]] = {}
-        self._urgent: set[str] = set()
+        self._rank: dict[str, tuple[int, int]] = {}  # per pending key: (rank, request order)
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._last: dict[str, float] = {}
         self._requested: dict[str, int] = {}  # per key, requests so far
         self._done: dict[str, int] = {}  # per key, the requests the last finished job covered
+        self._order = 0
         self.skipped = 0  # requests replaced before they ran (for benchmarks)
 
-    def request(self, key: str, chat_id: int, job: Job, *, urgent: bool = False) -> None:
+    def request(self, key: str, chat_id: int, job: Job, *, urgent: bool = False,
+                background: bool = False, watcher: bool = False) -> None:
         """Run ``job`` for ``key`` (in chat ``chat_id``) when the window allows, replacing a
-        pending job of ``key``; ``urgent`` jobs may use the reserved slots and are not paced.
-        Never waits."""
+        pending job of ``key``. At a slot of the chat, ``urgent`` jobs (new messages) go
+        before the others, ``background`` jobs (tidying) only when no other job of the chat
+        is pending (module docstring). A ``watcher`` job (a private message of a seat that
+        only watches) waits for the bot's overall budget at the lowest rank, after the
+        audience's messages (``overall``). A job makes one request. Never waits."""
+        if watcher:
+            self._watchers.add(key)
+        else:
+            self._watchers.discard(key)
         if key in self._jobs:
             self.skipped += 1
-        self._jobs[key] = (chat_id, job)
-        if urgent:
-            self._urgent.add(key)
         else:
-            self._urgent.discard(key)
+            self._order += 1
+        self._jobs[key] = (chat_id, job)
+        rank = URGENT if urgent else BACKGROUND if background else AUDIENCE
+        self._rank[key] = (rank, self._rank.get(key, (rank, self._order))[1])
         self._requested[key] = self._requested.get(key, 0) + 1
         task = self._tasks.get(key)
         if task is None or task.done():
@@ -93,7 +127,26 @@ class Outbox:
         while any(not task.done() for task in self._tasks.values()):
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
 
+    def _first(self, key: str, chat_id: int) -> bool:
+        """``key`` is the most wanted pending job of its chat that may run now: no pending
+        job of the chat ranks before it (a background job: no other job is pending at all),
+        counting only jobs whose ``min_interval`` has passed."""
+        rank, order = self._rank.get(key, (AUDIENCE, 0))
+        now = time.monotonic()
+        for other, (other_chat, _) in self._jobs.items():
+            if other == key or other_chat != chat_id:
+                continue
+            other_rank, other_order = self._rank.get(other, (AUDIENCE, 0))
+            if rank == BACKGROUND and other_rank != BACKGROUND:
+                return False
+            if self._last.get(other, -1e9) + self.min_interval > now:
+                continue  # not ready yet: it does not hold this one up
+            if (other_rank, other_order) < (rank, order):
+                return False
+        return True
+
     async def _run(self, key: str) -> None:
+        RANK.set(WATCHER_RANK if key in self._watchers else AUDIENCE_RANK)  # this task's own
         while key in self._jobs:
             wait = self._last.get(key, -1e9) + self.min_interval - time.monotonic()
             if wait > 0:
@@ -103,20 +156,25 @@ class Outbox:
             group = window is not None
             start: float | None = None
             if window is not None:
-                urgent = key in self._urgent
-                if not urgent:
-                    await self._pace(window, chat_id)
-                await window.acquire(chat_id, 0 if urgent else self.reserve)
+                await self._pace(window, chat_id, key)
+                await window.acquire(chat_id, self.reserve)
                 start = window.last_start(chat_id)
+            overall = self.overall
+            if overall is not None:  # the state is read once the request can go at once
+                await overall.acquire()
             entry = self._jobs.pop(key, None)  # the latest, taken once the slot is ours
+            self._rank.pop(key, None)
             if entry is None:  # closed meanwhile
                 if window is not None:
                     window.give_back(chat_id)
+                if overall is not None:
+                    overall.release()
                 break
             chat_id, job = entry
             covered = self._requested.get(key, 0)
             token = PREPAID.set(chat_id) if group else None
             start_token = PREPAID_START.set(start) if group else None
+            prepaid = TOKEN_PREPAID.set(True) if overall is not None else None
             try:
                 used = await job()
             except Exception:
@@ -127,6 +185,10 @@ class Outbox:
                     PREPAID.reset(token)
                 if start_token is not None:
                     PREPAID_START.reset(start_token)
+                if prepaid is not None:
+                    if overall is not None and TOKEN_PREPAID.get():
+                        overall.release()  # not used: it counts for a second all the same
+                    TOKEN_PREPAID.reset(prepaid)
             if window is not None and not used:
                 window.give_back(chat_id)
             if used:
@@ -137,7 +199,7 @@ class Outbox:
         """Seconds from the chat's last request to its next paced edit: the shortest even
         spacing of the edits from then on that never finds the window full, given the
         requests in it now (edits, results, lobbies, notices, each counted until it leaves the
-        window). ``window.period / limit`` (≈ 3.05 s at 20 per 61 s) when the window holds
+        window). ``window.period / limit`` (≈ 3.005 s at 20 per 60.1 s) when the window holds
         only evenly paced edits; longer while other messages use part of the budget, back to
         that as they leave the window. ``reserve`` slots, if any, are left out of the limit.
 
@@ -155,15 +217,32 @@ class Outbox:
             spacing = max(spacing, (newest[limit - i - 1] + window.period - last) / (i + 1))
         return spacing
 
-    async def _pace(self, window: SlidingWindow, chat_id: int) -> None:
+    async def _pace(self, window: SlidingWindow, chat_id: int, key: str) -> None:
         """Wait one :meth:`pace` since the chat's last request (this outbox's or any other
-        that took a slot of the chat's window), and while another request of the chat waits
-        for the window (it goes first)."""
+        that took a slot of the chat's window), while another request of the chat waits for
+        the window (it goes first), and while a more wanted job of the chat is pending
+        (:meth:`_first`); the job is prepared :data:`PREPARE_AHEAD` before its slot."""
+        prepared = False
         while True:
             wait = window.last_start(chat_id) + self.pace(window, chat_id) - window.now()
-            if wait <= 0 and not window.waiting(chat_id):
+            if not prepared and wait <= PREPARE_AHEAD:
+                prepared = True
+                await self._prepare(key)
+                continue
+            if wait <= 0 and not window.waiting(chat_id) and self._first(key, chat_id):
                 return
-            await asyncio.sleep(max(wait, 0.01))
+            await asyncio.sleep(max(wait - (0.0 if prepared else PREPARE_AHEAD), 0.01))
+
+    async def _prepare(self, key: str) -> None:
+        """Call the pending job's ``prepare()``, if it has one (failures are logged)."""
+        entry = self._jobs.get(key)
+        prepare = getattr(entry[1], "prepare", None) if entry is not None else None
+        if prepare is None:
+            return
+        try:
+            await prepare()
+        except Exception:
+            log.exception("outbox job for %s failed to prepare", key)
 
     async def caught_up(self) -> None:
         """Wait until every request made so far is shown (its job, or a later one, ran); later
@@ -175,6 +254,7 @@ class Outbox:
     async def close(self) -> None:
         """Cancel every pending job."""
         self._jobs.clear()
+        self._rank.clear()
         for task in self._tasks.values():
             task.cancel()
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
+from contextvars import ContextVar
 
 from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message
 from telegram.error import TelegramError
@@ -30,8 +31,16 @@ RENDERED_SIZE = 256
 _rendered: OrderedDict[tuple[str, Hashable], bytes] = OrderedDict()
 
 
+#: Set while a press's block runs whose answer is still to come (``bot.handlers.common.
+#: locked_press``): what it sends meanwhile (a Join's welcome, which decides the answer) is
+#: what the press waits for, so it goes ahead of the requests already waiting for the token's
+#: budget (issue 16, :class:`bot.workers.flood.SharedOverall`). Cleared by :func:`answer`.
+ANSWER_PENDING: ContextVar[bool] = ContextVar("answer_pending", default=False)
+
+
 async def answer(query: CallbackQuery, text: str | None = None, alert: bool = False) -> None:
     """Answer a button press (every press gets exactly one answer); errors are only logged."""
+    ANSWER_PENDING.set(False)
     try:
         await query.answer(text, show_alert=alert)
     except TelegramError as exc:
@@ -117,6 +126,7 @@ async def present(
     shown_key: Hashable | None,
     drawing: Drawing,
     thread_id: int | None = None,
+    discard: Callable[[int], None] | None = None,
 ) -> tuple[int, bool]:
     """Make message ``message_id`` (a photo if ``is_photo``, showing the picture of
     ``shown_key``) show ``drawing``; returns the id of the message that shows it now and
@@ -124,7 +134,8 @@ async def present(
 
     Edits in place where Telegram allows it. A new message is sent (into forum topic
     ``thread_id``) when there is none, when the message cannot be edited any more (deleted), or
-    when it changes between text and photo; the old message is then deleted.
+    when it changes between text and photo; the old message is then deleted (handed to
+    ``discard`` instead when given, e.g. to delete it when the chat's budget has room).
 
     Raises:
         telegram.error.TelegramError: as Telegram answered to a send (the caller decides what
@@ -150,6 +161,8 @@ async def present(
                                           drawing.markup, thread_id)
     else:
         message = await send_text(bot, chat_id, drawing.text, drawing.markup, thread_id)
-    if message_id is not None:
+    if message_id is not None and discard is not None:
+        discard(message_id)
+    elif message_id is not None:
         await delete_quietly(bot, chat_id, message_id)
     return message.message_id, drawing.render is not None

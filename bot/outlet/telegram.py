@@ -12,6 +12,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Hashable
+from functools import partial
 
 from telegram import Bot
 from telegram.error import Forbidden, TelegramError
@@ -19,9 +20,10 @@ from telegram.ext import CallbackContext, JobQueue
 
 from bot import photos
 from bot.game.drawing import Drawing
-from bot.game.outlet import OutboxJob, Sent, TimerCallback, Unreachable
+from bot.game.outlet import PROMPT, Claim, OutboxJob, Sent, TimerCallback, Unreachable
 from bot.game.timers import Stamp
 from bot.outlet import send
+from bot.outlet.limiter import RANK, is_group
 from bot.outlet.outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -59,20 +61,30 @@ class TelegramOutlet:
 
     async def present(
         self, chat_id: int, message_id: int | None, is_photo: bool, shown_key: object,
-        drawing: Drawing, thread_id: int | None = None,
+        drawing: Drawing, thread_id: int | None = None, *, rank: int = PROMPT,
     ) -> tuple[int, bool] | None:
         key = shown_key if isinstance(shown_key, Hashable) else None
+        discard = partial(self._tidy_delete, chat_id) if is_group(chat_id) else None
+        ranked = RANK.set(rank)
         try:
             return await send.present(self.bot, self.cache, chat_id, message_id, is_photo, key,
-                                      drawing, thread_id)
+                                      drawing, thread_id, discard)
         except Forbidden as exc:
             raise Unreachable(str(exc)) from exc
         except TelegramError as exc:
             log.warning("message in %s failed: %s", chat_id, exc)
             return None
+        finally:
+            RANK.reset(ranked)
+
+    async def prepare(self, drawing: Drawing) -> None:
+        await send.picture_of(drawing)
 
     def update_audience(self, key: str, chat_id: int, job: OutboxJob) -> None:
         self.outbox.request(key, chat_id, job)
+
+    def update_seat(self, key: str, chat_id: int, job: OutboxJob) -> None:
+        self.outbox.request(key, chat_id, job, watcher=True)
 
     async def send(self, chat_id: int, text: str, markup: object = None,
                    thread_id: int | None = None, *, notify: bool = False) -> int | None:
@@ -106,8 +118,11 @@ class TelegramOutlet:
             del self._told[chat_id]
 
     def post(self, key: str, chat_id: int, drawing: Drawing,
-             thread_id: int | None = None, *, sent: Sent | None = None) -> None:
+             thread_id: int | None = None, *, sent: Sent | None = None,
+             claim: Claim | None = None) -> None:
         async def job() -> bool:
+            if claim is not None and not await claim.take():
+                return False
             try:
                 if drawing.render is None:
                     message = await send.send_text(self.bot, chat_id, drawing.text,
@@ -118,6 +133,8 @@ class TelegramOutlet:
                                                       drawing.text, drawing.markup, thread_id)
             except TelegramError as exc:
                 log.warning("message to %s failed: %s", chat_id, exc)
+                if claim is not None:
+                    await claim.give_back()
                 return True
             if sent is not None:
                 await sent(message.message_id)
@@ -149,10 +166,26 @@ class TelegramOutlet:
         return await send.set_caption(self.bot, chat_id, message_id, is_photo, text)
 
     async def strip(self, chat_id: int, message_id: int) -> None:
-        try:
-            await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
-        except TelegramError as exc:
-            log.info("taking the keyboard off %s in %s failed: %s", message_id, chat_id, exc)
+        """Takes the keyboard off in the background, once the chat's budget has a slot that
+        no other message wants (a tidy-up never delays the table, :mod:`bot.outlet.outbox`)."""
+        async def job() -> bool:
+            try:
+                await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+            except TelegramError as exc:
+                log.info("taking the keyboard off %s in %s failed: %s", message_id, chat_id,
+                         exc)
+            return True
+
+        self.outbox.request(f"{chat_id}#strip{message_id}", chat_id, job, background=True)
+
+    def _tidy_delete(self, chat_id: int, message_id: int) -> None:
+        """Delete a replaced message of a group (a lobby that became the table picture) in the
+        background, once the chat's budget has a slot that no other message wants."""
+        async def job() -> bool:
+            await send.delete_quietly(self.bot, chat_id, message_id)
+            return True
+
+        self.outbox.request(f"{chat_id}#delete{message_id}", chat_id, job, background=True)
 
     async def delete(self, chat_id: int, message_id: int) -> None:
         await send.delete_quietly(self.bot, chat_id, message_id)

@@ -447,8 +447,20 @@ class Store(ABC):
 
     @abstractmethod
     async def announce_challenge(self, challenge_id: int) -> bool:
-        """Mark a closed challenge's final ranking as posted; ``False`` when it was already
-        (or the challenge is still open)."""
+        """Mark a closed challenge's final ranking as posted (claimed or not); ``False`` when
+        it was already (or the challenge is still open)."""
+
+    @abstractmethod
+    async def claim_announcement(self, challenge_id: int) -> bool:
+        """Claim the posting of a closed challenge's final ranking, right before it is sent:
+        ``True`` for one caller only, while it is neither posted nor claimed (issue 16: the
+        ranking is posted at most once, whichever worker tries and whoever dies after
+        sending it). A claimed ranking counts as posted (``ChallengeRecord.announced``)."""
+
+    @abstractmethod
+    async def release_announcement(self, challenge_id: int) -> None:
+        """Give up a claim of :meth:`claim_announcement` whose message could not be sent: the
+        ranking is posted again later (after a restart, or by the watchdog)."""
 
     @abstractmethod
     async def unannounced_challenges(self) -> list[ChallengeRecord]:

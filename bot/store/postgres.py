@@ -1020,8 +1020,21 @@ class PostgresStore(Store):
         async with self._write() as conn:
             status = await conn.execute(
                 "UPDATE challenges SET announced = 1 WHERE id = $1 AND status = 'closed'"
+                " AND announced IN (0, 2)", challenge_id)
+        return _count(status) == 1
+
+    async def claim_announcement(self, challenge_id: int) -> bool:
+        async with self._write() as conn:
+            status = await conn.execute(
+                "UPDATE challenges SET announced = 2 WHERE id = $1 AND status = 'closed'"
                 " AND announced = 0", challenge_id)
         return _count(status) == 1
+
+    async def release_announcement(self, challenge_id: int) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                "UPDATE challenges SET announced = 0 WHERE id = $1 AND announced = 2",
+                challenge_id)
 
     async def unannounced_challenges(self) -> list[ChallengeRecord]:
         async with self._read() as conn:

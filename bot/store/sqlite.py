@@ -1017,8 +1017,21 @@ class SQLiteStore(Store):
         async with self._write() as db:
             cursor = await db.execute(
                 "UPDATE challenges SET announced = 1 WHERE id = ? AND status = 'closed'"
+                " AND announced IN (0, 2)", (challenge_id,))
+        return cursor.rowcount == 1
+
+    async def claim_announcement(self, challenge_id: int) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE challenges SET announced = 2 WHERE id = ? AND status = 'closed'"
                 " AND announced = 0", (challenge_id,))
         return cursor.rowcount == 1
+
+    async def release_announcement(self, challenge_id: int) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "UPDATE challenges SET announced = 0 WHERE id = ? AND announced = 2",
+                (challenge_id,))
 
     async def unannounced_challenges(self) -> list[ChallengeRecord]:
         async with self._read() as db:

@@ -13,6 +13,7 @@ import asyncio
 from collections import deque
 
 from bot.outlet.limiter import InFlightWindow, SlidingWindow
+from bot.outlet.send import ANSWER_PENDING
 from bot.workers.shared import SharedDb
 
 #: The flood key of the bot's overall budget (chat ids are never 0).
@@ -63,30 +64,91 @@ class SharedOverall(InFlightWindow):
     :class:`~bot.outlet.limiter.InFlightWindow` is in one process: at most ``limit`` requests
     in any ``period`` seconds, each counted from its start until ``period`` after its answer
     (a request held up on the way cannot arrive in the same second as later ones; issue 16:
-    counting starts only let a few 429s through under load)."""
+    counting starts only let a few 429s through under load).
+
+    The requests of this worker wait in line here, in the order they asked (those a press's
+    answer waits for first, :data:`bot.outlet.send.ANSWER_PENDING`), and one task at a time
+    (the *pump*) asks the database for the next slot: with hundreds of requests waiting for
+    the token's 30 a second, each polling the database itself held every connection of the
+    worker's pool in the budget's row lock, and a press's own queries (its update stored, its
+    table's mark) waited for a connection behind them (issue 16: answers took seconds at 200
+    tables)."""
 
     def __init__(self, shared: SharedDb, limit: int, period: float) -> None:
         super().__init__(limit, period)
         self.shared = shared
         self._flying: deque[int] = deque()
         self._ending: set[asyncio.Task[None]] = set()
+        self._line: deque[asyncio.Future[int]] = deque()
+        self._urgent: deque[asyncio.Future[int]] = deque()
+        self._pump: asyncio.Task[None] | None = None
         self._used = 0
 
     def used(self) -> int:
         """The count this worker saw at its last request (every worker's)."""
         return self._used
 
+    def waiting(self) -> int:
+        """Requests of this worker waiting in line for a slot."""
+        return sum(1 for line in (self._urgent, self._line) for future in line
+                   if not future.done())
+
     async def acquire(self) -> None:
-        """Wait until a request may start, and count it as in flight (in the database)."""
+        """Wait until a request may start, and count it as in flight (in the database).
+
+        Raises:
+            Exception: what the database raised while taking this request's slot."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[int] = loop.create_future()
+        (self._urgent if ANSWER_PENDING.get() else self._line).append(future)
+        if self._pump is None or self._pump.done():
+            self._pump = loop.create_task(self._run_pump())
+        try:
+            slot = await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled() and future.exception() is None:
+                self._give_back(future.result())  # granted just as it was cancelled
+            raise
+        self._flying.append(slot)
+        self.in_flight += 1
+
+    async def _run_pump(self) -> None:
         while True:
-            slot, wait, used = await self.shared.take_slot(OVERALL_KEY, self.limit, self.period,
-                                                           hold=IN_FLIGHT_HOLD)
-            self._used = used
-            if slot is not None:
-                self._flying.append(slot)
-                self.in_flight += 1
+            for line in (self._urgent, self._line):
+                while line and line[0].done():
+                    line.popleft()  # cancelled while waiting
+            if not self._urgent and not self._line:
                 return
-            await asyncio.sleep(wait)
+            try:
+                slot, wait, used = await self.shared.take_slot(
+                    OVERALL_KEY, self.limit, self.period, hold=IN_FLIGHT_HOLD)
+            except Exception as exc:  # noqa: BLE001 - handed to the request it was for
+                head = self._first_waiting()
+                if head is not None:
+                    head.set_exception(exc)
+                continue
+            self._used = used
+            if slot is None:
+                await asyncio.sleep(wait)
+                continue
+            head = self._first_waiting()
+            if head is None:
+                self._give_back(slot)
+            else:
+                head.set_result(slot)
+
+    def _first_waiting(self) -> asyncio.Future[int] | None:
+        for line in (self._urgent, self._line):
+            while line:
+                future = line.popleft()
+                if not future.done():
+                    return future
+        return None
+
+    def _give_back(self, slot: int) -> None:
+        task = asyncio.get_running_loop().create_task(self.shared.give_back_slot(slot))
+        self._ending.add(task)
+        task.add_done_callback(self._ending.discard)
 
     def release(self) -> None:
         """A request that :meth:`acquire` let start was answered now: its slot counts for

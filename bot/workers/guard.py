@@ -12,8 +12,8 @@ stored, and remembers the stored mark, so the next block here reloads only what 
 wrote.
 
 Lookups before a lock (a press's token, the table a player sits at) read the registry, so
-:meth:`presync` and :meth:`sync_all` bring the registry up to date first for one table or for
-every table that changed.
+:meth:`presync` and :meth:`sync_for` bring the registry up to date first for one table or for
+the tables of an update's user and chat.
 """
 
 from __future__ import annotations
@@ -71,37 +71,50 @@ class StoreGuard:
         #: Keys this process saw stored: a table here that is not stored was deleted by
         #: another worker if it is one of them, else it is being opened here.
         self._seen: set[str] = set()
+        #: Tables whose advisory lock a block of this process holds: their copy here is the
+        #: newest there is (that block is the one writing them).
+        self._holding: set[str] = set()
         #: Tables loaded because another worker changed them (for benchmarks and tests).
         self.reloads = 0
 
     @asynccontextmanager
     async def hold(self, key: str) -> AsyncIterator[None]:
         async with self.shared.locked(f"table:{key}"):
-            async with self.shared.pool.acquire() as conn:
-                await self._sync(conn, key)
-            if self.watchdog is not None:
-                await self.watchdog.watch(key)
-            table = self.tables.get(key)
-            before = _stored_form(table) if table is not None else None
+            self._holding.add(key)
             try:
-                yield
-            except BaseException:
-                if self.watchdog is not None:
-                    self.watchdog.abandon(key)  # the watchdog resumes the table
-                raise
-            table = self.tables.get(key)
-            if table is not None and before is not None and self.save is not None:
-                after = _stored_form(table)
-                if after != before and await self._stored_data(key) != after:
-                    # changes the game keeps in memory alone (a selection, a withdrawn
-                    # notice): the next step may run on another worker
-                    await self.save(key, after)
+                async with self._hold(key):
+                    yield
+            finally:
+                self._holding.discard(key)
+
+    @asynccontextmanager
+    async def _hold(self, key: str) -> AsyncIterator[None]:
+        """The block with the table's advisory lock held (see the module docstring)."""
+        async with self.shared.pool.acquire() as conn:
+            await self._sync(conn, key)
+        if self.watchdog is not None:
+            await self.watchdog.watch(key)
+        table = self.tables.get(key)
+        before = _stored_form(table) if table is not None else None
+        try:
+            yield
+        except BaseException:
             if self.watchdog is not None:
-                await self.watchdog.flush(key)
-                await self.watchdog.unwatch(key)
-            async with self.shared.pool.acquire() as conn:
-                mark = await self.shared.mark(conn, key)
-            self._remember(key, mark)
+                self.watchdog.abandon(key)  # the watchdog resumes the table
+            raise
+        table = self.tables.get(key)
+        if table is not None and before is not None and self.save is not None:
+            after = _stored_form(table)
+            if after != before and await self._stored_data(key) != after:
+                # changes the game keeps in memory alone (a selection, a withdrawn
+                # notice): the next step may run on another worker
+                await self.save(key, after)
+        if self.watchdog is not None:
+            await self.watchdog.flush(key)
+            await self.watchdog.unwatch(key)
+        async with self.shared.pool.acquire() as conn:
+            mark = await self.shared.mark(conn, key)
+        self._remember(key, mark)
 
     async def _stored_data(self, key: str) -> dict[str, Any] | None:
         async with self.shared.pool.acquire() as conn:
@@ -152,19 +165,36 @@ class StoreGuard:
 
     async def presync(self, key: str) -> None:
         """Bring table ``key`` up to date before a lookup outside its lock (a press's token, a
-        timer's table). Waits for this process's own block on the table, if one runs."""
+        timer's table). A table that a block of this process holds is left as it is: that
+        block is the one changing it (its stored mark moves with each of its writes), and
+        waiting for it made a press wait for the whole step before its answer (issue 16: the
+        hands of that step being sent within the token's budget, seconds at 200 tables).
+        Otherwise waits for a block of this process that is about to take the table."""
+        if key in self._holding:
+            return
         async with self.shared.pool.acquire() as conn:
             mark = await self.shared.mark(conn, key)
-        if self._current(key, mark):
+        if self._current(key, mark) or key in self._holding:
             return
         await self._locked_sync(key)
 
-    async def sync_all(self) -> None:
-        """Bring every table that changed elsewhere up to date (before a lookup that reads the
-        whole registry, e.g. the table a player sits at)."""
-        marks = await self.shared.marks()
-        keys = set(marks) | {table.key for table in self.tables}
-        for key in keys:
+    async def sync_for(self, user_id: int | None, chat_id: int | None) -> None:
+        """Bring up to date the tables an update may look up outside a lock (issue 16): those
+        where user ``user_id`` sits (stored, or in this process's copy: the table a player sits
+        at), and those of chat ``chat_id`` (a group's tables, a private chat's practice table).
+        A table that a block of this process holds or waits for is left to that block, which
+        brings it up to date itself: no update waits for another table's step. One query
+        whatever the number of tables (every stored table's mark, compared one by one, cost a
+        load per table another worker had moved on, in turn behind each table's lock)."""
+        here = {table.key for table in self.tables
+                if (user_id is not None and table.seat_of(user_id) is not None)
+                or (chat_id is not None and table.chat_id == chat_id)}
+        if user_id is None and chat_id is None:
+            return
+        marks = await self.shared.marks_of(user_id, chat_id, here)
+        for key in set(marks) | here:
+            if self.tables.local_lock(key).locked():
+                continue
             if not self._current(key, marks.get(key)):
                 await self._locked_sync(key)
 

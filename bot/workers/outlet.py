@@ -64,6 +64,14 @@ class SharedOutlet(TelegramOutlet):
 
         self.outbox.request(key, chat_id, claimed)
 
+    def update_seat(self, key: str, chat_id: int, job: OutboxJob) -> None:
+        table_key = key.split("#", 1)[0]  # "<table key>#seat<n>"
+
+        async def current() -> bool:
+            return await self.is_current(table_key) and await job()
+
+        self.outbox.request(key, chat_id, current, watcher=True)
+
     async def _claimed(self, key: str, job: OutboxJob) -> bool:
         name = f"audience:{key}"
         deadline = time.monotonic() + CLAIM_WAIT

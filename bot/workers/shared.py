@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -138,10 +138,22 @@ class SharedDb:
         row = await conn.fetchrow(_MARK_SQL.format(extra="1") + " WHERE t.table_key = $1", key)
         return _mark(row) if row is not None else None
 
-    async def marks(self) -> dict[str, Mark]:
-        """The marks of every stored table, by key."""
+    async def marks_of(self, user_id: int | None, chat_id: int | None,
+                       keys: Iterable[str] = ()) -> dict[str, Mark]:
+        """The marks of the stored tables where ``user_id`` has a seat, of the tables of chat
+        ``chat_id`` (its group's and topics' tables, or a private chat's practice table) and of
+        the tables ``keys``, by key."""
+        where = ["t.table_key = ANY($1::text[])"]
+        args: list[object] = [list(keys)]
+        if user_id is not None:
+            args.append(json.dumps([{"user_id": user_id}]))
+            where.append(f"t.data::jsonb -> 'seats' @> ${len(args)}::jsonb")
+        if chat_id is not None:
+            args.append(f"{chat_id}:%")
+            where.append(f"t.table_key LIKE ${len(args)}")
         async with self.pool.acquire() as conn:
-            rows = await conn.fetch(_MARK_SQL.format(extra="1"))
+            rows = await conn.fetch(
+                _MARK_SQL.format(extra="1") + " WHERE " + " OR ".join(where), *args)
         return {row["table_key"]: _mark(row) for row in rows}
 
     @staticmethod
@@ -197,16 +209,29 @@ class SharedDb:
                 self.worker, now + int(lease * 1000), now, limit)
         return sorted((row["update_id"], row["body"]) for row in rows)
 
-    async def renew(self, lease: float) -> None:
+    async def renew(self, lease: float, watchdogs: Iterable[str] = (),
+                    watch: float = 0.0) -> None:
         """Extend every lease this worker holds (updates in progress, timers firing) by
-        ``lease`` seconds from now: a live worker keeps what it is working on."""
-        until = now_ms() + int(lease * 1000)
+        ``lease`` seconds from now: a live worker keeps what it is working on. The timers
+        ``watchdogs`` (this worker's watchdogs of the blocks still running) are put ``watch``
+        seconds ahead, each as a new schedule (a claim on the old one cannot finish it), in the
+        same statement whatever their number (one write per watchdog, in turn, took longer
+        than the watchdog's own ``watch`` at 200 busy tables: the watchdogs of a live worker
+        fired)."""
+        now = now_ms()
+        until = now + int(lease * 1000)
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute(
                 "UPDATE inbox SET claimed_until = $2 WHERE claimed_by = $1 AND done_at IS NULL",
                 self.worker, until)
             await conn.execute(
                 "UPDATE timers SET claimed_until = $2 WHERE claimed_by = $1", self.worker, until)
+            keys = list(watchdogs)
+            if keys:
+                await conn.execute(
+                    "UPDATE timers SET due_at = $2, generation = generation + 1,"
+                    " claimed_by = NULL, claimed_until = NULL WHERE key = ANY($1::text[])",
+                    keys, now + int(watch * 1000))
 
     async def forget_done_updates(self) -> int:
         """Drop updates done more than :data:`INBOX_DAYS` ago and stale flood slots and

@@ -152,9 +152,8 @@ class DbTimers:
 
     async def heartbeat(self) -> None:
         """Keep this worker's leases and watchdogs running (called every third of a lease)."""
-        await self.shared.renew(self.lease)
-        for key in list(self._watched):
-            await self._arm_watch(key)
+        await self.shared.renew(self.lease, [self._watch_key(key) for key in self._watched],
+                                self.watch_seconds)
 
     # --- Firing -----------------------------------------------------------------------------------
 

@@ -33,8 +33,8 @@ from bot.workers.timers import WATCH, DbTimers
 log = logging.getLogger(__name__)
 
 #: Presses that act on one table only: the registry is brought up to date for that table
-#: alone. Every other update (commands, lobby buttons: whoever sits elsewhere) brings every
-#: table that changed up to date.
+#: alone. Every other update (commands, lobby buttons: whoever sits elsewhere) brings the
+#: tables of its user and its chat up to date as well.
 ONE_TABLE_KINDS = frozenset({cb.ACTION, cb.SELECT, cb.MY_CARDS, cb.CONFIRM_LEAVE})
 #: The handler group of the registry's update, before every other handler.
 SYNC_GROUP = -100
@@ -73,7 +73,7 @@ async def start_worker(application: App) -> Worker:
     window: SlidingWindow | None = None
     if isinstance(limiter, ChatRateLimiter):
         limiter.window = window = SharedWindow(shared, limiter.window.limit,
-                                               limiter.window.period)
+                                               limiter.start_period)
         limiter.overall = SharedOverall(shared, limiter.overall.limit, limiter.overall.period)
     lease = settings.worker_lease
     db_timers = DbTimers(data.store, shared, lease=lease, watch=lease * WATCH_LEASES)
@@ -121,12 +121,22 @@ async def start_worker(application: App) -> Worker:
 async def bring_up_to_date(worker: Worker, update: Update) -> None:
     """Before the handlers: the table a press acts on (found by its token here, else in the
     store) and the group's table it was pressed in, and for every update but the presses of
-    :data:`ONE_TABLE_KINDS` every table that changed elsewhere. A press whose token no table
+    :data:`ONE_TABLE_KINDS` the tables where its user sits and those of its chat
+    (:meth:`StoreGuard.sync_for`). A press whose token no table
     has yet (the lobby or deal it belongs to is being stored by another worker right now, or
     it is old) waits for the group's table to be free first."""
     query = update.callback_query
+    user, chat = update.effective_user, update.effective_chat
+    user_id = user.id if user is not None else None
     if query is None or not query.data:
-        await worker.guard.sync_all()
+        text = update.message.text if update.message is not None else None
+        if text and text.startswith("/start ") and cb.JOIN_LINK in text:
+            # a lobby's join link: the lobby is in another chat
+            token = text.split(cb.JOIN_LINK, 1)[1].strip()
+            joined = await worker.shared.key_of_token(token)
+            if joined is not None:
+                await worker.guard.presync(joined)
+        await worker.guard.sync_for(user_id, chat.id if chat is not None else None)
         return
     try:
         data = cb.parse_callback(query.data)
@@ -148,7 +158,7 @@ async def bring_up_to_date(worker: Worker, update: Update) -> None:
     if here is not None and here != key:
         await worker.guard.presync(here)
     if data.kind not in ONE_TABLE_KINDS:
-        await worker.guard.sync_all()
+        await worker.guard.sync_for(user_id, message.chat.id if message is not None else None)
 
 
 async def sweep(worker: Worker) -> None:

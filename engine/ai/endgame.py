@@ -117,8 +117,9 @@ def forced_win(k: Knowledge, budget: Budget | None = None) -> Play | None:
 # --- sampled perfect-information endgame (RULES.md §4) ---------------------------------------
 
 
-#: A move inside the search: ``(type code, main, n, cards)``, ints only. Long-lived caches of
-#: such tuples are not tracked by the garbage collector, so they cost no collection pauses.
+#: A move inside the search: ``(type code, main, n, cards)``, ints only. The garbage collector
+#: stops tracking such tuples; a full collection still visits every entry of the caches that
+#: hold them, so those stay small (:data:`MOVE_CACHE`).
 Move = tuple[int, int, int, tuple[int, ...]]
 _CODE = {t: i for i, t in enumerate(ComboType)}
 _ROCKET, _BOMB = _CODE[ComboType.ROCKET], _CODE[ComboType.BOMB]
@@ -154,7 +155,12 @@ _KINDS_BY_WIDTH = tuple(
     tuple(t for t in ALL_TYPES if _WIDTH_NEEDED.get(t, 1) <= width) for width in range(5))
 
 
-@lru_cache(maxsize=1 << 15)
+#: Hands (and follows) whose search moves are remembered; see
+#: :data:`engine.ai.decompose.PLAN_CACHE` for why not more.
+MOVE_CACHE = 1 << 13
+
+
+@lru_cache(maxsize=MOVE_CACHE)
 def _limited_moves(hand: tuple[int, ...]) -> tuple[tuple[Move, tuple[int, ...] | None], ...]:
     """Leads for the search, each with the hand it leaves (``None`` = the hand is empty):
     every play, but at most two wing choices per trio/plane body; a play that empties the
@@ -166,7 +172,7 @@ def _limited_moves(hand: tuple[int, ...]) -> tuple[tuple[Move, tuple[int, ...] |
     return tuple((m, None if len(m[3]) == size else minus(hand, m[3])) for m in out)
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=MOVE_CACHE)
 def _limited_follows(hand: tuple[int, ...], kind: int, main: int, n: int, size: int,
                      ) -> tuple[tuple[Move, tuple[int, ...] | None], ...]:
     """The plays of :func:`_limited_moves` that beat a play of type code ``kind``, main rank

@@ -7,9 +7,14 @@ make likely (:func:`engine.ai.endgame.likely_deals`), and each candidate is play
 deal by a fast rollout policy (:func:`rollout`) for all three seats. The candidate whose
 play-outs win most often is played, if it beats the heuristic's own choice by a margin.
 
-The work is counted in rollout moves (:class:`engine.ai.endgame.Budget`), never in time, so a
+The work is counted in units of about one rollout move (:class:`Work`), never in time, so a
 decision is a function of the view and the generator's state; the budget's optional deadline is
-only the safety net for an overloaded machine.
+only the safety net for an overloaded machine. What costs more than a move is charged at its
+real cost, the same whether a cache already holds the result or not (so the count stays
+deterministic and bounds the time of a cold start): drawing a deal (:data:`DRAW_COST`), the
+first plan of a hand in a decision (the full planner by the splits it scores,
+:func:`engine.ai.decompose.plan_work` times :data:`SPLIT_COST`; the greedy one at
+:data:`QUICK_COST`), and :data:`PLAN_COST` for a plan looked up again.
 
 The rollout policy sees only its own hand, the card counts and the trick (plus which seats are
 partners): it plays the plan of its hand lowest combination first, beats an opponent's play with
@@ -25,8 +30,9 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from engine.ai.decompose import plan_hand
+from engine.ai.decompose import plan_hand, plan_work
 from engine.ai.endgame import (
+    DRAWS_PER_SAMPLE,
     Budget,
     Move,
     _beats,
@@ -55,9 +61,9 @@ _CHAINS = ((_PLANE, 3, 2, 4.0), (_CODES[ComboType.PAIR_CHAIN], 2, 3, 2.0),
            (_CODES[ComboType.STRAIGHT], 1, 5, 1.0))
 _ROCKET_MOVE: Move = (_ROCKET, BIG_JOKER, 1, (SMALL_JOKER, BIG_JOKER))
 
-#: Budget units one decision may spend (all samples and candidates together; see
-#: :data:`PLAN_COST`).
-ROLLOUT_NODES = 4000
+#: Budget units one decision may spend (all samples and candidates together), about 2 µs
+#: each on this machine: the cap of a cold decision's search, rarely reached.
+ROLLOUT_NODES = 9000
 #: Deals sampled per decision (each candidate is played out on every one).
 SAMPLES = 24
 #: Most candidates compared.
@@ -71,10 +77,41 @@ MIN_OTHERS = HARD.sample_cards
 MARGIN = 2
 #: Plan the other seats' sampled hands greedily in the rollouts (:func:`_quick_plan`).
 QUICK = True
-#: Budget units a rollout charges for planning a hand (a move costs one).
+#: Budget units a rollout charges for a plan already made in this decision (a move costs one).
 PLAN_COST = 4
+#: Units per split the full planner scores, charged the first time a decision plans a hand.
+SPLIT_COST = 4
+#: Units for the first greedy plan (:func:`_quick_plan`) of a hand in a decision.
+QUICK_COST = 12
+#: Units for drawing one deal of the unseen cards (and weighing it by the passes).
+DRAW_COST = 10
 #: An opponent with at most this many cards makes the rollout break its plan or bomb to stop it.
 ALARM = 4
+
+
+class Work(Budget):
+    """A decision's budget (:class:`engine.ai.endgame.Budget`) that also remembers which hands
+    it has planned, so that a plan's real cost is charged once per decision (see module doc):
+    the same count whatever the caches hold."""
+
+    __slots__ = ("planned",)
+
+    def __init__(self, nodes: int, deadline: float | None = None) -> None:
+        super().__init__(nodes, deadline)
+        self.planned: set[tuple[bool, tuple[int, ...]]] = set()
+
+
+def _charge_plan(budget: Budget, hand: tuple[int, ...], full: bool) -> None:
+    """Charge planning ``hand`` (``full``: :func:`_plan`, else :func:`_quick_plan`): its real
+    cost the first time in the decision (every time with a plain :class:`Budget`), else
+    :data:`PLAN_COST`."""
+    key = (full, hand)
+    if isinstance(budget, Work):
+        if key in budget.planned:
+            _spend(budget, PLAN_COST)
+            return
+        budget.planned.add(key)
+    _spend(budget, PLAN_COST + (SPLIT_COST * plan_work(hand) if full else QUICK_COST))
 
 
 @lru_cache(maxsize=1 << 12)
@@ -231,16 +268,20 @@ def rollout(hands: list[tuple[int, ...]], landlord: int, turn: int, prev: Move |
     ``prev``/``owner``: the play to beat and its seat (``None``: ``turn`` leads); ``me``: the
     seat whose hand is planned fully (:func:`_plan`) at the start, the others' greedily
     (:func:`_quick_plan`; ``None``: every hand fully), as is a hand whose plan a play broke.
-    Spends one budget unit per move and :data:`PLAN_COST` per hand planned; raises the
-    budget's exception when it runs out."""
+    Spends one budget unit per move and a hand's plan at its cost (:func:`_charge_plan`);
+    raises the budget's exception when it runs out."""
     seats = len(hands)
     planners = [_plan if me is None or s == me or not QUICK else _quick_plan
                 for s in range(seats)]
     replan = _quick_plan if QUICK else _plan
     plans: list[list[Move]] = []
     for s, h in enumerate(hands):
-        _spend(budget, PLAN_COST)
-        plans.append(list(planners[s](h)) if any(h) else [])
+        if any(h):
+            _charge_plan(budget, h, planners[s] is _plan)
+            plans.append(list(planners[s](h)))
+        else:
+            _spend(budget, PLAN_COST)
+            plans.append([])
     sizes = [sum(h) for h in hands]
     while True:
         budget.spend()
@@ -267,13 +308,14 @@ def rollout(hands: list[tuple[int, ...]], landlord: int, turn: int, prev: Move |
             if m in plan:
                 plan.remove(m)
             else:
-                _spend(budget, PLAN_COST)
+                _charge_plan(budget, hand, replan is _plan)
                 plans[turn] = list(replan(hand))
             prev, owner = m, turn
         turn = nxt
 
 
 def _spend(budget: Budget, units: int) -> None:
+    """Spend ``units`` from ``budget`` (raises its exception when it runs out)."""
     budget.nodes -= units - 1
     budget.spend()
 
@@ -313,13 +355,15 @@ def playout_wins(k: Knowledge, cands: list[Play | None], rng: random.Random,
                  budget: Budget, samples: int | None = None) -> tuple[list[int], int]:
     """Play-out wins per candidate over ``samples`` deals (default :data:`SAMPLES`) drawn from
     ``rng``, and the number of deals played out for every candidate (a deal cut by the budget
-    is dropped: anytime)."""
+    is dropped: anytime). Drawing the deals is charged first (:data:`DRAW_COST` each)."""
     wins = [0] * len(cands)
     done = 0
     nxt = k.next_seat()
     me_landlord = k.is_landlord
     prev = _move(k.prev) if k.prev is not None else None
-    for hands in likely_deals(k, rng, SAMPLES if samples is None else samples):
+    n = SAMPLES if samples is None else samples
+    budget.nodes -= DRAW_COST * n * (DRAWS_PER_SAMPLE if k.passes else 1)
+    for hands in likely_deals(k, rng, n):
         row = []
         try:
             for p in cands:
@@ -351,7 +395,7 @@ def revise(k: Knowledge, choice: Play | None, rng: random.Random,
     cands = candidates(k, choice)
     if len(cands) < 2:
         return choice
-    budget = Budget(ROLLOUT_NODES if nodes is None else nodes, deadline)
+    budget = Work(ROLLOUT_NODES if nodes is None else nodes, deadline)
     wins, done = playout_wins(k, cands, rng, budget)
     if not done:
         return choice

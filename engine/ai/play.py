@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 from math import comb
 
 from engine.ai.decompose import hand_score, hand_turns, plan_hand
@@ -127,31 +128,43 @@ def _danger(k: Knowledge) -> int:
     return min(k.counts[e] for e in k.enemies)
 
 
-def _after_score(k: Knowledge, play: Play, style: Style) -> float:
+def _after_score(k: Knowledge, play: Play, style: Style, memo: dict | None = None) -> float:
     """Value of the hand left after ``play``, plus a bonus per combination in its plan that no
-    opponent can beat by type (a control that wins the lead back)."""
+    opponent can beat by type (a control that wins the lead back; ``memo``: as
+    :func:`_controls`)."""
     rest = minus(k.hand, play.cards)
     if not any(rest):
         return WIN
     score = hand_score(rest)
     if style.counting:
-        score += CONTROL_BONUS * _controls(k, rest, style)
+        score += CONTROL_BONUS * _controls(k, rest, style, memo)
     return score
 
 
-def _controls(k: Knowledge, hand: tuple[int, ...], style: Style) -> float:
+def _controls(k: Knowledge, hand: tuple[int, ...], style: Style,
+              memo: dict | None = None) -> float:
     """Expected number of combinations in ``hand``'s plan that win the lead back: a single,
     pair or trio counts its :func:`unbeaten_chance`, a chain 1 if no opponent can beat it by
-    type, bombs and the rocket nothing (they are valued by the plan itself)."""
+    type, bombs and the rocket nothing (they are valued by the plan itself). ``memo`` keeps
+    each combination's chance for the other hands ranked at the same decision (it depends on
+    ``k``, ``style``, the copies needed and the rank only)."""
+    memo = {} if memo is None else memo
     n = 0.0
     for p in plan_hand(hand).combos:
         if p.type in _BOMBS:
             continue
-        if p.type in _GROUP_WIDTH:
-            n += unbeaten_chance(k, p, style)
-        elif not any(len(p.cards) <= k.counts[e] and can_beat_same_type(_cards(k, e, style), p)
-                     for e in k.enemies):
-            n += 1
+        width = _GROUP_WIDTH.get(p.type)
+        key = (width, p.main) if width is not None else p
+        got = memo.get(key)
+        if got is None:
+            if width is not None:
+                got = unbeaten_chance(k, p, style)
+            else:
+                got = 0.0 if any(len(p.cards) <= k.counts[e]
+                                 and can_beat_same_type(_cards(k, e, style), p)
+                                 for e in k.enemies) else 1.0
+            memo[key] = got
+        n += got
     return n
 
 
@@ -214,14 +227,24 @@ def unbeaten_chance(k: Knowledge, play: Play, style: Style) -> float:
 
 
 def rank_plays(k: Knowledge, style: Style = HARD) -> list[tuple[float, Play | None]]:
-    """Every candidate with its score, best first; ``None`` stands for pass."""
+    """Every candidate with its score, best first; ``None`` stands for pass.
+
+    The last few rankings are remembered (a pure function of ``k`` and ``style``): one
+    ``hard`` decision ranks the same knowledge for its choice, its Monte Carlo candidates
+    (:func:`engine.ai.montecarlo.candidates`) and its hints."""
+    return list(_ranked(k, style))
+
+
+@lru_cache(maxsize=8)
+def _ranked(k: Knowledge, style: Style) -> tuple[tuple[float, Play | None], ...]:
     scored: list[tuple[float, Play | None]]
     if k.prev is None:
-        scored = [(_lead_score(k, p, style), p) for p in lead_candidates(k.hand)]
+        memo: dict = {}
+        scored = [(_lead_score(k, p, style, memo), p) for p in lead_candidates(k.hand)]
     else:
         scored = _follow_scores(k, style)
     scored.sort(key=lambda x: (-x[0], _tiebreak(x[1])))
-    return scored
+    return tuple(scored)
 
 
 def _tiebreak(p: Play | None) -> tuple:
@@ -230,8 +253,8 @@ def _tiebreak(p: Play | None) -> tuple:
     return (0, -len(p.cards), p.main)
 
 
-def _lead_score(k: Knowledge, p: Play, style: Style) -> float:
-    score = _after_score(k, p, style)
+def _lead_score(k: Knowledge, p: Play, style: Style, memo: dict | None = None) -> float:
+    score = _after_score(k, p, style, memo)
     if score >= WIN:
         return score
     if p.type in _BOMBS:
@@ -274,8 +297,9 @@ def _follow_scores(k: Knowledge, style: Style) -> list[tuple[float, Play | None]
     prev = k.prev
     assert prev is not None and k.prev_seat is not None
     now = hand_score(k.hand)
+    memo: dict = {}
     if style.counting:
-        now += CONTROL_BONUS * _controls(k, k.hand, style)
+        now += CONTROL_BONUS * _controls(k, k.hand, style, memo)
     moves = follow_moves(k.hand, prev)
     out: list[tuple[float, Play | None]] = []
     partner_played = style.cooperate and not k.is_enemy(k.prev_seat)
@@ -303,7 +327,7 @@ def _follow_scores(k: Knowledge, style: Style) -> list[tuple[float, Play | None]
             pass_score -= LANDLORD_PASS
     out.append((pass_score, None))
     for m in moves:
-        score = _after_score(k, m, style)
+        score = _after_score(k, m, style, memo)
         if score >= WIN:
             out.append((score, m))
             continue

@@ -179,3 +179,25 @@ async def test_a_deleted_table_message_is_posted_again(dealt: Players):
     table = dealt.app.bot_data.tables.table_of(dealt.users[0].id)
     await api.wait_for(lambda: table.message_id == fresh.message_id)
     assert table.message_photo is True
+
+
+async def test_a_press_is_answered_before_its_table_is_free(dealt: Players):
+    """Issue 16: a press is answered first, also while its table's lock is held by the step
+    before (whose hands may still be waiting for the token's budget); the bid itself is made
+    once the table is free. A refusal decided on the table as it is now is answered at once
+    too."""
+    api, ann, bob = dealt.api, dealt.users[0], dealt.users[1]
+    game = dealt.app.bot_data.game
+    table = game.tables.table_of(ann.id)
+    message = hand_message(api, ann)
+    bid = button_data(message, label=t("btn.bid_3", LANG))
+    async with game.tables.lock(table.key):
+        pressed = api.press(ann, message, bid)
+        answer = await api.wait_answer(pressed, 5.0)
+        assert answer.params.get("text") is None
+        early = api.press(bob, hand_message(api, bob), bid)
+        refused = await api.wait_answer(early, 5.0)
+        assert refused.params.get("text") == t("pop.not_your_turn", LANG)
+        assert table.state.version == 0  # nothing applied while the lock is held
+    await api.wait_settled(pressed)
+    assert table_state(dealt).history == (Action("bid", 0, value=3),)

@@ -61,7 +61,8 @@ class _Recorder:
     def __init__(self) -> None:
         self.presented: list[tuple[int, str]] = []
 
-    async def present(self, chat_id, message_id, is_photo, shown_key, drawing, thread_id=None):
+    async def present(self, chat_id, message_id, is_photo, shown_key, drawing, thread_id=None,
+                      *, rank=2):
         self.presented.append((chat_id, drawing.text))
         return (message_id or 100 + chat_id, drawing.is_photo)
 

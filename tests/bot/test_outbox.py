@@ -10,7 +10,8 @@ from datetime import timedelta
 import pytest
 from telegram.error import RetryAfter
 
-from bot.outlet.limiter import ChatRateLimiter, InFlightWindow, SlidingWindow, is_group
+from bot.outlet import limiter
+from bot.outlet.limiter import RANK, ChatRateLimiter, InFlightWindow, SlidingWindow, is_group
 from bot.outlet.outbox import Outbox
 
 
@@ -206,7 +207,7 @@ async def test_edits_are_paced_at_the_chats_share_of_the_window_never_burst():
 
     outbox.request("t#result", -3, result, urgent=True)
     await outbox.idle()
-    assert urgent and urgent[0] - times[-1] < 0.1  # urgent: the reserved slot, no pacing
+    assert urgent and urgent[0] - times[-1] >= 0.35  # urgent: first in line, paced all the same
 
 
 async def test_the_chats_other_messages_slow_the_pace_so_the_window_never_runs_dry():
@@ -297,3 +298,143 @@ async def test_a_message_waiting_for_the_window_goes_before_the_next_paced_edit(
 
     await asyncio.gather(result(), outbox.idle())
     assert sent == ["edit 1", "notice", "edit 2"]
+
+
+async def test_at_each_slot_the_most_wanted_job_of_the_chat_goes_and_tidying_waits():
+    """A result goes before the table's edit, a tidy-up (Play again off an old result) only at
+    a slot no other job of the chat wants; every one of them is paced, so none makes a debt
+    that would slow the table's edits for the next minute."""
+    window = SlidingWindow(2, 0.6)  # pace 0.3 s
+    outbox = Outbox(window)
+    sent: list[tuple[str, float]] = []
+
+    def job(name: str):
+        async def run() -> bool:
+            sent.append((name, time.monotonic()))
+            return True
+        return run
+
+    outbox.request("t", -7, job("edit 1"))
+    await outbox.idle()
+    outbox.request("-7#strip1", -7, job("strip"), background=True)
+    outbox.request("t", -7, job("edit 2"))
+    outbox.request("t#result", -7, job("result"), urgent=True)
+    while len(sent) < 3:
+        await asyncio.sleep(0.01)
+    outbox.request("t", -7, job("edit 3"))  # the table moved on before the tidy-up's turn
+    await outbox.idle()
+    assert [name for name, _ in sent] == ["edit 1", "result", "edit 2", "edit 3", "strip"]
+    gaps = [b[1] - a[1] for a, b in zip(sent, sent[1:], strict=False)]
+    assert all(gap >= 0.28 for gap in gaps), gaps  # one pace apart, whatever their rank
+
+
+async def test_a_tidy_up_goes_at_the_next_slot_when_nothing_else_is_pending():
+    window = SlidingWindow(2, 0.6)
+    outbox = Outbox(window)
+    sent: list[str] = []
+
+    async def strip() -> bool:
+        sent.append("strip")
+        return True
+
+    began = time.monotonic()
+    outbox.request("-8#strip1", -8, strip, background=True)
+    await outbox.idle()
+    assert sent == ["strip"] and time.monotonic() - began < 0.1
+
+
+async def test_requests_waiting_for_the_bots_budget_start_most_wanted_first():
+    """Under a saturated token the presser's own hand goes first, then the prompt of the seat
+    to act, the group's table, and last the seats that only watch, whatever the order they
+    were asked in."""
+    window = InFlightWindow(1, 0.1)
+    await window.acquire()  # one in flight: every other request waits
+    started: list[str] = []
+
+    async def ask(rank: int, name: str) -> None:
+        token = RANK.set(rank)
+        try:
+            await window.acquire()
+        finally:
+            RANK.reset(token)
+        started.append(name)
+        window.release()
+
+    tasks = [asyncio.create_task(ask(rank, name)) for rank, name in
+             ((3, "watcher"), (2, "table"), (0, "presser"), (3, "watcher 2"), (1, "prompt"))]
+    await asyncio.sleep(0.02)
+    window.release()
+    await asyncio.gather(*tasks)
+    assert started == ["presser", "prompt", "table", "watcher", "watcher 2"]
+    assert window.used() <= window.limit
+
+
+async def test_a_watchers_job_takes_its_budget_first_and_then_draws_the_latest_state():
+    overall = InFlightWindow(1, 0.3)
+    outbox = Outbox(None, overall=overall)
+    await overall.acquire()
+    overall.release()  # the bot's budget is spent for the next 0.3 s
+    state = ["turn 1"]
+    seen: list[str] = []
+
+    async def watcher() -> bool:
+        seen.append(state[0])
+        return False  # nothing to change: its slot is given back
+
+    outbox.request("t#seat1", 1001, watcher, watcher=True)
+    await asyncio.sleep(0.1)
+    state[0] = "turn 2"  # the table moved on while the watcher waited
+    outbox.request("t#seat1", 1001, watcher, watcher=True)
+    await outbox.idle()
+    assert seen == ["turn 2"]  # one job, drawn from the state when its slot came
+    assert overall.in_flight == 0
+
+
+async def test_a_jobs_picture_is_prepared_ahead_so_its_request_goes_when_the_slot_comes():
+    window = SlidingWindow(2, 1.0)  # pace 0.5 s
+    outbox = Outbox(window)
+    events: list[tuple[str, float]] = []
+
+    class Job:
+        async def __call__(self) -> bool:
+            events.append(("run", time.monotonic()))
+            return True
+
+        async def prepare(self) -> None:  # e.g. rendering the table's picture: 0.1 s
+            events.append(("prepare", time.monotonic()))
+            await asyncio.sleep(0.1)
+
+    outbox.request("t", -11, Job())
+    await outbox.idle()
+    first = window.last_start(-11)
+    outbox.request("t", -11, Job())
+    await outbox.idle()
+    assert [name for name, _ in events] == ["prepare", "run", "prepare", "run"]
+    assert events[2][1] < first + 0.5 - 0.05  # drawn before the slot came
+    assert first + 0.5 - 0.01 <= events[3][1] < first + 0.5 + 0.06  # sent when it came
+
+
+async def test_a_request_that_waited_long_overtakes_fresher_more_wanted_ones(monkeypatch):
+    """Ranks age (limiter.AGING): under a token that never catches up a watcher's edit still
+    goes, and nothing drawn under a table's lock waits for ever."""
+    monkeypatch.setattr(limiter, "AGING", 0.05)
+    window = InFlightWindow(1, 0.05)
+    await window.acquire()
+    started: list[str] = []
+
+    async def ask(rank: int, name: str) -> None:
+        token = RANK.set(rank)
+        try:
+            await window.acquire()
+        finally:
+            RANK.reset(token)
+        started.append(name)
+        window.release()
+
+    watcher = asyncio.create_task(ask(3, "watcher"))
+    await asyncio.sleep(0.3)  # six ranks' worth of waiting
+    presser = asyncio.create_task(ask(0, "presser"))
+    await asyncio.sleep(0.01)
+    window.release()
+    await asyncio.gather(watcher, presser)
+    assert started == ["watcher", "presser"]

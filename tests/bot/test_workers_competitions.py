@@ -23,6 +23,7 @@ from bot.game.challenge import ChallengeOptions
 from bot.game.lobby import Person
 from bot.game.table import DEAL, challenge_key
 from bot.i18n import t
+from bot.match_views import format_name
 from bot.services import App, bot_data
 from bot.settings import Settings
 from tests.databases import PostgresServer, RawDatabase
@@ -143,6 +144,56 @@ async def test_a_match_left_between_deals_by_a_dead_worker_deals_on_on_another(
     assert record.status == "running"
 
 
+async def test_a_match_deals_result_its_worker_died_before_sending_is_posted_by_the_next(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """Issue 16: a match deal's result (with the standings) is due until it was sent. The
+    worker dies right after the settlement, its result still waiting for the group's flood
+    budget; the worker that takes the table over posts it, before it deals the next deal."""
+    group, user = fake_api.new_group("Match night"), fake_api.new_user("Ann")
+    first = await start_worker("w-first")
+    game = bot_data(first).game
+    game.deal_seed = 7
+    died = asyncio.Event()
+    post = bot_data(first).outlet.post
+
+    def dropped(key: str, *args: Any, **kwargs: Any) -> None:  # never sent: the worker died
+        if not key.endswith("#result"):
+            post(key, *args, **kwargs)
+
+    async def killed(table: object) -> None:  # dies right after the settlement
+        died.set()
+        raise RuntimeError("SIGKILL")
+
+    bot_data(first).outlet.post = dropped  # type: ignore[method-assign]
+    game.matches.deal_over = killed  # type: ignore[method-assign]
+    fake_api.open_private_chat(user)
+    table, refusal = await game.matches.open(group.id, None, group.title, Person(user.id, "Ann"),
+                                             "fixed")
+    assert table is not None and refusal is None
+    fake_api.block_user(user)  # her seat is auto-played: the bots and she play fast
+    async with game.tables.lock(table.key):
+        assert game.lobby.add_bot(table) and game.lobby.add_bot(table)
+        assert await game.matches.start(table) is None
+    await asyncio.wait_for(died.wait(), TIMEOUT)
+    await asyncio.sleep(0.2)
+    await stop(first)
+    standings = t("match.standings", "en", format=format_name("fixed", "en"))
+
+    def results() -> list[Any]:
+        return [c for c in fake_api.calls if c.ok and c.params.get("chat_id") == group.id
+                and c.method in ("sendPhoto", "sendMessage")
+                and standings in str(c.params.get("caption") or c.params.get("text"))]
+
+    assert results() == []
+    second = await start_worker("w-second")
+    await wait_until(lambda: _async(bool(results())))
+    resumed = bot_data(second).game.tables.get(table.key)
+    await wait_until(lambda: _async(resumed is not None and resumed.phase == DEAL))
+    await asyncio.sleep(0.3)
+    assert len(results()) == 1
+
+
 async def _two_deals(deals: Callable[[], Awaitable[list[tuple[int, str]]]]) -> bool:
     return len(await deals()) >= 2
 
@@ -229,3 +280,74 @@ async def test_a_close_cut_short_by_a_dead_worker_is_finished_by_the_watchdog(
     assert len(final_posts()) == 1
     paid = await rows.fetch("SELECT count(*) FROM ledger WHERE reason = 'challenge'")
     assert paid == [(2,)]  # Ann's fee and her prize, once
+
+
+async def _closed_challenge(fake_api: FakeBotApi, start_worker: Start, name: str
+                            ) -> tuple[App, int, str, int]:
+    """A challenge opened and entered on worker ``name``; its app, id, seed and group."""
+    group, ann = fake_api.new_group("Final"), fake_api.new_user("Ann")
+    fake_api.open_private_chat(ann)
+    app = await start_worker(name)
+    challenges = bot_data(app).game.challenges
+    challenge_id, why = await challenges.open(group.id, None, group.title,
+                                              Person(ann.id, "Ann"), ChallengeOptions())
+    assert challenge_id is not None, why
+    assert await challenges.enter(challenge_id, Person(ann.id, "Ann"), "en", group.id) \
+        == t("challenge.pop_welcome", "en")
+    seed = (await bot_data(app).store.get_challenge(challenge_id)).seed
+    return app, challenge_id, seed, group.id
+
+
+def _final_posts(fake_api: FakeBotApi, group_id: int, seed: str) -> list[object]:
+    return [c for c in fake_api.calls if c.ok and c.method == "sendMessage"
+            and c.params.get("chat_id") == group_id and seed in str(c.params.get("text"))]
+
+
+async def test_a_final_ranking_sent_by_a_worker_that_died_before_recording_it_is_not_sent_again(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """Issue 16: the final ranking is posted at most once. The worker dies after Telegram
+    took the message and before the store recorded it posted; a worker starting next (its
+    sweep posts the rankings not posted yet) does not post it a second time."""
+    one, challenge_id, seed, group_id = await _closed_challenge(fake_api, start_worker, "w-one")
+
+    async def killed(cid: int) -> bool:
+        raise RuntimeError("SIGKILL")
+
+    bot_data(one).store.announce_challenge = killed  # type: ignore[method-assign]
+    assert await bot_data(one).game.challenges.close(challenge_id)
+    await wait_until(lambda: _async(bool(_final_posts(fake_api, group_id, seed))))
+    await stop(one)
+
+    await start_worker("w-two")
+    await asyncio.sleep(1.0)  # the sweep's posts go out in the background
+    assert len(_final_posts(fake_api, group_id, seed)) == 1
+
+
+async def test_a_final_ranking_its_worker_died_before_sending_is_sent_by_the_next(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """Issue 16, the recovery: the worker dies with the final ranking still waiting to be sent
+    (the group's flood budget); the next worker to start posts it, once."""
+    one, challenge_id, seed, group_id = await _closed_challenge(fake_api, start_worker, "w-one")
+    outlet = bot_data(one).outlet
+    post = outlet.post
+
+    def dropped(key: str, *args: Any, **kwargs: Any) -> None:  # never sent: the worker died
+        if not key.endswith("#final"):
+            post(key, *args, **kwargs)
+
+    outlet.post = dropped  # type: ignore[method-assign]
+    assert await bot_data(one).game.challenges.close(challenge_id)
+    await stop(one)
+    assert _final_posts(fake_api, group_id, seed) == []
+
+    two = await start_worker("w-two")
+    await wait_until(lambda: _async(bool(_final_posts(fake_api, group_id, seed))))
+    await asyncio.sleep(0.5)
+    assert len(_final_posts(fake_api, group_id, seed)) == 1
+    assert (await bot_data(two).store.get_challenge(challenge_id)).announced
+
+
+async def _async(value: object) -> object:
+    return value

@@ -6,9 +6,11 @@ from __future__ import annotations
 import asyncio
 import time
 
+from bot.outlet.send import ANSWER_PENDING
 from bot.store import SeatRecord, open_store
 from bot.workers.flood import SharedOverall
 from bot.workers.shared import SharedDb, now_ms
+from bot.workers.timers import DbTimers
 from tests.databases import PostgresServer
 
 GROUP = -100123
@@ -149,5 +151,133 @@ async def test_more_tables_locked_at_once_than_the_pool_has_connections(
     finally:
         for shared in workers:
             await shared.close()
+        await store.close()
+        await postgres_server.drop_database(url)
+
+
+async def test_requests_waiting_for_the_overall_budget_leave_the_pool_to_the_others(
+    postgres_server: PostgresServer,
+):
+    """Issue 16 at 200 tables: hundreds of requests wait for the token's budget; each polling
+    the database itself held every pool connection in the budget's row lock, and a press's own
+    queries (its update stored, its table's mark) waited seconds for a connection. They wait in
+    line in the worker instead, one of them asking the database at a time, and start in the
+    order they asked, a request a press's answer waits for first."""
+    url = await postgres_server.create_database()
+    store = await open_store(url)
+    shared = await SharedDb.open(url, "one")
+    window = SharedOverall(shared, 10, 0.2)
+    asking = most = 0
+    take_slot = shared.take_slot
+
+    async def counted(*args: object, **kwargs: object) -> tuple[int | None, float, int]:
+        nonlocal asking, most
+        asking += 1
+        most = max(most, asking)
+        try:
+            return await take_slot(*args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            asking -= 1
+
+    shared.take_slot = counted  # type: ignore[method-assign]
+    started: list[int] = []
+
+    async def request(number: int) -> None:
+        await window.acquire()
+        started.append(number)
+        await asyncio.sleep(0.01)
+        window.release()
+
+    try:
+        requests = [asyncio.create_task(request(n)) for n in range(200)]
+        await asyncio.sleep(0.3)
+        slowest = 0.0
+        for _ in range(20):  # a press's own query meanwhile
+            began = time.monotonic()
+            assert await shared.key_of_token("none") is None
+            slowest = max(slowest, time.monotonic() - began)
+            await asyncio.sleep(0.02)
+        assert most == 1
+        assert slowest < 0.2
+        assert window.waiting() > 100
+        urgent = ANSWER_PENDING.set(True)  # a press's answer waits for it: ahead of the others
+        requests.append(asyncio.create_task(request(999)))
+        ANSWER_PENDING.reset(urgent)
+        asked = len(started)
+        for task in requests[150:200]:
+            task.cancel()  # given up (their callers stopped): they leave the line
+        await asyncio.wait_for(asyncio.gather(*requests[:150], requests[-1]), 60)
+        assert started.index(999) <= asked + 1
+        assert [n for n in started if n != 999] == list(range(150))
+        assert window.waiting() == 0
+    finally:
+        for task in requests:
+            task.cancel()
+        await shared.close()
+        await store.close()
+        await postgres_server.drop_database(url)
+
+
+async def test_a_live_workers_watchdogs_are_kept_ahead_in_one_write_and_an_abandoned_one_fires(
+    postgres_server: PostgresServer,
+):
+    """Issue 16 at 200 tables: a worker's heartbeat puts the watchdogs of all its running
+    blocks ahead at once (one write each, in turn, took longer than the watchdog's time, and a
+    live worker's watchdogs fired), each as a new schedule (another worker's claim on the old
+    one cannot finish it); a block that failed half-way leaves its watchdog to fire."""
+    url = await postgres_server.create_database()
+    store = await open_store(url)
+    one, two = await SharedDb.open(url, "one"), await SharedDb.open(url, "two")
+    watching = DbTimers(store, one, lease=5.0, watch=60.0)
+    keys = [f"-{100 + i}:0" for i in range(300)]
+    abandoned = f"watch:{keys[0]}@one"
+    try:
+        for key in keys:
+            await watching.watch(key)
+        watching.abandon(keys[0])  # its block failed half-way
+        assert await store.claim_timers("two", limit=400, lease=5.0) == []
+        async with one.pool.acquire() as conn:  # a minute later, no heartbeat since
+            await conn.execute("UPDATE timers SET due_at = $1", now_ms() - 1)
+        [claimed] = await store.claim_timers("two", limit=1, lease=5.0)
+        await watching.heartbeat()
+        assert await store.finish_timer(claimed) is (claimed.key == abandoned)
+        left = await store.claim_timers("two", limit=400, lease=5.0)
+        assert [timer.key for timer in left] == ([] if claimed.key == abandoned
+                                                 else [abandoned])
+        for key in keys[1:]:
+            await watching.unwatch(key)
+        async with one.pool.acquire() as conn:
+            rows = await conn.fetch("SELECT key FROM timers")
+        assert [row["key"] for row in rows] == ([] if claimed.key == abandoned
+                                                else [abandoned])
+    finally:
+        await watching.stop()
+        await one.close()
+        await two.close()
+        await store.close()
+        await postgres_server.drop_database(url)
+
+
+async def test_an_update_reads_the_marks_of_its_users_and_its_chats_tables_alone(
+    postgres_server: PostgresServer,
+):
+    """Issue 16: StoreGuard.sync_for asks for the marks of the tables an update may look up
+    (where its user sits, its chat's tables, the keys named), whatever the number of stored
+    tables; every stored table's mark was compared (and each changed one loaded) before."""
+    url = await postgres_server.create_database()
+    store = await open_store(url)
+    shared = await SharedDb.open(url, "one")
+    try:
+        for i in range(40):
+            seats = [{"user_id": 1000 + i, "name": "P"}, {"user_id": None, "name": "Bot"}]
+            await store.save_table(f"-{100 + i}:0", {"token": f"tok{i:05d}", "seats": seats})
+        await store.save_table("-105:7", {"token": "topic007", "seats": []})
+        assert set(await shared.marks_of(1003, None)) == {"-103:0"}
+        assert set(await shared.marks_of(None, -105)) == {"-105:0", "-105:7"}
+        assert set(await shared.marks_of(1003, -105, ["-120:0"])) \
+            == {"-103:0", "-105:0", "-105:7", "-120:0"}
+        assert await shared.marks_of(999, None) == {}
+    finally:
+        await shared.close()
         await store.close()
         await postgres_server.drop_database(url)

@@ -212,6 +212,26 @@ async def test_the_final_ranking_is_marked_posted_once(store, players, clock):
     assert (await store.get_challenge(cid)).announced
 
 
+async def test_the_final_ranking_is_claimed_by_one_poster_at_most(store, players, clock):
+    """Issue 16: whoever posts the final ranking claims it right before sending; a second
+    poster (another worker, a restart) gets no claim, even if the first never recorded the
+    post as sent; a claim given back (the send failed) can be taken again."""
+    cid = await open_one(store, clock, fee=0)
+    assert await store.claim_announcement(cid) is False  # still open
+    await store.close_challenge(cid, {}, {})
+    assert await store.claim_announcement(cid) is True
+    assert await store.claim_announcement(cid) is False
+    assert await store.unannounced_challenges() == []
+    assert (await store.get_challenge(cid)).announced
+    await store.release_announcement(cid)
+    assert [c.challenge_id for c in await store.unannounced_challenges()] == [cid]
+    assert await store.claim_announcement(cid) is True
+    assert await store.announce_challenge(cid) is True  # sent
+    await store.release_announcement(cid)  # too late: it was posted
+    assert await store.claim_announcement(cid) is False
+    assert await store.announce_challenge(cid) is False
+
+
 async def test_a_groups_challenges_move_to_its_supergroup(store, players, clock):
     cid = await open_one(store, clock, fee=0)
     await store.set_challenge_message(cid, 5)

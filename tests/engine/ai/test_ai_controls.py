@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from engine.ai.knowledge import knowledge_from_view
-from engine.ai.play import HARD, unbeaten_chance
+import random
+
+from engine.ai.hand import counts_of, minus
+from engine.ai.knowledge import Knowledge, knowledge_from_view
+from engine.ai.play import HARD, _controls, lead_candidates, unbeaten_chance
 from engine.cards import parse_ranks
 from engine.combos import ComboType, Play
 from tests.engine.ai.helpers import position
@@ -55,3 +58,23 @@ def test_a_farmer_weighs_how_many_cards_the_landlord_holds():
         expected = 0.0
     assert abs(unbeaten_chance(k, _single("Q"), HARD) - expected) < 1e-9
     assert 0.0 <= expected < 1.0
+
+
+def test_the_shared_memo_of_a_ranking_gives_each_hand_its_own_value():
+    # One ranking shares the chances between the hands it values: each hand still gets the
+    # value computed alone, in the order the hands come.
+    rng = random.Random(17)
+    deck = [r for r in range(15) for _ in range(4 if r < 13 else 1)]
+    for _ in range(20):
+        rng.shuffle(deck)
+        hand = tuple(counts_of(deck[:20]))
+        k = Knowledge(seat=0, landlord=0, hand=hand, counts=(20, 17, 17), prev=None,
+                      prev_seat=None, unseen=tuple(counts_of(deck[20:])),
+                      known=(None, None, None), landlord_kitty=(0,) * 15,
+                      played_by=((0,) * 15,) * 3)
+        memo: dict = {}
+        for p in lead_candidates(hand):
+            rest = minus(hand, p.cards)
+            if any(rest):
+                assert _controls(k, rest, HARD, memo) == _controls(k, rest, HARD)
+        assert memo  # the chances were shared

@@ -6,6 +6,7 @@ import random
 
 from engine.action import Action
 from engine.ai import levels, montecarlo
+from engine.ai.decompose import _best, plan_work
 from engine.ai.endgame import Budget, _beats, _limited_follows
 from engine.ai.hand import counts_of
 from engine.ai.knowledge import Knowledge, knowledge_from_view
@@ -59,10 +60,13 @@ def _opening_follow() -> Knowledge:
 def test_rollout_plays_a_known_deal_to_its_end():
     # The landlord leads the rocket, then its pair: nobody can answer either.
     hands = [counts_of(parse_ranks(h)) for h in ("33XD", "456789TJ", "56789TJQ")]
-    budget = Budget(100)
+    budget = Budget(1000)
     assert montecarlo.rollout([tuple(h) for h in hands], 0, 0, None, None, budget) is True
-    # Three hands planned, four moves: 33, pass, pass, rocket.
-    assert budget.nodes == 100 - 3 * montecarlo.PLAN_COST - 4
+    # Three hands planned fully (1, 11 and 11 splits scored), four moves: 33, pass, pass,
+    # rocket.
+    assert [plan_work(h) for h in hands] == [1, 11, 11]
+    plans = 3 * montecarlo.PLAN_COST + montecarlo.SPLIT_COST * 23
+    assert budget.nodes == 1000 - plans - 4
 
 
 def test_revise_replaces_a_losing_pass_with_the_winning_2():
@@ -96,7 +100,7 @@ def test_same_generator_state_gives_the_same_decision_and_counts():
 def test_the_budget_caps_the_rollout_moves_and_drops_the_cut_deal():
     k = _opening_follow()
     cands = montecarlo.candidates(k, None)
-    budget, left = _counted(150)
+    budget, left = _counted(50 * montecarlo.DRAW_COST + 300)
     wins, done = montecarlo.playout_wins(k, cands, random.Random(3), budget, samples=50)
     # The spend that overdraws the budget raises, and nothing is played after it.
     assert left[-1] < 0 and all(n >= 0 for n in left[:-1])
@@ -174,3 +178,43 @@ def test_the_cheapest_beat_is_a_legal_answer_whenever_one_exists():
                 plain = [m for m in plain if hand[m[1]] < 4]
             if plain:  # no bomb while a plain answer exists, and none lower
                 assert got[0] < montecarlo._BOMB and got[1] == min(m[1] for m in plain)
+
+
+def test_a_plan_is_charged_its_real_work_once_per_decision():
+    hands = [tuple(counts_of(parse_ranks(h))) for h in ("33XD", "456789TJ", "56789TJQ")]
+    first = 3 * montecarlo.PLAN_COST + montecarlo.SPLIT_COST * 23 + 4
+    work = montecarlo.Work(10_000)
+    montecarlo.rollout(list(hands), 0, 0, None, None, work)
+    assert work.nodes == 10_000 - first
+    # The same hands again in the same decision: looked up, not planned.
+    montecarlo.rollout(list(hands), 0, 0, None, None, work)
+    assert work.nodes == 10_000 - first - (3 * montecarlo.PLAN_COST + 4)
+    # Another decision pays the plans again, though the cache now holds them.
+    again = montecarlo.Work(10_000)
+    montecarlo.rollout(list(hands), 0, 0, None, None, again)
+    assert again.nodes == 10_000 - first
+
+
+def test_the_count_does_not_depend_on_what_the_caches_hold():
+    k = _opening_follow()
+    cands = montecarlo.candidates(k, None)
+
+    def run() -> tuple:
+        work = montecarlo.Work(montecarlo.ROLLOUT_NODES)
+        wins, done = montecarlo.playout_wins(k, cands, random.Random(8), work)
+        return wins, done, work.nodes
+
+    warm = run()
+    for cache in (_best, montecarlo._plan, montecarlo._quick_plan, _limited_follows):
+        cache.cache_clear()
+    cold = run()
+    assert cold == warm
+    # Drawing the deals and planning them is charged beyond the rollout moves.
+    assert warm[2] < montecarlo.ROLLOUT_NODES - montecarlo.SAMPLES * montecarlo.DRAW_COST
+
+
+def test_plan_work_counts_the_splits_scored():
+    # 345678: six singles, 34567 + 8, 3 + 45678, or the whole straight.
+    assert plan_work(counts_of(parse_ranks("345678"))) == 4
+    assert plan_work(counts_of(parse_ranks("33"))) == 1
+    assert plan_work((0,) * 15) == 0
