@@ -343,6 +343,18 @@ async def test_a_tidy_up_goes_at_the_next_slot_when_nothing_else_is_pending():
     assert sent == ["strip"] and time.monotonic() - began < 0.1
 
 
+async def acquire_at_rank(window: InFlightWindow, rank: int, name: str,
+                          started: list[str]) -> None:
+    """Wait for ``window`` at ``rank`` (limiter.RANK), note ``name`` in ``started``, release."""
+    token = RANK.set(rank)
+    try:
+        await window.acquire()
+    finally:
+        RANK.reset(token)
+    started.append(name)
+    window.release()
+
+
 async def test_requests_waiting_for_the_bots_budget_start_most_wanted_first():
     """Under a saturated token the presser's own hand goes first, then the prompt of the seat
     to act, the group's table, and last the seats that only watch, whatever the order they
@@ -351,16 +363,7 @@ async def test_requests_waiting_for_the_bots_budget_start_most_wanted_first():
     await window.acquire()  # one in flight: every other request waits
     started: list[str] = []
 
-    async def ask(rank: int, name: str) -> None:
-        token = RANK.set(rank)
-        try:
-            await window.acquire()
-        finally:
-            RANK.reset(token)
-        started.append(name)
-        window.release()
-
-    tasks = [asyncio.create_task(ask(rank, name)) for rank, name in
+    tasks = [asyncio.create_task(acquire_at_rank(window, rank, name, started)) for rank, name in
              ((3, "watcher"), (2, "table"), (0, "presser"), (3, "watcher 2"), (1, "prompt"))]
     await asyncio.sleep(0.02)
     window.release()
@@ -422,18 +425,9 @@ async def test_a_request_that_waited_long_overtakes_fresher_more_wanted_ones(mon
     await window.acquire()
     started: list[str] = []
 
-    async def ask(rank: int, name: str) -> None:
-        token = RANK.set(rank)
-        try:
-            await window.acquire()
-        finally:
-            RANK.reset(token)
-        started.append(name)
-        window.release()
-
-    watcher = asyncio.create_task(ask(3, "watcher"))
+    watcher = asyncio.create_task(acquire_at_rank(window, 3, "watcher", started))
     await asyncio.sleep(0.3)  # six ranks' worth of waiting
-    presser = asyncio.create_task(ask(0, "presser"))
+    presser = asyncio.create_task(acquire_at_rank(window, 0, "presser", started))
     await asyncio.sleep(0.01)
     window.release()
     await asyncio.gather(watcher, presser)
