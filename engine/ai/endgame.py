@@ -9,9 +9,10 @@ late):
   that assumption is a real win. A proof is a sequence of own plays where every play but the
   last cannot be beaten by any opponent (the lead comes back) and the last empties the hand.
 * :func:`sampled_choice` deals the unseen cards to the other seats many times, consistent with
-  the card counts, shown hands and the revealed kitty (:func:`sample_hands`), solves each deal
-  exactly with both sides playing their best (:class:`Solver`), and picks the candidate play that
-  wins the most deals.
+  the card counts, shown hands and the revealed kitty (:func:`sample_hands`), and with what the
+  seats' passes and follows make likely (:func:`likely_deals`, :func:`capped_hands`), solves
+  each deal exactly with both sides playing their best (:class:`Solver`), and picks the
+  candidate play that wins the most deals.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import random
 import time
 from functools import lru_cache
+from math import comb
 
 from engine.ai.hand import (
     ALL_TYPES,
@@ -282,13 +284,25 @@ def deal_weight(k: Knowledge, hands: tuple[tuple[int, ...], ...]) -> float:
     return w
 
 
+#: Share of :func:`likely_deals`' draws dealt within the seats' likely cards
+#: (:attr:`Knowledge.likely`, :func:`capped_hands`); the rest are dealt uniformly, so that a
+#: seat that does not play the way its passes suggest is still represented.
+CAPPED_SHARE = 1.0
+
+
 def likely_deals(k: Knowledge, rng: random.Random, n: int) -> list[tuple[tuple[int, ...], ...]]:
     """``n`` deals of the unseen cards, drawn from :data:`DRAWS_PER_SAMPLE` times as many
-    (:func:`sample_hands`) with probability proportional to :func:`deal_weight`, without
-    replacement; uniform draws when no pass tells anything."""
-    if not k.passes:
+    with probability proportional to :func:`deal_weight`, without replacement; uniform draws
+    when no pass tells anything. A :data:`CAPPED_SHARE` of the draws is dealt within the
+    likely cards (:func:`capped_hands`), the others by :func:`sample_hands`."""
+    if not k.passes and not k.follows:
         return [sample_hands(k, rng) for _ in range(n)]
-    drawn = [sample_hands(k, rng) for _ in range(n * DRAWS_PER_SAMPLE)]
+    total = n * DRAWS_PER_SAMPLE
+    capped = round(total * CAPPED_SHARE)
+    drawn = []
+    for i in range(total):
+        hands = capped_hands(k, rng) if i < capped else None
+        drawn.append(hands if hands is not None else sample_hands(k, rng))
     keyed = []
     for i, hands in enumerate(drawn):
         u = rng.random()
@@ -296,6 +310,105 @@ def likely_deals(k: Knowledge, rng: random.Random, n: int) -> list[tuple[tuple[i
         keyed.append((u ** (1.0 / w) if u > 0 else 0.0, -i))
     keyed.sort(reverse=True)
     return [drawn[-i] for _, i in keyed[:n]]
+
+
+def capped_hands(k: Knowledge, rng: random.Random) -> tuple[tuple[int, ...], ...] | None:
+    """One deal like :func:`sample_hands`, but with each hidden seat holding no more of a rank
+    than its likely cards allow (:meth:`Knowledge.likely_cards_of`), every such deal of the
+    unseen cards (card by card) equally likely; ``None`` when no deal fits the caps (the
+    passes said something the cards cannot satisfy)."""
+    table = _cap_table(k)
+    if table is None:
+        return None
+    seat_a, seat_b, fixed, pool, ways, need_a = table
+    a = list(fixed) if seat_a == k.landlord else [0] * len(pool)
+    b = list(fixed) if seat_b == k.landlord else [0] * len(pool)
+    left = need_a
+    for r, options in enumerate(ways):
+        row = options[left]
+        x = row[-1][0]
+        pick = rng.random() * row[-1][1]
+        for got, cum in row:
+            if pick < cum:
+                x = got
+                break
+        a[r] += x
+        b[r] += pool[r] - x
+        left -= x
+    hands: list[tuple[int, ...]] = list(sample_hands_known(k))
+    hands[seat_a] = tuple(a)
+    hands[seat_b] = tuple(b)
+    return tuple(hands)
+
+
+def sample_hands_known(k: Knowledge) -> tuple[tuple[int, ...], ...]:
+    """Every seat's hand where this seat knows it (its own, shown hands), zeros elsewhere."""
+    zero = (0,) * len(k.unseen)
+    return tuple(k.hand if s == k.seat else (k.known[s] or zero) for s in range(k.seats))
+
+
+_CAP_TABLES: dict = {}
+
+
+def _cap_table(k: Knowledge):
+    """The counting table :func:`capped_hands` draws from: the two hidden seats, the landlord's
+    kitty cards, the pool per rank and, per rank and cards still to give the first seat, the
+    cumulative weights of each count it may get there. ``None`` when fewer or more than two
+    seats are hidden (then the caps decide nothing a uniform deal does not) or nothing fits."""
+    key = (k.seat, k.landlord, k.counts, k.unseen, k.known, k.landlord_kitty, k.likely)
+    if key in _CAP_TABLES:
+        return _CAP_TABLES[key]
+    if len(_CAP_TABLES) > 64:
+        _CAP_TABLES.clear()
+    table = _CAP_TABLES[key] = _build_cap_table(k)
+    return table
+
+
+def _build_cap_table(k: Knowledge):
+    hidden = [s for s in range(k.seats) if s != k.seat and k.known[s] is None]
+    if len(hidden) != 2:
+        return None
+    seat_a, seat_b = hidden
+    ranks = len(k.unseen)
+    fixed = [0] * ranks
+    if not k.is_landlord:
+        fixed = list(k.landlord_kitty)
+    pool = [k.unseen[r] - fixed[r] for r in range(ranks)]
+    caps = []
+    for s in hidden:
+        likely = k.likely_cards_of(s)
+        own = fixed if s == k.landlord else [0] * ranks
+        caps.append([max(0, min(pool[r], likely[r] - own[r])) for r in range(ranks)])
+    need_a = k.counts[seat_a] - (sum(fixed) if seat_a == k.landlord else 0)
+    need_b = k.counts[seat_b] - (sum(fixed) if seat_b == k.landlord else 0)
+    if need_a < 0 or need_b < 0 or need_a + need_b != sum(pool):
+        return None
+    # count[r][c]: weighted deals of ranks r.. giving seat A exactly c more cards.
+    count = [[0] * (need_a + 1) for _ in range(ranks + 1)]
+    count[ranks][0] = 1
+    for r in range(ranks - 1, -1, -1):
+        lo, hi = max(0, pool[r] - caps[1][r]), min(pool[r], caps[0][r])
+        for c in range(need_a + 1):
+            count[r][c] = sum(comb(pool[r], x) * count[r + 1][c - x]
+                              for x in range(lo, min(hi, c) + 1))
+    if not count[0][need_a]:
+        return None
+    ways = []
+    for r in range(ranks):
+        lo, hi = max(0, pool[r] - caps[1][r]), min(pool[r], caps[0][r])
+        per_left = []
+        for c in range(need_a + 1):
+            total = count[r][c]
+            cum, row = 0.0, []
+            if total:
+                for x in range(lo, min(hi, c) + 1):
+                    w = comb(pool[r], x) * count[r + 1][c - x]
+                    if w:
+                        cum += w / total
+                        row.append((x, cum))
+            per_left.append(row or [(0, 1.0)])
+        ways.append(per_left)
+    return seat_a, seat_b, fixed, pool, ways, need_a
 
 
 def sampled_choice(k: Knowledge, candidates: list[Play | None], rng: random.Random, *,

@@ -40,8 +40,13 @@ class Knowledge:
             for each time ``seat`` passed on ``play`` made by the other side, with ``later``
             the count vector of what ``seat`` played after that pass (so that its hand then
             was its hand now plus ``later``).
-        likely: per seat, what it may hold once its passes are believed (:func:`likely_cards`),
-            ``None`` where no pass says anything (then :meth:`cards_of` applies).
+        follows: the follows in play that say something about a hand: ``(seat, play, top,
+            later)`` for each time ``seat`` beat ``play`` made by the other side with one of
+            the same type of main rank ``top``, ``later`` the count vector of what ``seat``
+            played from then on (that follow included).
+        likely: per seat, what it may hold once its passes and follows are believed
+            (:func:`likely_cards`; the landlord keeps the kitty cards it has not played),
+            ``None`` where none says anything (then :meth:`cards_of` applies).
     """
 
     seat: int
@@ -56,6 +61,7 @@ class Knowledge:
     played_by: tuple[tuple[int, ...], ...]
     passes: tuple[tuple[int, Play, tuple[int, ...]], ...] = ()
     likely: tuple[tuple[int, ...] | None, ...] = ()
+    follows: tuple[tuple[int, Play, int, tuple[int, ...]], ...] = ()
 
     @property
     def seats(self) -> int:
@@ -133,10 +139,15 @@ def knowledge_from_view(view) -> Knowledge:
         for r in range(RANK_COUNT):
             kitty_left[r] = max(0, kc[r] - played_by[view.landlord][r])
     trick = view.trick
-    passes = _passes(view)
+    passes, follows = _passes(view)
+    likely = list(likely_cards(tuple(unseen), passes, seats, follows))
+    row = likely[view.landlord]
+    if row is not None and any(kitty_left):  # kitty cards it still holds, whatever it played
+        likely[view.landlord] = tuple(max(a, b) for a, b in zip(row, kitty_left, strict=True))
     return Knowledge(
         passes=passes,
-        likely=likely_cards(tuple(unseen), passes, seats),
+        follows=follows,
+        likely=tuple(likely),
         seat=view.seat,
         landlord=view.landlord,
         hand=hand,
@@ -150,11 +161,14 @@ def knowledge_from_view(view) -> Knowledge:
     )
 
 
-def _passes(view) -> tuple[tuple[int, Play, tuple[int, ...]], ...]:
-    """The passes of :attr:`Knowledge.passes`, read from the history in order."""
+def _passes(view) -> tuple[tuple[tuple[int, Play, tuple[int, ...]], ...],
+                           tuple[tuple[int, Play, int, tuple[int, ...]], ...]]:
+    """The passes of :attr:`Knowledge.passes` and the follows of :attr:`Knowledge.follows`,
+    read from the history in order."""
     seats = len(view.counts)
     landlord = view.landlord
     events: list[tuple[int, Play, list[int]]] = []
+    follows: list[tuple[int, Play, int, list[int]]] = []
     current: Play | None = None
     owner = -1
     passes = 0
@@ -164,10 +178,22 @@ def _passes(view) -> tuple[tuple[int, Play, tuple[int, ...]], ...]:
                 if seat == action.seat:
                     for r in action.cards:
                         later[r] += 1
+            for seat, _, _, later in follows:
+                if seat == action.seat:
+                    for r in action.cards:
+                        later[r] += 1
             try:
-                current = read_play(action.cards, action.type, None, view.rules)
+                play = read_play(action.cards, action.type, None, view.rules)
             except IllegalAction:
-                current = None
+                play = None
+            if (current is not None and play is not None
+                    and (action.seat == landlord) != (owner == landlord)):
+                if play.type in _BOMB_TYPES and current.type not in _BOMB_TYPES:
+                    events.append((action.seat, current, counts_of(action.cards)))
+                elif play.type is current.type:
+                    follows.append((action.seat, current, play.main,
+                                    counts_of(action.cards)))
+            current = play
             owner, passes = action.seat, 0
         elif action.kind == "pass" and current is not None:
             if (action.seat == landlord) != (owner == landlord):
@@ -175,31 +201,41 @@ def _passes(view) -> tuple[tuple[int, Play, tuple[int, ...]], ...]:
             passes += 1
             if passes >= seats - 1:
                 current = None
-    return tuple((seat, play, tuple(later)) for seat, play, later in events)
+    return (tuple((seat, play, tuple(later)) for seat, play, later in events),
+            tuple((seat, play, top, tuple(later)) for seat, play, top, later in follows))
 
 
-#: Widths of the plays a pass is read from (single, pair, trio).
-_WIDTH = {ComboType.SINGLE: 1, ComboType.PAIR: 2, ComboType.TRIO: 3}
+_BOMB_TYPES = (ComboType.BOMB, ComboType.ROCKET)
+#: Widths of the plays a pass or a follow is read from (single, pair, trio, with kicker too).
+_WIDTH = {ComboType.SINGLE: 1, ComboType.PAIR: 2, ComboType.TRIO: 3, ComboType.TRIO_SINGLE: 3,
+          ComboType.TRIO_PAIR: 3}
 
 
 def likely_cards(unseen: tuple[int, ...], passes: tuple[tuple[int, Play, tuple[int, ...]], ...],
-                 seats: int) -> tuple[tuple[int, ...] | None, ...]:
+                 seats: int, follows: tuple[tuple[int, Play, int, tuple[int, ...]], ...] = (),
+                 ) -> tuple[tuple[int, ...] | None, ...]:
     """Per seat, the unseen cards it may hold if each pass on the other side's single, pair or
-    trio of rank ``m`` means it then held fewer than that many of every rank above ``m``.
+    trio (with a kicker or not) of rank ``m`` means it then held fewer than that many of every
+    rank above ``m``, and each follow of such a play with the same type of rank ``t`` means it
+    held fewer of every rank between (players beat with the lowest play that does; RLCard's
+    rule agent always does, and it breaks any combination to).
 
     Bombs and the rocket are not read into passes (a seat keeps them whole): a rank whose four
-    cards are all unseen, and the jokers while both are unseen, stay possible.
+    cards are all unseen, and the jokers while both are unseen, stay possible. A bomb or the
+    rocket played on such a play counts as a pass on it.
     """
     out: list[list[int] | None] = [None] * seats
     rocket = unseen[SMALL_JOKER] and unseen[BIG_JOKER]
-    for seat, play, later in passes:
+    limits = [(seat, play, RANK_COUNT, later) for seat, play, later in passes]
+    limits += follows
+    for seat, play, top, later in limits:
         width = _WIDTH.get(play.type)
         if width is None:
             continue
         row = out[seat]
         if row is None:
             row = out[seat] = list(unseen)
-        for r in range(play.main + 1, RANK_COUNT):
+        for r in range(play.main + 1, top):
             if width > 1 and r >= SMALL_JOKER:
                 break
             if unseen[r] == 4 or (r >= SMALL_JOKER and rocket):

@@ -6,9 +6,11 @@
 * ``normal``: plans its hand (:mod:`engine.ai.decompose`) and cooperates with its partner, but
   counts no cards and searches no endgame.
 * ``hard``: everything (:mod:`engine.ai.play`): planning, card counting read with what the
-  opponents' passes make likely, alarm blocking, cooperation and the endgame search (forced-win
-  proofs, and exact search over deals weighted by the passes), and in mid-game, where its
-  best plays differ in kind, play-outs of each over sampled deals (:mod:`engine.ai.montecarlo`).
+  opponents' passes and follows make likely (a seat that passed on a 9 holds no single above
+  it, one that beat a 5 with a K none of 6..Q, bombs apart), alarm blocking, cooperation and
+  the endgame search (forced-win proofs, and exact search over deals dealt within those likely
+  cards), and in mid-game, where its best plays differ in kind, play-outs of each over such
+  deals (:mod:`engine.ai.montecarlo`, the opponents beating whenever they can).
   Auto-play and hints use ``hard``.
 
 Both entry points take a :class:`engine.view.SeatView` only, so the AI cannot read hidden hands.

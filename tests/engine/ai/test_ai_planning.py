@@ -164,6 +164,45 @@ def test_passes_narrow_what_a_seat_likely_holds():
     k = knowledge_from_view(replace(base, history=history, trick=Trick(), played=nine))
     assert [(seat, str(play)) for seat, play, _ in k.passes] == [(0, "9")]
     likely = k.likely_cards_of(0)
-    assert all(likely[r] == 0 for r in range(7, 15))
+    # Above the 9 it holds only what it took from the kitty (a Q and a 2).
+    assert [likely[r] for r in range(7, 15)] == [0, 0, 1, 0, 0, 1, 0, 0]
+    assert [k.landlord_kitty[r] for r in range(7, 15)] == [0, 0, 1, 0, 0, 1, 0, 0]
     assert likely[:7] == k.unseen[:7]
     assert k.likely_cards_of(1) == k.unseen == k.cards_of(0)
+
+
+def _landlord_beat_a_five_with_a_king() -> Knowledge:
+    # Farmer seat 1 leads a 5 and the landlord (seat 0) answers with a K. Seat 2 holds two of
+    # each of 6..Q, so none of those ranks can be a landlord's bomb; the kitty showed the
+    # landlord a 5, a Q and a 2.
+    view = position(2, "66778899TTJJQQA2X", (19, 16, 17), played=[(1, "5"), (0, "K")])
+    return knowledge_from_view(view)
+
+
+def test_a_follow_says_the_seat_held_no_lower_single_that_beats():
+    k = _landlord_beat_a_five_with_a_king()
+    assert [(seat, str(play), top) for seat, play, top, _ in k.follows] == [(0, "5", 10)]
+    likely = k.likely_cards_of(0)
+    assert k.landlord_kitty[2] == k.landlord_kitty[9] == k.landlord_kitty[12] == 1
+    assert likely[3:10] == (0,) * 6 + (1,)  # no 6..J, only the kitty's Q
+    assert likely[:3] == k.unseen[:3] and likely[10:] == k.unseen[10:]
+    assert k.likely_cards_of(1) == k.unseen  # the farmer led: nothing to read
+
+
+def test_capped_deals_give_no_seat_a_card_its_plays_rule_out():
+    from engine.ai.endgame import capped_hands, likely_deals
+
+    k = _landlord_beat_a_five_with_a_king()
+    rng = random.Random(5)
+    seen = set()
+    for _ in range(50):
+        hands = capped_hands(k, rng)
+        assert hands is not None and hands[2] == k.hand
+        assert [sum(h) for h in hands] == [19, 16, 17]
+        assert hands[0][3:10] == (0,) * 6 + (1,)
+        assert all(hands[0][r] + hands[1][r] == k.unseen[r] for r in range(15))
+        seen.add(hands[0])
+    assert len(seen) > 10  # the 2 cards left to chance are drawn, not fixed
+    # A uniform deal almost never fits; the deals the search uses all do.
+    assert sum(sample_hands(k, rng)[0][3:10] == (0,) * 6 + (1,) for _ in range(50)) == 0
+    assert all(h[0][3:10] == (0,) * 6 + (1,) for h in likely_deals(k, rng, 12))

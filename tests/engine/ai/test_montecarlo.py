@@ -218,3 +218,30 @@ def test_plan_work_counts_the_splits_scored():
     assert plan_work(counts_of(parse_ranks("345678"))) == 4
     assert plan_work(counts_of(parse_ranks("33"))) == 1
     assert plan_work((0,) * 15) == 0
+
+
+def test_an_eager_rollout_seat_breaks_its_plan_to_beat_but_keeps_its_bombs():
+    # 45678 is planned as a straight: no planned combination beats a single 3.
+    hand = tuple(counts_of(parse_ranks("45678")))
+    three = montecarlo._move(read_play(parse_ranks("3"), None, None, SCORE))
+    plan = list(montecarlo._quick_plan(hand))
+    assert montecarlo._follow(hand, plan, three, alarm=False) is None
+    assert montecarlo._follow(hand, plan, three, alarm=False, eager=True)[3] == (1,)  # a 4
+    bomb = tuple(counts_of(parse_ranks("35555")))
+    assert montecarlo._follow(bomb, list(montecarlo._quick_plan(bomb)), three, alarm=False,
+                              eager=True) is None
+
+
+def test_only_the_deciding_seats_enemies_follow_eagerly_in_its_rollouts(monkeypatch):
+    # Farmer seat 1 leads its 4. A landlord that keeps 399JJ whole passes and wins with its
+    # plan; one that breaks its 99 to beat the 4, as players do, loses the deal.
+    hands = [tuple(counts_of(parse_ranks(h))) for h in ("399JJ", "488TTQ", "47JQA")]
+
+    def landlord_wins(eager: str, me: int | None) -> bool:
+        monkeypatch.setattr(montecarlo, "EAGER", eager)
+        return montecarlo.rollout(list(hands), 0, 1, None, None, Budget(10_000), me)
+
+    assert landlord_wins("none", 1) is True
+    assert landlord_wins("enemies", 1) is False
+    # Seen from the landlord's side, the landlord is no enemy: it keeps its plan.
+    assert landlord_wins("enemies", 0) is True
