@@ -21,10 +21,11 @@ partners): it plays the plan of its hand lowest combination first, beats an oppo
 the cheapest planned combination that does, breaks its plan or bombs only when an opponent is
 close to playing out, and lets the partner's plays stand. The deciding seat's enemies are
 played as opponents usually play (:data:`EAGER`): they beat a play whenever their hand can
-without a bomb, breaking their plan if they must (RLCard's rule agent always does). On tuning
-seeds 17000-17499 that made the play-outs judge leads and follows better: WP against RLCard
-+0.019 ± 0.020 deal by deal, where every seat eager gave +0.009 (our own side then plays
-unlike itself).
+without a bomb, breaking their plan if they must (RLCard's rule agent always does). Against
+RLCard on tuning seeds 17000-18499 (1,500 duplicate deals, paired with the plan-only policy):
+WP +0.008 ± 0.012 (landlord +0.013, farmers +0.002); on the first 500 of them every seat
+eager gave +0.009 against +0.019 for the enemies only (our own side then plays unlike
+itself).
 
 The deciding seat's hand is planned by :func:`engine.ai.decompose.plan_hand`, the sampled hands
 (and any hand whose plan a play broke) by a greedy planner about ten times cheaper
