@@ -316,7 +316,7 @@ class Lobby:
         The caller deals with :attr:`shown_config`, the snapshot the players saw.
         """
         config = await self.ctx.config(table)
-        if self._terms_differ(table, config):
+        if self.terms_differ(table, config):
             await self._take_terms(table, config, at_once=False)  # the pop-up comes first
             return t("pop.rules_changed", lang), None
         self.shown_config[table.key] = config
@@ -342,7 +342,7 @@ class Lobby:
                 if table is None or table.phase != LOBBY:
                     continue
                 config = await self.ctx.config(table)
-                if self._terms_differ(table, config) or table.lang != config.lang:
+                if self.terms_differ(table, config) or table.lang != config.lang:
                     table.lang = config.lang
                     await self._take_terms(table, config)
 
@@ -352,7 +352,7 @@ class Lobby:
         await self.deals.deal(table, self.shown_config.pop(table.key, None))
 
     @staticmethod
-    def _terms_differ(table: Table, config: TableConfig) -> bool:
+    def terms_differ(table: Table, config: TableConfig) -> bool:
         """The lobby shows other terms than ``config`` would deal: seats, preset, and (outside
         a competition, whose lobby shows no stake) the stake."""
         if config.rules.seats != table.seat_count or preset_name(config.rules) != table.preset:

@@ -242,3 +242,37 @@ async def test_a_result_stored_before_play_again_was_answered_offers_it_on_the_f
         t("pop.again_ready", names="Bob, Cat"), t("pop.again_ready", names="Cat"),
         t("lobby.starting")]
     assert app.bot_data.tables.get(key).phase == "deal"
+
+
+async def test_play_again_after_a_stake_change_goes_back_to_the_lobby_with_the_new_terms(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """QA round 5: an admin raises the stake (or changes the bidding) while a deal runs; the
+    players press Play again under a result that dealt at the old terms. The next deal must not
+    start on terms nobody was shown (RULES.md §8, as at Start): the table goes back to the lobby,
+    every seat kept, the lobby shows the new stake and bidding, and Start deals on them."""
+    app = running_bot.app
+    store = app.bot_data.store
+    players = await _table(fake_api, app, "Raised stakes")
+    ann = players.users[0]
+    key = f"{players.group.id}:0"
+    fake_api.make_admin(players.group, ann)
+    result = await _deal_out(players, app)
+    await players.command(ann, "/settings stake_tier expert")
+    await players.command(ann, "/settings bidding rob")
+    answers = await play_again(players, result)
+    assert answers[-1].params["text"] == t("pop.again_terms")
+    assert await store.running_deals() == []
+    lobby = await fake_api.wait_for(
+        lambda: (found := _lobbies_since(fake_api, players, result.message_id)) and found[-1])
+    lines = lobby.text.splitlines()
+    assert t("lobby.stake", stake=50) in lines
+    assert t("lobby.preset", preset=t("preset.rob")) in lines
+    for n, name in enumerate(("Ann", "Bob", "Cat"), start=1):
+        assert t("lobby.seat", n=n, name=name) in lines
+    table = app.bot_data.tables.get(key)
+    assert table.phase == "lobby"
+    answer = await players.click(ann, lobby, t("btn.start"))
+    assert answer.params["text"] == t("lobby.starting")
+    (deal,) = await store.running_deals()
+    assert deal.stake == 50 and deal.rules["bidding"] == "rob"
