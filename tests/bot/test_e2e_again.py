@@ -276,3 +276,26 @@ async def test_play_again_after_a_stake_change_goes_back_to_the_lobby_with_the_n
     assert answer.params["text"] == t("lobby.starting")
     (deal,) = await store.running_deals()
     assert deal.stake == 50 and deal.rules["bidding"] == "rob"
+
+
+async def test_leave_command_under_a_result_frees_the_seat_like_the_leave_button(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """QA round 5: /leave typed while the table waits for Play again answered "You are not
+    seated at a table here" and kept the seat, so the others waited for the player until the
+    lobby timeout; it now frees the seat as the Leave button does."""
+    app = running_bot.app
+    players = await _table(fake_api, app, "Typed leave")
+    ann, bob, cat = players.users
+    result = await _deal_out(players, app)
+    await players.click(ann, result, t(AGAIN))
+    start = len(fake_api.calls)
+    fake_api.send_text(bob, players.group, "/leave")
+    await fake_api.wait_for("sendMessage", chat_id=players.group, since=start,
+                            text=t("reply.left_lobby", name="Bob"))
+    lobby = await fake_api.wait_for(
+        lambda: (found := _lobbies_since(fake_api, players, result.message_id)) and found[-1])
+    assert t("lobby.seat", n=1, name="Ann") in lobby.text
+    assert t("lobby.seat", n=2, name="Cat") in lobby.text
+    assert t("lobby.seat_empty", n=3) in lobby.text
+    assert app.bot_data.tables.table_of(bob.id) is None
