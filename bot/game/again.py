@@ -70,7 +70,7 @@ class PlayAgain:
     @staticmethod
     def offered(table: Table) -> bool:
         """The table waits for answers to Play again."""
-        return table.phase == RESULT and bool(table.ready)
+        return table.again_offered()
 
     async def would_deal(self, table: Table) -> bool:
         """Whether the next deal starts once the seats still awaited are ready: no seat was

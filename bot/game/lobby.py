@@ -68,8 +68,9 @@ class Lobby:
 
         Returns ``(table, None)``, ``(table, refusal)`` when the lobby opened but the opener
         could not sit (the refusal text says why), or ``(None, text)`` when a lobby or deal
-        already runs here, the opener already sits at another table, or the lobby message could
-        not be sent.
+        already runs here, the last deal's players are answering Play again under its result
+        (:mod:`bot.game.again`: they still sit), the opener already sits at another table, or
+        the lobby message could not be sent.
         """
         ctx = self.ctx
         key = table_key(chat_id, thread_id)
@@ -78,6 +79,8 @@ class Lobby:
         lang = config.lang
         async with ctx.tables.lock(key):
             existing = ctx.tables.get(key)
+            if existing is not None and existing.again_offered():  # its players still sit
+                return None, t("reply.again_pending", lang)
             if existing is not None and existing.phase != RESULT:
                 return None, t("reply.table_exists", lang)
             elsewhere = self.seated_elsewhere(person.user_id, lang)

@@ -299,3 +299,30 @@ async def test_leave_command_under_a_result_frees_the_seat_like_the_leave_button
     assert t("lobby.seat", n=2, name="Cat") in lobby.text
     assert t("lobby.seat_empty", n=3) in lobby.text
     assert app.bot_data.tables.table_of(bob.id) is None
+
+
+async def test_newgame_while_play_again_is_pending_keeps_the_table(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """QA round 5: anyone's /newgame (a stranger's too) while the table waited for Play again
+    threw the table away: the seated players lost their seats and their ready answers, and a
+    new lobby with the stranger opened. It is refused now; the table deals on once its players
+    are ready."""
+    app = running_bot.app
+    players = await _table(fake_api, app, "Keep our table")
+    ann, bob, cat = players.users
+    key = f"{players.group.id}:0"
+    result = await _deal_out(players, app)
+    await players.click(ann, result, t(AGAIN))
+    zed = fake_api.new_user("Zed")
+    fake_api.open_private_chat(zed)
+    start = len(fake_api.calls)
+    fake_api.send_text(zed, players.group, "/newgame")
+    await fake_api.wait_for("sendMessage", chat_id=players.group, since=start,
+                            text=t("reply.again_pending"))
+    table = app.bot_data.tables.get(key)
+    assert table.phase == "result" and table.ready == [True, False, False]
+    assert app.bot_data.tables.table_of(zed.id) is None
+    answers = await play_again(players, result, [bob, cat])
+    assert answers[-1].params["text"] == t("lobby.starting")
+    assert app.bot_data.tables.get(key).phase == "deal"
