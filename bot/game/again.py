@@ -89,11 +89,11 @@ class PlayAgain:
         return not (await self.lobby.lacking_beans(table))[1]
 
     async def new_terms(self, table: Table) -> bool:
-        """Whether the group's settings changed the bidding preset or the stake since the last
-        deal while its seats still fit (:func:`terms_changed`; the Play again pop-up says why
-        the table goes back to the lobby) (lock held; reads only)."""
+        """Whether the group's settings changed the terms since the last deal
+        (:func:`terms_changed`) other than by adding a seat, which leaves a seat free (the Play
+        again pop-up says why the table goes back to the lobby) (lock held; reads only)."""
         config = await self.ctx.config(table)
-        return config.rules.seats == len(table.seats) and terms_changed(table, config)
+        return config.rules.seats <= len(table.seats) and terms_changed(table, config)
 
     def offer_late(self, table: Table) -> bool:
         """Offer Play again now at a table stored before ``Table.ready`` existed, whose result

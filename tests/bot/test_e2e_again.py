@@ -326,3 +326,32 @@ async def test_newgame_while_play_again_is_pending_keeps_the_table(
     answers = await play_again(players, result, [bob, cat])
     assert answers[-1].params["text"] == t("lobby.starting")
     assert app.bot_data.tables.get(key).phase == "deal"
+
+
+async def test_play_again_after_four_seats_became_three_shows_the_three_seat_lobby(
+    fake_api: FakeBotApi, bot_runner: BotRunner
+):
+    """QA round 5: a four-seat table (one human, three bots) whose group switched to three
+    players goes back to a full three-seat lobby (a bot seat goes), and the pop-up says the
+    settings changed (not that a seat is free)."""
+    app = await bot_runner.start(bid_timeout=0.3, play_timeout=0.3)
+    app.bot_data.game.deal_seed = SEED
+    group = fake_api.new_group("Four to three")
+    await app.bot_data.store.update_group_settings(group.id, players=4, pictures=False)
+    eve = fake_api.new_user("Eve")
+    players = Players(fake_api, group, [eve])
+    lobby = await players.open_table(eve, [])
+    for _ in range(3):
+        await players.click(eve, lobby, t("btn.add_bot"))
+    await players.click(eve, lobby, t("btn.start"))
+    result = await result_message(fake_api, group, 60)  # Eve times out: auto-play
+    await app.bot_data.store.update_group_settings(group.id, players=3)
+    answer = await players.click(eve, result, t(AGAIN))
+    assert answer.params["text"] == t("pop.again_terms")
+    lobby = await fake_api.wait_for(
+        lambda: (found := _lobbies_since(fake_api, players, result.message_id)) and found[-1])
+    table = app.bot_data.tables.table_of(eve.id)
+    assert table.phase == "lobby" and table.seat_count == 3 and len(table.seats) == 3
+    answer = await players.click(eve, lobby, t("btn.start"))
+    assert answer.params["text"] == t("lobby.starting")
+    assert app.bot_data.tables.table_of(eve.id).state.rules.seats == 3
