@@ -264,8 +264,8 @@ class Matches:
         the match as stored, which that deal's settlement was the last to change), when its
         worker died before it was sent (lock held). At least once: a worker killed after it
         was sent and before the next deal was stored gets it posted twice."""
-        if table.deal_id is None:
-            return
+        if table.deal_id is None or self.ctx.outlet.posting(f"{table.key}#result"):
+            return  # none, or on its way from this process (deal_over waits for it)
         record = await self.ctx.store.get_deal(table.deal_id)
         deal = DealState.from_json(record.state_json)
         if deal.result is None:

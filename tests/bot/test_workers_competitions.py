@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from bot.app import build_application
+from bot.game import timers
 from bot.game.challenge import ChallengeOptions
 from bot.game.lobby import Person
 from bot.game.table import DEAL, challenge_key
@@ -26,6 +27,7 @@ from bot.i18n import t
 from bot.match_views import format_name
 from bot.services import App, bot_data
 from bot.settings import Settings
+from tests.bot.flow_helpers import RESULT_MARK, call_text
 from tests.databases import PostgresServer, RawDatabase
 from tests.fakebot import FakeBotApi
 
@@ -192,6 +194,56 @@ async def test_a_match_deals_result_its_worker_died_before_sending_is_posted_by_
     await wait_until(lambda: _async(resumed is not None and resumed.phase == DEAL))
     await asyncio.sleep(0.3)
     assert len(results()) == 1
+
+
+async def test_a_result_on_its_way_when_the_watchdog_resumes_the_table_is_posted_once(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """Issue 16 (the e2e SIGKILL test's suspect): a dead worker's watchdog resumes a table
+    whose deal the survivor has just finished; the result is sent and its sent callback (which
+    records it, under the table's lock) has not run yet, so the table still says the result is
+    due. The resume must not post it a second time (a second result with live Play again
+    buttons): the post on its way records it."""
+    group, user = fake_api.new_group("Resumed"), fake_api.new_user("Ann")
+    app = await start_worker("w-survivor")
+    game, outlet = bot_data(app).game, bot_data(app).outlet
+    game.deal_seed = 7
+    release, held = asyncio.Event(), asyncio.Event()
+    post = outlet.post
+
+    def slow_to_record(key: str, *args: Any, sent: Any = None, **kwargs: Any) -> None:
+        async def recorded(message_id: int) -> None:  # sent, and not recorded yet
+            held.set()
+            await release.wait()
+            if sent is not None:
+                await sent(message_id)
+
+        post(key, *args, sent=recorded if key.endswith("#result") else sent, **kwargs)
+
+    outlet.post = slow_to_record  # type: ignore[method-assign]
+    fake_api.open_private_chat(user)
+    table, refusal = await game.lobby.open_table(group.id, None, group.title,
+                                                 Person(user.id, "Ann"))
+    assert table is not None and refusal is None
+    fake_api.block_user(user)  # her seat is auto-played: the bots and she play fast
+    async with game.tables.lock(table.key):
+        assert game.lobby.add_bot(table) and game.lobby.add_bot(table)
+        await game.lobby.deal(table)
+    await asyncio.wait_for(held.wait(), TIMEOUT)
+    assert table.result_due
+
+    def results() -> list[Any]:
+        return [c for c in fake_api.calls if c.ok and c.method in ("sendMessage", "sendPhoto")
+                and c.params.get("chat_id") == group.id and call_text(c).startswith(RESULT_MARK)]
+
+    assert len(results()) == 1
+    await bot_data(app).worker.resumer.resume(timers.Stamp(table.key, ""))  # the watchdog
+    release.set()
+    await wait_until(lambda: _async(not table.result_due))
+    await asyncio.sleep(0.3)
+    assert len(results()) == 1
+    stored = await RawDatabase("postgres", database).fetch("SELECT data FROM tables")
+    assert '"result_due": false' in stored[0][0]
 
 
 async def _two_deals(deals: Callable[[], Awaitable[list[tuple[int, str]]]]) -> bool:
