@@ -246,6 +246,65 @@ async def test_a_result_on_its_way_when_the_watchdog_resumes_the_table_is_posted
     assert '"result_due": false' in stored[0][0]
 
 
+async def test_final_standings_its_worker_died_before_sending_are_posted_by_the_next(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """Issue 16: a match's final standings are due until they were sent, as a deal's result.
+    The worker dies right after the payout (its standings never sent); the worker that takes
+    the table over posts them once, pays nothing again, and frees the table."""
+    group, user = fake_api.new_group("Knock-out night"), fake_api.new_user("Ann")
+    store_rows = RawDatabase("postgres", database)
+    first = await start_worker("w-first")
+    game = bot_data(first).game
+    game.deal_seed = 7
+    died = asyncio.Event()
+    finish_match = bot_data(first).store.finish_match
+
+    async def paid_then_killed(*args: Any, **kwargs: Any) -> Any:  # dies after the commit
+        await finish_match(*args, **kwargs)
+        died.set()
+        raise RuntimeError("SIGKILL")
+
+    bot_data(first).store.finish_match = paid_then_killed  # type: ignore[method-assign]
+    fake_api.open_private_chat(user)
+    table, refusal = await game.matches.open(group.id, None, group.title, Person(user.id, "Ann"),
+                                             "knockout", entry_fee=10)
+    assert table is not None and refusal is None
+    table.match_options = {**(table.match_options or {}), "chips": 4, "chip_base": 20}
+    fake_api.block_user(user)  # her seat is auto-played: one deal puts somebody out
+    async with game.tables.lock(table.key):
+        assert game.lobby.add_bot(table) and game.lobby.add_bot(table)
+        assert await game.matches.start(table) is None
+    match_id = table.match_id
+    await asyncio.wait_for(died.wait(), TIMEOUT)
+    await asyncio.sleep(0.2)
+    await stop(first)
+    over = t("match.over", "en", format=format_name("knockout", "en"))
+
+    def finals() -> list[Any]:
+        return [c for c in fake_api.calls if c.ok and c.params.get("chat_id") == group.id
+                and c.method in ("sendPhoto", "sendMessage")
+                and over in str(c.params.get("caption") or c.params.get("text"))]
+
+    assert finals() == []
+    assert await store_rows.fetch("SELECT status FROM matches WHERE id = ?", match_id) \
+        == [("finished",)]
+    ledger = await store_rows.fetch(
+        "SELECT user_id, amount FROM ledger WHERE match_id = ? ORDER BY id", match_id)
+    assert sum(amount for _, amount in ledger) == 0 and len(ledger) == 2  # fee, prize
+    await start_worker("w-second")
+    await wait_until(lambda: _async(bool(finals())))
+    await wait_until(lambda: _gone(store_rows, table.key))
+    await asyncio.sleep(0.3)
+    assert len(finals()) == 1
+    assert await store_rows.fetch(
+        "SELECT user_id, amount FROM ledger WHERE match_id = ? ORDER BY id", match_id) == ledger
+
+
+async def _gone(rows: RawDatabase, key: str) -> bool:
+    return await rows.fetch("SELECT 1 FROM tables WHERE table_key = ?", key) == []
+
+
 async def _two_deals(deals: Callable[[], Awaitable[list[tuple[int, str]]]]) -> bool:
     return len(await deals()) >= 2
 
