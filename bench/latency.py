@@ -31,6 +31,10 @@ It prints, per run:
   into group chat, private chats, callback answers and the rest (getUpdates not counted);
   everything from the first /newgame to the end, so lobbies and redeals are part of a deal's cost;
 - the bot process's CPU seconds (user + system, from /proc) per deal, its peak RSS (VmHWM);
+- the actions per deal (every decision, play and pass of every deal the bot stored, redeals
+  included; read from its SQLite file after it stopped) and the chat calls per action: a
+  deal's cost with its length taken out (the issue's 80 calls are 2.5 per action of its
+  median 32-action deal), so runs of long and short random deals compare;
 - deals per hour one token can carry at 30 requests/s: 30 × 3600 / chat calls per deal;
 - PASS/FAIL against the issue's targets. Answer targets: p95 ≤ 100 ms and max ≤ 300 ms with up
   to 10 tables, p95 ≤ 0.5 s with more. The cost targets are the issue's for its own setup, two
@@ -56,9 +60,11 @@ import asyncio
 import bisect
 import contextlib
 import itertools
+import json
 import os
 import random
 import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -102,6 +108,8 @@ BIDS = ("bid1", "bid2", "bid3")
 YES = ("call", "rob")
 NO = ("decline", "norob")
 DECISIONS = (*BIDS, "pass", *YES, *NO, "double", "nodouble")
+#: History entries that are no player's decision (taking over a seat, leaving it, timeouts).
+NOT_ACTIONS = ("autoplay", "leave", "timeout")
 VARIANTS = {"humans": "three humans", "bots": "two humans and one bot seat"}
 
 
@@ -165,6 +173,17 @@ class BotProcess:
         except TimeoutError:
             self.process.kill()
             return await self.process.wait()
+
+    def actions(self) -> int:
+        """Every action of every deal the bot stored (its SQLite file, read once it stopped):
+        bids, decisions, plays and passes, redealt deals included."""
+        path = self.workdir / "ddz.sqlite3"
+        if not path.exists():
+            return 0
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            states = [row[0] for row in db.execute("SELECT state FROM deals")]
+        return sum(1 for state in states for action in json.loads(state)["history"]
+                   if action["kind"] not in NOT_ACTIONS)
 
     def log_problems(self) -> list[str]:
         lines = self.log_path.read_text(errors="replace").splitlines()
@@ -567,17 +586,18 @@ async def run_once(tables: int, variant: str, deals: int, think: float, seed: in
         finally:
             status = await bot.stop()
             problems = bot.log_problems()
+            actions = bot.actions()
             await api.stop()
     figures = measure(run, first_call, end)
     if dump_to is not None:
         dump(run, first_call, dump_to)
     return report(tables, variant, deals, think, run, figures, end - started, (cpu, own_cpu),
-                  (rss_start, rss_end, rss_peak), status, problems)
+                  (rss_start, rss_end, rss_peak), status, problems, actions)
 
 
 def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: Figures,
            seconds: float, cpus: tuple[float, float], rss: tuple[float, float, float],
-           status: int | None, problems: list[str]) -> bool:
+           status: int | None, problems: list[str], actions: int = 0) -> bool:
     done = max(run.deals, 1)
     cpu, own_cpu = cpus
     print(f"== {code_version()}: {tables} table(s) x {deals} deal(s), {variant} "
@@ -635,6 +655,10 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
     per_hour = TOKEN_RATE * 3600 / (chat / done) if chat else float("inf")
     print(f"deals per hour per token at {TOKEN_RATE} requests/s: {per_hour:.0f} "
           f"({chat / done:.1f} chat calls per deal)")
+    if actions:
+        print(f"actions per deal {actions / done:.1f} (redeals included); chat calls per action "
+              f"{chat / actions:.2f} (the issue's 80 a deal: 2.5), calls besides answers "
+              f"per action {besides_answers / actions:.2f}")
     answer_p50, answer_p95, answer_max = stats["press -> answerCallbackQuery"]
     checks: list[tuple[str, bool, str] | None] = []
     if tables <= 10:
