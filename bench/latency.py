@@ -1,8 +1,8 @@
 """Press latency, flood-limit use and cost per deal of the real bot (issue 9, "Measured").
 
     python bench/latency.py [--tables 1,10,50] [--variant humans,bots] [--deals 1]
-                            [--think 0.6] [--seed 9] [--timeout 600] [--profile FILE]
-                            [--dump FILE]
+                            [--think 0.6] [--seed 9] [--deal-seed N] [--timeout 600]
+                            [--profile FILE] [--dump FILE]
 
 For every (tables, variant) pair it starts a strict fake Bot API (``tests.fakebot.limits``: at
 most 20 sends/edits/deletes per group in any sliding 60 s and 30 requests naming a chat in any
@@ -44,6 +44,10 @@ It prints, per run:
   deal besides answers (its deals per hour and CPU are printed, not checked: 100 calls are
   1,080 deals an hour). Deals are random (a new shuffle each), so a run's calls per deal
   depend on how long its deals were: compare runs of several deals (``--tables 10``).
+
+``--deal-seed N`` runs the bot through ``bench/seeded_bot.py``: the process's k-th deal is
+shuffled from N + k (and its first bidder drawn from N), so two runs of one table (same
+``--seed``) play the same deals: compare code before and after a change with it.
 
 ``--dump FILE`` writes every call and press of the run (time, chat, method, message, the first
 line of its text or caption, its buttons), one a line, to FILE (per run, as for ``--profile``),
@@ -119,7 +123,8 @@ VARIANTS = {"humans": "three humans", "bots": "two humans and one bot seat"}
 class BotProcess:
     """``ddz-bot`` (``python -m bot``) against ``base_url``, with its CPU and memory from /proc."""
 
-    def __init__(self, token: str, base_url: str, workdir: Path, profile: Path | None) -> None:
+    def __init__(self, token: str, base_url: str, workdir: Path, profile: Path | None,
+                 deal_seed: int | None = None) -> None:
         self.workdir = workdir
         self.env = {key: os.environ[key] for key in ("PATH", "HOME", "LANG", "TMPDIR")
                     if key in os.environ}
@@ -133,8 +138,10 @@ class BotProcess:
             "PYTHONPATH": str(ROOT),  # the bot next to this script, whatever is installed
         })
         python = [sys.executable]
-        self.command = ([*python, "-m", "cProfile", "-o", str(profile), "-m", "bot"]
-                        if profile else [*python, "-m", "bot"])
+        run = ["-m", "bot"] if deal_seed is None else [str(Path(__file__).with_name(
+            "seeded_bot.py")), str(deal_seed)]
+        self.command = ([*python, "-m", "cProfile", "-o", str(profile), *run]
+                        if profile else [*python, *run])
         self.log_path = workdir / "bot.log"
         self.process: asyncio.subprocess.Process | None = None
 
@@ -550,12 +557,13 @@ def dump(run: Run, first_call: int, path: Path) -> None:
 
 
 async def run_once(tables: int, variant: str, deals: int, think: float, seed: int,
-                   timeout: float, profile: Path | None, dump_to: Path | None = None) -> bool:
+                   timeout: float, profile: Path | None, dump_to: Path | None = None,
+                   deal_seed: int | None = None) -> bool:
     api = StrictFakeBotApi(limits=FloodLimits(group_per_minute=20, overall_per_second=30))
     await api.start()
     run = Run(api, think, random.Random(seed))
     with tempfile.TemporaryDirectory(prefix="ddz-latency-") as workdir:
-        bot = BotProcess(api.token, api.base_url, Path(workdir), profile)
+        bot = BotProcess(api.token, api.base_url, Path(workdir), profile, deal_seed)
         await bot.start()
         try:
             await api.wait_for("deleteWebhook", 60, since=0)  # polling starts next
@@ -712,6 +720,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=1, help="deals per table")
     parser.add_argument("--think", type=float, default=0.6, help="seconds before a press")
     parser.add_argument("--seed", type=int, default=9, help="seed of the players' choices")
+    parser.add_argument("--deal-seed", type=int, help="reproducible deals (seeded_bot.py)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per run at most")
     parser.add_argument("--profile", type=Path, help="run the bot under cProfile, to FILE")
     parser.add_argument("--dump", type=Path, help="write every call and press to FILE")
@@ -728,7 +737,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.dump:
                 dump_to = args.dump.with_name(f"{args.dump.stem}-{tables}-{variant}.txt")
             ok &= asyncio.run(run_once(tables, variant, args.deals, args.think, args.seed,
-                                       args.timeout, profile and profile.resolve(), dump_to))
+                                       args.timeout, profile and profile.resolve(), dump_to,
+                                       args.deal_seed))
     return 0 if ok else 1
 
 
