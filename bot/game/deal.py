@@ -32,7 +32,7 @@ from bot import scenes, views
 from bot.game import timers
 from bot.game.config import TableConfig
 from bot.game.context import GameContext
-from bot.game.drawing import Drawing
+from bot.game.drawing import Drawing, keyboard_signature
 from bot.game.outlet import PRESSER, PROMPT, WATCHER, Unreachable
 from bot.game.table import DEAL, RESULT, Table
 from bot.i18n import t
@@ -1082,8 +1082,7 @@ def _waiting_signature(drawing: Drawing) -> str:
     """The signature of a waiting seat's hand message without its last text line (whom it
     waits for, RULES.md-neutral): that line alone changing is not worth an edit."""
     text = drawing.text.rsplit("\n", 1)[0]
-    markup = drawing.markup.to_json() if drawing.markup else ""
-    return f"{text}\n{markup}\n{drawing.key!r}"
+    return f"{text}\n{keyboard_signature(drawing.markup)}\n{drawing.key!r}"
 
 
 def _notice_text(table: Table, seat: int) -> str:
