@@ -34,12 +34,13 @@ async def on_lobby_button(update: Update, context: Context) -> None:
     seated under the lock and welcomed once the lock is free
     (:meth:`~bot.game.lobby.Lobby.welcome`: a player the bot cannot write to privately is
     unseated again and told in the group); a seat gone meanwhile (another worker seated the
-    last player) is told in the group too. A Start by the opener as the lobby's copy and the
-    store say (:meth:`~bot.game.lobby.Lobby.start_check`); a refusal found only under the
-    lock (changed meanwhile) is then told in the group, and while a welcome is still on its
-    way the deal waits for it (:meth:`~bot.game.lobby.Lobby.await_welcomes`), so nobody whose
-    hand cannot reach them is dealt in. A Start refused before the lock still takes changed
-    terms under it. Anything else is answered under the lock.
+    last player) is told in the group too. A Start by the opener is answered as starting when
+    the lobby's copy and the store say it may (:meth:`~bot.game.lobby.Lobby.start_check`); a
+    refusal found only under the lock (changed meanwhile) is then told in the group, and
+    while a welcome is still on its way the deal waits for it
+    (:meth:`~bot.game.lobby.Lobby.await_welcomes`), so nobody whose hand cannot reach them is
+    dealt in. A Start that may not start is answered under the lock (a Join answered as seated
+    on another worker may be storing its seat). Anything else is answered under the lock.
     """
     app = context.application
     query = update.callback_query
@@ -58,7 +59,8 @@ async def on_lobby_button(update: Update, context: Context) -> None:
                 claimed.append(table.key)
         elif data.payload == "start" and user.id == table.opener_id:
             popup, _ = await lobby.start_check(table, lang)
-            decided = (popup or t("lobby.starting", lang), popup is not None)
+            if popup is None:  # a refusal is decided under the lock: a Join answered as
+                decided = (t("lobby.starting", lang), False)  # seated may be on its way
         if decided is not None:
             told.append(decided[0] if not decided[1] else None)
         return decided
@@ -116,10 +118,6 @@ async def _locked(app: App, query: CallbackQuery, press: Press, told: list[str |
     elif data.payload == "start":
         if not await may_manage(app, table, user.id):
             await answer(query, t("pop.only_opener", lang), alert=True)
-        elif told and told[0] is None:  # refused before the lock: changed terms, audience
-            _, notice = await lobby.start_refusal(table, lang)
-            if notice is not None:
-                await say(app, table, notice)  # in the background
         elif not await _start(app, query, table, table.lang if told else lang,
                               answered=bool(told)):
             return None, (table.key, table.token)
