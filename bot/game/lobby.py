@@ -248,7 +248,12 @@ class Lobby:
         refusal = self._claim_refusal(table, person.user_id, lang)
         if refusal is not None:
             return refusal
-        refusal = (await self._refusal_to_sit(table, person, lang))[0]
+        known, minimum = await asyncio.gather(self.ctx.store.get_player(person.user_id),
+                                              self._minimum(table))
+        player = known or await self.ctx.store.ensure_player(person.user_id, person.name,
+                                                             person.language)
+        if player.balance < minimum:
+            refusal = t("pop.need_beans", lang, minimum=minimum, balance=player.balance)
         if refusal is None:  # the same checks again: another Join may have claimed meanwhile
             refusal = self._claim_refusal(table, person.user_id, lang)
         if refusal is None:
@@ -536,11 +541,10 @@ class Lobby:
         """The room's minimum balance to sit (RULES.md §8) and the human seats below it now
         (lock held)."""
         minimum = await self._minimum(table)
-        short = []
-        for i, seat in table.humans():
-            if seat.user_id is not None and await self.ctx.store.balance(seat.user_id) < minimum:
-                short.append(i)
-        return minimum, short
+        humans = [(i, seat.user_id) for i, seat in table.humans() if seat.user_id is not None]
+        balances = await asyncio.gather(*(self.ctx.store.balance(user) for _, user in humans))
+        return minimum, [i for (i, _), balance in zip(humans, balances, strict=True)
+                         if balance < minimum]
 
     async def reopen(self, table: Table, seats: list[Seat], opener: int | None) -> None:
         """Back to the lobby after a result (Play again found a free seat, :mod:`bot.game.again`):
