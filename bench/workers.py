@@ -66,6 +66,8 @@ class Line:
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
     #: press → answer seconds by button payload ("join", "start", "bid3", "hint", ...).
     by_payload: dict[str, list[float]] = field(default_factory=dict)
+    #: 429s by window and chat kind ("group window, group chat", ...).
+    limited_by: dict[str, int] = field(default_factory=dict)
     #: what is known of each press never answered: payload, seconds after the run's start,
     #: the webhook deliveries of its update (target worker, HTTP status).
     lost: list[str] = field(default_factory=list)
@@ -149,6 +151,7 @@ async def play(api: StrictFakeBotApi, tables: int, deals: int, think: float, see
     line = Line(setup, tables, figures.answers, figures.unanswered, run.deals, seconds,
                 sum(figures.rate_limited.values()), calls, used, run.errors, database_used,
                 figures.by_kind["group"] + figures.by_kind["private"], os.getloadavg())
+    line.limited_by = dict(figures.limited_by)
     answered = {str(c.params.get("callback_query_id")): c for c in api.calls[first_call:]
                 if c.method == "answerCallbackQuery"}
     delivery = api.webhooks
@@ -250,6 +253,9 @@ def print_line(line: Line) -> None:
         f"{name} {quantile(times, 0.5) * 1000:.0f}/{quantile(times, 0.95) * 1000:.0f}"
         f"/{max(times) * 1000:.0f} ({len(times)})"
         for name, times in sorted(line.by_payload.items())), flush=True)
+    if line.limited_by:
+        print("    429s: " + ", ".join(f"{n} {window}" for window, n in
+                                     sorted(line.limited_by.items())), flush=True)
     for lost in line.lost[:10]:
         print(f"    never answered: {lost}", flush=True)
     for error in line.errors[:5]:

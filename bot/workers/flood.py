@@ -31,14 +31,19 @@ def _chat(key: object) -> int:
 
 
 class SharedWindow(SlidingWindow):
-    """At most ``limit`` request starts per chat in any ``period`` seconds, all workers
-    together. ``used`` is the count this worker saw at its last request of that chat."""
+    """At most ``limit`` requests per chat in any ``period`` seconds, all workers together; a
+    request counts from its start, and once answered (:meth:`finish`) from its answer, as the
+    in-process :class:`~bot.outlet.limiter.SlidingWindow` counts: a request held up between
+    its group slot and its sending (the token's ranked line lets more wanted requests of other
+    chats go first) cannot reach Telegram in one minute with the 20 after it. ``used`` is the
+    count this worker saw at its last request of that chat."""
 
     def __init__(self, shared: SharedDb, limit: int, period: float) -> None:
         super().__init__(limit, period)
         self.shared = shared
         self._slots: dict[object, deque[int]] = {}
         self._used: dict[object, int] = {}
+        self._ending: set[asyncio.Task[None]] = set()
 
     async def acquire(self, key: object, reserve: int = 0) -> None:
         while True:
@@ -46,9 +51,19 @@ class SharedWindow(SlidingWindow):
                                                            reserve)
             self._used[key] = used
             if slot is not None:
-                self._slots.setdefault(key, deque(maxlen=8)).append(slot)
+                self._slots.setdefault(key, deque(maxlen=32)).append(slot)
                 return
             await asyncio.sleep(wait)
+
+    def finish(self, key: object, start: float) -> None:
+        """A request of ``key`` was answered now: the oldest of this worker's slots of that
+        chat not finished yet counts from now (any of them: the count is the same)."""
+        slots = self._slots.get(key)
+        if not slots:
+            return
+        task = asyncio.get_running_loop().create_task(self.shared.end_slot(slots.popleft()))
+        self._ending.add(task)
+        task.add_done_callback(self._ending.discard)
 
     def take(self, key: object, reserve: int = 0) -> bool:
         raise NotImplementedError("a shared window is only taken with acquire()")
