@@ -43,7 +43,15 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.latency import TRAILING, BotProcess, Run, code_version, measure, play_table  # noqa: E402
+from bench.latency import (  # noqa: E402
+    TRAILING,
+    BotProcess,
+    Press,
+    Run,
+    code_version,
+    measure,
+    play_table,
+)
 from tests.bot.workers_helpers import SECRET, WorkerProcess  # noqa: E402
 from tests.databases import PostgresServer  # noqa: E402
 from tests.fakebot.limits import FloodLimits, StrictFakeBotApi  # noqa: E402
@@ -142,8 +150,10 @@ async def play(api: StrictFakeBotApi, tables: int, deals: int, think: float, see
     except TimeoutError:
         run.errors.append(f"stopped after --timeout {timeout:g} s")
     seconds = time.monotonic() - started
+    made = len(run.presses)
     await asyncio.sleep(TRAILING)
-    await settle(api, run, LATE)
+    await settle(api, run.presses[:made], LATE)
+    del run.presses[made:]  # presses of players not stopped yet, after the run's end
     used = sum(process.cpu_seconds() for process in cpu) - cpu_start
     database_used = database.cpu_seconds() - database_start if database is not None else 0.0
     figures = measure(run, first_call, time.monotonic())
@@ -175,12 +185,12 @@ async def play(api: StrictFakeBotApi, tables: int, deals: int, think: float, see
 LATE = 60.0
 
 
-async def settle(api: StrictFakeBotApi, run: Run, seconds: float) -> None:
-    """Wait until every press of the run was answered, at most ``seconds``."""
+async def settle(api: StrictFakeBotApi, presses: list[Press], seconds: float) -> None:
+    """Wait until every one of ``presses`` was answered, at most ``seconds``."""
     def answered() -> bool:
         done = {str(c.params.get("callback_query_id")) for c in api.calls
                 if c.method == "answerCallbackQuery"}
-        return all(press.query_id in done for press in run.presses)
+        return all(press.query_id in done for press in presses)
 
     with contextlib.suppress(TimeoutError):
         await api.wait_for(answered, seconds)
