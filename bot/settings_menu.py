@@ -265,12 +265,24 @@ def options_page(key: str, settings: Mapping[str, Any], lang: str,
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 
 
+#: Settings that are no rule of a deal and apply at once (``/give``, leaderboards, the daily
+#: post, challenges), and the one that running deals take from their next move (how messages
+#: look, :meth:`bot.game.service.Game.group_settings_changed`); the others count from the next
+#: deal (``set.saved``).
+SAVED_NOW = frozenset({"give_enabled", "daily_post", "timezone", "challenge_open",
+                       "daily_challenge"})
+SAVED_NEXT_MOVE = frozenset({"pictures"})
+
+
 def saved_text(key: str, settings: Mapping[str, Any], lang: str,
                default_timeouts: Mapping[str, float]) -> str:
-    """The pop-up (or reply) after a change: the setting's new value, and at a four-seat table
+    """The pop-up (or reply) after a change: the setting's new value and when it applies (at
+    once, from the running deals' next move, or from the next deal), and at a four-seat table
     that a setting of the three-player game does not apply there (RULES.md §11)."""
     value = effective_value(key, settings)
-    text = t("set.saved", lang, name=t(f"set.name.{key}", lang),
+    saved = "set.saved_now" if key in SAVED_NOW else \
+        "set.saved_next_move" if key in SAVED_NEXT_MOVE else "set.saved"
+    text = t(saved, lang, name=t(f"set.name.{key}", lang),
              value=value_label(key, value, settings, lang, default_timeouts))
     if is_four(settings) and key in THREE_ONLY:
         text += " " + t("set.four_unused", lang)

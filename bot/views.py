@@ -544,6 +544,16 @@ def status_line(table: Table, view: SeatView, lang: str) -> str:
     and card count, ⚠️ at the alarm (RULES.md §4.5: 1–2 cards left); the multiplier once there
     is a base (RULES.md §7); the kitty once revealed (RULES.md §1.3). Public facts only, e.g.
     ``李雷（地主）⚠️2张 · 韩梅梅（农民）15张 · 倍数 ×4 · 底牌：3 K 2``."""
+    return STATUS_SEP.join(status_parts(table, view, lang))
+
+
+#: The separator of the status line's parts.
+STATUS_SEP = " · "
+
+
+def status_parts(table: Table, view: SeatView, lang: str) -> list[str]:
+    """The parts of :func:`status_line`, in its order: the other seats, the multiplier, the
+    kitty."""
     seats = view.rules.seats
     parts = []
     for step in range(1, seats):
@@ -560,7 +570,7 @@ def status_line(table: Table, view: SeatView, lang: str) -> str:
                        m=multiplier_text(current_multipliers(view))))
     if view.kitty is not None:
         parts.append(t("table.kitty", lang, cards=cards_text(view.kitty, lang)))
-    return " · ".join(parts)
+    return parts
 
 
 def outcome_line(points: int, beans: int | None, balance: int | None, lang: str, *,
@@ -660,10 +670,22 @@ def _hand_status(table: Table, view: SeatView, seconds: float, lang: str,
 
 def counter_popup(table: Table, view: SeatView, lang: str) -> str:
     """The 记牌器 pop-up of a waiting seat (:func:`hand_view`): the :func:`counter_line` and
-    the :func:`status_line` now, public facts only (at most 200 characters, Telegram's limit
-    for a pop-up; the status line is cut first)."""
+    the :func:`status_line` now, public facts only, at most :data:`POPUP_LIMIT` characters
+    (Telegram's limit for a pop-up): when both do not fit, the status line keeps as many of its
+    parts as fit whole, from the first (the kitty, public on the table, goes first), and ends
+    with "…" (a part is never cut: "Kitty: 4" would misstate an eight-card kitty)."""
     counter = counter_line(view, lang)
-    return f"{counter}\n{status_line(table, view, lang)}"[:200]
+    parts = status_parts(table, view, lang)
+    room = POPUP_LIMIT - len(counter) - 1
+    line = STATUS_SEP.join(parts)
+    while parts and len(line) > room:
+        parts.pop()
+        line = STATUS_SEP.join([*parts, "…"]) if parts else "…"
+    return f"{counter}\n{line}"[:POPUP_LIMIT]
+
+
+#: Most characters of a pop-up (``answerCallbackQuery`` text).
+POPUP_LIMIT = 200
 
 
 def my_cards_text(view: SeatView, lang: str) -> str:

@@ -13,7 +13,11 @@ always ready; ``Table.ready``, stored with the table, the deadline in ``Table.lo
   as usual), or closes the table when no human is left;
 - the next deal starts only if every player still has the room's minimum balance (RULES.md §8,
   the check of 开始: :meth:`bot.game.lobby.Lobby.lacking_beans`); a seat below it is freed and
-  the group told why; a player who sits at another table now is freed too.
+  the group told why; a player who sits at another table now is freed too;
+- a deal never starts on terms the players were not shown (as at 开始): when an admin changed
+  the seat count, the bidding preset or the stake since the last deal was dealt
+  (:func:`terms_changed`), the table goes back to the lobby with every seat kept, and the lobby
+  shows the new terms before anyone presses 开始.
 
 A practice table (``/practice``) works the same with its one human: 再来一局 deals the next
 practice deal, 离开 or the deadline forget the table. A match's table offers no Play again: the
@@ -27,6 +31,7 @@ import time
 
 from bot import views
 from bot.game import timers
+from bot.game.config import TableConfig
 from bot.game.context import GameContext
 from bot.game.deal import DealDriver
 from bot.game.lobby import Lobby
@@ -40,6 +45,13 @@ def waiting_names(table: Table, lang: str, besides: int | None = None) -> str:
     """The names of the seats still awaited (:meth:`Table.waiting`) but seat ``besides``, as
     a pop-up lists them (``""``: nobody)."""
     return _names(table, [i for i in table.waiting() if i != besides], lang)
+
+
+def terms_changed(table: Table, config: TableConfig) -> bool:
+    """The group's settings (``config``) would deal a group table on other terms than its last
+    deal: seat count, bidding preset or stake (a practice table has no stake and follows its
+    settings)."""
+    return not table.private and Lobby.terms_differ(table, config)
 
 
 def _names(table: Table, seats: list[int], lang: str) -> str:
@@ -58,7 +70,7 @@ class PlayAgain:
     @staticmethod
     def offered(table: Table) -> bool:
         """The table waits for answers to Play again."""
-        return table.phase == RESULT and bool(table.ready)
+        return table.again_offered()
 
     async def would_deal(self, table: Table) -> bool:
         """Whether the next deal starts once the seats still awaited are ready: no seat was
@@ -71,9 +83,17 @@ class PlayAgain:
         if any(ctx.tables.table_of(seat.user_id) is not None
                for _, seat in table.humans() if seat.user_id is not None):
             return False
-        if (await ctx.config(table)).rules.seats != len(table.seats):
+        config = await ctx.config(table)
+        if config.rules.seats != len(table.seats) or terms_changed(table, config):
             return False
         return not (await self.lobby.lacking_beans(table))[1]
+
+    async def new_terms(self, table: Table) -> bool:
+        """Whether the group's settings changed the terms since the last deal
+        (:func:`terms_changed`) other than by adding a seat, which leaves a seat free (the Play
+        again pop-up says why the table goes back to the lobby) (lock held; reads only)."""
+        config = await self.ctx.config(table)
+        return config.rules.seats <= len(table.seats) and terms_changed(table, config)
 
     def offer_late(self, table: Table) -> bool:
         """Offer Play again now at a table stored before ``Table.ready`` existed, whose result
@@ -141,7 +161,7 @@ class PlayAgain:
         if not any(not seat.is_bot for seat in stays):
             await self._forget(table)
             return
-        if not gone and len(stays) == config.rules.seats:
+        if not gone and len(stays) == config.rules.seats and not terms_changed(table, config):
             await self._next_deal(table)
             return
         opener = table.opener_id if any(s.user_id == table.opener_id for s in stays) \

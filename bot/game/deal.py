@@ -24,7 +24,7 @@ import math
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Protocol
 
@@ -186,11 +186,11 @@ class DealDriver:
         ctx = self.ctx
         if config is None:
             config = await ctx.config(table)
+        hook = self._hook(table)
+        if hook is not None:  # the table takes the competition's seats and preset too
+            config = replace(config, rules=hook.rules(table, config.rules))
         self._take_config(table, config)
         rules = config.rules
-        hook = self._hook(table)
-        if hook is not None:
-            rules = hook.rules(table, rules)
         old = table.state if redeal else None
         if old is not None:
             first = next_first_bidder(old)

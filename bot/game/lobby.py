@@ -81,8 +81,9 @@ class Lobby:
 
         Returns ``(table, None)``, ``(table, refusal)`` when the lobby opened but the opener
         could not sit (the refusal text says why), or ``(None, text)`` when a lobby or deal
-        already runs here, the opener already sits at another table, or the lobby message could
-        not be sent.
+        already runs here, the last deal's players are answering Play again under its result
+        (:mod:`bot.game.again`: they still sit), the opener already sits at another table, or
+        the lobby message could not be sent.
         """
         ctx = self.ctx
         key = table_key(chat_id, thread_id)
@@ -91,6 +92,8 @@ class Lobby:
         lang = config.lang
         async with ctx.tables.lock(key):
             existing = ctx.tables.get(key)
+            if existing is not None and existing.again_offered():  # its players still sit
+                return None, t("reply.again_pending", lang)
             if existing is not None and existing.phase != RESULT:
                 return None, t("reply.table_exists", lang)
             elsewhere = self.seated_elsewhere(person.user_id, lang)
@@ -456,7 +459,7 @@ class Lobby:
         The caller deals with :attr:`shown_config`, the snapshot the players saw.
         """
         config = await self.ctx.config(table)
-        if self._terms_differ(table, config):
+        if self.terms_differ(table, config):
             await self._take_terms(table, config, at_once=False)  # the pop-up comes first
             return t("pop.rules_changed", lang), None
         self.shown_config[table.key] = config
@@ -496,7 +499,7 @@ class Lobby:
                 if table is None or table.phase != LOBBY:
                     continue
                 config = await self.ctx.config(table)
-                if self._terms_differ(table, config) or table.lang != config.lang:
+                if self.terms_differ(table, config) or table.lang != config.lang:
                     table.lang = config.lang
                     await self._take_terms(table, config)
 
@@ -506,7 +509,7 @@ class Lobby:
         await self.deals.deal(table, self.shown_config.pop(table.key, None))
 
     @staticmethod
-    def _terms_differ(table: Table, config: TableConfig) -> bool:
+    def terms_differ(table: Table, config: TableConfig) -> bool:
         """The lobby shows other terms than ``config`` would deal: seats, preset, and (outside
         a competition, whose lobby shows no stake) the stake."""
         if config.rules.seats != table.seat_count or preset_name(config.rules) != table.preset:

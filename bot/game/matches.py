@@ -117,7 +117,14 @@ class Matches:
     # --- The driver's hooks (bot.game.deal.MatchHook) ------------------------------------------
 
     def rules(self, table: Table, rules: Rules) -> Rules:
-        """A knock-out's deals have no multiplier cap (RULES.md §10, "no cap")."""
+        """The rules of a match deal: those of the match's first deal, taken from the group's
+        settings when the match started (every deal of a match is played at its table, so
+        ``table.state`` is the match's last deal from the second deal on, after a restart too);
+        a settings change during the match (seat count, bidding, house rules) counts from the
+        next match, so every deal of a competition is played by the same rules and seats. A
+        knock-out's deals have no multiplier cap (RULES.md §10, "no cap")."""
+        if table.state is not None:
+            return table.state.rules
         options = table.match_options or {}
         if options.get("format") == KNOCKOUT:
             return replace(rules, multiplier_cap=None)

@@ -269,6 +269,11 @@ class Table:
         self.lobby_deadline = deadline
         self.result_message_id = None
 
+    def again_offered(self) -> bool:
+        """The table waits for its players' answers to Play again under a result (its seats
+        are still taken)."""
+        return self.phase == RESULT and bool(self.ready)
+
     def waiting(self) -> list[int]:
         """The human seats whose answer to Play again is still awaited: seated, not left, not
         ready (none when Play again is not offered)."""

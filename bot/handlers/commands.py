@@ -141,8 +141,9 @@ async def cmd_join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/leave: leave the lobby at once; during a deal, ask to confirm first (leaving forfeits
-    the deal with the escape penalty, RULES.md §9). In a private chat it leaves the practice
-    deal played there (nobody pays)."""
+    the deal with the escape penalty, RULES.md §9); under a result that offers Play again, free
+    the seat at once (as its Leave button). In a private chat it leaves the practice deal
+    played there (nobody pays)."""
     app = context.application
     message = senders.message_of(update)
     if message.chat.type not in GROUP_TYPES \
@@ -157,6 +158,11 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     async with tables(app).lock(key):
         table = tables(app).get(key)
         seat = table.seat_of(user.id) if table is not None else None
+        if table is not None and seat is not None and not table.seats[seat].left \
+                and game(app).again.offered(table):  # under a result: as the Leave button
+            await game(app).again.leave(table, seat)
+            await message.reply_text(t("reply.left_lobby", table.lang, name=display_name(user)))
+            return
         if table is None or seat is None or table.phase not in (LOBBY, DEAL) \
                 or table.seats[seat].left:
             lang = await chat_language(app, update)

@@ -189,7 +189,8 @@ async def on_play_again(update: Update, context: Context) -> None:
         if others:
             await answer(query, t("pop.again_ready", lang, names=others))
         elif not await again.would_deal(table):
-            await answer(query, t("pop.again_lobby", lang))
+            changed = await again.new_terms(table)
+            await answer(query, t("pop.again_terms" if changed else "pop.again_lobby", lang))
         else:
             await answer(query, None if table.private else t("lobby.starting", lang))
         await again.ready(table, seat)

@@ -242,3 +242,116 @@ async def test_a_result_stored_before_play_again_was_answered_offers_it_on_the_f
         t("pop.again_ready", names="Bob, Cat"), t("pop.again_ready", names="Cat"),
         t("lobby.starting")]
     assert app.bot_data.tables.get(key).phase == "deal"
+
+
+async def test_play_again_after_a_stake_change_goes_back_to_the_lobby_with_the_new_terms(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """QA round 5: an admin raises the stake (or changes the bidding) while a deal runs; the
+    players press Play again under a result that dealt at the old terms. The next deal must not
+    start on terms nobody was shown (RULES.md §8, as at Start): the table goes back to the lobby,
+    every seat kept, the lobby shows the new stake and bidding, and Start deals on them."""
+    app = running_bot.app
+    store = app.bot_data.store
+    players = await _table(fake_api, app, "Raised stakes")
+    ann = players.users[0]
+    key = f"{players.group.id}:0"
+    fake_api.make_admin(players.group, ann)
+    result = await _deal_out(players, app)
+    await players.command(ann, "/settings stake_tier expert")
+    await players.command(ann, "/settings bidding rob")
+    answers = await play_again(players, result)
+    assert answers[-1].params["text"] == t("pop.again_terms")
+    assert await store.running_deals() == []
+    lobby = await fake_api.wait_for(
+        lambda: (found := _lobbies_since(fake_api, players, result.message_id)) and found[-1])
+    lines = lobby.text.splitlines()
+    assert t("lobby.stake", stake=50) in lines
+    assert t("lobby.preset", preset=t("preset.rob")) in lines
+    for n, name in enumerate(("Ann", "Bob", "Cat"), start=1):
+        assert t("lobby.seat", n=n, name=name) in lines
+    table = app.bot_data.tables.get(key)
+    assert table.phase == "lobby"
+    answer = await players.click(ann, lobby, t("btn.start"))
+    assert answer.params["text"] == t("lobby.starting")
+    (deal,) = await store.running_deals()
+    assert deal.stake == 50 and deal.rules["bidding"] == "rob"
+
+
+async def test_leave_command_under_a_result_frees_the_seat_like_the_leave_button(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """QA round 5: /leave typed while the table waits for Play again answered "You are not
+    seated at a table here" and kept the seat, so the others waited for the player until the
+    lobby timeout; it now frees the seat as the Leave button does."""
+    app = running_bot.app
+    players = await _table(fake_api, app, "Typed leave")
+    ann, bob, cat = players.users
+    result = await _deal_out(players, app)
+    await players.click(ann, result, t(AGAIN))
+    start = len(fake_api.calls)
+    fake_api.send_text(bob, players.group, "/leave")
+    await fake_api.wait_for("sendMessage", chat_id=players.group, since=start,
+                            text=t("reply.left_lobby", name="Bob"))
+    lobby = await fake_api.wait_for(
+        lambda: (found := _lobbies_since(fake_api, players, result.message_id)) and found[-1])
+    assert t("lobby.seat", n=1, name="Ann") in lobby.text
+    assert t("lobby.seat", n=2, name="Cat") in lobby.text
+    assert t("lobby.seat_empty", n=3) in lobby.text
+    assert app.bot_data.tables.table_of(bob.id) is None
+
+
+async def test_newgame_while_play_again_is_pending_keeps_the_table(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """QA round 5: anyone's /newgame (a stranger's too) while the table waited for Play again
+    threw the table away: the seated players lost their seats and their ready answers, and a
+    new lobby with the stranger opened. It is refused now; the table deals on once its players
+    are ready."""
+    app = running_bot.app
+    players = await _table(fake_api, app, "Keep our table")
+    ann, bob, cat = players.users
+    key = f"{players.group.id}:0"
+    result = await _deal_out(players, app)
+    await players.click(ann, result, t(AGAIN))
+    zed = fake_api.new_user("Zed")
+    fake_api.open_private_chat(zed)
+    start = len(fake_api.calls)
+    fake_api.send_text(zed, players.group, "/newgame")
+    await fake_api.wait_for("sendMessage", chat_id=players.group, since=start,
+                            text=t("reply.again_pending"))
+    table = app.bot_data.tables.get(key)
+    assert table.phase == "result" and table.ready == [True, False, False]
+    assert app.bot_data.tables.table_of(zed.id) is None
+    answers = await play_again(players, result, [bob, cat])
+    assert answers[-1].params["text"] == t("lobby.starting")
+    assert app.bot_data.tables.get(key).phase == "deal"
+
+
+async def test_play_again_after_four_seats_became_three_shows_the_three_seat_lobby(
+    fake_api: FakeBotApi, bot_runner: BotRunner
+):
+    """QA round 5: a four-seat table (one human, three bots) whose group switched to three
+    players goes back to a full three-seat lobby (a bot seat goes), and the pop-up says the
+    settings changed (not that a seat is free)."""
+    app = await bot_runner.start(bid_timeout=0.3, play_timeout=0.3)
+    app.bot_data.game.deal_seed = SEED
+    group = fake_api.new_group("Four to three")
+    await app.bot_data.store.update_group_settings(group.id, players=4, pictures=False)
+    eve = fake_api.new_user("Eve")
+    players = Players(fake_api, group, [eve])
+    lobby = await players.open_table(eve, [])
+    for _ in range(3):
+        await players.click(eve, lobby, t("btn.add_bot"))
+    await players.click(eve, lobby, t("btn.start"))
+    result = await result_message(fake_api, group, 60)  # Eve times out: auto-play
+    await app.bot_data.store.update_group_settings(group.id, players=3)
+    answer = await players.click(eve, result, t(AGAIN))
+    assert answer.params["text"] == t("pop.again_terms")
+    lobby = await fake_api.wait_for(
+        lambda: (found := _lobbies_since(fake_api, players, result.message_id)) and found[-1])
+    table = app.bot_data.tables.table_of(eve.id)
+    assert table.phase == "lobby" and table.seat_count == 3 and len(table.seats) == 3
+    answer = await players.click(eve, lobby, t("btn.start"))
+    assert answer.params["text"] == t("lobby.starting")
+    assert app.bot_data.tables.table_of(eve.id).state.rules.seats == 3

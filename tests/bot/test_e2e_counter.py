@@ -233,3 +233,45 @@ async def test_a_waiting_hand_is_not_edited_for_the_others_plays(
             assert edits == [], (action, idle, edits)
             checked += 1
     assert checked >= 6
+
+
+async def test_a_long_counter_pop_up_drops_whole_parts_never_half_a_kitty(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """QA round 5: at a four-seat English table with long names the 记牌器 pop-up (counter and
+    status line) is over Telegram's 200 characters; it was cut at character 200 and showed
+    "Kitty: 4" for an eight-card kitty. It now keeps whole parts of the status line (the kitty,
+    public on the table, goes first) and says with "…" that it left some out."""
+    app = running_bot.app
+    app.bot_data.game.deal_seed = 7
+    app.bot_data.game.first_bidder = 0
+    names = ("Ann", "Bartholomew Longname", "Christopher Columbus", "Dmitri Ivanovich")
+    table = await FourTable.open(fake_api, app, "Long names", names, "en")
+    ann, *others = table.users
+    await table.command(ann, "/newgame")
+    for user in others:
+        await table.click(user, table.lobby(), "btn.join")
+    await table.click(ann, table.lobby(), "btn.start")
+    table.deal(7, 0)
+    assert table.state is not None
+    await table.act(Action("bid", 0, value=3))
+    seat = table.state.to_act[0]
+    await table.act(choose_action(table.state.view(seat), level="normal"))
+    waiting = next(s for s in range(1, 4) if s not in table.state.to_act)
+    user = table.users[waiting]
+    label = t("btn.counter", "en")
+    message = await fake_api.wait_for(
+        lambda: table.hand(user) if label in [b.text for b in table.hand(user).buttons]
+        else None)
+    answer = await fake_api.wait_settled(
+        fake_api.press(user, message, message.button(label).callback_data))
+    text = answer.params["text"]
+    counter, status = text.split("\n")
+    assert counter == expected_line(table.state, waiting, "en")
+    assert len(text) <= 200
+    kitty = t("table.kitty", "en", cards="").strip()  # "Kitty:"
+    assert kitty[:3] not in status  # the kitty did not fit: left out whole, not cut
+    assert status.endswith(" …"), status
+    for other in range(4):
+        if other != waiting:
+            assert names[other] in status or names[other][:23] in status

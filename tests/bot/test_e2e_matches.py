@@ -518,3 +518,38 @@ async def test_the_entry_fee_can_be_typed_and_bad_numbers_are_refused(
     await players.command(ann, "/knockout 250")
     lobby = players.table_message()
     assert t("match.fee", LANG, fee=250, pool=250) in lobby.text
+
+
+async def test_a_settings_change_during_a_match_counts_from_the_next_match(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """QA round 5: an admin switches the group to four players and rob bidding while a
+    three-seat match runs. Every deal of the match keeps the seats and rules it started with
+    (before, the next deal dealt four hands to three seats and the match stopped on an
+    IndexError with the pool held), across a restart between deals too."""
+    app = running_bot.app
+    players = await open_match(fake_api, app, "Steady rules", "/match")
+    players.app = app
+    ann = players.users[0]
+    fake_api.make_admin(players.group, ann)
+    await set_option(players, "deals", "-", 6)
+    await start(players)
+    store = app.bot_data.store
+    (match,) = await store.running_matches()
+    await players.command(ann, "/settings players 4")
+    await players.command(ann, "/settings bidding rob")
+    await play_deals(players, 1)
+    app = await running_bot.restart()
+    app.bot_data.game.deal_seed = TIE_SEED
+    players.app = app
+    await play_deals(players, 3)
+    store = app.bot_data.store
+    record = await store.get_match(match.match_id)
+    assert record.status == "finished"
+    points = await match_deal_points(store, match.match_id)
+    assert points == [(4, -2, -2), (2, -4, 2), (-2, -2, 4), (4, -2, -2)]
+    rows = await store._db.execute_fetchall(
+        "SELECT id FROM deals WHERE match_id = ?", (match.match_id,))
+    for (deal_id,) in rows:
+        rules = (await store.get_deal(deal_id)).rules
+        assert rules["seats"] == 3 and rules["bidding"] == "score", rules

@@ -174,8 +174,8 @@ async def test_a_group_switches_pictures_off_and_on_during_a_deal(
     hand_ids = {user.id: hand_message(fake_api, user).message_id for user in players.users}
 
     await players.command(ann, "/settings pictures off")
-    assert fake_api.last_message(group).text == t(
-        "set.saved", LANG, name=t("set.name.pictures", LANG), value=t("set.off", LANG))
+    assert fake_api.last_message(group).text == t(  # QA5: it says when it applies
+        "set.saved_next_move", LANG, name=t("set.name.pictures", LANG), value=t("set.off", LANG))
     mark = fake_api.mark()
     await players.act(Action("bid", 0, value=1))  # the next change shows the new choice
     for user in players.users:

@@ -97,8 +97,8 @@ async def test_give_is_off_by_default_then_limited_per_day(
     bob_says_hi = fake_api.send_text(bob, group, "hi")  # the bot learns @bobby
     await fake_api.wait_for(lambda: "bobby" in running_bot.app.bot_data.get("usernames", {}))
     assert await reply(fake_api, ann, group, "/give @bobby 100") == t("give.disabled", LANG)
-    assert await reply(fake_api, ann, group, "/settings give_enabled on") == t(
-        "set.saved", LANG, name=t("set.name.give_enabled", LANG), value=t("set.on", LANG))
+    assert await reply(fake_api, ann, group, "/settings give_enabled on") == t(  # QA5: at once
+        "set.saved_now", LANG, name=t("set.name.give_enabled", LANG), value=t("set.on", LANG))
 
     assert await reply(fake_api, ann, group, "/give @bobby 300") == t(
         "give.ok", LANG, giver="Ann", receiver="Bob", beans=_beans(300), giver_balance=700,
