@@ -471,7 +471,7 @@ class Lobby:
         (issue 16: a press is answered first). The block then calls :meth:`start_refusal`,
         which takes changed terms and decides again."""
         config = await self.ctx.config(table)
-        if self._terms_differ(table, config):
+        if self.terms_differ(table, config):
             return t("pop.rules_changed", lang), None
         return await self._seats_refusal(table, lang)
 
