@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import shutil
@@ -35,14 +36,22 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.latency import TRAILING, BotProcess, Run, code_version, measure, play_table  # noqa: E402
+from bench.latency import (  # noqa: E402
+    TRAILING,
+    BotProcess,
+    Press,
+    Run,
+    code_version,
+    measure,
+    play_table,
+)
 from tests.bot.workers_helpers import SECRET, WorkerProcess  # noqa: E402
 from tests.databases import PostgresServer  # noqa: E402
 from tests.fakebot.limits import FloodLimits, StrictFakeBotApi  # noqa: E402
@@ -63,6 +72,13 @@ class Line:
     database_cpu: float = 0.0
     chat_calls: int = 0
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    #: press → answer seconds by button payload ("join", "start", "bid3", "hint", ...).
+    by_payload: dict[str, list[float]] = field(default_factory=dict)
+    #: 429s by window and chat kind ("group window, group chat", ...).
+    limited_by: dict[str, int] = field(default_factory=dict)
+    #: what is known of each press never answered: payload, seconds after the run's start,
+    #: the webhook deliveries of its update (target worker, HTTP status).
+    lost: list[str] = field(default_factory=list)
 
 
 class ServerCpu:
@@ -106,6 +122,17 @@ async def play(api: StrictFakeBotApi, tables: int, deals: int, think: float, see
                timeout: float, cpu: list, setup: str, database: ServerCpu | None = None
                ) -> Line:
     run = Run(api, think, random.Random(seed))
+    update_of: dict[str, int] = {}  # callback query id → update id
+    add_update = api.add_update
+
+    def recorded(payload: dict) -> int:
+        update_id = add_update(payload)
+        query = payload.get("callback_query")
+        if query is not None:
+            update_of[str(query["id"])] = update_id
+        return update_id
+
+    api.add_update = recorded  # type: ignore[method-assign]
     cpu_start = sum(process.cpu_seconds() for process in cpu)
     database_start = database.cpu_seconds() if database is not None else 0.0
     first_call = len(api.calls)
@@ -123,14 +150,50 @@ async def play(api: StrictFakeBotApi, tables: int, deals: int, think: float, see
     except TimeoutError:
         run.errors.append(f"stopped after --timeout {timeout:g} s")
     seconds = time.monotonic() - started
+    made = len(run.presses)
     await asyncio.sleep(TRAILING)
+    await settle(api, run.presses[:made], LATE)
+    del run.presses[made:]  # presses of players not stopped yet, after the run's end
     used = sum(process.cpu_seconds() for process in cpu) - cpu_start
     database_used = database.cpu_seconds() - database_start if database is not None else 0.0
     figures = measure(run, first_call, time.monotonic())
     calls = sum(figures.by_kind.values())
-    return Line(setup, tables, figures.answers, figures.unanswered, run.deals, seconds,
+    line = Line(setup, tables, figures.answers, figures.unanswered, run.deals, seconds,
                 sum(figures.rate_limited.values()), calls, used, run.errors, database_used,
                 figures.by_kind["group"] + figures.by_kind["private"], os.getloadavg())
+    line.limited_by = dict(figures.limited_by)
+    answered = {str(c.params.get("callback_query_id")): c for c in api.calls[first_call:]
+                if c.method == "answerCallbackQuery"}
+    delivery = api.webhooks
+    for press in run.presses:
+        payload = press.payload if press.payload in ("join", "start", "hint", "play", "pass") \
+            else "bid/double" if not press.payload.startswith("r") else "select"
+        answer = answered.get(press.query_id)
+        if answer is not None:
+            line.by_payload.setdefault(payload, []).append(answer.time - press.time)
+            continue
+        update_id = update_of.get(press.query_id)
+        posts = [f"w{d.target}:{d.status}" for d in delivery.deliveries
+                 if d.update_id == update_id] if delivery is not None else []
+        line.lost.append(f"{press.payload} pressed at {press.time - started:.1f} s, update"
+                         f" {update_id} POSTed {' '.join(posts) or 'never'}")
+    return line
+
+
+#: Seconds after a run (and its trailing seconds) that the presses still unanswered are waited
+#: for: a press answered that late is counted with its time, not as never answered.
+LATE = 60.0
+
+
+async def settle(api: StrictFakeBotApi, presses: list[Press], seconds: float) -> None:
+    """Wait until every one of ``presses`` was answered, at most ``seconds``."""
+    def answered() -> bool:
+        done = {str(c.params.get("callback_query_id")) for c in api.calls
+                if c.method == "answerCallbackQuery"}
+        return all(press.query_id in done for press in presses)
+
+    with contextlib.suppress(TimeoutError):
+        await api.wait_for(answered, seconds)
 
 
 def strict_api() -> StrictFakeBotApi:
@@ -196,6 +259,15 @@ def print_line(line: Line) -> None:
           f" {line.chat_calls / line.seconds if line.seconds else 0.0:>6.1f}"
           f" {(line.cpu + line.database_cpu) / line.seconds if line.seconds else 0.0:>5.2f}"
           f"  {' '.join(f'{x:.2f}' for x in line.load)}", flush=True)
+    print("    answer p50/p95/max ms by button: " + ", ".join(
+        f"{name} {quantile(times, 0.5) * 1000:.0f}/{quantile(times, 0.95) * 1000:.0f}"
+        f"/{max(times) * 1000:.0f} ({len(times)})"
+        for name, times in sorted(line.by_payload.items())), flush=True)
+    if line.limited_by:
+        print("    429s: " + ", ".join(f"{n} {window}" for window, n in
+                                     sorted(line.limited_by.items())), flush=True)
+    for lost in line.lost[:10]:
+        print(f"    never answered: {lost}", flush=True)
     for error in line.errors[:5]:
         print(f"    ! {error}", flush=True)
 

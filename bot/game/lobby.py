@@ -4,8 +4,12 @@ and practice tables (issue 3, flow steps 1–3 and 7; issue 9, ``/practice``).
 One table per group chat, one per forum topic (key ``chat_id:thread_id``), one practice table per
 private chat. A player sits at one table at a time: the check and the seat are taken in one step
 with no await between (:meth:`Lobby.seat`), so two tables racing for the same player cannot both
-seat them. Joining first writes to the player privately: if the outlet says the chat is closed,
-the player is refused and the lobby shows a deep link that seats them from the private chat.
+seat them. Joining writes to the player privately (a welcome): if the outlet says the chat is
+closed, the player is not seated and the lobby shows a deep link that seats them from the private
+chat. A Join press is seated and answered first and welcomed after (:meth:`Lobby.welcome`: the
+answer never waits for the token's budget); a player the welcome cannot reach is unseated again
+and told so in the group, and Start waits for the welcomes still on their way
+(:meth:`Lobby.await_welcomes`), so nobody is dealt in whose hand cannot reach them.
 
 A lobby exists only once its message does: if the lobby message cannot be sent, the table is
 dropped again (issue 14, item 3).
@@ -13,6 +17,7 @@ dropped again (issue 14, item 3).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
@@ -26,10 +31,11 @@ from bot.game.config import TableConfig
 from bot.game.context import GameContext
 from bot.game.deal import DealDriver
 from bot.game.drawing import Drawing
-from bot.game.outlet import Unreachable
+from bot.game.outlet import PRESSER, Unreachable
 from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table, challenge_key, table_key
 from bot.i18n import join_names, t
 from bot.rooms import preset_name
+from bot.store import Player
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +43,11 @@ log = logging.getLogger(__name__)
 LOBBY_MESSAGE = "lobby"
 #: Bot seats of a practice table (``/practice``): one human, two AI seats.
 PRACTICE_BOTS = 2
+#: Seconds a seat's welcome may be on its way (:attr:`Seat.welcoming`) before Start stops
+#: waiting for it (its worker died before telling: the deal's hands tell instead).
+WELCOME_WAIT = 20.0
+#: Seconds between two looks at the welcomes a Start waits for.
+WELCOME_POLL = 0.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +69,8 @@ class Lobby:
         #: Per table key, the settings snapshot its lobby showed when Start was last accepted
         #: by :meth:`start_refusal` (the deal is dealt with it, not with a later read).
         self.shown_config: dict[str, TableConfig] = {}
+        #: Joins answered as seated whose block has not ended: user id → table key.
+        self._joining: dict[int, str] = {}
 
     async def open_table(
         self, chat_id: int, thread_id: int | None, title: str, person: Person,
@@ -188,27 +201,28 @@ class Lobby:
         return True
 
     async def seat(
-        self, table: Table, person: Person, *, lang: str, check_private: bool = True
+        self, table: Table, person: Person, *, lang: str, check_private: bool = True,
+        welcome_after: bool = False,
     ) -> str | None:
         """Seat ``person`` in the lobby; ``None`` on success, else the text saying why not, in
         ``lang`` (the group's for a reply in the group, the user's for a pop-up or in private).
 
         Refuses: not a lobby any more, already seated here or at another table, no free seat, a
         balance below the room's minimum (RULES.md §8), or (``check_private``) a private chat
-        the bot cannot write to — then the lobby gets its deep-link button (lock held). The
-        seat keeps the player's own language (``Player.language``) for their private messages.
-        Everything that waits comes first; the checks that decide and the seat itself follow in
-        one step, so no other table can seat the same player in between.
+        the bot cannot write to — then the lobby gets its deep-link button (lock held). With
+        ``welcome_after`` (a Join press, answered before any request it causes) the private
+        chat is not checked here: the seat is taken with its welcome still due
+        (:attr:`Seat.welcoming`), and the caller sends it once the lock is free
+        (:meth:`welcome`). The seat keeps the player's own language (``Player.language``) for
+        their private messages. Everything that waits comes first; the checks that decide and
+        the seat itself follow in one step, so no other table can seat the same player in
+        between.
         """
         ctx = self.ctx
-        refusal = self._seat_refusal(table, person.user_id, lang)
-        if refusal is not None:
+        refusal, player = await self._refusal_to_sit(table, person, lang)
+        if refusal is not None or player is None:
             return refusal
-        player = await ctx.store.ensure_player(person.user_id, person.name, person.language)
-        minimum = await self._minimum(table)
-        if player.balance < minimum:
-            return t("pop.need_beans", lang, minimum=minimum, balance=player.balance)
-        if check_private:
+        if check_private and not welcome_after:
             welcome = t("hand.welcome", player.language or table.lang, group=table.title)
             try:
                 await ctx.outlet.send(person.user_id, welcome)
@@ -221,8 +235,134 @@ class Lobby:
         refusal = self._seat_refusal(table, person.user_id, lang)  # again: we waited
         if refusal is not None:
             return refusal
-        table.seats.append(Seat(person.user_id, person.name, lang=player.language))
+        table.seats.append(Seat(person.user_id, person.name, lang=player.language,
+                                welcoming=time.time() if welcome_after else None))
         return None
+
+    async def join_refusal(self, table: Table, person: Person, lang: str) -> str | None:
+        """What a Join press on ``table`` is answered before its table's lock (issue 16: a
+        press is answered first): why ``person`` cannot sit, as :meth:`seat` would refuse it
+        (the private chat apart: the welcome tells after the answer), on this process's copy
+        of the table; ``None``: they may (:meth:`seat` decides again under the lock). A
+        ``None`` claims the player and a seat in this process until the caller's block ends
+        (:meth:`joined`), so two Joins at once here (two groups, or the last seat) are not
+        both answered as seated; two workers still may (the block's :meth:`seat` refuses one
+        of them, and the group is told: :meth:`not_seated_text`)."""
+        refusal = self._claim_refusal(table, person.user_id, lang)
+        if refusal is not None:
+            return refusal
+        known, minimum = await asyncio.gather(self.ctx.store.get_player(person.user_id),
+                                              self._minimum(table))
+        player = known or await self.ctx.store.ensure_player(person.user_id, person.name,
+                                                             person.language)
+        if player.balance < minimum:
+            refusal = t("pop.need_beans", lang, minimum=minimum, balance=player.balance)
+        if refusal is None:  # the same checks again: another Join may have claimed meanwhile
+            refusal = self._claim_refusal(table, person.user_id, lang)
+        if refusal is None:
+            self._joining[person.user_id] = table.key
+        return refusal
+
+    def _claim_refusal(self, table: Table, user_id: int, lang: str) -> str | None:
+        """:meth:`_seat_refusal` with the Joins claimed here counted (:meth:`join_refusal`)."""
+        claimed = self._joining.get(user_id)
+        if claimed is not None:  # a Join of theirs is being seated (a double press, or two)
+            return t("pop.already_seated" if claimed == table.key else "pop.seated_elsewhere",
+                     lang)
+        refusal = self._seat_refusal(table, user_id, lang)
+        claims = sum(1 for key in self._joining.values() if key == table.key)
+        if refusal is None and len(table.seats) + claims >= table.seat_count:
+            return t("pop.table_full", lang)
+        return refusal
+
+    def joined(self, user_id: int, key: str) -> None:
+        """The block of a Join :meth:`join_refusal` let sit at table ``key`` ended: the claim
+        it held on the player and on a seat goes."""
+        if self._joining.get(user_id) == key:
+            del self._joining[user_id]
+
+    async def _refusal_to_sit(self, table: Table, person: Person,
+                              lang: str) -> tuple[str | None, Player | None]:
+        """``(refusal, None)`` when ``person`` cannot sit at ``table`` (see :meth:`seat`, the
+        private chat apart), else ``(None, their player)`` (created if new)."""
+        refusal = self._seat_refusal(table, person.user_id, lang)
+        if refusal is not None:
+            return refusal, None
+        player = await self.ctx.store.ensure_player(person.user_id, person.name,
+                                                    person.language)
+        minimum = await self._minimum(table)
+        if player.balance < minimum:
+            return t("pop.need_beans", lang, minimum=minimum, balance=player.balance), None
+        return None, player
+
+    def not_seated_text(self, table: Table, person: Person) -> str:
+        """The group's note for a Join answered as seated before the lock whose seat went
+        meanwhile (:meth:`seat` refused it under the lock: the table filled up, the deal
+        started, the player sat down elsewhere), in the group's language."""
+        reason = self._seat_refusal(table, person.user_id, table.lang)
+        return t("lobby.not_seated", table.lang, name=views.short_name(person.name),
+                 reason=reason or "").strip()
+
+    async def welcome(self, key: str, token: str, user_id: int) -> bool:
+        """Send the welcome of a seat taken with ``welcome_after`` (:meth:`seat`) at lobby
+        ``key`` (its ``token``), with no lock held, ahead of the bot's other waiting requests
+        (a Start may be waiting for it); then, under the lock, the seat is welcomed, or, when
+        the private chat is closed to the bot (the user never started it, or blocked it),
+        given up again: the lobby shows its deep-link button (a press of it seats the player
+        from the private chat) and the group is told, by name, why the seat is free
+        (``lobby.unreachable``). ``False`` when the player could not be reached; ``True``
+        otherwise (also when the lobby moved on meanwhile: nothing to do; or a failure that
+        is not a closed chat: logged, and the seat kept, its hands will tell)."""
+        ctx = self.ctx
+        table = ctx.tables.get(key)
+        seat = table.seat_of(user_id) if table is not None and table.token == token else None
+        if table is None or seat is None:
+            return True
+        text = t("hand.welcome", table.seat_lang(seat), group=table.title)
+        try:
+            await ctx.outlet.send(user_id, text, rank=PRESSER)
+            reached = True
+        except Unreachable:
+            log.info("cannot write to user %s privately", user_id)
+            reached = False
+        async with ctx.tables.lock(key):
+            table = ctx.tables.get(key)
+            if table is None or table.token != token or table.phase != LOBBY:
+                return reached
+            seat = table.seat_of(user_id)
+            if seat is None or table.seats[seat].welcoming is None:
+                return reached
+            if reached:
+                table.seats[seat].welcoming = None
+                await ctx.save(table)
+                return True
+            name = views.seat_name(table.seats[seat], seat, table.lang)
+            table.join_link = True
+            await self.leave(table, user_id)
+            if ctx.tables.get(key) is table:
+                self.deals.say(table, t("lobby.unreachable", table.lang, name=name))
+            return False
+
+    @staticmethod
+    def welcomes_pending(table: Table) -> bool:
+        """A seat's welcome is still on its way (sent less than :data:`WELCOME_WAIT` seconds
+        ago): a deal must not start before it tells whether the player can be reached."""
+        since = time.time() - WELCOME_WAIT
+        return any(s.welcoming is not None and s.welcoming > since for s in table.seats)
+
+    async def await_welcomes(self, key: str, token: str) -> None:
+        """Wait (no lock held) until no welcome of lobby ``key`` (its ``token``) is on its way
+        (:meth:`welcomes_pending`), the lobby moved on, or :data:`WELCOME_WAIT` seconds passed.
+        The table is looked at under its lock: with several workers that brings it up to date
+        from the store (the welcome may be another worker's)."""
+        deadline = time.monotonic() + WELCOME_WAIT
+        while time.monotonic() < deadline:
+            async with self.ctx.tables.lock(key):
+                table = self.ctx.tables.get(key)
+                if table is None or table.token != token or table.phase != LOBBY \
+                        or not self.welcomes_pending(table):
+                    return
+            await asyncio.sleep(WELCOME_POLL)
 
     async def _minimum(self, table: Table) -> int:
         """The beans needed to sit: the room's minimum (RULES.md §8), none at a match's
@@ -323,6 +463,20 @@ class Lobby:
             await self._take_terms(table, config, at_once=False)  # the pop-up comes first
             return t("pop.rules_changed", lang), None
         self.shown_config[table.key] = config
+        return await self._seats_refusal(table, lang)
+
+    async def start_check(self, table: Table, lang: str) -> tuple[str | None, str | None]:
+        """What :meth:`start_refusal` would answer, read on this process's copy of the table
+        without changing anything (no lock needed): a Start's answer before its table's lock
+        (issue 16: a press is answered first). The block then calls :meth:`start_refusal`,
+        which takes changed terms and decides again."""
+        config = await self.ctx.config(table)
+        if self.terms_differ(table, config):
+            return t("pop.rules_changed", lang), None
+        return await self._seats_refusal(table, lang)
+
+    async def _seats_refusal(self, table: Table, lang: str) -> tuple[str | None, str | None]:
+        """Start's refusal for the seats: too many, too few, or players short of beans."""
         if len(table.seats) > table.seat_count:
             return t("pop.too_many_seats", lang, n=table.seat_count), None
         if not table.is_full():
@@ -390,11 +544,10 @@ class Lobby:
         """The room's minimum balance to sit (RULES.md §8) and the human seats below it now
         (lock held)."""
         minimum = await self._minimum(table)
-        short = []
-        for i, seat in table.humans():
-            if seat.user_id is not None and await self.ctx.store.balance(seat.user_id) < minimum:
-                short.append(i)
-        return minimum, short
+        humans = [(i, seat.user_id) for i, seat in table.humans() if seat.user_id is not None]
+        balances = await asyncio.gather(*(self.ctx.store.balance(user) for _, user in humans))
+        return minimum, [i for (i, _), balance in zip(humans, balances, strict=True)
+                         if balance < minimum]
 
     async def reopen(self, table: Table, seats: list[Seat], opener: int | None) -> None:
         """Back to the lobby after a result (Play again found a free seat, :mod:`bot.game.again`):

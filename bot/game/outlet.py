@@ -95,9 +95,12 @@ class Outlet(Protocol):
         ...
 
     async def send(self, chat_id: int, text: str, markup: object = None,
-                   thread_id: int | None = None, *, notify: bool = False) -> int | None:
+                   thread_id: int | None = None, *, notify: bool = False,
+                   rank: int | None = None) -> int | None:
         """Send a text message (``notify``: with a notification even where the chat is muted
-        by default); its id, or ``None`` when it failed (logged).
+        by default); its id, or ``None`` when it failed (logged). ``rank`` as for
+        :meth:`present` (a Join's welcome, which a Start may wait for: :data:`PRESSER`);
+        ``None``: the rank of what the caller runs in (a prompt's by default).
 
         Raises:
             Unreachable: the chat is closed to the bot.

@@ -62,6 +62,9 @@ class Seat:
     ``blocked``: the bot cannot write to the player privately; the seat is auto-played.
     ``lang``: the player's own language (``Player.language`` from ``store.ensure_player``), for
     their private messages; ``None``: the table's language (see :meth:`Table.seat_lang`).
+    ``welcoming``: a lobby seat whose welcome message (which tells whether the bot can write to
+    the player privately) is on its way: since when (UTC seconds); ``None`` once it was sent or
+    when none is due (:meth:`bot.game.lobby.Lobby.welcome`). Stored only while set.
     """
 
     user_id: int | None
@@ -70,9 +73,10 @@ class Seat:
     left: bool = False
     blocked: bool = False
     lang: str | None = None
+    welcoming: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "user_id": self.user_id,
             "name": self.name,
             "is_bot": self.is_bot,
@@ -80,6 +84,9 @@ class Seat:
             "blocked": self.blocked,
             "lang": self.lang,
         }
+        if self.welcoming is not None:
+            data["welcoming"] = self.welcoming
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
@@ -90,6 +97,7 @@ class Seat:
             left=bool(data.get("left", False)),
             blocked=bool(data.get("blocked", False)),
             lang=data.get("lang"),
+            welcoming=data.get("welcoming"),
         )
 
 
@@ -281,7 +289,8 @@ class Table:
         """JSON-friendly dict of everything but the engine state.
 
         Shape: ``{"v": 1, "chat_id", "thread_id", "lang", "title", "token", "phase", "opener_id",
-        "seats": [{"user_id", "name", "is_bot", "left", "blocked", "lang"}, ...], "seat_count",
+        "seats": [{"user_id", "name", "is_bot", "left", "blocked", "lang", "welcoming"?}, ...],
+        "seat_count",
         "preset", "stake",
         "play_timeout", "bid_timeout", "autoplay_mode", "bot_level", "pictures", "card_counter",
         "message_id", "message_photo", "hand_message_ids": [...], "hand_photos": [...],

@@ -4,12 +4,14 @@ answered, and only then is the lobby redrawn or the deal dealt."""
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import CallbackQuery, Update
 from telegram.ext import CallbackQueryHandler
 
 from bot import callbacks as cb
 from bot.game.again import waiting_names
+from bot.game.table import LOBBY, Table
 from bot.handlers.common import (
+    Press,
     answer,
     display_name,
     game,
@@ -17,62 +19,143 @@ from bot.handlers.common import (
     may_manage,
     person,
     say,
+    tables,
 )
 from bot.i18n import t
 from bot.services import App, Context
 
 
 async def on_lobby_button(update: Update, context: Context) -> None:
-    """Join, Leave, Add bot, Start, Close (``L:`` buttons)."""
+    """Join, Leave, Add bot, Start, Close (``L:`` buttons).
+
+    A Join and a Start are answered before their table's lock (issue 16: a press is answered
+    first; the lock may wait for another worker's step, and the database). A Join by what
+    :meth:`~bot.game.lobby.Lobby.join_refusal` says on this process's copy of the table; it is
+    seated under the lock and welcomed once the lock is free
+    (:meth:`~bot.game.lobby.Lobby.welcome`: a player the bot cannot write to privately is
+    unseated again and told in the group); a seat gone meanwhile (another worker seated the
+    last player) is told in the group too. A Start by the opener is answered as starting when
+    the lobby's copy and the store say it may (:meth:`~bot.game.lobby.Lobby.start_check`); a
+    refusal found only under the lock (changed meanwhile) is then told in the group, and
+    while a welcome is still on its way the deal waits for it
+    (:meth:`~bot.game.lobby.Lobby.await_welcomes`), so nobody whose hand cannot reach them is
+    dealt in. A Start that may not start is answered under the lock (a Join answered as seated
+    on another worker may be storing its seat). Anything else is answered under the lock.
+    """
     app = context.application
     query = update.callback_query
     assert query is not None
     user = query.from_user
     lobby = game(app).lobby
-    async with locked_press(app, query) as press:
-        if press is None:
-            return
-        data, table, lang = press.data, press.table, press.lang
+    told: list[str | None] = []  # what the press was answered before the lock (None: refused)
+    claimed: list[str] = []  # the table a Join answered as seated claimed a seat at
+
+    async def first(data: cb.Callback, table: Table, lang: str) -> tuple[str | None, bool] | None:
+        decided: tuple[str | None, bool] | None = None
         if data.payload == "join":
-            refusal = await lobby.seat(table, person(user), lang=lang)
-            await answer(query, refusal or t("pop.joined", lang), alert=refusal is not None)
+            refusal = await lobby.join_refusal(table, person(user), lang)
+            decided = (refusal or t("pop.joined", lang), refusal is not None)
             if refusal is None:
-                await lobby.refresh(table)
-        elif data.payload == "leave":
-            seated = table.seat_of(user.id) is not None
-            await answer(query, t("pop.left_lobby" if seated else "pop.not_seated", lang))
-            if seated:
-                await lobby.leave(table, user.id)
-        elif data.payload == "bot":
-            if table.seat_of(user.id) is None and not await may_manage(app, table, user.id):
-                await answer(query, t("pop.not_seated", lang), alert=True)
-            elif not lobby.add_bot(table):
-                await answer(query, t("pop.table_full", lang))
-            else:
-                await answer(query, t("pop.bot_added", lang))
-                await lobby.refresh(table)
-        elif data.payload == "start":
-            if not await may_manage(app, table, user.id):
-                await answer(query, t("pop.only_opener", lang), alert=True)
+                claimed.append(table.key)
+        elif data.payload == "start" and user.id == table.opener_id:
+            popup, _ = await lobby.start_check(table, lang)
+            if popup is None:  # a refusal is decided under the lock: a Join answered as
+                decided = (t("lobby.starting", lang), False)  # seated may be on its way
+        if decided is not None:
+            told.append(decided[0] if not decided[1] else None)
+        return decided
+
+    try:
+        async with locked_press(app, query, first) as press:
+            if press is None:
                 return
-            popup, notice = await lobby.start_refusal(table, lang)
-            if popup is not None:
-                await answer(query, popup, alert=True)
-                if notice is not None:
-                    await say(app, table, notice)  # in the background
-                return
-            await answer(query, t("lobby.starting", lang))
-            if table.match_options is not None:
-                refused = await game(app).matches.start(table)
-                if refused is not None:
-                    await say(app, table, refused[1])
-                return
-            await lobby.deal(table)
-        elif await may_manage(app, table, user.id):
-            await answer(query)
-            await lobby.close(table, display_name(user))
+            welcome, start_later = await _locked(app, query, press, told)
+    finally:
+        for key in claimed:
+            lobby.joined(user.id, key)
+    if welcome is not None:
+        await lobby.welcome(*welcome, user.id)
+    if start_later is not None:
+        await lobby.await_welcomes(*start_later)
+        async with tables(app).lock(start_later[0]):
+            current = tables(app).by_token(start_later[1])
+            if current is not None and current.phase == LOBBY:
+                await _start(app, query, current, current.lang, answered=True, waited=True)
+
+
+async def _locked(app: App, query: CallbackQuery, press: Press, told: list[str | None]
+                  ) -> tuple[tuple[str, str] | None, tuple[str, str] | None]:
+    """:func:`on_lobby_button`'s block, with the table's lock held: ``(welcome, start)``,
+    each ``(table key, token)`` or ``None``: the Join's welcome due once the lock is free,
+    the Start that waits for the welcomes on their way. ``told``: what the press was answered
+    before the lock (``None``: a refusal), empty when it was not."""
+    user = query.from_user
+    lobby = game(app).lobby
+    data, table, lang = press.data, press.table, press.lang
+    if data.payload == "join":
+        if told and told[0] is None:
+            return None, None  # refused before the lock: nothing to do
+        refusal = await lobby.seat(table, person(user), lang=lang, welcome_after=True)
+        await answer(query, refusal or t("pop.joined", lang), alert=refusal is not None)
+        if refusal is None:
+            await lobby.refresh(table)
+            return (table.key, table.token), None
+        if told:  # answered as seated, and the seat went meanwhile (another worker's Join)
+            await say(app, table, lobby.not_seated_text(table, person(user)))
+    elif data.payload == "leave":
+        seated = table.seat_of(user.id) is not None
+        await answer(query, t("pop.left_lobby" if seated else "pop.not_seated", lang))
+        if seated:
+            await lobby.leave(table, user.id)
+    elif data.payload == "bot":
+        if table.seat_of(user.id) is None and not await may_manage(app, table, user.id):
+            await answer(query, t("pop.not_seated", lang), alert=True)
+        elif not lobby.add_bot(table):
+            await answer(query, t("pop.table_full", lang))
         else:
+            await answer(query, t("pop.bot_added", lang))
+            await lobby.refresh(table)
+    elif data.payload == "start":
+        if not await may_manage(app, table, user.id):
             await answer(query, t("pop.only_opener", lang), alert=True)
+        elif not await _start(app, query, table, table.lang if told else lang,
+                              answered=bool(told)):
+            return None, (table.key, table.token)
+    elif await may_manage(app, table, user.id):
+        await answer(query)
+        await lobby.close(table, display_name(user))
+    else:
+        await answer(query, t("pop.only_opener", lang), alert=True)
+    return None, None
+
+
+async def _start(app: App, query: CallbackQuery, table: Table, lang: str, *,
+                 answered: bool = False, waited: bool = False) -> bool:
+    """Start the lobby's deal, or refuse (lock held): the pop-up in ``lang``; for a Start
+    ``answered`` already (as starting, before the lock), a refusal is told to the group
+    instead (``lang``: the group's). ``False`` when the deal must wait for a welcome on its
+    way (:meth:`bot.game.lobby.Lobby.welcomes_pending`; the press answered as starting): the
+    caller calls this again, ``waited``, once the lock is free and the welcomes came."""
+    lobby = game(app).lobby
+    popup, notice = await lobby.start_refusal(table, lang)
+    if popup is not None:
+        if answered:
+            await say(app, table, notice or popup)
+            return True
+        await answer(query, popup, alert=True)
+        if notice is not None:
+            await say(app, table, notice)  # in the background
+        return True
+    await answer(query, t("lobby.starting", lang))  # dropped when answered before the lock
+    if not waited and lobby.welcomes_pending(table):
+        return False
+    if table.match_options is not None:
+        refused = await game(app).matches.start(table)
+        if refused is not None:
+            await say(app, table, refused[1])
+        return True
+    await lobby.deal(table)
+    return True
 
 
 async def on_play_again(update: Update, context: Context) -> None:

@@ -89,7 +89,9 @@ class TelegramOutlet:
         self.outbox.request(key, chat_id, job, watcher=True)
 
     async def send(self, chat_id: int, text: str, markup: object = None,
-                   thread_id: int | None = None, *, notify: bool = False) -> int | None:
+                   thread_id: int | None = None, *, notify: bool = False,
+                   rank: int | None = None) -> int | None:
+        ranked = RANK.set(RANK.get() if rank is None else rank)
         try:
             message = await send.send_text(self.bot, chat_id, text, markup,  # type: ignore[arg-type]
                                            thread_id, notify=True if notify else None)
@@ -98,6 +100,8 @@ class TelegramOutlet:
         except TelegramError as exc:
             log.warning("sendMessage to %s failed: %s", chat_id, exc)
             return None
+        finally:
+            RANK.reset(ranked)
         return message.message_id
 
     def tell(self, chat_id: int, text: str, thread_id: int | None = None) -> None:

@@ -10,9 +10,10 @@ counts from its start until a period after its answer, for every worker).
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 
-from bot.outlet.limiter import InFlightWindow, SlidingWindow
+from bot.outlet.limiter import AGING, RANK, InFlightWindow, SlidingWindow
 from bot.outlet.send import ANSWER_PENDING
 from bot.workers.shared import SharedDb
 
@@ -20,6 +21,9 @@ from bot.workers.shared import SharedDb
 OVERALL_KEY = 0
 #: Seconds an overall slot stays counted when its worker dies with the request in flight.
 IN_FLIGHT_HOLD = 20.0
+#: The rank of a request a press's answer waits for (:data:`bot.outlet.send.ANSWER_PENDING`):
+#: ahead of every :data:`~bot.outlet.limiter.RANK`.
+ANSWERING = -1
 
 
 def _chat(key: object) -> int:
@@ -27,14 +31,19 @@ def _chat(key: object) -> int:
 
 
 class SharedWindow(SlidingWindow):
-    """At most ``limit`` request starts per chat in any ``period`` seconds, all workers
-    together. ``used`` is the count this worker saw at its last request of that chat."""
+    """At most ``limit`` requests per chat in any ``period`` seconds, all workers together; a
+    request counts from its start, and once answered (:meth:`finish`) from its answer, as the
+    in-process :class:`~bot.outlet.limiter.SlidingWindow` counts: a request held up between
+    its group slot and its sending (the token's ranked line lets more wanted requests of other
+    chats go first) cannot reach Telegram in one minute with the 20 after it. ``used`` is the
+    count this worker saw at its last request of that chat."""
 
     def __init__(self, shared: SharedDb, limit: int, period: float) -> None:
         super().__init__(limit, period)
         self.shared = shared
         self._slots: dict[object, deque[int]] = {}
         self._used: dict[object, int] = {}
+        self._ending: set[asyncio.Task[None]] = set()
 
     async def acquire(self, key: object, reserve: int = 0) -> None:
         while True:
@@ -42,9 +51,19 @@ class SharedWindow(SlidingWindow):
                                                            reserve)
             self._used[key] = used
             if slot is not None:
-                self._slots.setdefault(key, deque(maxlen=8)).append(slot)
+                self._slots.setdefault(key, deque(maxlen=32)).append(slot)
                 return
             await asyncio.sleep(wait)
+
+    def finish(self, key: object, start: float) -> None:
+        """A request of ``key`` was answered now: the oldest of this worker's slots of that
+        chat not finished yet counts from now (any of them: the count is the same)."""
+        slots = self._slots.get(key)
+        if not slots:
+            return
+        task = asyncio.get_running_loop().create_task(self.shared.end_slot(slots.popleft()))
+        self._ending.add(task)
+        task.add_done_callback(self._ending.discard)
 
     def take(self, key: object, reserve: int = 0) -> bool:
         raise NotImplementedError("a shared window is only taken with acquire()")
@@ -66,21 +85,26 @@ class SharedOverall(InFlightWindow):
     (a request held up on the way cannot arrive in the same second as later ones; issue 16:
     counting starts only let a few 429s through under load).
 
-    The requests of this worker wait in line here, in the order they asked (those a press's
-    answer waits for first, :data:`bot.outlet.send.ANSWER_PENDING`), and one task at a time
-    (the *pump*) asks the database for the next slot: with hundreds of requests waiting for
-    the token's 30 a second, each polling the database itself held every connection of the
-    worker's pool in the budget's row lock, and a press's own queries (its update stored, its
-    table's mark) waited for a connection behind them (issue 16: answers took seconds at 200
-    tables)."""
+    The requests of this worker wait in line here and one task at a time (the *pump*) asks
+    the database for the next slot: with hundreds of requests waiting for the token's 30 a
+    second, each polling the database itself held every connection of the worker's pool in
+    the budget's row lock, and a press's own queries (its update stored, its table's mark)
+    waited for a connection behind them (issue 16: answers took seconds at 200 tables). The
+    line is ranked as the in-process window ranks it (:data:`~bot.outlet.limiter.RANK`: a
+    presser's hand and a Join's welcome, then prompts, the group's table, watchers; a request
+    that waited :data:`~bot.outlet.limiter.AGING` seconds counts one rank more wanted), and
+    ahead of every rank what a press's answer still waits for
+    (:data:`bot.outlet.send.ANSWER_PENDING`); in the order they asked within a rank. In one
+    FIFO line, at 200 tables a Join's welcome (which a Start waits for) and a presser's own
+    hand waited 10–20 s behind the watchers' hands."""
 
     def __init__(self, shared: SharedDb, limit: int, period: float) -> None:
         super().__init__(limit, period)
         self.shared = shared
         self._flying: deque[int] = deque()
         self._ending: set[asyncio.Task[None]] = set()
-        self._line: deque[asyncio.Future[int]] = deque()
-        self._urgent: deque[asyncio.Future[int]] = deque()
+        #: waiting requests: (rank, when it began to wait, order, future of its slot)
+        self._line: list[tuple[int, float, int, asyncio.Future[int]]] = []
         self._pump: asyncio.Task[None] | None = None
         self._used = 0
 
@@ -90,8 +114,7 @@ class SharedOverall(InFlightWindow):
 
     def waiting(self) -> int:
         """Requests of this worker waiting in line for a slot."""
-        return sum(1 for line in (self._urgent, self._line) for future in line
-                   if not future.done())
+        return sum(1 for *_, future in self._line if not future.done())
 
     async def acquire(self) -> None:
         """Wait until a request may start, and count it as in flight (in the database).
@@ -100,7 +123,8 @@ class SharedOverall(InFlightWindow):
             Exception: what the database raised while taking this request's slot."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[int] = loop.create_future()
-        (self._urgent if ANSWER_PENDING.get() else self._line).append(future)
+        rank = ANSWERING if ANSWER_PENDING.get() else RANK.get()
+        self._line.append((rank, time.monotonic(), next(self._order), future))
         if self._pump is None or self._pump.done():
             self._pump = loop.create_task(self._run_pump())
         try:
@@ -114,10 +138,8 @@ class SharedOverall(InFlightWindow):
 
     async def _run_pump(self) -> None:
         while True:
-            for line in (self._urgent, self._line):
-                while line and line[0].done():
-                    line.popleft()  # cancelled while waiting
-            if not self._urgent and not self._line:
+            self._line = [entry for entry in self._line if not entry[3].done()]  # cancelled
+            if not self._line:
                 return
             try:
                 slot, wait, used = await self.shared.take_slot(
@@ -138,12 +160,20 @@ class SharedOverall(InFlightWindow):
                 head.set_result(slot)
 
     def _first_waiting(self) -> asyncio.Future[int] | None:
-        for line in (self._urgent, self._line):
-            while line:
-                future = line.popleft()
-                if not future.done():
-                    return future
-        return None
+        """Take the most wanted waiting request out of the line (lowest rank, aged)."""
+        now = time.monotonic()
+        best: tuple[float, int] | None = None
+        index = -1
+        for i, (rank, since, order, future) in enumerate(self._line):
+            if future.done():
+                continue
+            key = (rank - (now - since) / AGING, order)
+            if best is None or key < best:
+                best, index = key, i
+        if index < 0:
+            self._line.clear()
+            return None
+        return self._line.pop(index)[3]
 
     def _give_back(self, slot: int) -> None:
         task = asyncio.get_running_loop().create_task(self.shared.give_back_slot(slot))

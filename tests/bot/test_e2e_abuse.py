@@ -152,8 +152,14 @@ async def test_join_without_private_chat_shows_deep_link(fake_api: FakeBotApi, r
     players = Players(fake_api, group, [ann])
     lobby = await players.open_table(ann, [])
     answer = await players.click(kim, lobby, t("btn.join", LANG))
-    assert answer.params["text"] == t("pop.need_private", LANG)
-    assert answer.params["show_alert"] is True
+    assert answer.params["text"] == t("pop.joined", LANG)  # answered first, welcomed after
+    welcome = fake_api.calls_to("sendMessage", chat_id=kim.id)
+    assert [call.status for call in welcome] == [403]
+    assert fake_api.calls.index(answer) < fake_api.calls.index(welcome[0])
+    told = t("lobby.unreachable", LANG, name="Kim")
+    await fake_api.wait_for("sendMessage", chat_id=group, since=0,
+                            where=lambda call: call.params["text"] == told)
+    await fake_api.wait_for(lambda: any(b.url for b in lobby.buttons))
     link = next(b for b in lobby.buttons if b.url)
     token = button_data(lobby, label=t("btn.join", LANG)).split(":")[1]
     assert link.url == f"https://t.me/{running_bot.app.bot.username}?start=join_{token}"

@@ -8,7 +8,7 @@ import time
 
 from bot.outlet.send import ANSWER_PENDING
 from bot.store import SeatRecord, open_store
-from bot.workers.flood import SharedOverall
+from bot.workers.flood import SharedOverall, SharedWindow
 from bot.workers.shared import SharedDb, now_ms
 from bot.workers.timers import DbTimers
 from tests.databases import PostgresServer
@@ -110,6 +110,40 @@ async def test_the_overall_budget_counts_requests_in_flight_for_every_worker(
             ends = await conn.fetch("SELECT at_ms FROM flood_slots WHERE chat_id = 0")
         assert len(ends) == 4 and all(row["at_ms"] <= now_ms() for row in ends)
         await windows[1].acquire()  # all answered over a period ago
+    finally:
+        await one.close()
+        await two.close()
+        await store.close()
+        await postgres_server.drop_database(url)
+
+
+async def test_a_groups_shared_window_counts_an_answered_request_from_its_answer(
+    postgres_server: PostgresServer,
+):
+    """Issue 16: a group's request counts from its start and, once answered, from its answer,
+    for every worker (as in one process): a request held up between its group slot and its
+    sending (behind more wanted requests in the token's ranked line) cannot reach Telegram in
+    one minute with the ones after it."""
+    url = await postgres_server.create_database()
+    store = await open_store(url)
+    one, two = await SharedDb.open(url, "one"), await SharedDb.open(url, "two")
+    windows = [SharedWindow(one, 2, 0.5), SharedWindow(two, 2, 0.5)]
+    try:
+        await windows[0].acquire(GROUP)
+        await windows[0].acquire(GROUP)
+        await asyncio.sleep(0.6)  # both starts are older than the period
+        windows[0].finish(GROUP, 0.0)  # one answered only now: it counts for 0.5 s more
+        finished = time.monotonic()
+        await asyncio.sleep(0.05)
+        await asyncio.wait_for(windows[1].acquire(GROUP), 1)  # the other one is out
+        third = time.monotonic()
+        await asyncio.wait_for(windows[1].acquire(GROUP), 5)
+        assert time.monotonic() - finished >= 0.45 and third - finished < 0.3
+        async with one.pool.acquire() as conn:
+            rows = await conn.fetch(
+                "SELECT at_ms FROM flood_slots WHERE chat_id = $1 ORDER BY id", GROUP)
+        answered, second = rows[0]["at_ms"], rows[1]["at_ms"]  # the oldest moved to its answer
+        assert len(rows) == 4 and answered - second >= 550
     finally:
         await one.close()
         await two.close()

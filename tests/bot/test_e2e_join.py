@@ -1,0 +1,178 @@
+"""End to end: a Join is answered before any request it causes, and welcomed after (issue 16: a
+press is answered first; the welcome waits for the token's budget). A player whose private chat
+is closed to the bot (never started, or blocked) is unseated again and told in the group; a
+Start pressed while a welcome is on its way deals only once the welcome told whether every
+player can be reached."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot.i18n import t
+from tests.bot.flow_helpers import HAND_PREFIX, LANG, Players, button_data, hand_message
+from tests.conftest import BotRunner
+from tests.fakebot import Call, FakeBotApi, User
+
+
+def _hands_sent(api: FakeBotApi, user: User) -> list[Call]:
+    return [call for method in ("sendMessage", "sendPhoto")
+            for call in api.calls_to(method, chat_id=user.id)
+            if str(call.params.get("text") or call.params.get("caption") or "")
+            .startswith(HAND_PREFIX)]
+
+
+def _hold_welcomes(runner: BotRunner, user: User) -> asyncio.Event:
+    """Hold the bot's private text messages to ``user`` on their way (as a saturated token
+    would) until the returned event is set; they go through the fake Bot API then."""
+    outlet = runner.app.bot_data.game.ctx.outlet
+    send = outlet.send
+    gate = asyncio.Event()
+
+    async def held(chat_id: int, *args: Any, **kwargs: Any) -> int | None:
+        if chat_id == user.id:
+            await gate.wait()
+        return await send(chat_id, *args, **kwargs)
+
+    outlet.send = held  # type: ignore[method-assign]
+    return gate
+
+
+async def test_a_join_is_answered_before_its_welcome_is_sent(fake_api: FakeBotApi,
+                                                             running_bot: BotRunner):
+    group = fake_api.new_group("Early birds")
+    ann, bob = fake_api.new_user("Ann"), fake_api.new_user("Bob")
+    players = Players(fake_api, group, [ann, bob])
+    lobby = await players.open_table(ann, [])
+    answer = await players.click(bob, lobby, t("btn.join", LANG))
+    assert answer.params["text"] == t("pop.joined", LANG)
+    welcome = fake_api.calls_to("sendMessage", chat_id=bob.id)
+    assert [call.params["text"] for call in welcome] == [
+        t("hand.welcome", LANG, group="Early birds")]
+    assert fake_api.calls.index(answer) < fake_api.calls.index(welcome[0])
+    table = running_bot.app.bot_data.tables.table_of(bob.id)
+    assert [(s.name, s.welcoming) for s in table.seats] == [("Ann", None), ("Bob", None)]
+    stored = (await running_bot.app.bot_data.store.load_tables())[table.key]
+    assert [seat.get("welcoming") for seat in stored["seats"]] == [None, None]
+    await fake_api.wait_for(lambda: "2. Bob" in lobby.text)
+
+
+@pytest.mark.parametrize("closed", ["never started", "blocked"])
+async def test_a_joiner_the_bot_cannot_write_to_is_unseated_and_told(
+    fake_api: FakeBotApi, running_bot: BotRunner, closed: str
+):
+    group = fake_api.new_group("Closed doors")
+    ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
+    players = Players(fake_api, group, [ann, bob])
+    lobby = await players.open_table(ann, [bob])
+    if closed == "blocked":
+        fake_api.open_private_chat(kim)
+        fake_api.block_user(kim)
+    answer = await players.click(kim, lobby, t("btn.join", LANG))
+    assert answer.params["text"] == t("pop.joined", LANG)
+    welcome = fake_api.calls_to("sendMessage", chat_id=kim.id)
+    assert [call.status for call in welcome] == [403]
+    assert fake_api.calls.index(answer) < fake_api.calls.index(welcome[0])
+    told = t("lobby.unreachable", LANG, name="Kim")
+    assert told.count("Kim") == 2 and t("btn.open_private", LANG) in told
+    await fake_api.wait_for("sendMessage", chat_id=group, since=0,
+                            where=lambda call: call.params["text"] == told)
+    await fake_api.wait_for(lambda: any(b.url for b in lobby.buttons) and "Kim" not in lobby.text)
+    table = running_bot.app.bot_data.tables.table_of(ann.id)
+    assert [s.name for s in table.seats] == ["Ann", "Bob"]
+    assert running_bot.app.bot_data.tables.table_of(kim.id) is None
+    stored = (await running_bot.app.bot_data.store.load_tables())[table.key]
+    assert [seat["name"] for seat in stored["seats"]] == ["Ann", "Bob"]
+    answer = await players.click(ann, lobby, t("btn.start", LANG))
+    assert answer.params["text"] == t("pop.need_three", LANG)  # nobody is dealt in for Kim
+
+    # Kim opens the private chat through the lobby's link: seated, and dealt in.
+    fake_api.unblock_user(kim)
+    link = next(b for b in lobby.buttons if b.url)
+    token = button_data(lobby, label=t("btn.join", LANG)).split(":")[1]
+    assert link.url.endswith(f"?start=join_{token}")
+    fake_api.send_text(kim, kim, f"/start join_{token}")
+    reply = await fake_api.wait_for("sendMessage", chat_id=kim)
+    assert reply.params["text"] == t("reply.start_joined", LANG, group="Closed doors")
+    await fake_api.wait_for(lambda: "3. Kim" in lobby.text)
+    answer = await players.click(ann, lobby, t("btn.start", LANG))
+    assert answer.params["text"] == t("lobby.starting", LANG)
+    for user in (ann, bob, kim):
+        assert hand_message(fake_api, user).content.startswith(t("hand.title", LANG, n=17))
+
+
+async def test_a_start_waits_for_a_welcome_on_its_way_and_deals_nobody_it_cannot_reach(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    group = fake_api.new_group("Slow post")
+    ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
+    players = Players(fake_api, group, [ann, bob])
+    lobby = await players.open_table(ann, [bob])
+    gate = _hold_welcomes(running_bot, kim)
+    joined = fake_api.click(kim, lobby, t("btn.join", LANG))
+    answer = await fake_api.wait_answer(joined)
+    assert answer.params["text"] == t("pop.joined", LANG)
+    await fake_api.wait_for(lambda: "3. Kim" in lobby.text)
+    start = fake_api.click(ann, lobby, t("btn.start", LANG))
+    answer = await fake_api.wait_answer(start)  # at once, the welcome still on its way
+    assert answer.params["text"] == t("lobby.starting", LANG)
+    await asyncio.sleep(0.5)
+    table = running_bot.app.bot_data.tables.table_of(ann.id)
+    assert table.phase == "lobby" and table.seats[2].welcoming is not None
+    assert _hands_sent(fake_api, ann) == [] and _hands_sent(fake_api, bob) == []
+
+    gate.set()  # Kim's private chat is closed (never started): the deal does not start
+    for text in (t("lobby.unreachable", LANG, name="Kim"), t("pop.need_three", LANG)):
+        await fake_api.wait_for("sendMessage", chat_id=group, since=0,
+                                where=lambda call, text=text: call.params["text"] == text)
+    await fake_api.wait_settled(start)
+    assert table.phase == "lobby" and [s.name for s in table.seats] == ["Ann", "Bob"]
+    assert _hands_sent(fake_api, ann) == [] and _hands_sent(fake_api, bob) == []
+    assert [call.status for call in fake_api.calls_to("sendMessage", chat_id=kim.id)] == [403]
+
+
+async def test_a_start_deals_once_the_welcome_on_its_way_was_sent(fake_api: FakeBotApi,
+                                                                   running_bot: BotRunner):
+    group = fake_api.new_group("Patient table")
+    ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
+    players = Players(fake_api, group, [ann, bob, kim])
+    lobby = await players.open_table(ann, [bob])  # opens all three private chats
+    gate = _hold_welcomes(running_bot, kim)
+    joined = fake_api.click(kim, lobby, t("btn.join", LANG))
+    assert (await fake_api.wait_answer(joined)).params["text"] == t("pop.joined", LANG)
+    start = fake_api.click(ann, lobby, t("btn.start", LANG))
+    assert (await fake_api.wait_answer(start)).params["text"] == t("lobby.starting", LANG)
+    await asyncio.sleep(0.5)
+    assert _hands_sent(fake_api, ann) == []
+    gate.set()
+    await fake_api.wait_settled(start)
+    table = running_bot.app.bot_data.tables.table_of(kim.id)
+    assert table.phase == "deal" and [s.name for s in table.seats] == ["Ann", "Bob", "Kim"]
+    for user in (ann, bob, kim):
+        assert hand_message(fake_api, user).content.startswith(t("hand.title", LANG, n=17))
+    welcome = fake_api.calls_to("sendMessage", chat_id=kim.id)[0]
+    assert welcome.params["text"] == t("hand.welcome", LANG, group="Patient table")
+    assert fake_api.calls.index(welcome) < fake_api.calls.index(_hands_sent(fake_api, kim)[0])
+
+
+async def test_two_joins_for_the_last_seat_at_once_seat_one_and_refuse_the_other(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """Both answered before the lock, on the same copy of the table: the first claims the last
+    seat, the second is told the table is full (not "seated", then nothing)."""
+    group = fake_api.new_group("Last chair")
+    ann, bob, cat, dan = (fake_api.new_user(n) for n in ("Ann", "Bob", "Cat", "Dan"))
+    players = Players(fake_api, group, [ann, bob, cat, dan])
+    lobby = await players.open_table(ann, [bob])
+    joins = [fake_api.click(user, lobby, t("btn.join", LANG)) for user in (cat, dan)]
+    answers = await asyncio.gather(*(fake_api.wait_settled(q) for q in joins))
+    assert sorted(a.params["text"] for a in answers) == sorted(
+        [t("pop.joined", LANG), t("pop.table_full", LANG)])
+    table = running_bot.app.bot_data.tables.table_of(ann.id)
+    assert len(table.seats) == 3
+    seated = table.seats[2].name
+    assert answers[("Cat", "Dan").index(seated)].params["text"] == t("pop.joined", LANG)
+    notes = [c.params["text"] for c in fake_api.calls_to("sendMessage", chat_id=group.id)]
+    assert not any("not seated" in text for text in notes)
