@@ -1,8 +1,8 @@
 """Press latency, flood-limit use and cost per deal of the real bot (issue 9, "Measured").
 
     python bench/latency.py [--tables 1,10,50] [--variant humans,bots] [--deals 1]
-                            [--think 0.6] [--seed 9] [--timeout 600] [--profile FILE]
-                            [--dump FILE]
+                            [--think 0.6] [--seed 9] [--deal-seed N] [--timeout 600]
+                            [--profile FILE] [--dump FILE]
 
 For every (tables, variant) pair it starts a strict fake Bot API (``tests.fakebot.limits``: at
 most 20 sends/edits/deletes per group in any sliding 60 s and 30 requests naming a chat in any
@@ -31,6 +31,10 @@ It prints, per run:
   into group chat, private chats, callback answers and the rest (getUpdates not counted);
   everything from the first /newgame to the end, so lobbies and redeals are part of a deal's cost;
 - the bot process's CPU seconds (user + system, from /proc) per deal, its peak RSS (VmHWM);
+- the actions per deal (every decision, play and pass of every deal the bot stored, redeals
+  included; read from its SQLite file after it stopped) and the chat calls per action: a
+  deal's cost with its length taken out (the issue's 80 calls are 2.5 per action of its
+  median 32-action deal), so runs of long and short random deals compare;
 - deals per hour one token can carry at 30 requests/s: 30 × 3600 / chat calls per deal;
 - PASS/FAIL against the issue's targets. Answer targets: p95 ≤ 100 ms and max ≤ 300 ms with up
   to 10 tables, p95 ≤ 0.5 s with more. The cost targets are the issue's for its own setup, two
@@ -40,6 +44,10 @@ It prints, per run:
   deal besides answers (its deals per hour and CPU are printed, not checked: 100 calls are
   1,080 deals an hour). Deals are random (a new shuffle each), so a run's calls per deal
   depend on how long its deals were: compare runs of several deals (``--tables 10``).
+
+``--deal-seed N`` runs the bot through ``bench/seeded_bot.py``: the process's k-th deal is
+shuffled from N + k (and its first bidder drawn from N), so two runs of one table (same
+``--seed``) play the same deals: compare code before and after a change with it.
 
 ``--dump FILE`` writes every call and press of the run (time, chat, method, message, the first
 line of its text or caption, its buttons), one a line, to FILE (per run, as for ``--profile``),
@@ -56,9 +64,11 @@ import asyncio
 import bisect
 import contextlib
 import itertools
+import json
 import os
 import random
 import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -102,6 +112,8 @@ BIDS = ("bid1", "bid2", "bid3")
 YES = ("call", "rob")
 NO = ("decline", "norob")
 DECISIONS = (*BIDS, "pass", *YES, *NO, "double", "nodouble")
+#: History entries that are no player's decision (taking over a seat, leaving it, timeouts).
+NOT_ACTIONS = ("autoplay", "leave", "timeout")
 VARIANTS = {"humans": "three humans", "bots": "two humans and one bot seat"}
 
 
@@ -111,7 +123,8 @@ VARIANTS = {"humans": "three humans", "bots": "two humans and one bot seat"}
 class BotProcess:
     """``ddz-bot`` (``python -m bot``) against ``base_url``, with its CPU and memory from /proc."""
 
-    def __init__(self, token: str, base_url: str, workdir: Path, profile: Path | None) -> None:
+    def __init__(self, token: str, base_url: str, workdir: Path, profile: Path | None,
+                 deal_seed: int | None = None) -> None:
         self.workdir = workdir
         self.env = {key: os.environ[key] for key in ("PATH", "HOME", "LANG", "TMPDIR")
                     if key in os.environ}
@@ -125,8 +138,10 @@ class BotProcess:
             "PYTHONPATH": str(ROOT),  # the bot next to this script, whatever is installed
         })
         python = [sys.executable]
-        self.command = ([*python, "-m", "cProfile", "-o", str(profile), "-m", "bot"]
-                        if profile else [*python, "-m", "bot"])
+        run = ["-m", "bot"] if deal_seed is None else [str(Path(__file__).with_name(
+            "seeded_bot.py")), str(deal_seed)]
+        self.command = ([*python, "-m", "cProfile", "-o", str(profile), *run]
+                        if profile else [*python, *run])
         self.log_path = workdir / "bot.log"
         self.process: asyncio.subprocess.Process | None = None
 
@@ -165,6 +180,17 @@ class BotProcess:
         except TimeoutError:
             self.process.kill()
             return await self.process.wait()
+
+    def actions(self) -> int:
+        """Every action of every deal the bot stored (its SQLite file, read once it stopped):
+        bids, decisions, plays and passes, redealt deals included."""
+        path = self.workdir / "ddz.sqlite3"
+        if not path.exists():
+            return 0
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            states = [row[0] for row in db.execute("SELECT state FROM deals")]
+        return sum(1 for state in states for action in json.loads(state)["history"]
+                   if action["kind"] not in NOT_ACTIONS)
 
     def log_problems(self) -> list[str]:
         lines = self.log_path.read_text(errors="replace").splitlines()
@@ -531,12 +557,13 @@ def dump(run: Run, first_call: int, path: Path) -> None:
 
 
 async def run_once(tables: int, variant: str, deals: int, think: float, seed: int,
-                   timeout: float, profile: Path | None, dump_to: Path | None = None) -> bool:
+                   timeout: float, profile: Path | None, dump_to: Path | None = None,
+                   deal_seed: int | None = None) -> bool:
     api = StrictFakeBotApi(limits=FloodLimits(group_per_minute=20, overall_per_second=30))
     await api.start()
     run = Run(api, think, random.Random(seed))
     with tempfile.TemporaryDirectory(prefix="ddz-latency-") as workdir:
-        bot = BotProcess(api.token, api.base_url, Path(workdir), profile)
+        bot = BotProcess(api.token, api.base_url, Path(workdir), profile, deal_seed)
         await bot.start()
         try:
             await api.wait_for("deleteWebhook", 60, since=0)  # polling starts next
@@ -567,17 +594,18 @@ async def run_once(tables: int, variant: str, deals: int, think: float, seed: in
         finally:
             status = await bot.stop()
             problems = bot.log_problems()
+            actions = bot.actions()
             await api.stop()
     figures = measure(run, first_call, end)
     if dump_to is not None:
         dump(run, first_call, dump_to)
     return report(tables, variant, deals, think, run, figures, end - started, (cpu, own_cpu),
-                  (rss_start, rss_end, rss_peak), status, problems)
+                  (rss_start, rss_end, rss_peak), status, problems, actions)
 
 
 def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: Figures,
            seconds: float, cpus: tuple[float, float], rss: tuple[float, float, float],
-           status: int | None, problems: list[str]) -> bool:
+           status: int | None, problems: list[str], actions: int = 0) -> bool:
     done = max(run.deals, 1)
     cpu, own_cpu = cpus
     print(f"== {code_version()}: {tables} table(s) x {deals} deal(s), {variant} "
@@ -635,6 +663,10 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
     per_hour = TOKEN_RATE * 3600 / (chat / done) if chat else float("inf")
     print(f"deals per hour per token at {TOKEN_RATE} requests/s: {per_hour:.0f} "
           f"({chat / done:.1f} chat calls per deal)")
+    if actions:
+        print(f"actions per deal {actions / done:.1f} (redeals included); chat calls per action "
+              f"{chat / actions:.2f} (the issue's 80 a deal: 2.5), calls besides answers "
+              f"per action {besides_answers / actions:.2f}")
     answer_p50, answer_p95, answer_max = stats["press -> answerCallbackQuery"]
     checks: list[tuple[str, bool, str] | None] = []
     if tables <= 10:
@@ -688,6 +720,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=1, help="deals per table")
     parser.add_argument("--think", type=float, default=0.6, help="seconds before a press")
     parser.add_argument("--seed", type=int, default=9, help="seed of the players' choices")
+    parser.add_argument("--deal-seed", type=int, help="reproducible deals (seeded_bot.py)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per run at most")
     parser.add_argument("--profile", type=Path, help="run the bot under cProfile, to FILE")
     parser.add_argument("--dump", type=Path, help="write every call and press to FILE")
@@ -704,7 +737,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.dump:
                 dump_to = args.dump.with_name(f"{args.dump.stem}-{tables}-{variant}.txt")
             ok &= asyncio.run(run_once(tables, variant, args.deals, args.think, args.seed,
-                                       args.timeout, profile and profile.resolve(), dump_to))
+                                       args.timeout, profile and profile.resolve(), dump_to,
+                                       args.deal_seed))
     return 0 if ok else 1
 
 

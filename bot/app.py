@@ -20,6 +20,7 @@ from telegram.ext import ApplicationBuilder, Defaults
 from bot import handlers
 from bot.game.service import Game
 from bot.i18n import t
+from bot.outlet.http import AiohttpRequest
 from bot.outlet.limiter import ChatRateLimiter
 from bot.outlet.outbox import Outbox
 from bot.outlet.telegram import TelegramOutlet
@@ -44,6 +45,8 @@ MENU_LANGUAGES = {"zh": "zh-Hans", None: "en"}
 RATE_LIMIT_RETRIES = 3
 # Telegram's overall limit for one bot: about 30 messages per second.
 OVERALL_RATE_LIMIT = 30
+# Connections the bot's requests may keep open (PTB's own default).
+BOT_CONNECTIONS = 256
 # Seconds a stopping bot waits for the outbox to send what it holds.
 FLUSH_SECONDS = 5.0
 # Seconds a thread holding the GIL keeps it while another waits (`sys.setswitchinterval`).
@@ -56,6 +59,8 @@ def build_application(settings: Settings) -> App:
     """A ready-to-run Application for `settings` (not initialized; nothing is sent yet).
 
     - Bot API URLs from `settings.bot_api_base_url` / `bot_api_file_url`.
+    - Requests over aiohttp (:class:`bot.outlet.http.AiohttpRequest`, PTB's request
+      interface; a third of httpx's CPU per request), long polls on a connection of their own.
     - `ChatRateLimiter` (PTB's `AIORateLimiter` underneath): at most `OVERALL_RATE_LIMIT`
       requests per second overall and `settings.group_rate_limit` sends, edits and deletes per
       group in any sliding minute; a 429 pauses only its own chat for `retry_after` seconds and
@@ -75,6 +80,8 @@ def build_application(settings: Settings) -> App:
         .token(settings.bot_token)
         .base_url(settings.bot_api_base_url)
         .base_file_url(settings.bot_api_file_url)
+        .request(AiohttpRequest(BOT_CONNECTIONS))
+        .get_updates_request(AiohttpRequest(1))
         .context_types(CONTEXT_TYPES)
         .rate_limiter(
             ChatRateLimiter(
@@ -154,6 +161,9 @@ async def _post_stop(application: App) -> None:
 
 
 async def _post_shutdown(application: App) -> None:
+    # a bot that failed to start (a wrong token, no server) is not shut down by PTB: its HTTP
+    # sessions are closed here, not left to warn on the way out (a no-op once shut down)
+    await application.bot.shutdown()
     gc.unfreeze()  # what start-up froze may be collected again (a process running bots anew)
     data = bot_data(application)
     outlet = getattr(data, "outlet", None)

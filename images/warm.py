@@ -6,7 +6,8 @@ lazily, the faces cost the first deals' pictures about 1.5 s of CPU in all (a sl
 table and result); a process that calls :func:`warm_up` at start-up pays it before any player
 waits. It then draws one table, hand and result picture (:func:`warm_pictures`): their fonts,
 the felt and the shadows are loaded and cached once per process (about 0.1 s each the first
-time), not while the first deal's players wait.
+time), not while the first deal's players wait; a later :func:`warm_up` in the same process
+(a process that starts bots anew, such as the test suite) skips those pictures.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from images.table import render_table
 WIDTHS = tuple(sorted({hand.CARD_WIDTH, table.PLAY_CARD, *table.NARROW_PLAY_CARDS,
                        table.SHOWN_CARD, table.KITTY_CARD, result.LEFT_CARD,
                        *result.NARROW_LEFT_CARDS}))
+#: Whether :func:`warm_pictures` ran in this process (what it loads stays cached).
+_pictures_warm = False
 
 
 def warm_up() -> None:
@@ -43,7 +46,12 @@ def warm_up() -> None:
 def warm_pictures() -> None:
     """Draw a table (bidding and playing), a hand and a result picture once, as the bot draws
     them (PNG), and throw them away: what they load (fonts at every size, the felt, shadows,
-    text layouts of the fixed words) is cached for the deals."""
+    text layouts of the fixed words) is cached for the deals. Once per process: a second call
+    returns at once (0.1-0.2 s of CPU per Application start of the test suite otherwise)."""
+    global _pictures_warm
+    if _pictures_warm:
+        return
+    _pictures_warm = True
     bidding = TableScene(seats=(
         SeatScene("P1", None, 17, name="Player 1", last_play="1 point"),
         SeatScene("B2", None, 17, name="Bot 2", last_play="No bid"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from telegram import Update
@@ -24,6 +25,32 @@ from tests.fakebot import FakeBotApi
 POLL_TIMEOUT = 2
 # The handler group of the test hook that marks an update handled: after every other group.
 HANDLED_GROUP = 10**6
+
+
+@pytest.fixture(scope="session", autouse=True)
+def one_tls_context() -> Iterator[None]:
+    """Every Application the tests build shares one default TLS context: httpx loads the CA
+    bundle for each of the two clients of every Application (0.05-0.1 s of CPU each, at every
+    bot start of the suite), and the tests talk plain HTTP to 127.0.0.1 anyway. Patches
+    httpx's transport hook (``create_ssl_context``); nothing if httpx no longer has it."""
+    import httpx._transports.default as transport
+
+    original = getattr(transport, "create_ssl_context", None)
+    if original is None:
+        yield
+        return
+    shared: dict[bool, Any] = {}
+
+    def cached(verify: Any = True, cert: Any = None, trust_env: bool = True) -> Any:
+        if verify is not True or cert is not None:
+            return original(verify=verify, cert=cert, trust_env=trust_env)
+        if trust_env not in shared:
+            shared[trust_env] = original(verify=verify, cert=cert, trust_env=trust_env)
+        return shared[trust_env]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(transport, "create_ssl_context", cached)
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -32,7 +32,7 @@ from bot import scenes, views
 from bot.game import timers
 from bot.game.config import TableConfig
 from bot.game.context import GameContext
-from bot.game.drawing import Drawing
+from bot.game.drawing import Drawing, keyboard_signature
 from bot.game.outlet import PRESSER, PROMPT, WATCHER, Unreachable
 from bot.game.table import DEAL, RESULT, Table
 from bot.i18n import t
@@ -942,10 +942,16 @@ class DealDriver:
             async with self.ctx.tables.lock(stamp.key):
                 if self.ctx.tables.get(stamp.key) is table and table.token == stamp.token \
                         and table.result_due and table.deal_id == deal_id:
-                    self.post_result(table, points, beans)
+                    if self.ctx.outlet.posting(f"{table.key}#result"):
+                        arm()  # still on its way: look again later (it may fail yet)
+                    else:
+                        self.post_result(table, points, beans)
 
-        self.ctx.outlet.arm(timers.RESULT, timers.Stamp(table.key, table.token),
-                            time.time() + RESULT_RETRY_SECONDS, retry)
+        def arm() -> None:
+            self.ctx.outlet.arm(timers.RESULT, timers.Stamp(table.key, table.token),
+                                time.time() + RESULT_RETRY_SECONDS, retry)
+
+        arm()
 
     async def match_result_sent(self, table: Table, timeout: float = MATCH_RESULT_WAIT) -> None:
         """Wait until the match deal's result asked for last at ``table`` was sent (at most
@@ -963,11 +969,20 @@ class DealDriver:
         """Post the stored result of the table's last deal, still due (``result_due``: after a
         restart, or in a group's new supergroup) (lock held): points and beans as settled; a
         practice deal (cancelled, nobody paid) shows its points and no beans. A match's is
-        posted by the match, with its standings, before it deals on (:meth:`Matches.resume`)."""
+        posted by the match, with its standings, before it deals on (:meth:`Matches.resume`).
+        Nothing when this process is sending it right now (``Outlet.posting``: a dead worker's
+        watchdog resumed the table between the send and its ``sent`` callback, which waits for
+        the lock to record it; issue 16, a second result with live Play again buttons)."""
         if table.match_id is not None:
             return
         if table.deal_id is None:
             table.result_due = False
+            return
+        if self.ctx.outlet.posting(f"{table.key}#result"):
+            # on its way from this process: its sent callback records it; should the send
+            # fail, the result timer posts it then
+            self.ctx.outlet.arm(timers.RESULT, timers.Stamp(table.key, table.token),
+                                time.time() + RESULT_RETRY_SECONDS, self._retry_due)
             return
         record = await self.ctx.store.get_deal(table.deal_id)
         state = DealState.from_json(record.state_json)
@@ -982,6 +997,15 @@ class DealDriver:
         else:
             points, beans = list(state.result.points), [0] * len(state.result.points)
         self.post_result(table, points, beans)
+
+    async def _retry_due(self, stamp: timers.Stamp) -> None:
+        """The result timer armed by :meth:`post_due_result`: post the result if it is still
+        due at the table of that token."""
+        async with self.ctx.tables.lock(stamp.key):
+            table = self.ctx.tables.get(stamp.key)
+            if table is not None and table.token == stamp.token and table.phase == RESULT \
+                    and table.result_due:
+                await self.post_due_result(table)
 
     async def close_hands(self, table: Table) -> None:
         """Take the buttons off every hand message of a deal that was stopped, and withdraw the
@@ -1058,8 +1082,7 @@ def _waiting_signature(drawing: Drawing) -> str:
     """The signature of a waiting seat's hand message without its last text line (whom it
     waits for, RULES.md-neutral): that line alone changing is not worth an edit."""
     text = drawing.text.rsplit("\n", 1)[0]
-    markup = drawing.markup.to_json() if drawing.markup else ""
-    return f"{text}\n{markup}\n{drawing.key!r}"
+    return f"{text}\n{keyboard_signature(drawing.markup)}\n{drawing.key!r}"
 
 
 def _notice_text(table: Table, seat: int) -> str:

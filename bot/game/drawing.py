@@ -39,5 +39,26 @@ class Drawing:
     @property
     def signature(self) -> str:
         """Text, keyboard and picture input in one string: equal signatures, equal messages."""
-        markup = self.markup.to_json() if self.markup else ""
-        return f"{self.text}\n{markup}\n{self.key!r}"
+        return f"{self.text}\n{keyboard_signature(self.markup)}\n{self.key!r}"
+
+
+def keyboard_signature(markup: Any) -> str:
+    """An inline keyboard in one string (equal keyboards, equal strings; ``""`` for none): each
+    button's text, callback data and URL, read from the buttons' fields rather than through
+    PTB's ``to_json`` (issue 9: a hand's keyboard is compared at every state of a deal, and the
+    JSON of its 20 buttons cost more than the rest of the comparison). A keyboard with any
+    other kind of button (a web app, an inline query, …) is compared by its JSON."""
+    if not markup:
+        return ""
+    rows = getattr(markup, "inline_keyboard", None)
+    if rows is None or any(getattr(button, name, None) is not None
+                           for row in rows for button in row for name in OTHER_BUTTON_FIELDS):
+        return str(markup.to_json())
+    return repr(tuple(tuple((button.text, button.callback_data, button.url) for button in row)
+                      for row in rows))
+
+
+#: What an inline button may do besides callback data and a URL (PTB's field names).
+OTHER_BUTTON_FIELDS = ("login_url", "switch_inline_query", "switch_inline_query_current_chat",
+                       "switch_inline_query_chosen_chat", "callback_game", "pay", "web_app",
+                       "copy_text")

@@ -29,12 +29,14 @@ from functools import partial
 from typing import Any
 
 from bot import match_views, views
+from bot.game import timers
 from bot.game.context import GameContext
-from bot.game.deal import DealDriver, Standings, seat_facts
+from bot.game.deal import RESULT_RETRY_SECONDS, DealDriver, Standings, seat_facts
 from bot.game.drawing import Drawing
 from bot.game.lobby import Lobby, Person
 from bot.game.match import KNOCKOUT, MatchError, MatchOptions, MatchState, payout
 from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table
+from bot.game.timers import Stamp
 from bot.i18n import join_names, t
 from bot.store import MatchNotRunning, MatchPayout, MatchRefused, SeatRecord, Settlement
 from engine import DealState
@@ -179,7 +181,11 @@ class Matches:
 
     async def _finish(self, table: Table, state: MatchState) -> None:
         """Pay the pool out once, post the final standings (they stay in the chat) and free
-        the table (lock held)."""
+        the table once they were sent (lock held). Until then the table stays stored with
+        ``result_due`` (issue 16, as a deal's result): a worker that dies after the payout
+        leaves the post to the next (:meth:`resume` runs this again: the payout is not
+        repeated, the post is), a send that failed is tried again every
+        :data:`bot.game.deal.RESULT_RETRY_SECONDS`; at least once."""
         match_id = _match_id(table)
         paid = payout(state)
         standings = state.standings()
@@ -200,10 +206,32 @@ class Matches:
                                                 paid=prizes)
             drawing = Drawing(text, None, scene, partial(render_standings, scene),
                               "standings.png")
-        self.ctx.outlet.post(f"{table.key}#match{match_id}", table.chat_id, drawing,
-                             table.thread_id)
-        self._forget(match_id)
-        await self._free(table)
+        key = f"{table.key}#match{match_id}"
+        table.result_due = True
+        await self.ctx.save(table)
+
+        async def sent(message_id: int) -> None:
+            async with self.ctx.tables.lock(table.key):
+                if self.ctx.tables.get(table.key) is table and table.match_id == match_id:
+                    self._forget(match_id)
+                    await self._free(table)
+
+        async def retry(stamp: Stamp) -> None:
+            async with self.ctx.tables.lock(stamp.key):
+                if self.ctx.tables.get(stamp.key) is table and table.token == stamp.token \
+                        and table.result_due and table.match_id == match_id:
+                    if self.ctx.outlet.posting(key):
+                        arm()  # still on its way (it may fail yet)
+                    else:
+                        await self.resume(table)
+
+        def arm() -> None:
+            self.ctx.outlet.arm(timers.RESULT, Stamp(table.key, table.token),
+                                time.time() + RESULT_RETRY_SECONDS, retry)
+
+        if not self.ctx.outlet.posting(key):
+            self.ctx.outlet.post(key, table.chat_id, drawing, table.thread_id, sent=sent)
+        arm()
 
     async def _free(self, table: Table) -> None:
         """The table's match is over: forget the table (its messages stay)."""
@@ -250,6 +278,13 @@ class Matches:
                 self._names[record.match_id] = [s.name for s in record.seats]
                 if table.phase == RESULT:
                     await self.resume(table)
+        running = {record.match_id for record in await self.ctx.store.running_matches()}
+        for table in list(self.ctx.tables):  # a finished match's final standings still due
+            if table.match_id is None or table.match_id in running or table.phase != RESULT:
+                continue
+            async with self.ctx.tables.lock(table.key):
+                if self.ctx.tables.get(table.key) is table and table.phase == RESULT:
+                    await self.resume(table)
 
     async def resume(self, table: Table) -> None:
         """A match's table left between two deals (its worker died after the deal was settled,
@@ -258,6 +293,10 @@ class Matches:
         cancelled before the table was freed) is freed (lock held)."""
         match_id = _match_id(table)
         record = await self.ctx.store.get_match(match_id)
+        if record.status == "finished" and table.result_due:
+            # paid out; the final standings were not (known to be) sent: post them again
+            await self._finish(table, MatchState.from_dict(_loads(record.state_json)))
+            return
         if record.status != "running":
             self._forget(match_id)
             await self._free(table)
@@ -271,8 +310,8 @@ class Matches:
         the match as stored, which that deal's settlement was the last to change), when its
         worker died before it was sent (lock held). At least once: a worker killed after it
         was sent and before the next deal was stored gets it posted twice."""
-        if table.deal_id is None:
-            return
+        if table.deal_id is None or self.ctx.outlet.posting(f"{table.key}#result"):
+            return  # none, or on its way from this process (deal_over waits for it)
         record = await self.ctx.store.get_deal(table.deal_id)
         deal = DealState.from_json(record.state_json)
         if deal.result is None:

@@ -120,6 +120,11 @@ class Outlet(Protocol):
         messages in one chat are sent in the order they were asked for. Never waits."""
         ...
 
+    def posting(self, key: str) -> bool:
+        """A :meth:`post` of ``key`` asked for in this process waits or is being sent (its
+        ``sent`` not done yet): posting it again would post it twice."""
+        ...
+
     async def close(self, chat_id: int, message_id: int, is_photo: bool, text: str) -> bool:
         """Replace a message's text (or caption) by ``text`` and take its keyboard away;
         ``False`` when it cannot be edited any more."""

@@ -58,6 +58,8 @@ class TelegramOutlet:
         self._last_post: dict[int, str] = {}
         #: posts waiting for the chat's previous post to be sent.
         self._chained: set[asyncio.Task[None]] = set()
+        #: keys of those posts (not in the outbox yet).
+        self._chained_keys: set[str] = set()
 
     async def present(
         self, chat_id: int, message_id: int | None, is_photo: bool, shown_key: object,
@@ -149,12 +151,20 @@ class TelegramOutlet:
             return
 
         async def after_previous() -> None:
-            await self.outbox.settled(previous)
-            self.outbox.request(key, chat_id, job, urgent=True)
+            try:
+                await self.outbox.settled(previous)
+                self.outbox.request(key, chat_id, job, urgent=True)
+            finally:
+                self._chained_keys.discard(key)
+
+        self._chained_keys.add(key)
 
         task = asyncio.get_running_loop().create_task(after_previous())
         self._chained.add(task)
         task.add_done_callback(self._chained.discard)
+
+    def posting(self, key: str) -> bool:
+        return key in self._chained_keys or self.outbox.pending(key)
 
     async def caught_up(self) -> None:
         """Wait until what was asked so far is sent: the outbox's requests and the messages

@@ -67,9 +67,14 @@ class Resumer:
 
     async def retry_result(self, stamp: timers.Stamp) -> None:
         """The result timer: post the table's last result again if it is still due and the
-        table still shows that deal's result (its token)."""
+        table still shows that deal's result (its token); at a match's table, what the match
+        still owes the chat (:meth:`Matches.resume`: a deal's result, or the final
+        standings)."""
         async with self.ctx.tables.lock(stamp.key):
             table = self.ctx.tables.get(stamp.key)
             if table is not None and table.token == stamp.token and table.phase == RESULT \
                     and table.result_due:
-                await self.deals.post_due_result(table)
+                if table.match_id is not None:
+                    await self.matches.resume(table)
+                else:
+                    await self.deals.post_due_result(table)

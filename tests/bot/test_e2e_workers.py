@@ -19,7 +19,7 @@ from pathlib import Path
 from bot.i18n import t
 from bot.store import open_store
 from tests.bot.flow_helpers import LANG, RESULT_MARK, call_text, hand_message
-from tests.bot.workers_helpers import SECRET, WorkerProcess
+from tests.bot.workers_helpers import SECRET, WorkerProcess, keep_logs
 from tests.databases import PostgresServer, RawDatabase
 from tests.fakebot import Call, Chat, FakeBotApi, FakeMessage, User
 
@@ -130,8 +130,13 @@ async def test_two_workers_survive_a_sigkill_mid_deal(
         for group, users in tables:
             result = fake_api.message(group, results(fake_api, group)[-1].result["message_id"])
             again = next(p for p in payloads(result) if p != "leave")
-            for user in users:
-                await press(fake_api, user, fake_api.message(group, result.message_id), again)
+            for i, user in enumerate(users):
+                answer = await press(fake_api, user, fake_api.message(group, result.message_id),
+                                     again)
+                waiting = ", ".join(u.first_name for u in users[i + 1:])
+                assert answer.params.get("text") == (
+                    t("pop.again_ready", LANG, names=waiting) if waiting
+                    else t("lobby.starting", LANG)), answer
         await asyncio.gather(*(play_deal(fake_api, g, u, 2) for g, u in tables))
 
         # settled exactly once: one result per deal, one ledger row per player, summing to 0
@@ -167,6 +172,16 @@ async def test_two_workers_survive_a_sigkill_mid_deal(
         assert both, "no timer of one table fired on both workers"
         assert max((fired[0] + fired[1]).values()) == 1
         assert workers[1].problems() == []
+    except BaseException as error:  # keep the evidence: pytest rotates tmp_path away
+        for worker in workers:
+            await worker.dump_tasks()
+        calls = "\n".join(f"{c.time:.3f} {c!r}" for c in fake_api.calls)
+        sent = fake_api.webhooks.deliveries if fake_api.webhooks is not None else []
+        posts = "\n".join(f"{d.time:.3f} {d}" for d in sent)
+        kept = keep_logs(workers, "sigkill", ("calls.txt", calls), ("deliveries.txt", posts))
+        error.add_note(f"workers' logs and the Bot API calls kept in {kept}")
+        print(f"workers' logs kept in {kept}")
+        raise
     finally:
         for worker in workers:
             await worker.stop()

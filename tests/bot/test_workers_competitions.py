@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from bot.app import build_application
+from bot.game import timers
 from bot.game.challenge import ChallengeOptions
 from bot.game.lobby import Person
 from bot.game.table import DEAL, challenge_key
@@ -26,6 +27,7 @@ from bot.i18n import t
 from bot.match_views import format_name
 from bot.services import App, bot_data
 from bot.settings import Settings
+from tests.bot.flow_helpers import RESULT_MARK, call_text
 from tests.databases import PostgresServer, RawDatabase
 from tests.fakebot import FakeBotApi
 
@@ -192,6 +194,115 @@ async def test_a_match_deals_result_its_worker_died_before_sending_is_posted_by_
     await wait_until(lambda: _async(resumed is not None and resumed.phase == DEAL))
     await asyncio.sleep(0.3)
     assert len(results()) == 1
+
+
+async def test_a_result_on_its_way_when_the_watchdog_resumes_the_table_is_posted_once(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """Issue 16 (the e2e SIGKILL test's suspect): a dead worker's watchdog resumes a table
+    whose deal the survivor has just finished; the result is sent and its sent callback (which
+    records it, under the table's lock) has not run yet, so the table still says the result is
+    due. The resume must not post it a second time (a second result with live Play again
+    buttons): the post on its way records it."""
+    group, user = fake_api.new_group("Resumed"), fake_api.new_user("Ann")
+    app = await start_worker("w-survivor")
+    game, outlet = bot_data(app).game, bot_data(app).outlet
+    game.deal_seed = 7
+    release, held = asyncio.Event(), asyncio.Event()
+    post = outlet.post
+
+    def slow_to_record(key: str, *args: Any, sent: Any = None, **kwargs: Any) -> None:
+        async def recorded(message_id: int) -> None:  # sent, and not recorded yet
+            held.set()
+            await release.wait()
+            if sent is not None:
+                await sent(message_id)
+
+        post(key, *args, sent=recorded if key.endswith("#result") else sent, **kwargs)
+
+    outlet.post = slow_to_record  # type: ignore[method-assign]
+    fake_api.open_private_chat(user)
+    table, refusal = await game.lobby.open_table(group.id, None, group.title,
+                                                 Person(user.id, "Ann"))
+    assert table is not None and refusal is None
+    fake_api.block_user(user)  # her seat is auto-played: the bots and she play fast
+    async with game.tables.lock(table.key):
+        assert game.lobby.add_bot(table) and game.lobby.add_bot(table)
+        await game.lobby.deal(table)
+    await asyncio.wait_for(held.wait(), TIMEOUT)
+    assert table.result_due
+
+    def results() -> list[Any]:
+        return [c for c in fake_api.calls if c.ok and c.method in ("sendMessage", "sendPhoto")
+                and c.params.get("chat_id") == group.id and call_text(c).startswith(RESULT_MARK)]
+
+    assert len(results()) == 1
+    await bot_data(app).worker.resumer.resume(timers.Stamp(table.key, ""))  # the watchdog
+    release.set()
+    await wait_until(lambda: _async(not table.result_due))
+    await asyncio.sleep(0.3)
+    assert len(results()) == 1
+    stored = await RawDatabase("postgres", database).fetch("SELECT data FROM tables")
+    assert '"result_due": false' in stored[0][0]
+
+
+async def test_final_standings_its_worker_died_before_sending_are_posted_by_the_next(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """Issue 16: a match's final standings are due until they were sent, as a deal's result.
+    The worker dies right after the payout (its standings never sent); the worker that takes
+    the table over posts them once, pays nothing again, and frees the table."""
+    group, user = fake_api.new_group("Knock-out night"), fake_api.new_user("Ann")
+    store_rows = RawDatabase("postgres", database)
+    first = await start_worker("w-first")
+    game = bot_data(first).game
+    game.deal_seed = 7
+    died = asyncio.Event()
+    finish_match = bot_data(first).store.finish_match
+
+    async def paid_then_killed(*args: Any, **kwargs: Any) -> Any:  # dies after the commit
+        await finish_match(*args, **kwargs)
+        died.set()
+        raise RuntimeError("SIGKILL")
+
+    bot_data(first).store.finish_match = paid_then_killed  # type: ignore[method-assign]
+    fake_api.open_private_chat(user)
+    table, refusal = await game.matches.open(group.id, None, group.title, Person(user.id, "Ann"),
+                                             "knockout", entry_fee=10)
+    assert table is not None and refusal is None
+    table.match_options = {**(table.match_options or {}), "chips": 4, "chip_base": 20}
+    fake_api.block_user(user)  # her seat is auto-played: one deal puts somebody out
+    async with game.tables.lock(table.key):
+        assert game.lobby.add_bot(table) and game.lobby.add_bot(table)
+        assert await game.matches.start(table) is None
+    match_id = table.match_id
+    await asyncio.wait_for(died.wait(), TIMEOUT)
+    await asyncio.sleep(0.2)
+    await stop(first)
+    over = t("match.over", "en", format=format_name("knockout", "en"))
+
+    def finals() -> list[Any]:
+        return [c for c in fake_api.calls if c.ok and c.params.get("chat_id") == group.id
+                and c.method in ("sendPhoto", "sendMessage")
+                and over in str(c.params.get("caption") or c.params.get("text"))]
+
+    assert finals() == []
+    assert await store_rows.fetch("SELECT status FROM matches WHERE id = ?", match_id) \
+        == [("finished",)]
+    ledger = await store_rows.fetch(
+        "SELECT user_id, amount FROM ledger WHERE match_id = ? ORDER BY id", match_id)
+    assert sum(amount for _, amount in ledger) == 0 and len(ledger) == 2  # fee, prize
+    await start_worker("w-second")
+    await wait_until(lambda: _async(bool(finals())))
+    await wait_until(lambda: _gone(store_rows, table.key))
+    await asyncio.sleep(0.3)
+    assert len(finals()) == 1
+    assert await store_rows.fetch(
+        "SELECT user_id, amount FROM ledger WHERE match_id = ? ORDER BY id", match_id) == ledger
+
+
+async def _gone(rows: RawDatabase, key: str) -> bool:
+    return await rows.fetch("SELECT 1 FROM tables WHERE table_key = ?", key) == []
 
 
 async def _two_deals(deals: Callable[[], Awaitable[list[tuple[int, str]]]]) -> bool:

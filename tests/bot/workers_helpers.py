@@ -7,11 +7,14 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -120,6 +123,13 @@ class WorkerProcess:
             self.process.kill()
             return await self.process.wait()
 
+    async def dump_tasks(self) -> None:
+        """SIGUSR1 to a running worker: it logs where each of its tasks waits
+        (:func:`bot.workers.run._log_tasks`); returns once it had a moment to."""
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGUSR1)
+            await asyncio.sleep(1.0)
+
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
@@ -131,3 +141,18 @@ class WorkerProcess:
     def fired(self) -> Counter[tuple[str, str]]:
         """How often each timer (row name, schedule id) fired here."""
         return Counter((key, schedule) for key, schedule in _FIRED.findall(self.log()))
+
+
+def keep_logs(workers: Iterable[WorkerProcess], label: str, *extra: tuple[str, str]) -> Path:
+    """Copy the workers' logs (and ``extra`` (file name, text) pairs, e.g. the Bot API calls)
+    to a folder pytest does not rotate away; its path. The folder is ``E2E_LOG_DIR`` (default
+    the temporary directory's ``ddz-e2e-logs``) / ``label``-time-pid."""
+    root = Path(os.environ.get("E2E_LOG_DIR") or Path(tempfile.gettempdir()) / "ddz-e2e-logs")
+    kept = root / f"{label}-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+    kept.mkdir(parents=True, exist_ok=True)
+    for worker in workers:
+        if worker.log_path.exists():
+            shutil.copy(worker.log_path, kept / worker.log_path.name)
+    for name, text in extra:
+        (kept / name).write_text(text)
+    return kept
