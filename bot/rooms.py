@@ -48,10 +48,9 @@ from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
 
+from bot.i18n import LANGUAGES, match_language
 from bot.numbers import parse_whole
 from engine.presets import Rules, preset
-
-LANGUAGES = ("zh-Hans", "zh-Hant", "en")
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +158,18 @@ def _timezone(value: Any) -> bool:
 #: minutes; 5 s stays for quick tables).
 TIMEOUT_RANGE = (5, 120)
 
+#: The whole-number settings with a range of values (``/settings KEY N`` outside it is told the
+#: range, QA5 defect 8): ``(low, high)`` beans, points or seconds. ``multiplier_cap``,
+#: ``play_timeout`` and ``bid_timeout`` may also be ``None`` (no cap, the bot's own time).
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "custom_stake": (1, 10_000),
+    "custom_min_balance": (0, 10_000_000),
+    "multiplier_cap": (1, 1_000_000),
+    "play_timeout": TIMEOUT_RANGE,
+    "bid_timeout": TIMEOUT_RANGE,
+}
+_OPTIONAL_INTS = frozenset({"multiplier_cap", "play_timeout", "bid_timeout"})
+
 _CHECKS: dict[str, Callable[[Any], bool]] = {
     "language": _choice(*LANGUAGES, None),
     "timezone": _timezone,
@@ -167,11 +178,8 @@ _CHECKS: dict[str, Callable[[Any], bool]] = {
     "doubling": lambda v: v is None or _flag(v),
     "show_cards": _flag,
     "stake_tier": _choice(*STAKE_TIERS, "custom"),
-    "custom_stake": _int_range(1, 10_000),
-    "custom_min_balance": _int_range(0, 10_000_000),
-    "multiplier_cap": _int_range(1, 1_000_000, optional=True),
-    "play_timeout": _int_range(*TIMEOUT_RANGE, optional=True),
-    "bid_timeout": _int_range(*TIMEOUT_RANGE, optional=True),
+    **{key: _int_range(*bounds, optional=key in _OPTIONAL_INTS)
+       for key, bounds in INT_RANGES.items()},
     "autoplay": _choice("simple", "ai"),
     "bot_level": _choice("easy", "normal", "hard"),
     "third_min_two": _flag,
@@ -238,10 +246,14 @@ def parse_value(key: str, text: str) -> Any:
     """Parse the text an admin typed for setting ``key`` into its JSON value and validate it.
 
     Flags accept ``on/off/true/false/yes/no/1/0``; settings that may be ``None`` accept
-    ``none``/``default``/``unlimited``/``-`` (and ``off`` for numbers) for ``None``.
+    ``none``/``default``/``unlimited``/``-`` (and ``off`` for numbers) for ``None``. A language
+    is any tag :func:`bot.i18n.match_language` understands (``zh-TW``, ``zh-hk`` → zh-Hant,
+    ``zh-cn`` → zh-Hans, ``en-US`` → en), as for players' Telegram languages.
 
     >>> parse_value("play_timeout", "20"), parse_value("give_enabled", "on")
     (20, True)
+    >>> parse_value("language", "zh-TW"), parse_value("language", "en-US")
+    ('zh-Hant', 'en')
     >>> parse_value("multiplier_cap", "off") is None
     True
 
@@ -263,8 +275,8 @@ def parse_value(key: str, text: str) -> Any:
     elif key in _INT_KEYS:
         number = parse_whole(word)  # ASCII digits only: "²" is text, not 2
         value = word if number is None else number
-    elif key == "language":
-        value = next((lang for lang in LANGUAGES if lang.lower() == lowered), word)
+    elif key == "language":  # Telegram-style tags as everywhere: zh-TW, zh-cn, en-US…
+        value = match_language(word) or word
     elif key == "timezone":
         value = word
     else:

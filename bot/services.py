@@ -4,9 +4,9 @@
 ``context.bot_data`` (and ``application.bot_data``) is a :class:`BotData`: ``settings`` from build
 time; ``store``, ``game`` and ``outlet`` (and ``worker`` in webhook worker mode) from ``post_init``
 until shutdown; ``photo_cache``,
-``admin_cache`` and ``refusals`` (:class:`bot.refusals.RefusalLimiter`) always. It is still a
-``dict`` for the few ad-hoc caches the economy handlers keep under string keys
-(``"usernames"``, ``"settings_locks"``).
+``admin_cache``, ``refusals`` (:class:`bot.refusals.RefusalLimiter`) and ``usernames``
+(:class:`bot.usernames.UsernameBook`) always. It is still a ``dict`` for the one ad-hoc cache
+the settings handlers keep under a string key (``"settings_locks"``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 from bot.photos import PhotoCache
 from bot.refusals import RefusalLimiter
 from bot.settings import Settings
+from bot.usernames import UsernameBook
 
 if TYPE_CHECKING:
     from bot.game.service import Game
@@ -44,6 +45,8 @@ class BotData(dict[str, Any]):
         self.admin_cache: dict[tuple[int, int], float] = {}
         #: Refused presses per user (issue 14, item 8).
         self.refusals = RefusalLimiter()
+        #: What this process last stored of each user's @username (QA5 defect 7).
+        self.usernames = UsernameBook()
 
     @property
     def tables(self) -> Tables:

@@ -12,8 +12,9 @@ anything else (not a number, zero or less).
 
 A player named in /give or /audit is found, in this order, as the author of the message the
 command replies to, a text mention (a tap on a name without @username), ``@username`` of someone
-the bot has seen write since it started (``bot_data["usernames"]``; Telegram offers no look-up),
-or the user id of a known player.
+the bot has seen (Telegram offers no look-up: every update's people are recorded in the store,
+:mod:`bot.usernames`, so every worker finds them, after a restart too; QA5 defect 7), or the
+user id of a known player.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from bot.handlers.senders import NOT_PEOPLE, message_of, person, player, sender_
 from bot.i18n import match_language, t
 from bot.numbers import SQL_INTEGER_MAX, parse_whole
 from bot.photos import Picture, send_photo
+from bot.services import bot_data
 from bot.store import AlreadyClaimed, GiveRefused, NotEligible, Player
 from images import render_leaderboard
 
@@ -97,17 +99,33 @@ def _group_id(message: Message) -> int | None:
 
 
 async def remember_usernames(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Record ``@username → User`` of every person the bot sees (for /give and /audit)."""
-    names: dict[str, User] = context.application.bot_data.setdefault("usernames", {})
+    """Record the @username (or that there is none) of every person the bot sees, for /give
+    and /audit: in the store, written only when it changed since this process last stored it
+    (:class:`bot.usernames.UsernameBook`). A store error is logged and the update goes on (the
+    next update of that user tries again). A press's user is recorded in a task of its own:
+    a press is answered before any other work."""
+    app = context.application
     message = update.message or update.edited_message  # written by the sender, not the bot
     users = [update.effective_user]
     if message is not None:
         users = [person(message)]
         if message.reply_to_message is not None:
             users.append(person(message.reply_to_message))
-    for user in users:
-        if user is not None and user.username and not user.is_bot:
-            names[user.username.lower()] = user
+    people = [user for user in users if user is not None and not user.is_bot]
+    if message is None:
+        for user in people:
+            app.create_task(_note_username(app, user), name="remember_username")
+        return
+    for user in people:
+        await _note_username(app, user)
+
+
+async def _note_username(app: Application, user: User) -> None:
+    try:
+        await bot_data(app).usernames.note(store(app), user.id, user.username,
+                                           display_name(user))
+    except Exception:  # a lost username is not worth the update: log it and go on
+        log.warning("could not record the username of user %s", user.id, exc_info=True)
 
 
 # --- Check-in and relief --------------------------------------------------------------------------
@@ -202,9 +220,8 @@ async def _named_player(app: Application, message: Message, word: str | None) ->
     if word is None:
         return "give_unknown_target"
     if word.startswith("@"):
-        user = app.bot_data.get("usernames", {}).get(word[1:].lower())
-        return Named(user.id, display_name(user), user) if user is not None \
-            else "give_unknown_target"
+        owner = await store(app).username_owner(word)
+        return Named(owner.user_id, owner.name) if owner is not None else "give_unknown_target"
     user_id = parse_whole(word, low=1)
     known = await store(app).get_player(user_id) if user_id is not None else None
     return Named(known.user_id, known.name) if known is not None else "give_unknown_target"
@@ -251,6 +268,8 @@ async def cmd_give(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await ensure(app, user)
     if target.user is not None:
         await ensure(app, target.user)
+    else:  # known by id or @username: a username's holder may not have played yet
+        await store(app).ensure_player(target.user_id, target.name)
     try:
         gift = await store(app).give(user.id, target.user_id, amount, message.chat.id)
     except GiveRefused as exc:

@@ -35,7 +35,8 @@ from bot.handlers.common import (
 from bot.handlers.economy import is_group
 from bot.handlers.senders import message_of, query_of, sender_is_admin
 from bot.i18n import t
-from bot.rooms import DEFAULT_GROUP_SETTINGS, TIMEOUT_RANGE, GroupSettingError, parse_value
+from bot.rooms import DEFAULT_GROUP_SETTINGS, INT_RANGES, GroupSettingError, parse_value
+from bot.views import amount_text
 
 #: Typed settings that choose the custom stake tier as well.
 CUSTOM_STAKE_KEYS = ("custom_stake", "custom_min_balance")
@@ -49,6 +50,18 @@ def _timeouts(app: Application) -> dict[str, float]:
 def _lock(app: Application, chat_id: int) -> asyncio.Lock:
     locks: dict[int, asyncio.Lock] = app.bot_data.setdefault("settings_locks", {})
     return locks.setdefault(chat_id, asyncio.Lock())
+
+
+def _invalid_text(key: str, name: str, lang: str) -> str:
+    """Why ``/settings KEY value`` was refused: a number's range where it has one (QA5 defect
+    8: ``custom_min_balance 99999999`` said only "not a valid value"), else that the value is
+    not valid for the setting ``name``."""
+    if key not in INT_RANGES:
+        return t("set.invalid_value", lang, name=name)
+    low, high = (amount_text(n, lang) for n in INT_RANGES[key])
+    kind = {"play_timeout": "seconds", "bid_timeout": "seconds",
+            "multiplier_cap": "cap"}.get(key, "range")
+    return t(f"set.invalid_{kind}", lang, name=name, low=low, high=high)
 
 
 async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -77,12 +90,7 @@ async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         changes: dict[str, Any] = {key: parse_value(key, " ".join(args[1:]))}
     except GroupSettingError:
         name = t(f"set.name.{key}", lang)
-        if key in ("play_timeout", "bid_timeout"):
-            low, high = TIMEOUT_RANGE
-            await message.reply_text(t("set.invalid_seconds", lang, name=name, low=low,
-                                       high=high))
-        else:
-            await message.reply_text(t("set.invalid_value", lang, name=name))
+        await message.reply_text(_invalid_text(key, name, lang))
         return
     if key in CUSTOM_STAKE_KEYS:
         changes["stake_tier"] = "custom"

@@ -51,6 +51,8 @@ from bot.store.records import (
     UnknownDeal,
     UnknownMatch,
     UnknownPlayer,
+    UsernameOwner,
+    username_key,
 )
 from bot.store.sqlite import SQLiteStore
 
@@ -96,5 +98,7 @@ __all__ = [
     "UnknownDeal",
     "UnknownMatch",
     "UnknownPlayer",
+    "UsernameOwner",
     "open_store",
+    "username_key",
 ]

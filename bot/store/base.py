@@ -41,6 +41,7 @@ from bot.store.records import (
     Settlement,
     TimerRecord,
     Totals,
+    UsernameOwner,
 )
 
 Clock = Callable[[], datetime]
@@ -75,6 +76,22 @@ class Store(ABC):
     @abstractmethod
     async def balance(self, user_id: int) -> int:
         """The player's balance in beans. Raises ``UnknownPlayer``."""
+
+    # Usernames (for /give @user and /audit @user, QA5 defect 7)
+
+    @abstractmethod
+    async def remember_username(self, user_id: int, username: str | None, name: str) -> None:
+        """Record that person ``user_id`` (display name ``name``) holds ``@username`` now, or
+        no username (``None`` or empty), in one transaction: the user's earlier username is
+        forgotten, and a username another user held before is this user's now (the latest
+        owner wins; Telegram lets a freed username be taken). Names are stored as by
+        :meth:`ensure_player`. Every call writes: callers skip calls that would change
+        nothing (:class:`bot.usernames.UsernameBook`)."""
+
+    @abstractmethod
+    async def username_owner(self, username: str) -> UsernameOwner | None:
+        """Who holds ``username`` (with or without ``@``, in any case) as last recorded by
+        :meth:`remember_username`, or ``None``."""
 
     # Groups
 

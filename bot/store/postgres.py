@@ -68,6 +68,8 @@ from bot.store.records import (
     UnknownDeal,
     UnknownMatch,
     UnknownPlayer,
+    UsernameOwner,
+    username_key,
 )
 from bot.store.rows import (
     DAILY_POST_LOOKBACK,
@@ -248,6 +250,39 @@ class PostgresStore(Store):
         if balance is None:
             raise UnknownPlayer(f"unknown player {user_id}")
         return int(balance)
+
+    # Usernames
+
+    async def remember_username(self, user_id: int, username: str | None, name: str) -> None:
+        key = username_key(username)
+        async with self._write() as conn:
+            # One change of a user's username at a time (usernames_by_user: two workers each
+            # inserting another username of the same user would collide); two users taking
+            # the same username meet in the primary key's ON CONFLICT instead.
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
+                               f"username:{user_id}")
+            await conn.execute(
+                "DELETE FROM usernames WHERE user_id = $1 AND username IS DISTINCT FROM $2",
+                user_id, key,
+            )
+            if key is not None:
+                await conn.execute(
+                    "INSERT INTO usernames (username, user_id, name, updated_at)"
+                    " VALUES ($1, $2, $3, $4) ON CONFLICT (username) DO UPDATE"
+                    " SET user_id = EXCLUDED.user_id, name = EXCLUDED.name,"
+                    " updated_at = EXCLUDED.updated_at",
+                    key, user_id, clean_name(name) or str(user_id), _ms(self.clock()),
+                )
+
+    async def username_owner(self, username: str) -> UsernameOwner | None:
+        key = username_key(username)
+        if key is None:
+            return None
+        async with self._read() as conn:
+            row = await conn.fetchrow(
+                "SELECT user_id, name FROM usernames WHERE username = $1", key
+            )
+        return UsernameOwner(int(row["user_id"]), row["name"]) if row else None
 
     # Groups
 

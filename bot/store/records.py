@@ -42,6 +42,25 @@ class Player:
 
 
 @dataclass(frozen=True, slots=True)
+class UsernameOwner:
+    """Who holds an ``@username`` (as last seen): Telegram user id and display name."""
+
+    user_id: int
+    name: str
+
+
+def username_key(username: str | None) -> str | None:
+    """The stored form of a Telegram username: without ``@``, lower-cased (Telegram usernames
+    are case-insensitive); ``None`` for none.
+
+    >>> username_key("@Bob_W"), username_key(""), username_key(None)
+    ('bob_w', None, None)
+    """
+    key = (username or "").strip().removeprefix("@").lower()
+    return key or None
+
+
+@dataclass(frozen=True, slots=True)
 class SeatRecord:
     """A seat of a deal: the player's user id (``None`` for a bot seat), name, whether a bot."""
 

@@ -69,6 +69,8 @@ from bot.store.records import (
     UnknownDeal,
     UnknownMatch,
     UnknownPlayer,
+    UsernameOwner,
+    username_key,
 )
 from bot.store.rows import (
     DAILY_POST_LOOKBACK,
@@ -259,6 +261,29 @@ class SQLiteStore(Store):
         if row is None:
             raise UnknownPlayer(f"unknown player {user_id}")
         return row[0]
+
+    # Usernames
+
+    async def remember_username(self, user_id: int, username: str | None, name: str) -> None:
+        key = username_key(username)
+        async with self._write() as db:
+            await db.execute("DELETE FROM usernames WHERE user_id = ? OR username = ?",
+                             (user_id, key))
+            if key is not None:
+                await db.execute(
+                    "INSERT INTO usernames (username, user_id, name, updated_at)"
+                    " VALUES (?, ?, ?, ?)",
+                    (key, user_id, clean_name(name) or str(user_id), _ms(self.clock())),
+                )
+
+    async def username_owner(self, username: str) -> UsernameOwner | None:
+        key = username_key(username)
+        if key is None:
+            return None
+        async with self._read() as db:
+            row = await self._one(db, "SELECT user_id, name FROM usernames WHERE username = ?",
+                                  (key,))
+        return UsernameOwner(row[0], row[1]) if row else None
 
     # Groups
 

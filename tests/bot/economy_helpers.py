@@ -4,6 +4,8 @@ matter)."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
@@ -62,3 +64,16 @@ async def settle(store: Store, chat_id: int, seats: Sequence[User | None],
     deal_id = await store.create_deal(f"{chat_id}:0", chat_id, records, {"bidding": "score"},
                                       stake, '{"version": 0}')
     return await store.settle_deal(deal_id, points, '{"version": 1}')
+
+
+async def username_stored(store: Store, username: str, user: User, timeout: float = 5.0) -> None:
+    """Wait until the store says ``user`` holds ``@username`` (the bot records it from the
+    updates it handles, QA5 defect 7)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        owner = await store.username_owner(username)
+        if owner is not None and owner.user_id == user.id:
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"@{username} is {owner}, not user {user.id}")
+        await asyncio.sleep(0.02)

@@ -26,8 +26,8 @@ LANG = "en"
     ("/audit ²", "audit.usage", {}),
     ("/settings play_timeout ²", "set.invalid_seconds",
      {"name": t("set.name.play_timeout", LANG), "low": 5, "high": 120}),
-    ("/settings custom_stake 99999999999999999999999", "set.invalid_value",
-     {"name": t("set.name.custom_stake", LANG)}),
+    ("/settings custom_stake 99999999999999999999999", "set.invalid_range",  # QA5: the range
+     {"name": t("set.name.custom_stake", LANG), "low": "1", "high": "10,000"}),
 ])
 async def test_malformed_numbers_get_a_polite_answer_and_change_nothing(
     fake_api: FakeBotApi, running_bot: BotRunner, command: str, key: str, kwargs: dict

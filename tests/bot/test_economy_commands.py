@@ -3,9 +3,12 @@ Bot API, the real Application and a real SQLite file; the store's clock is set b
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
+
 from bot.i18n import t
 from bot.store import LedgerReason
-from tests.bot.economy_helpers import Clock, reply, settle
+from tests.bot.economy_helpers import Clock, reply, settle, username_stored
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -95,7 +98,7 @@ async def test_give_is_off_by_default_then_limited_per_day(
     bob = fake_api.new_user("Bob", username="bobby")
     fake_api.make_admin(group, ann)
     bob_says_hi = fake_api.send_text(bob, group, "hi")  # the bot learns @bobby
-    await fake_api.wait_for(lambda: "bobby" in running_bot.app.bot_data.get("usernames", {}))
+    await username_stored(store, "bobby", bob)
     assert await reply(fake_api, ann, group, "/give @bobby 100") == t("give.disabled", LANG)
     assert await reply(fake_api, ann, group, "/settings give_enabled on") == t(  # QA5: at once
         "set.saved_now", LANG, name=t("set.name.give_enabled", LANG), value=t("set.on", LANG))
@@ -122,6 +125,61 @@ async def test_give_is_off_by_default_then_limited_per_day(
     assert await _rows(store, bob.id, LedgerReason.GIVE) == [10, 50, 300]
 
 
+async def test_give_and_audit_find_a_username_after_a_restart(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """QA5 defect 7: @username came from this process's memory, so after a restart (and on
+    the workers that did not see the user write) /give @user and /audit @user said "unknown"
+    until the user wrote again. The store keeps it: any case, the latest owner of a username
+    that moved, a changed or removed username forgotten."""
+    group = fake_api.new_group("Remembering")
+    ann = fake_api.new_user("Ann", username="ann_w")
+    bob = fake_api.new_user("Bob", username="bobby")
+    fake_api.make_admin(group, ann)
+    fake_api.send_text(bob, group, "hi")
+    await username_stored(running_bot.app.bot_data.store, "bobby", bob)
+    await running_bot.app.bot_data.store.update_group_settings(group.id, give_enabled=True)
+
+    app = await running_bot.restart()  # nobody has written to this process
+    store = app.bot_data.store
+    assert len(app.bot_data.usernames) == 0
+    assert await reply(fake_api, ann, group, "/give @BobBy 100") == t(
+        "give.ok", LANG, giver="Ann", receiver="Bob", beans=_beans(100), giver_balance=900,
+        receiver_balance=1100, remaining=900)
+    fake_api.open_private_chat(ann)
+    assert await reply(fake_api, ann, group, "/audit @bobby") == t("audit.sent", LANG,
+                                                                   name="Ann")
+    assert fake_api.last_message(ann).text.splitlines()[0] == t(
+        "audit.title", LANG, name="Bob", user_id=bob.id, n=2)
+
+    bob = replace(bob, username="bob_new")  # Bob renames himself; Cat takes the old name
+    cat = fake_api.new_user("Cat", username="bobby")
+    fake_api.send_text(bob, group, "new name")
+    fake_api.send_text(cat, group, "hello")
+    await username_stored(store, "bob_new", bob)
+    await username_stored(store, "bobby", cat)
+    assert await reply(fake_api, ann, group, "/give @bobby 10") == t(  # a first-time player
+        "give.ok", LANG, giver="Ann", receiver="Cat", beans=_beans(10), giver_balance=890,
+        receiver_balance=1010, remaining=890)
+    assert await reply(fake_api, ann, group, "/give @bob_new 10") == t(
+        "give.ok", LANG, giver="Ann", receiver="Bob", beans=_beans(10), giver_balance=880,
+        receiver_balance=1110, remaining=880)
+
+    bob = replace(bob, username=None)  # Bob drops his username
+    fake_api.send_text(bob, group, "anonymous now")
+    for _ in range(250):
+        if await store.username_owner("bob_new") is None:
+            break
+        await asyncio.sleep(0.02)
+    assert await reply(fake_api, ann, group, "/give @bob_new 10") == t("give.unknown_target",
+                                                                       LANG)
+    assert await store.username_owner("bob_new") is None
+    assert await reply(fake_api, ann, group, f"/give {bob.id} 10") == t(  # the id still works
+        "give.ok", LANG, giver="Ann", receiver="Bob", beans=_beans(10), giver_balance=870,
+        receiver_balance=1120, remaining=870)
+    assert [await store.balance(u.id) for u in (ann, bob, cat)] == [870, 1120, 1010]
+
+
 async def test_give_says_what_is_wrong_first_thing_first(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
@@ -133,7 +191,8 @@ async def test_give_says_what_is_wrong_first_thing_first(
     ann, bob, cat = (fake_api.new_user(n, username=n.lower()) for n in ("Ann", "Bob", "Cat"))
     for user in (bob, cat):
         fake_api.send_text(user, group, "hi")
-    await fake_api.wait_for(lambda: "cat" in running_bot.app.bot_data.get("usernames", {}))
+    await username_stored(store, "bob", bob)
+    await username_stored(store, "cat", cat)
     for command in ("/give", "/give @bob lots", "/give @nobody 0", "/give @bob 5"):
         assert await reply(fake_api, ann, group, command) == t("give.disabled", LANG), command
     await store.update_group_settings(group.id, give_enabled=True)
@@ -167,7 +226,7 @@ async def test_audit_is_for_admins_and_arrives_privately(
     cat = fake_api.new_user("Cat")
     fake_api.make_admin(group, ann)
     bob_says_hi = fake_api.send_text(bob, group, "hi")
-    await fake_api.wait_for(lambda: "bobby" in running_bot.app.bot_data.get("usernames", {}))
+    await username_stored(store, "bobby", bob)
     await store.update_group_settings(group.id, give_enabled=True)
     await store.ensure_player(ann.id, "Ann")
     await store.ensure_player(bob.id, "Bob")

@@ -97,9 +97,28 @@ async def test_settings_menu_for_admins_only(fake_api: FakeBotApi, running_bot: 
         assert await reply(fake_api, ann, group, f"/settings {typed}") == t(
             "set.invalid_seconds", "zh-Hant", name=t(f"set.name.{key}", "zh-Hant"), low=5,
             high=120), typed
+    # QA5 defect 8: a number out of range (or no number) is told the range.
+    for typed, low, high in (("custom_min_balance 99999999", "0", "10,000,000"),
+                             ("custom_min_balance -1", "0", "10,000,000"),
+                             ("custom_stake 0", "1", "10,000"),
+                             ("custom_stake lots", "1", "10,000")):
+        key = typed.split()[0]
+        assert await reply(fake_api, ann, group, f"/settings {typed}") == t(
+            "set.invalid_range", "zh-Hant", name=t(f"set.name.{key}", "zh-Hant"), low=low,
+            high=high), typed
+    assert await reply(fake_api, ann, group, "/settings multiplier_cap 0") == (
+        "封頂倍數：請填 1 到 1,000,000 的整數，或 unlimited（不封頂）。")
+    assert await reply(fake_api, ann, group, "/settings bidding auction") == "叫牌方式的值無效。"
     assert await reply(fake_api, ann, group, "/settings bogus 1") == t(
         "set.usage", "zh-Hant", keys=", ".join(DEFAULT_GROUP_SETTINGS))
     assert await store.get_group_settings(group.id) == settings
+    # Telegram-style language tags, as for players' own languages.
+    for tag, lang in (("zh-TW", "zh-Hant"), ("en-US", "en"), ("zh-cn", "zh-Hans"),
+                      ("zh-HK", "zh-Hant")):
+        assert await reply(fake_api, ann, group, f"/settings language {tag}") == t(
+            "set.saved", lang, name=t("set.name.language", lang),
+            value=menu.LANGUAGE_NAMES[lang]), tag
+        assert (await store.get_group_settings(group.id))["language"] == lang
     assert await reply(fake_api, ann, ann, "/settings") == t("reply.group_only", LANG)
 
 

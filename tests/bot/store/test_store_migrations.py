@@ -111,6 +111,7 @@ async def test_both_dialects_end_in_the_same_schema(tmp_path, postgres_server: P
     assert on_postgres["triggers"] == {"group_players_follow_balance"}
     # the workers' shared rows; 0004's `updates` went with 0008 (the inbox replaced it)
     assert {"inbox", "timers", "flood_slots", "leases"} <= set(on_postgres["tables"])
+    assert on_postgres["indexes"]["usernames_by_user"] == ("usernames", ["user_id"])  # 0009
     assert "updates" not in on_postgres["tables"]
     assert "updates_by_time" not in on_postgres["indexes"]
 

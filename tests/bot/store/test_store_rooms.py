@@ -73,6 +73,14 @@ def test_with_defaults_ignores_unknown_and_no_longer_valid_stored_values():
         ("multiplier_cap", "unlimited", None),
         ("play_timeout", " 20 ", 20),
         ("language", "zh-hant", "zh-Hant"),
+        # QA5 defect 8: Telegram-style tags, mapped as players' languages are
+        ("language", "zh-TW", "zh-Hant"),
+        ("language", "zh-hk", "zh-Hant"),
+        ("language", "zh_Hant_TW", "zh-Hant"),
+        ("language", "zh-cn", "zh-Hans"),
+        ("language", "zh", "zh-Hans"),
+        ("language", "en-US", "en"),
+        ("language", "default", None),
         ("stake_tier", "Expert", "expert"),
         ("timezone", "Europe/Berlin", "Europe/Berlin"),
         ("autoplay", "AI", "ai"),
@@ -83,7 +91,9 @@ def test_parse_value(key, text, value):
 
 
 @pytest.mark.parametrize(
-    ("key", "text"), [("multiplier_cap", "-4"), ("give_enabled", "maybe"), ("nope", "1")]
+    ("key", "text"),
+    [("multiplier_cap", "-4"), ("give_enabled", "maybe"), ("nope", "1"), ("language", "fr-FR"),
+     ("language", "chinese"), ("custom_min_balance", "10000001")],
 )
 def test_parse_value_refuses_bad_text(key, text):
     with pytest.raises(GroupSettingError):
