@@ -270,7 +270,9 @@ class Lobby:
             return t("pop.already_seated" if claimed == table.key else "pop.seated_elsewhere",
                      lang)
         refusal = self._seat_refusal(table, user_id, lang)
-        claims = sum(1 for key in self._joining.values() if key == table.key)
+        seated = {seat.user_id for seat in table.seats}
+        claims = sum(1 for user, key in self._joining.items()
+                     if key == table.key and user not in seated)  # a seated claim counts once
         if refusal is None and len(table.seats) + claims >= table.seat_count:
             return t("pop.table_full", lang)
         return refusal

@@ -176,3 +176,39 @@ async def test_two_joins_for_the_last_seat_at_once_seat_one_and_refuse_the_other
     assert answers[("Cat", "Dan").index(seated)].params["text"] == t("pop.joined", LANG)
     notes = [c.params["text"] for c in fake_api.calls_to("sendMessage", chat_id=group.id)]
     assert not any("not seated" in text for text in notes)
+
+
+async def test_a_join_while_the_last_joiners_seat_is_still_being_shown_takes_the_free_seat(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """Bob is seated and the lobby still being redrawn for him (his Join's block has not
+    ended: a slow group edit, or a slow store on a worker): his claim on a seat and the seat
+    itself are one seat, so Kim's Join takes the third seat (it was answered "All seats are
+    taken" at a table of two)."""
+    group = fake_api.new_group("Third chair")
+    ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
+    players = Players(fake_api, group, [ann, bob, kim])
+    lobby = await players.open_table(ann, [])
+    game_lobby = running_bot.app.bot_data.game.lobby
+    refresh, gate, held = game_lobby.refresh, asyncio.Event(), asyncio.Event()
+
+    async def slow_refresh(*args: Any, **kwargs: Any) -> Any:
+        if not gate.is_set():
+            held.set()
+            await gate.wait()
+        return await refresh(*args, **kwargs)
+
+    game_lobby.refresh = slow_refresh  # type: ignore[method-assign]
+    joined = fake_api.click(bob, lobby, t("btn.join", LANG))
+    await asyncio.wait_for(held.wait(), 10)
+    table = running_bot.app.bot_data.tables.table_of(ann.id)
+    assert [s.name for s in table.seats] == ["Ann", "Bob"]
+    kim_joins = fake_api.click(kim, lobby, t("btn.join", LANG))
+    try:
+        kim_told = (await fake_api.wait_answer(kim_joins)).params["text"]
+    finally:
+        gate.set()
+    assert kim_told == t("pop.joined", LANG)
+    assert (await fake_api.wait_answer(joined)).params["text"] == t("pop.joined", LANG)
+    await fake_api.wait_settled(kim_joins)
+    assert [s.name for s in table.seats] == ["Ann", "Bob", "Kim"]
