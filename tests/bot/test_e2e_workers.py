@@ -19,7 +19,7 @@ from pathlib import Path
 from bot.i18n import t
 from bot.store import open_store
 from tests.bot.flow_helpers import LANG, RESULT_MARK, call_text, hand_message
-from tests.bot.workers_helpers import SECRET, WorkerProcess, keep_logs
+from tests.bot.workers_helpers import SECRET, WorkerProcess, keep_logs, payloads
 from tests.databases import PostgresServer, RawDatabase
 from tests.fakebot import Call, Chat, FakeBotApi, FakeMessage, User
 
@@ -27,11 +27,6 @@ TABLES = 2
 #: The deals' state version when the worker is killed (a deal ends at about 60).
 KILL_AT = 12
 TIMEOUT = 60.0
-
-
-def payloads(message: FakeMessage) -> dict[str, str]:
-    return {b.callback_data.rsplit(":", 1)[-1]: b.callback_data
-            for b in message.buttons if b.callback_data}
 
 
 def results(api: FakeBotApi, group: Chat) -> list[Call]:

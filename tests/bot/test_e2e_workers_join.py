@@ -12,16 +12,11 @@ from pathlib import Path
 from bot.i18n import t
 from bot.store import open_store
 from tests.bot.flow_helpers import HAND_PREFIX, LANG, call_text
-from tests.bot.workers_helpers import SECRET, WorkerProcess
+from tests.bot.workers_helpers import SECRET, WorkerProcess, payloads
 from tests.databases import PostgresServer
-from tests.fakebot import Call, FakeBotApi, FakeMessage, User
+from tests.fakebot import Call, FakeBotApi, User
 
 TIMEOUT = 60.0
-
-
-def payloads(message: FakeMessage) -> dict[str, str]:
-    return {b.callback_data.rsplit(":", 1)[-1]: b.callback_data
-            for b in message.buttons if b.callback_data}
 
 
 def hands(api: FakeBotApi, user: User) -> list[Call]:

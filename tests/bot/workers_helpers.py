@@ -17,11 +17,19 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
+from tests.fakebot import FakeMessage
+
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "test-secret_0123456789"
 #: The public webhook URL the workers register (the reverse proxy's); they serve its path.
 PUBLIC_URL = "https://ddz.example.org/telegram/hook"
 _FIRED = re.compile(r"timer (\S+) #(\w+) fired")
+
+
+def payloads(message: FakeMessage) -> dict[str, str]:
+    """The callback data of ``message``'s buttons by their last part ("join", "bid3", …)."""
+    return {b.callback_data.rsplit(":", 1)[-1]: b.callback_data
+            for b in message.buttons if b.callback_data}
 
 
 def free_port() -> int:
