@@ -247,12 +247,19 @@ class Lobby:
         ``None`` claims the player and a seat in this process until the caller's block ends
         (:meth:`joined`), so two Joins at once here (two groups, or the last seat) are not
         both answered as seated; two workers still may (the block's :meth:`seat` refuses one
-        of them, and the group is told: :meth:`not_seated_text`)."""
+        of them, and the group is told: :meth:`not_seated_text`). With several workers the
+        claim is stored too (:class:`~bot.game.table.SeatClaims`, while the player's beans are
+        read), so a Start on another worker counts the seat (:meth:`start_check`)."""
         refusal = self._claim_refusal(table, person.user_id, lang)
         if refusal is not None:
             return refusal
-        known, minimum = await asyncio.gather(self.ctx.store.get_player(person.user_id),
-                                              self._minimum(table))
+        shared = self.ctx.seat_claims
+        reads = asyncio.gather(self.ctx.store.get_player(person.user_id), self._minimum(table))
+        if shared is None:
+            known, minimum = await reads
+        else:
+            (known, minimum), _ = await asyncio.gather(
+                reads, shared.claim_seat(table.key, person.user_id))
         player = known or await self.ctx.store.ensure_player(person.user_id, person.name,
                                                              person.language)
         if player.balance < minimum:
@@ -261,6 +268,8 @@ class Lobby:
             refusal = self._claim_refusal(table, person.user_id, lang)
         if refusal is None:
             self._joining[person.user_id] = table.key
+        elif shared is not None and self._joining.get(person.user_id) != table.key:
+            await shared.release_seat(table.key, person.user_id)
         return refusal
 
     def _claim_refusal(self, table: Table, user_id: int, lang: str) -> str | None:
@@ -277,11 +286,29 @@ class Lobby:
             return t("pop.table_full", lang)
         return refusal
 
-    def joined(self, user_id: int, key: str) -> None:
-        """The block of a Join :meth:`join_refusal` let sit at table ``key`` ended: the claim
-        it held on the player and on a seat goes."""
+    async def joined(self, user_id: int, key: str) -> None:
+        """The block of a Join :meth:`join_refusal` let sit at table ``key`` ended (its seat is
+        stored, or was refused): the claim it held on the player and on a seat goes."""
         if self._joining.get(user_id) == key:
             del self._joining[user_id]
+            if self.ctx.seat_claims is not None:
+                await self.ctx.seat_claims.release_seat(key, user_id)
+
+    async def promised_seats(self, table: Table) -> tuple[int, int] | None:
+        """Lobby ``table``'s seats taken and the Joins answered as seated on their way to a
+        seat (their block has not seated them yet: :meth:`join_refusal`), in this process and,
+        with several workers, in any: ``(taken, on their way)``, read from the store with
+        several workers (this copy may not show a seat another worker just stored). ``None``
+        when the stored table is no longer this lobby."""
+        seats: list[int | None] = [seat.user_id for seat in table.seats]
+        claimed = {user for user, key in self._joining.items() if key == table.key}
+        shared = self.ctx.seat_claims
+        if shared is not None:
+            stored = await shared.lobby_seats(table.key, table.token)
+            if stored is None:
+                return None
+            seats, claimed = stored[0], claimed | stored[1]
+        return len(seats), len(claimed - set(seats))
 
     async def _refusal_to_sit(self, table: Table, person: Person,
                               lang: str) -> tuple[str | None, Player | None]:
@@ -470,12 +497,44 @@ class Lobby:
     async def start_check(self, table: Table, lang: str) -> tuple[str | None, str | None]:
         """What :meth:`start_refusal` would answer, read on this process's copy of the table
         without changing anything (no lock needed): a Start's answer before its table's lock
-        (issue 16: a press is answered first). The block then calls :meth:`start_refusal`,
-        which takes changed terms and decides again."""
+        (issue 16: a press is answered first, never behind a lock whose holder may wait for
+        the token's budget). Seats short on this copy count the seats promised
+        (:meth:`promised_seats`): a Join answered as seated, here or on another worker, whose
+        seat is not stored yet; the deal waits for them (:meth:`seats_pending`,
+        :meth:`await_seats`). The block then calls :meth:`start_refusal`, which takes changed
+        terms and decides again."""
         config = await self.ctx.config(table)
         if self.terms_differ(table, config):
             return t("pop.rules_changed", lang), None
+        if len(table.seats) < table.seat_count:
+            promised = await self.promised_seats(table)
+            if promised is not None and sum(promised) >= table.seat_count:
+                return None, None
         return await self._seats_refusal(table, lang)
+
+    async def seats_pending(self, table: Table) -> bool:
+        """Lobby ``table`` is short of seats and a Join answered as seated is still on its way
+        to one (lock held: this copy is the stored table): a Start answered as starting waits
+        for it (:meth:`await_seats`)."""
+        if len(table.seats) >= table.seat_count:
+            return False
+        promised = await self.promised_seats(table)
+        return promised is not None and promised[1] > 0
+
+    async def await_seats(self, key: str, token: str) -> None:
+        """Wait (no lock held) until no Join answered as seated at lobby ``key`` (its
+        ``token``) is on its way to its seat any more (a claim of a worker that died runs out
+        by itself), or the lobby moved on; then for the welcomes on their way
+        (:meth:`await_welcomes`)."""
+        while True:
+            table = self.ctx.tables.get(key)
+            if table is None or table.token != token or table.phase != LOBBY:
+                return
+            promised = await self.promised_seats(table)
+            if promised is None or promised[1] == 0:
+                break
+            await asyncio.sleep(WELCOME_POLL)
+        await self.await_welcomes(key, token)
 
     async def _seats_refusal(self, table: Table, lang: str) -> tuple[str | None, str | None]:
         """Start's refusal for the seats: too many, too few, or players short of beans."""

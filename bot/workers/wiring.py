@@ -88,6 +88,7 @@ async def start_worker(application: App) -> Worker:
                           is_current)
     game = Game(data.store, settings, outlet, bot_username=application.bot.username)
 
+    game.ctx.seat_claims = shared
     guard = StoreGuard(shared, game.tables, save=data.store.save_table)
     guard_box.append(guard)
     game.tables.guard = guard
