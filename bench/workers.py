@@ -58,6 +58,7 @@ from bench.latency import (  # noqa: E402
 )
 from tests.bot.workers_helpers import SECRET, WorkerProcess  # noqa: E402
 from tests.databases import PostgresServer  # noqa: E402
+from tests.fakebot import Call  # noqa: E402
 from tests.fakebot.limits import FloodLimits, StrictFakeBotApi  # noqa: E402
 
 
@@ -88,6 +89,8 @@ class Line:
     #: how late this process's event loop woke a timer, seconds, sampled every 0.1 s: what
     #: the harness itself adds to a press's answer (its webhook POST, the answer's arrival).
     loop_lags: list[float] = field(default_factory=list)
+    #: answerCallbackQuery calls beyond a press's first (each press must be answered once).
+    answered_twice: int = 0
 
 
 class ServerCpu:
@@ -177,8 +180,13 @@ async def play(api: StrictFakeBotApi, tables: int, deals: int, think: float, see
                 figures.by_kind["group"] + figures.by_kind["private"], os.getloadavg())
     line.limited_by = dict(figures.limited_by)
     line.bench_cpu, line.loop_lags = bench_used, lags
-    answered = {str(c.params.get("callback_query_id")): c for c in api.calls[first_call:]
-                if c.method == "answerCallbackQuery"}
+    answered: dict[str, Call] = {}  # a press's first answer (as measure() counts it)
+    for call in api.calls[first_call:]:
+        if call.method == "answerCallbackQuery":
+            answered.setdefault(str(call.params.get("callback_query_id")), call)
+    line.answered_twice = sum(
+        1 for call in api.calls[first_call:] if call.method == "answerCallbackQuery") - len(
+        answered)
     delivery = api.webhooks
     for press in run.presses:
         payload = press.payload if press.payload in ("join", "start", "hint", "play", "pass") \
@@ -305,6 +313,8 @@ def print_line(line: Line) -> None:
         f"{name} {quantile(times, 0.5) * 1000:.0f}/{quantile(times, 0.95) * 1000:.0f}"
         f"/{max(times) * 1000:.0f} ({len(times)})"
         for name, times in sorted(line.by_payload.items())), flush=True)
+    if line.answered_twice:
+        print(f"    ! {line.answered_twice} presses answered more than once", flush=True)
     if line.limited_by:
         print("    429s: " + ", ".join(f"{n} {window}" for window, n in
                                      sorted(line.limited_by.items())), flush=True)

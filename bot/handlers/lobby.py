@@ -158,9 +158,10 @@ async def _start(app: App, query: CallbackQuery, table: Table, lang: str, *,
         if notice is not None:
             await say(app, table, notice)  # in the background
         return True
-    await answer(query, t("lobby.starting", lang))  # dropped when answered before the lock
-    if not waited and lobby.welcomes_pending(table):
-        return False
+    if not waited:  # a Start that waited was answered before it did: a press is answered once
+        await answer(query, t("lobby.starting", lang))  # dropped when answered before the lock
+        if lobby.welcomes_pending(table):
+            return False
     if table.match_options is not None:
         refused = await game(app).matches.start(table)
         if refused is not None:

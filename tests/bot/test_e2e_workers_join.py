@@ -88,6 +88,8 @@ async def test_a_joiner_two_workers_cannot_reach_is_unseated_before_the_deal(
         for user in (ann, bob, dan):
             await fake_api.wait_for(lambda user=user: hands(fake_api, user), TIMEOUT)
         assert [c.status for c in fake_api.calls_to("sendMessage", chat_id=kim.id)] == [403]
+        assert all(len(fake_api.calls_to("answerCallbackQuery", callback_query_id=query)) == 1
+                   for query in (joined, kim_joins, start))  # each press answered once
         assert all(worker.problems() == [] for worker in workers)
     finally:
         for worker in workers:
@@ -145,6 +147,7 @@ async def test_a_start_is_answered_while_the_tables_lock_is_held_counting_a_prom
             await fake_api.wait_for(lambda user=user: hands(fake_api, user), TIMEOUT)
         said = [call_text(c) for c in fake_api.calls_to("sendMessage", chat_id=group.id)]
         assert t("pop.need_three", LANG) not in said
+        assert len(fake_api.calls_to("answerCallbackQuery", callback_query_id=start)) == 1
         assert all(worker.problems() == [] for worker in workers)
     finally:
         await holder.close()
