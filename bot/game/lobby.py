@@ -50,6 +50,10 @@ WELCOME_WAIT = 20.0
 WELCOME_POLL = 0.2
 
 
+async def _nothing() -> None:
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Person:
     """Someone who wants a seat: Telegram user id, the name shown for them, their Telegram
@@ -260,10 +264,11 @@ class Lobby:
         else:
             (known, minimum), _ = await asyncio.gather(
                 reads, shared.claim_seat(table.key, person.user_id))
-        player = known or await self.ctx.store.ensure_player(person.user_id, person.name,
-                                                             person.language)
-        if player.balance < minimum:
-            refusal = t("pop.need_beans", lang, minimum=minimum, balance=player.balance)
+        # a new player is created by the seat (:meth:`seat`) with the starting beans, RULES.md
+        # §8 (creating them here cost the answer a write transaction)
+        balance = known.balance if known is not None else self.ctx.store.economy.start_balance
+        if balance < minimum:
+            refusal = t("pop.need_beans", lang, minimum=minimum, balance=balance)
         if refusal is None:  # the same checks again: another Join may have claimed meanwhile
             refusal = self._claim_refusal(table, person.user_id, lang)
         if refusal is None:
@@ -503,14 +508,14 @@ class Lobby:
         seat is not stored yet; the deal waits for them (:meth:`seats_pending`,
         :meth:`await_seats`). The block then calls :meth:`start_refusal`, which takes changed
         terms and decides again."""
-        config = await self.ctx.config(table)
+        short = len(table.seats) < table.seat_count
+        config, promised = await asyncio.gather(
+            self.ctx.config(table), self.promised_seats(table) if short else _nothing())
         if self.terms_differ(table, config):
             return t("pop.rules_changed", lang), None
-        if len(table.seats) < table.seat_count:
-            promised = await self.promised_seats(table)
-            if promised is not None and sum(promised) >= table.seat_count:
-                return None, None
-        return await self._seats_refusal(table, lang)
+        if promised is not None and sum(promised) >= table.seat_count:
+            return None, None
+        return await self._seats_refusal(table, lang, config.min_balance)
 
     async def seats_pending(self, table: Table) -> bool:
         """Lobby ``table`` is short of seats and a Join answered as seated is still on its way
@@ -536,13 +541,15 @@ class Lobby:
             await asyncio.sleep(WELCOME_POLL)
         await self.await_welcomes(key, token)
 
-    async def _seats_refusal(self, table: Table, lang: str) -> tuple[str | None, str | None]:
-        """Start's refusal for the seats: too many, too few, or players short of beans."""
+    async def _seats_refusal(self, table: Table, lang: str, room_minimum: int | None = None
+                             ) -> tuple[str | None, str | None]:
+        """Start's refusal for the seats: too many, too few, or players short of beans (the
+        room's minimum ``room_minimum`` when read already)."""
         if len(table.seats) > table.seat_count:
             return t("pop.too_many_seats", lang, n=table.seat_count), None
         if not table.is_full():
             return t("pop.need_four" if table.seat_count == 4 else "pop.need_three", lang), None
-        minimum, short = await self.lacking_beans(table)
+        minimum, short = await self.lacking_beans(table, room_minimum)
         if short:
             return (self._need_beans_text(table, short, minimum, lang)[:200],
                     self._need_beans_text(table, short, minimum, table.lang))
@@ -601,10 +608,14 @@ class Lobby:
         names = join_names((views.seat_name(table.seats[i], i, lang) for i in short), lang)
         return t("pop.start_need_beans", lang, names=names, minimum=minimum)
 
-    async def lacking_beans(self, table: Table) -> tuple[int, list[int]]:
-        """The room's minimum balance to sit (RULES.md §8) and the human seats below it now
-        (lock held)."""
-        minimum = await self._minimum(table)
+    async def lacking_beans(self, table: Table, room_minimum: int | None = None
+                            ) -> tuple[int, list[int]]:
+        """The room's minimum balance to sit (RULES.md §8; ``room_minimum``: the group's
+        setting, read already) and the human seats below it now (lock held)."""
+        if room_minimum is None or table.match_options is not None:
+            minimum = await self._minimum(table)
+        else:
+            minimum = room_minimum
         humans = [(i, seat.user_id) for i, seat in table.humans() if seat.user_id is not None]
         balances = await asyncio.gather(*(self.ctx.store.balance(user) for _, user in humans))
         return minimum, [i for (i, _), balance in zip(humans, balances, strict=True)
