@@ -497,7 +497,7 @@ class Lobby:
             await self._take_terms(table, config, at_once=False)  # the pop-up comes first
             return t("pop.rules_changed", lang), None
         self.shown_config[table.key] = config
-        return await self._seats_refusal(table, lang)
+        return await self._seats_refusal(table, lang, config.min_balance)
 
     async def start_check(self, table: Table, lang: str) -> tuple[str | None, str | None]:
         """What :meth:`start_refusal` would answer, read on this process's copy of the table
