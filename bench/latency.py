@@ -244,8 +244,12 @@ class Run:
                                   message.message_id if private else None, changes_deal))
         return await self.api.wait_answer(query_id, timeout=60)
 
-    async def wait(self, predicate: Callable[[], object], timeout: float = 90) -> object:
-        return await self.api.wait_for(predicate, timeout)
+    async def wait(self, predicate: Callable[[], object], timeout: float = 90,
+                   chats: Iterable[User | int] | None = None) -> object:
+        """Wait until ``predicate()`` is true; ``chats``: it reads only these chats (a user's
+        private chat, a group id), so it is looked at only when they change (the fake server's
+        ``wait_for``: 600 players waiting cost the harness nothing while other chats change)."""
+        return await self.api.wait_for(predicate, timeout, chats=chats)
 
 
 def payloads(message: FakeMessage) -> dict[str, str]:
@@ -280,7 +284,7 @@ async def play_seat(run: Run, user: User, finished: Callable[[], bool]) -> None:
             message = own_turn(api, user)
             return message if message is not None and signature(message) != pressed else None
 
-        seen = await run.wait(ready)
+        seen = await run.wait(ready, chats=(user, run.table_of[user.id]))
         if seen is True:
             return
         await asyncio.sleep(run.think)
@@ -325,7 +329,7 @@ async def play_turn(run: Run, user: User, message: FakeMessage, keys: dict[str, 
             await run.press(user, current, data, changes_deal=True)
         return
     shown = await run.wait(lambda: (m := hand_message(api, user)) and signature(m) != before
-                           and m, timeout=30)
+                           and m, timeout=30, chats=(user,))
     await asyncio.sleep(run.think)
     current = hand_message(api, user) if isinstance(shown, FakeMessage) else message
     data = payloads(current).get("play")

@@ -20,7 +20,8 @@ the requests to chats per second (the token's budget: 30), the CPU cores the bot
 used on average (CPU seconds / wall seconds: true also of a run that did not finish) and the
 machine's load average when it ended (the machine may be shared), errors. ``--worker-env K=V``
 (repeatable) adds a setting to every worker's environment (e.g. ``PYTHONPATH`` with a tracer
-of one's own in front). A run stopped by
+of one's own in front); ``--presses FILE`` appends each press (update id, button, monotonic
+times pressed and answered) to join with such a trace. A run stopped by
 ``--timeout`` prints what it got (presses answered so far; deals settled by then). Linux only.
 """
 
@@ -29,8 +30,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import sys
@@ -38,6 +41,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -54,6 +58,7 @@ from bench.latency import (  # noqa: E402
 )
 from tests.bot.workers_helpers import SECRET, WorkerProcess  # noqa: E402
 from tests.databases import PostgresServer  # noqa: E402
+from tests.fakebot import Call  # noqa: E402
 from tests.fakebot.limits import FloodLimits, StrictFakeBotApi  # noqa: E402
 
 
@@ -79,6 +84,13 @@ class Line:
     #: what is known of each press never answered: payload, seconds after the run's start,
     #: the webhook deliveries of its update (target worker, HTTP status).
     lost: list[str] = field(default_factory=list)
+    #: CPU seconds of this process (the players and the fake Bot API, one event loop).
+    bench_cpu: float = 0.0
+    #: how late this process's event loop woke a timer, seconds, sampled every 0.1 s: what
+    #: the harness itself adds to a press's answer (its webhook POST, the answer's arrival).
+    loop_lags: list[float] = field(default_factory=list)
+    #: answerCallbackQuery calls beyond a press's first (each press must be answered once).
+    answered_twice: int = 0
 
 
 class ServerCpu:
@@ -119,8 +131,8 @@ def quantile(values: list[float], q: float) -> float:
 
 
 async def play(api: StrictFakeBotApi, tables: int, deals: int, think: float, seed: int,
-               timeout: float, cpu: list, setup: str, database: ServerCpu | None = None
-               ) -> Line:
+               timeout: float, cpu: list, setup: str, database: ServerCpu | None = None,
+               presses_file: TextIO | None = None) -> Line:
     run = Run(api, think, random.Random(seed))
     update_of: dict[str, int] = {}  # callback query id → update id
     add_update = api.add_update
@@ -133,6 +145,9 @@ async def play(api: StrictFakeBotApi, tables: int, deals: int, think: float, see
         return update_id
 
     api.add_update = recorded  # type: ignore[method-assign]
+    lags: list[float] = []
+    sampler = asyncio.get_running_loop().create_task(sample_lag(lags))
+    bench_start = own_cpu()
     cpu_start = sum(process.cpu_seconds() for process in cpu)
     database_start = database.cpu_seconds() if database is not None else 0.0
     first_call = len(api.calls)
@@ -150,6 +165,8 @@ async def play(api: StrictFakeBotApi, tables: int, deals: int, think: float, see
     except TimeoutError:
         run.errors.append(f"stopped after --timeout {timeout:g} s")
     seconds = time.monotonic() - started
+    bench_used = own_cpu() - bench_start
+    sampler.cancel()
     made = len(run.presses)
     await asyncio.sleep(TRAILING)
     await settle(api, run.presses[:made], LATE)
@@ -162,22 +179,49 @@ async def play(api: StrictFakeBotApi, tables: int, deals: int, think: float, see
                 sum(figures.rate_limited.values()), calls, used, run.errors, database_used,
                 figures.by_kind["group"] + figures.by_kind["private"], os.getloadavg())
     line.limited_by = dict(figures.limited_by)
-    answered = {str(c.params.get("callback_query_id")): c for c in api.calls[first_call:]
-                if c.method == "answerCallbackQuery"}
+    line.bench_cpu, line.loop_lags = bench_used, lags
+    answered: dict[str, Call] = {}  # a press's first answer (as measure() counts it)
+    for call in api.calls[first_call:]:
+        if call.method == "answerCallbackQuery":
+            answered.setdefault(str(call.params.get("callback_query_id")), call)
+    line.answered_twice = sum(
+        1 for call in api.calls[first_call:] if call.method == "answerCallbackQuery") - len(
+        answered)
     delivery = api.webhooks
     for press in run.presses:
         payload = press.payload if press.payload in ("join", "start", "hint", "play", "pass") \
             else "bid/double" if not press.payload.startswith("r") else "select"
         answer = answered.get(press.query_id)
+        update_id = update_of.get(press.query_id)
+        if presses_file is not None:
+            presses_file.write(json.dumps({"u": update_id, "p": payload, "pressed": press.time,
+                                           "answered": answer.time if answer else None}) + "\n")
         if answer is not None:
             line.by_payload.setdefault(payload, []).append(answer.time - press.time)
             continue
-        update_id = update_of.get(press.query_id)
         posts = [f"w{d.target}:{d.status}" for d in delivery.deliveries
                  if d.update_id == update_id] if delivery is not None else []
         line.lost.append(f"{press.payload} pressed at {press.time - started:.1f} s, update"
                          f" {update_id} POSTed {' '.join(posts) or 'never'}")
     return line
+
+
+def own_cpu() -> float:
+    """CPU seconds (user + system) this process used so far."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+#: Seconds between two samples of the event loop's lag (:func:`sample_lag`).
+LAG_PERIOD = 0.1
+
+
+async def sample_lag(lags: list[float]) -> None:
+    """Append how late the event loop wakes a :data:`LAG_PERIOD` sleep, until cancelled."""
+    while True:
+        before = time.monotonic()
+        await asyncio.sleep(LAG_PERIOD)
+        lags.append(time.monotonic() - before - LAG_PERIOD)
 
 
 #: Seconds after a run (and its trailing seconds) that the presses still unanswered are waited
@@ -233,7 +277,7 @@ async def run_workers(server: PostgresServer, tables: int, workers: int,
         await api.deliver_webhooks([p.url for p in processes], SECRET, parallel=40)
         line = await play(api, tables, args.deals, args.think, args.seed, args.timeout,
                           processes, f"PostgreSQL, {workers} worker{'s' * (workers > 1)}",
-                          ServerCpu(server))
+                          ServerCpu(server), args.presses)
         for process in processes:
             line.errors.extend(f"{process.name}: {p}"[:200] for p in process.problems()[:3])
         if line.errors:
@@ -259,10 +303,18 @@ def print_line(line: Line) -> None:
           f" {line.chat_calls / line.seconds if line.seconds else 0.0:>6.1f}"
           f" {(line.cpu + line.database_cpu) / line.seconds if line.seconds else 0.0:>5.2f}"
           f"  {' '.join(f'{x:.2f}' for x in line.load)}", flush=True)
+    lags = line.loop_lags
+    print(f"    harness (players + fake Bot API, one process): {line.bench_cpu / line.seconds:.2f}"
+          f" cores; its event loop late by p50/p95/max {quantile(lags, 0.5) * 1000:.0f}/"
+          f"{quantile(lags, 0.95) * 1000:.0f}/{max(lags, default=0) * 1000:.0f} ms;"
+          f" bot {line.cpu / line.seconds:.2f}, PostgreSQL {line.database_cpu / line.seconds:.2f}"
+          f" cores", flush=True)
     print("    answer p50/p95/max ms by button: " + ", ".join(
         f"{name} {quantile(times, 0.5) * 1000:.0f}/{quantile(times, 0.95) * 1000:.0f}"
         f"/{max(times) * 1000:.0f} ({len(times)})"
         for name, times in sorted(line.by_payload.items())), flush=True)
+    if line.answered_twice:
+        print(f"    ! {line.answered_twice} presses answered more than once", flush=True)
     if line.limited_by:
         print("    429s: " + ", ".join(f"{n} {window}" for window, n in
                                      sorted(line.limited_by.items())), flush=True)
@@ -310,6 +362,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log-level", default="WARNING", help="the workers' LOG_LEVEL")
     parser.add_argument("--worker-env", action="append", default=[], metavar="K=V",
                         help="a setting added to every worker's environment (repeatable)")
+    parser.add_argument("--presses", type=argparse.FileType("a"), metavar="FILE",
+                        help="append one JSON line per press of the worker runs: its update id,"
+                        " button, and the monotonic times it was pressed and answered")
     return asyncio.run(main_async(parser.parse_args(argv)))
 
 

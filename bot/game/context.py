@@ -10,7 +10,7 @@ from bot.game import timers
 from bot.game.ai import AiWorker
 from bot.game.config import TableConfig
 from bot.game.outlet import Outlet
-from bot.game.table import Table, Tables
+from bot.game.table import SeatClaims, Table, Tables
 from bot.settings import Settings
 from bot.store import Store
 
@@ -27,6 +27,8 @@ class GameContext:
         deal_seed: test hook: fixes every deal's shuffle (plus the redeals in a row, so a redeal
             deals other cards); ``None``: random.
         first_bidder: test hook: the first bidder of a table's first deal; ``None``: random.
+        seat_claims: with several worker processes, the Joins answered as seated on any of
+            them (:class:`~bot.game.table.SeatClaims`); ``None``: this process alone.
     """
 
     store: Store
@@ -37,6 +39,7 @@ class GameContext:
     bot_username: str = ""
     deal_seed: int | None = None
     first_bidder: int | None = None
+    seat_claims: SeatClaims | None = None
 
     async def config(self, table: Table) -> TableConfig:
         """The table's group settings now, frozen (:class:`~bot.game.config.TableConfig`); a

@@ -50,6 +50,10 @@ WELCOME_WAIT = 20.0
 WELCOME_POLL = 0.2
 
 
+async def _nothing() -> None:
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Person:
     """Someone who wants a seat: Telegram user id, the name shown for them, their Telegram
@@ -247,20 +251,30 @@ class Lobby:
         ``None`` claims the player and a seat in this process until the caller's block ends
         (:meth:`joined`), so two Joins at once here (two groups, or the last seat) are not
         both answered as seated; two workers still may (the block's :meth:`seat` refuses one
-        of them, and the group is told: :meth:`not_seated_text`)."""
+        of them, and the group is told: :meth:`not_seated_text`). With several workers the
+        claim is stored too (:class:`~bot.game.table.SeatClaims`, while the player's beans are
+        read), so a Start on another worker counts the seat (:meth:`start_check`)."""
         refusal = self._claim_refusal(table, person.user_id, lang)
         if refusal is not None:
             return refusal
-        known, minimum = await asyncio.gather(self.ctx.store.get_player(person.user_id),
-                                              self._minimum(table))
-        player = known or await self.ctx.store.ensure_player(person.user_id, person.name,
-                                                             person.language)
-        if player.balance < minimum:
-            refusal = t("pop.need_beans", lang, minimum=minimum, balance=player.balance)
+        shared = self.ctx.seat_claims
+        reads = asyncio.gather(self.ctx.store.get_player(person.user_id), self._minimum(table))
+        if shared is None:
+            known, minimum = await reads
+        else:
+            (known, minimum), _ = await asyncio.gather(
+                reads, shared.claim_seat(table.key, person.user_id))
+        # a new player is created by the seat (:meth:`seat`) with the starting beans, RULES.md
+        # §8 (creating them here cost the answer a write transaction)
+        balance = known.balance if known is not None else self.ctx.store.economy.start_balance
+        if balance < minimum:
+            refusal = t("pop.need_beans", lang, minimum=minimum, balance=balance)
         if refusal is None:  # the same checks again: another Join may have claimed meanwhile
             refusal = self._claim_refusal(table, person.user_id, lang)
         if refusal is None:
             self._joining[person.user_id] = table.key
+        elif shared is not None and self._joining.get(person.user_id) != table.key:
+            await shared.release_seat(table.key, person.user_id)
         return refusal
 
     def _claim_refusal(self, table: Table, user_id: int, lang: str) -> str | None:
@@ -277,11 +291,29 @@ class Lobby:
             return t("pop.table_full", lang)
         return refusal
 
-    def joined(self, user_id: int, key: str) -> None:
-        """The block of a Join :meth:`join_refusal` let sit at table ``key`` ended: the claim
-        it held on the player and on a seat goes."""
+    async def joined(self, user_id: int, key: str) -> None:
+        """The block of a Join :meth:`join_refusal` let sit at table ``key`` ended (its seat is
+        stored, or was refused): the claim it held on the player and on a seat goes."""
         if self._joining.get(user_id) == key:
             del self._joining[user_id]
+            if self.ctx.seat_claims is not None:
+                await self.ctx.seat_claims.release_seat(key, user_id)
+
+    async def promised_seats(self, table: Table) -> tuple[int, int] | None:
+        """Lobby ``table``'s seats taken and the Joins answered as seated on their way to a
+        seat (their block has not seated them yet: :meth:`join_refusal`), in this process and,
+        with several workers, in any: ``(taken, on their way)``, read from the store with
+        several workers (this copy may not show a seat another worker just stored). ``None``
+        when the stored table is no longer this lobby."""
+        seats: list[int | None] = [seat.user_id for seat in table.seats]
+        claimed = {user for user, key in self._joining.items() if key == table.key}
+        shared = self.ctx.seat_claims
+        if shared is not None:
+            stored = await shared.lobby_seats(table.key, table.token)
+            if stored is None:
+                return None
+            seats, claimed = stored[0], claimed | stored[1]
+        return len(seats), len(claimed - set(seats))
 
     async def _refusal_to_sit(self, table: Table, person: Person,
                               lang: str) -> tuple[str | None, Player | None]:
@@ -465,25 +497,59 @@ class Lobby:
             await self._take_terms(table, config, at_once=False)  # the pop-up comes first
             return t("pop.rules_changed", lang), None
         self.shown_config[table.key] = config
-        return await self._seats_refusal(table, lang)
+        return await self._seats_refusal(table, lang, config.min_balance)
 
     async def start_check(self, table: Table, lang: str) -> tuple[str | None, str | None]:
         """What :meth:`start_refusal` would answer, read on this process's copy of the table
         without changing anything (no lock needed): a Start's answer before its table's lock
-        (issue 16: a press is answered first). The block then calls :meth:`start_refusal`,
-        which takes changed terms and decides again."""
-        config = await self.ctx.config(table)
+        (issue 16: a press is answered first, never behind a lock whose holder may wait for
+        the token's budget). Seats short on this copy count the seats promised
+        (:meth:`promised_seats`): a Join answered as seated, here or on another worker, whose
+        seat is not stored yet; the deal waits for them (:meth:`seats_pending`,
+        :meth:`await_seats`). The block then calls :meth:`start_refusal`, which takes changed
+        terms and decides again."""
+        short = len(table.seats) < table.seat_count
+        config, promised = await asyncio.gather(
+            self.ctx.config(table), self.promised_seats(table) if short else _nothing())
         if self.terms_differ(table, config):
             return t("pop.rules_changed", lang), None
-        return await self._seats_refusal(table, lang)
+        if promised is not None and sum(promised) >= table.seat_count:
+            return None, None
+        return await self._seats_refusal(table, lang, config.min_balance)
 
-    async def _seats_refusal(self, table: Table, lang: str) -> tuple[str | None, str | None]:
-        """Start's refusal for the seats: too many, too few, or players short of beans."""
+    async def seats_pending(self, table: Table) -> bool:
+        """Lobby ``table`` is short of seats and a Join answered as seated is still on its way
+        to one (lock held: this copy is the stored table): a Start answered as starting waits
+        for it (:meth:`await_seats`)."""
+        if len(table.seats) >= table.seat_count:
+            return False
+        promised = await self.promised_seats(table)
+        return promised is not None and promised[1] > 0
+
+    async def await_seats(self, key: str, token: str) -> None:
+        """Wait (no lock held) until no Join answered as seated at lobby ``key`` (its
+        ``token``) is on its way to its seat any more (a claim of a worker that died runs out
+        by itself), or the lobby moved on; then for the welcomes on their way
+        (:meth:`await_welcomes`)."""
+        while True:
+            table = self.ctx.tables.get(key)
+            if table is None or table.token != token or table.phase != LOBBY:
+                return
+            promised = await self.promised_seats(table)
+            if promised is None or promised[1] == 0:
+                break
+            await asyncio.sleep(WELCOME_POLL)
+        await self.await_welcomes(key, token)
+
+    async def _seats_refusal(self, table: Table, lang: str, room_minimum: int | None = None
+                             ) -> tuple[str | None, str | None]:
+        """Start's refusal for the seats: too many, too few, or players short of beans (the
+        room's minimum ``room_minimum`` when read already)."""
         if len(table.seats) > table.seat_count:
             return t("pop.too_many_seats", lang, n=table.seat_count), None
         if not table.is_full():
             return t("pop.need_four" if table.seat_count == 4 else "pop.need_three", lang), None
-        minimum, short = await self.lacking_beans(table)
+        minimum, short = await self.lacking_beans(table, room_minimum)
         if short:
             return (self._need_beans_text(table, short, minimum, lang)[:200],
                     self._need_beans_text(table, short, minimum, table.lang))
@@ -542,10 +608,14 @@ class Lobby:
         names = join_names((views.seat_name(table.seats[i], i, lang) for i in short), lang)
         return t("pop.start_need_beans", lang, names=names, minimum=minimum)
 
-    async def lacking_beans(self, table: Table) -> tuple[int, list[int]]:
-        """The room's minimum balance to sit (RULES.md §8) and the human seats below it now
-        (lock held)."""
-        minimum = await self._minimum(table)
+    async def lacking_beans(self, table: Table, room_minimum: int | None = None
+                            ) -> tuple[int, list[int]]:
+        """The room's minimum balance to sit (RULES.md §8; ``room_minimum``: the group's
+        setting, read already) and the human seats below it now (lock held)."""
+        if room_minimum is None or table.match_options is not None:
+            minimum = await self._minimum(table)
+        else:
+            minimum = room_minimum
         humans = [(i, seat.user_id) for i, seat in table.humans() if seat.user_id is not None]
         balances = await asyncio.gather(*(self.ctx.store.balance(user) for _, user in humans))
         return minimum, [i for (i, _), balance in zip(humans, balances, strict=True)

@@ -426,6 +426,27 @@ class TableGuard(Protocol):
         ...
 
 
+class SeatClaims(Protocol):
+    """Joins answered as seated whose seat is not stored yet, shared by every worker process
+    (issue 16, :mod:`bot.workers.shared`): a Start answered on one worker counts the seats a
+    Join on another has promised (:meth:`bot.game.lobby.Lobby.start_check`)."""
+
+    async def claim_seat(self, key: str, user_id: int) -> None:
+        """A Join of ``user_id`` at lobby ``key`` is about to be answered as seated; the claim
+        lasts until :meth:`release_seat` (or runs out by itself if this process dies)."""
+        ...
+
+    async def release_seat(self, key: str, user_id: int) -> None:
+        """The Join's block ended: its seat is stored, or was refused."""
+        ...
+
+    async def lobby_seats(self, key: str, token: str) -> tuple[list[int | None], set[int]] | None:
+        """The stored lobby ``key`` with token ``token``: its seats' user ids (``None``: a bot)
+        and the users with a claim on a seat there; ``None`` when the stored table is not that
+        lobby (gone, or dealing)."""
+        ...
+
+
 class _GuardedLock:
     """The table's ``asyncio.Lock`` and then its :class:`TableGuard`, as one context."""
 

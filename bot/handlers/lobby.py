@@ -34,13 +34,16 @@ async def on_lobby_button(update: Update, context: Context) -> None:
     seated under the lock and welcomed once the lock is free
     (:meth:`~bot.game.lobby.Lobby.welcome`: a player the bot cannot write to privately is
     unseated again and told in the group); a seat gone meanwhile (another worker seated the
-    last player) is told in the group too. A Start by the opener is answered as starting when
-    the lobby's copy and the store say it may (:meth:`~bot.game.lobby.Lobby.start_check`); a
-    refusal found only under the lock (changed meanwhile) is then told in the group, and
-    while a welcome is still on its way the deal waits for it
-    (:meth:`~bot.game.lobby.Lobby.await_welcomes`), so nobody whose hand cannot reach them is
-    dealt in. A Start that may not start is answered under the lock (a Join answered as seated
-    on another worker may be storing its seat). Anything else is answered under the lock.
+    last player) is told in the group too. A Start by the opener is answered by what the
+    lobby's copy and the store say (:meth:`~bot.game.lobby.Lobby.start_check`; a seat that a
+    Join answered as seated, on any worker, has not stored yet counts as taken), never behind
+    the lock (whose holder may wait seconds for the token's budget). A Start answered as
+    starting deals once the seats promised are taken
+    (:meth:`~bot.game.lobby.Lobby.await_seats`) and the welcomes on their way told, so nobody
+    whose hand cannot reach them is dealt in; a refusal found only under the lock (changed
+    meanwhile, a promised seat refused) is then told in the group. A Start refused before the
+    lock still takes changed terms under it (and tells the group whose beans are short).
+    Anything else is answered under the lock.
     """
     app = context.application
     query = update.callback_query
@@ -59,8 +62,7 @@ async def on_lobby_button(update: Update, context: Context) -> None:
                 claimed.append(table.key)
         elif data.payload == "start" and user.id == table.opener_id:
             popup, _ = await lobby.start_check(table, lang)
-            if popup is None:  # a refusal is decided under the lock: a Join answered as
-                decided = (t("lobby.starting", lang), False)  # seated may be on its way
+            decided = (popup or t("lobby.starting", lang), popup is not None)
         if decided is not None:
             told.append(decided[0] if not decided[1] else None)
         return decided
@@ -72,11 +74,11 @@ async def on_lobby_button(update: Update, context: Context) -> None:
             welcome, start_later = await _locked(app, query, press, told)
     finally:
         for key in claimed:
-            lobby.joined(user.id, key)
+            await lobby.joined(user.id, key)
     if welcome is not None:
         await lobby.welcome(*welcome, user.id)
     if start_later is not None:
-        await lobby.await_welcomes(*start_later)
+        await lobby.await_seats(*start_later)
         async with tables(app).lock(start_later[0]):
             current = tables(app).by_token(start_later[1])
             if current is not None and current.phase == LOBBY:
@@ -116,7 +118,12 @@ async def _locked(app: App, query: CallbackQuery, press: Press, told: list[str |
             await answer(query, t("pop.bot_added", lang))
             await lobby.refresh(table)
     elif data.payload == "start":
-        if not await may_manage(app, table, user.id):
+        if told and told[0] is None:  # refused before the lock: changed terms are taken now
+            _, notice = await lobby.start_refusal(table, lang)
+            lobby.shown_config.pop(table.key, None)
+            if notice is not None:
+                await say(app, table, notice)
+        elif not await may_manage(app, table, user.id):
             await answer(query, t("pop.only_opener", lang), alert=True)
         elif not await _start(app, query, table, table.lang if told else lang,
                               answered=bool(told)):
@@ -133,11 +140,16 @@ async def _start(app: App, query: CallbackQuery, table: Table, lang: str, *,
                  answered: bool = False, waited: bool = False) -> bool:
     """Start the lobby's deal, or refuse (lock held): the pop-up in ``lang``; for a Start
     ``answered`` already (as starting, before the lock), a refusal is told to the group
-    instead (``lang``: the group's). ``False`` when the deal must wait for a welcome on its
-    way (:meth:`bot.game.lobby.Lobby.welcomes_pending`; the press answered as starting): the
-    caller calls this again, ``waited``, once the lock is free and the welcomes came."""
+    instead (``lang``: the group's). ``False`` when the deal must wait for a seat a Join
+    answered as seated has not taken yet (:meth:`bot.game.lobby.Lobby.seats_pending`) or a
+    welcome on its way (:meth:`bot.game.lobby.Lobby.welcomes_pending`; the press answered as
+    starting): the caller calls this again, ``waited``, once the lock is free and the seats
+    and the welcomes came (:meth:`bot.game.lobby.Lobby.await_seats`)."""
     lobby = game(app).lobby
     popup, notice = await lobby.start_refusal(table, lang)
+    if popup is not None and not waited and await lobby.seats_pending(table):
+        await answer(query, t("lobby.starting", lang))  # dropped when answered before the lock
+        return False
     if popup is not None:
         if answered:
             await say(app, table, notice or popup)
@@ -146,9 +158,10 @@ async def _start(app: App, query: CallbackQuery, table: Table, lang: str, *,
         if notice is not None:
             await say(app, table, notice)  # in the background
         return True
-    await answer(query, t("lobby.starting", lang))  # dropped when answered before the lock
-    if not waited and lobby.welcomes_pending(table):
-        return False
+    if not waited:  # a Start that waited was answered before it did: a press is answered once
+        await answer(query, t("lobby.starting", lang))  # dropped when answered before the lock
+        if lobby.welcomes_pending(table):
+            return False
     if table.match_options is not None:
         refused = await game(app).matches.start(table)
         if refused is not None:

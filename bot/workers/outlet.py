@@ -26,7 +26,9 @@ from bot.outlet.telegram import TelegramOutlet
 from bot.workers.shared import SharedDb
 from bot.workers.timers import DbTimers
 
-#: Seconds one edit of a group message may hold its claim (an edit waiting for a 429 takes long).
+#: Seconds one edit of a group message may hold its claim (an edit waiting for a 429 takes long);
+#: the worker's heartbeat keeps it to one ``WORKER_LEASE`` ahead while it lives
+#: (:meth:`SharedDb.renew`), so a dead worker's claim frees the message one lease later.
 CLAIM_SECONDS = 30.0
 #: Seconds a job waits for another worker's claim on the same message before it gives up (that
 #: worker draws the newer state).

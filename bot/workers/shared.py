@@ -20,7 +20,8 @@ a small asyncpg pool next to the store's.
   bot's overall slots count a request from its start until a second after its answer (while it
   is in flight its slot's time lies ahead), so requests delayed on the way cannot bunch up.
 - **Leases** are named claims that run out by themselves (a table's group message is edited by
-  one worker at a time).
+  one worker at a time; a Join answered as seated promises its seat to every worker's Start
+  until the seat is stored).
 """
 
 from __future__ import annotations
@@ -43,11 +44,18 @@ LOCK_RETRY = (0.002, 0.02)
 INBOX_DAYS = 1.0
 #: Seconds between two looks at a window whose oldest counted request is still in flight.
 IN_FLIGHT_POLL = 0.02
+#: Seconds a Join answered as seated claims its seat (:meth:`SharedDb.claim_seat`) at most: its
+#: block drops the claim once the seat is stored or refused; a dead worker's runs out.
+SEAT_CLAIM_SECONDS = 60.0
 
 
 def now_ms() -> int:
     """The current UTC time in milliseconds."""
     return int(time.time() * 1000)
+
+
+def _seat_prefix(key: str) -> str:
+    return f"seat:{key}:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +219,11 @@ class SharedDb:
 
     async def renew(self, lease: float, watchdogs: Iterable[str] = (),
                     watch: float = 0.0) -> None:
-        """Extend every lease this worker holds (updates in progress, timers firing) by
-        ``lease`` seconds from now: a live worker keeps what it is working on. The timers
+        """Extend every lease this worker holds (updates in progress, timers firing, the named
+        leases it has not let go: a group message it is editing, a seat promised) to ``lease``
+        seconds from now: a live worker keeps what it is working on, and a dead one's claims
+        run out one lease after its last renewal (a named lease taken for longer is cut to
+        that: a dead worker's claim on a group's message froze it for 30 s). The timers
         ``watchdogs`` (this worker's watchdogs of the blocks still running) are put ``watch``
         seconds ahead, each as a new schedule (a claim on the old one cannot finish it), in the
         same statement whatever their number (one write per watchdog, in turn, took longer
@@ -226,6 +237,9 @@ class SharedDb:
                 self.worker, until)
             await conn.execute(
                 "UPDATE timers SET claimed_until = $2 WHERE claimed_by = $1", self.worker, until)
+            await conn.execute(
+                "UPDATE leases SET until_ms = $2 WHERE worker = $1 AND until_ms > $3",
+                self.worker, until, now)
             keys = list(watchdogs)
             if keys:
                 await conn.execute(
@@ -296,6 +310,34 @@ class SharedDb:
                 " WHERE leases.until_ms <= $4 OR leases.worker = excluded.worker",
                 name, self.worker, now + int(seconds * 1000), now)
         return status.endswith(" 1")
+
+    # --- Seats promised ------------------------------------------------------------------------
+
+    async def claim_seat(self, key: str, user_id: int) -> None:
+        """A Join of ``user_id`` at lobby ``key`` is answered as seated here (the
+        :class:`~bot.game.table.SeatClaims` of the workers): a lease ``seat:<key>:<user>@<this
+        worker>`` for :data:`SEAT_CLAIM_SECONDS`, dropped by :meth:`release_seat`."""
+        await self.take_lease(f"{_seat_prefix(key)}{user_id}@{self.worker}", SEAT_CLAIM_SECONDS)
+
+    async def release_seat(self, key: str, user_id: int) -> None:
+        """The Join's block ended: this worker's claim goes."""
+        await self.drop_lease(f"{_seat_prefix(key)}{user_id}@{self.worker}")
+
+    async def lobby_seats(self, key: str, token: str) -> tuple[list[int | None], set[int]] | None:
+        """The stored lobby ``key`` with ``token``: its seats' user ids (``None``: a bot) and
+        the users any worker's claim (:meth:`claim_seat`, not run out) promises a seat there,
+        in one query; ``None`` when the stored table is not that lobby."""
+        prefix = _seat_prefix(key)
+        async with self.pool.acquire() as conn:
+            row = await conn.fetchrow(
+                "SELECT (SELECT data FROM tables WHERE table_key = $1) AS data,"
+                " ARRAY(SELECT name FROM leases WHERE left(name, length($2)) = $2"
+                " AND until_ms > $3) AS claims", key, prefix, now_ms())
+        data = json.loads(row["data"]) if row is not None and row["data"] is not None else None
+        if data is None or data.get("token") != token or data.get("phase") != "lobby":
+            return None
+        seats = [seat.get("user_id") for seat in data.get("seats", [])]
+        return seats, {int(name[len(prefix):].split("@", 1)[0]) for name in row["claims"]}
 
     async def drop_lease(self, name: str) -> None:
         """Give up this worker's claim on ``name``."""

@@ -8,9 +8,11 @@ then serves the webhook.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import socket
+from collections.abc import Awaitable
 from dataclasses import dataclass
 
 from telegram import Update
@@ -88,6 +90,7 @@ async def start_worker(application: App) -> Worker:
                           is_current)
     game = Game(data.store, settings, outlet, bot_username=application.bot.username)
 
+    game.ctx.seat_claims = shared
     guard = StoreGuard(shared, game.tables, save=data.store.save_table)
     guard_box.append(guard)
     game.tables.guard = guard
@@ -150,15 +153,18 @@ async def bring_up_to_date(worker: Worker, update: Update) -> None:
         here = table_key(message.chat.id, thread)
     known = worker.guard.tables.by_token(data.token)
     key = known.key if known is not None else await worker.shared.key_of_token(data.token)
+    steps: list[Awaitable[None]] = []  # at once: each is a round trip before the answer
     if key is None and here is not None:
         async with worker.guard.tables.lock(here):
             pass  # held by whoever stores it: then it is up to date here
     elif key is not None:
-        await worker.guard.presync(key)
+        steps.append(worker.guard.presync(key))
     if here is not None and here != key:
-        await worker.guard.presync(here)
+        steps.append(worker.guard.presync(here))
     if data.kind not in ONE_TABLE_KINDS:
-        await worker.guard.sync_for(user_id, message.chat.id if message is not None else None)
+        steps.append(worker.guard.sync_for(user_id,
+                                           message.chat.id if message is not None else None))
+    await asyncio.gather(*steps)
 
 
 async def sweep(worker: Worker) -> None:

@@ -1,14 +1,18 @@
-"""Two webhook workers on one PostgreSQL: a Join answered first whose private chat turns out to be
-closed (issue 16). The Join goes to one worker, the Start pressed right after it to the other,
-which sees the seat's welcome still on its way in the store and deals only once that welcome
-told (or finds the seat given up already and refuses): nobody is dealt in whose hand cannot
-reach them, and the group is told why the seat is free."""
+"""Two webhook workers on one PostgreSQL (issue 16): a Join answered first whose private chat
+turns out to be closed, and a Start answered while the table's lock is held. The Join goes to
+one worker, the Start pressed right after it to the other, which sees the seat's welcome still
+on its way in the store and deals only once that welcome told (or finds the seat given up
+already and refuses): nobody is dealt in whose hand cannot reach them, and the group is told
+why the seat is free."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
+import asyncpg
+
+from bot.game.table import table_key
 from bot.i18n import t
 from bot.store import open_store
 from tests.bot.flow_helpers import HAND_PREFIX, LANG, call_text
@@ -84,8 +88,69 @@ async def test_a_joiner_two_workers_cannot_reach_is_unseated_before_the_deal(
         for user in (ann, bob, dan):
             await fake_api.wait_for(lambda user=user: hands(fake_api, user), TIMEOUT)
         assert [c.status for c in fake_api.calls_to("sendMessage", chat_id=kim.id)] == [403]
+        assert all(len(fake_api.calls_to("answerCallbackQuery", callback_query_id=query)) == 1
+                   for query in (joined, kim_joins, start))  # each press answered once
         assert all(worker.problems() == [] for worker in workers)
     finally:
+        for worker in workers:
+            await worker.stop()
+        await postgres_server.drop_database(url)
+
+
+async def test_a_start_is_answered_while_the_tables_lock_is_held_counting_a_promised_seat(
+    fake_api: FakeBotApi, postgres_server: PostgresServer, tmp_path: Path
+):
+    """A Start pressed right after a Join that was answered as seated, while the Join's block
+    waits for the table's lock (held here, as a step waiting for the token's budget holds it):
+    the Start is answered at once, as starting (Kim's seat is promised: not "Three seats must
+    be filled"), and the deal deals Ann, Bob and Kim once the lock is free. Before, a Start that
+    the worker's copy did not show as startable was decided under the lock: no answer while it
+    was held."""
+    url = await postgres_server.create_database()
+    workers = [WorkerProcess(fake_api.token, fake_api.base_url, url, tmp_path, f"w{i}",
+                             {"TABLE_EDIT_INTERVAL": "0", "GROUP_RATE_LIMIT": "1000"})
+               for i in range(2)]
+    holder = await asyncpg.connect(url)
+    try:
+        for worker in workers:
+            await worker.start()
+        await asyncio.gather(*(worker.ready() for worker in workers))
+        await fake_api.deliver_webhooks([w.url for w in workers], SECRET)
+        group = fake_api.new_group("Held lock")
+        store = await open_store(url)
+        await store.update_group_settings(group.id, pictures=False)
+        await store.close()
+        ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
+        for user in (ann, bob, kim):
+            fake_api.open_private_chat(user)
+        since = len(fake_api.calls)
+        fake_api.send_text(ann, group, "/newgame")
+        call = await fake_api.wait_for("sendMessage", TIMEOUT, since=since, chat_id=group)
+        lobby = fake_api.message(group, call.result["message_id"])
+        joined = fake_api.press(bob, lobby, payloads(lobby)["join"])
+        assert (await fake_api.wait_answer(joined, TIMEOUT)).params["text"] == t("pop.joined",
+                                                                                LANG)
+        await fake_api.wait_for(lambda: "2. Bob" in lobby.text, TIMEOUT)
+
+        await holder.execute("SELECT pg_advisory_lock(hashtextextended($1, 0))",
+                             f"table:{table_key(group.id)}")
+        kim_joins = fake_api.press(kim, lobby, payloads(lobby)["join"])
+        assert (await fake_api.wait_answer(kim_joins, TIMEOUT)).params["text"] == t(
+            "pop.joined", LANG)
+        start = fake_api.press(ann, lobby, payloads(lobby)["start"])
+        started = await fake_api.wait_answer(start, TIMEOUT)  # the lock still held
+        assert started.params["text"] == t("lobby.starting", LANG)
+        assert hands(fake_api, ann) == []
+        await holder.execute("SELECT pg_advisory_unlock_all()")
+
+        for user in (ann, bob, kim):
+            await fake_api.wait_for(lambda user=user: hands(fake_api, user), TIMEOUT)
+        said = [call_text(c) for c in fake_api.calls_to("sendMessage", chat_id=group.id)]
+        assert t("pop.need_three", LANG) not in said
+        assert len(fake_api.calls_to("answerCallbackQuery", callback_query_id=start)) == 1
+        assert all(worker.problems() == [] for worker in workers)
+    finally:
+        await holder.close()
         for worker in workers:
             await worker.stop()
         await postgres_server.drop_database(url)

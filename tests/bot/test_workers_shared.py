@@ -315,3 +315,37 @@ async def test_an_update_reads_the_marks_of_its_users_and_its_chats_tables_alone
         await shared.close()
         await store.close()
         await postgres_server.drop_database(url)
+
+
+async def test_a_workers_heartbeat_keeps_its_named_leases_one_lease_ahead(
+        postgres_server: PostgresServer):
+    """A group message's claim (30 s) and a seat a Join promised are renewed with the worker's
+    other leases, to one lease ahead: a worker that dies holding them frees them one lease
+    after its last heartbeat (before, a dead worker's claim froze the group's table message for
+    up to 30 s). Another worker's leases and a lease let go are not touched."""
+    url = await postgres_server.create_database()
+    store = await open_store(url)
+    one, two = await SharedDb.open(url, "one"), await SharedDb.open(url, "two")
+    try:
+        assert await one.take_lease("audience:t", 30.0)
+        assert await two.take_lease("audience:u", 30.0)
+        await one.claim_seat("-1:0", 7)
+        await one.claim_seat("-1:0", 8)
+        await one.release_seat("-1:0", 8)
+        await store.save_table("-1:0", {"token": "abcdEFGH", "phase": "lobby",
+                                        "seats": [{"user_id": 5}, {"user_id": None}]})
+        assert await two.lobby_seats("-1:0", "abcdEFGH") == ([5, None], {7})
+        assert await two.lobby_seats("-1:0", "otherTOK") is None
+        before = now_ms()
+        await one.renew(2.0)
+        async with one.pool.acquire() as conn:
+            until = dict(await conn.fetch("SELECT name, until_ms FROM leases"))
+        assert set(until) == {"audience:t", "audience:u", "seat:-1:0:7@one"}
+        assert before + 2000 <= until["audience:t"] <= now_ms() + 2000
+        assert before + 2000 <= until["seat:-1:0:7@one"] <= now_ms() + 2000
+        assert until["audience:u"] > now_ms() + 25_000  # another worker's
+    finally:
+        await one.close()
+        await two.close()
+        await store.close()
+        await postgres_server.drop_database(url)

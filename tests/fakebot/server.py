@@ -6,11 +6,10 @@ See the package docstring (`tests/fakebot/__init__.py`) for the API tests use.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -43,6 +42,11 @@ Handler = Callable[[dict[str, Any], dict[str, "Upload"]], Awaitable[Any]]
 
 DEFAULT_TOKEN = "123456789:AAH-fake-token-for-the-tests-only_01"
 BOT_USERNAME = "ddz_test_bot"
+#: Seconds between two looks of a waiter at what it waits for when nothing woke it.
+POLL = 0.05
+#: The same for a waiter woken by the changes of its own chats (``wait_for(chats=...)``) or
+#: by its answer (``wait_answer``): those changes wake it, the look is a safety net.
+WATCH_POLL = 1.0
 
 
 @dataclass
@@ -90,6 +94,11 @@ class FakeBotApi:
         self._failures: list[_Failure] = []
         self._mark = 0
         self._changed = asyncio.Event()
+        #: Waiters (:meth:`wait_for` with ``chats``, :meth:`wait_answer`) by what wakes them: a
+        #: chat id, or ``("answer", query id)``.
+        self._watchers: dict[object, set[asyncio.Event]] = {}
+        #: The first answerCallbackQuery call of each callback query, by query id.
+        self._answers: dict[str, Call] = {}
         self._closing = False
         self._runner: web.AppRunner | None = None
         self.webhooks: WebhookDelivery | None = None
@@ -432,6 +441,7 @@ class FakeBotApi:
         since: int | None = None,
         where: Callable[[Call], bool] | None = None,
         ok: bool | None = True,
+        chats: Iterable[ChatLike] | None = None,
         **params: Any,
     ) -> Call | T:
         """Wait until the bot makes a matching call, or until a predicate holds.
@@ -441,12 +451,20 @@ class FakeBotApi:
         parameters equal `params` (chat_id may be given as a Chat or User), for which `where`
         is true, and whose success is `ok` (None: any status). With a callable: polls it after
         every call and returns its first truthy value. Raises TimeoutError listing recent calls.
+
+        ``chats``: the predicate reads only these chats' messages, so it is polled only after
+        calls into them (and every :data:`WATCH_POLL` seconds): hundreds of waiters (the
+        benchmarks' players) then cost nothing while other chats change.
         """
         start = self._mark if since is None else since
+        scanned = start  # calls are only appended: each is looked at once
         deadline = time.monotonic() + timeout
+        keys: list[object] | None = None if chats is None else [
+            self.chat(chat).id for chat in chats]
         while True:
             if isinstance(what, str):
-                for call in self.calls[start:]:
+                calls = self.calls
+                for call in calls[scanned:]:
                     if (
                         call.method == what
                         and (ok is None or call.ok == ok)
@@ -454,6 +472,7 @@ class FakeBotApi:
                         and (where is None or where(call))
                     ):
                         return call
+                scanned = len(calls)
             else:
                 value = what()
                 if value:
@@ -465,14 +484,19 @@ class FakeBotApi:
                     f"timed out after {timeout} s waiting for {getattr(what, '__name__', what)}"
                     f" {params or ''}; calls since #{start}: {recent[-20:]}"
                 )
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), min(remaining, 0.05))
+            await self._changes(keys, min(remaining, POLL if keys is None else WATCH_POLL))
 
     async def wait_answer(self, query_id: str, timeout: float = 5.0) -> Call:
-        """Wait for the bot's answerCallbackQuery to the press `query_id`."""
-        return await self.wait_for(
-            "answerCallbackQuery", timeout, since=0, ok=None, callback_query_id=query_id
-        )
+        """Wait for the bot's answerCallbackQuery to the press `query_id` (its first)."""
+        deadline = time.monotonic() + timeout
+        key = ("answer", query_id)
+        while (call := self._answers.get(query_id)) is None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"timed out after {timeout} s waiting for the answer to"
+                                   f" callback query {query_id}")
+            await self._changes([key], min(remaining, WATCH_POLL))
+        return call
 
     # ---------------------------------------------------------------- updates handled by the bot
 
@@ -544,12 +568,42 @@ class FakeBotApi:
             call.response = error.payload()
         call.index = len(self.calls)
         self.calls.append(call)
-        self._notify()
+        if name == "answerCallbackQuery":
+            query_id = str(params.get("callback_query_id"))
+            self._answers.setdefault(query_id, call)
+            self._notify(("answer", query_id))
+        else:
+            self._notify(_chat_id_param(params))
         return web.json_response(call.response, status=call.status)
 
-    def _notify(self) -> None:
+    def _notify(self, key: object = None) -> None:
+        """Wake every waiter without ``chats``, and those watching ``key`` (a chat id, or
+        ``("answer", query id)``)."""
         self._changed.set()
         self._changed = asyncio.Event()
+        if key is not None:
+            for event in self._watchers.pop(key, ()):
+                event.set()
+
+    async def _changes(self, keys: list[object] | None, seconds: float) -> None:
+        """Return after ``seconds``, or sooner on a change (:meth:`_notify`): any change, or
+        with ``keys`` a change of one of them."""
+        if keys is None:
+            event = self._changed
+        else:
+            event = asyncio.Event()
+            for key in keys:
+                self._watchers.setdefault(key, set()).add(event)
+        try:
+            async with asyncio.timeout(seconds):
+                await event.wait()
+        except TimeoutError:
+            pass
+        finally:
+            for key in keys or ():
+                watching = self._watchers.get(key)
+                if watching is not None:
+                    watching.discard(event)
 
     def _raise_requested_failure(self, method: str, params: dict[str, Any]) -> None:
         chat_id = _chat_id_param(params)
