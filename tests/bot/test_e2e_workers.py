@@ -85,7 +85,9 @@ async def test_two_workers_survive_a_sigkill_mid_deal(
     fake_api: FakeBotApi, postgres_server: PostgresServer, tmp_path: Path
 ):
     url = await postgres_server.create_database()
-    env = {"BID_TIMEOUT": "1", "PLAY_TIMEOUT": "1", "BOT_MOVE_DELAY": "0.05",
+    # bidding waits 5 s for the test's bidder (bid_when_asked): a seat that times out there goes
+    # on auto-play, which passes, and three such seats pass until the table closes (10 redeals)
+    env = {"BID_TIMEOUT": "5", "PLAY_TIMEOUT": "1", "BOT_MOVE_DELAY": "0.05",
            "TURN_NOTICE_DELAY": "0", "TABLE_EDIT_INTERVAL": "0", "GROUP_RATE_LIMIT": "1000"}
     workers = [WorkerProcess(fake_api.token, fake_api.base_url, url, tmp_path, f"w{i}", env)
                for i in range(2)]
