@@ -20,7 +20,7 @@ from telegram.ext import ApplicationBuilder, Defaults
 from bot import handlers
 from bot.game.service import Game
 from bot.i18n import t
-from bot.outlet.http import AiohttpRequest
+from bot.outlet.http import UNREAD, AiohttpRequest
 from bot.outlet.limiter import ChatRateLimiter
 from bot.outlet.outbox import Outbox
 from bot.outlet.telegram import TelegramOutlet
@@ -60,7 +60,8 @@ def build_application(settings: Settings) -> App:
 
     - Bot API URLs from `settings.bot_api_base_url` / `bot_api_file_url`.
     - Requests over aiohttp (:class:`bot.outlet.http.AiohttpRequest`, PTB's request
-      interface; a third of httpx's CPU per request), long polls on a connection of their own.
+      interface; a third of httpx's CPU per request), long polls on a connection of their own;
+      the answers to caption, text and keyboard edits are not parsed (`UNREAD`).
     - `ChatRateLimiter` (PTB's `AIORateLimiter` underneath): at most `OVERALL_RATE_LIMIT`
       requests per second overall and `settings.group_rate_limit` sends, edits and deletes per
       group in any sliding minute; a 429 pauses only its own chat for `retry_after` seconds and
@@ -80,7 +81,7 @@ def build_application(settings: Settings) -> App:
         .token(settings.bot_token)
         .base_url(settings.bot_api_base_url)
         .base_file_url(settings.bot_api_file_url)
-        .request(AiohttpRequest(BOT_CONNECTIONS))
+        .request(AiohttpRequest(BOT_CONNECTIONS, unread=UNREAD))
         .get_updates_request(AiohttpRequest(1))
         .context_types(CONTEXT_TYPES)
         .rate_limiter(

@@ -15,12 +15,18 @@ included). PTB still builds every request and reads every answer (errors, 429s a
   its ``timeout``, as PTB passes it) or this request's defaults, PTB's own; aiohttp has no write
   timeout, so the whole request may take their sum. An expired one raises
   :class:`telegram.error.TimedOut`, any other failure of the client
-  :class:`telegram.error.NetworkError`, as with PTB's request.
+  :class:`telegram.error.NetworkError`, as with PTB's request;
+- a successful answer to a method in ``unread`` (edits whose message the bot never looks at:
+  :data:`UNREAD`) is handed to PTB as ``true`` instead of the edited message, which PTB would
+  otherwise parse into a ``Message`` with its keyboard (a hand's caption edit carries about 20
+  buttons; about 50 such edits a deal): PTB's edit methods then return ``True``, as they do
+  for inline messages. Failures are passed on unchanged.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
@@ -34,6 +40,13 @@ log = logging.getLogger(__name__)
 CONNECT_TIMEOUT = READ_TIMEOUT = WRITE_TIMEOUT = 5.0
 POOL_TIMEOUT = 1.0
 MEDIA_WRITE_TIMEOUT = 20.0
+#: Edits whose answer (the edited message) no caller reads: PTB's ``edit_message_caption``,
+#: ``edit_message_text`` and ``edit_message_reply_markup`` return ``True`` for them
+#: (:class:`AiohttpRequest` ``unread``). Not ``editMessageMedia``: the photo's ``file_id`` in
+#: its answer is cached (:mod:`bot.photos`).
+UNREAD = frozenset({"editMessageCaption", "editMessageText", "editMessageReplyMarkup"})
+#: The Bot API's answer ``true``, as PTB reads it.
+_TRUE = b'{"ok":true,"result":true}'
 
 
 class AiohttpRequest(BaseRequest):
@@ -45,6 +58,9 @@ class AiohttpRequest(BaseRequest):
         read_timeout, write_timeout, connect_timeout, pool_timeout: seconds (``None``: no
             limit), used when PTB passes none for a request.
         media_write_timeout: ``write_timeout`` of a request that uploads files.
+        unread: Bot API methods (as named in the URL) whose successful answer is passed to
+            PTB as ``true`` without being parsed (see the module docstring; e.g.
+            :data:`UNREAD`); none by default.
     """
 
     def __init__(self, connection_pool_size: int = 256, *,
@@ -52,7 +68,8 @@ class AiohttpRequest(BaseRequest):
                  write_timeout: float | None = WRITE_TIMEOUT,
                  connect_timeout: float | None = CONNECT_TIMEOUT,
                  pool_timeout: float | None = POOL_TIMEOUT,
-                 media_write_timeout: float | None = MEDIA_WRITE_TIMEOUT) -> None:
+                 media_write_timeout: float | None = MEDIA_WRITE_TIMEOUT,
+                 unread: Collection[str] = ()) -> None:
         self.pool_size = max(1, connection_pool_size)
         self._read_timeout = read_timeout
         self._write_timeout = write_timeout
@@ -60,6 +77,7 @@ class AiohttpRequest(BaseRequest):
         self._pool_timeout = pool_timeout
         self._media_write_timeout = media_write_timeout
         self._session: aiohttp.ClientSession | None = None
+        self._unread = frozenset(unread)
 
     @property
     def read_timeout(self) -> float | None:
@@ -127,7 +145,10 @@ class AiohttpRequest(BaseRequest):
             body = form
         try:
             async with session.request(method, url, data=body, timeout=timeout) as response:
-                return response.status, await response.read()
+                payload = await response.read()
+                if 200 <= response.status <= 299 and url.rpartition("/")[2] in self._unread:
+                    return response.status, _TRUE
+                return response.status, payload
         except TimeoutError as exc:
             raise TimedOut from exc
         except aiohttp.ClientError as exc:

@@ -28,6 +28,7 @@ tidy-up never delays the table).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -82,6 +83,7 @@ class Outbox:
         self._requested: dict[str, int] = {}  # per key, requests so far
         self._done: dict[str, int] = {}  # per key, the requests the last finished job covered
         self._order = 0
+        self._changed: dict[str, asyncio.Event] = {}  # per key, set by each request
         self.skipped = 0  # requests replaced before they ran (for benchmarks)
 
     def request(self, key: str, chat_id: int, job: Job, *, urgent: bool = False,
@@ -104,6 +106,9 @@ class Outbox:
         rank = URGENT if urgent else BACKGROUND if background else AUDIENCE
         self._rank[key] = (rank, self._rank.get(key, (rank, self._order))[1])
         self._requested[key] = self._requested.get(key, 0) + 1
+        changed = self._changed.get(key)
+        if changed is not None:
+            changed.set()
         task = self._tasks.get(key)
         if task is None or task.done():
             self._tasks[key] = asyncio.get_running_loop().create_task(self._run(key))
@@ -221,17 +226,30 @@ class Outbox:
         """Wait one :meth:`pace` since the chat's last request (this outbox's or any other
         that took a slot of the chat's window), while another request of the chat waits for
         the window (it goes first), and while a more wanted job of the chat is pending
-        (:meth:`_first`); the job is prepared :data:`PREPARE_AHEAD` before its slot."""
-        prepared = False
-        while True:
-            wait = window.last_start(chat_id) + self.pace(window, chat_id) - window.now()
-            if not prepared and wait <= PREPARE_AHEAD:
-                prepared = True
-                await self._prepare(key)
-                continue
-            if wait <= 0 and not window.waiting(chat_id) and self._first(key, chat_id):
-                return
-            await asyncio.sleep(max(wait - (0.0 if prepared else PREPARE_AHEAD), 0.01))
+        (:meth:`_first`); the job is prepared :data:`PREPARE_AHEAD` before its slot, and
+        again at once for each newer request that comes after that (the state it was
+        prepared for changed: its picture is then drawn before the slot comes, not when the
+        slot has come, which would hold the request up by a render)."""
+        prepared = -1  # the request count the job was last prepared for
+        changed = self._changed.setdefault(key, asyncio.Event())
+        try:
+            while True:
+                wait = window.last_start(chat_id) + self.pace(window, chat_id) - window.now()
+                requested = self._requested.get(key, 0)
+                if wait <= PREPARE_AHEAD and prepared != requested:
+                    prepared = requested
+                    await self._prepare(key)
+                    continue
+                if wait <= 0 and not window.waiting(chat_id) and self._first(key, chat_id):
+                    return
+                if prepared < 0:
+                    await asyncio.sleep(max(wait - PREPARE_AHEAD, 0.01))
+                    continue
+                changed.clear()  # once prepared, a newer request wakes it to prepare that
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), max(wait, 0.01))
+        finally:
+            self._changed.pop(key, None)
 
     async def _prepare(self, key: str) -> None:
         """Call the pending job's ``prepare()``, if it has one (failures are logged)."""
@@ -259,3 +277,4 @@ class Outbox:
             task.cancel()
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
         self._tasks.clear()
+

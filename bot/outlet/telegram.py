@@ -146,18 +146,19 @@ class TelegramOutlet:
                 await sent(message.message_id)
             return True
 
+        posted = _Posted(job, drawing)
         # new messages in a chat appear in the order they were asked for (a match's last
         # result before its final standings), however long each picture takes to draw
         previous = self._last_post.get(chat_id)
         self._last_post[chat_id] = key
         if previous is None or previous == key or not self.outbox.pending(previous):
-            self.outbox.request(key, chat_id, job, urgent=True)
+            self.outbox.request(key, chat_id, posted, urgent=True)
             return
 
         async def after_previous() -> None:
             try:
                 await self.outbox.settled(previous)
-                self.outbox.request(key, chat_id, job, urgent=True)
+                self.outbox.request(key, chat_id, posted, urgent=True)
             finally:
                 self._chained_keys.discard(key)
 
@@ -216,3 +217,20 @@ class TelegramOutlet:
     def cancel(self, kind: str, key: str) -> None:
         for job in self.job_queue.get_jobs_by_name(job_name(kind, key)):
             job.schedule_removal()
+
+
+class _Posted:
+    """The outbox's job for a new message (:meth:`TelegramOutlet.post`), with ``prepare()``:
+    its picture is drawn before the chat's slot comes (the outbox calls it), so that the
+    send goes when the slot comes, not a render later (a deal's result, issue 9)."""
+
+    def __init__(self, job: OutboxJob, drawing: Drawing) -> None:
+        self._job = job
+        self._drawing = drawing
+
+    async def __call__(self) -> bool:
+        return await self._job()
+
+    async def prepare(self) -> None:
+        if self._drawing.render is not None:
+            await send.picture_of(self._drawing)

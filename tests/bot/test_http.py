@@ -14,7 +14,7 @@ from PIL import Image
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest, NetworkError, TimedOut
 
-from bot.outlet.http import AiohttpRequest
+from bot.outlet.http import UNREAD, AiohttpRequest
 from tests.fakebot import FakeBotApi
 
 
@@ -55,6 +55,32 @@ async def test_telegram_errors_reach_ptb_as_its_own(bot: Bot, fake_api: FakeBotA
     fake_api.open_private_chat(user)
     with pytest.raises(BadRequest):
         await bot.edit_message_text("nothing here", user.id, 999_999)
+
+
+async def test_unread_edits_answer_true_and_fail_as_before(fake_api: FakeBotApi) -> None:
+    """Edits named ``unread`` are done as usual; PTB gets ``true`` instead of the message, and
+    Telegram's refusals still reach it as errors. Other methods' answers are parsed."""
+    bot = Bot(fake_api.token, base_url=fake_api.base_url,
+              request=AiohttpRequest(unread=UNREAD), get_updates_request=AiohttpRequest(1))
+    await bot.initialize()
+    try:
+        user = fake_api.new_user("Cy")
+        fake_api.open_private_chat(user)
+        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Pass", callback_data="p")]])
+        sent = await bot.send_message(user.id, "first", reply_markup=keyboard)
+        assert sent.text == "first"  # a send's answer is read
+        assert await bot.edit_message_text("second", user.id, sent.message_id,
+                                           reply_markup=keyboard) is True
+        assert await bot.edit_message_reply_markup(user.id, sent.message_id) is True
+        shown = fake_api.message(user.id, sent.message_id)
+        assert shown.content == "second" and shown.buttons == []
+        photo = await bot.send_photo(user.id, png(), caption="a", filename="hand.png")
+        assert await bot.edit_message_caption(user.id, photo.message_id, caption="b") is True
+        assert fake_api.message(user.id, photo.message_id).content == "b"
+        with pytest.raises(BadRequest):
+            await bot.edit_message_text("nothing here", user.id, 999_999)
+    finally:
+        await bot.shutdown()
 
 
 async def test_a_server_that_is_down_is_a_network_error() -> None:

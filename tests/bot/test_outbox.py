@@ -417,6 +417,37 @@ async def test_a_jobs_picture_is_prepared_ahead_so_its_request_goes_when_the_slo
     assert first + 0.5 - 0.01 <= events[3][1] < first + 0.5 + 0.06  # sent when it came
 
 
+async def test_a_newer_request_after_the_job_was_prepared_is_prepared_before_the_slot():
+    """The state changes after the job's picture was drawn ahead of its slot: the newer state
+    is drawn at once, so the slot's request does not wait for a render."""
+    window = SlidingWindow(2, 1.0)  # pace 0.5 s
+    outbox = Outbox(window)
+    state = ["turn 1"]
+    events: list[tuple[str, str, float]] = []
+
+    class Job:
+        async def __call__(self) -> bool:
+            events.append(("run", state[0], time.monotonic()))
+            return True
+
+        async def prepare(self) -> None:
+            events.append(("prepare", state[0], time.monotonic()))
+
+    outbox.request("t", -11, Job())
+    await outbox.idle()
+    first = window.last_start(-11)
+    outbox.request("t", -11, Job())
+    await asyncio.sleep(first + 0.5 - 0.1 - time.monotonic())  # prepared 0.2 s ahead already
+    state[0] = "turn 2"
+    outbox.request("t", -11, Job())
+    await outbox.idle()
+    assert [(name, drawn) for name, drawn, _ in events] == [
+        ("prepare", "turn 1"), ("run", "turn 1"), ("prepare", "turn 1"), ("prepare", "turn 2"),
+        ("run", "turn 2")]
+    assert events[3][2] < first + 0.5 - 0.05  # the newer state drawn at once, before the slot
+    assert first + 0.5 - 0.01 <= events[4][2] < first + 0.5 + 0.06  # sent when the slot came
+
+
 async def test_a_request_that_waited_long_overtakes_fresher_more_wanted_ones(monkeypatch):
     """Ranks age (limiter.AGING): under a token that never catches up a watcher's edit still
     goes, and nothing drawn under a table's lock waits for ever."""
