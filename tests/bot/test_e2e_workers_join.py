@@ -18,7 +18,7 @@ from bot.store import open_store
 from tests.bot.flow_helpers import HAND_PREFIX, LANG, call_text
 from tests.bot.workers_helpers import SECRET, WorkerProcess, payloads
 from tests.databases import PostgresServer
-from tests.fakebot import Call, FakeBotApi, User
+from tests.fakebot import Call, Chat, FakeBotApi, FakeMessage, User
 
 TIMEOUT = 60.0
 
@@ -26,6 +26,27 @@ TIMEOUT = 60.0
 def hands(api: FakeBotApi, user: User) -> list[Call]:
     return [c for c in api.calls if c.ok and c.method in ("sendMessage", "sendPhoto")
             and c.params.get("chat_id") == user.id and call_text(c).startswith(HAND_PREFIX)]
+
+
+async def lobby_with_bob(api: FakeBotApi, url: str, title: str, ann: User, bob: User,
+                         *started: User) -> tuple[Chat, FakeMessage, str]:
+    """A new group ``title`` (text tables) whose lobby Ann opened and Bob joined; Ann, Bob and
+    ``started`` have opened their private chats with the bot. Returns the group, the lobby and
+    Bob's Join (its callback query id)."""
+    group = api.new_group(title)
+    store = await open_store(url)
+    await store.update_group_settings(group.id, pictures=False)
+    await store.close()
+    for user in (ann, bob, *started):
+        api.open_private_chat(user)
+    since = len(api.calls)
+    api.send_text(ann, group, "/newgame")
+    call = await api.wait_for("sendMessage", TIMEOUT, since=since, chat_id=group)
+    lobby = api.message(group, call.result["message_id"])
+    joined = api.press(bob, lobby, payloads(lobby)["join"])
+    assert (await api.wait_answer(joined, TIMEOUT)).params["text"] == t("pop.joined", LANG)
+    await api.wait_for(lambda: "2. Bob" in lobby.text, TIMEOUT)
+    return group, lobby, joined
 
 
 async def test_a_joiner_two_workers_cannot_reach_is_unseated_before_the_deal(
@@ -40,21 +61,9 @@ async def test_a_joiner_two_workers_cannot_reach_is_unseated_before_the_deal(
             await worker.start()
         await asyncio.gather(*(worker.ready() for worker in workers))
         delivery = await fake_api.deliver_webhooks([w.url for w in workers], SECRET)
-        group = fake_api.new_group("Two doors")
-        store = await open_store(url)
-        await store.update_group_settings(group.id, pictures=False)
-        await store.close()
         ann, bob, kim, dan = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim", "Dan"))
-        for user in (ann, bob, dan):
-            fake_api.open_private_chat(user)  # Kim never started the bot
-        since = len(fake_api.calls)
-        fake_api.send_text(ann, group, "/newgame")
-        call = await fake_api.wait_for("sendMessage", TIMEOUT, since=since, chat_id=group)
-        lobby = fake_api.message(group, call.result["message_id"])
-        joined = fake_api.press(bob, lobby, payloads(lobby)["join"])
-        assert (await fake_api.wait_answer(joined, TIMEOUT)).params["text"] == t("pop.joined",
-                                                                                LANG)
-        await fake_api.wait_for(lambda: "2. Bob" in lobby.text, TIMEOUT)
+        # Kim never started the bot
+        group, lobby, joined = await lobby_with_bob(fake_api, url, "Two doors", ann, bob, dan)
 
         kim_joins = fake_api.press(kim, lobby, payloads(lobby)["join"])
         answer = await fake_api.wait_answer(kim_joins, TIMEOUT)
@@ -116,21 +125,8 @@ async def test_a_start_is_answered_while_the_tables_lock_is_held_counting_a_prom
             await worker.start()
         await asyncio.gather(*(worker.ready() for worker in workers))
         await fake_api.deliver_webhooks([w.url for w in workers], SECRET)
-        group = fake_api.new_group("Held lock")
-        store = await open_store(url)
-        await store.update_group_settings(group.id, pictures=False)
-        await store.close()
         ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
-        for user in (ann, bob, kim):
-            fake_api.open_private_chat(user)
-        since = len(fake_api.calls)
-        fake_api.send_text(ann, group, "/newgame")
-        call = await fake_api.wait_for("sendMessage", TIMEOUT, since=since, chat_id=group)
-        lobby = fake_api.message(group, call.result["message_id"])
-        joined = fake_api.press(bob, lobby, payloads(lobby)["join"])
-        assert (await fake_api.wait_answer(joined, TIMEOUT)).params["text"] == t("pop.joined",
-                                                                                LANG)
-        await fake_api.wait_for(lambda: "2. Bob" in lobby.text, TIMEOUT)
+        group, lobby, _ = await lobby_with_bob(fake_api, url, "Held lock", ann, bob, kim)
 
         await holder.execute("SELECT pg_advisory_lock(hashtextextended($1, 0))",
                              f"table:{table_key(group.id)}")
