@@ -257,24 +257,33 @@ class Lobby:
         refusal = self._claim_refusal(table, person.user_id, lang)
         if refusal is not None:
             return refusal
+        # claimed before the first await: a Start or another Join handled while the player's
+        # beans are read counts this seat (a Start in the same batch of updates was answered
+        # "Three seats must be filled" after this Join's "You are seated")
+        self._joining[person.user_id] = table.key
         shared = self.ctx.seat_claims
-        reads = asyncio.gather(self.ctx.store.get_player(person.user_id), self._minimum(table))
-        if shared is None:
-            known, minimum = await reads
-        else:
-            (known, minimum), _ = await asyncio.gather(
-                reads, shared.claim_seat(table.key, person.user_id))
+        try:
+            reads = asyncio.gather(self.ctx.store.get_player(person.user_id),
+                                   self._minimum(table))
+            if shared is None:
+                known, minimum = await reads
+            else:
+                (known, minimum), _ = await asyncio.gather(
+                    reads, shared.claim_seat(table.key, person.user_id))
+        except BaseException:
+            await self.joined(person.user_id, table.key)
+            raise
         # a new player is created by the seat (:meth:`seat`) with the starting beans, RULES.md
         # §8 (creating them here cost the answer a write transaction)
         balance = known.balance if known is not None else self.ctx.store.economy.start_balance
         if balance < minimum:
             refusal = t("pop.need_beans", lang, minimum=minimum, balance=balance)
-        if refusal is None:  # the same checks again: another Join may have claimed meanwhile
+        else:  # the same checks again, without this claim: a bot may have taken the seat
+            self._joining.pop(person.user_id, None)
             refusal = self._claim_refusal(table, person.user_id, lang)
-        if refusal is None:
             self._joining[person.user_id] = table.key
-        elif shared is not None and self._joining.get(person.user_id) != table.key:
-            await shared.release_seat(table.key, person.user_id)
+        if refusal is not None:
+            await self.joined(person.user_id, table.key)
         return refusal
 
     def _claim_refusal(self, table: Table, user_id: int, lang: str) -> str | None:

@@ -178,6 +178,50 @@ async def test_two_joins_for_the_last_seat_at_once_seat_one_and_refuse_the_other
     assert not any("not seated" in text for text in notes)
 
 
+async def test_a_start_in_the_same_batch_as_the_third_join_counts_its_seat_and_deals(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """The third Join and the opener's Start reach the bot in one batch of updates: the Join is
+    answered as seated, so the Start counts its seat (it is claimed before the Join reads the
+    player's beans), is answered as starting and deals all three. Before, a Start decided while
+    the Join read the beans was answered "Three seats must be filled" after "You are seated"."""
+    group = fake_api.new_group("One batch")
+    ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
+    players = Players(fake_api, group, [ann, bob, kim])
+    lobby = await players.open_table(ann, [bob])
+    join = fake_api.click(kim, lobby, t("btn.join", LANG))
+    start = fake_api.click(ann, lobby, t("btn.start", LANG))
+    joined, started = await asyncio.gather(fake_api.wait_settled(join),
+                                           fake_api.wait_settled(start))
+    assert joined.params["text"] == t("pop.joined", LANG)
+    assert started.params["text"] == t("lobby.starting", LANG)
+    for user in (ann, bob, kim):
+        await fake_api.wait_for(lambda user=user: _hands_sent(fake_api, user), 10)
+
+
+async def test_a_join_and_an_add_bot_for_the_last_seat_in_one_batch_answer_what_happened(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """Kim's Join, then the opener's Add bot, in one batch of updates, for the last seat: the
+    Join is answered as seated only if Kim sits (the bot took the seat while Kim's beans were
+    read: the Join is refused as the table is full), and a bot is added only if it was said."""
+    group = fake_api.new_group("Last seat")
+    ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
+    players = Players(fake_api, group, [ann, bob, kim])
+    lobby = await players.open_table(ann, [bob])
+    join = fake_api.click(kim, lobby, t("btn.join", LANG))
+    add = fake_api.click(ann, lobby, t("btn.add_bot", LANG))
+    joined, added = await asyncio.gather(fake_api.wait_settled(join), fake_api.wait_settled(add))
+    await fake_api.wait_for(lambda: "3. " in lobby.text, 10)
+    table = running_bot.app.bot_data.tables.table_of(ann.id)
+    names = [seat.name for seat in table.seats]
+    assert (joined.params["text"] == t("pop.joined", LANG)) == ("Kim" in names), names
+    assert (added.params["text"] == t("pop.bot_added", LANG)) == any(
+        seat.is_bot for seat in table.seats), names
+    notes = [c.params["text"] for c in fake_api.calls_to("sendMessage", chat_id=group.id)]
+    assert not any("not seated" in text for text in notes), notes
+
+
 async def test_a_join_while_the_last_joiners_seat_is_still_being_shown_takes_the_free_seat(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
