@@ -10,11 +10,12 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
-from telegram import Update
+from telegram import Bot, Update
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, TypeHandler
 
 from bot.app import build_application
+from bot.outlet.http import AiohttpRequest
 from bot.settings import Settings
 from tests.databases import PostgresServer
 from tests.fakebot import FakeBotApi
@@ -41,6 +42,17 @@ async def fake_api() -> AsyncIterator[FakeBotApi]:
     await api.start()
     yield api
     await api.stop()
+
+
+@pytest.fixture
+async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
+    """A PTB ``Bot`` on the fake Bot API over the bot's own HTTP client
+    (:class:`~bot.outlet.http.AiohttpRequest`), initialized, shut down after the test."""
+    client = Bot(fake_api.token, base_url=fake_api.base_url, request=AiohttpRequest(),
+                 get_updates_request=AiohttpRequest(1))
+    await client.initialize()
+    yield client
+    await client.shutdown()
 
 
 @pytest.fixture

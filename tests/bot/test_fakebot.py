@@ -6,7 +6,6 @@ import asyncio
 import struct
 import time
 import zlib
-from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
@@ -44,12 +43,6 @@ def keyboard(*labels: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [[InlineKeyboardButton(label, callback_data=f"d:{label}") for label in labels]]
     )
-
-
-@pytest.fixture
-async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
-    async with Bot(fake_api.token, base_url=fake_api.base_url) as bot:
-        yield bot
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import io
 import socket
-from collections.abc import AsyncIterator
 
 import pytest
 from aiohttp import web
@@ -16,15 +15,6 @@ from telegram.error import BadRequest, NetworkError, TimedOut
 
 from bot.outlet.http import UNREAD, AiohttpRequest
 from tests.fakebot import FakeBotApi
-
-
-@pytest.fixture
-async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
-    bot = Bot(fake_api.token, base_url=fake_api.base_url, request=AiohttpRequest(),
-              get_updates_request=AiohttpRequest(1))
-    await bot.initialize()
-    yield bot
-    await bot.shutdown()
 
 
 def png() -> bytes:

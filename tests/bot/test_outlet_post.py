@@ -4,28 +4,16 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import AsyncIterator
 
-import pytest
 from PIL import Image
 from telegram import Bot
 
 from bot import photos
 from bot.game.drawing import Drawing
-from bot.outlet.http import AiohttpRequest
 from bot.outlet.limiter import SlidingWindow
 from bot.outlet.outbox import Outbox
 from bot.outlet.telegram import TelegramOutlet
 from tests.fakebot import FakeBotApi
-
-
-@pytest.fixture
-async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
-    bot = Bot(fake_api.token, base_url=fake_api.base_url, request=AiohttpRequest(),
-              get_updates_request=AiohttpRequest(1))
-    await bot.initialize()
-    yield bot
-    await bot.shutdown()
 
 
 async def test_a_posted_picture_is_drawn_before_its_slot_and_once(bot: Bot,

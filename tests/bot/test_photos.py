@@ -5,11 +5,9 @@ message)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from functools import partial
 from types import SimpleNamespace
 
-import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import photos
@@ -17,12 +15,6 @@ from bot.game.drawing import Drawing
 from bot.outlet import send
 from images import render_hand
 from tests.fakebot import FakeBotApi
-
-
-@pytest.fixture
-async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
-    async with Bot(fake_api.token, base_url=fake_api.base_url) as client:
-        yield client
 
 
 def test_cache_keeps_the_most_recently_used_ids():
