@@ -13,7 +13,8 @@ always ready; ``Table.ready``, stored with the table, the deadline in ``Table.lo
   as usual), or closes the table when no human is left;
 - the next deal starts only if every player still has the room's minimum balance (RULES.md §8,
   the check of 开始: :meth:`bot.game.lobby.Lobby.lacking_beans`); a seat below it is freed and
-  the group told why; a player who sits at another table now is freed too;
+  the group told why; a player who sits at another table now (or is being seated at one, on
+  any worker: :meth:`bot.game.lobby.Lobby.keeping`) is freed too;
 - a deal never starts on terms the players were not shown (as at 开始): when an admin changed
   the seat count, the bidding preset or the stake since the last deal was dealt
   (:func:`terms_changed`), the table goes back to the lobby with every seat kept, and the lobby
@@ -141,15 +142,17 @@ class PlayAgain:
         stays and the table is full by the group's rules now, else back to the lobby with the
         seats that stay (lock held)."""
         ctx = self.ctx
-        self.ctx.outlet.cancel(timers.AGAIN, table.key)
+        ctx.outlet.cancel(timers.AGAIN, table.key)
         if table.result_message_id is not None:
             await ctx.outlet.strip(table.chat_id, table.result_message_id)
+        async with self.lobby.keeping(table) as elsewhere:
+            await self._keep(table, set(freed) | elsewhere)
+
+    async def _keep(self, table: Table, gone: set[int]) -> None:
+        """:meth:`_resolve` once the seats ``gone`` are known to go (their players claimed)."""
+        ctx = self.ctx
         config = await ctx.config(table)
         minimum, short = await self.lobby.lacking_beans(table)
-        gone = set(freed)
-        for i, seat in table.humans():
-            if seat.left or seat.user_id is None or ctx.tables.table_of(seat.user_id) is not None:
-                gone.add(i)
         short = [i for i in short if i not in gone]
         if short and not table.private:
             self.deals.say(table, t("again.freed_beans", table.lang, minimum=minimum,

@@ -27,8 +27,9 @@ class GameContext:
         deal_seed: test hook: fixes every deal's shuffle (plus the redeals in a row, so a redeal
             deals other cards); ``None``: random.
         first_bidder: test hook: the first bidder of a table's first deal; ``None``: random.
-        seat_claims: with several worker processes, the Joins answered as seated on any of
-            them (:class:`~bot.game.table.SeatClaims`); ``None``: this process alone.
+        seat_claims: with several worker processes, the seats being taken and given up on
+            any of them (players being seated, Joins answered as seated, Leaves on their way:
+            :class:`~bot.game.table.SeatClaims`); ``None``: this process alone.
     """
 
     store: Store

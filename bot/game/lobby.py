@@ -3,12 +3,17 @@ and practice tables (issue 3, flow steps 1–3 and 7; issue 9, ``/practice``).
 
 One table per group chat, one per forum topic (key ``chat_id:thread_id``), one practice table per
 private chat. A player sits at one table at a time: the check and the seat are taken in one step
-with no await between (:meth:`Lobby.seat`), so two tables racing for the same player cannot both
-seat them. Joining writes to the player privately (a welcome): if the outlet says the chat is
-closed, the player is not seated and the lobby shows a deep link that seats them from the private
-chat. A Join press is seated and answered first and welcomed after (:meth:`Lobby.welcome`: the
-answer never waits for the token's budget); a player the welcome cannot reach is unseated again
-and told so in the group, and Start waits for the welcomes still on their way
+with no await between (:meth:`Lobby.seat`), and the player is claimed while being seated (with
+several workers in every worker, and checked against the stored tables), so two tables racing
+for the same player cannot both seat them. A Leave registers itself before its table's lock (a
+Start answered meanwhile counts the seat as free) and withdraws a Join of the player's that is
+answered as seated but not seated yet (:meth:`Lobby.withdraw`).
+
+Joining writes to the player privately (a welcome): if the outlet says the chat is closed, the
+player is not seated and the lobby shows a deep link that seats them from the private chat. A
+Join press is seated and answered first and welcomed after (:meth:`Lobby.welcome`: the answer
+never waits for the token's budget); a player the welcome cannot reach is unseated again and
+told so in the group, and Start waits for the welcomes still on their way
 (:meth:`Lobby.await_welcomes`), so nobody is dealt in whose hand cannot reach them.
 
 A lobby exists only once its message does: if the lobby message cannot be sent, the table is
@@ -21,6 +26,9 @@ import asyncio
 import logging
 import math
 import time
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -50,10 +58,6 @@ WELCOME_WAIT = 20.0
 WELCOME_POLL = 0.2
 
 
-async def _nothing() -> None:
-    return None
-
-
 @dataclass(frozen=True, slots=True)
 class Person:
     """Someone who wants a seat: Telegram user id, the name shown for them, their Telegram
@@ -73,8 +77,16 @@ class Lobby:
         #: Per table key, the settings snapshot its lobby showed when Start was last accepted
         #: by :meth:`start_refusal` (the deal is dealt with it, not with a later read).
         self.shown_config: dict[str, TableConfig] = {}
-        #: Joins answered as seated whose block has not ended: user id → table key.
+        #: Players being seated here (a Join answered as seated whose block has not ended, or
+        #: another way to a seat under way: :meth:`seat`): user id → table key.
         self._joining: dict[int, str] = {}
+        #: Joins of ``_joining`` that a Leave withdrew (:meth:`withdraw`): (user id, key).
+        self._withdrawn: set[tuple[int, str]] = set()
+        #: Leaves on their way to their block (:meth:`leaving`): (user id, key) → how many.
+        self._leaving: Counter[tuple[int, str]] = Counter()
+        #: Per table key, the Starts answered as starting that have not taken the table's lock
+        #: yet (:meth:`start_answered`).
+        self._starts: dict[str, list[asyncio.Event]] = {}
 
     async def open_table(
         self, chat_id: int, thread_id: int | None, title: str, person: Person,
@@ -100,7 +112,8 @@ class Lobby:
                 return None, t("reply.again_pending", lang)
             if existing is not None and existing.phase != RESULT:
                 return None, t("reply.table_exists", lang)
-            elsewhere = self.seated_elsewhere(person.user_id, lang)
+            elsewhere = self.seated_elsewhere(person.user_id, lang) \
+                or await self._stored_elsewhere(key, person.user_id, lang)
             if elsewhere is not None:
                 return None, elsewhere
             if existing is not None:
@@ -123,11 +136,12 @@ class Lobby:
         ``lang``."""
         ctx = self.ctx
         key = table_key(person.user_id, None)
-        async with ctx.tables.lock(key):
+        async with ctx.tables.lock(key), self._claiming(key, person.user_id, lang) as claim:
             existing = ctx.tables.get(key)
             if existing is not None and existing.phase != RESULT:
                 return t("reply.practice_running", lang)
-            elsewhere = self.seated_elsewhere(person.user_id, lang)
+            elsewhere = claim or self.seated_elsewhere(person.user_id, lang) \
+                or await self._stored_elsewhere(key, person.user_id, lang)
             if elsewhere is not None:
                 return elsewhere
             challenge = ctx.tables.get(challenge_key(person.user_id))
@@ -219,9 +233,77 @@ class Lobby:
         (:attr:`Seat.welcoming`), and the caller sends it once the lock is free
         (:meth:`welcome`). The seat keeps the player's own language (``Player.language``) for
         their private messages. Everything that waits comes first; the checks that decide and
-        the seat itself follow in one step, so no other table can seat the same player in
-        between.
+        the seat itself follow in one step, so no other table of this process can seat the
+        same player in between.
+
+        With several workers the player is claimed for this table among the workers while
+        they are seated (:meth:`_claiming`; a Join press's claim was taken before its answer,
+        :meth:`join_refusal`, and goes after its block): a player another worker is seating
+        is refused, and so is one the store shows at another table (a worker's copy of that
+        table may be older), so nobody is seated at two tables by two workers; the seat is
+        stored before the claim goes.
         """
+        if self._joining.get(person.user_id) == table.key:  # a Join press's own claim
+            return await self._seat(table, person, lang=lang, check_private=check_private,
+                                    welcome_after=welcome_after)
+        async with self._claiming(table.key, person.user_id, lang) as claim:
+            if claim is not None:
+                return claim
+            refusal = await self._seat(table, person, lang=lang, check_private=check_private,
+                                       welcome_after=welcome_after)
+            if refusal is None and self.ctx.seat_claims is not None:
+                await self.ctx.save(table)
+            return refusal
+
+    @asynccontextmanager
+    async def _claiming(self, key: str, user_id: int, lang: str) -> AsyncIterator[str | None]:
+        """Claim ``user_id`` for a seat at table ``key`` for the block (in this process, and
+        with several workers in every worker: :meth:`SeatClaims.claim_seat`); yields ``None``
+        when claimed, else why they cannot sit (being seated here or at another table)."""
+        if user_id in self._joining:
+            yield self._held_refusal(key, user_id, self._joining[user_id], lang)
+            return
+        self._joining[user_id] = key
+        try:
+            shared = self.ctx.seat_claims
+            held = await shared.claim_seat(key, user_id) if shared is not None else None
+            yield None if held is None else self._held_refusal(key, user_id, held, lang)
+        finally:
+            await self.joined(user_id, key)
+
+    @asynccontextmanager
+    async def keeping(self, table: Table) -> AsyncIterator[set[int]]:
+        """Play again keeps the human seats of ``table`` under its result (lock held;
+        :mod:`bot.game.again`): each player is claimed for the block as :meth:`seat` claims
+        one, and the seats that cannot stay are yielded: left, or their player sits at another
+        table now (this process's copy, or with several workers the store) or is being seated
+        at one. The block stores the table (the next deal, or the lobby) before the claims
+        go."""
+        async with AsyncExitStack() as claims:
+            gone: set[int] = set()
+            for i, seat in table.humans():
+                user = seat.user_id
+                if seat.left or user is None:
+                    gone.add(i)
+                    continue
+                refusal = await claims.enter_async_context(
+                    self._claiming(table.key, user, table.lang))
+                if refusal is not None or self.seated_elsewhere(user, table.lang) is not None \
+                        or await self._stored_elsewhere(table.key, user, table.lang) is not None:
+                    gone.add(i)
+            yield gone
+
+    @staticmethod
+    def _held_refusal(key: str, user_id: int, held: str, lang: str) -> str:
+        """Why a player being seated at table ``held`` cannot sit at table ``key``."""
+        if held == key:
+            return t("pop.already_seated", lang)
+        return t("pop.practising" if held == table_key(user_id) else "pop.seated_elsewhere",
+                 lang)
+
+    async def _seat(self, table: Table, person: Person, *, lang: str, check_private: bool,
+                    welcome_after: bool) -> str | None:
+        """:meth:`seat`, the player claimed."""
         ctx = self.ctx
         refusal, player = await self._refusal_to_sit(table, person, lang)
         if refusal is not None or player is None:
@@ -249,11 +331,16 @@ class Lobby:
         (the private chat apart: the welcome tells after the answer), on this process's copy
         of the table; ``None``: they may (:meth:`seat` decides again under the lock). A
         ``None`` claims the player and a seat in this process until the caller's block ends
-        (:meth:`joined`), so two Joins at once here (two groups, or the last seat) are not
-        both answered as seated; two workers still may (the block's :meth:`seat` refuses one
-        of them, and the group is told: :meth:`not_seated_text`). With several workers the
-        claim is stored too (:class:`~bot.game.table.SeatClaims`, while the player's beans are
-        read), so a Start on another worker counts the seat (:meth:`start_check`)."""
+        (:meth:`joined`), so two Joins at once here (two groups, a double press, or the last
+        seat) are not both answered as seated. With several workers the claim is stored too
+        (:meth:`SeatClaims.claim_seat`, while the player's beans are read): one claim per
+        player among the workers, so a Join of the same player on another worker at once is
+        answered "You already sit at this table" (a double press) or "You already sit at
+        another table" (two groups), not seated twice, and a Start on another worker counts
+        the seat (:meth:`start_check`). A seat gone under the lock all the same (another
+        worker's bot or Join took the last seat) is told in the group
+        (:meth:`not_seated_text`); a Leave may withdraw the Join before its block seats the
+        player (:meth:`withdraw`)."""
         refusal = self._claim_refusal(table, person.user_id, lang)
         if refusal is not None:
             return refusal
@@ -262,13 +349,14 @@ class Lobby:
         # "Three seats must be filled" after this Join's "You are seated")
         self._joining[person.user_id] = table.key
         shared = self.ctx.seat_claims
+        held: str | None = None
         try:
             reads = asyncio.gather(self.ctx.store.get_player(person.user_id),
                                    self._minimum(table))
             if shared is None:
                 known, minimum = await reads
             else:
-                (known, minimum), _ = await asyncio.gather(
+                (known, minimum), held = await asyncio.gather(
                     reads, shared.claim_seat(table.key, person.user_id))
         except BaseException:
             await self.joined(person.user_id, table.key)
@@ -276,7 +364,9 @@ class Lobby:
         # a new player is created by the seat (:meth:`seat`) with the starting beans, RULES.md
         # §8 (creating them here cost the answer a write transaction)
         balance = known.balance if known is not None else self.ctx.store.economy.start_balance
-        if balance < minimum:
+        if held is not None:  # another worker is seating them
+            refusal = self._held_refusal(table.key, person.user_id, held, lang)
+        elif balance < minimum:
             refusal = t("pop.need_beans", lang, minimum=minimum, balance=balance)
         else:  # the same checks again, without this claim: a bot may have taken the seat
             self._joining.pop(person.user_id, None)
@@ -302,27 +392,103 @@ class Lobby:
 
     async def joined(self, user_id: int, key: str) -> None:
         """The block of a Join :meth:`join_refusal` let sit at table ``key`` ended (its seat is
-        stored, or was refused): the claim it held on the player and on a seat goes."""
+        stored, or was refused), or another way to a seat there (:meth:`seat`): the claim it
+        held on the player and on a seat goes, and a Leave's withdrawal of it with it."""
         if self._joining.get(user_id) == key:
             del self._joining[user_id]
+            self._withdrawn.discard((user_id, key))
             if self.ctx.seat_claims is not None:
                 await self.ctx.seat_claims.release_seat(key, user_id)
+
+    async def leaving(self, key: str, user_id: int) -> None:
+        """A Leave of ``user_id`` at table ``key`` is on its way to its block (called before
+        the table's lock, as a Join claims its seat: QA defect D3 of issue 16): a Start
+        answered meanwhile counts the seat as given up (:meth:`start_check`), here and, with
+        several workers, on any (:meth:`SeatClaims.claim_leave`), until :meth:`left`."""
+        self._leaving[user_id, key] += 1
+        if self.ctx.seat_claims is not None:
+            await self.ctx.seat_claims.claim_leave(key, user_id)
+
+    async def left(self, key: str, user_id: int) -> None:
+        """The block of a Leave registered by :meth:`leaving` ended."""
+        self._leaving[user_id, key] -= 1
+        if self._leaving[user_id, key] <= 0:
+            del self._leaving[user_id, key]
+            if self.ctx.seat_claims is not None:
+                await self.ctx.seat_claims.release_leave(key, user_id)
+
+    def start_answered(self, key: str) -> asyncio.Event:
+        """A Start at table ``key`` is answered as starting before the table's lock: a Leave
+        pressed after it waits until it holds the lock (:meth:`after_starts`), so that the
+        Start deals the seats it counted (a Leave whose block ran first unseated its player,
+        and the Start answered as starting told the group "Three seats must be filled"). The
+        caller sets the event returned once its block holds the lock, or it ended
+        (:meth:`start_locked`)."""
+        event = asyncio.Event()
+        self._starts.setdefault(key, []).append(event)
+        return event
+
+    def start_locked(self, key: str, event: asyncio.Event) -> None:
+        """The Start of :meth:`start_answered` holds the table's lock now, or it ended."""
+        event.set()
+        waiting = self._starts.get(key, [])
+        if event in waiting:
+            waiting.remove(event)
+        if not waiting:
+            self._starts.pop(key, None)
+
+    async def after_starts(self, key: str) -> None:
+        """Wait until every Start at table ``key`` answered as starting in this process holds
+        the table's lock, or ended (a Leave's wait before its lock: :meth:`start_answered`)."""
+        for event in list(self._starts.get(key, ())):
+            await event.wait()
+
+    async def withdraw(self, table: Table, user_id: int) -> bool:
+        """A Leave of ``user_id``, who does not sit at lobby ``table`` (lock held): a Join of
+        theirs answered as seated whose block has not seated them yet, in this process or,
+        with several workers, in any (QA defect D2 of issue 16), is withdrawn: its block will
+        not seat them (:meth:`withdrawn`), and a Start counts the seat as free. ``True`` when
+        there was such a Join (the Leave is answered as having left), ``False`` when not. The
+        withdrawal goes with the Join's claim (:meth:`joined`): a later Join seats them."""
+        here = self._joining.get(user_id) == table.key
+        if here:
+            self._withdrawn.add((user_id, table.key))
+        shared = self.ctx.seat_claims
+        stored = shared is not None and await shared.withdraw_seat(table.key, user_id)
+        return here or stored
+
+    async def withdrawn(self, table: Table, user_id: int) -> bool:
+        """A Leave withdrew the Join of ``user_id`` at ``table`` whose block this is
+        (:meth:`withdraw`; lock held): it must not seat them."""
+        if (user_id, table.key) in self._withdrawn:
+            return True
+        shared = self.ctx.seat_claims
+        return shared is not None and await shared.seat_withdrawn(table.key, user_id)
 
     async def promised_seats(self, table: Table) -> tuple[int, int] | None:
         """Lobby ``table``'s seats taken and the Joins answered as seated on their way to a
         seat (their block has not seated them yet: :meth:`join_refusal`), in this process and,
         with several workers, in any: ``(taken, on their way)``, read from the store with
-        several workers (this copy may not show a seat another worker just stored). ``None``
-        when the stored table is no longer this lobby."""
+        several workers (this copy may not show a seat another worker just stored). A seat
+        whose player's Leave is on its way (:meth:`leaving`), or whose Join a Leave withdrew
+        (:meth:`withdraw`), counts as free. ``None`` when the stored table is no longer this
+        lobby."""
+        key = table.key
         seats: list[int | None] = [seat.user_id for seat in table.seats]
-        claimed = {user for user, key in self._joining.items() if key == table.key}
+        claimed: set[int] = set()
+        leaving: set[int] = set()
         shared = self.ctx.seat_claims
         if shared is not None:
-            stored = await shared.lobby_seats(table.key, table.token)
+            stored = await shared.lobby_seats(key, table.token)
             if stored is None:
                 return None
-            seats, claimed = stored[0], claimed | stored[1]
-        return len(seats), len(claimed - set(seats))
+            seats, claimed, leaving = stored.seats, stored.claimed, stored.leaving
+        # this process's claims and Leaves as they are now, after the store's answer
+        claimed |= {user for user, claim in self._joining.items() if claim == key}
+        leaving |= {user for user, claim in self._leaving if claim == key}
+        leaving |= {user for user, claim in self._withdrawn if claim == key}
+        taken = sum(1 for user in seats if user is None or user not in leaving)
+        return taken, len(claimed - set(seats) - leaving)
 
     async def _refusal_to_sit(self, table: Table, person: Person,
                               lang: str) -> tuple[str | None, Player | None]:
@@ -331,9 +497,11 @@ class Lobby:
         refusal = self._seat_refusal(table, person.user_id, lang)
         if refusal is not None:
             return refusal, None
-        player = await self.ctx.store.ensure_player(person.user_id, person.name,
-                                                    person.language)
-        minimum = await self._minimum(table)
+        player, minimum, elsewhere = await asyncio.gather(
+            self.ctx.store.ensure_player(person.user_id, person.name, person.language),
+            self._minimum(table), self._stored_elsewhere(table.key, person.user_id, lang))
+        if elsewhere is not None:
+            return elsewhere, None
         if player.balance < minimum:
             return t("pop.need_beans", lang, minimum=minimum, balance=player.balance), None
         return None, player
@@ -420,6 +588,15 @@ class Lobby:
         practice deal is left in the private chat (``/leave`` there), another table in its own
         group; ``None`` when they sit nowhere."""
         other = self.ctx.tables.table_of(user_id)
+        if other is None:
+            return None
+        return t("pop.practising" if other.private else "pop.seated_elsewhere", lang)
+
+    async def _stored_elsewhere(self, key: str, user_id: int, lang: str) -> str | None:
+        """:meth:`seated_elsewhere` on the stored tables other than ``key`` (with several
+        workers, whose copies here may be older); ``None`` with one process."""
+        shared = self.ctx.seat_claims
+        other = await shared.table_of(user_id, key) if shared is not None else None
         if other is None:
             return None
         return t("pop.practising" if other.private else "pop.seated_elsewhere", lang)
@@ -512,17 +689,20 @@ class Lobby:
         """What :meth:`start_refusal` would answer, read on this process's copy of the table
         without changing anything (no lock needed): a Start's answer before its table's lock
         (issue 16: a press is answered first, never behind a lock whose holder may wait for
-        the token's budget). Seats short on this copy count the seats promised
-        (:meth:`promised_seats`): a Join answered as seated, here or on another worker, whose
-        seat is not stored yet; the deal waits for them (:meth:`seats_pending`,
-        :meth:`await_seats`). The block then calls :meth:`start_refusal`, which takes changed
-        terms and decides again."""
-        short = len(table.seats) < table.seat_count
-        config, promised = await asyncio.gather(
-            self.ctx.config(table), self.promised_seats(table) if short else _nothing())
+        the token's budget). The seats are counted as :meth:`promised_seats` says: a Join
+        answered as seated, here or on another worker, whose seat is not stored yet counts as
+        taken (the deal waits for it: :meth:`seats_pending`, :meth:`await_seats`), and a seat
+        whose player's Leave is on its way (:meth:`leaving`; QA defect D3 of issue 16: a Start
+        answered as starting with that Leave in the same batch of updates did not start) as
+        free. The block then calls :meth:`start_refusal`, which takes changed terms and decides
+        again."""
+        config, promised = await asyncio.gather(self.ctx.config(table),
+                                                self.promised_seats(table))
         if self.terms_differ(table, config):
             return t("pop.rules_changed", lang), None
-        if promised is not None and sum(promised) >= table.seat_count:
+        if promised is not None and sum(promised) < table.seat_count:
+            return self._too_few(table, lang), None
+        if promised is not None and promised[0] < table.seat_count:
             return None, None
         return await self._seats_refusal(table, lang, config.min_balance)
 
@@ -557,12 +737,17 @@ class Lobby:
         if len(table.seats) > table.seat_count:
             return t("pop.too_many_seats", lang, n=table.seat_count), None
         if not table.is_full():
-            return t("pop.need_four" if table.seat_count == 4 else "pop.need_three", lang), None
+            return self._too_few(table, lang), None
         minimum, short = await self.lacking_beans(table, room_minimum)
         if short:
             return (self._need_beans_text(table, short, minimum, lang)[:200],
                     self._need_beans_text(table, short, minimum, table.lang))
         return None, None
+
+    @staticmethod
+    def _too_few(table: Table, lang: str) -> str:
+        """Start's pop-up when seats are empty."""
+        return t("pop.need_four" if table.seat_count == 4 else "pop.need_three", lang)
 
     async def follow_settings(self, chat_id: int) -> None:
         """An admin changed the group's settings: every open lobby of the chat (each forum

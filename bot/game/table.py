@@ -426,24 +426,67 @@ class TableGuard(Protocol):
         ...
 
 
-class SeatClaims(Protocol):
-    """Joins answered as seated whose seat is not stored yet, shared by every worker process
-    (issue 16, :mod:`bot.workers.shared`): a Start answered on one worker counts the seats a
-    Join on another has promised (:meth:`bot.game.lobby.Lobby.start_check`)."""
+@dataclass(frozen=True, slots=True)
+class StoredLobby:
+    """A lobby as every worker sees it (:meth:`SeatClaims.lobby_seats`): its stored seats' user
+    ids (``None``: a bot), the users a Join answered as seated promises a seat there, and the
+    users whose Leave is on its way (registered before its table's lock, or a Join of theirs
+    withdrawn by a Leave)."""
 
-    async def claim_seat(self, key: str, user_id: int) -> None:
-        """A Join of ``user_id`` at lobby ``key`` is about to be answered as seated; the claim
-        lasts until :meth:`release_seat` (or runs out by itself if this process dies)."""
+    seats: list[int | None]
+    claimed: set[int]
+    leaving: set[int]
+
+
+class SeatClaims(Protocol):
+    """Seats being taken and given up, shared by every worker process (issue 16,
+    :mod:`bot.workers.shared`): a Start answered on one worker counts the seats a Join on
+    another has promised and the Leaves on their way (:meth:`bot.game.lobby.Lobby.start_check`);
+    a player is being seated at one table at a time, whichever worker seats them
+    (:meth:`claim_seat`), and a Leave withdraws a Join of theirs that another worker has not
+    seated yet (:meth:`withdraw_seat`)."""
+
+    async def claim_seat(self, key: str, user_id: int) -> str | None:
+        """``user_id`` is about to be seated at lobby ``key`` (a Join answered as seated, or
+        another way to a seat): claims the player (one claim per player among the workers)
+        and a seat there until :meth:`release_seat` (or until the claim runs out by itself if
+        this process dies). ``None`` when claimed; else another worker's claim on the player
+        holds: the key of the table it is for (``""`` when unknown)."""
         ...
 
     async def release_seat(self, key: str, user_id: int) -> None:
-        """The Join's block ended: its seat is stored, or was refused."""
+        """The seat claimed by :meth:`claim_seat` is stored, or was refused: the claims go, and
+        a withdrawal of that Join (:meth:`withdraw_seat`) with them."""
         ...
 
-    async def lobby_seats(self, key: str, token: str) -> tuple[list[int | None], set[int]] | None:
-        """The stored lobby ``key`` with token ``token``: its seats' user ids (``None``: a bot)
-        and the users with a claim on a seat there; ``None`` when the stored table is not that
-        lobby (gone, or dealing)."""
+    async def withdraw_seat(self, key: str, user_id: int) -> bool:
+        """A Leave of ``user_id``, who does not sit at lobby ``key``: when a claim on a seat
+        there holds (any worker's), it is withdrawn (:meth:`seat_withdrawn`) and ``True``;
+        ``False`` when no Join of theirs is on its way."""
+        ...
+
+    async def seat_withdrawn(self, key: str, user_id: int) -> bool:
+        """A Leave withdrew the claim on a seat at lobby ``key`` of ``user_id``: its Join must
+        not seat them."""
+        ...
+
+    async def claim_leave(self, key: str, user_id: int) -> None:
+        """A Leave of ``user_id`` at lobby ``key`` is on its way (before its table's lock):
+        every worker's Start counts the seat as given up, until :meth:`release_leave`."""
+        ...
+
+    async def release_leave(self, key: str, user_id: int) -> None:
+        """The Leave's block ended."""
+        ...
+
+    async def lobby_seats(self, key: str, token: str) -> StoredLobby | None:
+        """The stored lobby ``key`` with token ``token``, with the claims on its seats; ``None``
+        when the stored table is not that lobby (gone, or dealing)."""
+        ...
+
+    async def table_of(self, user_id: int, besides: str) -> Table | None:
+        """The stored lobby or running deal other than table ``besides`` where ``user_id``
+        sits (:func:`sits_at`), if any."""
         ...
 
 
@@ -560,9 +603,16 @@ class Tables:
         """The lobby or running deal where the human ``user_id`` sits (and has not left); a
         challenge deal does not count (it never keeps its player from a group's table)."""
         for table in self._by_key.values():
-            if table.phase == RESULT or table.challenge_id is not None:
-                continue
-            seat = table.seat_of(user_id)
-            if seat is not None and not table.seats[seat].left:
+            if sits_at(table, user_id):
                 return table
         return None
+
+
+def sits_at(table: Table, user_id: int) -> bool:
+    """The human ``user_id`` sits at lobby or running deal ``table`` (and has not left it): a
+    player sits at one such table at a time (:meth:`Tables.table_of`); a challenge deal does
+    not count."""
+    if table.phase == RESULT or table.challenge_id is not None:
+        return False
+    seat = table.seat_of(user_id)
+    return seat is not None and not table.seats[seat].left

@@ -7,7 +7,14 @@ from __future__ import annotations
 import logging
 from functools import partial
 
-from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+    User,
+)
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
@@ -143,7 +150,10 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/leave: leave the lobby at once; during a deal, ask to confirm first (leaving forfeits
     the deal with the escape penalty, RULES.md §9); under a result that offers Play again, free
     the seat at once (as its Leave button). In a private chat it leaves the practice deal
-    played there (nobody pays)."""
+    played there (nobody pays). As the lobby's Leave button it is on its way before the
+    table's lock (a Start answered meanwhile counts the seat as free; a Start answered as
+    starting before it takes the lock first) and withdraws a Join answered as seated that no
+    worker has seated yet (:meth:`~bot.game.lobby.Lobby.withdraw`)."""
     app = context.application
     message = senders.message_of(update)
     if message.chat.type not in GROUP_TYPES \
@@ -155,9 +165,25 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if user is None:
         return
     key = table_key(message.chat.id, _thread(message))
+    lobby = game(app).lobby
+    await lobby.leaving(key, user.id)
+    try:
+        await lobby.after_starts(key)
+        await _leave(app, update, key, user)
+    finally:
+        await lobby.left(key, user.id)
+
+
+async def _leave(app: Application, update: Update, key: str, user: User) -> None:
+    """:func:`cmd_leave` at table ``key`` by ``user`` (a Leave registered on its way)."""
+    message = senders.message_of(update)
     async with tables(app).lock(key):
         table = tables(app).get(key)
         seat = table.seat_of(user.id) if table is not None else None
+        if table is not None and table.phase == LOBBY and seat is None \
+                and await game(app).lobby.withdraw(table, user.id):  # not seated yet
+            await message.reply_text(t("reply.left_lobby", table.lang, name=display_name(user)))
+            return
         if table is not None and seat is not None and not table.seats[seat].left \
                 and game(app).again.offered(table):  # under a result: as the Leave button
             await game(app).again.leave(table, seat)

@@ -4,6 +4,8 @@ answered, and only then is the lobby redrawn or the deal dealt."""
 
 from __future__ import annotations
 
+import asyncio
+
 from telegram import CallbackQuery, Update
 from telegram.ext import CallbackQueryHandler
 
@@ -43,7 +45,14 @@ async def on_lobby_button(update: Update, context: Context) -> None:
     whose hand cannot reach them is dealt in; a refusal found only under the lock (changed
     meanwhile, a promised seat refused) is then told in the group. A Start refused before the
     lock still takes changed terms under it (and tells the group whose beans are short).
-    Anything else is answered under the lock.
+
+    A Leave registers itself before the lock (:meth:`~bot.game.lobby.Lobby.leaving`), so a
+    Start answered meanwhile counts the seat as free, and lets a Start answered as starting
+    before it take the lock first (:meth:`~bot.game.lobby.Lobby.after_starts`: that Start
+    deals the seats it counted). Under the lock it unseats the player, or withdraws a Join of
+    theirs answered as seated that no worker has seated yet
+    (:meth:`~bot.game.lobby.Lobby.withdraw`; that Join's block then seats nobody): either is
+    answered "You left the table". Anything else is answered under the lock.
     """
     app = context.application
     query = update.callback_query
@@ -52,6 +61,8 @@ async def on_lobby_button(update: Update, context: Context) -> None:
     lobby = game(app).lobby
     told: list[str | None] = []  # what the press was answered before the lock (None: refused)
     claimed: list[str] = []  # the table a Join answered as seated claimed a seat at
+    leaving: list[str] = []  # the table a Leave is on its way to
+    starting: list[tuple[str, asyncio.Event]] = []  # a Start answered as starting, till locked
 
     async def first(data: cb.Callback, table: Table, lang: str) -> tuple[str | None, bool] | None:
         decided: tuple[str | None, bool] | None = None
@@ -60,21 +71,33 @@ async def on_lobby_button(update: Update, context: Context) -> None:
             decided = (refusal or t("pop.joined", lang), refusal is not None)
             if refusal is None:
                 claimed.append(table.key)
+        elif data.payload == "leave":
+            leaving.append(table.key)
+            await lobby.leaving(table.key, user.id)
+            await lobby.after_starts(table.key)
         elif data.payload == "start" and user.id == table.opener_id:
             popup, _ = await lobby.start_check(table, lang)
             decided = (popup or t("lobby.starting", lang), popup is not None)
+            if popup is None:
+                starting.append((table.key, lobby.start_answered(table.key)))
         if decided is not None:
             told.append(decided[0] if not decided[1] else None)
         return decided
 
     try:
         async with locked_press(app, query, first) as press:
+            for key, event in starting:
+                lobby.start_locked(key, event)
             if press is None:
                 return
             welcome, start_later = await _locked(app, query, press, told)
     finally:
+        for key, event in starting:
+            lobby.start_locked(key, event)
         for key in claimed:
             await lobby.joined(user.id, key)
+        for key in leaving:
+            await lobby.left(key, user.id)
     if welcome is not None:
         await lobby.welcome(*welcome, user.id)
     if start_later is not None:
@@ -97,6 +120,9 @@ async def _locked(app: App, query: CallbackQuery, press: Press, told: list[str |
     if data.payload == "join":
         if told and told[0] is None:
             return None, None  # refused before the lock: nothing to do
+        if await lobby.withdrawn(table, user.id):  # Leave pressed meanwhile: no seat
+            await answer(query, t("pop.left_lobby", lang))
+            return None, None
         refusal = await lobby.seat(table, person(user), lang=lang, welcome_after=True)
         await answer(query, refusal or t("pop.joined", lang), alert=refusal is not None)
         if refusal is None:
@@ -106,7 +132,8 @@ async def _locked(app: App, query: CallbackQuery, press: Press, told: list[str |
             await say(app, table, lobby.not_seated_text(table, person(user)))
     elif data.payload == "leave":
         seated = table.seat_of(user.id) is not None
-        await answer(query, t("pop.left_lobby" if seated else "pop.not_seated", lang))
+        gone = seated or await lobby.withdraw(table, user.id)
+        await answer(query, t("pop.left_lobby" if gone else "pop.not_seated", lang))
         if seated:
             await lobby.leave(table, user.id)
     elif data.payload == "bot":

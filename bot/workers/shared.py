@@ -20,8 +20,9 @@ a small asyncpg pool next to the store's.
   bot's overall slots count a request from its start until a second after its answer (while it
   is in flight its slot's time lies ahead), so requests delayed on the way cannot bunch up.
 - **Leases** are named claims that run out by themselves (a table's group message is edited by
-  one worker at a time; a Join answered as seated promises its seat to every worker's Start
-  until the seat is stored).
+  one worker at a time; a player being seated is claimed by one worker at a time, and the
+  seat promised to every worker's Start, until the seat is stored; a Leave on its way, or a
+  Join it withdrew, gives the seat up for every worker's Start).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
+
+from bot.game.table import StoredLobby, Table, sits_at
 
 #: Connections for the shared rows' queries per worker (the store has its own pool).
 POOL_SIZE = 12
@@ -56,6 +59,26 @@ def now_ms() -> int:
 
 def _seat_prefix(key: str) -> str:
     return f"seat:{key}:"
+
+
+def _leaving_prefix(key: str) -> str:
+    return f"leaving:{key}:"
+
+
+def _player_lease(user_id: int) -> str:
+    return f"player:{user_id}"
+
+
+def _withdrawal(key: str, user_id: int) -> str:
+    return f"withdrawn:{key}:{user_id}"
+
+
+#: Take lease $1 for worker $2 until $3 (ms) unless another worker's runs after $4 (now).
+_TAKE_LEASE = (
+    "INSERT INTO leases (name, worker, until_ms) VALUES ($1, $2, $3)"
+    " ON CONFLICT (name) DO UPDATE SET worker = excluded.worker, until_ms = excluded.until_ms"
+    " WHERE leases.until_ms <= $4 OR leases.worker = excluded.worker"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,41 +326,125 @@ class SharedDb:
         """Claim ``name`` for ``seconds`` unless another worker's claim on it still runs."""
         now = now_ms()
         async with self.pool.acquire() as conn:
-            status = await conn.execute(
-                "INSERT INTO leases (name, worker, until_ms) VALUES ($1, $2, $3)"
-                " ON CONFLICT (name) DO UPDATE SET worker = excluded.worker,"
-                " until_ms = excluded.until_ms"
-                " WHERE leases.until_ms <= $4 OR leases.worker = excluded.worker",
-                name, self.worker, now + int(seconds * 1000), now)
+            status = await conn.execute(_TAKE_LEASE, name, self.worker,
+                                        now + int(seconds * 1000), now)
         return status.endswith(" 1")
 
-    # --- Seats promised ------------------------------------------------------------------------
+    # --- Seats promised and given up ------------------------------------------------------------
 
-    async def claim_seat(self, key: str, user_id: int) -> None:
-        """A Join of ``user_id`` at lobby ``key`` is answered as seated here (the
-        :class:`~bot.game.table.SeatClaims` of the workers): a lease ``seat:<key>:<user>@<this
-        worker>`` for :data:`SEAT_CLAIM_SECONDS`, dropped by :meth:`release_seat`."""
-        await self.take_lease(f"{_seat_prefix(key)}{user_id}@{self.worker}", SEAT_CLAIM_SECONDS)
+    async def claim_seat(self, key: str, user_id: int) -> str | None:
+        """``user_id`` is about to be seated at lobby ``key`` here (the
+        :class:`~bot.game.table.SeatClaims` of the workers): in one transaction the player's
+        lease ``player:<user>`` (one per player: refused while another worker's holds) and,
+        with it, the seat's ``seat:<key>:<user>@<this worker>``, each for
+        :data:`SEAT_CLAIM_SECONDS`, dropped by :meth:`release_seat`. ``None`` when taken; else
+        the key of the table the other worker's claim is for (``""``: none found)."""
+        player, seat = _player_lease(user_id), self._seat_lease(key, user_id)
+        now = now_ms()
+        until = now + int(SEAT_CLAIM_SECONDS * 1000)
+        async with self.pool.acquire() as conn, conn.transaction():
+            status = await conn.execute(_TAKE_LEASE, player, self.worker, until, now)
+            if status.endswith(" 1"):
+                await conn.execute(_TAKE_LEASE, seat, self.worker, until, now)
+                return None
+            claims = await conn.fetch(
+                "SELECT s.name FROM leases p JOIN leases s ON s.worker = p.worker"
+                " AND left(s.name, 5) = 'seat:'"
+                " AND right(s.name, length($2) + length(p.worker)) = $2 || p.worker"
+                " AND s.until_ms > $3 WHERE p.name = $1",
+                player, f":{user_id}@", now)
+        for row in claims:
+            name = str(row["name"])
+            return name[len("seat:"):name.rindex(f":{user_id}@")]
+        return ""
 
     async def release_seat(self, key: str, user_id: int) -> None:
-        """The Join's block ended: this worker's claim goes."""
-        await self.drop_lease(f"{_seat_prefix(key)}{user_id}@{self.worker}")
+        """The seat claimed by :meth:`claim_seat` is stored, or was refused: this worker's
+        claims go, and the withdrawal of that Join (:meth:`withdraw_seat`) with them."""
+        seat = self._seat_lease(key, user_id)
+        async with self.pool.acquire() as conn:
+            await conn.execute(
+                "WITH mine AS (DELETE FROM leases WHERE name = ANY($1::text[]) AND worker = $2"
+                " RETURNING name)"
+                " DELETE FROM leases WHERE name = $3 AND EXISTS (SELECT 1 FROM mine"
+                " WHERE name = $4)",
+                [seat, _player_lease(user_id)], self.worker, _withdrawal(key, user_id), seat)
 
-    async def lobby_seats(self, key: str, token: str) -> tuple[list[int | None], set[int]] | None:
-        """The stored lobby ``key`` with ``token``: its seats' user ids (``None``: a bot) and
-        the users any worker's claim (:meth:`claim_seat`, not run out) promises a seat there,
-        in one query; ``None`` when the stored table is not that lobby."""
-        prefix = _seat_prefix(key)
+    async def withdraw_seat(self, key: str, user_id: int) -> bool:
+        """A Leave of ``user_id``, who does not sit at lobby ``key`` (its lock held): when any
+        worker's claim on a seat there holds, the withdrawal ``withdrawn:<key>:<user>`` is
+        stored (the claim's :meth:`release_seat` drops it) and ``True``."""
+        now = now_ms()
+        async with self.pool.acquire() as conn:
+            status = await conn.execute(
+                "INSERT INTO leases (name, worker, until_ms) SELECT $1, $2, $3"
+                " WHERE EXISTS (SELECT 1 FROM leases WHERE left(name, length($4)) = $4"
+                " AND until_ms > $5)"
+                " ON CONFLICT (name) DO UPDATE SET until_ms = excluded.until_ms",
+                _withdrawal(key, user_id), self.worker,
+                now + int(SEAT_CLAIM_SECONDS * 1000), f"{_seat_prefix(key)}{user_id}@", now)
+        return status.endswith(" 1")
+
+    async def seat_withdrawn(self, key: str, user_id: int) -> bool:
+        """A Leave withdrew the claim on a seat at lobby ``key`` of ``user_id``
+        (:meth:`withdraw_seat`)."""
+        async with self.pool.acquire() as conn:
+            return bool(await conn.fetchval(
+                "SELECT EXISTS (SELECT 1 FROM leases WHERE name = $1 AND until_ms > $2)",
+                _withdrawal(key, user_id), now_ms()))
+
+    async def claim_leave(self, key: str, user_id: int) -> None:
+        """A Leave of ``user_id`` at lobby ``key`` is on its way here: a lease
+        ``leaving:<key>:<user>@<this worker>`` until :meth:`release_leave`."""
+        await self.take_lease(f"{_leaving_prefix(key)}{user_id}@{self.worker}",
+                              SEAT_CLAIM_SECONDS)
+
+    async def release_leave(self, key: str, user_id: int) -> None:
+        """The Leave's block ended."""
+        await self.drop_lease(f"{_leaving_prefix(key)}{user_id}@{self.worker}")
+
+    async def lobby_seats(self, key: str, token: str) -> StoredLobby | None:
+        """The stored lobby ``key`` with ``token``: its seats, the users any worker's claim
+        (:meth:`claim_seat`, not run out) promises a seat there, and the users leaving
+        (:meth:`claim_leave`, :meth:`withdraw_seat`), in one query; ``None`` when the stored
+        table is not that lobby."""
+        prefixes = [_seat_prefix(key), _leaving_prefix(key), f"withdrawn:{key}:"]
         async with self.pool.acquire() as conn:
             row = await conn.fetchrow(
                 "SELECT (SELECT data FROM tables WHERE table_key = $1) AS data,"
-                " ARRAY(SELECT name FROM leases WHERE left(name, length($2)) = $2"
-                " AND until_ms > $3) AS claims", key, prefix, now_ms())
+                " ARRAY(SELECT name FROM leases, unnest($2::text[]) AS p(prefix)"
+                " WHERE left(name, length(prefix)) = prefix AND until_ms > $3) AS claims",
+                key, prefixes, now_ms())
         data = json.loads(row["data"]) if row is not None and row["data"] is not None else None
         if data is None or data.get("token") != token or data.get("phase") != "lobby":
             return None
-        seats = [seat.get("user_id") for seat in data.get("seats", [])]
-        return seats, {int(name[len(prefix):].split("@", 1)[0]) for name in row["claims"]}
+        users: list[set[int]] = [set(), set(), set()]
+        for name in row["claims"]:
+            for found, prefix in zip(users, prefixes, strict=True):
+                if name.startswith(prefix):
+                    found.add(int(name[len(prefix):].split("@", 1)[0]))
+        return StoredLobby([seat.get("user_id") for seat in data.get("seats", [])],
+                           users[0], users[1] | users[2])
+
+    async def table_of(self, user_id: int, besides: str) -> Table | None:
+        """The stored lobby or running deal other than ``besides`` where ``user_id`` sits
+        (:func:`~bot.game.table.sits_at`)."""
+        async with self.pool.acquire() as conn:
+            rows = await conn.fetch(
+                "SELECT data FROM tables WHERE table_key <> $2"
+                " AND data::jsonb -> 'seats' @> $1::jsonb",
+                json.dumps([{"user_id": user_id}]), besides)
+        for row in rows:
+            try:
+                table = Table.from_dict(json.loads(row["data"]))
+            except ValueError:
+                continue
+            if sits_at(table, user_id):
+                return table
+        return None
+
+    def _seat_lease(self, key: str, user_id: int) -> str:
+        return f"{_seat_prefix(key)}{user_id}@{self.worker}"
 
     async def drop_lease(self, name: str) -> None:
         """Give up this worker's claim on ``name``."""

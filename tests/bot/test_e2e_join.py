@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
+from bot.outlet import send
 from tests.bot.flow_helpers import HAND_PREFIX, LANG, Players, button_data, hand_message
 from tests.conftest import BotRunner
 from tests.fakebot import Call, FakeBotApi, User
@@ -256,3 +257,74 @@ async def test_a_join_while_the_last_joiners_seat_is_still_being_shown_takes_the
     assert (await fake_api.wait_answer(joined)).params["text"] == t("pop.joined", LANG)
     await fake_api.wait_settled(kim_joins)
     assert [s.name for s in table.seats] == ["Ann", "Bob", "Kim"]
+
+
+async def test_a_leave_and_the_openers_start_in_one_batch_answer_what_happens(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """QA defect D3 of issue 16: Kim, seated third, presses Leave, and the opener Start, in
+    one batch of updates. The Leave is on its way before the Start is answered (before its
+    table's lock), so the Start counts Kim as gone: answered "Three seats must be filled",
+    not "The deal starts!" followed by the group's "Three seats must be filled". Kim leaves,
+    nobody is dealt in."""
+    group = fake_api.new_group("Changed mind")
+    ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
+    players = Players(fake_api, group, [ann, bob, kim])
+    lobby = await players.open_table(ann, [bob, kim])
+    await fake_api.wait_for(lambda: "3. Kim" in lobby.text)
+    leave = fake_api.click(kim, lobby, t("btn.leave", LANG))
+    start = fake_api.click(ann, lobby, t("btn.start", LANG))
+    left, started = await asyncio.gather(fake_api.wait_settled(leave),
+                                         fake_api.wait_settled(start))
+    assert left.params["text"] == t("pop.left_lobby", LANG)
+    assert started.params["text"] == t("pop.need_three", LANG)
+    await fake_api.wait_for(lambda: "Kim" not in lobby.text)
+    table = running_bot.app.bot_data.tables.table_of(ann.id)
+    assert table.phase == "lobby" and [s.name for s in table.seats] == ["Ann", "Bob"]
+    notes = [c.params["text"] for c in fake_api.calls_to("sendMessage", chat_id=group.id)]
+    assert t("pop.need_three", LANG) not in notes, notes
+    assert all(_hands_sent(fake_api, user) == [] for user in (ann, bob, kim))
+    assert [len(fake_api.calls_to("answerCallbackQuery", callback_query_id=q))
+            for q in (leave, start)] == [1, 1]
+
+
+async def test_a_leave_pressed_while_the_starts_answer_is_on_its_way_lets_the_start_deal(
+    fake_api: FakeBotApi, running_bot: BotRunner, monkeypatch: pytest.MonkeyPatch
+):
+    """The other order of QA defect D3 of issue 16: Ann's Start is answered as starting (its
+    answer still on its way, its block not at the table's lock yet) when Kim's Leave arrives.
+    The Leave lets the Start take the lock first: the Start deals Ann, Bob and Kim as it said,
+    and the Leave is answered "The game has already started". Before, the Leave's block ran first,
+    unseated Kim, and the group was told "Three seats must be filled" after "The deal
+    starts!"."""
+    group = fake_api.new_group("Late feet")
+    ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
+    players = Players(fake_api, group, [ann, bob, kim])
+    lobby = await players.open_table(ann, [bob, kim])
+    await fake_api.wait_for(lambda: "3. Kim" in lobby.text)
+    game_lobby = running_bot.app.bot_data.game.lobby
+    table = running_bot.app.bot_data.tables.table_of(kim.id)
+    answer, gate, held = send.answer, asyncio.Event(), asyncio.Event()
+
+    async def slow_answer(query: Any, text: str | None = None, alert: bool = False) -> None:
+        if text == t("lobby.starting", LANG) and not gate.is_set():
+            held.set()
+            await gate.wait()
+        await answer(query, text, alert)
+
+    monkeypatch.setattr(send, "answer", slow_answer)
+    start = fake_api.click(ann, lobby, t("btn.start", LANG))
+    await asyncio.wait_for(held.wait(), 10)
+    leave = fake_api.click(kim, lobby, t("btn.leave", LANG))
+    async with asyncio.timeout(10):  # until the Leave is on its way
+        while (await game_lobby.promised_seats(table)) != (2, 0):
+            await asyncio.sleep(0.01)
+    gate.set()
+    started, left = await asyncio.gather(fake_api.wait_settled(start),
+                                         fake_api.wait_settled(leave))
+    assert started.params["text"] == t("lobby.starting", LANG)
+    assert left.params["text"] == t("pop.game_started", LANG)  # /leave leaves the deal
+    for user in (ann, bob, kim):
+        assert hand_message(fake_api, user).content.startswith(t("hand.title", LANG, n=17))
+    notes = [c.params["text"] for c in fake_api.calls_to("sendMessage", chat_id=group.id)]
+    assert t("pop.need_three", LANG) not in notes, notes

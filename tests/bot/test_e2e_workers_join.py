@@ -8,6 +8,10 @@ why the seat is free."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import asyncpg
@@ -19,6 +23,7 @@ from tests.bot.flow_helpers import HAND_PREFIX, LANG, call_text
 from tests.bot.workers_helpers import SECRET, WorkerProcess, payloads
 from tests.databases import PostgresServer
 from tests.fakebot import Call, Chat, FakeBotApi, FakeMessage, User
+from tests.fakebot.webhooks import WebhookDelivery
 
 TIMEOUT = 60.0
 
@@ -30,9 +35,9 @@ def hands(api: FakeBotApi, user: User) -> list[Call]:
 
 async def lobby_with_bob(api: FakeBotApi, url: str, title: str, ann: User, bob: User,
                          *started: User) -> tuple[Chat, FakeMessage, str]:
-    """A new group ``title`` (text tables) whose lobby Ann opened and Bob joined; Ann, Bob and
-    ``started`` have opened their private chats with the bot. Returns the group, the lobby and
-    Bob's Join (its callback query id)."""
+    """A new group ``title`` (text tables) whose lobby ``ann`` opened and ``bob`` joined (any
+    two users); they and ``started`` have opened their private chats with the bot. Returns the
+    group, the lobby and Bob's Join (its callback query id)."""
     group = api.new_group(title)
     store = await open_store(url)
     await store.update_group_settings(group.id, pictures=False)
@@ -45,7 +50,7 @@ async def lobby_with_bob(api: FakeBotApi, url: str, title: str, ann: User, bob: 
     lobby = api.message(group, call.result["message_id"])
     joined = api.press(bob, lobby, payloads(lobby)["join"])
     assert (await api.wait_answer(joined, TIMEOUT)).params["text"] == t("pop.joined", LANG)
-    await api.wait_for(lambda: "2. Bob" in lobby.text, TIMEOUT)
+    await api.wait_for(lambda: f"2. {bob.first_name}" in lobby.text, TIMEOUT)
     return group, lobby, joined
 
 
@@ -149,4 +154,217 @@ async def test_a_start_is_answered_while_the_tables_lock_is_held_counting_a_prom
         await holder.close()
         for worker in workers:
             await worker.stop()
+        await postgres_server.drop_database(url)
+
+
+@asynccontextmanager
+async def two_workers(api: FakeBotApi, url: str, tmp_path: Path, **env: str
+                      ) -> AsyncIterator[tuple[list[WorkerProcess], WebhookDelivery,
+                                               asyncpg.Connection]]:
+    """Two workers on database ``url`` (``env``: more settings), the fake Bot API delivering
+    to them in turn, and a connection of the test's own (to hold a table's lock, to read the
+    inbox); the workers' logs must show no error at the end."""
+    workers = [WorkerProcess(api.token, api.base_url, url, tmp_path, f"w{i}",
+                             {"TABLE_EDIT_INTERVAL": "0", "GROUP_RATE_LIMIT": "1000", **env})
+               for i in range(2)]
+    conn = await asyncpg.connect(url)
+    try:
+        for worker in workers:
+            await worker.start()
+        await asyncio.gather(*(worker.ready() for worker in workers))
+        delivery = await api.deliver_webhooks([w.url for w in workers], SECRET)
+        yield workers, delivery, conn
+        assert all(worker.problems() == [] for worker in workers)
+    finally:
+        await conn.close()
+        for worker in workers:
+            await worker.stop()
+
+
+def targets(delivery: WebhookDelivery, count: int) -> list[int]:
+    """The workers (their index) that took the last ``count`` updates delivered."""
+    done = sorted({d.update_id for d in delivery.deliveries if d.status == 200})[-count:]
+    return [delivery.answered(update_id)[0] for update_id in done]
+
+
+async def hold_tables(conn: asyncpg.Connection, *groups: Chat) -> None:
+    """Hold the tables' locks of ``groups`` (as a worker's step waiting for the token's budget
+    holds one) until ``conn`` lets them go (``pg_advisory_unlock_all``)."""
+    for group in groups:
+        await conn.execute("SELECT pg_advisory_lock(hashtextextended($1, 0))",
+                           f"table:{table_key(group.id)}")
+
+
+async def handled(conn: asyncpg.Connection, update_id: int) -> None:
+    """Wait until a worker finished update ``update_id`` (its inbox row is done)."""
+    async with asyncio.timeout(TIMEOUT):
+        while await conn.fetchval("SELECT done_at FROM inbox WHERE update_id = $1",
+                                  update_id) is None:
+            await asyncio.sleep(0.05)
+
+
+async def test_a_player_joining_two_groups_at_once_on_two_workers_sits_at_one(
+    fake_api: FakeBotApi, postgres_server: PostgresServer, tmp_path: Path
+):
+    """QA defect D1 of issue 16: Kim presses Join in two groups at once, each press delivered
+    to another worker, while both tables' locks are held (each worker's copy of the other
+    table shows Kim nowhere). One Join is answered "You are seated", the other "You already
+    sit at another table" (the player's claim is one for every worker), and Kim is dealt in
+    at one table only. Before, both were answered as seated and Kim was dealt into both."""
+    url = await postgres_server.create_database()
+    try:
+        async with two_workers(fake_api, url, tmp_path) as (_, delivery, conn):
+            ann, bob, cat, dan, kim = (fake_api.new_user(n)
+                                       for n in ("Ann", "Bob", "Cat", "Dan", "Kim"))
+            first, lobby_a, _ = await lobby_with_bob(fake_api, url, "Group A", ann, cat, kim)
+            second, lobby_b, _ = await lobby_with_bob(fake_api, url, "Group B", bob, dan)
+            await hold_tables(conn, first, second)
+            joins = [fake_api.press(kim, lobby, payloads(lobby)["join"])
+                     for lobby in (lobby_a, lobby_b)]
+            told = [(await fake_api.wait_answer(q, TIMEOUT)).params["text"] for q in joins]
+            assert sorted(targets(delivery, 2)) == [0, 1]  # one press on each worker
+            assert sorted(told) == sorted([t("pop.joined", LANG),
+                                           t("pop.seated_elsewhere", LANG)])
+            await conn.execute("SELECT pg_advisory_unlock_all()")
+
+            seated = told.index(t("pop.joined", LANG))
+            lobbies, openers = (lobby_a, lobby_b), (ann, bob)
+            await fake_api.wait_for(lambda: "3. Kim" in lobbies[seated].text, TIMEOUT)
+            starts = [fake_api.press(opener, lobby, payloads(lobby)["start"])
+                      for opener, lobby in zip(openers, lobbies, strict=True)]
+            started = [(await fake_api.wait_answer(q, TIMEOUT)).params["text"] for q in starts]
+            assert started[seated] == t("lobby.starting", LANG)
+            assert started[1 - seated] == t("pop.need_three", LANG)
+            dealt = ((ann, cat, kim), (bob, dan, kim))[seated]
+            for user in dealt:
+                await fake_api.wait_for(lambda user=user: hands(fake_api, user), TIMEOUT)
+            await handled(conn, max(d.update_id for d in delivery.deliveries))
+            assert len(hands(fake_api, kim)) == 1
+            assert "Kim" not in lobbies[1 - seated].text
+            assert all(len(fake_api.calls_to("answerCallbackQuery", callback_query_id=q)) == 1
+                       for q in (*joins, *starts))
+    finally:
+        await postgres_server.drop_database(url)
+
+
+async def test_a_double_join_on_two_workers_is_answered_seated_once_and_told_nothing(
+    fake_api: FakeBotApi, postgres_server: PostgresServer, tmp_path: Path
+):
+    """QA defect D4 of issue 16: Kim presses Join twice, each press delivered to another
+    worker, while the table's lock is held: one press is answered "You are seated", the other
+    "You already sit at this table"; the group gets no "sorry, you are not seated after all"
+    and Kim is dealt in. Before, both were answered as seated and the group told Kim (seated)
+    that they were not."""
+    url = await postgres_server.create_database()
+    try:
+        async with two_workers(fake_api, url, tmp_path) as (_, delivery, conn):
+            ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
+            group, lobby, _ = await lobby_with_bob(fake_api, url, "Double tap", ann, bob, kim)
+            await hold_tables(conn, group)
+            joins = [fake_api.press(kim, lobby, payloads(lobby)["join"]) for _ in range(2)]
+            told = [(await fake_api.wait_answer(q, TIMEOUT)).params["text"] for q in joins]
+            assert sorted(targets(delivery, 2)) == [0, 1]
+            assert sorted(told) == sorted([t("pop.joined", LANG),
+                                           t("pop.already_seated", LANG)])
+            await conn.execute("SELECT pg_advisory_unlock_all()")
+            await fake_api.wait_for(lambda: "3. Kim" in lobby.text, TIMEOUT)
+            start = fake_api.press(ann, lobby, payloads(lobby)["start"])
+            assert (await fake_api.wait_answer(start, TIMEOUT)).params["text"] == t(
+                "lobby.starting", LANG)
+            for user in (ann, bob, kim):
+                await fake_api.wait_for(lambda user=user: hands(fake_api, user), TIMEOUT)
+            said = [call_text(c) for c in fake_api.calls_to("sendMessage", chat_id=group.id)]
+            assert not any("not seated" in text for text in said), said
+            assert all(len(fake_api.calls_to("answerCallbackQuery", callback_query_id=q)) == 1
+                       for q in joins)
+    finally:
+        await postgres_server.drop_database(url)
+
+
+async def test_a_leave_on_one_worker_withdraws_a_join_the_other_has_not_seated_yet(
+    fake_api: FakeBotApi, postgres_server: PostgresServer, tmp_path: Path
+):
+    """QA defect D2 of issue 16: Kim's Join is answered "You are seated" on worker X, whose
+    block is kept from the table (its lock held, then X stopped) while Kim's Leave reaches
+    worker Y and is handled there first. The Leave sees the Join's claim: Kim is answered as
+    having left, and X's block, once it runs, does not seat Kim; the Start is refused and
+    nobody is dealt in. Before, the Leave was answered "You are not seated at this table" and
+    X seated Kim, who was dealt in. A fresh Join afterwards seats Kim again."""
+    url = await postgres_server.create_database()
+    try:
+        async with two_workers(fake_api, url, tmp_path, WORKER_LEASE="10") as (
+                workers, delivery, conn):
+            ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
+            group, lobby, _ = await lobby_with_bob(fake_api, url, "Cold feet", ann, bob, kim)
+            await hold_tables(conn, group)
+            join = fake_api.press(kim, lobby, payloads(lobby)["join"])
+            assert (await fake_api.wait_answer(join, TIMEOUT)).params["text"] == t(
+                "pop.joined", LANG)
+            (x,) = targets(delivery, 1)
+            os.kill(workers[x].pid, signal.SIGSTOP)  # its Join's block waits for the lock
+            try:
+                leave = fake_api.press(kim, lobby, payloads(lobby)["leave"])
+                await conn.execute("SELECT pg_advisory_unlock_all()")
+                left = await fake_api.wait_answer(leave, TIMEOUT)
+                assert targets(delivery, 1) == [1 - x]
+            finally:
+                os.kill(workers[x].pid, signal.SIGCONT)
+            assert left.params["text"] == t("pop.left_lobby", LANG)
+            await handled(conn, max(d.update_id for d in delivery.deliveries) - 1)  # the Join
+
+            start = fake_api.press(ann, lobby, payloads(lobby)["start"])
+            assert (await fake_api.wait_answer(start, TIMEOUT)).params["text"] == t(
+                "pop.need_three", LANG)
+            await handled(conn, max(d.update_id for d in delivery.deliveries))
+            assert "Kim" not in lobby.text
+            assert all(hands(fake_api, user) == [] for user in (ann, bob, kim))
+            said = [call_text(c) for c in fake_api.calls_to("sendMessage", chat_id=group.id)]
+            assert not any("not seated" in text for text in said), said
+
+            again = fake_api.press(kim, lobby, payloads(lobby)["join"])
+            assert (await fake_api.wait_answer(again, TIMEOUT)).params["text"] == t(
+                "pop.joined", LANG)
+            await fake_api.wait_for(lambda: "3. Kim" in lobby.text, TIMEOUT)
+            assert all(len(fake_api.calls_to("answerCallbackQuery", callback_query_id=q)) == 1
+                       for q in (join, leave, start, again))
+    finally:
+        await postgres_server.drop_database(url)
+
+
+async def test_a_join_and_a_join_command_in_two_groups_on_two_workers_seat_once(
+    fake_api: FakeBotApi, postgres_server: PostgresServer, tmp_path: Path
+):
+    """QA defect D1 of issue 16 by another way to a seat: Kim presses Join in one group and
+    sends /join in another, each to another worker, while both tables' locks are held. The
+    Join is answered as seated; /join, whose worker's copy of the first table shows Kim
+    nowhere, is refused (the player is claimed by the other worker, or the store shows the
+    seat): "You already sit at another table". Kim sits at one table. Before, /join seated
+    Kim at the second table too."""
+    url = await postgres_server.create_database()
+    try:
+        async with two_workers(fake_api, url, tmp_path) as (_, delivery, conn):
+            ann, bob, cat, dan, kim = (fake_api.new_user(n)
+                                       for n in ("Ann", "Bob", "Cat", "Dan", "Kim"))
+            first, lobby_a, _ = await lobby_with_bob(fake_api, url, "Button", ann, cat, kim)
+            second, lobby_b, _ = await lobby_with_bob(fake_api, url, "Command", bob, dan)
+            await hold_tables(conn, first, second)
+            join = fake_api.press(kim, lobby_a, payloads(lobby_a)["join"])
+            assert (await fake_api.wait_answer(join, TIMEOUT)).params["text"] == t(
+                "pop.joined", LANG)
+            since = len(fake_api.calls)
+            fake_api.send_text(kim, second, "/join")
+            await conn.execute("SELECT pg_advisory_unlock_all()")
+            reply = await fake_api.wait_for("sendMessage", TIMEOUT, since=since,
+                                            chat_id=second)
+            assert sorted(targets(delivery, 2)) == [0, 1]
+            assert reply.params["text"] == t("pop.seated_elsewhere", LANG)
+            await fake_api.wait_for(lambda: "3. Kim" in lobby_a.text, TIMEOUT)
+            await handled(conn, max(d.update_id for d in delivery.deliveries))
+            assert "Kim" not in lobby_b.text
+            async with asyncpg.create_pool(url, min_size=1, max_size=1) as pool:
+                seated = await pool.fetch(
+                    "SELECT table_key FROM tables WHERE data::jsonb -> 'seats' @> $1::jsonb",
+                    f'[{{"user_id": {kim.id}}}]')
+            assert [row["table_key"] for row in seated] == [table_key(first.id)]
+    finally:
         await postgres_server.drop_database(url)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+from bot.game.table import Seat, StoredLobby, Table
 from bot.outlet.send import ANSWER_PENDING
 from bot.store import SeatRecord, open_store
 from bot.workers.flood import SharedOverall, SharedWindow
@@ -334,16 +335,64 @@ async def test_a_workers_heartbeat_keeps_its_named_leases_one_lease_ahead(
         await one.release_seat("-1:0", 8)
         await store.save_table("-1:0", {"token": "abcdEFGH", "phase": "lobby",
                                         "seats": [{"user_id": 5}, {"user_id": None}]})
-        assert await two.lobby_seats("-1:0", "abcdEFGH") == ([5, None], {7})
+        assert await two.lobby_seats("-1:0", "abcdEFGH") == StoredLobby([5, None], {7}, set())
         assert await two.lobby_seats("-1:0", "otherTOK") is None
         before = now_ms()
         await one.renew(2.0)
         async with one.pool.acquire() as conn:
             until = dict(await conn.fetch("SELECT name, until_ms FROM leases"))
-        assert set(until) == {"audience:t", "audience:u", "seat:-1:0:7@one"}
+        assert set(until) == {"audience:t", "audience:u", "seat:-1:0:7@one", "player:7"}
         assert before + 2000 <= until["audience:t"] <= now_ms() + 2000
         assert before + 2000 <= until["seat:-1:0:7@one"] <= now_ms() + 2000
         assert until["audience:u"] > now_ms() + 25_000  # another worker's
+    finally:
+        await one.close()
+        await two.close()
+        await store.close()
+        await postgres_server.drop_database(url)
+
+
+async def test_a_player_is_claimed_by_one_worker_at_a_time_and_a_leave_withdraws_a_claim(
+        postgres_server: PostgresServer):
+    """Issue 16, QA defects D1, D2, D4: a player being seated is claimed by one worker at a
+    time (the other is told for which table); a Leave withdraws a claim on a seat, for every
+    worker's Start and for the claim's own block, until that claim is released (not by
+    another worker's release); a Leave on its way gives its seat up for every worker; the
+    stored tables say where a player sits."""
+    url = await postgres_server.create_database()
+    store = await open_store(url)
+    one, two = await SharedDb.open(url, "one"), await SharedDb.open(url, "two")
+    try:
+        assert await one.claim_seat("-1:0", 7) is None
+        assert await one.claim_seat("-1:0", 7) is None  # its own again
+        assert await two.claim_seat("-2:0", 7) == "-1:0"  # two groups at once
+        assert await two.claim_seat("-1:0", 7) == "-1:0"  # a double press
+        assert await two.claim_seat("-1:0", 8) is None
+        await store.save_table("-1:0", {"token": "abcdEFGH", "phase": "lobby",
+                                        "seats": [{"user_id": 5}]})
+        assert not await two.seat_withdrawn("-1:0", 7)
+        assert await two.withdraw_seat("-1:0", 7)
+        assert not await two.withdraw_seat("-1:0", 9)  # no Join of theirs on its way
+        await two.claim_leave("-1:0", 5)
+        assert await one.lobby_seats("-1:0", "abcdEFGH") == StoredLobby([5], {7, 8}, {5, 7})
+        assert await one.seat_withdrawn("-1:0", 7)
+        await two.release_seat("-1:0", 7)  # not two's claim: nothing goes
+        assert await one.seat_withdrawn("-1:0", 7)
+        await one.release_seat("-1:0", 7)
+        assert not await one.seat_withdrawn("-1:0", 7)
+        assert await two.claim_seat("-2:0", 7) is None  # free again
+        await two.release_leave("-1:0", 5)
+        await two.release_seat("-1:0", 8)
+        assert await one.lobby_seats("-1:0", "abcdEFGH") == StoredLobby([5], set(), set())
+
+        table = Table(-2, None, "en", seats=[Seat(7, "Kim"), Seat(None, "Bot", True)])
+        await store.save_table(table.key, table.to_dict())
+        found = await one.table_of(7, "-1:0")
+        assert found is not None and found.key == "-2:0"
+        assert await one.table_of(7, "-2:0") is None and await one.table_of(8, "-1:0") is None
+        table.seats[0].left = True
+        await store.save_table(table.key, table.to_dict())
+        assert await one.table_of(7, "-1:0") is None
     finally:
         await one.close()
         await two.close()
