@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import asyncpg
+import pytest
 
 from bot.game.table import table_key
 from bot.i18n import t
@@ -281,15 +282,17 @@ async def test_a_double_join_on_two_workers_is_answered_seated_once_and_told_not
         await postgres_server.drop_database(url)
 
 
+@pytest.mark.parametrize("how", ["button", "/leave"])
 async def test_a_leave_on_one_worker_withdraws_a_join_the_other_has_not_seated_yet(
-    fake_api: FakeBotApi, postgres_server: PostgresServer, tmp_path: Path
+    fake_api: FakeBotApi, postgres_server: PostgresServer, tmp_path: Path, how: str
 ):
     """QA defect D2 of issue 16: Kim's Join is answered "You are seated" on worker X, whose
-    block is kept from the table (its lock held, then X stopped) while Kim's Leave reaches
-    worker Y and is handled there first. The Leave sees the Join's claim: Kim is answered as
-    having left, and X's block, once it runs, does not seat Kim; the Start is refused and
-    nobody is dealt in. Before, the Leave was answered "You are not seated at this table" and
-    X seated Kim, who was dealt in. A fresh Join afterwards seats Kim again."""
+    block is kept from the table (its lock held, then X stopped) while Kim's Leave (the
+    button, or /leave) reaches worker Y and is handled there first. The Leave sees the Join's
+    claim: Kim is answered as having left, and X's block, once it runs, does not seat Kim;
+    the Start is refused and nobody is dealt in. Before, the Leave was answered "You are not
+    seated at this table" and X seated Kim, who was dealt in. A fresh Join afterwards seats
+    Kim again."""
     url = await postgres_server.create_database()
     try:
         async with two_workers(fake_api, url, tmp_path, WORKER_LEASE="10") as (
@@ -303,13 +306,22 @@ async def test_a_leave_on_one_worker_withdraws_a_join_the_other_has_not_seated_y
             (x,) = targets(delivery, 1)
             os.kill(workers[x].pid, signal.SIGSTOP)  # its Join's block waits for the lock
             try:
-                leave = fake_api.press(kim, lobby, payloads(lobby)["leave"])
+                since = len(fake_api.calls)
+                if how == "button":
+                    leave = fake_api.press(kim, lobby, payloads(lobby)["leave"])
+                else:
+                    fake_api.send_text(kim, group, "/leave")
                 await conn.execute("SELECT pg_advisory_unlock_all()")
-                left = await fake_api.wait_answer(leave, TIMEOUT)
+                if how == "button":
+                    left = call_text(await fake_api.wait_answer(leave, TIMEOUT))
+                else:
+                    left = call_text(await fake_api.wait_for("sendMessage", TIMEOUT,
+                                                             since=since, chat_id=group))
                 assert targets(delivery, 1) == [1 - x]
             finally:
                 os.kill(workers[x].pid, signal.SIGCONT)
-            assert left.params["text"] == t("pop.left_lobby", LANG)
+            assert left == (t("pop.left_lobby", LANG) if how == "button"
+                            else t("reply.left_lobby", LANG, name="Kim"))
             await handled(conn, max(d.update_id for d in delivery.deliveries) - 1)  # the Join
 
             start = fake_api.press(ann, lobby, payloads(lobby)["start"])
@@ -325,8 +337,9 @@ async def test_a_leave_on_one_worker_withdraws_a_join_the_other_has_not_seated_y
             assert (await fake_api.wait_answer(again, TIMEOUT)).params["text"] == t(
                 "pop.joined", LANG)
             await fake_api.wait_for(lambda: "3. Kim" in lobby.text, TIMEOUT)
+            presses = (join, start, again) + ((leave,) if how == "button" else ())
             assert all(len(fake_api.calls_to("answerCallbackQuery", callback_query_id=q)) == 1
-                       for q in (join, leave, start, again))
+                       for q in presses)
     finally:
         await postgres_server.drop_database(url)
 
