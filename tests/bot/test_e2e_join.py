@@ -15,7 +15,7 @@ from bot.i18n import t
 from bot.outlet import send
 from tests.bot.flow_helpers import HAND_PREFIX, LANG, Players, button_data, hand_message
 from tests.conftest import BotRunner
-from tests.fakebot import Call, FakeBotApi, User
+from tests.fakebot import Call, Chat, FakeBotApi, FakeMessage, User
 
 
 def _hands_sent(api: FakeBotApi, user: User) -> list[Call]:
@@ -23,6 +23,25 @@ def _hands_sent(api: FakeBotApi, user: User) -> list[Call]:
             for call in api.calls_to(method, chat_id=user.id)
             if str(call.params.get("text") or call.params.get("caption") or "")
             .startswith(HAND_PREFIX)]
+
+
+async def _ann_bob_kim(api: FakeBotApi, title: str, seated: str
+                       ) -> tuple[Chat, tuple[User, User, User], FakeMessage]:
+    """A group ``title`` whose lobby Ann opened, with Ann, Bob and Kim in private chat with the
+    bot; the lobby's message once the players named in ``seated`` (Bob, Kim) joined."""
+    group = api.new_group(title)
+    users = ann, bob, kim = tuple(api.new_user(n) for n in ("Ann", "Bob", "Kim"))
+    lobby = await Players(api, group, list(users)).open_table(
+        ann, [user for user in (bob, kim) if user.first_name in seated])
+    return group, (ann, bob, kim), lobby
+
+
+async def _one_batch(api: FakeBotApi, lobby: FakeMessage, *presses: tuple[User, str]
+                     ) -> list[Call]:
+    """Each ``(user, button text)`` pressed on ``lobby`` at once (one batch of updates for the
+    bot): their answers, in order, once each press is settled."""
+    queries = [api.click(user, lobby, t(button, LANG)) for user, button in presses]
+    return list(await asyncio.gather(*(api.wait_settled(q) for q in queries)))
 
 
 def _hold_welcomes(runner: BotRunner, user: User) -> asyncio.Event:
@@ -186,14 +205,8 @@ async def test_a_start_in_the_same_batch_as_the_third_join_counts_its_seat_and_d
     answered as seated, so the Start counts its seat (it is claimed before the Join reads the
     player's beans), is answered as starting and deals all three. Before, a Start decided while
     the Join read the beans was answered "Three seats must be filled" after "You are seated"."""
-    group = fake_api.new_group("One batch")
-    ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
-    players = Players(fake_api, group, [ann, bob, kim])
-    lobby = await players.open_table(ann, [bob])
-    join = fake_api.click(kim, lobby, t("btn.join", LANG))
-    start = fake_api.click(ann, lobby, t("btn.start", LANG))
-    joined, started = await asyncio.gather(fake_api.wait_settled(join),
-                                           fake_api.wait_settled(start))
+    group, (ann, bob, kim), lobby = await _ann_bob_kim(fake_api, "One batch", "Bob")
+    joined, started = await _one_batch(fake_api, lobby, (kim, "btn.join"), (ann, "btn.start"))
     assert joined.params["text"] == t("pop.joined", LANG)
     assert started.params["text"] == t("lobby.starting", LANG)
     for user in (ann, bob, kim):
@@ -206,13 +219,8 @@ async def test_a_join_and_an_add_bot_for_the_last_seat_in_one_batch_answer_what_
     """Kim's Join, then the opener's Add bot, in one batch of updates, for the last seat: the
     Join is answered as seated only if Kim sits (the bot took the seat while Kim's beans were
     read: the Join is refused as the table is full), and a bot is added only if it was said."""
-    group = fake_api.new_group("Last seat")
-    ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
-    players = Players(fake_api, group, [ann, bob, kim])
-    lobby = await players.open_table(ann, [bob])
-    join = fake_api.click(kim, lobby, t("btn.join", LANG))
-    add = fake_api.click(ann, lobby, t("btn.add_bot", LANG))
-    joined, added = await asyncio.gather(fake_api.wait_settled(join), fake_api.wait_settled(add))
+    group, (ann, bob, kim), lobby = await _ann_bob_kim(fake_api, "Last seat", "Bob")
+    joined, added = await _one_batch(fake_api, lobby, (kim, "btn.join"), (ann, "btn.add_bot"))
     await fake_api.wait_for(lambda: "3. " in lobby.text, 10)
     table = running_bot.app.bot_data.tables.table_of(ann.id)
     names = [seat.name for seat in table.seats]
@@ -230,10 +238,7 @@ async def test_a_join_while_the_last_joiners_seat_is_still_being_shown_takes_the
     ended: a slow group edit, or a slow store on a worker): his claim on a seat and the seat
     itself are one seat, so Kim's Join takes the third seat (it was answered "All seats are
     taken" at a table of two)."""
-    group = fake_api.new_group("Third chair")
-    ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
-    players = Players(fake_api, group, [ann, bob, kim])
-    lobby = await players.open_table(ann, [])
+    group, (ann, bob, kim), lobby = await _ann_bob_kim(fake_api, "Third chair", "")
     game_lobby = running_bot.app.bot_data.game.lobby
     refresh, gate, held = game_lobby.refresh, asyncio.Event(), asyncio.Event()
 
@@ -267,15 +272,9 @@ async def test_a_leave_and_the_openers_start_in_one_batch_answer_what_happens(
     table's lock), so the Start counts Kim as gone: answered "Three seats must be filled",
     not "The deal starts!" followed by the group's "Three seats must be filled". Kim leaves,
     nobody is dealt in."""
-    group = fake_api.new_group("Changed mind")
-    ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
-    players = Players(fake_api, group, [ann, bob, kim])
-    lobby = await players.open_table(ann, [bob, kim])
+    group, (ann, bob, kim), lobby = await _ann_bob_kim(fake_api, "Changed mind", "Bob Kim")
     await fake_api.wait_for(lambda: "3. Kim" in lobby.text)
-    leave = fake_api.click(kim, lobby, t("btn.leave", LANG))
-    start = fake_api.click(ann, lobby, t("btn.start", LANG))
-    left, started = await asyncio.gather(fake_api.wait_settled(leave),
-                                         fake_api.wait_settled(start))
+    left, started = await _one_batch(fake_api, lobby, (kim, "btn.leave"), (ann, "btn.start"))
     assert left.params["text"] == t("pop.left_lobby", LANG)
     assert started.params["text"] == t("pop.need_three", LANG)
     await fake_api.wait_for(lambda: "Kim" not in lobby.text)
@@ -284,8 +283,9 @@ async def test_a_leave_and_the_openers_start_in_one_batch_answer_what_happens(
     notes = [c.params["text"] for c in fake_api.calls_to("sendMessage", chat_id=group.id)]
     assert t("pop.need_three", LANG) not in notes, notes
     assert all(_hands_sent(fake_api, user) == [] for user in (ann, bob, kim))
-    assert [len(fake_api.calls_to("answerCallbackQuery", callback_query_id=q))
-            for q in (leave, start)] == [1, 1]
+    assert [len(fake_api.calls_to("answerCallbackQuery",
+                                  callback_query_id=a.params["callback_query_id"]))
+            for a in (left, started)] == [1, 1]
 
 
 async def test_a_leave_pressed_while_the_starts_answer_is_on_its_way_lets_the_start_deal(
@@ -297,10 +297,7 @@ async def test_a_leave_pressed_while_the_starts_answer_is_on_its_way_lets_the_st
     and the Leave is answered "The game has already started". Before, the Leave's block ran first,
     unseated Kim, and the group was told "Three seats must be filled" after "The deal
     starts!"."""
-    group = fake_api.new_group("Late feet")
-    ann, bob, kim = (fake_api.new_user(n) for n in ("Ann", "Bob", "Kim"))
-    players = Players(fake_api, group, [ann, bob, kim])
-    lobby = await players.open_table(ann, [bob, kim])
+    group, (ann, bob, kim), lobby = await _ann_bob_kim(fake_api, "Late feet", "Bob Kim")
     await fake_api.wait_for(lambda: "3. Kim" in lobby.text)
     game_lobby = running_bot.app.bot_data.game.lobby
     table = running_bot.app.bot_data.tables.table_of(kim.id)

@@ -196,6 +196,20 @@ async def hold_tables(conn: asyncpg.Connection, *groups: Chat) -> None:
                            f"table:{table_key(group.id)}")
 
 
+async def two_lobbies_held(api: FakeBotApi, url: str, conn: asyncpg.Connection,
+                           titles: tuple[str, str]
+                           ) -> tuple[tuple[User, ...], tuple[Chat, Chat],
+                                      tuple[FakeMessage, FakeMessage]]:
+    """Ann, Bob, Cat, Dan and Kim, and two lobbies (:func:`lobby_with_bob`): Ann's and Cat's in
+    group ``titles[0]``, Bob's and Dan's in group ``titles[1]``, with both tables' locks held
+    (:func:`hold_tables`). Returns the users, the groups and their lobbies."""
+    ann, bob, cat, dan, kim = users = tuple(
+        api.new_user(n) for n in ("Ann", "Bob", "Cat", "Dan", "Kim"))
+    first, lobby_a, _ = await lobby_with_bob(api, url, titles[0], ann, cat, kim)
+    second, lobby_b, _ = await lobby_with_bob(api, url, titles[1], bob, dan)
+    await hold_tables(conn, first, second)
+    return users, (first, second), (lobby_a, lobby_b)
+
 async def handled(conn: asyncpg.Connection, update_id: int) -> None:
     """Wait until a worker finished update ``update_id`` (its inbox row is done)."""
     async with asyncio.timeout(TIMEOUT):
@@ -215,11 +229,8 @@ async def test_a_player_joining_two_groups_at_once_on_two_workers_sits_at_one(
     url = await postgres_server.create_database()
     try:
         async with two_workers(fake_api, url, tmp_path) as (_, delivery, conn):
-            ann, bob, cat, dan, kim = (fake_api.new_user(n)
-                                       for n in ("Ann", "Bob", "Cat", "Dan", "Kim"))
-            first, lobby_a, _ = await lobby_with_bob(fake_api, url, "Group A", ann, cat, kim)
-            second, lobby_b, _ = await lobby_with_bob(fake_api, url, "Group B", bob, dan)
-            await hold_tables(conn, first, second)
+            (ann, bob, cat, dan, kim), (first, second), (lobby_a, lobby_b) = \
+                await two_lobbies_held(fake_api, url, conn, ("Group A", "Group B"))
             joins = [fake_api.press(kim, lobby, payloads(lobby)["join"])
                      for lobby in (lobby_a, lobby_b)]
             told = [(await fake_api.wait_answer(q, TIMEOUT)).params["text"] for q in joins]
@@ -356,11 +367,8 @@ async def test_a_join_and_a_join_command_in_two_groups_on_two_workers_seat_once(
     url = await postgres_server.create_database()
     try:
         async with two_workers(fake_api, url, tmp_path) as (_, delivery, conn):
-            ann, bob, cat, dan, kim = (fake_api.new_user(n)
-                                       for n in ("Ann", "Bob", "Cat", "Dan", "Kim"))
-            first, lobby_a, _ = await lobby_with_bob(fake_api, url, "Button", ann, cat, kim)
-            second, lobby_b, _ = await lobby_with_bob(fake_api, url, "Command", bob, dan)
-            await hold_tables(conn, first, second)
+            (ann, bob, cat, dan, kim), (first, second), (lobby_a, lobby_b) = \
+                await two_lobbies_held(fake_api, url, conn, ("Button", "Command"))
             join = fake_api.press(kim, lobby_a, payloads(lobby_a)["join"])
             assert (await fake_api.wait_answer(join, TIMEOUT)).params["text"] == t(
                 "pop.joined", LANG)
