@@ -299,6 +299,13 @@ class InFlightWindow:
         if self._queue:
             self._grant()
 
+    def give_back(self) -> None:
+        """A slot that :meth:`acquire` gave was not used (no request was sent): it does not
+        count, and the next waiter may start."""
+        self.in_flight -= 1
+        if self._queue:
+            self._grant()
+
 
 def is_group(chat_id: object) -> bool:
     """Group, supergroup and channel ids are negative (or @usernames); users' are positive."""
