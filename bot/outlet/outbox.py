@@ -12,7 +12,7 @@ of one message (``settings.table_edit_interval``).
 The group's budget is spent so that the table never falls far behind: every request of a
 group that goes through the outbox is paced evenly after the chat's last request, at the
 shortest spacing that never finds the window full given the requests in it
-(:meth:`Outbox.pace`): 60.1 s / 20 ≈ 3.005 s, the flood limit's own floor plus the window's
+(:meth:`Outbox.pace`): 60.02 s / 20 ≈ 3.001 s, the flood limit's own floor plus the window's
 margin, while the window holds only paced requests; longer while other messages (sent past
 the outbox) use part of the budget, and back to the floor as they leave the window. So the
 budget is never spent in a burst followed by a long silence (ten edits in the first seconds of
@@ -29,7 +29,7 @@ later edit back by as much), so the job takes its place in the bot's overall bud
 :data:`TOKEN_AHEAD` before its slot, first in that line (:data:`SLOT_RANK`), and holds it until
 the slot comes: with many tables the token's 30 requests a second are often all taken, and
 the table's edit waited there up to 0.4 s behind the private messages after its slot came
-(a table's lag 3.2 s at 10 tables instead of the pace's 3.005 s).
+(a table's lag 3.2 s at 10 tables, the pace then 3.005 s).
 """
 
 from __future__ import annotations
@@ -218,7 +218,7 @@ class Outbox:
         """Seconds from the chat's last request to its next paced edit: the shortest even
         spacing of the edits from then on that never finds the window full, given the
         requests in it now (edits, results, lobbies, notices, each counted until it leaves the
-        window). ``window.period / limit`` (≈ 3.005 s at 20 per 60.1 s) when the window holds
+        window). ``window.period / limit`` (≈ 3.001 s at 20 per 60.02 s) when the window holds
         only evenly paced edits; longer while other messages use part of the budget, back to
         that as they leave the window. ``reserve`` slots, if any, are left out of the limit.
 
