@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 import pytest
@@ -212,28 +212,57 @@ async def test_edits_are_paced_at_the_chats_share_of_the_window_never_burst():
     assert urgent and urgent[0] - times[-1] >= 0.35  # urgent: first in line, paced all the same
 
 
-async def test_the_chats_other_messages_slow_the_pace_so_the_window_never_runs_dry():
-    window = SlidingWindow(6, 1.2)  # 6 - 2 reserved = 4 edits per 1.2 s: pace 0.3 s
-    outbox = Outbox(window, reserve=2)
-    assert outbox.pace(window, -5) == pytest.approx(0.3)
-    assert window.take(-5) and window.take(-5)  # a result and a lobby of the same group
-    # two of the four slots are theirs until they leave the window 1.2 s from now: edits
-    # 0.4 s apart fit (0.4, 0.8 with them; 1.2, 1.6 after them), 0.3 s apart would not
-    assert outbox.pace(window, -5) == pytest.approx(0.4, abs=0.01)
-    times: list[float] = []
+class VirtualTimeLoop(asyncio.SelectorEventLoop):
+    """An event loop whose clock jumps to its next timer whenever nothing else is ready: sleeps
+    and timeouts take no real time, and what a test sees depends on the code only, never on
+    how busy the machine is (for code without I/O)."""
 
-    async def edit() -> bool:
-        times.append(time.monotonic())
-        return True
+    def __init__(self) -> None:
+        super().__init__()
+        self._now = 0.0
 
-    began = time.monotonic()
-    for _ in range(4):
-        outbox.request("t", -5, edit)
-        await outbox.idle()
-    gaps = [b - a for a, b in zip([began, *times], times, strict=False)]
-    assert all(0.38 <= gap < 0.5 for gap in gaps[:3]), gaps  # evenly, never a full window
-    assert 0.28 <= gaps[3] < 0.38, gaps  # the two have left the window: back to the floor
-    assert window.used(-5) <= window.limit - outbox.reserve
+    def time(self) -> float:
+        return self._now
+
+    def _run_once(self) -> None:
+        scheduled = self._scheduled  # type: ignore[attr-defined]
+        if not self._ready and scheduled:  # type: ignore[attr-defined]
+            self._now = max(self._now, scheduled[0].when())
+        super()._run_once()  # type: ignore[misc]
+
+
+def run_in_virtual_time(scenario: Callable[[asyncio.AbstractEventLoop], Awaitable[None]]) -> None:
+    """Run ``scenario(loop)`` to the end on a :class:`VirtualTimeLoop`."""
+    loop = VirtualTimeLoop()
+    try:
+        loop.run_until_complete(scenario(loop))
+    finally:
+        loop.close()
+
+
+def test_the_chats_other_messages_slow_the_pace_so_the_window_never_runs_dry():
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        window = SlidingWindow(6, 1.2, clock=loop.time)  # 6 - 2 reserved = 4 per 1.2 s: 0.3 s
+        outbox = Outbox(window, reserve=2)
+        assert outbox.pace(window, -5) == pytest.approx(0.3)
+        assert window.take(-5) and window.take(-5)  # a result and a lobby of the same group
+        # two of the four slots are theirs until they leave the window 1.2 s from now: edits
+        # 0.4 s apart fit (0.4, 0.8 with them; 1.2, 1.6 after them), 0.3 s apart would not
+        assert outbox.pace(window, -5) == pytest.approx(0.4)
+        times: list[float] = []
+
+        async def edit() -> bool:
+            times.append(loop.time())
+            return True
+
+        for _ in range(4):
+            outbox.request("t", -5, edit)
+            await outbox.idle()
+            assert window.used(-5) <= window.limit - outbox.reserve
+        # evenly 0.4 s apart, never a full window; once the two have left it, back to the floor
+        assert times == pytest.approx([0.4, 0.8, 1.2, 1.5])
+
+    run_in_virtual_time(scenario)
 
 
 def test_a_request_counts_from_its_answer_once_answered():
