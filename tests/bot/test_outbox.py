@@ -496,69 +496,71 @@ async def test_a_request_that_waited_long_overtakes_fresher_more_wanted_ones(mon
     assert started == ["watcher", "presser"]
 
 
-async def _until(check: Callable[[], object]) -> bool:
-    """Let the loop run until ``check()`` holds (``False`` if it never does within 5 s: the
-    bound only keeps a failing test from hanging)."""
-    for _ in range(1000):
-        if check():
-            return True
-        await asyncio.sleep(0.005)
-    return bool(check())
-
-
-async def test_a_group_edit_takes_its_token_place_before_its_slot_and_goes_when_it_comes():
+def test_a_group_edit_takes_its_token_place_before_its_slot_and_goes_when_it_comes():
     """Issue 9 at 10 tables: the bot's 30 requests a second were all taken when a table's slot
     came, and its edit waited up to 0.4 s behind the private messages: every later edit of
     the table is paced from it, so the table's lag was 3.2 s. The group job takes its place
     in the token's line TOKEN_AHEAD before its slot, ahead of every rank, and holds it."""
-    now = [0.0]
-    window = SlidingWindow(2, 1.0, clock=lambda: now[0])  # pace 0.5
-    overall = InFlightWindow(1, 0.1, clock=lambda: now[0])
-    outbox = Outbox(window, overall=overall)
-    ran: list[float] = []
 
-    async def edit() -> bool:
-        ran.append(now[0])
-        return True
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        window = SlidingWindow(2, 1.0, clock=loop.time)  # pace 0.5
+        overall = InFlightWindow(1, 0.1, clock=loop.time)
+        outbox = Outbox(window, overall=overall)
+        ran: list[float] = []
 
-    outbox.request("t", -11, edit)
-    await outbox.idle()
-    now[0] = 0.2  # the token is free again; the table's next slot is at 0.5
-    outbox.request("t", -11, edit)
-    now[0] = 0.5 - outbox_module.TOKEN_AHEAD + 0.05
-    assert await _until(lambda: overall.in_flight == 1)  # its place, taken before the slot
-    assert ran == [0.0]
-    started: list[str] = []
-    presser = asyncio.create_task(acquire_at_rank(overall, 0, "presser", started))
-    assert await _until(lambda: overall.waiting() == 1)
-    assert started == []  # even a presser's hand waits behind it
-    now[0] = 0.5
-    assert await _until(lambda: len(ran) == 2)
-    now[0] = 0.7
-    await presser
-    assert ran == [0.0, 0.5] and started == ["presser"]  # the edit went when its slot came
-    assert overall.in_flight == 0
+        async def edit() -> bool:
+            ran.append(loop.time())
+            return True
+
+        outbox.request("t", -11, edit)
+        await outbox.idle()
+        await asyncio.sleep(0.2)  # the token is free again; the table's next slot is at 0.5
+        outbox.request("t", -11, edit)
+        await asyncio.sleep(0.5 - outbox_module.TOKEN_AHEAD + 0.05 - loop.time())
+        assert overall.in_flight == 1 and ran == [0.0]  # its place, taken before the slot
+        started: list[tuple[str, float]] = []
+
+        async def presser() -> None:  # a presser's own hand, the most wanted rank
+            token = RANK.set(0)
+            try:
+                await overall.acquire()
+            finally:
+                RANK.reset(token)
+            started.append(("presser", loop.time()))
+            overall.release()
+
+        pressing = asyncio.create_task(presser())
+        await asyncio.sleep(0.49 - loop.time())
+        assert overall.waiting() == 1 and started == []  # it waits behind the table's place
+        await pressing
+        assert ran == [0.0, 0.5]  # the edit went when its slot came
+        assert started == [("presser", pytest.approx(0.6))]  # then the presser, 0.1 s later
+        assert overall.in_flight == 0
+
+    run_in_virtual_time(scenario)
 
 
-async def test_a_held_token_place_is_given_back_when_the_groups_slot_moves_off():
-    now = [0.0]
-    window = SlidingWindow(2, 1.0, clock=lambda: now[0])  # pace 0.5
-    overall = InFlightWindow(1, 0.1, clock=lambda: now[0])
-    outbox = Outbox(window, overall=overall)
-    ran: list[float] = []
+def test_a_held_token_place_is_given_back_when_the_groups_slot_moves_off():
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        window = SlidingWindow(2, 1.0, clock=loop.time)  # pace 0.5
+        overall = InFlightWindow(1, 0.1, clock=loop.time)
+        outbox = Outbox(window, overall=overall)
+        ran: list[float] = []
 
-    async def edit() -> bool:
-        ran.append(now[0])
-        return True
+        async def edit() -> bool:
+            ran.append(loop.time())
+            return True
 
-    outbox.request("t", -11, edit)
-    await outbox.idle()
-    now[0] = 0.4
-    outbox.request("t", -11, edit)
-    assert await _until(lambda: overall.in_flight == 1)
-    assert window.take(-11)  # a notice of the group took a slot: the edit's is 0.6 s off now
-    assert await _until(lambda: overall.in_flight == 0)
-    assert overall.used() == 0  # given back unused: it does not count for the token's second
-    now[0] = 1.0
-    await outbox.idle()
-    assert ran == [0.0, 1.0]
+        outbox.request("t", -11, edit)
+        await outbox.idle()
+        await asyncio.sleep(0.4)
+        outbox.request("t", -11, edit)
+        await asyncio.sleep(0.05)
+        assert overall.in_flight == 1  # its place for the slot at 0.5
+        assert window.take(-11)  # a notice of the group took a slot: the edit's is at 1.0 now
+        await asyncio.sleep(0.1)  # at the old slot the job finds its own moved off
+        assert overall.in_flight == 0 and overall.used() == 0  # given back, and not counted
+        await outbox.idle()
+        assert ran == [0.0, pytest.approx(1.0)]
+
+    run_in_virtual_time(scenario)
