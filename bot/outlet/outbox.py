@@ -78,8 +78,9 @@ class Outbox:
         window: the group flood window shared with the rate limiter (``None``: no budget).
         min_interval: seconds between two jobs of one key.
         overall: the bot's overall budget shared with the rate limiter: a job waits for its
-            slot there (at its rank) before it reads the state, so that what it sends is the
-            latest state however long it waited (``None``: it does not).
+            slot there (at its rank; a group's job from :data:`TOKEN_AHEAD` before its paced
+            slot, at :data:`SLOT_RANK`) before it reads the state, so that what it sends is
+            the latest state however long it waited (``None``: it does not).
     """
 
     def __init__(self, window: SlidingWindow | None, min_interval: float = 0.0,
