@@ -8,8 +8,9 @@ more; a request counts from its start until it is answered (:meth:`SlidingWindow
 from its answer on for the period (plus :data:`MARGIN`): Telegram counts it from when it
 arrived there, which is somewhere between the two, so no request held up on the way
 (rendering, a busy event loop, a slow network) can land in the same server minute as the 20th
-after it. Counted from answers, 0.1 s of margin for the clocks does (:data:`MARGIN`): a
-group's edits go 60.1/20 ≈ 3.005 s apart at the most, the flood limit's own floor. A window
+after it. Counted from answers, the margin (:data:`MARGIN`) only has to cover Telegram's clock
+running faster than ours over a minute: 0.02 s (330 ppm, far more than any clock's error);
+a group's edits go 60.02/20 ≈ 3.001 s apart at the most, the flood limit's own floor. A window
 that counts from starts only (the workers' shared window, :mod:`bot.workers.flood`) needs
 :data:`START_MARGIN` instead (:attr:`ChatRateLimiter.start_period`). Private
 chats have no group budget (Telegram allows about one message per second there). The whole
@@ -47,8 +48,9 @@ GROUP_LIMIT = 20
 #: The window of that limit, in seconds.
 GROUP_PERIOD = 60.0
 #: Added to the window. Here a request counts from its answer (:meth:`SlidingWindow.finish`),
-#: after its arrival there, so 0.1 s for the two clocks does (edits 3.005 s apart).
-MARGIN = 0.1
+#: after its arrival there (and the next one arrives after its start here), so only the
+#: two clocks' rates can differ: 0.02 s a minute (330 ppm) is ample (edits 3.001 s apart).
+MARGIN = 0.02
 #: Added to the window of one that counts from each start only (the workers' shared window,
 #: :mod:`bot.workers.flood`): a slow upload or a busy loop can leave a start a second before
 #: the request's arrival.
@@ -296,6 +298,13 @@ class InFlightWindow:
         """The request that :meth:`acquire` let start was answered (or failed) now."""
         self.in_flight -= 1
         self._ends.append(self._clock())
+        if self._queue:
+            self._grant()
+
+    def give_back(self) -> None:
+        """A slot that :meth:`acquire` gave was not used (no request was sent): it does not
+        count, and the next waiter may start."""
+        self.in_flight -= 1
         if self._queue:
             self._grant()
 

@@ -12,7 +12,7 @@ of one message (``settings.table_edit_interval``).
 The group's budget is spent so that the table never falls far behind: every request of a
 group that goes through the outbox is paced evenly after the chat's last request, at the
 shortest spacing that never finds the window full given the requests in it
-(:meth:`Outbox.pace`): 60.1 s / 20 ≈ 3.005 s, the flood limit's own floor plus the window's
+(:meth:`Outbox.pace`): 60.02 s / 20 ≈ 3.001 s, the flood limit's own floor plus the window's
 margin, while the window holds only paced requests; longer while other messages (sent past
 the outbox) use part of the budget, and back to the floor as they leave the window. So the
 budget is never spent in a burst followed by a long silence (ten edits in the first seconds of
@@ -23,6 +23,13 @@ state. At each paced slot of a chat the most wanted pending request goes
 edits, then :data:`BACKGROUND`: tidying such as taking Play again off an old result or
 deleting a replaced lobby, which waits for a slot no other request of the chat wants: a
 tidy-up never delays the table).
+
+A group's paced slot is perishable (the pace runs from it, so a slot taken late pushes every
+later edit back by as much), so the job takes its place in the bot's overall budget
+:data:`TOKEN_AHEAD` before its slot, first in that line (:data:`SLOT_RANK`), and holds it until
+the slot comes: with many tables the token's 30 requests a second are often all taken, and
+the table's edit waited there up to 0.4 s behind the private messages after its slot came
+(a table's lag 3.2 s at 10 tables, the pace then 3.005 s).
 """
 
 from __future__ import annotations
@@ -51,11 +58,17 @@ RESERVE = 0
 #: Seconds before a group job's paced slot when its ``prepare()`` (if it has one: e.g. the
 #: table's picture rendered) is called, so that the request goes when the slot comes.
 PREPARE_AHEAD = 0.2
+#: Seconds before a group job's paced slot when it takes its place in the bot's overall
+#: budget, and holds it until the slot comes (module docstring).
+TOKEN_AHEAD = 0.2
 #: Ranks of the requests of one chat, most wanted first (see the module docstring).
 URGENT, AUDIENCE, BACKGROUND = 0, 1, 2
 #: The overall :data:`~bot.outlet.limiter.RANK` of the audience's messages (a group's table),
 #: and of a seat's message that only watches (:meth:`Outbox.request` ``watcher``).
 AUDIENCE_RANK, WATCHER_RANK = 2, 3
+#: The overall rank of a group job's place taken :data:`TOKEN_AHEAD` before its paced slot:
+#: before every other request (its slot in the group's window does not wait).
+SLOT_RANK = -1
 
 
 class Outbox:
@@ -65,8 +78,9 @@ class Outbox:
         window: the group flood window shared with the rate limiter (``None``: no budget).
         min_interval: seconds between two jobs of one key.
         overall: the bot's overall budget shared with the rate limiter: a job waits for its
-            slot there (at its rank) before it reads the state, so that what it sends is the
-            latest state however long it waited (``None``: it does not).
+            slot there (at its rank; a group's job from :data:`TOKEN_AHEAD` before its paced
+            slot, at :data:`SLOT_RANK`) before it reads the state, so that what it sends is
+            the latest state however long it waited (``None``: it does not).
     """
 
     def __init__(self, window: SlidingWindow | None, min_interval: float = 0.0,
@@ -160,12 +174,13 @@ class Outbox:
             window = self.window if is_group(chat_id) else None
             group = window is not None
             start: float | None = None
+            held = False
             if window is not None:
-                await self._pace(window, chat_id, key)
+                held = await self._pace(window, chat_id, key)
                 await window.acquire(chat_id, self.reserve)
                 start = window.last_start(chat_id)
             overall = self.overall
-            if overall is not None:  # the state is read once the request can go at once
+            if overall is not None and not held:  # the state is read once the request can go
                 await overall.acquire()
             entry = self._jobs.pop(key, None)  # the latest, taken once the slot is ours
             self._rank.pop(key, None)
@@ -204,7 +219,7 @@ class Outbox:
         """Seconds from the chat's last request to its next paced edit: the shortest even
         spacing of the edits from then on that never finds the window full, given the
         requests in it now (edits, results, lobbies, notices, each counted until it leaves the
-        window). ``window.period / limit`` (≈ 3.005 s at 20 per 60.1 s) when the window holds
+        window). ``window.period / limit`` (≈ 3.001 s at 20 per 60.02 s) when the window holds
         only evenly paced edits; longer while other messages use part of the budget, back to
         that as they leave the window. ``reserve`` slots, if any, are left out of the limit.
 
@@ -222,16 +237,22 @@ class Outbox:
             spacing = max(spacing, (newest[limit - i - 1] + window.period - last) / (i + 1))
         return spacing
 
-    async def _pace(self, window: SlidingWindow, chat_id: int, key: str) -> None:
+    async def _pace(self, window: SlidingWindow, chat_id: int, key: str) -> bool:
         """Wait one :meth:`pace` since the chat's last request (this outbox's or any other
         that took a slot of the chat's window), while another request of the chat waits for
         the window (it goes first), and while a more wanted job of the chat is pending
         (:meth:`_first`); the job is prepared :data:`PREPARE_AHEAD` before its slot, and
         again at once for each newer request that comes after that (the state it was
         prepared for changed: its picture is then drawn before the slot comes, not when the
-        slot has come, which would hold the request up by a render)."""
+        slot has come, which would hold the request up by a render). With an ``overall``
+        budget, the job takes its place there :data:`TOKEN_AHEAD` before its slot, at
+        :data:`SLOT_RANK`, and gives it back if its slot moves further off (another request
+        of the chat went first). Returns whether it holds that place (the caller uses it for
+        the job's request)."""
         prepared = -1  # the request count the job was last prepared for
         changed = self._changed.setdefault(key, asyncio.Event())
+        overall = self.overall
+        held = False
         try:
             while True:
                 wait = window.last_start(chat_id) + self.pace(window, chat_id) - window.now()
@@ -240,14 +261,31 @@ class Outbox:
                     prepared = requested
                     await self._prepare(key)
                     continue
-                if wait <= 0 and not window.waiting(chat_id) and self._first(key, chat_id):
-                    return
+                first = not window.waiting(chat_id) and self._first(key, chat_id)
+                if overall is not None and held != (wait <= TOKEN_AHEAD and first):
+                    if held:
+                        overall.give_back()
+                        held = False
+                    else:
+                        ranked = RANK.set(SLOT_RANK)
+                        try:
+                            await overall.acquire()
+                        finally:
+                            RANK.reset(ranked)
+                        held = True
+                    continue
+                if wait <= 0 and first:
+                    return held
                 if prepared < 0:
-                    await asyncio.sleep(max(wait - PREPARE_AHEAD, 0.01))
+                    await asyncio.sleep(max(wait - max(PREPARE_AHEAD, TOKEN_AHEAD), 0.01))
                     continue
                 changed.clear()  # once prepared, a newer request wakes it to prepare that
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(changed.wait(), max(wait, 0.01))
+        except BaseException:
+            if held and overall is not None:
+                overall.give_back()
+            raise
         finally:
             self._changed.pop(key, None)
 
