@@ -285,11 +285,21 @@ def multiplier_text(multipliers: Sequence[int]) -> str:
     return " / ".join(f"×{m}" for m in values)
 
 
+#: The show-cards factor of a show before bidding (RULES.md §3): the only show a seat can make
+#: before the landlord is known.
+_SHOW_BEFORE_BIDDING = 4
+
+
 def current_multipliers(view: SeatView) -> list[int]:
-    """Each farmer–landlord pair's multiplier so far; while bidding, ``2^robs`` (RULES.md §7)."""
+    """Each farmer–landlord pair's multiplier so far (RULES.md §7). While bidding, one value for
+    every pair: ``2^robs`` × 4 if a seat has shown its cards (RULES.md §3: a show before bidding
+    multiplies the whole deal from the moment it is made), capped at the table's cap."""
     if view.multipliers:
         return list(view.multipliers)
-    return [2 ** view.bidding.robs]
+    shown = any(hand is not None for hand in view.shown_hands)
+    multiplier = 2 ** view.bidding.robs * (_SHOW_BEFORE_BIDDING if shown else 1)
+    cap = view.rules.multiplier_cap
+    return [multiplier if cap is None else min(multiplier, cap)]
 
 
 def forced_landlord(view: SeatView) -> bool:
@@ -352,10 +362,7 @@ def callout(table: Table, view: SeatView, lang: str) -> str | None:
             if kind in _PLANES:
                 return t("callout.plane", lang, name=name)
         elif action.kind in _CALLED:
-            # a show while bidding counts once a landlord is known (RULES.md §3): no ×1 then
-            known = bool(view.multipliers) or action.kind == "rob"
-            return t(_CALLED[action.kind], lang, name=name) + \
-                (_multiplier_suffix(view, lang) if known else "")
+            return t(_CALLED[action.kind], lang, name=name) + _multiplier_suffix(view, lang)
     return None
 
 

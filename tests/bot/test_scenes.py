@@ -119,7 +119,7 @@ def test_a_shown_hand_and_doubling_are_on_the_picture():
     scene = scenes.table_scene(table_for(state), state.view(2), 10)
     assert scene.seats[1].shown_cards == state.hands[1]
     assert scene.seats[0].shown_cards is None and scene.seats[2].shown_cards is None
-    assert scene.multiplier == 1
+    assert scene.multiplier == 4  # a show before bidding counts at once (RULES.md §3)
 
     state = new_deal(ROB, seed=SEED, first_bidder=0)
     for action in (Action("call", 0), Action("rob", 1), Action("norob", 2)):

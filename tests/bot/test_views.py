@@ -350,4 +350,34 @@ def test_call_outs_announce_bombs_rockets_planes_robs_doubles_shows_and_the_mult
     state = apply(new_deal(ROB.with_options(show_cards=True), seed=8, first_bidder=0),
                   Action("show", 1))
     table = table_for(state)
-    assert views.callout(table, state.view(0), "en") == "👀 Bob shows their cards!"
+    assert views.callout(table, state.view(0), "en") == \
+        "👀 Bob shows their cards! Multiplier ×4"
+
+
+def test_a_show_before_bidding_counts_in_the_multiplier_while_bidding():
+    """RULES.md §3, §7: a show before bidding is ×4 for the whole deal from the moment it is made
+    (QA: the table, its picture and the hands said ×1 until the landlord was decided, and the
+    call-out had no multiplier); a rob doubles it again; the table's cap holds."""
+    from bot.scenes import table_scene
+
+    rules = ROB.with_options(show_cards=True)
+    state = apply(new_deal(rules, seed=8, first_bidder=0), Action("show", 1))
+    assert state.phase == "bidding" and state.landlord is None and state.shown == (0, 4, 0)
+    table = table_for(state, lang="zh-Hans")
+    table.seats[1] = Seat(2, "乙方")
+    assert views.current_multipliers(state.view(0)) == [4]
+    text, _ = views.table_view(table, state.view(0), 15)
+    assert "倍数 ×4" in text and "×1" not in text
+    assert "👀 乙方 明牌！倍数 ×4" in text
+    hand, _ = views.hand_view(table, state.view(2), 15)
+    assert "倍数 ×4" in hand and "×1" not in hand
+    assert table_scene(table, state.view(0), 15).multiplier == 4
+    state = apply(apply(state, Action("call", 1)), Action("rob", 2))
+    assert state.phase == "bidding"
+    assert views.current_multipliers(state.view(0)) == [8]
+    capped = apply(new_deal(rules.with_options(multiplier_cap=2), seed=8, first_bidder=0),
+                   Action("show", 0))
+    assert views.current_multipliers(capped.view(1)) == [2]
+    score = apply(new_deal(SCORE.with_options(show_cards=True), seed=8, first_bidder=0),
+                  Action("show", 0))
+    assert views.current_multipliers(score.view(1)) == [4]
