@@ -60,6 +60,7 @@ SHARED_KEYS = {
     "farmers_win": "result.farmers_win",
     "beans": "beans",
     "shown": "btn.show",
+    "bidding_escape": "result.bidding_escape",
 }
 
 
@@ -255,8 +256,9 @@ def result_scene(
     beans: Sequence[int],
 ) -> ResultScene | None:
     """The result picture of a finished deal (RULES.md §3, §4.4, §7, §8, §9) in the table's
-    language, or ``None`` for a deal that ended without a winner or a landlord (the caption alone
-    tells it).
+    language: a deal left during the bidding has no winner and no roles, its picture names the
+    leaver and the flat payment (RULES.md §9) like every other result picture; ``None`` only
+    for a deal with no result, or none of those (no winner and nobody left).
 
     The multiplier's parts are the deal's own facts (robs, each seat's doubling and show, bombs
     and rockets, spring or anti-spring, the cap) and each farmer's pair multiplier the engine's
@@ -269,7 +271,7 @@ def result_scene(
         points, beans: per seat, as settled (``store.settle_deal``).
     """
     result = view.result
-    if result is None or result.winner is None or result.landlord is None or result.base < 1:
+    if result is None or (result.winner is None and not result.escaped):
         return None
     lang = table.lang
     rules = view.rules
@@ -281,7 +283,8 @@ def result_scene(
         ResultSeat(
             label=labels[i],
             name=picture_name(seat, i, lang),
-            role="landlord" if i == result.landlord else "farmer",
+            role=None if result.landlord is None
+            else "landlord" if i == result.landlord else "farmer",
             points=points[i],
             beans=beans[i],
             cards_left=tuple(hands[i]),
@@ -294,7 +297,8 @@ def result_scene(
         )
         for i, seat in enumerate(table.seats)
     )
-    winner: Winner = "landlord" if result.winner == "landlord" else "farmers"
+    winner: Winner | None = None if result.winner is None \
+        else "landlord" if result.winner == "landlord" else "farmers"
     scene = ResultScene(
         winner=winner,
         seats=seats,

@@ -27,7 +27,8 @@ class Labels:
         landlord_wins, farmers_win: the result's title; ``escape_title`` with ``{names}``.
         escape_paid: a leaver's payment, ``{name}``, ``{points}``, ``{beans}`` (RULES.md §9);
             ``escape_points`` the same without beans; ``practice_left``: the title when
-            ``{names}`` left a practice deal (nobody pays).
+            ``{names}`` left a practice deal (nobody pays); ``bidding_escape``: the flat
+            payment of a seat that left during the bidding, ``{n}`` points.
         win, lose, left, penalty: a result row's tags (``penalty``: the auto-play penalty).
         points, beans: a result row's column heads.
         played_out: a row (or a hand) left with no card.
@@ -60,6 +61,8 @@ class Labels:
     escape_paid: str = "{name} left and pays {points} points ({beans} beans)"
     escape_points: str = "{name} left and pays {points} points"
     practice_left: str = "{names} ended the practice"
+    bidding_escape: str = ("Left during the bidding: the leaver pays a flat {n} points (no base "
+                           "or multiplier yet).")
     win: str = "Win"
     lose: str = "Lose"
     left: str = "Left"

@@ -57,7 +57,8 @@ def parts_product(scene: ResultScene, farmer: ResultSeat) -> int:
     §11)."""
     bombs = scene.bombs if scene.bombs_double else 0
     m = 2 ** (scene.robs + bombs + (scene.spring or scene.anti_spring))
-    m *= show_factor(scene) * (2 if scene.landlord.doubled else 1)
+    landlord = scene.landlord
+    m *= show_factor(scene) * (2 if landlord is not None and landlord.doubled else 1)
     return m * (2 if farmer.doubled else 1)
 
 
@@ -78,11 +79,15 @@ def totals(scene: ResultScene) -> list[int]:
 def breakdown(scene: ResultScene) -> list[str]:
     """The parts every pair shares, then the cap if it cut, then the total(s) and the 头撂
     bonus, as the picture's tags (RULES.md §3, §7, §11), e.g. ``['Base 3', 'Robbed 2 times ×4',
-    'Show ×2', '1 bomb ×2', '×16']``.
+    'Show ×2', '1 bomb ×2', '×16']``. A deal left during the bidding has no base or
+    multiplier: its one tag is the leaver's flat payment (RULES.md §9), none in practice.
 
     A farmer's own doubling is in its row (:func:`seat_factors`)."""
     words = scene.labels
     landlord = scene.landlord
+    if landlord is None:
+        leavers = escaped_seats(scene)
+        return [] if scene.practice else [words.bidding_escape.format(n=-leavers[0].points)]
     parts = [words.base.format(base=scene.base)]
     if scene.robs:
         parts.append(_times(words.rob, words.rob_one, scene.robs))
@@ -150,7 +155,7 @@ def title_lines(scene: ResultScene) -> tuple[str, list[str]]:
         return words.practice_left.format(names=names), []
     paid = words.escape_paid if scene.with_beans else words.escape_points
     lines = [paid.format(name=_name(scene, s), points=-s.points, beans=-s.beans)
-             for s in leavers]
+             for s in leavers if s.points]  # nobody pays when every seat left
     return words.escape_title.format(names=names), lines
 
 
@@ -163,14 +168,19 @@ def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> N
                            outline=GOLD if good else (44, 96, 64), width=4 if good else 2)
     r = 42
     avatar(canvas, 24 + 28 + r, y + ROW_H / 2 + 6, r, seat.label, seat.role, lang)
-    role = words.landlord if seat.role == "landlord" else words.farmer
-    width = draw_text(canvas, (NAME_X, y + 34), role, 20,
-                      GOLD if seat.role == "landlord" else MUTED, anchor="lm", lang=lang)
+    left = NAME_X
+    if seat.role is not None:
+        role = words.landlord if seat.role == "landlord" else words.farmer
+        left += draw_text(canvas, (NAME_X, y + 34), role, 20,
+                          GOLD if seat.role == "landlord" else MUTED, anchor="lm",
+                          lang=lang) + 12
     name = shorten(seat.name, lang=lang)
     if name:
-        draw_text(canvas, (NAME_X + width + 12, y + 34), name, 26, WHITE, anchor="lm",
-                  lang=lang, max_width=POINTS_X - 70 - NAME_X - width - 12)
+        draw_text(canvas, (left, y + 34), name, 26, WHITE, anchor="lm", lang=lang,
+                  max_width=POINTS_X - 70 - left)
     tags = [(words.win, (40, 150, 70))] if good else [(words.lose, (150, 50, 50))]
+    if scene.winner is None and not seat.points:  # every seat left: nobody won or lost
+        tags = []
     if seat.autoplay:
         tags.append((words.autoplay, (90, 100, 96)))
     if seat.escaped:

@@ -141,7 +141,11 @@ def test_leaderboard_rows_without_wins_draw_no_rate() -> None:
         (lambda: ResultScene("landlord", scenes.RESULT.seats, 1, 1, bombs=1, rockets=2),
          "rockets"),
         (lambda: ResultSeat("A", "landlord", 1.5, 0), "points"),
-        (lambda: ResultSeat("A", None, 1, 0), "role"),
+        (lambda: ResultSeat("A", "boss", 1, 0), "role"),
+        (lambda: ResultScene(None, scenes.RESULT.seats, 1, 1), "a seat that left"),
+        (lambda: ResultScene("farmers", tuple(dataclasses.replace(s, role=None, escaped=True)
+                                              for s in scenes.RESULT.seats), 1, 1),
+         "one landlord"),
         (lambda: ResultSeat("A", "farmer", 1, 0, (54,)), "unknown card 54"),
         (lambda: ResultSeat("A", "farmer", 1, 0, multiplier=0), "multiplier"),
     ],
