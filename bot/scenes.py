@@ -24,7 +24,14 @@ from functools import lru_cache
 from bot.game.table import Seat, Table
 from bot.i18n import CATALOGUES, FALLBACK_LANGUAGE, normalize_language, t
 from bot.store import LeaderboardRow
-from bot.views import action_label, bot_number, current_multipliers, last_actions, seat_name
+from bot.views import (
+    action_label,
+    bot_number,
+    current_multipliers,
+    last_actions,
+    seat_name,
+    short_payers,
+)
 from engine import Action, SeatView
 from engine.cards import card_rank
 from images import (
@@ -279,6 +286,7 @@ def result_scene(
     shown = shown_factors(table, view)
     doubled = tuple(d is True for d in view.doubled)
     pairs = dict(zip(result.farmers, result.multipliers, strict=False))
+    short = short_payers(table, points, beans)
     seats = tuple(
         ResultSeat(
             label=labels[i],
@@ -294,6 +302,7 @@ def result_scene(
             shown=shown[i],
             multiplier=pairs.get(i),
             penalized=i in result.autoplay_penalized,
+            short=i in short,
         )
         for i, seat in enumerate(table.seats)
     )

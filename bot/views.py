@@ -714,6 +714,19 @@ def beans_text(beans: int, lang: str) -> str:
 # --- Deal: result -------------------------------------------------------------------------------
 
 
+def short_payers(table: Table, points: Sequence[int], beans: Sequence[int]) -> list[int]:
+    """The seats that could not cover their loss (RULES.md §8): at a table that plays for
+    beans, when the winners got less than ``points × stake``, each human loser who paid less
+    than that too — every bean it held (the winners share what was paid). Seats in order."""
+    if not table.plays_for_beans:
+        return []
+    stake = max(1, table.stake)
+    humans = [i for i, seat in enumerate(table.seats) if not seat.is_bot]
+    if all(beans[i] == points[i] * stake for i in humans if points[i] > 0):
+        return []
+    return [i for i in humans if points[i] < 0 and -beans[i] < -points[i] * stake]
+
+
 def result_view(
     table: Table, view: SeatView, points: Sequence[int], beans: Sequence[int],
     breakdown: Sequence[str] = (),
@@ -721,7 +734,8 @@ def result_view(
 ) -> tuple[str, InlineKeyboardMarkup]:
     """The result message: the winner — or, after an escape, who left and what each paid
     (RULES.md §9) —, spring/anti-spring, the multiplier's breakdown, each seat's points and bean
-    change, the landlord's kitty (RULES.md §7, §8); buttons "Play again" and "Leave" (issue 10
+    change (a line for each loser who could pay only what it held, :func:`short_payers`), the
+    landlord's kitty (RULES.md §7, §8); buttons "Play again" and "Leave" (issue 10
     item 7, :mod:`bot.game.again`), with a line saying how they work when ``again_minutes``
     (the minutes to answer) is given.
 
@@ -784,6 +798,9 @@ def result_view(
                            name=names[i], role=role, points=points_text(points[i], lang)))
     for i in result.autoplay_penalized:
         lines.append(t("result.autoplay_penalty", lang, name=names[i]))
+    for i in short_payers(table, points, beans):
+        lines.append(t("result.short", lang, name=names[i],
+                       beans=t("unit.beans", lang, n=-beans[i], signed=str(-beans[i]))))
     if view.kitty is not None and view.landlord is not None:
         lines += ["", t("result.kitty", lang, cards=cards_text(view.kitty, lang))]
     if again_minutes is not None:

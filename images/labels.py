@@ -29,7 +29,8 @@ class Labels:
             ``escape_points`` the same without beans; ``practice_left``: the title when
             ``{names}`` left a practice deal (nobody pays); ``bidding_escape``: the flat
             payment of a seat that left during the bidding, ``{n}`` points.
-        win, lose, left, penalty: a result row's tags (``penalty``: the auto-play penalty).
+        win, lose, left, penalty, short: a result row's tags (``penalty``: the auto-play
+            penalty; ``short``: a loser who paid every bean it held, RULES.md §8).
         points, beans: a result row's column heads.
         played_out: a row (or a hand) left with no card.
         rob, bombs, rockets: ``{n}`` times, ``{m}`` the factor (``rob_one``, ``bomb_one``,
@@ -67,6 +68,7 @@ class Labels:
     lose: str = "Lose"
     left: str = "Left"
     penalty: str = "Auto-play penalty"
+    short: str = "Short of beans"
     points: str = "Points"
     beans: str = "Beans"
     played_out: str = "Played out"

@@ -215,6 +215,8 @@ class ResultSeat:
         multiplier: a farmer's own pair multiplier with the landlord, final and capped
             (RULES.md §7); ``None`` for the landlord.
         penalized: the auto-play penalty fell on this farmer (RULES.md §9).
+        short: the seat could not cover its loss: it paid every bean it held, less than
+            ``points × stake``, and the winners shared that (RULES.md §8).
     """
 
     label: str
@@ -229,6 +231,7 @@ class ResultSeat:
     shown: int = 0
     multiplier: int | None = None
     penalized: bool = False
+    short: bool = False
 
     def __post_init__(self) -> None:
         check_text(self.label, "seat label", MAX_SEAT_LABEL)

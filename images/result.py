@@ -187,6 +187,8 @@ def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> N
         tags.append((words.left, ALARM))
     if seat.penalized:
         tags.append((words.penalty, (150, 50, 50)))
+    if seat.short:
+        tags.append((words.short, (176, 112, 20)))
     if seat.shown:
         tags.append((words.shown, (60, 110, 170)))
     tags += [(part, (214, 96, 30)) for part in seat_factors(scene, seat)]
@@ -254,10 +256,10 @@ def render_result(scene: ResultScene, *, fmt: str = "PNG") -> bytes:
     deal with what each leaver paid; the multiplier's parts (:func:`breakdown`: base, robs, the
     show, the landlord's doubling, bombs, rockets, spring or anti-spring, the cap) ending in the
     pair multiplier(s); then one row per seat with its badge, role, name, win/lose, auto-play,
-    left, penalty and show-cards tags, a farmer's doubling (:func:`seat_factors`), points and beans
-    won or lost (green / red; under a farmer's points ``base × multiplier`` when they are that,
-    not after an escape or a penalty) and the cards it was left with face up (``played_out``
-    for none).
+    left, penalty, short-of-beans (RULES.md §8) and show-cards tags, a farmer's doubling
+    (:func:`seat_factors`), points and beans won or lost (green / red; under a farmer's points
+    ``base × multiplier`` when they are that, not after an escape or a penalty) and the cards it
+    was left with face up (``played_out`` for none).
 
     Args:
         scene: the checked :class:`ResultScene`.

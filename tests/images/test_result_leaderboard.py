@@ -17,7 +17,18 @@ from images import (
     render_result,
 )
 from images.leaderboard import leaderboard_image, value_text
-from images.result import breakdown, result_image, seat_factors, title_lines, totals, won
+from images.result import (
+    NAME_X,
+    ROW_GAP,
+    ROW_H,
+    TOP,
+    breakdown,
+    result_image,
+    seat_factors,
+    title_lines,
+    totals,
+    won,
+)
 from tests.images import scenes
 
 
@@ -153,3 +164,17 @@ def test_leaderboard_rows_without_wins_draw_no_rate() -> None:
 def test_bad_input_raises_a_clear_error(make, message) -> None:
     with pytest.raises(RenderError, match=message):
         make()
+
+
+def test_a_loser_short_of_beans_is_tagged() -> None:
+    """RULES.md §8: a loser who paid every bean it held (less than points × stake) has a tag
+    of its own on its row, and only there."""
+    seats = list(scenes.RESULT.seats)
+    seats[2] = dataclasses.replace(seats[2], beans=-50, short=True)
+    short = result_image(dataclasses.replace(scenes.RESULT, seats=tuple(seats)))
+    seats[2] = dataclasses.replace(seats[2], short=False)
+    plain = result_image(dataclasses.replace(scenes.RESULT, seats=tuple(seats)))
+    box = ImageChops.difference(short, plain).getbbox()
+    assert box is not None
+    top = TOP + 2 * (ROW_H + ROW_GAP)  # the third row's tag line
+    assert top + 70 <= box[1] and box[3] <= top + 110 and box[0] >= NAME_X
