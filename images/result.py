@@ -34,6 +34,12 @@ NAME_X, NAME_W = 160, 250
 POINTS_X, BEANS_X, CARDS_X = 500, 660, 740
 #: Narrower widths for many cards left (a four-player hand of 25 or 33), to stay one row.
 NARROW_LEFT_CARDS = (52, 40)
+#: A row's tags (win/lose, auto-play, left …) stay left of the points column: they are drawn
+#: smaller, in at most two lines (more at the smallest size), when they do not fit one line.
+TAG_ROOM = POINTS_X - 70 - NAME_X
+TAG_SIZES = (16, 14, 12)
+TAG_GAP = 8
+Tag = tuple[str, tuple[int, int, int]]
 
 
 def signed(value: int) -> str:
@@ -159,6 +165,32 @@ def title_lines(scene: ResultScene) -> tuple[str, list[str]]:
     return words.escape_title.format(names=names), lines
 
 
+def tag_lines(tags: list[Tag], lang: str) -> tuple[int, list[list[Tag]]]:
+    """``(size, lines)``: the largest of :data:`TAG_SIZES` at which ``tags`` fit in at most two
+    lines of :data:`TAG_ROOM` px (else the smallest size, in as many lines as they need), and
+    the tags of each line."""
+    for size in TAG_SIZES[:-1]:
+        lines = _wrap(tags, size, lang)
+        if len(lines) <= 2:
+            return size, lines
+    return TAG_SIZES[-1], _wrap(tags, TAG_SIZES[-1], lang)
+
+
+def _wrap(tags: list[Tag], size: int, lang: str) -> list[list[Tag]]:
+    """``tags`` in lines of at most :data:`TAG_ROOM` px at ``size`` (a tag wider than that
+    alone on its line)."""
+    lines: list[list[Tag]] = [[]]
+    used = 0
+    for tag in tags:
+        width = text_width(tag[0], size, lang) + 2 * (size // 2)
+        if lines[-1] and used + TAG_GAP + width > TAG_ROOM:
+            lines.append([])
+            used = 0
+        used += (TAG_GAP if lines[-1] else 0) + width
+        lines[-1].append(tag)
+    return lines
+
+
 def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> None:
     words = scene.labels
     lang = words.lang
@@ -178,7 +210,7 @@ def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> N
     if name:
         draw_text(canvas, (left, y + 34), name, 26, WHITE, anchor="lm", lang=lang,
                   max_width=POINTS_X - 70 - left)
-    tags = [(words.win, (40, 150, 70))] if good else [(words.lose, (150, 50, 50))]
+    tags: list[Tag] = [(words.win, (40, 150, 70))] if good else [(words.lose, (150, 50, 50))]
     if scene.winner is None and not seat.points:  # every seat left: nobody won or lost
         tags = []
     if seat.autoplay:
@@ -192,10 +224,13 @@ def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> N
     if seat.shown:
         tags.append((words.shown, (60, 110, 170)))
     tags += [(part, (214, 96, 30)) for part in seat_factors(scene, seat)]
-    tag_x = NAME_X
-    for text, color in tags:
-        tag_x += pill(canvas, (tag_x, y + 88), text, 16, fill=color, color=WHITE,
-                      lang=lang) + 8
+    size, lines = tag_lines(tags, lang)
+    for i, line in enumerate(lines):  # one line under the name; more spread below it
+        mid = y + 88 if len(lines) == 1 else y + 60 + (ROW_H - 68) * (2 * i + 1) // (2 * len(lines))
+        tag_x = NAME_X
+        for text, color in line:
+            tag_x += pill(canvas, (tag_x, mid), text, size, fill=color, color=WHITE,
+                          lang=lang) + TAG_GAP
 
     columns = [(POINTS_X, words.points, seat.points)]
     if scene.with_beans:
