@@ -24,7 +24,14 @@ from functools import lru_cache
 from bot.game.table import Seat, Table
 from bot.i18n import CATALOGUES, FALLBACK_LANGUAGE, normalize_language, t
 from bot.store import LeaderboardRow
-from bot.views import action_label, bot_number, current_multipliers, last_actions, seat_name
+from bot.views import (
+    action_label,
+    bot_number,
+    current_multipliers,
+    last_actions,
+    seat_name,
+    short_payers,
+)
 from engine import Action, SeatView
 from engine.cards import card_rank
 from images import (
@@ -60,6 +67,7 @@ SHARED_KEYS = {
     "farmers_win": "result.farmers_win",
     "beans": "beans",
     "shown": "btn.show",
+    "bidding_escape": "result.bidding_escape",
 }
 
 
@@ -255,8 +263,9 @@ def result_scene(
     beans: Sequence[int],
 ) -> ResultScene | None:
     """The result picture of a finished deal (RULES.md §3, §4.4, §7, §8, §9) in the table's
-    language, or ``None`` for a deal that ended without a winner or a landlord (the caption alone
-    tells it).
+    language: a deal left during the bidding has no winner and no roles, its picture names the
+    leaver and the flat payment (RULES.md §9) like every other result picture; ``None`` only
+    for a deal with no result, or none of those (no winner and nobody left).
 
     The multiplier's parts are the deal's own facts (robs, each seat's doubling and show, bombs
     and rockets, spring or anti-spring, the cap) and each farmer's pair multiplier the engine's
@@ -269,7 +278,7 @@ def result_scene(
         points, beans: per seat, as settled (``store.settle_deal``).
     """
     result = view.result
-    if result is None or result.winner is None or result.landlord is None or result.base < 1:
+    if result is None or (result.winner is None and not result.escaped):
         return None
     lang = table.lang
     rules = view.rules
@@ -277,11 +286,13 @@ def result_scene(
     shown = shown_factors(table, view)
     doubled = tuple(d is True for d in view.doubled)
     pairs = dict(zip(result.farmers, result.multipliers, strict=False))
+    short = short_payers(table, points, beans)
     seats = tuple(
         ResultSeat(
             label=labels[i],
             name=picture_name(seat, i, lang),
-            role="landlord" if i == result.landlord else "farmer",
+            role=None if result.landlord is None
+            else "landlord" if i == result.landlord else "farmer",
             points=points[i],
             beans=beans[i],
             cards_left=tuple(hands[i]),
@@ -291,10 +302,12 @@ def result_scene(
             shown=shown[i],
             multiplier=pairs.get(i),
             penalized=i in result.autoplay_penalized,
+            short=i in short,
         )
         for i, seat in enumerate(table.seats)
     )
-    winner: Winner = "landlord" if result.winner == "landlord" else "farmers"
+    winner: Winner | None = None if result.winner is None \
+        else "landlord" if result.winner == "landlord" else "farmers"
     scene = ResultScene(
         winner=winner,
         seats=seats,

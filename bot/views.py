@@ -285,11 +285,21 @@ def multiplier_text(multipliers: Sequence[int]) -> str:
     return " / ".join(f"×{m}" for m in values)
 
 
+#: The show-cards factor of a show before bidding (RULES.md §3): the only show a seat can make
+#: before the landlord is known.
+_SHOW_BEFORE_BIDDING = 4
+
+
 def current_multipliers(view: SeatView) -> list[int]:
-    """Each farmer–landlord pair's multiplier so far; while bidding, ``2^robs`` (RULES.md §7)."""
+    """Each farmer–landlord pair's multiplier so far (RULES.md §7). While bidding, one value for
+    every pair: ``2^robs`` × 4 if a seat has shown its cards (RULES.md §3: a show before bidding
+    multiplies the whole deal from the moment it is made), capped at the table's cap."""
     if view.multipliers:
         return list(view.multipliers)
-    return [2 ** view.bidding.robs]
+    shown = any(hand is not None for hand in view.shown_hands)
+    multiplier = 2 ** view.bidding.robs * (_SHOW_BEFORE_BIDDING if shown else 1)
+    cap = view.rules.multiplier_cap
+    return [multiplier if cap is None else min(multiplier, cap)]
 
 
 def forced_landlord(view: SeatView) -> bool:
@@ -352,10 +362,7 @@ def callout(table: Table, view: SeatView, lang: str) -> str | None:
             if kind in _PLANES:
                 return t("callout.plane", lang, name=name)
         elif action.kind in _CALLED:
-            # a show while bidding counts once a landlord is known (RULES.md §3): no ×1 then
-            known = bool(view.multipliers) or action.kind == "rob"
-            return t(_CALLED[action.kind], lang, name=name) + \
-                (_multiplier_suffix(view, lang) if known else "")
+            return t(_CALLED[action.kind], lang, name=name) + _multiplier_suffix(view, lang)
     return None
 
 
@@ -707,6 +714,19 @@ def beans_text(beans: int, lang: str) -> str:
 # --- Deal: result -------------------------------------------------------------------------------
 
 
+def short_payers(table: Table, points: Sequence[int], beans: Sequence[int]) -> list[int]:
+    """The seats that could not cover their loss (RULES.md §8): at a table that plays for
+    beans, when the winners got less than ``points × stake``, each human loser who paid less
+    than that too — every bean it held (the winners share what was paid). Seats in order."""
+    if not table.plays_for_beans:
+        return []
+    stake = max(1, table.stake)
+    humans = [i for i, seat in enumerate(table.seats) if not seat.is_bot]
+    if all(beans[i] == points[i] * stake for i in humans if points[i] > 0):
+        return []
+    return [i for i in humans if points[i] < 0 and -beans[i] < -points[i] * stake]
+
+
 def result_view(
     table: Table, view: SeatView, points: Sequence[int], beans: Sequence[int],
     breakdown: Sequence[str] = (),
@@ -714,7 +734,8 @@ def result_view(
 ) -> tuple[str, InlineKeyboardMarkup]:
     """The result message: the winner — or, after an escape, who left and what each paid
     (RULES.md §9) —, spring/anti-spring, the multiplier's breakdown, each seat's points and bean
-    change, the landlord's kitty (RULES.md §7, §8); buttons "Play again" and "Leave" (issue 10
+    change (a line for each loser who could pay only what it held, :func:`short_payers`), the
+    landlord's kitty (RULES.md §7, §8); buttons "Play again" and "Leave" (issue 10
     item 7, :mod:`bot.game.again`), with a line saying how they work when ``again_minutes``
     (the minutes to answer) is given.
 
@@ -777,6 +798,9 @@ def result_view(
                            name=names[i], role=role, points=points_text(points[i], lang)))
     for i in result.autoplay_penalized:
         lines.append(t("result.autoplay_penalty", lang, name=names[i]))
+    for i in short_payers(table, points, beans):
+        lines.append(t("result.short", lang, name=names[i],
+                       beans=t("unit.beans", lang, n=-beans[i], signed=str(-beans[i]))))
     if view.kitty is not None and view.landlord is not None:
         lines += ["", t("result.kitty", lang, cards=cards_text(view.kitty, lang))]
     if again_minutes is not None:

@@ -27,8 +27,10 @@ class Labels:
         landlord_wins, farmers_win: the result's title; ``escape_title`` with ``{names}``.
         escape_paid: a leaver's payment, ``{name}``, ``{points}``, ``{beans}`` (RULES.md §9);
             ``escape_points`` the same without beans; ``practice_left``: the title when
-            ``{names}`` left a practice deal (nobody pays).
-        win, lose, left, penalty: a result row's tags (``penalty``: the auto-play penalty).
+            ``{names}`` left a practice deal (nobody pays); ``bidding_escape``: the flat
+            payment of a seat that left during the bidding, ``{n}`` points.
+        win, lose, left, penalty, short: a result row's tags (``penalty``: the auto-play
+            penalty; ``short``: a loser who paid every bean it held, RULES.md §8).
         points, beans: a result row's column heads.
         played_out: a row (or a hand) left with no card.
         rob, bombs, rockets: ``{n}`` times, ``{m}`` the factor (``rob_one``, ``bomb_one``,
@@ -60,10 +62,13 @@ class Labels:
     escape_paid: str = "{name} left and pays {points} points ({beans} beans)"
     escape_points: str = "{name} left and pays {points} points"
     practice_left: str = "{names} ended the practice"
+    bidding_escape: str = ("Left during the bidding: the leaver pays a flat {n} points (no base "
+                           "or multiplier yet).")
     win: str = "Win"
     lose: str = "Lose"
     left: str = "Left"
     penalty: str = "Auto-play penalty"
+    short: str = "Short of beans"
     points: str = "Points"
     beans: str = "Beans"
     played_out: str = "Played out"

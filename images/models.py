@@ -201,7 +201,8 @@ class ResultSeat:
 
     Attributes:
         label: the seat's badge, 1–3 characters (see :class:`SeatScene`).
-        role: ``"landlord"`` or ``"farmer"``.
+        role: ``"landlord"`` or ``"farmer"``; ``None`` in a deal that ended before a landlord
+            was decided (a seat left during the bidding, RULES.md §9).
         points: points won (+) or lost (−) in this deal, as settled.
         beans: beans won (+) or lost (−), as settled (RULES.md §8).
         cards_left: card ids left in the seat's hand at the end (empty for the winner).
@@ -214,10 +215,12 @@ class ResultSeat:
         multiplier: a farmer's own pair multiplier with the landlord, final and capped
             (RULES.md §7); ``None`` for the landlord.
         penalized: the auto-play penalty fell on this farmer (RULES.md §9).
+        short: the seat could not cover its loss: it paid every bean it held, less than
+            ``points × stake``, and the winners shared that (RULES.md §8).
     """
 
     label: str
-    role: Role
+    role: Role | None
     points: int
     beans: int
     cards_left: tuple[int, ...] = ()
@@ -228,12 +231,13 @@ class ResultSeat:
     shown: int = 0
     multiplier: int | None = None
     penalized: bool = False
+    short: bool = False
 
     def __post_init__(self) -> None:
         check_text(self.label, "seat label", MAX_SEAT_LABEL)
         object.__setattr__(self, "name", clean_name(self.name))
-        if self.role not in ("landlord", "farmer"):
-            raise RenderError(f"role must be 'landlord' or 'farmer', not {self.role!r}")
+        if self.role not in ("landlord", "farmer", None):
+            raise RenderError(f"role must be 'landlord', 'farmer' or None, not {self.role!r}")
         for value, what in ((self.points, "points"), (self.beans, "beans")):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise RenderError(f"{what} must be an int, not {value!r}")
@@ -253,9 +257,13 @@ class ResultScene:
     were cut to it.
 
     Attributes:
-        winner: ``"landlord"`` or ``"farmers"``.
-        seats: 3 or 4 :class:`ResultSeat` in seat order, exactly one of them the landlord.
-        base: base score (底分).
+        winner: ``"landlord"`` or ``"farmers"``; ``None`` for a deal that ended without a
+            winner (RULES.md §9): a seat left during the bidding (a flat payment, no roles yet)
+            or every seat left (nobody pays).
+        seats: 3 or 4 :class:`ResultSeat` in seat order, exactly one of them the landlord and
+            the others farmers; with no winner, at least one left, and none has a role if the
+            bidding had not ended.
+        base: base score (底分), ``>= 1``; any with no winner (not drawn).
         multiplier: the largest pair multiplier (the farmers' own ones are in their seats).
         bombs: bombs and rockets played (each ×2); ``rockets`` of them rockets.
         robs: robs in the rob preset (each ×2, RULES.md §2.2).
@@ -274,7 +282,7 @@ class ResultScene:
             who left the practice and no payment line is drawn.
     """
 
-    winner: Winner
+    winner: Winner | None
     seats: tuple[ResultSeat, ...]
     base: int
     multiplier: int
@@ -291,15 +299,20 @@ class ResultScene:
     practice: bool = False
 
     def __post_init__(self) -> None:
-        if self.winner not in ("landlord", "farmers"):
-            raise RenderError(f"winner must be 'landlord' or 'farmers', not {self.winner!r}")
+        if self.winner not in ("landlord", "farmers", None):
+            raise RenderError(f"winner must be 'landlord', 'farmers' or None, not "
+                              f"{self.winner!r}")
         seats = tuple(self.seats)
         if len(seats) not in (3, 4) or not all(isinstance(s, ResultSeat) for s in seats):
             raise RenderError("a result has 3 or 4 ResultSeat seats")
-        if sum(s.role == "landlord" for s in seats) != 1:
-            raise RenderError("a result has exactly one landlord seat")
+        if self.winner is None and not any(s.escaped for s in seats):
+            raise RenderError("a result without a winner has a seat that left")
+        no_roles = self.winner is None and all(s.role is None for s in seats)
+        if not no_roles and (sum(s.role == "landlord" for s in seats) != 1
+                             or any(s.role is None for s in seats)):
+            raise RenderError("a result has exactly one landlord seat, the others farmers")
         object.__setattr__(self, "seats", seats)
-        _check_count(self.base, "base", 1)
+        _check_count(self.base, "base", 0 if self.winner is None else 1)
         _check_count(self.multiplier, "multiplier", 1)
         _check_count(self.bombs, "bombs")
         _check_count(self.rockets, "rockets")
@@ -312,9 +325,9 @@ class ResultScene:
         _check_labels(self.labels)
 
     @property
-    def landlord(self) -> ResultSeat:
-        """The landlord's seat."""
-        return next(s for s in self.seats if s.role == "landlord")
+    def landlord(self) -> ResultSeat | None:
+        """The landlord's seat, ``None`` in a deal without a winner."""
+        return next((s for s in self.seats if s.role == "landlord"), None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,12 @@ NAME_X, NAME_W = 160, 250
 POINTS_X, BEANS_X, CARDS_X = 500, 660, 740
 #: Narrower widths for many cards left (a four-player hand of 25 or 33), to stay one row.
 NARROW_LEFT_CARDS = (52, 40)
+#: A row's tags (win/lose, auto-play, left …) stay left of the points column: they are drawn
+#: smaller, in at most two lines (more at the smallest size), when they do not fit one line.
+TAG_ROOM = POINTS_X - 70 - NAME_X
+TAG_SIZES = (16, 14, 12)
+TAG_GAP = 8
+Tag = tuple[str, tuple[int, int, int]]
 
 
 def signed(value: int) -> str:
@@ -57,7 +63,8 @@ def parts_product(scene: ResultScene, farmer: ResultSeat) -> int:
     §11)."""
     bombs = scene.bombs if scene.bombs_double else 0
     m = 2 ** (scene.robs + bombs + (scene.spring or scene.anti_spring))
-    m *= show_factor(scene) * (2 if scene.landlord.doubled else 1)
+    landlord = scene.landlord
+    m *= show_factor(scene) * (2 if landlord is not None and landlord.doubled else 1)
     return m * (2 if farmer.doubled else 1)
 
 
@@ -78,11 +85,15 @@ def totals(scene: ResultScene) -> list[int]:
 def breakdown(scene: ResultScene) -> list[str]:
     """The parts every pair shares, then the cap if it cut, then the total(s) and the 头撂
     bonus, as the picture's tags (RULES.md §3, §7, §11), e.g. ``['Base 3', 'Robbed 2 times ×4',
-    'Show ×2', '1 bomb ×2', '×16']``.
+    'Show ×2', '1 bomb ×2', '×16']``. A deal left during the bidding has no base or
+    multiplier: its one tag is the leaver's flat payment (RULES.md §9), none in practice.
 
     A farmer's own doubling is in its row (:func:`seat_factors`)."""
     words = scene.labels
     landlord = scene.landlord
+    if landlord is None:
+        leavers = escaped_seats(scene)
+        return [] if scene.practice else [words.bidding_escape.format(n=-leavers[0].points)]
     parts = [words.base.format(base=scene.base)]
     if scene.robs:
         parts.append(_times(words.rob, words.rob_one, scene.robs))
@@ -150,8 +161,34 @@ def title_lines(scene: ResultScene) -> tuple[str, list[str]]:
         return words.practice_left.format(names=names), []
     paid = words.escape_paid if scene.with_beans else words.escape_points
     lines = [paid.format(name=_name(scene, s), points=-s.points, beans=-s.beans)
-             for s in leavers]
+             for s in leavers if s.points]  # nobody pays when every seat left
     return words.escape_title.format(names=names), lines
+
+
+def tag_lines(tags: list[Tag], lang: str) -> tuple[int, list[list[Tag]]]:
+    """``(size, lines)``: the largest of :data:`TAG_SIZES` at which ``tags`` fit in at most two
+    lines of :data:`TAG_ROOM` px (else the smallest size, in as many lines as they need), and
+    the tags of each line."""
+    for size in TAG_SIZES[:-1]:
+        lines = _wrap(tags, size, lang)
+        if len(lines) <= 2:
+            return size, lines
+    return TAG_SIZES[-1], _wrap(tags, TAG_SIZES[-1], lang)
+
+
+def _wrap(tags: list[Tag], size: int, lang: str) -> list[list[Tag]]:
+    """``tags`` in lines of at most :data:`TAG_ROOM` px at ``size`` (a tag wider than that
+    alone on its line)."""
+    lines: list[list[Tag]] = [[]]
+    used = 0
+    for tag in tags:
+        width = text_width(tag[0], size, lang) + 2 * (size // 2)
+        if lines[-1] and used + TAG_GAP + width > TAG_ROOM:
+            lines.append([])
+            used = 0
+        used += (TAG_GAP if lines[-1] else 0) + width
+        lines[-1].append(tag)
+    return lines
 
 
 def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> None:
@@ -163,27 +200,37 @@ def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> N
                            outline=GOLD if good else (44, 96, 64), width=4 if good else 2)
     r = 42
     avatar(canvas, 24 + 28 + r, y + ROW_H / 2 + 6, r, seat.label, seat.role, lang)
-    role = words.landlord if seat.role == "landlord" else words.farmer
-    width = draw_text(canvas, (NAME_X, y + 34), role, 20,
-                      GOLD if seat.role == "landlord" else MUTED, anchor="lm", lang=lang)
+    left = NAME_X
+    if seat.role is not None:
+        role = words.landlord if seat.role == "landlord" else words.farmer
+        left += draw_text(canvas, (NAME_X, y + 34), role, 20,
+                          GOLD if seat.role == "landlord" else MUTED, anchor="lm",
+                          lang=lang) + 12
     name = shorten(seat.name, lang=lang)
     if name:
-        draw_text(canvas, (NAME_X + width + 12, y + 34), name, 26, WHITE, anchor="lm",
-                  lang=lang, max_width=POINTS_X - 70 - NAME_X - width - 12)
-    tags = [(words.win, (40, 150, 70))] if good else [(words.lose, (150, 50, 50))]
+        draw_text(canvas, (left, y + 34), name, 26, WHITE, anchor="lm", lang=lang,
+                  max_width=POINTS_X - 70 - left)
+    tags: list[Tag] = [(words.win, (40, 150, 70))] if good else [(words.lose, (150, 50, 50))]
+    if scene.winner is None and not seat.points:  # every seat left: nobody won or lost
+        tags = []
     if seat.autoplay:
         tags.append((words.autoplay, (90, 100, 96)))
     if seat.escaped:
         tags.append((words.left, ALARM))
     if seat.penalized:
         tags.append((words.penalty, (150, 50, 50)))
+    if seat.short:
+        tags.append((words.short, (176, 112, 20)))
     if seat.shown:
         tags.append((words.shown, (60, 110, 170)))
     tags += [(part, (214, 96, 30)) for part in seat_factors(scene, seat)]
-    tag_x = NAME_X
-    for text, color in tags:
-        tag_x += pill(canvas, (tag_x, y + 88), text, 16, fill=color, color=WHITE,
-                      lang=lang) + 8
+    size, lines = tag_lines(tags, lang)
+    for i, line in enumerate(lines):  # one line under the name; more spread below it
+        mid = y + 88 if len(lines) == 1 else y + 60 + (ROW_H - 68) * (2 * i + 1) // (2 * len(lines))
+        tag_x = NAME_X
+        for text, color in line:
+            tag_x += pill(canvas, (tag_x, mid), text, size, fill=color, color=WHITE,
+                          lang=lang) + TAG_GAP
 
     columns = [(POINTS_X, words.points, seat.points)]
     if scene.with_beans:
@@ -244,10 +291,10 @@ def render_result(scene: ResultScene, *, fmt: str = "PNG") -> bytes:
     deal with what each leaver paid; the multiplier's parts (:func:`breakdown`: base, robs, the
     show, the landlord's doubling, bombs, rockets, spring or anti-spring, the cap) ending in the
     pair multiplier(s); then one row per seat with its badge, role, name, win/lose, auto-play,
-    left, penalty and show-cards tags, a farmer's doubling (:func:`seat_factors`), points and beans
-    won or lost (green / red; under a farmer's points ``base × multiplier`` when they are that,
-    not after an escape or a penalty) and the cards it was left with face up (``played_out``
-    for none).
+    left, penalty, short-of-beans (RULES.md §8) and show-cards tags, a farmer's doubling
+    (:func:`seat_factors`), points and beans won or lost (green / red; under a farmer's points
+    ``base × multiplier`` when they are that, not after an escape or a penalty) and the cards it
+    was left with face up (``played_out`` for none).
 
     Args:
         scene: the checked :class:`ResultScene`.

@@ -58,7 +58,9 @@ class Spot:
     shown: tuple[int, int, str, int]
 
 
-_BOTTOM = Spot((508, 584), (640, 420, "m", 640), (792, 604, "l", 464))
+#: The bottom seat's shown hand starts level with its panel's top, so that two rows (a landlord's
+#: 20 cards, 33 with four seats) end above the picture's bottom edge, and right of the countdown.
+_BOTTOM = Spot((508, 584), (640, 420, "m", 640), (800, 576, "l", 456))
 LAYOUTS: dict[int, tuple[Spot, ...]] = {
     3: (
         _BOTTOM,

@@ -31,6 +31,12 @@ NAME_UNITS = 12
 ELLIPSIS = "…"
 
 Run = tuple[str, str]  # (face, text)
+#: Full-width Latin letters and digits (``Ｆｕｌｌ``, ``５０``: what a Chinese keyboard in
+#: full-width mode types) to their ordinary forms: each is as wide as a hanzi, so a word of them
+#: was drawn letter-spaced. Full-width punctuation (，：（）) is Chinese punctuation and stays.
+HALF_WIDTH = {code: code - 0xFEE0 for start, end in ((0xFF10, 0xFF19), (0xFF21, 0xFF3A),
+                                                     (0xFF41, 0xFF5A))
+              for code in range(start, end + 1)}
 
 
 def faces(lang: str) -> tuple[str, ...]:
@@ -90,11 +96,13 @@ def runs(text: str, lang: str) -> tuple[Run, ...]:
 
 
 def drawable(text: str, lang: str = "en") -> str:
-    """``text`` without the characters no font has, spaces collapsed and trimmed.
+    """``text`` without the characters no font has, spaces collapsed and trimmed, full-width
+    letters and digits in their ordinary forms (:data:`HALF_WIDTH`).
 
-    >>> drawable("🔥 Max 🔥"), drawable("🤖🤖")
-    ('Max', '')
+    >>> drawable("🔥 Max 🔥"), drawable("🤖🤖"), drawable("Ｆｕｌｌ（５０）")
+    ('Max', '', 'Full（50）')
     """
+    text = text.translate(HALF_WIDTH)
     return " ".join("".join(part for _, part in runs(text, lang)).split())
 
 

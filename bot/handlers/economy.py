@@ -6,8 +6,8 @@ Every command that needs a player makes sure its sender is a person
 wallet) and a player (``store.ensure_player``: 1000 beans the first time). A player's own days
 (check-in, relief, the /give limit) end at midnight Beijing time whatever the group
 (:func:`bot.economy.player_day`); today's and this week's leaderboards use the group's time zone.
-Numbers are ASCII digits only (:func:`bot.numbers.parse_whole`); /give says what is wrong with
-anything else (not a number, zero or less).
+Numbers are ASCII (or full-width) digits only (:func:`bot.numbers.parse_whole`); /give says what
+is wrong with anything else (not a number, zero or less).
 /give is refused while the giver sits at a running deal (the store's hold, issue 14).
 
 A player named in /give or /audit is found, in this order, as the author of the message the
@@ -40,7 +40,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.senders import NOT_PEOPLE, message_of, person, player, sender_is_admin
 from bot.i18n import match_language, t
-from bot.numbers import SQL_INTEGER_MAX, parse_whole
+from bot.numbers import SQL_INTEGER_MAX, parse_whole, typed_digits
 from bot.photos import Picture, send_photo
 from bot.services import bot_data
 from bot.store import AlreadyClaimed, GiveRefused, NotEligible, Player
@@ -282,9 +282,10 @@ async def cmd_give(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 def _give_amount(word: str) -> int | str:
     """The beans ``/give`` names, or the refusal code: ``give_not_number`` (not a whole number
-    in ASCII digits, e.g. ``lots``, ``1.5``, ``²``), ``give_invalid_amount`` (zero or less);
-    a number too large for any balance reads as itself capped (the store refuses it as more
-    than the balance)."""
+    in ASCII or full-width digits, e.g. ``lots``, ``1.5``, ``²``), ``give_invalid_amount`` (zero
+    or less); a number too large for any balance reads as itself capped (the store refuses it
+    as more than the balance)."""
+    word = typed_digits(word)
     digits = word.removeprefix("-").removeprefix("+")
     if not (digits.isascii() and digits.isdigit()):
         return "give_not_number"

@@ -73,3 +73,24 @@ async def test_an_unexpected_error_gets_an_apology_and_a_logged_traceback(
     query = fake_api.press(ann, menu, menu.buttons[0].callback_data)
     answer = await fake_api.wait_answer(query)
     assert answer.params["text"] == t("pop.error", LANG)
+
+
+async def test_full_width_digits_are_numbers(fake_api: FakeBotApi, running_bot: BotRunner):
+    """QA: a Chinese keyboard in full-width mode types ５０; `/settings custom_stake ５０` and
+    `/give <id> ９９` got the usage. They now read as 50 and 99, by user id as by @username;
+    other scripts' digits and superscripts stay refused (above)."""
+    store = running_bot.app.bot_data.store
+    group = fake_api.new_group("全角")
+    await store.update_group_settings(group.id, give_enabled=True)
+    ann, bob = fake_api.new_user("Ann"), fake_api.new_user("Bob", username="bob")
+    fake_api.make_admin(group, ann)
+    await reply(fake_api, bob, group, "/balance")  # the bot has seen Bob
+    assert await reply(fake_api, ann, group, "/settings custom_stake ５０") == t(
+        "set.saved", LANG, name=t("set.name.custom_stake", LANG), value="50")
+    settings = await store.get_group_settings(group.id)
+    assert (settings["stake_tier"], settings["custom_stake"]) == ("custom", 50)
+    assert await reply(fake_api, ann, group, f"/give {bob.id} ９９") == t(
+        "give.ok", LANG, giver="Ann", receiver="Bob", beans="99 beans", giver_balance=901,
+        receiver_balance=1099, remaining=901)
+    assert await reply(fake_api, ann, group, "/give @bob －５") == t("give.invalid_amount", LANG)
+    assert [await store.balance(u.id) for u in (ann, bob)] == [901, 1099]

@@ -213,3 +213,26 @@ def newest_table(api: FakeBotApi, group, *, photo: bool):
         if message.content.startswith("🃏") and bool(message.photo) == photo:
             return message
     return None
+
+
+async def test_a_deal_left_during_the_bidding_ends_with_a_result_picture(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """RULES.md §9 (QA: with pictures on, this result alone was sent as text): Bob leaves before
+    anybody bid; the result is a picture of the flat payment, its caption says the same."""
+    players = await deal_for_three(fake_api, running_bot, "Early leaver")
+    bob, group = players.users[1], players.group
+    fake_api.send_text(bob, group, "/leave")
+    prompt = await fake_api.wait_for(lambda: next(
+        (m for m in reversed(fake_api.messages_in(group)) if m.buttons
+         and m.content == t("reply.leave_confirm", LANG, name="Bob")), None))
+    await players.click(bob, prompt, t("btn.leave_confirm", LANG))
+    result = await result_message(fake_api, group)
+    table = running_bot.app.bot_data.tables.get(f"{group.id}:0")
+    final = table.state
+    assert final.result.winner is None and final.result.points == (3, -6, 3)
+    beans = [p * 10 for p in final.result.points]
+    scene = scenes.result_scene(table, final.view(0), final.hands, final.result.points, beans)
+    assert result.photo is not None and fake_api.file(result.photo) == render_result(scene)
+    assert t("result.bidding_escape", LANG, n=6) in result.caption.splitlines()
+    assert result.caption.startswith("🏁") and result.button(t("btn.play_again", LANG))

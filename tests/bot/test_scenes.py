@@ -119,7 +119,7 @@ def test_a_shown_hand_and_doubling_are_on_the_picture():
     scene = scenes.table_scene(table_for(state), state.view(2), 10)
     assert scene.seats[1].shown_cards == state.hands[1]
     assert scene.seats[0].shown_cards is None and scene.seats[2].shown_cards is None
-    assert scene.multiplier == 1
+    assert scene.multiplier == 4  # a show before bidding counts at once (RULES.md §3)
 
     state = new_deal(ROB, seed=SEED, first_bidder=0)
     for action in (Action("call", 0), Action("rob", 1), Action("norob", 2)):
@@ -183,9 +183,22 @@ def test_result_scene_shows_the_cards_left_and_beans():
     assert scene.seats[0].role == "landlord" and scene.base == 3
     assert scene.multiplier == max(result.multipliers)
 
+
+
+def test_a_deal_left_during_the_bidding_has_a_result_picture():
+    """RULES.md §9 (QA: this result alone was sent as text with pictures on): no winner, no
+    roles, the leaver's flat payment as the picture's one tag, the same line as the caption."""
     cancelled = apply(new_deal(SCORE, seed=SEED), Action("leave", 0))
-    assert scenes.result_scene(table_for(cancelled), cancelled.view(0), cancelled.hands,
-                               [0, 0, 0], [0, 0, 0]) is None
+    points = list(cancelled.result.points)
+    assert points == [-6, 3, 3]
+    table = table_for(cancelled)
+    scene = scenes.result_scene(table, cancelled.view(0), cancelled.hands, points, [-60, 30, 30])
+    assert scene is not None and scene.winner is None and scene.landlord is None
+    assert [s.role for s in scene.seats] == [None, None, None]
+    assert [s.escaped for s in scene.seats] == [True, False, False]
+    assert [s.beans for s in scene.seats] == [-60, 30, 30]
+    assert scenes.result_breakdown(scene) == [t("result.bidding_escape", "en", n=6)]
+    assert render_result(scene).startswith(b"\x89PNG")
 
 
 @pytest.mark.parametrize(("lang", "kind", "value", "phase", "word"), [

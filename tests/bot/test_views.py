@@ -350,4 +350,69 @@ def test_call_outs_announce_bombs_rockets_planes_robs_doubles_shows_and_the_mult
     state = apply(new_deal(ROB.with_options(show_cards=True), seed=8, first_bidder=0),
                   Action("show", 1))
     table = table_for(state)
-    assert views.callout(table, state.view(0), "en") == "👀 Bob shows their cards!"
+    assert views.callout(table, state.view(0), "en") == \
+        "👀 Bob shows their cards! Multiplier ×4"
+
+
+def test_a_show_before_bidding_counts_in_the_multiplier_while_bidding():
+    """RULES.md §3, §7: a show before bidding is ×4 for the whole deal from the moment it is made
+    (QA: the table, its picture and the hands said ×1 until the landlord was decided, and the
+    call-out had no multiplier); a rob doubles it again; the table's cap holds."""
+    from bot.scenes import table_scene
+
+    rules = ROB.with_options(show_cards=True)
+    state = apply(new_deal(rules, seed=8, first_bidder=0), Action("show", 1))
+    assert state.phase == "bidding" and state.landlord is None and state.shown == (0, 4, 0)
+    table = table_for(state, lang="zh-Hans")
+    table.seats[1] = Seat(2, "乙方")
+    assert views.current_multipliers(state.view(0)) == [4]
+    text, _ = views.table_view(table, state.view(0), 15)
+    assert "倍数 ×4" in text and "×1" not in text
+    assert "👀 乙方 明牌！倍数 ×4" in text
+    hand, _ = views.hand_view(table, state.view(2), 15)
+    assert "倍数 ×4" in hand and "×1" not in hand
+    assert table_scene(table, state.view(0), 15).multiplier == 4
+    state = apply(apply(state, Action("call", 1)), Action("rob", 2))
+    assert state.phase == "bidding"
+    assert views.current_multipliers(state.view(0)) == [8]
+    capped = apply(new_deal(rules.with_options(multiplier_cap=2), seed=8, first_bidder=0),
+                   Action("show", 0))
+    assert views.current_multipliers(capped.view(1)) == [2]
+    score = apply(new_deal(SCORE.with_options(show_cards=True), seed=8, first_bidder=0),
+                  Action("show", 0))
+    assert views.current_multipliers(score.view(1)) == [4]
+
+
+def test_a_loser_who_paid_all_they_had_is_named_in_the_result():
+    """RULES.md §8 (QA: Cat −6 points but −50 beans, Ann +12 points but +650 beans at 100 a
+    point, and nothing said why): the caption names each loser who could pay only what it held,
+    in every language, and the picture tags its row."""
+    from bot import scenes
+    from engine import auto_action
+
+    state = new_deal(SCORE, seed=11, first_bidder=0)
+    state = apply(state, Action("bid", 0, value=3))
+    state = apply(state, Action("leave", 1))
+    while state.result is None:
+        state = apply(state, auto_action(state, state.to_act[0]))
+    table = table_for(state)
+    table.seats[2] = Seat(3, "Cat")
+    table.stake = 100
+    points, beans = [12, -6, -6], [650, -600, -50]
+    assert views.short_payers(table, points, beans) == [2]
+    text, _ = views.result_view(table, state.view(0), points, beans)
+    assert "⚠️ Cat could pay only 50 beans, all they had; the winners share it." in text.splitlines()
+    scene = scenes.result_scene(table, state.view(0), state.hands, points, beans)
+    assert [s.short for s in scene.seats] == [False, False, True]
+    table.lang = "zh-Hans"
+    zh, _ = views.result_view(table, state.view(0), points, beans)
+    assert "⚠️ Cat 欢乐豆不足，只付了 50 欢乐豆（全部），赢家按比例分。" in zh.splitlines()
+    # Paid in full: nobody is named, whatever the points.
+    assert views.short_payers(table, points, [1200, -600, -600]) == []
+    text, _ = views.result_view(table, state.view(0), points, [1200, -600, -600])
+    assert "⚠️" not in text
+    # A bot winner takes nothing, so a loser pays less than points × stake: not short of beans.
+    table.seats[2] = Seat(None, "🤖", True)
+    assert views.short_payers(table, [-2, 1, 1], [-100, 100, 0]) == []
+    table.private = True  # points only: no beans to be short of
+    assert views.short_payers(table, points, beans) == []

@@ -91,6 +91,8 @@ def test_each_language_draws_its_own_glyph_forms_and_falls_back_to_the_other() -
         ("🔥🔥王🔥小明🔥", "王小明"),
         ("  a   b ", "a b"),
         ("李Lee李Lee李Lee", "李Lee李Lee李…"),
+        ("Ｆｕｌｌｗｉｄｔｈ", "Fullwidth"),  # full-width letters count as ordinary ones
+        ("Ｌｉ　５０（明）", "Li 50（明）"),  # Chinese punctuation stays
     ],
 )
 def test_names_are_cut_to_6_hanzi_or_12_latin_letters(name: str, shown: str) -> None:
@@ -127,3 +129,19 @@ def test_text_is_drawn_at_the_anchor() -> None:
 def test_docstring_examples() -> None:
     result = doctest.testmod(images.text)
     assert result.attempted >= 6 and result.failed == 0
+
+
+def test_a_full_width_name_is_drawn_like_its_ordinary_letters() -> None:
+    """QA: "Ｆｕｌｌｗｉｄｔｈ" (a Chinese keyboard in full-width mode) was drawn letter-spaced,
+    each letter as wide as a hanzi, and cut to "Ｆｕｌｌｗｉ…"; its badge was "Ｆ"."""
+    from images import SeatScene, TableScene
+    from images.table import table_image
+    from images.text import badge
+
+    def table(name: str) -> Image.Image:
+        return table_image(TableScene(seats=(SeatScene("F", name=name), SeatScene("B"),
+                                             SeatScene("C"))))
+
+    assert table("Ｆｕｌｌｗｉｄｔｈ").tobytes() == table("Fullwidth").tobytes()
+    assert text_width(shorten("Ｆｕｌｌｗｉｄｔｈ"), 22) == text_width("Fullwidth", 22) < 110
+    assert badge("Ｆｕｌｌ Ｗｉｄｔｈ", "P1") == "FW"

@@ -17,7 +17,21 @@ from images import (
     render_result,
 )
 from images.leaderboard import leaderboard_image, value_text
-from images.result import breakdown, result_image, seat_factors, title_lines, totals, won
+from images.result import (
+    NAME_X,
+    POINTS_X,
+    ROW_GAP,
+    ROW_H,
+    TAG_ROOM,
+    TOP,
+    breakdown,
+    result_image,
+    seat_factors,
+    tag_lines,
+    title_lines,
+    totals,
+    won,
+)
 from tests.images import scenes
 
 
@@ -141,7 +155,11 @@ def test_leaderboard_rows_without_wins_draw_no_rate() -> None:
         (lambda: ResultScene("landlord", scenes.RESULT.seats, 1, 1, bombs=1, rockets=2),
          "rockets"),
         (lambda: ResultSeat("A", "landlord", 1.5, 0), "points"),
-        (lambda: ResultSeat("A", None, 1, 0), "role"),
+        (lambda: ResultSeat("A", "boss", 1, 0), "role"),
+        (lambda: ResultScene(None, scenes.RESULT.seats, 1, 1), "a seat that left"),
+        (lambda: ResultScene("farmers", tuple(dataclasses.replace(s, role=None, escaped=True)
+                                              for s in scenes.RESULT.seats), 1, 1),
+         "one landlord"),
         (lambda: ResultSeat("A", "farmer", 1, 0, (54,)), "unknown card 54"),
         (lambda: ResultSeat("A", "farmer", 1, 0, multiplier=0), "multiplier"),
     ],
@@ -149,3 +167,44 @@ def test_leaderboard_rows_without_wins_draw_no_rate() -> None:
 def test_bad_input_raises_a_clear_error(make, message) -> None:
     with pytest.raises(RenderError, match=message):
         make()
+
+
+def test_a_loser_short_of_beans_is_tagged() -> None:
+    """RULES.md §8: a loser who paid every bean it held (less than points × stake) has a tag
+    of its own on its row, and only there."""
+    seats = list(scenes.RESULT.seats)
+    seats[2] = dataclasses.replace(seats[2], beans=-50, short=True)
+    short = result_image(dataclasses.replace(scenes.RESULT, seats=tuple(seats)))
+    seats[2] = dataclasses.replace(seats[2], short=False)
+    plain = result_image(dataclasses.replace(scenes.RESULT, seats=tuple(seats)))
+    box = ImageChops.difference(short, plain).getbbox()
+    assert box is not None
+    top = TOP + 2 * (ROW_H + ROW_GAP)  # the third row's tag line
+    assert top + 70 <= box[1] and box[3] <= top + 110 and box[0] >= NAME_X
+
+
+def test_a_rows_tags_keep_clear_of_its_points() -> None:
+    """QA: in English a farmer's "Lose", "Auto-play" and "Auto-play penalty" tags ended ~5 px
+    from its "-8" points; tags that do not fit left of the points column go on a second line
+    (smaller, in more lines, only when even two lines are not enough)."""
+    from images.text import text_width
+
+    seats = list(scenes.RESULT_ESCAPE.seats)
+    seats[1] = dataclasses.replace(seats[1], points=-8, beans=-80, escaped=False,
+                                   autoplay=True, penalized=True)
+    seats[0] = dataclasses.replace(seats[0], points=8, beans=80)
+    seats[2] = dataclasses.replace(seats[2], points=0, beans=0)
+    tagged = result_image(dataclasses.replace(scenes.RESULT_ESCAPE, seats=tuple(seats)))
+    seats[1] = dataclasses.replace(seats[1], autoplay=False, penalized=False)
+    plain = result_image(dataclasses.replace(scenes.RESULT_ESCAPE, seats=tuple(seats)))
+    box = ImageChops.difference(tagged, plain).getbbox()
+    assert box is not None
+    points_left = POINTS_X - text_width("-8", 40) / 2
+    assert box[0] >= NAME_X and box[2] <= NAME_X + TAG_ROOM <= points_left - 40
+    row = TOP + ROW_H + ROW_GAP  # the second row
+    assert row + 60 <= box[1] and box[3] <= row + ROW_H
+    many = [(w, (0, 0, 0)) for w in ("Lose", "Auto-play", "Auto-play penalty", "Short of beans",
+                                     "Show cards", "Double ×2")]
+    size, lines = tag_lines(many, "en")
+    assert (size, [len(line) for line in lines]) == (12, [3, 2, 1])
+    assert tag_lines(many[:2], "en") == (16, [many[:2]])

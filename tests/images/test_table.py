@@ -164,3 +164,26 @@ def test_a_long_play_stays_one_row_of_narrower_cards() -> None:
     card_height = round(NARROW_PLAY_CARDS[0] * 1.4)
     assert box[3] - box[1] <= card_height + 16  # one row (and its shadow)
     assert x - 4 <= box[0] and box[2] <= x + room + 8
+
+
+@pytest.mark.parametrize(("seats", "hand"), [(3, 20), (3, 17), (4, 33), (4, 25)])
+def test_a_shown_hand_stays_inside_the_picture_at_every_seat(seats: int, hand: int) -> None:
+    """RULES.md §3, §11: a landlord's shown hand (20 cards, 33 with four seats) or a hand shown
+    before bidding (17, 25) stays whole inside the 1280 × 720 picture at every seat (QA: the
+    bottom seat's 20 cards were drawn in two rows, the second cut off by the bottom edge, 298
+    card-white pixels on the last row) and clear of every seat's panel."""
+    cards = tuple(i % 54 for i in range(hand))
+    for seat in range(seats):
+        plain = TableScene(seats=tuple(SeatScene(f"P{i}", None, hand if i == seat else 17)
+                                       for i in range(seats)), kitty_size=0)
+        before = table_image(plain)
+        after = table_image(replace_seat(plain, seat, shown_cards=cards))
+        box = ImageChops.difference(before, after).getbbox()
+        assert box is not None
+        assert box[0] > 0 and box[1] > 0 and box[2] < WIDTH and box[3] < HEIGHT - 2, (seat, box)
+        last_row = after.crop((0, HEIGHT - 1, WIDTH, HEIGHT))
+        assert count_colour(last_row, (253, 253, 250), tolerance=16) == 0
+        for spot in LAYOUTS[seats]:  # the panel and its countdown (radius 26 at its corner)
+            x, y = spot.panel
+            assert (box[2] <= x or x + PANEL_W + 22 <= box[0] or box[3] <= y - 30
+                    or y + PANEL_H <= box[1]), (seat, box, spot.panel)
