@@ -254,7 +254,8 @@ async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         except IllegalAction as exc:
             await answer(query, views.refusal_text(exc, lang), alert=True)
             return
-        announcement = t("table.left_deal", table.lang, name=name)
+        announcement = t("table.left_practice" if table.practice else "table.left_deal",
+                         table.lang, name=name)
         if not await _close_prompt(query, announcement):
             await say(app, table, announcement)
 
