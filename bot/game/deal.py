@@ -69,6 +69,11 @@ MAX_REDEALS = 10
 MATCH_RESULT_WAIT = 30.0
 #: Seconds after which a result that was not sent yet (``Table.result_due``) is posted again.
 RESULT_RETRY_SECONDS = 30.0
+#: Seconds after the bot starts taking updates (:attr:`DealDriver.started`) before a turn that
+#: began before it started times out: presses made while the bot was down wait at Telegram
+#: and are handled first (polling: the first getUpdates; webhook workers: Telegram's
+#: redelivery), so a press made in time is not refused for a deadline that passed meanwhile.
+RESTART_GRACE = 5.0
 
 #: Plays counted as bombs in a player's statistics (RULES.md §5, §11: 天尊 too).
 BOMB_TYPES = (ComboType.BOMB, ComboType.ROCKET, ComboType.JOKER_BOMB)
@@ -166,6 +171,9 @@ class DealDriver:
         #: (table key, seat): held while the seat's hand message is drawn and sent, so that a
         #: watcher's edit in the background and a direct one never overtake each other.
         self._hand_locks: dict[tuple[str, int], asyncio.Lock] = {}
+        #: When this process began taking updates (UTC seconds; :func:`bot.app._post_init`
+        #: sets it again once start-up is over): see :data:`RESTART_GRACE`.
+        self.started = time.time()
 
     # --- Starting a deal -----------------------------------------------------------------------
 
@@ -713,10 +721,16 @@ class DealDriver:
 
     async def on_turn_timeout(self, stamp: timers.Stamp) -> None:
         """Timer: every human seat still to act when the deadline passed gets the engine's
-        timeout action and goes on auto-play (RULES.md §9)."""
+        timeout action and goes on auto-play (RULES.md §9). A turn that began before the bot
+        started (a restart, in either mode) times out :data:`RESTART_GRACE` seconds after the
+        start at the earliest: the presses that waited at Telegram meanwhile go first."""
         async with self.ctx.tables.lock(stamp.key):
             table = self._current(stamp)
             if table is None or table.state is None:
+                return
+            due = self._due_after_start(table, table.state)
+            if due > time.time():
+                self.ctx.outlet.arm(timers.TURN, stamp, due, self.on_turn_timeout)
                 return
             late = [s for s in table.state.to_act if not is_auto(table, table.state, s)]
             for seat in late:
@@ -726,6 +740,14 @@ class DealDriver:
                 if state.phase in ACTIVE and seat in state.to_act and not state.autoplay[seat]:
                     await self.act(table, Action("timeout", seat))
                     await self.tell_timeout(table, seat, stamp.token)
+
+    def _due_after_start(self, table: Table, state: DealState) -> float:
+        """When the table's turn times out: its deadline, or for a turn that began before
+        this process started, :data:`RESTART_GRACE` seconds after the start if that is later."""
+        deadline = table.deadline or 0.0
+        if deadline - self._timeout(table, state) < self.started:
+            return max(deadline, self.started + RESTART_GRACE)
+        return deadline
 
     async def tell_timeout(self, table: Table, seat: int, token: str) -> None:
         """A seat timed out into auto-play (RULES.md §9): its player is told in private, with
