@@ -38,8 +38,8 @@ async def test_timeout_goes_to_autoplay_and_take_back(fake_api: FakeBotApi, bot_
     await fake_api.wait_for(
         lambda: t("table.autoplay", LANG) in fake_api.messages_in(group)[0].content, timeout=5)
 
-    notice = next(m for m in fake_api.messages_in(fay)
-                  if m.content == t("notice.timed_out", LANG))
+    notice = await fake_api.wait_for(lambda: next(  # sent after her hand was drawn
+        (m for m in fake_api.messages_in(fay) if m.content == t("notice.timed_out", LANG)), None))
     assert [b.text for b in notice.buttons] == [take_back]
     answer = await players.click(fay, message, take_back)
     assert answer.params["text"] == t("pop.autoplay_off", LANG)
