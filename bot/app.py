@@ -13,6 +13,7 @@ import gc
 import logging
 import os
 import sys
+import time
 
 from telegram import BotCommand
 from telegram.ext import ApplicationBuilder, Defaults
@@ -123,6 +124,7 @@ async def _post_init(application: App) -> None:
         await start_worker(application)
         await set_commands(application)
         await _settle()
+        data.game.deals.started = time.time()  # updates are taken from now on (RESTART_GRACE)
         return
     limiter = application.bot.rate_limiter
     window = limiter.window if isinstance(limiter, ChatRateLimiter) else None
@@ -134,6 +136,7 @@ async def _post_init(application: App) -> None:
     await set_commands(application)
     await data.game.restore()
     await _settle()
+    data.game.deals.started = time.time()  # updates are taken from now on (RESTART_GRACE)
 
 
 async def _settle() -> None:

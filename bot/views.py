@@ -470,7 +470,9 @@ def hand_view(
     not edited for every play of the others (issue 9: at most 100 calls a deal besides
     answers, which one edit per play and waiting seat would double), so lines that change
     with every play would go stale there. A waiting seat has a 记牌器 button instead
-    (:data:`bot.callbacks.COUNTER`): both lines, fresh, in a pop-up (:func:`counter_popup`).
+    (:data:`bot.callbacks.COUNTER`): both lines, fresh, in a pop-up (:func:`counter_popup`);
+    so has a seat on auto-play or that left (RULES.md §9), even on its turns: it is never
+    prompted, and its message changes only with its hand (not twice per turn).
 
     Buttons (issue 3, flow steps 4–6): bidding/doubling choices when the seat is to act; in play,
     one button per rank (:func:`selection_keyboard_rows`), the plays that complete the selection
@@ -488,15 +490,16 @@ def hand_view(
     lines = [t("hand.title", lang, n=len(view.hand)), cards_text(view.hand, lang)]
     if view.landlord is not None:
         lines.append(t("hand.role", lang, role=_role(view, seat, lang)))
-    mine = seat in view.to_act and _playing(view)
-    if mine and not view.escaped[seat]:
+    # a seat to act that its player decides for (a seat that left is on auto-play too)
+    prompted = seat in view.to_act and _playing(view) and not view.autoplay[seat]
+    if prompted:
         lines.append(status_line(table, view, lang))
     allowance = _allowance_line(view, lang)
     if allowance is not None:
         lines.append(allowance)
-    if table.card_counter and mine:
+    if table.card_counter and prompted:
         lines.append(counter_line(view, lang))
-    if selected and mine and view.phase == "playing":
+    if selected and prompted and view.phase == "playing":
         lines.append(t("hand.selected", lang, cards=ranks_text(selected, lang)))
     announced = callout(table, view, lang)
     if announced:
@@ -507,8 +510,8 @@ def hand_view(
         return "\n".join(lines), None
     rows: list[list[InlineKeyboardButton]] = []
     version = view.version
-    legal = view.legal_plays() if mine and view.phase == "playing" else []
-    if mine and not view.autoplay[seat]:
+    legal = view.legal_plays() if prompted and view.phase == "playing" else []
+    if prompted:
         if view.phase == "playing" and not legal:  # nothing beats the table: 要不起 only
             rows.append([_button(t("btn.cannot_beat", lang), cb.ACTION, table.token, version,
                                  "pass"),
@@ -536,7 +539,7 @@ def hand_view(
             ])
     if view.may_show() and not view.autoplay[seat]:
         rows.append([_button(t("btn.show", lang), cb.ACTION, table.token, version, "show")])
-    if not mine and table.card_counter and view.phase == "playing":
+    if not prompted and table.card_counter and view.phase == "playing":
         rows.append([_button(t("btn.counter", lang), cb.MY_CARDS, table.token, 0, cb.COUNTER)])
     if view.autoplay[seat]:
         rows.append([_button(t("btn.take_back", lang), cb.ACTION, table.token, 0, "auto0")])
@@ -731,13 +734,14 @@ def result_view(
     table: Table, view: SeatView, points: Sequence[int], beans: Sequence[int],
     breakdown: Sequence[str] = (),
     again_minutes: int | None = None,
-) -> tuple[str, InlineKeyboardMarkup]:
+    *, again: bool = True,
+) -> tuple[str, InlineKeyboardMarkup | None]:
     """The result message: the winner — or, after an escape, who left and what each paid
     (RULES.md §9) —, spring/anti-spring, the multiplier's breakdown, each seat's points and bean
     change (a line for each loser who could pay only what it held, :func:`short_payers`), the
-    landlord's kitty (RULES.md §7, §8); buttons "Play again" and "Leave" (issue 10
-    item 7, :mod:`bot.game.again`), with a line saying how they work when ``again_minutes``
-    (the minutes to answer) is given.
+    landlord's kitty (RULES.md §7, §8); buttons "Play again" and "Leave" (issue 10 item 7,
+    :mod:`bot.game.again`) unless ``again`` is off (nobody is left to answer), with a line
+    saying how they work when ``again_minutes`` (the minutes to answer) is given.
 
     ``breakdown`` is the result picture's own (:func:`bot.scenes.result_breakdown`: 底分, robs,
     show, bombs, spring, the totals, each farmer's doubling), so caption and picture say the
@@ -808,7 +812,7 @@ def result_view(
     keyboard = InlineKeyboardMarkup(
         [[_button(t("btn.play_again", lang), cb.PLAY_AGAIN, table.token),
           _button(t("btn.leave", lang), cb.PLAY_AGAIN, table.token, 0, "leave")]]
-    )
+    ) if again else None
     return "\n".join(lines), keyboard
 
 

@@ -138,8 +138,9 @@ def escaped_seats(scene: ResultScene) -> list[ResultSeat]:
 
 
 def won(scene: ResultScene, seat: ResultSeat) -> bool:
-    """The seat's side won; after an escape (RULES.md §9), the seats that were paid won."""
-    if escaped_seats(scene):
+    """The seat's side won; after an escape (RULES.md §9), the seats that were paid won (at
+    practice nobody is paid: the side that played out won)."""
+    if escaped_seats(scene) and not scene.practice:
         return seat.points > 0
     return (seat.role == "landlord") == (scene.winner == "landlord")
 

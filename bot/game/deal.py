@@ -69,6 +69,11 @@ MAX_REDEALS = 10
 MATCH_RESULT_WAIT = 30.0
 #: Seconds after which a result that was not sent yet (``Table.result_due``) is posted again.
 RESULT_RETRY_SECONDS = 30.0
+#: Seconds after the bot starts taking updates (:attr:`DealDriver.started`) before a turn that
+#: began before it started times out: presses made while the bot was down wait at Telegram
+#: and are handled first (polling: the first getUpdates; webhook workers: Telegram's
+#: redelivery), so a press made in time is not refused for a deadline that passed meanwhile.
+RESTART_GRACE = 5.0
 
 #: Plays counted as bombs in a player's statistics (RULES.md §5, §11: 天尊 too).
 BOMB_TYPES = (ComboType.BOMB, ComboType.ROCKET, ComboType.JOKER_BOMB)
@@ -166,6 +171,9 @@ class DealDriver:
         #: (table key, seat): held while the seat's hand message is drawn and sent, so that a
         #: watcher's edit in the background and a direct one never overtake each other.
         self._hand_locks: dict[tuple[str, int], asyncio.Lock] = {}
+        #: When this process began taking updates (UTC seconds; :func:`bot.app._post_init`
+        #: sets it again once start-up is over): see :data:`RESTART_GRACE`.
+        self.started = time.time()
 
     # --- Starting a deal -----------------------------------------------------------------------
 
@@ -209,6 +217,8 @@ class DealDriver:
         for seat, _ in table.humans():
             if old is not None and old.autoplay[seat]:
                 state = apply(state, Action("autoplay", seat, value=1))
+        if old is not None:
+            await self._strip_autoplay_notices(table, every=True)
         ctx.tables.retoken(table)
         table.leave_prompts = [None] * len(table.seats)  # drawn for the old token: void
         table.phase = DEAL
@@ -448,7 +458,8 @@ class DealDriver:
         player's chat is closed to the bot (the seat is marked ``blocked``) (lock held).
 
         A seat that is not to act is not redrawn when only the line saying whom it waits for
-        changed (issue 9: one caption edit less per turn and seat). Without ``clock`` (a press
+        changed (issue 9: one caption edit less per turn and seat); a seat that left the
+        running deal is drawn once as left, then only with its outcome. Without ``clock`` (a press
         that may have changed nothing, e.g. Hint saying to pass with nothing selected) the
         seconds left alone are no reason to edit either: the clock's own marks refresh them.
         ``rank``: the outlet's (:data:`bot.game.outlet.PRESSER` …); by default a prompt's:
@@ -482,7 +493,12 @@ class DealDriver:
         drawing = self.hand_drawing(table, view, seconds)
         waiting = state.phase in ACTIVE and seat not in state.to_act \
             and not state.autoplay[seat] and not state.escaped[seat]
-        drawn = _waiting_signature(drawing) if waiting else drawing.signature
+        if state.phase in ACTIVE and state.escaped[seat]:
+            drawn = _LEFT  # drawn once: its player is gone until the outcome (RULES.md §9)
+        elif waiting:
+            drawn = _waiting_signature(drawing)
+        else:
+            drawn = drawing.signature
         if table.rendered.get(seat) == drawn:
             return False
         shown_seconds = self._drawn_seconds.get((table.key, seat))
@@ -705,10 +721,16 @@ class DealDriver:
 
     async def on_turn_timeout(self, stamp: timers.Stamp) -> None:
         """Timer: every human seat still to act when the deadline passed gets the engine's
-        timeout action and goes on auto-play (RULES.md §9)."""
+        timeout action and goes on auto-play (RULES.md §9). A turn that began before the bot
+        started (a restart, in either mode) times out :data:`RESTART_GRACE` seconds after the
+        start at the earliest: the presses that waited at Telegram meanwhile go first."""
         async with self.ctx.tables.lock(stamp.key):
             table = self._current(stamp)
             if table is None or table.state is None:
+                return
+            due = self._due_after_start(table, table.state)
+            if due > time.time():
+                self.ctx.outlet.arm(timers.TURN, stamp, due, self.on_turn_timeout)
                 return
             late = [s for s in table.state.to_act if not is_auto(table, table.state, s)]
             for seat in late:
@@ -718,6 +740,14 @@ class DealDriver:
                 if state.phase in ACTIVE and seat in state.to_act and not state.autoplay[seat]:
                     await self.act(table, Action("timeout", seat))
                     await self.tell_timeout(table, seat, stamp.token)
+
+    def _due_after_start(self, table: Table, state: DealState) -> float:
+        """When the table's turn times out: its deadline, or for a turn that began before
+        this process started, :data:`RESTART_GRACE` seconds after the start if that is later."""
+        deadline = table.deadline or 0.0
+        if deadline - self._timeout(table, state) < self.started:
+            return max(deadline, self.started + RESTART_GRACE)
+        return deadline
 
     async def tell_timeout(self, table: Table, seat: int, token: str) -> None:
         """A seat timed out into auto-play (RULES.md §9): its player is told in private, with
@@ -730,9 +760,14 @@ class DealDriver:
         if player.user_id is not None and not player.blocked and not player.left:
             text, markup = views.timeout_notice(table, seat)
             try:
-                await self.ctx.outlet.send(player.user_id, text, markup)
+                message_id = await self.ctx.outlet.send(player.user_id, text, markup)
             except Unreachable:
                 player.blocked = True
+            else:
+                if message_id is not None:  # its button goes once used (_withdraw_notices)
+                    table.autoplay_notices = _padded(table.autoplay_notices, len(table.seats))
+                    table.autoplay_notices[seat] = message_id
+                    await self.ctx.save(table)
         if not table.private:
             name = views.seat_name(player, seat, table.lang)
             self.say(table, t("table.timeout", table.lang, name=name))
@@ -788,8 +823,10 @@ class DealDriver:
             await self.ctx.save(table)
 
     async def _withdraw_notices(self, table: Table, *, every: bool = False) -> None:
-        """Delete the pending "your turn" messages of seats no longer to act (or ``every``)."""
+        """Delete the pending "your turn" messages of seats no longer to act (or ``every``);
+        :meth:`_strip_autoplay_notices` likewise."""
         state = table.state
+        await self._strip_autoplay_notices(table, every=every)
         for seat, player in table.humans():
             pending = table.turn_notices[seat] if seat < len(table.turn_notices) else None
             if pending is None or player.user_id is None:
@@ -800,6 +837,22 @@ class DealDriver:
                 continue
             table.turn_notices[seat] = None
             await self.ctx.outlet.delete(player.user_id, pending)
+
+    async def _strip_autoplay_notices(self, table: Table, *, every: bool = False) -> None:
+        """Take the Take back button off the auto-play notices (:meth:`tell_timeout`) of seats
+        no longer on auto-play or that left (or ``every``: the deal ended or is dealt again,
+        the buttons carry the old token), one ``editMessageReplyMarkup`` each: no
+        live-looking button outlives its use (lock held)."""
+        state = table.state
+        for seat, player in table.humans():
+            notice = table.autoplay_notices[seat] if seat < len(table.autoplay_notices) \
+                else None
+            if notice is None or player.user_id is None:
+                continue
+            if not every and state is not None and state.autoplay[seat] and not player.left:
+                continue
+            table.autoplay_notices[seat] = None
+            await self.ctx.outlet.strip(player.user_id, notice)
 
     # --- The end of a deal ---------------------------------------------------------------------
 
@@ -828,12 +881,15 @@ class DealDriver:
         # is due until then (stored with the settlement: a worker that dies in between leaves
         # it to the next, :meth:`bot.game.matches.Matches.resume`)
         table.result_due = match is None or table.match_id is not None
-        if match is None:
+        offer = match is None and someone_stays(table)
+        if offer:
             table.offer_again(time.time() + ctx.settings.lobby_timeout)
+        else:
+            table.ready = []  # nobody to answer: the table is free at once
         ctx.tables.retoken(table)
-        if match is None and self.on_offer is not None:
+        if offer and self.on_offer is not None:
             self.on_offer(table)  # its timeout, for the new token
-        points = list(state.result.points)
+        points = result_points(table, state)
         standings: Standings | None = None
         balances: list[int | None] | None = None
         if table.private and match is None:
@@ -861,10 +917,14 @@ class DealDriver:
         """Draw every human's final hand message (seat ``presser`` first) with its outcome
         line (:func:`bot.views.outcome_line`): won or lost and the points, plus the beans and
         the new balance where ``balances`` (the settlement's) are given; a practice or match
-        deal says points only (lock held)."""
+        deal says points only; at a practice table its player left, that nothing was charged
+        (lock held)."""
         lines: list[str | None] = []
         result = table.state.result if table.state is not None else None
         for seat in range(len(table.seats)):
+            if table.practice and result is not None and seat in result.escaped:
+                lines.append(t("hand.practice_left", table.seat_lang(seat)))
+                continue
             balance = balances[seat] if balances is not None and seat < len(balances) else None
             shown = None if balance is None else beans[seat]
             won = None if result is None or result.winner is None or result.landlord is None \
@@ -890,10 +950,12 @@ class DealDriver:
         view = state.view(0)
         scene = scenes.result_scene(table, view, state.hands, points, beans)
         breakdown = scenes.result_breakdown(scene) if scene is not None else []
+        again = standings is None and someone_stays(table)
         # Play again's note where it is offered: not at a practice table, nor in a match
-        minutes = None if table.private or standings is not None \
-            else math.ceil(self.ctx.settings.lobby_timeout / 60)
-        text, keyboard = views.result_view(table, view, points, beans, breakdown, minutes)
+        minutes = math.ceil(self.ctx.settings.lobby_timeout / 60) \
+            if again and not table.private else None
+        text, keyboard = views.result_view(table, view, points, beans, breakdown, minutes,
+                                           again=again)
         markup: object = keyboard
         if standings is not None:
             text, markup = f"{text}\n\n{standings.text}", None
@@ -995,7 +1057,7 @@ class DealDriver:
         if record.result is not None:
             points, beans = list(record.result["points"]), list(record.result["beans"])
         else:
-            points, beans = list(state.result.points), [0] * len(state.result.points)
+            points, beans = result_points(table, state), [0] * len(state.result.points)
         self.post_result(table, points, beans)
 
     async def _retry_due(self, stamp: timers.Stamp) -> None:
@@ -1048,6 +1110,30 @@ def _quiet(task: asyncio.Task[Advice]) -> None:
         task.exception()
 
 
+def someone_stays(table: Table) -> bool:
+    """A human seat of the table did not leave its last deal: Play again is offered to it
+    after the result (:mod:`bot.game.again`); when every human left (RULES.md §9) nobody is
+    left to answer, so the result has no buttons and the table is free at once (a /newgame
+    or /practice replaces it)."""
+    return any(not seat.left for _, seat in table.humans())
+
+
+def result_points(table: Table, state: DealState) -> list[int]:
+    """Per seat, the points a finished deal's result shows (``state.result`` set): the
+    engine's (RULES.md §7, §9), but all 0 at a practice table its player left: practice counts
+    for nothing, so leaving it costs no escape penalty (README)."""
+    result = state.result
+    assert result is not None
+    if table.practice and result.escaped:
+        return [0] * len(result.points)
+    return list(result.points)
+
+
+def _padded(values: list[int | None], n: int) -> list[int | None]:
+    """``values`` with ``None`` added up to ``n`` items."""
+    return values + [None] * (n - len(values))
+
+
 def _deal_id(table: Table) -> int:
     """The store's id of the table's running deal (there is one while a deal runs)."""
     assert table.deal_id is not None, f"table {table.key} has no deal"
@@ -1076,6 +1162,11 @@ def _hand_order(table: Table, first: int | None) -> list[int]:
         order.remove(first)
         order.insert(0, first)
     return order
+
+
+#: The signature of the hand message of a seat that left the running deal: it says so once;
+#: the cards auto-play plays for it meanwhile are not worth an edit each.
+_LEFT = "left"
 
 
 def _waiting_signature(drawing: Drawing) -> str:

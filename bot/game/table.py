@@ -146,6 +146,9 @@ class Table:
         hand_message_ids: per seat, the private message with that seat's hand and buttons.
         hand_photos: per seat, that hand message is a photo.
         turn_notices: per seat, the pending private "Your turn" message (edits do not notify).
+        autoplay_notices: per seat, the private "timed out, on auto-play" message whose Take
+            back button is live: it goes once the seat is back in its player's hands, left,
+            the deal was dealt again or ended.
         leave_prompts: per seat, the group message of that seat's pending /leave confirmation;
             only that message's buttons can make the seat leave (a forged "yes" finds none).
         join_link: the lobby shows the deep-link button (someone could not be written to).
@@ -187,6 +190,7 @@ class Table:
     hand_message_ids: list[int | None] = field(default_factory=list)
     hand_photos: list[bool] = field(default_factory=list)
     turn_notices: list[int | None] = field(default_factory=list)
+    autoplay_notices: list[int | None] = field(default_factory=list)
     leave_prompts: list[int | None] = field(default_factory=list)
     join_link: bool = False
     deal_id: int | None = None
@@ -254,6 +258,7 @@ class Table:
         self.hand_message_ids = [None] * n
         self.hand_photos = [False] * n
         self.turn_notices = [None] * n
+        self.autoplay_notices = [None] * n
         self.rendered.clear()
         self.pictured.clear()
 
@@ -294,13 +299,15 @@ class Table:
         "preset", "stake",
         "play_timeout", "bid_timeout", "autoplay_mode", "bot_level", "pictures", "card_counter",
         "message_id", "message_photo", "hand_message_ids": [...], "hand_photos": [...],
-        "turn_notices": [...], "leave_prompts": [...], "join_link", "deal_id", "first_bidder",
+        "turn_notices": [...], "autoplay_notices": [...], "leave_prompts": [...], "join_link",
+        "deal_id", "first_bidder",
         "redeals", "deadline", "lobby_deadline", "selections": [[rank, ...], ...],
         "hint_index": [...], "private", "match_options", "match_id", "result_due",
         "ready": [bool, ...], "result_message_id", "challenge_id", "challenge_deal"}``, meaning
         what the attributes do.
         Dicts stored before pictures existed lack ``pictures`` … ``turn_notices``; they read as
-        text messages and no pending notice. Dicts stored before ``leave_prompts`` read as no
+        text messages and no pending notice; dicts stored before ``autoplay_notices`` as no
+        auto-play notice with a live button. Dicts stored before ``leave_prompts`` read as no
         pending /leave confirmation; dicts stored before ``private`` read as a group's table,
         dicts stored before ``seat_count`` as a three-seat table, dicts stored before
         ``match_options`` as a table of single deals, dicts stored before ``card_counter`` with the
@@ -332,6 +339,7 @@ class Table:
             "hand_message_ids": list(self.hand_message_ids),
             "hand_photos": list(self.hand_photos),
             "turn_notices": list(self.turn_notices),
+            "autoplay_notices": list(self.autoplay_notices),
             "leave_prompts": list(self.leave_prompts),
             "join_link": self.join_link,
             "deal_id": self.deal_id,
@@ -388,6 +396,8 @@ class Table:
                                     len(data["hand_message_ids"]), False),
                 turn_notices=_padded(list(data.get("turn_notices", [])),
                                      len(data["hand_message_ids"]), None),
+                autoplay_notices=_padded(list(data.get("autoplay_notices", [])),
+                                         len(data["hand_message_ids"]), None),
                 leave_prompts=_padded(list(data.get("leave_prompts", [])),
                                       len(data["hand_message_ids"]), None),
                 join_link=bool(data["join_link"]),

@@ -21,7 +21,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 
 from bot import callbacks as cb
 from bot import match_views, views
-from bot.game.table import DEAL, LOBBY, table_key
+from bot.game.table import DEAL, LOBBY, challenge_key, table_key
 from bot.handlers import senders
 from bot.handlers.common import (
     GROUP_TYPES,
@@ -150,15 +150,22 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/leave: leave the lobby at once; during a deal, ask to confirm first (leaving forfeits
     the deal with the escape penalty, RULES.md §9); under a result that offers Play again, free
     the seat at once (as its Leave button). In a private chat it leaves the practice deal
-    played there (nobody pays). As the lobby's Leave button it is on its way before the
-    table's lock (a Start answered meanwhile counts the seat as free; a Start answered as
-    starting before it takes the lock first) and withdraws a Join answered as seated that no
-    worker has seated yet (:meth:`~bot.game.lobby.Lobby.withdraw`)."""
+    played there (nobody pays); a challenge deal cannot be left (its result counts, RULES.md
+    §10): the reply says so and how auto-play plays it out. As the lobby's Leave button it is
+    on its way before the table's lock (a Start answered meanwhile counts the seat as free; a
+    Start answered as starting before it takes the lock first) and withdraws a Join answered
+    as seated that no worker has seated yet (:meth:`~bot.game.lobby.Lobby.withdraw`)."""
     app = context.application
     message = senders.message_of(update)
     if message.chat.type not in GROUP_TYPES \
             and tables(app).get(table_key(message.chat.id, None)) is None:
         lang = await chat_language(app, update)
+        challenge = tables(app).get(challenge_key(message.chat.id))
+        if challenge is not None and challenge.phase == DEAL:
+            where = t("challenge.notice_where", lang, id=challenge.challenge_id,
+                      deal=challenge.challenge_deal)
+            await message.reply_text(t("reply.leave_challenge", lang, where=where))
+            return
         await message.reply_text(t("reply.not_practising", lang))
         return
     user = await senders.player(app, update)
@@ -254,7 +261,8 @@ async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         except IllegalAction as exc:
             await answer(query, views.refusal_text(exc, lang), alert=True)
             return
-        announcement = t("table.left_deal", table.lang, name=name)
+        announcement = t("table.left_practice" if table.practice else "table.left_deal",
+                         table.lang, name=name)
         if not await _close_prompt(query, announcement):
             await say(app, table, announcement)
 

@@ -195,13 +195,16 @@ async def refuse_press(app: App, query: CallbackQuery, data: cb.Callback,
 
 async def refuse(app: App, query: CallbackQuery, text: str, *, alert: bool = False) -> None:
     """Answer a refused press with ``text``, within the presser's rate limit on refusals
-    (:class:`bot.refusals.RefusalLimiter`): over it, one "slow down" pop-up, then nothing."""
+    (:class:`bot.refusals.RefusalLimiter`): over it, one "slow down" pop-up, then silent
+    answers at human speed, nothing beyond."""
     verdict = bot_data(app).refusals.take(query.from_user.id)
     if verdict is Verdict.ANSWER:
         await answer(query, text, alert=alert)
     elif verdict is Verdict.WARN:
         await answer(query, t("pop.slow_down", user_language(app, query.from_user)),
                      alert=True)
+    elif verdict is Verdict.QUIET:
+        await answer(query)
 
 
 async def parse_press(query: CallbackQuery, app: App) -> cb.Callback | None:

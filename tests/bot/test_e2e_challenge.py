@@ -584,4 +584,10 @@ async def test_a_forged_enter_from_another_chat_and_practice_beside_a_challenge_
     refused = await api.wait_for("sendMessage", chat_id=ann, since=0, where=lambda c: c.params.get(
         "text") == t("reply.practice_in_challenge", LANG))
     assert refused.ok and app.bot_data.tables.get(f"{ann.id}:0") is None
+    # QA: /leave here said "You are not playing here ... it leaves a /practice deal"
+    api.send_text(ann, ann, "/leave")
+    where = t("challenge.notice_where", LANG, id=cid, deal=1)
+    told = await api.wait_for("sendMessage", chat_id=ann, since=0, where=lambda c: c.params.get(
+        "text") == t("reply.leave_challenge", LANG, where=where))
+    assert told.ok and app.bot_data.tables.get(challenge_key(ann.id)).phase == "deal"
     await app.bot_data.game.challenges.close(cid)

@@ -4,12 +4,22 @@ restarts")."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot import views
 from bot.i18n import t
 from bot.store import open_store
 from engine import SCORE, Action, apply, new_deal
 from engine.ai import choose_action
-from tests.bot.flow_helpers import LANG, Players, play_again, result_message
+from tests.bot.flow_helpers import (
+    LANG,
+    Players,
+    button_data,
+    hand_message,
+    play_again,
+    result_message,
+    start_seeded_deal,
+)
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -116,3 +126,36 @@ async def test_restart_restores_lobbies_and_settles_a_deal_that_ended_while_down
     answer = await other.click(joiner, other_lobby, t("btn.join", LANG))
     assert answer.params["text"] == t("pop.joined", LANG)
     assert "2. Oz" in other_lobby.text
+
+
+async def test_a_press_made_in_time_while_the_bot_was_down_is_taken_after_the_restart(
+    fake_api: FakeBotApi, bot_runner: BotRunner
+):
+    """QA: play timeout 1 s, the bot stops during Jon's turn, Jon presses before the deadline,
+    the bot starts again after it: the overdue timeout fired first (auto-play) and the press
+    was answered "This button is out of date". Now the turn that began before the start times
+    out RESTART_GRACE seconds after it at the earliest, and the waiting press is taken."""
+    app = await bot_runner.start(play_timeout=1.0, bid_timeout=30.0)
+    players = await start_seeded_deal(fake_api, app, "Downtime", seed=SEED, first_bidder=2)
+    await players.act(Action("bid", 2, value=3))
+    jon = players.users[2]
+    table = app.bot_data.tables.table_of(jon.id)
+    await fake_api.wait_for(lambda: table.state.version == 1 and hand_message(
+        fake_api, jon).button(t("btn.play", LANG)) or None)
+    await bot_runner.stop()
+    message = hand_message(fake_api, jon)
+    lowest = min(players.hand_ranks(2))
+    query = fake_api.press(jon, message, button_data(message, suffix=f":r{lowest}"))
+    await asyncio.sleep(1.5)  # the turn's deadline passes while the bot is down
+    app = await bot_runner.start()
+    answer = await fake_api.wait_settled(query)
+    assert answer.params.get("text") is None  # taken, not "out of date"
+    table = app.bot_data.tables.table_of(jon.id)
+    assert table.selections[2] == [lowest]
+    assert table.state.history == (Action("bid", 2, value=3),)  # no timeout before it
+    message = hand_message(fake_api, jon)
+    answer = await players.click(jon, message, t("btn.play", LANG))
+    assert answer.params.get("text") is None
+    played = table.state.history[1]
+    assert (played.kind, played.seat, played.cards) == ("play", 2, (lowest,))
+    assert not table.state.autoplay[2]

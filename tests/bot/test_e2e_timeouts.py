@@ -38,10 +38,15 @@ async def test_timeout_goes_to_autoplay_and_take_back(fake_api: FakeBotApi, bot_
     await fake_api.wait_for(
         lambda: t("table.autoplay", LANG) in fake_api.messages_in(group)[0].content, timeout=5)
 
+    notice = await fake_api.wait_for(lambda: next(  # sent after her hand was drawn
+        (m for m in fake_api.messages_in(fay) if m.content == t("notice.timed_out", LANG)), None))
+    assert [b.text for b in notice.buttons] == [take_back]
     answer = await players.click(fay, message, take_back)
     assert answer.params["text"] == t("pop.autoplay_off", LANG)
     assert table.state.autoplay[1] is False
     assert any(b.text == t("btn.autoplay", LANG) for b in hand_message(fake_api, fay).buttons)
+    # QA: the notice's Take back stayed, live-looking, once used: it goes with the take back
+    assert notice.buttons == [] and table.autoplay_notices[1] is None
 
     # Nobody presses anything: every seat times out into auto-play and the deal plays out.
     result = await result_message(fake_api, group, timeout=20)
@@ -50,6 +55,11 @@ async def test_timeout_goes_to_autoplay_and_take_back(fake_api: FakeBotApi, bot_
     assert sum(balances) == 3000
     assert table.state.phase == "finished" and all(table.state.autoplay)
     assert sum(1 for a in table.state.history if a.kind == "timeout") >= 3
+    # the notices of the seats still on auto-play lose their button once the deal is over
+    notices = [m for u in users for m in fake_api.messages_in(u)
+               if m.content == t("notice.timed_out", LANG)]
+    assert len(notices) >= 4 and all(m.buttons == [] for m in notices)
+    assert table.autoplay_notices == [None, None, None]
 
 
 async def test_a_farmer_on_autoplay_who_wins_nothing_is_told_and_why(
@@ -97,6 +107,5 @@ async def test_a_farmer_on_autoplay_who_wins_nothing_is_told_and_why(
                           balance="1,000") + t("hand.penalty_note", LANG)
     notice = next(m for m in fake_api.messages_in(users[1])
                   if m.content == t("notice.timed_out", LANG))
-    answer = await players.click(users[1], notice, t("btn.take_back", LANG))  # now stale
-    assert answer.params["text"] == t("pop.old_button", LANG)
+    assert notice.buttons == []  # the deal is over: no Take back that would only be refused
     assert table.state.phase == "finished" and table.state.autoplay[1] is True

@@ -19,6 +19,7 @@ def full_table() -> Table:
     table.message_id, table.hand_message_ids = 5, [8, 9, None]
     table.pictures, table.message_photo, table.hand_photos = False, True, [True, False, False]
     table.turn_notices = [None, 12, None]
+    table.autoplay_notices = [None, None, 15]
     table.leave_prompts = [None, 14, None]
     table.deal_id, table.first_bidder, table.redeals = 3, 2, 1
     table.deadline, table.lobby_deadline = 1_900_000_000.5, None
