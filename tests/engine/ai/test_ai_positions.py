@@ -102,3 +102,17 @@ def test_landlord_leads_the_chain_only_a_bomb_could_beat():
               (2, "TTT"), (1, "T"), (2, "999"), (1, "888"), (2, "8"), (1, "777"), (2, "7")]
     view = position(0, "334455669", (9, 4, 9), played=played)
     assert decide(view) == "play 33445566"
+
+
+def test_farmer_before_a_low_landlord_does_not_let_the_partners_single_stand():
+    # 顶牌: seat 2 answers its partner's 8 right before the landlord, who holds 5 cards and
+    # could beat it: it plays over the 8, so the landlord must beat a higher card or pass.
+    view = position(2, "245689JJQQK", (5, 12, 11), trick=(1, "8"), played=[(0, "XD")])
+    action = levels.choose_action(view, "hard")
+    assert action.kind == "play"
+    assert len(action.cards) == 1 and action.cards[0] > parse_ranks("8")[0]
+
+
+def test_farmer_lets_the_partners_single_stand_while_the_landlord_holds_many_cards():
+    view = position(2, "245689JJQQK", (9, 8, 11), trick=(1, "8"), played=[(0, "XD")])
+    assert decide(view) == "pass"
