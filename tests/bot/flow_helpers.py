@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.i18n import t
+from bot.services import App
 from engine import SCORE, Action, DealState, apply, new_deal
 from engine.cards import cards_to_ranks
 from tests.fakebot import Call, Chat, FakeBotApi, FakeMessage, User
@@ -220,3 +221,16 @@ async def play_again(players: Players, result: FakeMessage,
     the answers (the last one's starts the next deal when every seat is ready)."""
     return [await players.click(user, result, t("btn.play_again", LANG))
             for user in (players.users if users is None else users)]
+
+
+async def start_practice(api: FakeBotApi, app: App, seed: int, name: str = "Ann"
+                         ) -> tuple[User, FakeMessage]:
+    """A new user ``name`` sends /practice in their private chat, dealt from ``seed`` with
+    seat 0 bidding first: the user and their first hand message."""
+    app.bot_data.game.deal_seed = seed
+    app.bot_data.game.first_bidder = 0
+    user = api.new_user(name)
+    api.send_text(user, user, "/practice")
+    hand = await api.wait_for(lambda: next(
+        (m for m in api.messages_in(user) if m.content.startswith(HAND_PREFIX)), None))
+    return user, hand

@@ -16,6 +16,7 @@ from tests.bot.flow_helpers import (
     call_text,
     hand_message,
     result_message,
+    start_practice,
     start_seeded_deal,
 )
 from tests.conftest import BotRunner
@@ -68,12 +69,7 @@ async def test_leaving_practice_says_no_penalty_everywhere(fake_api: FakeBotApi,
     """QA: the /leave prompt of a practice deal says "no penalty", yet the announcement said
     "escape penalty", the result "-9 points" and the hand "You lost -9 points"."""
     app = running_bot.app
-    app.bot_data.game.deal_seed = SEED
-    app.bot_data.game.first_bidder = 0
-    ann = fake_api.new_user("Ann")
-    fake_api.send_text(ann, ann, "/practice")
-    await fake_api.wait_for(lambda: next(
-        (m for m in fake_api.messages_in(ann) if m.content.startswith(HAND_PREFIX)), None))
+    ann, _ = await start_practice(fake_api, app, SEED)
     table = app.bot_data.tables.table_of(ann.id)
     players = Players(fake_api, fake_api.chat(ann), [ann])
     players.state = table.state

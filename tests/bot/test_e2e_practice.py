@@ -8,7 +8,14 @@ sent to any group. Play again deals the next practice deal at once.
 from __future__ import annotations
 
 from bot.i18n import t
-from tests.bot.flow_helpers import HAND_PREFIX, LANG, Players, button_data, hand_message
+from tests.bot.flow_helpers import (
+    HAND_PREFIX,
+    LANG,
+    Players,
+    button_data,
+    hand_message,
+    start_practice,
+)
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi, FakeMessage, User
 
@@ -67,12 +74,7 @@ async def test_a_whole_practice_deal_in_private_against_two_bots(
 ):
     app = running_bot.app
     store = app.bot_data.store
-    app.bot_data.game.deal_seed = SEED
-    app.bot_data.game.first_bidder = 0
-    ann = fake_api.new_user("Ann")
-    fake_api.send_text(ann, ann, "/practice")
-    hand = await fake_api.wait_for(lambda: next(
-        (m for m in fake_api.messages_in(ann) if m.content.startswith(HAND_PREFIX)), None))
+    ann, hand = await start_practice(fake_api, app, SEED)
     # The hand as in a group: a picture, its text caption with 17 cards, the bidding keyboard.
     assert hand.photo and hand.caption.startswith(t("hand.title", LANG, n=17))
     assert any((b.callback_data or "").endswith(":bid3") for b in hand.buttons)
@@ -170,12 +172,7 @@ async def test_leave_under_a_practice_result_forgets_the_table(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
     app = running_bot.app
-    app.bot_data.game.deal_seed = SEED
-    app.bot_data.game.first_bidder = 0
-    ann = fake_api.new_user("Ann")
-    fake_api.send_text(ann, ann, "/practice")
-    await fake_api.wait_for(lambda: next(
-        (m for m in fake_api.messages_in(ann) if m.content.startswith(HAND_PREFIX)), None))
+    ann, _ = await start_practice(fake_api, app, SEED)
     key = app.bot_data.tables.table_of(ann.id).key
     result = await _play_out(Players(fake_api, fake_api.chat(ann), [ann]), ann)
     assert [b.text for b in result.buttons] == [t("btn.play_again", LANG), t("btn.leave", LANG)]

@@ -496,6 +496,21 @@ async def test_a_request_that_waited_long_overtakes_fresher_more_wanted_ones(mon
     assert started == ["watcher", "presser"]
 
 
+def _one_token_place(loop: asyncio.AbstractEventLoop) -> tuple[
+        SlidingWindow, InFlightWindow, Outbox, list[float], Callable[[], Awaitable[bool]]]:
+    """A group window paced 0.5 s apart, a token of one request at a time (0.1 s each), their
+    outbox on ``loop``'s clock, and an edit job that notes when it ran (in the list)."""
+    window = SlidingWindow(2, 1.0, clock=loop.time)
+    overall = InFlightWindow(1, 0.1, clock=loop.time)
+    ran: list[float] = []
+
+    async def edit() -> bool:
+        ran.append(loop.time())
+        return True
+
+    return window, overall, Outbox(window, overall=overall), ran, edit
+
+
 def test_a_group_edit_takes_its_token_place_before_its_slot_and_goes_when_it_comes():
     """Issue 9 at 10 tables: the bot's 30 requests a second were all taken when a table's slot
     came, and its edit waited up to 0.4 s behind the private messages: every later edit of
@@ -503,15 +518,7 @@ def test_a_group_edit_takes_its_token_place_before_its_slot_and_goes_when_it_com
     in the token's line TOKEN_AHEAD before its slot, ahead of every rank, and holds it."""
 
     async def scenario(loop: asyncio.AbstractEventLoop) -> None:
-        window = SlidingWindow(2, 1.0, clock=loop.time)  # pace 0.5
-        overall = InFlightWindow(1, 0.1, clock=loop.time)
-        outbox = Outbox(window, overall=overall)
-        ran: list[float] = []
-
-        async def edit() -> bool:
-            ran.append(loop.time())
-            return True
-
+        window, overall, outbox, ran, edit = _one_token_place(loop)
         outbox.request("t", -11, edit)
         await outbox.idle()
         await asyncio.sleep(0.2)  # the token is free again; the table's next slot is at 0.5
@@ -542,15 +549,7 @@ def test_a_group_edit_takes_its_token_place_before_its_slot_and_goes_when_it_com
 
 def test_a_held_token_place_is_given_back_when_the_groups_slot_moves_off():
     async def scenario(loop: asyncio.AbstractEventLoop) -> None:
-        window = SlidingWindow(2, 1.0, clock=loop.time)  # pace 0.5
-        overall = InFlightWindow(1, 0.1, clock=loop.time)
-        outbox = Outbox(window, overall=overall)
-        ran: list[float] = []
-
-        async def edit() -> bool:
-            ran.append(loop.time())
-            return True
-
+        window, overall, outbox, ran, edit = _one_token_place(loop)
         outbox.request("t", -11, edit)
         await outbox.idle()
         await asyncio.sleep(0.4)
