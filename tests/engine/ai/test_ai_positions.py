@@ -116,3 +116,23 @@ def test_farmer_before_a_low_landlord_does_not_let_the_partners_single_stand():
 def test_farmer_lets_the_partners_single_stand_while_the_landlord_holds_many_cards():
     view = position(2, "245689JJQQK", (9, 8, 11), trick=(1, "8"), played=[(0, "XD")])
     assert decide(view) == "pass"
+
+
+# The 15 unseen cards are 33 5 6 7 99 T J Q K A 22 X: of the pairs above 4 only 99 and 22,
+# while ten of them are singles above 8 (issue 17).
+ENDGAME = [(0, "3456789TJQKA"), (1, "34567"), (2, "JJ"), (0, "KK"), (1, "56789T"), (2, "QQ"),
+           (0, "AA")]
+
+
+def test_farmer_leads_the_pair_a_two_card_landlord_rarely_beats():
+    # The landlord holds 2 of the unseen cards: 2 in 105 of its hands beat 44 (and play out),
+    # 95 in 105 beat a single 8. Seat 2 holds 13 cards, too many for the sampled search.
+    view = position(1, "4488", (2, 4, 13),
+                    played=[*ENDGAME, (1, "T"), (0, "22"), (1, "D")])
+    assert decide(view) == "play 44"
+
+
+def test_landlord_leads_the_pair_a_two_card_farmer_rarely_beats():
+    view = position(0, "4488", (4, 2, 13),
+                    played=[*ENDGAME, (1, "22"), (1, "T"), (1, "D")])
+    assert decide(view) == "play 44"
