@@ -58,6 +58,14 @@ WELCOME_WAIT = 20.0
 WELCOME_POLL = 0.2
 
 
+
+def _sits_elsewhere(other: Table | None, lang: str) -> str | None:
+    """Why a player who sits at table ``other`` cannot sit down, in ``lang`` (a practice deal
+    is left in its private chat); ``None`` without such a table."""
+    if other is None:
+        return None
+    return t("pop.practising" if other.private else "pop.seated_elsewhere", lang)
+
 @dataclass(frozen=True, slots=True)
 class Person:
     """Someone who wants a seat: Telegram user id, the name shown for them, their Telegram
@@ -587,19 +595,14 @@ class Lobby:
         """Why ``user_id`` cannot sit down, in ``lang``, when they sit at another table: a
         practice deal is left in the private chat (``/leave`` there), another table in its own
         group; ``None`` when they sit nowhere."""
-        other = self.ctx.tables.table_of(user_id)
-        if other is None:
-            return None
-        return t("pop.practising" if other.private else "pop.seated_elsewhere", lang)
+        return _sits_elsewhere(self.ctx.tables.table_of(user_id), lang)
 
     async def _stored_elsewhere(self, key: str, user_id: int, lang: str) -> str | None:
         """:meth:`seated_elsewhere` on the stored tables other than ``key`` (with several
         workers, whose copies here may be older); ``None`` with one process."""
         shared = self.ctx.seat_claims
-        other = await shared.table_of(user_id, key) if shared is not None else None
-        if other is None:
-            return None
-        return t("pop.practising" if other.private else "pop.seated_elsewhere", lang)
+        return _sits_elsewhere(await shared.table_of(user_id, key) if shared is not None
+                               else None, lang)
 
     def _seat_refusal(self, table: Table, user_id: int, lang: str) -> str | None:
         if table.phase != LOBBY or self.ctx.tables.get(table.key) is not table:

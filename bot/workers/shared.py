@@ -69,8 +69,12 @@ def _player_lease(user_id: int) -> str:
     return f"player:{user_id}"
 
 
+def _withdrawal_prefix(key: str) -> str:
+    return f"withdrawn:{key}:"
+
+
 def _withdrawal(key: str, user_id: int) -> str:
-    return f"withdrawn:{key}:{user_id}"
+    return f"{_withdrawal_prefix(key)}{user_id}"
 
 
 #: Take lease $1 for worker $2 until $3 (ms) unless another worker's runs after $4 (now).
@@ -396,19 +400,18 @@ class SharedDb:
     async def claim_leave(self, key: str, user_id: int) -> None:
         """A Leave of ``user_id`` at lobby ``key`` is on its way here: a lease
         ``leaving:<key>:<user>@<this worker>`` until :meth:`release_leave`."""
-        await self.take_lease(f"{_leaving_prefix(key)}{user_id}@{self.worker}",
-                              SEAT_CLAIM_SECONDS)
+        await self.take_lease(self._leave_lease(key, user_id), SEAT_CLAIM_SECONDS)
 
     async def release_leave(self, key: str, user_id: int) -> None:
         """The Leave's block ended."""
-        await self.drop_lease(f"{_leaving_prefix(key)}{user_id}@{self.worker}")
+        await self.drop_lease(self._leave_lease(key, user_id))
 
     async def lobby_seats(self, key: str, token: str) -> StoredLobby | None:
         """The stored lobby ``key`` with ``token``: its seats, the users any worker's claim
         (:meth:`claim_seat`, not run out) promises a seat there, and the users leaving
         (:meth:`claim_leave`, :meth:`withdraw_seat`), in one query; ``None`` when the stored
         table is not that lobby."""
-        prefixes = [_seat_prefix(key), _leaving_prefix(key), f"withdrawn:{key}:"]
+        prefixes = [_seat_prefix(key), _leaving_prefix(key), _withdrawal_prefix(key)]
         async with self.pool.acquire() as conn:
             row = await conn.fetchrow(
                 "SELECT (SELECT data FROM tables WHERE table_key = $1) AS data,"
@@ -445,6 +448,9 @@ class SharedDb:
 
     def _seat_lease(self, key: str, user_id: int) -> str:
         return f"{_seat_prefix(key)}{user_id}@{self.worker}"
+
+    def _leave_lease(self, key: str, user_id: int) -> str:
+        return f"{_leaving_prefix(key)}{user_id}@{self.worker}"
 
     async def drop_lease(self, name: str) -> None:
         """Give up this worker's claim on ``name``."""
