@@ -218,15 +218,16 @@ async def handled(conn: asyncpg.Connection, update_id: int) -> None:
             await asyncio.sleep(0.05)
 
 
-async def queries_answered(conn: asyncpg.Connection) -> None:
-    """Wait until no other session of the database is running a query: a worker just stopped
-    (SIGSTOP) has had its last query answered, so a lock attempt it sent before it stopped
-    cannot take a lock the test lets go afterwards (it did, under load: the stopped worker
-    then held the table while the other waited for it)."""
+async def lock_attempts_answered(conn: asyncpg.Connection) -> None:
+    """Wait until no other session of the database is running an advisory lock attempt: a
+    worker just stopped (SIGSTOP) has had its last one answered, so an attempt it sent before
+    it stopped cannot take a lock the test lets go afterwards (it did, under load: the stopped
+    worker then held the table while the other waited for it)."""
     async with asyncio.timeout(TIMEOUT):
         while await conn.fetchval(
                 "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                " AND pid <> pg_backend_pid() AND state = 'active'"):
+                " AND pid <> pg_backend_pid() AND state = 'active'"
+                " AND query LIKE '%advisory_lock%'"):
             await asyncio.sleep(0.01)
 
 
@@ -329,7 +330,7 @@ async def test_a_leave_on_one_worker_withdraws_a_join_the_other_has_not_seated_y
             (x,) = targets(delivery, 1)
             os.kill(workers[x].pid, signal.SIGSTOP)  # its Join's block waits for the lock
             try:
-                await queries_answered(conn)
+                await lock_attempts_answered(conn)
                 since = len(fake_api.calls)
                 if how == "button":
                     leave = fake_api.press(kim, lobby, payloads(lobby)["leave"])

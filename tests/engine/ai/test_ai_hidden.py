@@ -16,6 +16,9 @@ from engine.deal import apply, new_deal
 from engine.presets import SCORE
 from engine.view import SeatView
 
+#: The decisions' seed in the comparison below (any fixed value).
+SEED = "hidden cards"
+
 AI_DIR = Path(ai_package.__file__).parent
 
 
@@ -70,7 +73,9 @@ def test_decisions_do_not_depend_on_hidden_cards(seed, stop):
     seat = state.to_act[0]
     other = _reshuffle_hidden(state, seat, rng)
     assert other.view(seat) == state.view(seat)
+    # seeded (the view mixed with the seed, no wall clock): a decision cut short by the time
+    # cap on a loaded machine differed between the two calls, whatever the hidden cards
     for level in levels.LEVELS:
-        assert levels.choose_action(other.view(seat), level) == \
-            levels.choose_action(state.view(seat), level)
-    assert levels.hints(other.view(seat)) == levels.hints(state.view(seat))
+        assert levels.choose_action(other.view(seat), level, seed=SEED) == \
+            levels.choose_action(state.view(seat), level, seed=SEED)
+    assert levels.hints(other.view(seat), seed=SEED) == levels.hints(state.view(seat), seed=SEED)
