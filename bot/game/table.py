@@ -314,9 +314,10 @@ class Table:
         pending /leave confirmation; dicts stored before ``private`` read as a group's table,
         dicts stored before ``seat_count`` as a three-seat table, dicts stored before
         ``match_options`` as a table of single deals, dicts stored before ``card_counter`` with the
-        counter on (its default), dicts stored before ``auto_pass`` with it on (its default), dicts stored before ``result_due`` as a result already posted,
-        dicts stored before ``ready`` as no Play again pending, dicts stored before
-        ``challenge_id`` as no challenge's.
+        counter on (its default), dicts stored before ``auto_pass`` with it on (its default),
+        dicts stored before ``result_due`` as a result already posted, dicts stored before
+        ``ready`` as no Play again pending, dicts stored before ``challenge_id`` as no
+        challenge's.
         """
         return {
             "v": DICT_VERSION,

@@ -61,6 +61,29 @@ def cannot_follow(state: DealState, seat: int) -> bool:
         and not view.legal_plays()
 
 
+def after_bot_passes(state: DealState) -> DealState:
+    """``state`` once the bot has passed for every seat in turn that cannot follow
+    (:func:`cannot_follow`, at a table with ``auto_pass``): the state whose seats to act get the
+    next prompt."""
+    while state.to_act and cannot_follow(state, state.to_act[0]):
+        state = apply(state, Action("pass", state.to_act[0]))
+    return state
+
+
+async def served(api: FakeBotApi, app: App, user: User, version: int) -> None:
+    """Wait until the table where ``user`` sits is at state ``version`` and its lock is free
+    again: what that state asked for (prompts, notices, timers, the store) is done; the
+    outbox's background edits may still go."""
+    tables = app.bot_data.tables
+
+    def done() -> bool:
+        table = tables.table_of(user.id)
+        return table is not None and table.state is not None \
+            and table.state.version == version and not tables.local_lock(table.key).locked()
+
+    await api.wait_for(done)
+
+
 @dataclass
 class Players:
     """The users of one group table and the test's mirror of the deal."""
@@ -145,6 +168,17 @@ class Players:
         :attr:`auto_pass`)."""
         assert self.state is not None
         return self.auto_pass and cannot_follow(self.state, seat)
+
+    async def bot_passes(self, app: App) -> DealState:
+        """Wait until ``app``'s table is at the mirror's state once the bot has passed for the
+        seats in turn that cannot follow (:func:`after_bot_passes`, at a table with
+        :attr:`auto_pass`) and has shown it (its lock free again: prompts drawn, the table
+        stored), and mirror those passes; the mirrored state."""
+        assert self.state is not None
+        if self.auto_pass:
+            self.state = after_bot_passes(self.state)
+        await served(self.api, app, self.users[0], self.state.version)
+        return self.state
 
     async def prompt(self, user: User, *, suffix: str | None = None,
                      label: str | None = None) -> FakeMessage:

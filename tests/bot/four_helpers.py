@@ -38,15 +38,15 @@ class FourTable:
     @classmethod
     async def open(cls, api: FakeBotApi, app, title: str, names: Sequence[str], lang: str,
                    **settings: object) -> FourTable:
-        """A new group with ``players`` 4 in ``lang`` (and ``settings``), its users with their
-        private chats open."""
+        """A new group with ``players`` 4 in ``lang`` (and ``settings``, :attr:`auto_pass`
+        following its own), its users with their private chats open."""
         group = api.new_group(title)
         await app.bot_data.store.update_group_settings(
             group.id, **{"players": 4, "language": lang, **settings})
         users = [api.new_user(name, language_code=USER_CODES[lang]) for name in names]
         for user in users:
             api.open_private_chat(user)
-        return cls(api, group, users, lang)
+        return cls(api, group, users, lang, auto_pass=bool(settings.get("auto_pass", True)))
 
     async def command(self, user: User, text: str) -> None:
         self.api.send_text(user, self.group, text)
@@ -111,7 +111,7 @@ class FourTable:
         nothing is pressed, ``None``."""
         assert self.state is not None
         user = self.users[action.seat]
-        if action.kind == "pass" and self.auto_pass and cannot_follow(self.state, action.seat):
+        if action.kind == "pass" and self.passes_itself(action.seat):
             self.state = apply(self.state, action)
             return None
         if action.kind == "play":
@@ -125,6 +125,12 @@ class FourTable:
         assert answer.params.get("text") is None, (action, answer)
         self.state = apply(self.state, action)
         return answer
+
+    def passes_itself(self, seat: int) -> bool:
+        """In the mirror, the bot passes for ``seat`` (:func:`cannot_follow`, at a table with
+        :attr:`auto_pass`)."""
+        assert self.state is not None
+        return self.auto_pass and cannot_follow(self.state, seat)
 
     async def prompt(self, user: User, *, suffix: str | None = None,
                      label: str | None = None) -> FakeMessage:
