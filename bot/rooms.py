@@ -35,6 +35,10 @@ Settings (key: values, default):
   off: text only.
 - ``card_counter``: each player's private hand message carries the card counter (记牌器,
   issue 17: how many of each rank are still out, from public information only; on).
+- ``auto_pass``: 自动要不起: when nothing in a human's hand can follow the play to beat, the bot
+  passes for them after ``BOT_MOVE_DELAY`` instead of prompting them with the one button 要不起
+  (pass is then the only legal action, RULES.md §4 rule 2, §11; on). Off: the prompt and its
+  button, as for a seat that may choose.
 - ``challenge_open``: who may open a duplicate challenge (``/challenge``, issue 12):
   ``"admins"`` (the default) or ``"anyone"``.
 - ``daily_challenge``: a duplicate challenge opens by itself every day (off).
@@ -94,6 +98,7 @@ DEFAULT_GROUP_SETTINGS: dict[str, Any] = {
     "give_enabled": False,
     "pictures": True,
     "card_counter": True,
+    "auto_pass": True,
     "challenge_open": "admins",
     "daily_challenge": False,
 }
@@ -192,6 +197,7 @@ _CHECKS: dict[str, Callable[[Any], bool]] = {
     "give_enabled": _flag,
     "pictures": _flag,
     "card_counter": _flag,
+    "auto_pass": _flag,
     "challenge_open": _choice("admins", "anyone"),
     "daily_challenge": _flag,
 }

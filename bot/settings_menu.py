@@ -77,6 +77,7 @@ MENU: tuple[MenuItem, ...] = (
     MenuItem("give_enabled"),
     MenuItem("pictures"),
     MenuItem("card_counter"),
+    MenuItem("auto_pass"),
     MenuItem("challenge_open", ("admins", "anyone")),
     MenuItem("daily_challenge"),
     MenuItem("timezone", TIMEZONES),

@@ -458,6 +458,24 @@ def _role_mark(view: SeatView, seat: int) -> str:
 # --- Deal: the private hand message -----------------------------------------------------------
 
 
+def passes_itself(table: Table, view: SeatView) -> bool:
+    """The seat is to follow, nothing in its hand beats the play on the table (pass is its only
+    legal action, RULES.md §4 rule 2; §11 with its bomb allowance) and the table's
+    ``auto_pass`` (自动要不起, a group setting) is on: the bot passes for it after
+    ``BOT_MOVE_DELAY`` and its player is not prompted (issue 9: a prompt and its keyboard's
+    removal are two edits for a press that decides nothing)."""
+    return table.auto_pass and view.phase == "playing" and view.seat in view.to_act \
+        and not view.autoplay[view.seat] and not view.leading and not view.legal_plays()
+
+
+def is_prompted(table: Table, view: SeatView) -> bool:
+    """The seat is to act and its player decides: not on auto-play (a seat that left is on
+    auto-play too) and not passing by itself (:func:`passes_itself`)."""
+    seat = view.seat
+    return seat in view.to_act and _playing(view) and not view.autoplay[seat] \
+        and not passes_itself(table, view)
+
+
 def hand_view(
     table: Table, view: SeatView, seconds: float, outcome: str | None = None
 ) -> tuple[str, InlineKeyboardMarkup | None]:
@@ -490,8 +508,7 @@ def hand_view(
     lines = [t("hand.title", lang, n=len(view.hand)), cards_text(view.hand, lang)]
     if view.landlord is not None:
         lines.append(t("hand.role", lang, role=_role(view, seat, lang)))
-    # a seat to act that its player decides for (a seat that left is on auto-play too)
-    prompted = seat in view.to_act and _playing(view) and not view.autoplay[seat]
+    prompted = is_prompted(table, view)
     if prompted:
         lines.append(status_line(table, view, lang))
     allowance = _allowance_line(view, lang)
@@ -674,6 +691,8 @@ def _hand_status(table: Table, view: SeatView, seconds: float, lang: str,
     prev, by = view.trick.play, view.trick.seat
     assert prev is not None and by is not None  # following: there is a play to beat
     name = seat_name(table.seats[by], by, lang)
+    if passes_itself(table, view):
+        return t("hand.auto_pass", lang, cards=play_text(prev, lang), name=name)
     key = "hand.your_follow" if view.legal_plays() else "hand.cannot_beat"
     return t(key, lang, cards=play_text(prev, lang), name=name, seconds=left)
 

@@ -32,6 +32,8 @@ class TableConfig:
         pictures: messages are pictures with captions (issue 4); ``False``: text only.
         card_counter: each player's private hand message shows the card counter (记牌器,
             issue 17, :func:`bot.views.counter_line`).
+        auto_pass: a human seat that cannot follow passes by itself (自动要不起,
+            :func:`bot.views.passes_itself`).
     """
 
     lang: str
@@ -44,6 +46,7 @@ class TableConfig:
     bot_level: str
     pictures: bool
     card_counter: bool
+    auto_pass: bool
 
     @classmethod
     def of(cls, group: Mapping[str, Any], *, default_language: str, play_timeout: float,
@@ -62,4 +65,5 @@ class TableConfig:
             bot_level=str(group.get("bot_level") or "normal"),
             pictures=bool(group.get("pictures", True)),
             card_counter=bool(group.get("card_counter", True)),
+            auto_pass=bool(group.get("auto_pass", True)),
         )

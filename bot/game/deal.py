@@ -83,8 +83,11 @@ Ack = Callable[[], Awaitable[None]]
 
 
 def is_auto(table: Table, state: DealState, seat: int) -> bool:
-    """A seat the bot plays for: a bot seat, or a human seat on auto-play (RULES.md §9)."""
-    return table.seats[seat].is_bot or state.autoplay[seat]
+    """A seat the bot plays for now: a bot seat, a human seat on auto-play (RULES.md §9), or a
+    human seat that cannot follow at a table with ``auto_pass`` (:func:`bot.views.passes_itself`:
+    the bot passes for it)."""
+    return table.seats[seat].is_bot or state.autoplay[seat] \
+        or views.passes_itself(table, state.view(seat))
 
 
 def _turn(state: DealState) -> tuple:
@@ -269,6 +272,7 @@ class DealDriver:
         table.bot_level = config.bot_level
         table.pictures = config.pictures
         table.card_counter = config.card_counter
+        table.auto_pass = config.auto_pass
 
     async def deal(self, table: Table, config: TableConfig | None = None) -> None:
         """Start a deal and show it (lock held): :meth:`start` (with ``config`` if given), then
@@ -491,8 +495,9 @@ class DealDriver:
         view = state.view(seat)
         seconds = self._seconds(table)
         drawing = self.hand_drawing(table, view, seconds)
-        waiting = state.phase in ACTIVE and seat not in state.to_act \
-            and not state.autoplay[seat] and not state.escaped[seat]
+        waiting = state.phase in ACTIVE and not state.autoplay[seat] \
+            and not state.escaped[seat] \
+            and (seat not in state.to_act or views.passes_itself(table, view))
         if state.phase in ACTIVE and state.escaped[seat]:
             drawn = _LEFT  # drawn once: its player is gone until the outcome (RULES.md §9)
         elif waiting:
@@ -688,7 +693,8 @@ class DealDriver:
 
     async def on_bot_move(self, stamp: timers.Stamp) -> None:
         """Timer: the first bot or auto-play seat to act plays (bot seats: ``engine.ai`` at the
-        group's level; auto-play: the group's choice of the seeds' rule or the AI, RULES.md §9).
+        group's level; auto-play: the group's choice of the seeds' rule or the AI, RULES.md §9;
+        a seat that cannot follow at a table with ``auto_pass``: pass).
         The AI thinks in the worker without the table's lock; its move is applied only if the
         state is still the one it thought about."""
         ctx = self.ctx
@@ -704,9 +710,9 @@ class DealDriver:
             seed = await self.challenge.ai_seed(table, state)
         if table.seats[seat].is_bot:
             action = await ctx.ai.decide(state, seat, table.bot_level, seed=seed)
-        elif table.autoplay_mode == "ai":
+        elif table.autoplay_mode == "ai" and state.autoplay[seat]:
             action = await ctx.ai.decide(state, seat, AUTOPLAY_LEVEL, seed=seed)
-        else:
+        else:  # the seeds' rule, which passes a seat that cannot follow (要不起)
             action = auto_action(state, seat)
         async with ctx.tables.lock(stamp.key):
             table = self._current(stamp)

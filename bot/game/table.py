@@ -141,6 +141,8 @@ class Table:
             setting, issue 4); ``False``: text only.
         card_counter: the hand messages show the card counter (记牌器, the group's
             ``card_counter`` setting, issue 17).
+        auto_pass: a human seat that nothing in its hand lets follow passes by itself
+            (自动要不起, the group's ``auto_pass`` setting; :func:`bot.views.passes_itself`).
         message_id: the group message showing the lobby, then the table.
         message_photo: the table message is a photo (a text message cannot become one).
         hand_message_ids: per seat, the private message with that seat's hand and buttons.
@@ -185,6 +187,7 @@ class Table:
     bot_level: str = "normal"
     pictures: bool = True
     card_counter: bool = True
+    auto_pass: bool = True
     message_id: int | None = None
     message_photo: bool = False
     hand_message_ids: list[int | None] = field(default_factory=list)
@@ -298,7 +301,7 @@ class Table:
         "seat_count",
         "preset", "stake",
         "play_timeout", "bid_timeout", "autoplay_mode", "bot_level", "pictures", "card_counter",
-        "message_id", "message_photo", "hand_message_ids": [...], "hand_photos": [...],
+        "auto_pass", "message_id", "message_photo", "hand_message_ids": [...], "hand_photos": [...],
         "turn_notices": [...], "autoplay_notices": [...], "leave_prompts": [...], "join_link",
         "deal_id", "first_bidder",
         "redeals", "deadline", "lobby_deadline", "selections": [[rank, ...], ...],
@@ -311,9 +314,10 @@ class Table:
         pending /leave confirmation; dicts stored before ``private`` read as a group's table,
         dicts stored before ``seat_count`` as a three-seat table, dicts stored before
         ``match_options`` as a table of single deals, dicts stored before ``card_counter`` with the
-        counter on (its default), dicts stored before ``result_due`` as a result already posted,
-        dicts stored before ``ready`` as no Play again pending, dicts stored before
-        ``challenge_id`` as no challenge's.
+        counter on (its default), dicts stored before ``auto_pass`` with it on (its default),
+        dicts stored before ``result_due`` as a result already posted, dicts stored before
+        ``ready`` as no Play again pending, dicts stored before ``challenge_id`` as no
+        challenge's.
         """
         return {
             "v": DICT_VERSION,
@@ -334,6 +338,7 @@ class Table:
             "bot_level": self.bot_level,
             "pictures": self.pictures,
             "card_counter": self.card_counter,
+            "auto_pass": self.auto_pass,
             "message_id": self.message_id,
             "message_photo": self.message_photo,
             "hand_message_ids": list(self.hand_message_ids),
@@ -389,6 +394,7 @@ class Table:
                 bot_level=data.get("bot_level", "normal"),
                 pictures=bool(data.get("pictures", True)),
                 card_counter=bool(data.get("card_counter", True)),
+                auto_pass=bool(data.get("auto_pass", True)),
                 message_id=data["message_id"],
                 message_photo=bool(data.get("message_photo", False)),
                 hand_message_ids=list(data["hand_message_ids"]),

@@ -52,6 +52,38 @@ def button_data(
     raise LookupError(f"no button {label or suffix!r}; buttons: {labels}")
 
 
+def cannot_follow(state: DealState, seat: int) -> bool:
+    """``seat`` is to follow with nothing that beats the play to beat: at a table with
+    ``auto_pass`` (自动要不起, on by default) the bot passes for it and prompts nobody
+    (``bot.views.passes_itself``)."""
+    view = state.view(seat)
+    return view.phase == "playing" and seat in view.to_act and not view.leading \
+        and not view.legal_plays()
+
+
+def after_bot_passes(state: DealState) -> DealState:
+    """``state`` once the bot has passed for every seat in turn that cannot follow
+    (:func:`cannot_follow`, at a table with ``auto_pass``): the state whose seats to act get the
+    next prompt."""
+    while state.to_act and cannot_follow(state, state.to_act[0]):
+        state = apply(state, Action("pass", state.to_act[0]))
+    return state
+
+
+async def served(api: FakeBotApi, app: App, user: User, version: int) -> None:
+    """Wait until the table where ``user`` sits is at state ``version`` and its lock is free
+    again: what that state asked for (prompts, notices, timers, the store) is done; the
+    outbox's background edits may still go."""
+    tables = app.bot_data.tables
+
+    def done() -> bool:
+        table = tables.table_of(user.id)
+        return table is not None and table.state is not None \
+            and table.state.version == version and not tables.local_lock(table.key).locked()
+
+    await api.wait_for(done)
+
+
 @dataclass
 class Players:
     """The users of one group table and the test's mirror of the deal."""
@@ -62,6 +94,8 @@ class Players:
     state: DealState | None = None
     answers: list[Call] = field(default_factory=list)
     dealt: tuple = ()
+    #: The table passes a seat that cannot follow by itself (the group setting, on by default).
+    auto_pass: bool = True
 
     async def command(self, user: User, text: str, chat: Chat | User | None = None) -> None:
         """``user`` sends ``text`` (in the group unless ``chat`` is given); waits for a reply."""
@@ -102,11 +136,17 @@ class Players:
     def seat_user(self, seat: int) -> User:
         return self.users[seat]
 
-    async def act(self, action: Action) -> Call:
+    async def act(self, action: Action) -> Call | None:
         """The seat's player presses what ``action`` needs on their hand message: a bidding or
-        doubling button, Pass, or the cards' rank buttons then Play. Updates the mirror."""
+        doubling button, Pass, or the cards' rank buttons then Play (once the prompt shows
+        them). Updates the mirror. A pass of a seat that cannot follow is the bot's at a table
+        with ``auto_pass`` (自动要不起, :attr:`auto_pass`): nothing is pressed, ``None``."""
         user = self.seat_user(action.seat)
+        if action.kind == "pass" and self.passes_itself(action.seat):
+            self.state = apply(self.state, action)
+            return None
         if action.kind == "play":
+            await self.prompt(user, label=t("btn.play", LANG))
             for rank in sorted(set(action.cards)):
                 for _ in range(action.cards.count(rank)):
                     message = hand_message(self.api, user)
@@ -117,11 +157,41 @@ class Players:
             answer = await self.click(user, message, t("btn.play", LANG))
         else:
             payload = f"{action.kind}{action.value}" if action.kind == "bid" else action.kind
-            message = hand_message(self.api, user)
+            message = await self.prompt(user, suffix=f":{payload}")
             answer = await self.press(user, message, button_data(message, suffix=f":{payload}"))
         assert answer.params.get("text") is None, (action, answer)
         self.state = apply(self.state, action)
         return answer
+
+    def passes_itself(self, seat: int) -> bool:
+        """In the mirror, the bot passes for ``seat`` (:func:`cannot_follow`, at a table with
+        :attr:`auto_pass`)."""
+        assert self.state is not None
+        return self.auto_pass and cannot_follow(self.state, seat)
+
+    async def bot_passes(self, app: App) -> DealState:
+        """Wait until ``app``'s table is at the mirror's state once the bot has passed for the
+        seats in turn that cannot follow (:func:`after_bot_passes`, at a table with
+        :attr:`auto_pass`) and has shown it (its lock free again: prompts drawn, the table
+        stored), and mirror those passes; the mirrored state."""
+        assert self.state is not None
+        if self.auto_pass:
+            self.state = after_bot_passes(self.state)
+        await served(self.api, app, self.users[0], self.state.version)
+        return self.state
+
+    async def prompt(self, user: User, *, suffix: str | None = None,
+                     label: str | None = None) -> FakeMessage:
+        """The user's hand message once it shows the button (``suffix`` of its data or
+        ``label``): the prompt of a turn may follow the answer to the press before it."""
+        def shown() -> FakeMessage | None:
+            try:
+                message = hand_message(self.api, user)
+                button_data(message, label=label, suffix=suffix)
+            except LookupError:
+                return None
+            return message
+        return await self.api.wait_for(shown)
 
     def hand_ranks(self, seat: int) -> tuple[int, ...]:
         assert self.state is not None

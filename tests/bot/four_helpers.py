@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from bot.i18n import t
 from engine import FOUR, Action, DealState, apply, new_deal
-from tests.bot.flow_helpers import button_data, call_text
+from tests.bot.flow_helpers import button_data, call_text, cannot_follow
 from tests.fakebot import Call, Chat, FakeBotApi, FakeMessage, User
 
 #: Telegram's ``language_code`` of a test user per catalogue language.
@@ -32,19 +32,21 @@ class FourTable:
     lang: str
     state: DealState | None = None
     answers: list[Call] = field(default_factory=list)
+    #: The table passes a seat that cannot follow by itself (the group setting, on by default).
+    auto_pass: bool = True
 
     @classmethod
     async def open(cls, api: FakeBotApi, app, title: str, names: Sequence[str], lang: str,
                    **settings: object) -> FourTable:
-        """A new group with ``players`` 4 in ``lang`` (and ``settings``), its users with their
-        private chats open."""
+        """A new group with ``players`` 4 in ``lang`` (and ``settings``, :attr:`auto_pass`
+        following its own), its users with their private chats open."""
         group = api.new_group(title)
         await app.bot_data.store.update_group_settings(
             group.id, **{"players": 4, "language": lang, **settings})
         users = [api.new_user(name, language_code=USER_CODES[lang]) for name in names]
         for user in users:
             api.open_private_chat(user)
-        return cls(api, group, users, lang)
+        return cls(api, group, users, lang, auto_pass=bool(settings.get("auto_pass", True)))
 
     async def command(self, user: User, text: str) -> None:
         self.api.send_text(user, self.group, text)
@@ -102,21 +104,46 @@ class FourTable:
         _, token, version, _ = button_data(self.hand(user), suffix=":pass").split(":")
         return await self.press(user, self.hand(user), f"S:{token}:{version}:clear")
 
-    async def act(self, action: Action) -> Call:
-        """The seat's player presses what ``action`` needs: a bidding button, Pass, or the cards'
-        rank buttons then Play; the mirror follows."""
+    async def act(self, action: Action) -> Call | None:
+        """The seat's player presses what ``action`` needs, once the prompt shows it: a bidding
+        button, Pass, or the cards' rank buttons then Play; the mirror follows. The pass of a
+        seat that cannot follow is the bot's at a table with :attr:`auto_pass` (自动要不起):
+        nothing is pressed, ``None``."""
+        assert self.state is not None
         user = self.users[action.seat]
+        if action.kind == "pass" and self.passes_itself(action.seat):
+            self.state = apply(self.state, action)
+            return None
         if action.kind == "play":
+            await self.prompt(user, label=t("btn.play", self.lang))
             await self.tap(action.seat, sorted(action.cards or ()))
             answer = await self.click(user, self.hand(user), "btn.play")
         else:
             payload = f"{action.kind}{action.value}" if action.kind == "bid" else action.kind
-            message = self.hand(user)
+            message = await self.prompt(user, suffix=f":{payload}")
             answer = await self.press(user, message, button_data(message, suffix=f":{payload}"))
         assert answer.params.get("text") is None, (action, answer)
-        assert self.state is not None
         self.state = apply(self.state, action)
         return answer
+
+    def passes_itself(self, seat: int) -> bool:
+        """In the mirror, the bot passes for ``seat`` (:func:`cannot_follow`, at a table with
+        :attr:`auto_pass`)."""
+        assert self.state is not None
+        return self.auto_pass and cannot_follow(self.state, seat)
+
+    async def prompt(self, user: User, *, suffix: str | None = None,
+                     label: str | None = None) -> FakeMessage:
+        """The user's hand message once it shows the button (``suffix`` of its data or
+        ``label``): the prompt of a turn may follow the answer to the press before it."""
+        def shown() -> FakeMessage | None:
+            try:
+                message = self.hand(user)
+                button_data(message, label=label, suffix=suffix)
+            except LookupError:
+                return None
+            return message
+        return await self.api.wait_for(shown)
 
     def group_texts(self) -> list[str]:
         """Every text or caption the bot sent to or drew in the group (each edit counted)."""

@@ -28,7 +28,7 @@ from bot.views import points_text
 from engine import Action, DealState, apply, new_deal
 from engine.ai import choose_action
 from images.challenge_board import BoardRow, BoardScene, render_challenge_board
-from tests.bot.flow_helpers import LANG, Players, hand_message
+from tests.bot.flow_helpers import LANG, Players, cannot_follow, hand_message
 from tests.conftest import BotRunner
 from tests.fakebot import Chat, FakeBotApi, FakeMessage, User
 
@@ -71,7 +71,8 @@ async def drive(runner: BotRunner, api: FakeBotApi, group: Chat, user: User, cid
         table = app.bot_data.tables.get(challenge_key(user.id))
         state = table.state if table is not None else None
         if table is None or table.phase != DEAL or state is None or state.phase not in ACTIVE \
-                or 0 not in state.to_act or state.autoplay[0]:
+                or 0 not in state.to_act or state.autoplay[0] \
+                or (table.auto_pass and cannot_follow(state, 0)):  # the bot passes for it
             await asyncio.sleep(0.02)
             continue
         drawn = f":{table.token}:{state.version}:"

@@ -23,6 +23,7 @@ from tests.bot.flow_helpers import (
     HAND_PREFIX,
     LANG,
     Players,
+    after_bot_passes,
     assert_no_hand_in_group,
     call_text,
     group_texts,
@@ -70,10 +71,12 @@ async def counter_seen(api: FakeBotApi, user: User, state: DealState, seat: int,
                        lang: str = LANG,
                        hand: Callable[[], FakeMessage] | None = None) -> None:
     """The seat's player sees the counter ``expected_line`` says: on their prompt when the seat
-    is to act, else by pressing the 记牌器 button of their (waiting) hand message."""
+    is to act once the bot passed for the seats that cannot follow (自动要不起, on by default;
+    a pass leaves the counter as it was), else by pressing the 记牌器 button of their (waiting)
+    hand message."""
     line = expected_line(state, seat, lang)
     own = hand or (lambda: hand_message(api, user))
-    if seat in state.to_act:
+    if seat in after_bot_passes(state).to_act:
         message = await api.wait_for(lambda: own() if line in counter_lines(own()) else None)
         assert message.photo, "the counter is part of the picture's caption"
         return
@@ -220,13 +223,19 @@ async def test_a_waiting_hand_is_not_edited_for_the_others_plays(
         seat = state.to_act[0]
         action = choose_action(state.view(seat), level="normal")
         since = len(fake_api.calls)
-        await players.act(action)
+        done = await players.act(action)
+        if done is None:  # the bot's own pass (自动要不起): drawn with the play before it
+            continue
         after = players.state
         if after.phase != "playing" or (action.kind == "play" and any(
                 p.type in (ComboType.BOMB, ComboType.ROCKET)
                 for p in classify(cards_to_ranks(action.cards)))):
             continue
-        for idle in (s for s in range(3) if s != seat and s not in after.to_act):
+        # the seats that cannot follow are passed by the bot: not edited either; the seat the
+        # turn then comes to is prompted (an edit) once those passes are made
+        prompted = after_bot_passes(after).to_act[0]
+        await players.prompt(players.users[prompted], label=t("btn.play", LANG))
+        for idle in (s for s in range(3) if s != seat and s != prompted):
             user = players.users[idle]
             edits = [c.method for c in fake_api.calls[since:]
                      if c.params.get("chat_id") == user.id]

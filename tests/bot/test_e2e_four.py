@@ -43,7 +43,8 @@ async def test_four_humans_forced_landlord_and_a_farmer_refused_a_bomb(
     store = app.bot_data.store
     app.bot_data.game.deal_seed = SEED
     app.bot_data.game.first_bidder = 0
-    table = await FourTable.open(fake_api, app, "Four friends", NAMES, lang)
+    # the manual 要不起 prompt: Dan, whose only bomb is over his allowance, is prompted
+    table = await FourTable.open(fake_api, app, "Four friends", NAMES, lang, auto_pass=False)
     ann, bob, cat, dan = table.users
     await table.command(ann, "/newgame")
     lobby = table.lobby()

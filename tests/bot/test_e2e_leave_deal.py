@@ -14,6 +14,7 @@ from tests.bot.flow_helpers import (
     LANG,
     Players,
     call_text,
+    cannot_follow,
     hand_message,
     result_message,
     start_practice,
@@ -40,12 +41,13 @@ async def _leave(players: Players, user: User, chat: Chat | User | None = None) 
 
 async def _play_out(players: Players, table: Table) -> None:
     """The humans still deciding play (the AI's choice) until the deal ends; seats the bot plays
-    for (left, on auto-play) are waited for."""
+    for (left, on auto-play) or passes for (自动要不起: they cannot follow) are waited for."""
     api = players.api
     while table.state is not None and table.state.phase not in ("finished", "redeal"):
         state = table.state
         seat = state.to_act[0]
-        if state.autoplay[seat] or table.seats[seat].is_bot:
+        if state.autoplay[seat] or table.seats[seat].is_bot \
+                or (table.auto_pass and cannot_follow(state, seat)):
             version = state.version
             await api.wait_for(lambda v=version: table.state.version != v or None, timeout=10)
             continue

@@ -18,7 +18,7 @@ from bot.store import open_store
 from engine import DealState
 from engine.ai import choose_action
 from images.standings import StandingsRow, StandingsScene, render_standings
-from tests.bot.flow_helpers import LANG, Players, button_data, hand_message
+from tests.bot.flow_helpers import LANG, Players, button_data, cannot_follow, hand_message
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -88,7 +88,8 @@ async def play_deals(players: Players, deals: int, *, before_last=None) -> None:
                 done += 1
                 break
             continue
-        humans = [s for s in state.to_act if not table.seats[s].is_bot and not state.autoplay[s]]
+        humans = [s for s in state.to_act if not table.seats[s].is_bot and not state.autoplay[s]
+                  and not (table.auto_pass and cannot_follow(state, s))]  # the bot passes it
         if not humans:
             await asyncio.sleep(0.02)
             continue

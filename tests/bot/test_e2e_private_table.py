@@ -71,8 +71,9 @@ async def test_status_line_and_result_line_of_a_zh_hans_deal(
     app = running_bot.app
     app.bot_data.game.deal_seed = SEED
     app.bot_data.game.first_bidder = 0
+    # every turn prompts, 要不起 too: the alarm comes when only the others cannot follow
     table = await FourTable.open(fake_api, app, "私聊牌桌", NAMES, ZH, players=3,
-                                 card_counter=False)
+                                 card_counter=False, auto_pass=False)
     ann, *others = table.users
     await table.command(ann, "/newgame")
     for user in others:

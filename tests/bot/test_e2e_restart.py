@@ -44,6 +44,7 @@ async def test_restart_mid_deal_then_finish_and_pay_once(
     for _ in range(5):
         state = players.state
         await players.act(choose_action(state.view(state.to_act[0])))
+    await players.bot_passes(app)  # 自动要不起: the restart comes at a human's prompt
     before = app.bot_data.tables.table_of(users[0].id)
     token, version, deadline = before.token, before.state.version, before.deadline
     table_message = fake_api.messages_in(group)[0]

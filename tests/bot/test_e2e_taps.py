@@ -32,8 +32,10 @@ async def test_a_deal_played_in_few_taps(fake_api: FakeBotApi, running_bot: BotR
     app.bot_data.game.deal_seed = SEED
     app.bot_data.game.first_bidder = 0
     group = fake_api.new_group("Few taps")
+    # a seat that cannot beat is prompted with 要不起 alone, not passed by the bot
+    await app.bot_data.store.update_group_settings(group.id, auto_pass=False)
     users = [fake_api.new_user(name) for name in ("Ann", "Bob", "Cat")]
-    players = Players(fake_api, group, users)
+    players = Players(fake_api, group, users, auto_pass=False)
     lobby = await players.open_table(users[0], users[1:])
     await players.click(users[0], lobby, t("btn.start", LANG))
     players.state = new_deal(SCORE, seed=SEED, first_bidder=0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.i18n import t
 from engine import SCORE, Action, auto_action, new_deal
 from engine.ai import choose_action
-from tests.bot.flow_helpers import LANG, Players, hand_message, result_message
+from tests.bot.flow_helpers import LANG, Players, cannot_follow, hand_message, result_message
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -86,7 +86,7 @@ async def test_a_farmer_on_autoplay_who_wins_nothing_is_told_and_why(
     while table.state.phase == "playing":
         state = table.state
         seat = state.to_act[0]
-        if seat == 1 or state.autoplay[seat]:
+        if seat == 1 or state.autoplay[seat] or cannot_follow(state, seat):  # the bot's move
             version = state.version
             await fake_api.wait_for(lambda v=version: table.state.version != v or None,
                                     timeout=10)

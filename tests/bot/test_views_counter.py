@@ -118,6 +118,7 @@ def test_the_setting_off_hides_the_line_and_a_group_view_never_has_it():
     state = apply(new_deal(SCORE, seed=3, first_bidder=0), Action("bid", 0, value=3))
     state = _play_some(state, 4)
     table = _table(state, "zh-Hans")
+    table.auto_pass = False  # seat 1 cannot follow: prompted (要不起), its counter on the hand
     assert len(_shown(table, state, 1)) == 1
     group_text, _ = views.table_view(table, state.view(0), 30)
     assert "记牌器" not in group_text and not re.search(r"\d×\d", group_text)
