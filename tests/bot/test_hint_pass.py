@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+from bot.game.outlet import PRESSER, PROMPT
 from bot.game.service import Game
 from bot.game.table import Seat, Table
 from bot.selection import hint_order
@@ -56,14 +57,17 @@ async def test_hint_offers_pass_first_when_the_ai_passes_on_the_partner():
 
 
 class _Recorder:
-    """An outlet that records the hand messages presented (and shows them all)."""
+    """An outlet that records the hand messages presented (and shows them all), and the rank
+    in the token's line each was asked for at."""
 
     def __init__(self) -> None:
         self.presented: list[tuple[int, str]] = []
+        self.ranks: list[int] = []
 
     async def present(self, chat_id, message_id, is_photo, shown_key, drawing, thread_id=None,
                       *, rank=2):
         self.presented.append((chat_id, drawing.text))
+        self.ranks.append(rank)
         return (message_id or 100 + chat_id, drawing.is_photo)
 
 
@@ -89,5 +93,7 @@ async def test_hint_saying_pass_with_nothing_selected_costs_no_edit():
         assert await game.hint(table, seat) == "play"  # pressed again: a play is selected
         await game.redraw_hand(table, seat)
         assert len(outlet.presented) == 2 and "20" in outlet.presented[1][1]
+        # the presser's own hand goes first in the token's line, the turn's prompt after it
+        assert outlet.ranks == [PROMPT, PRESSER]
     finally:
         game.shutdown()
