@@ -108,6 +108,8 @@ HAND_EDIT_P95 = 0.250
 TABLE_LAG_MAX, TABLE_LAG_TRIP = 3.0, 0.05
 DEALS_PER_HOUR = 1300
 CHAT_CALLS_BOTS, CALLS_HUMANS = 80, 100
+#: Actions of the median deal the issue measured its calls on (80 a deal: 2.5 per action).
+ISSUE_ACTIONS = 32
 UPLOAD_MB, CPU_PER_DEAL = 0.75, 1.0
 #: Seconds the bot gets after the last result for the edits it still owes.
 TRAILING = 5.0
@@ -677,7 +679,9 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
     if actions:
         print(f"actions per deal {actions / done:.1f} (redeals included); chat calls per action "
               f"{chat / actions:.2f} (the issue's 80 a deal: 2.5), calls besides answers "
-              f"per action {besides_answers / actions:.2f}")
+              f"per action {besides_answers / actions:.2f} (its 100 with three humans: "
+              f"{CALLS_HUMANS / ISSUE_ACTIONS:.2f}; both at its median {ISSUE_ACTIONS}-action "
+              f"deal)")
     answer_p50, answer_p95, answer_max = stats["press -> answerCallbackQuery"]
     checks: list[tuple[str, bool, str] | None] = []
     if tables <= 10:
