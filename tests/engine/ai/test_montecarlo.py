@@ -113,6 +113,32 @@ def test_no_search_near_the_end_where_the_endgame_search_decides():
     assert montecarlo.candidates(k, None) == [None]
 
 
+def test_a_farmer_plays_out_a_follow_its_heuristic_scores_well_below_the_pass():
+    # The landlord (14 cards) led 345678; the farmer's 8-K straight scores 10.2 below its
+    # pass, outside the landlord's window (8) but inside a farmer's (12). Played out, the
+    # straight wins 283 of 400 deals, the pass 125 (seed 9).
+    k = _knowledge(1, "4556899TJQQQKKAA2", (14, 17, 17), "333445667778899TTTJJJQKKAA222XD",
+                   trick=(0, "345678"))
+    straight = parse_ranks("89TJQK")
+    assert choose_play(k) is None
+    assert [p and p.cards for p in montecarlo.candidates(k, None)] == [None, straight]
+    got = montecarlo.revise(k, None, random.Random(1))
+    assert got is not None and got.cards == straight
+
+
+def test_a_farmer_compares_four_kinds_of_lead():
+    # No 2 nor joker is out: the farmer's 2s and As win every trick; its heuristic leads the
+    # T. A farmer compares four candidates (the landlord three): the fourth, a single 2,
+    # keeps the lead and wins all 200 play-outs (seed 9), the T 173.
+    k = _knowledge(2, "TAA22", (9, 14, 5), "33344788999TJJJQQKKKKAA")
+    ten = choose_play(k)
+    assert ten is not None and ten.cards == parse_ranks("T")
+    cands = montecarlo.candidates(k, ten)
+    assert [p and p.cards for p in cands] == [parse_ranks(c) for c in ("T", "AA", "22", "2")]
+    got = montecarlo.revise(k, ten, random.Random(0))
+    assert got is not None and got.cards == parse_ranks("2")
+
+
 def test_quick_plan_splits_the_hand_into_legal_plays():
     rng = random.Random(11)
     deck = [r for r in range(15) for _ in range(4 if r < 13 else 1)]
