@@ -12,13 +12,10 @@ import pytest
 
 from bot import views
 from bot.game import timers
-from bot.game.config import TableConfig
 from bot.game.table import Seat, Table
 from bot.i18n import t
 from bot.outlet.telegram import job_name
-from bot.rooms import GroupSettingError, parse_value, validate_changes, with_defaults
 from bot.services import App
-from bot.settings_menu import ITEMS
 from engine import SCORE, Action, DealState, apply, new_deal
 from engine.ai import choose_action
 from engine.cards import rank_counts
@@ -213,23 +210,6 @@ async def test_a_farmer_whose_bombs_are_over_his_allowance_is_passed(
     assert t("btn.cannot_beat", lang) not in [b.text for b in table.hand(dan).buttons]
     await shows_pass(fake_api, table.group, "Dan", lang)
 
-
-def test_the_setting_is_a_group_flag_frozen_per_deal_and_kept_by_the_table():
-    assert with_defaults({})["auto_pass"] is True
-    assert parse_value("auto_pass", "off") is False
-    assert parse_value("auto_pass", "on") is True
-    with pytest.raises(GroupSettingError):
-        validate_changes({"auto_pass": "yes"})
-    on = TableConfig.of(with_defaults({}), default_language="en", play_timeout=30, bid_timeout=15)
-    off = TableConfig.of(with_defaults({"auto_pass": False}), default_language="en",
-                         play_timeout=30, bid_timeout=15)
-    assert (on.auto_pass, off.auto_pass) == (True, False)
-    table = Table(-1, None, "en", auto_pass=False)
-    assert Table.from_dict(table.to_dict()).auto_pass is False
-    stored = table.to_dict()
-    del stored["auto_pass"]  # a table stored before the setting existed
-    assert Table.from_dict(stored).auto_pass is True
-    assert "auto_pass" in ITEMS and ITEMS["auto_pass"].is_toggle
 
 
 def _following(seed: int) -> DealState:

@@ -10,11 +10,8 @@ from collections import Counter
 import pytest
 
 from bot import views
-from bot.game.config import TableConfig
 from bot.game.table import Seat, Table
 from bot.i18n import t
-from bot.rooms import GroupSettingError, parse_value, validate_changes, with_defaults
-from bot.settings_menu import ITEMS
 from engine import FOUR, SCORE, Action, DealState, apply, new_deal
 from engine.ai import choose_action
 from engine.cards import RANK_LABELS, cards_to_ranks
@@ -143,19 +140,3 @@ def test_the_line_is_in_the_seats_own_language_and_gone_when_the_deal_is_over():
     assert _counter_lines(views.hand_view(table, state.view(0), 0)[0]) == []
     assert t("hand.counter", "zh-Hant", counts="x") == "記牌器：x"
 
-
-def test_the_setting_is_a_group_flag_frozen_per_deal_and_kept_by_the_table():
-    assert with_defaults({})["card_counter"] is True
-    assert parse_value("card_counter", "off") is False
-    with pytest.raises(GroupSettingError):
-        validate_changes({"card_counter": "yes"})
-    on = TableConfig.of(with_defaults({}), default_language="en", play_timeout=30, bid_timeout=15)
-    off = TableConfig.of(with_defaults({"card_counter": False}), default_language="en",
-                         play_timeout=30, bid_timeout=15)
-    assert (on.card_counter, off.card_counter) == (True, False)
-    table = Table(-1, None, "en", card_counter=False)
-    assert Table.from_dict(table.to_dict()).card_counter is False
-    stored = table.to_dict()
-    del stored["card_counter"]  # a table stored before the counter existed
-    assert Table.from_dict(stored).card_counter is True
-    assert "card_counter" in ITEMS and ITEMS["card_counter"].is_toggle
