@@ -7,7 +7,7 @@ a player would press.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot.i18n import t
@@ -82,6 +82,21 @@ async def served(api: FakeBotApi, app: App, user: User, version: int) -> None:
             and table.state.version == version and not tables.local_lock(table.key).locked()
 
     await api.wait_for(done)
+
+
+async def with_button(api: FakeBotApi, find: Callable[[], FakeMessage], *,
+                      suffix: str | None = None, label: str | None = None) -> FakeMessage:
+    """The message ``find`` returns (it raises ``LookupError`` while there is none) once it
+    shows the button (``suffix`` of its data or ``label``): the prompt of a turn may follow the
+    answer to the press before it."""
+    def shown() -> FakeMessage | None:
+        try:
+            message = find()
+            button_data(message, label=label, suffix=suffix)
+        except LookupError:
+            return None
+        return message
+    return await api.wait_for(shown)
 
 
 @dataclass
@@ -182,16 +197,9 @@ class Players:
 
     async def prompt(self, user: User, *, suffix: str | None = None,
                      label: str | None = None) -> FakeMessage:
-        """The user's hand message once it shows the button (``suffix`` of its data or
-        ``label``): the prompt of a turn may follow the answer to the press before it."""
-        def shown() -> FakeMessage | None:
-            try:
-                message = hand_message(self.api, user)
-                button_data(message, label=label, suffix=suffix)
-            except LookupError:
-                return None
-            return message
-        return await self.api.wait_for(shown)
+        """The user's hand message once it shows the button (:func:`with_button`)."""
+        return await with_button(self.api, lambda: hand_message(self.api, user),
+                                 suffix=suffix, label=label)
 
     def hand_ranks(self, seat: int) -> tuple[int, ...]:
         assert self.state is not None

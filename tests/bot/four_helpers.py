@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from bot.i18n import t
 from engine import FOUR, Action, DealState, apply, new_deal
-from tests.bot.flow_helpers import button_data, call_text, cannot_follow
+from tests.bot.flow_helpers import button_data, call_text, cannot_follow, with_button
 from tests.fakebot import Call, Chat, FakeBotApi, FakeMessage, User
 
 #: Telegram's ``language_code`` of a test user per catalogue language.
@@ -134,16 +134,8 @@ class FourTable:
 
     async def prompt(self, user: User, *, suffix: str | None = None,
                      label: str | None = None) -> FakeMessage:
-        """The user's hand message once it shows the button (``suffix`` of its data or
-        ``label``): the prompt of a turn may follow the answer to the press before it."""
-        def shown() -> FakeMessage | None:
-            try:
-                message = self.hand(user)
-                button_data(message, label=label, suffix=suffix)
-            except LookupError:
-                return None
-            return message
-        return await self.api.wait_for(shown)
+        """The user's hand message once it shows the button (:func:`with_button`)."""
+        return await with_button(self.api, lambda: self.hand(user), suffix=suffix, label=label)
 
     def group_texts(self) -> list[str]:
         """Every text or caption the bot sent to or drew in the group (each edit counted)."""
