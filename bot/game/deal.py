@@ -462,7 +462,8 @@ class DealDriver:
         player's chat is closed to the bot (the seat is marked ``blocked``) (lock held).
 
         A seat that is not to act is not redrawn when only the line saying whom it waits for
-        changed (issue 9: one caption edit less per turn and seat); a seat that left the
+        changed (issue 9: one caption edit less per turn and seat), nor when only a call-out
+        gave way (:func:`_gone_callout`); a seat that left the
         running deal is drawn once as left, then only with its outcome. Without ``clock`` (a press
         that may have changed nothing, e.g. Hint saying to pass with nothing selected) the
         seconds left alone are no reason to edit either: the clock's own marks refresh them.
@@ -498,19 +499,21 @@ class DealDriver:
         waiting = state.phase in ACTIVE and not state.autoplay[seat] \
             and not state.escaped[seat] \
             and (seat not in state.to_act or views.passes_itself(table, view))
+        said = views.callout(table, view, table.seat_lang(seat)) if waiting else None
         if state.phase in ACTIVE and state.escaped[seat]:
             drawn = _LEFT  # drawn once: its player is gone until the outcome (RULES.md §9)
         elif waiting:
-            drawn = _waiting_signature(drawing)
+            drawn = _waiting_signature(drawing, said)
         else:
             drawn = drawing.signature
-        if table.rendered.get(seat) == drawn:
+        before = table.rendered.get(seat)
+        if before == drawn or (waiting and said is None and _gone_callout(before) == drawn):
             return False
         shown_seconds = self._drawn_seconds.get((table.key, seat))
         if not clock and shown_seconds is not None and round(shown_seconds) != round(seconds):
             unchanged = self.hand_drawing(table, view, shown_seconds)
-            if table.rendered.get(seat) == (_waiting_signature(unchanged) if waiting
-                                            else unchanged.signature):
+            if before == (_waiting_signature(unchanged, said) if waiting
+                          else unchanged.signature):
                 return False
         shown = await self.ctx.outlet.present(
             player.user_id, table.hand_message_ids[seat], table.hand_photos[seat],
@@ -1175,11 +1178,27 @@ def _hand_order(table: Table, first: int | None) -> list[int]:
 _LEFT = "left"
 
 
-def _waiting_signature(drawing: Drawing) -> str:
+#: Where a waiting seat's signature puts its call-out (:func:`_waiting_signature`).
+_CALLOUT_MARK = "\x1f"
+
+
+def _waiting_signature(drawing: Drawing, said: str | None) -> str:
     """The signature of a waiting seat's hand message without its last text line (whom it
-    waits for, RULES.md-neutral): that line alone changing is not worth an edit."""
-    text = drawing.text.rsplit("\n", 1)[0]
-    return f"{text}\n{keyboard_signature(drawing.markup)}\n{drawing.key!r}"
+    waits for, RULES.md-neutral): that line alone changing is not worth an edit. The
+    call-out ``said`` on it (:func:`bot.views.callout`) comes last, after
+    :data:`_CALLOUT_MARK`, so that :func:`_gone_callout` can leave it out."""
+    lines = drawing.text.rsplit("\n", 1)[0].split("\n")
+    text = "\n".join(line for line in lines if said is None or line != said)
+    base = f"{text}\n{keyboard_signature(drawing.markup)}\n{drawing.key!r}"
+    return base if said is None else f"{base}{_CALLOUT_MARK}{said}"
+
+
+def _gone_callout(signature: str | None) -> str | None:
+    """A waiting seat's drawn signature without its call-out: a call-out is worth an edit
+    when it comes (issue 10 item 5: announced as it happens), not when it goes after its
+    round of turns (issue 9: two edits a call-out and waiting seat); it gives way at the
+    seat's next edit for another reason, at the latest its next turn."""
+    return None if signature is None else signature.split(_CALLOUT_MARK, 1)[0]
 
 
 def _notice_text(table: Table, seat: int) -> str:

@@ -11,13 +11,14 @@ calls."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 from bot.i18n import t
 from engine import ROB, Action, ComboType, DealState, Play, new_deal
 from engine.ai import choose_action
 from engine.cards import cards_to_ranks
-from tests.bot.flow_helpers import result_message
+from tests.bot.flow_helpers import call_text, result_message
 from tests.bot.four_helpers import FourTable
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
@@ -26,6 +27,8 @@ ZH = "zh-Hans"
 NAMES = ("王小明", "李雷", "韩梅梅")
 LANDLORD, DOUBLER = 1, 2
 PLANES = (ComboType.PLANE, ComboType.PLANE_SINGLE, ComboType.PLANE_PAIR)
+#: How the zh-Hans call-outs of a moment in play begin (bomb, rocket, plane, rob, double, show).
+CALLOUT_MARKS = ("💣", "🚀", "🛫", "🙋", "⏫", "👀")
 
 
 def bidding_choice(state: DealState) -> Action:
@@ -201,3 +204,31 @@ async def test_a_show_before_the_call_is_called_out(fake_api: FakeBotApi, runnin
     called_out(table, "callout.show", NAMES[0])
     caption = (await result_message(table.api, table.group)).content
     assert "明牌" in caption, caption
+
+
+def gone_callout_edits(table: FourTable) -> list[str]:
+    """The private edits whose only change was a call-out line taken away (the waiting line,
+    the caption's last, apart): each waiting seat's message kept its call-out instead."""
+    found = []
+    for user in table.users:
+        edits = [c for c in table.api.calls if c.params.get("chat_id") == user.id
+                 and c.method.startswith("edit") and call_text(c)]
+        for before, after in itertools.pairwise(edits):
+            old, new = call_text(before).split("\n")[:-1], call_text(after).split("\n")[:-1]
+            gone = [line for line in old if line not in new]
+            if gone and new == [line for line in old if line not in gone] \
+                    and before.params.get("reply_markup") == after.params.get("reply_markup") \
+                    and any(line.startswith(CALLOUT_MARKS) for line in gone):
+                found.append(f"{user.first_name}: {gone}")
+    return found
+
+
+async def test_a_callout_edits_waiting_seats_when_it_comes_not_when_it_goes(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """Issue 9: a waiting seat's message shows a call-out at once (issue 10 item 5) and keeps
+    it until its next edit for another reason: the call-out's going is no edit of its own."""
+    table = await play_deal(fake_api, running_bot.app, "春天牌桌", 6539, spring_choice)
+    called_out(table, "callout.rocket", NAMES[LANDLORD])
+    called_out(table, "callout.bomb", NAMES[LANDLORD])
+    assert gone_callout_edits(table) == []
