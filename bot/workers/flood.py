@@ -94,12 +94,14 @@ class SharedOverall(InFlightWindow):
     presser's hand and a Join's welcome, then prompts, the group's table, watchers; a request
     that waited :data:`~bot.outlet.limiter.AGING` seconds counts one rank more wanted), and
     ahead of every rank what a press's answer still waits for
-    (:data:`bot.outlet.send.ANSWER_PENDING`); in the order they asked within a rank. In one
+    (:data:`bot.outlet.send.ANSWER_PENDING`); in the order they asked within a rank; the last
+    :attr:`reserve` slots only for the most wanted (:meth:`InFlightWindow.cap`). In one
     FIFO line, at 200 tables a Join's welcome (which a Start waits for) and a presser's own
     hand waited 10–20 s behind the watchers' hands."""
 
-    def __init__(self, shared: SharedDb, limit: int, period: float) -> None:
-        super().__init__(limit, period)
+    def __init__(self, shared: SharedDb, limit: int, period: float, *, reserve: int = 0
+                 ) -> None:
+        super().__init__(limit, period, reserve=reserve)
         self.shared = shared
         self._flying: deque[int] = deque()
         self._ending: set[asyncio.Task[None]] = set()
@@ -141,9 +143,11 @@ class SharedOverall(InFlightWindow):
             self._line = [entry for entry in self._line if not entry[3].done()]  # cancelled
             if not self._line:
                 return
+            best = self._most_wanted()
+            reserve = self.limit - self.cap(best[1]) if best is not None else 0
             try:
                 slot, wait, used = await self.shared.take_slot(
-                    OVERALL_KEY, self.limit, self.period, hold=IN_FLIGHT_HOLD)
+                    OVERALL_KEY, self.limit, self.period, reserve, hold=IN_FLIGHT_HOLD)
             except Exception as exc:  # noqa: BLE001 - handed to the request it was for
                 head = self._first_waiting()
                 if head is not None:
@@ -159,8 +163,9 @@ class SharedOverall(InFlightWindow):
             else:
                 head.set_result(slot)
 
-    def _first_waiting(self) -> asyncio.Future[int] | None:
-        """Take the most wanted waiting request out of the line (lowest rank, aged)."""
+    def _most_wanted(self) -> tuple[int, float] | None:
+        """The index in the line of the most wanted waiting request (lowest rank, aged) and
+        its aged rank; ``None`` when none waits."""
         now = time.monotonic()
         best: tuple[float, int] | None = None
         index = -1
@@ -170,10 +175,15 @@ class SharedOverall(InFlightWindow):
             key = (rank - (now - since) / AGING, order)
             if best is None or key < best:
                 best, index = key, i
-        if index < 0:
+        return None if best is None else (index, best[0])
+
+    def _first_waiting(self) -> asyncio.Future[int] | None:
+        """Take the most wanted waiting request out of the line (lowest rank, aged)."""
+        best = self._most_wanted()
+        if best is None:
             self._line.clear()
             return None
-        return self._line.pop(index)[3]
+        return self._line.pop(best[0])[3]
 
     def _give_back(self, slot: int) -> None:
         task = asyncio.get_running_loop().create_task(self.shared.give_back_slot(slot))

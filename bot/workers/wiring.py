@@ -76,7 +76,8 @@ async def start_worker(application: App) -> Worker:
     if isinstance(limiter, ChatRateLimiter):
         limiter.window = window = SharedWindow(shared, limiter.window.limit,
                                                limiter.start_period)
-        limiter.overall = SharedOverall(shared, limiter.overall.limit, limiter.overall.period)
+        limiter.overall = SharedOverall(shared, limiter.overall.limit, limiter.overall.period,
+                                        reserve=limiter.overall.reserve)
     lease = settings.worker_lease
     db_timers = DbTimers(data.store, shared, lease=lease, watch=lease * WATCH_LEASES)
     assert application.job_queue is not None, "python-telegram-bot[job-queue] is required"

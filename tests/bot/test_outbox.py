@@ -13,7 +13,16 @@ from telegram.error import RetryAfter
 
 from bot.outlet import limiter
 from bot.outlet import outbox as outbox_module
-from bot.outlet.limiter import RANK, ChatRateLimiter, InFlightWindow, SlidingWindow, is_group
+from bot.outlet.limiter import (
+    OVERALL_RATE,
+    PRESS_RESERVE,
+    RANK,
+    RESERVE_RANK,
+    ChatRateLimiter,
+    InFlightWindow,
+    SlidingWindow,
+    is_group,
+)
 from bot.outlet.outbox import Outbox
 
 
@@ -401,6 +410,34 @@ async def test_requests_waiting_for_the_bots_budget_start_most_wanted_first():
     await asyncio.gather(*tasks)
     assert started == ["presser", "prompt", "table", "watcher", "watcher 2"]
     assert window.used() <= window.limit
+
+
+async def test_the_last_slots_of_the_bots_budget_are_kept_for_a_pressers_own_hand():
+    """With the budget all but spent, a prompt or a watcher's hand waits for a slot to leave
+    the window; the presser's own hand (RESERVE_RANK) takes one of the reserved slots at once,
+    and the waiting prompt starts when the oldest request leaves the window."""
+    window = InFlightWindow(3, 0.2, reserve=1)
+    started: list[str] = []
+    for _ in range(2):  # two requests answered: two of three slots used for 0.2 s
+        await window.acquire()
+        window.release()
+    began = time.monotonic()
+    prompt = asyncio.create_task(acquire_at_rank(window, 1, "prompt", started))
+    await asyncio.sleep(0.05)
+    assert started == [] and window.waiting() == 1  # 2 used: only 1 free, the reserved one
+    await acquire_at_rank(window, RESERVE_RANK, "presser", started)
+    assert started == ["presser"]
+    await prompt
+    assert started == ["presser", "prompt"]
+    assert 0.18 <= time.monotonic() - began < 0.35  # when the first two left the window
+    assert window.cap(1) == 2 and window.cap(RESERVE_RANK) == 3
+
+
+def test_the_bots_limiter_keeps_slots_for_presses():
+    limiter = ChatRateLimiter()
+    assert limiter.overall.reserve == PRESS_RESERVE > 0
+    assert limiter.overall.cap(RESERVE_RANK) == OVERALL_RATE
+    assert limiter.overall.cap(RESERVE_RANK + 1) == OVERALL_RATE - PRESS_RESERVE
 
 
 async def test_a_watchers_job_takes_its_budget_first_and_then_draws_the_latest_state():
