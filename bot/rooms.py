@@ -175,31 +175,25 @@ INT_RANGES: dict[str, tuple[int, int]] = {
 }
 _OPTIONAL_INTS = frozenset({"multiplier_cap", "play_timeout", "bid_timeout"})
 
+#: The settings with a fixed list of values (``None``: the bot's default).
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "language": (*LANGUAGES, None),
+    "players": (3, 4),
+    "bidding": ("score", "rob"),
+    "stake_tier": (*STAKE_TIERS, "custom"),
+    "autoplay": ("simple", "ai"),
+    "bot_level": ("easy", "normal", "hard"),
+    "alarm_at": (2, 3),
+    "challenge_open": ("admins", "anyone"),
+}
+
 _CHECKS: dict[str, Callable[[Any], bool]] = {
-    "language": _choice(*LANGUAGES, None),
     "timezone": _timezone,
-    "players": _choice(3, 4),
-    "bidding": _choice("score", "rob"),
     "doubling": lambda v: v is None or _flag(v),
-    "show_cards": _flag,
-    "stake_tier": _choice(*STAKE_TIERS, "custom"),
+    **{key: _choice(*options) for key, options in CHOICES.items()},
     **{key: _int_range(*bounds, optional=key in _OPTIONAL_INTS)
        for key, bounds in INT_RANGES.items()},
-    "autoplay": _choice("simple", "ai"),
-    "bot_level": _choice("easy", "normal", "hard"),
-    "third_min_two": _flag,
-    "all_pass_forced_landlord": _flag,
-    "rocket_kickers": _flag,
-    "four_two_is_bomb": _flag,
-    "alarm_at": _choice(2, 3),
-    "autoplay_penalty": _flag,
-    "daily_post": _flag,
-    "give_enabled": _flag,
-    "pictures": _flag,
-    "card_counter": _flag,
-    "auto_pass": _flag,
-    "challenge_open": _choice("admins", "anyone"),
-    "daily_challenge": _flag,
+    **{key: _flag for key, value in DEFAULT_GROUP_SETTINGS.items() if isinstance(value, bool)},
 }
 
 
@@ -288,6 +282,26 @@ def parse_value(key: str, text: str) -> Any:
     else:
         value = lowered
     return validate_changes({key: value})[key]
+
+
+def typed_choices(key: str) -> tuple[str, ...] | None:
+    """What an admin may type after ``/settings KEY`` for a setting with a fixed list of
+    values, in the words :func:`parse_value` takes (``on``/``off`` for a flag, ``default`` for
+    the bot's own); ``None`` for the settings whose values are numbers or time zones.
+
+    >>> typed_choices("auto_pass"), typed_choices("doubling"), typed_choices("players")
+    (('on', 'off'), ('on', 'off', 'default'), ('3', '4'))
+    >>> typed_choices("play_timeout") is None
+    True
+    """
+    if key == "doubling":
+        return ("on", "off", "default")
+    if isinstance(DEFAULT_GROUP_SETTINGS.get(key), bool):
+        return ("on", "off")
+    options = CHOICES.get(key)
+    if options is None:
+        return None
+    return tuple("default" if option is None else str(option) for option in options)
 
 
 def room_stake(settings: Mapping[str, Any]) -> StakeTier:

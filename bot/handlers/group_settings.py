@@ -35,7 +35,13 @@ from bot.handlers.common import (
 from bot.handlers.economy import is_group
 from bot.handlers.senders import message_of, query_of, sender_is_admin
 from bot.i18n import t
-from bot.rooms import DEFAULT_GROUP_SETTINGS, INT_RANGES, GroupSettingError, parse_value
+from bot.rooms import (
+    DEFAULT_GROUP_SETTINGS,
+    INT_RANGES,
+    GroupSettingError,
+    parse_value,
+    typed_choices,
+)
 from bot.views import amount_text
 
 #: Typed settings that choose the custom stake tier as well.
@@ -53,11 +59,15 @@ def _lock(app: Application, chat_id: int) -> asyncio.Lock:
 
 
 def _invalid_text(key: str, name: str, lang: str) -> str:
-    """Why ``/settings KEY value`` was refused: a number's range where it has one (QA5 defect
-    8: ``custom_min_balance 99999999`` said only "not a valid value"), else that the value is
-    not valid for the setting ``name``."""
-    if key not in INT_RANGES:
-        return t("set.invalid_value", lang, name=name)
+    """Why ``/settings KEY value`` was refused, with what it takes: a number's range where it
+    has one (QA5 defect 8: ``custom_min_balance 99999999`` said only "not a valid value"), the
+    words it takes for a flag or a choice (``auto_pass 关``: ``on, off``), an example of a
+    time zone name."""
+    choices = typed_choices(key)
+    if choices is not None:
+        return t("set.invalid_choice", lang, name=name, choices=", ".join(choices))
+    if key == "timezone":
+        return t("set.invalid_timezone", lang, name=name)
     low, high = (amount_text(n, lang) for n in INT_RANGES[key])
     kind = {"play_timeout": "seconds", "bid_timeout": "seconds",
             "multiplier_cap": "cap"}.get(key, "range")

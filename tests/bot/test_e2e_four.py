@@ -327,7 +327,7 @@ async def test_players_in_the_settings_menu(fake_api: FakeBotApi, running_bot: B
         "set.saved", lang, name=t("set.name.bidding", lang), value=t("preset.rob", lang)) + \
         " " + t("set.four_unused", lang)
     assert await reply(fake_api, ann, group, "/settings players 5") == t(
-        "set.invalid_value", lang, name=t("set.name.players", lang))
+        "set.invalid_choice", lang, name=t("set.name.players", lang), choices="3, 4")
     assert (await store.get_group_settings(group.id))["players"] == 4
     assert await reply(fake_api, ann, group, "/settings players 3") == t(
         "set.saved", lang, name=t("set.name.players", lang), value=t("set.players_3", lang))

@@ -108,7 +108,16 @@ async def test_settings_menu_for_admins_only(fake_api: FakeBotApi, running_bot: 
             high=high), typed
     assert await reply(fake_api, ann, group, "/settings multiplier_cap 0") == (
         "封頂倍數：請填 1 到 1,000,000 的整數，或 unlimited（不封頂）。")
-    assert await reply(fake_api, ann, group, "/settings bidding auction") == "叫牌方式的值無效。"
+    # A flag, a choice or a time zone refused is told what it takes.
+    assert await reply(fake_api, ann, group, "/settings bidding auction") == (
+        "叫牌方式：可選 score, rob。")
+    assert await reply(fake_api, ann, group, "/settings auto_pass 關") == (
+        "自動要不起：可選 on, off。")
+    assert await reply(fake_api, ann, group, "/settings doubling maybe") == t(
+        "set.invalid_choice", "zh-Hant", name=t("set.name.doubling", "zh-Hant"),
+        choices="on, off, default")
+    assert await reply(fake_api, ann, group, "/settings timezone Mars/Olympus") == (
+        "時區：請填時區名稱，如 Asia/Taipei 或 Europe/Berlin。")
     assert await reply(fake_api, ann, group, "/settings bogus 1") == t(
         "set.usage", "zh-Hant", keys=", ".join(DEFAULT_GROUP_SETTINGS))
     assert await store.get_group_settings(group.id) == settings

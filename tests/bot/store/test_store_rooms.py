@@ -15,6 +15,7 @@ from bot.rooms import (
     parse_value,
     room_stake,
     rules_for,
+    typed_choices,
     validate_changes,
     with_defaults,
 )
@@ -26,6 +27,20 @@ def test_stake_tiers_follow_rules_section_8():
     assert room_stake(with_defaults({"stake_tier": "expert"})) == StakeTier("expert", 50, 850)
     custom = with_defaults({"stake_tier": "custom", "custom_stake": 35, "custom_min_balance": 700})
     assert room_stake(custom) == StakeTier("custom", 35, 700)
+
+
+def test_the_words_a_refusal_offers_are_the_values_a_setting_takes():
+    for key in DEFAULT_GROUP_SETTINGS:
+        words = typed_choices(key)
+        if words is None:
+            continue
+        values = [parse_value(key, word) for word in words]
+        assert len(set(map(repr, values))) == len(words), key  # each word a value of its own
+        assert repr(DEFAULT_GROUP_SETTINGS[key]) in map(repr, values), key
+    assert typed_choices("stake_tier") == ("beginner", "regular", "expert", "custom")
+    assert typed_choices("language") == ("zh-Hans", "zh-Hant", "en", "default")
+    assert parse_value("language", "default") is None
+    assert typed_choices("custom_stake") is None and typed_choices("timezone") is None
 
 
 def test_validate_changes_accepts_typed_values():
