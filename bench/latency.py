@@ -38,18 +38,22 @@ It prints, per run:
   median 32-action deal), so runs of long and short random deals compare;
 - deals per hour one token can carry at 30 requests/s: 30 × 3600 / chat calls per deal;
 - PASS/FAIL against the issue's targets. Answer targets: p95 ≤ 100 ms and max ≤ 300 ms with up
-  to 10 tables, p95 ≤ 0.5 s with more. The cost targets are the issue's for its own setup, two
+  to 10 tables, p95 ≤ 0.5 s with more; with more, only that, every press answered, zero 429s and
+  every deal finished are checked: 50 tables of three humans ask for about twice what the
+  token's 30 requests a second carry (94 calls a deal, 13 a second at 10 tables), so the hand
+  edits, the table lag and the calls per deal of a stretched deal are printed, not checked (the
+  issue sets them for the 10 tables). The cost targets are the issue's for its own setup, two
   humans and a bot seat: so the ``bots`` variant is checked against at most 80 chat calls per
   deal, at least 1,300 deals an hour per token (the same target: 30 × 3600 / 1,300 ≈ 83 chat
   calls), at most 0.75 MB uploaded and at most 1.0 CPU-s per deal; the ``humans`` variant
-  against at most 100 calls besides answers at the issue's median 32-action deal, i.e. 3.12
-  an action (the issue gives its 80 the same way: "2.5 per action"; a run's calls per deal
-  depend on how long its deals were, and seeded or not, three humans pressing Hint play
-  longer deals than that median). Its deals per hour, MB and CPU are printed, not checked:
-  100 calls are 1,080 deals an hour, and its uploads are the group table's pictures, at most
-  20 a minute (the flood limit) for as long as the humans play, so they measure how long
-  they thought rather than what the bot spends per deal. Deals are random (a new shuffle
-  each): compare runs of several deals (``--tables 10``).
+  against at most 100 calls besides answers at the issue's median 32-action deal, i.e. 3.12 an
+  action (the issue gives its 80 the same way: "2.5 per action"; a run's calls per deal depend
+  on how long its deals were, and seeded or not, three humans pressing Hint play longer deals
+  than that median). Its deals per hour, MB and CPU are printed, not checked: 100 calls are
+  1,080 deals an hour, and its uploads are the group table's pictures, at most 20 a minute (the
+  flood limit) for as long as the humans play, so they measure how long they thought rather than
+  what the bot spends per deal. Deals are random (a new shuffle each): compare runs of several
+  deals (``--tables 10``).
 
 ``--deal-seed N`` runs the bot through ``bench/seeded_bot.py``: the process's k-th deal is
 shuffled from N + k (and its first bidder drawn from N), so two runs of one table (same
@@ -118,6 +122,11 @@ ISSUE_ACTIONS = 32
 UPLOAD_MB, CPU_PER_DEAL = 0.75, 1.0
 #: Seconds the bot gets after the last result for the edits it still owes.
 TRAILING = 5.0
+#: Seconds a seat waits for its turn at most. At 50 tables of three humans the token's 30
+#: requests a second carry about half of what the players ask for, so deals take 3-4 minutes
+#: and a farmer passed by 自动要不起 turn after turn waited 89 s for a turn (the run's own
+#: ``--timeout`` still bounds the whole).
+TURN_WAIT = 600.0
 
 EDITS = ("editMessageText", "editMessageCaption", "editMessageMedia", "editMessageReplyMarkup")
 SENDS = ("sendMessage", "sendPhoto")
@@ -298,7 +307,7 @@ async def play_seat(run: Run, user: User, finished: Callable[[], bool]) -> None:
             message = own_turn(api, user)
             return message if message is not None and signature(message) != pressed else None
 
-        seen = await run.wait(ready, chats=(user, run.table_of[user.id]))
+        seen = await run.wait(ready, TURN_WAIT, chats=(user, run.table_of[user.id]))
         if seen is True:
             return
         await asyncio.sleep(run.think)
@@ -688,7 +697,7 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
               f"{CALLS_HUMANS / ISSUE_ACTIONS:.2f}; both at its median {ISSUE_ACTIONS}-action "
               f"deal)")
     answer_p50, answer_p95, answer_max = stats["press -> answerCallbackQuery"]
-    checks: list[tuple[str, bool, str] | None] = []
+    checks: list[tuple[str, bool, str]] = []
     if tables <= 10:
         checks.append(("answer p95 <= 100 ms", answer_p95 <= ANSWER_P95_10,
                        f"{answer_p95 * 1000:.0f} ms"))
@@ -697,47 +706,53 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
     else:
         checks.append(("answer p95 <= 0.5 s", answer_p95 <= ANSWER_P95_50,
                        f"{answer_p95:.2f} s"))
-    checks += [
-        ("every press answered", fig.unanswered == 0, f"{fig.unanswered} never answered"),
-        ("own hand edit p95 <= 250 ms", stats["press -> own hand edit"][1] <= HAND_EDIT_P95,
-         f"{stats['press -> own hand edit'][1] * 1000:.0f} ms"),
-        ("table lag max <= 3 s floor + one trip",
-         stats["group table lag"][2] <= TABLE_LAG_MAX + TABLE_LAG_TRIP,
-         f"{stats['group table lag'][2]:.3f} s"),
-        ("zero 429s", limited == 0, str(limited)),
-    ]
+    checks.append(("every press answered", fig.unanswered == 0,
+                   f"{fig.unanswered} never answered"))
+    # At 50 tables of humans the token carries about half of what the players ask for (a deal
+    # stretched so has more paced table edits too): the issue sets only the answers there.
+    loaded = tables > 10
+    if not loaded:
+        checks += [
+            ("own hand edit p95 <= 250 ms", stats["press -> own hand edit"][1] <= HAND_EDIT_P95,
+             f"{stats['press -> own hand edit'][1] * 1000:.0f} ms"),
+            ("table lag max <= 3 s floor + one trip",
+             stats["group table lag"][2] <= TABLE_LAG_MAX + TABLE_LAG_TRIP,
+             f"{stats['group table lag'][2]:.3f} s"),
+        ]
+    checks.append(("zero 429s", limited == 0, str(limited)))
     # the issue's cost targets are for two humans and a bot seat; three humans: calls only
     setup = variant == "bots"
-    checks.append((f">= {DEALS_PER_HOUR} deals/hour per token", per_hour >= DEALS_PER_HOUR,
-                   f"{per_hour:.0f}") if setup else None)
-    if setup:
-        checks.append((f"<= {CHAT_CALLS_BOTS} chat calls per deal",
-                       chat / done <= CHAT_CALLS_BOTS, f"{chat / done:.1f}"))
-    elif actions:
+    if setup and not loaded:
+        checks += [
+            (f">= {DEALS_PER_HOUR} deals/hour per token", per_hour >= DEALS_PER_HOUR,
+             f"{per_hour:.0f}"),
+            (f"<= {CHAT_CALLS_BOTS} chat calls per deal", chat / done <= CHAT_CALLS_BOTS,
+             f"{chat / done:.1f}"),
+            (f"<= {UPLOAD_MB} MB uploaded per deal", megabytes <= UPLOAD_MB,
+             f"{megabytes:.2f} MB"),
+            (f"<= {CPU_PER_DEAL} CPU-s per deal", cpu_per_deal <= CPU_PER_DEAL,
+             f"{cpu_per_deal:.2f} s"),
+        ]
+    elif not loaded and actions:
         checks.append((f"<= {CALLS_HUMANS / ISSUE_ACTIONS:.2f} calls/action besides answers",
                        besides_answers / actions <= CALLS_HUMANS / ISSUE_ACTIONS,
                        f"{besides_answers / actions:.2f} ({besides_answers / done:.1f} a "
                        f"{actions / done:.1f}-action deal)"))
-    else:
+    elif not loaded:
         checks.append((f"<= {CALLS_HUMANS} calls per deal besides answers",
                        besides_answers / done <= CALLS_HUMANS, f"{besides_answers / done:.1f}"))
-    checks += [
-        (f"<= {UPLOAD_MB} MB uploaded per deal", megabytes <= UPLOAD_MB,
-         f"{megabytes:.2f} MB") if setup else None,
-        (f"<= {CPU_PER_DEAL} CPU-s per deal", cpu_per_deal <= CPU_PER_DEAL,
-         f"{cpu_per_deal:.2f} s") if setup else None,
-        ("all deals finished", run.deals == tables * deals and not run.errors,
-         f"{run.deals}/{tables * deals}"),
-    ]
-    print("targets" + ("" if setup else " (deals/hour, MB and CPU: checked on the bots "
-                                         "variant, the issue's setup)") + ":")
-    for check in checks:
-        if check is None:
-            continue
-        name, passed, value = check
+    checks.append(("all deals finished", run.deals == tables * deals and not run.errors,
+                   f"{run.deals}/{tables * deals}"))
+    if loaded:
+        print("targets at this load: the answers only (the others are the 10 tables' targets; "
+              "figures above):")
+    else:
+        print("targets" + ("" if setup else " (deals/hour, MB and CPU: checked on the bots "
+                                            "variant, the issue's setup)") + ":")
+    for name, passed, value in checks:
         print(f"  {'PASS' if passed else 'FAIL'}  {name:40} {value}")
     print(flush=True)
-    return all(check[1] for check in checks if check is not None)
+    return all(passed for _, passed, _ in checks)
 
 
 def main(argv: list[str] | None = None) -> int:
