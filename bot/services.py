@@ -4,13 +4,13 @@
 ``context.bot_data`` (and ``application.bot_data``) is a :class:`BotData`: ``settings`` from build
 time; ``store``, ``game`` and ``outlet`` (and ``worker`` in webhook worker mode) from ``post_init``
 until shutdown; ``photo_cache``,
-``admin_cache``, ``refusals`` (:class:`bot.refusals.RefusalLimiter`) and ``usernames``
-(:class:`bot.usernames.UsernameBook`) always. It is still a ``dict`` for the one ad-hoc cache
-the settings handlers keep under a string key (``"settings_locks"``).
+``admin_cache``, ``settings_locks``, ``refusals`` (:class:`bot.refusals.RefusalLimiter`) and
+``usernames`` (:class:`bot.usernames.UsernameBook`) always.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any, cast
 
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from bot.workers.wiring import Worker
 
 
-class BotData(dict[str, Any]):
+class BotData:
     """The services of one Application (see the module docstring)."""
 
     settings: Settings
@@ -39,10 +39,11 @@ class BotData(dict[str, Any]):
     worker: Worker
 
     def __init__(self) -> None:
-        super().__init__()
         self.photo_cache = PhotoCache()
         #: (chat id, user id) → when an admin check last said yes (monotonic seconds).
         self.admin_cache: dict[tuple[int, int], float] = {}
+        #: Per group chat id: one /settings change or menu press at a time.
+        self.settings_locks: dict[int, asyncio.Lock] = {}
         #: Refused presses per user (issue 14, item 8).
         self.refusals = RefusalLimiter()
         #: What this process last stored of each user's @username (QA5 defect 7).

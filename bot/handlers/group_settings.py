@@ -42,6 +42,7 @@ from bot.rooms import (
     parse_value,
     typed_choices,
 )
+from bot.services import bot_data
 from bot.views import amount_text
 
 #: Typed settings that choose the custom stake tier as well.
@@ -54,8 +55,7 @@ def _timeouts(app: Application) -> dict[str, float]:
 
 
 def _lock(app: Application, chat_id: int) -> asyncio.Lock:
-    locks: dict[int, asyncio.Lock] = app.bot_data.setdefault("settings_locks", {})
-    return locks.setdefault(chat_id, asyncio.Lock())
+    return bot_data(app).settings_locks.setdefault(chat_id, asyncio.Lock())
 
 
 def _invalid_text(key: str, name: str, lang: str) -> str:
