@@ -557,9 +557,8 @@ class Lobby:
                 return True
             name = views.seat_name(table.seats[seat], seat, table.lang)
             table.join_link = True
-            await self.leave(table, user_id)
-            if ctx.tables.get(key) is table:
-                self.deals.say(table, t("lobby.unreachable", table.lang, name=name))
+            await self.leave(table, user_id, close_empty=False)
+            self.deals.say(table, t("lobby.unreachable", table.lang, name=name))
             return False
 
     @staticmethod
@@ -637,26 +636,40 @@ class Lobby:
         """The opener or an admin (named ``by``) closes the lobby (lock held)."""
         await self.ctx.close_table(table, views.lobby_closed_text(table, "closed", by))
 
-    async def leave(self, table: Table, user_id: int) -> bool:
+    async def leave(self, table: Table, user_id: int, *, close_empty: bool = True) -> bool:
         """Take the player's seat away (lock held); ``False`` if they did not sit here. The
-        opener role passes to the next human; a lobby without humans closes."""
+        opener role passes to the next human; a lobby without humans closes, unless
+        ``close_empty`` is false (a seat given up because the bot cannot write to its player:
+        the lobby stays open with its deep-link button, for them and for others)."""
         seat = table.seat_of(user_id)
         if seat is None:
             return False
         del table.seats[seat]
         humans = [s for _, s in table.humans()]
-        if not humans:
+        if not humans and close_empty:
             await self.ctx.close_table(table, views.lobby_closed_text(table, "empty"))
             return True
-        if table.opener_id == user_id:
+        if humans and table.opener_id == user_id:
             table.opener_id = humans[0].user_id
         await self.refresh(table)
         return True
 
+    @staticmethod
+    def bot_refusal(table: Table, lang: str) -> str | None:
+        """Why Add bot cannot seat a bot at lobby ``table`` now (pop-up in ``lang``), ``None``
+        when it can: the table is full, or no player sits at it yet (a table of bots alone
+        would play itself in the group: a player sits down first, QA of issue 9)."""
+        if table.is_full():
+            return t("pop.table_full", lang)
+        if next(table.humans(), None) is None:
+            return t("pop.need_player", lang)
+        return None
+
     def add_bot(self, table: Table) -> bool:
         """Seat a bot (lock held); ``False`` when the table is full (then nothing changed; the
-        caller refreshes the lobby after answering). The bot is numbered by its seat, or the
-        next number no bot here has; it keeps the number while players before it leave."""
+        caller refreshes the lobby after answering; :meth:`bot_refusal` says why first). The
+        bot is numbered by its seat, or the next number no bot here has; it keeps the number
+        while players before it leave."""
         if table.is_full():
             return False
         index = len(table.seats)
@@ -741,6 +754,8 @@ class Lobby:
             return t("pop.too_many_seats", lang, n=table.seat_count), None
         if not table.is_full():
             return self._too_few(table, lang), None
+        if next(table.humans(), None) is None:
+            return t("pop.need_player", lang), None
         minimum, short = await self.lacking_beans(table, room_minimum)
         if short:
             return (self._need_beans_text(table, short, minimum, lang)[:200],

@@ -325,3 +325,63 @@ async def test_a_leave_pressed_while_the_starts_answer_is_on_its_way_lets_the_st
         assert hand_message(fake_api, user).content.startswith(t("hand.title", LANG, n=17))
     notes = [c.params["text"] for c in fake_api.calls_to("sendMessage", chat_id=group.id)]
     assert t("pop.need_three", LANG) not in notes, notes
+
+
+async def test_a_lobby_nobody_can_be_reached_at_stays_open_and_takes_no_bots_alone(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """QA of issue 9: the opener and a joiner have never opened a private chat with the bot.
+    The joiner's seat is given up and the group told, by name; the lobby stays open with its
+    link (it closed as "everybody left" before). Add bot is refused while no player sits (a
+    table of bots alone played a deal by itself in the group before)."""
+    group = fake_api.new_group("Strangers")
+    ann, kim = fake_api.new_user("Ann"), fake_api.new_user("Kim")
+    players = Players(fake_api, group, [ann, kim])
+    await players.command(ann, "/newgame")
+    lobby = players.table_message()
+    assert any(b.url for b in lobby.buttons) and "Ann" not in lobby.text
+    answer = await players.click(kim, lobby, t("btn.join", LANG))
+    assert answer.params["text"] == t("pop.joined", LANG)
+    told = t("lobby.unreachable", LANG, name="Kim")
+    await fake_api.wait_for("sendMessage", chat_id=group, since=0,
+                            where=lambda call: call.params["text"] == told)
+    await fake_api.wait_for(lambda: any(b.url for b in lobby.buttons) and "Kim" not in lobby.text)
+    tables = running_bot.app.bot_data.tables
+    table = next(table for table in tables if table.chat_id == group.id)
+    assert table.seats == [] and table.opener_id == ann.id
+    for _ in range(2):
+        answer = await players.click(ann, lobby, t("btn.add_bot", LANG))
+        assert answer.params["text"] == t("pop.need_player", LANG)
+    assert table.seats == [] and lobby.buttons
+    answer = await players.click(ann, lobby, t("btn.start", LANG))
+    assert answer.params["text"] == t("pop.need_three", LANG)
+
+    # Kim opens the private chat through the link: seated; now bots may join her.
+    fake_api.open_private_chat(kim)
+    token = button_data(lobby, label=t("btn.join", LANG)).split(":")[1]
+    fake_api.send_text(kim, kim, f"/start join_{token}")
+    await fake_api.wait_for(lambda: "Kim" in lobby.text)
+    for _ in range(2):
+        answer = await players.click(ann, lobby, t("btn.add_bot", LANG))
+        assert answer.params["text"] == t("pop.bot_added", LANG)
+    answer = await players.click(ann, lobby, t("btn.start", LANG))
+    assert answer.params["text"] == t("lobby.starting", LANG)
+    assert hand_message(fake_api, kim).content.startswith(t("hand.title", LANG, n=17))
+
+
+async def test_start_refuses_a_full_table_of_bots_alone(fake_api: FakeBotApi,
+                                                        running_bot: BotRunner):
+    """A lobby of bots alone (stored by a version that let Add bot fill it) is not dealt: a
+    player must sit at the table."""
+    group = fake_api.new_group("Robots")
+    ann = fake_api.new_user("Ann")
+    players = Players(fake_api, group, [ann])
+    await players.command(ann, "/newgame")
+    lobby = players.table_message()
+    game = running_bot.app.bot_data.game
+    table = next(table for table in game.tables if table.chat_id == group.id)
+    async with game.tables.lock(table.key):
+        assert all(game.lobby.add_bot(table) for _ in range(3))
+    answer = await players.click(ann, lobby, t("btn.start", LANG))
+    assert answer.params["text"] == t("pop.need_player", LANG)
+    assert table.phase == "lobby" and not fake_api.calls_to("sendPhoto", chat_id=group.id)
