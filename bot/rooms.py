@@ -46,13 +46,14 @@ Settings (key: values, default):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
 
-from bot.i18n import LANGUAGES, match_language
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES, match_language, t
 from bot.numbers import parse_whole
 from engine.presets import Rules, preset
 
@@ -153,6 +154,11 @@ def _timezones() -> frozenset[str]:
     return frozenset(available_timezones())
 
 
+@cache
+def _timezones_by_lower() -> dict[str, str]:
+    return {name.lower(): name for name in _timezones()}
+
+
 def _timezone(value: Any) -> bool:
     return isinstance(value, str) and value in _timezones()
 
@@ -228,9 +234,16 @@ def with_defaults(stored: Mapping[str, Any]) -> dict[str, Any]:
     return settings
 
 
-_TRUE = {"on", "true", "yes", "1"}
-_FALSE = {"off", "false", "no", "0"}
-_NONE = {"none", "default", "unlimited", "-"}
+#: The words a flag or a default takes: English ones, and the menu's own words in every
+#: language (``开``/``關``/``默认``…: what the bot shows for the value, typed back to it).
+_TRUE = {"on", "true", "yes", "1", *(t("set.on", lang).lower() for lang in LANGUAGES)}
+_FALSE = {"off", "false", "no", "0", *(t("set.off", lang).lower() for lang in LANGUAGES)}
+_NONE = {"none", "default", "unlimited", "-",
+         *(t("set.default", lang).lower() for lang in LANGUAGES)}
+#: Commas between groups of three digits (``10,000``; not ``1,0`` or ``,5``).
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?:\D|$))")
+#: A language by the name the menu shows for it (``繁體中文``, ``english``).
+_LANGUAGE_BY_NAME = {name.lower(): tag for tag, name in LANGUAGE_NAMES.items()}
 _INT_KEYS = {
     "players",
     "custom_stake",
@@ -245,15 +258,23 @@ _INT_KEYS = {
 def parse_value(key: str, text: str) -> Any:
     """Parse the text an admin typed for setting ``key`` into its JSON value and validate it.
 
-    Flags accept ``on/off/true/false/yes/no/1/0``; settings that may be ``None`` accept
-    ``none``/``default``/``unlimited``/``-`` (and ``off`` for numbers) for ``None``. A language
-    is any tag :func:`bot.i18n.match_language` understands (``zh-TW``, ``zh-hk`` → zh-Hant,
-    ``zh-cn`` → zh-Hans, ``en-US`` → en), as for players' Telegram languages.
+    Flags accept ``on/off/true/false/yes/no/1/0`` and the menu's words for on and off in every
+    language (``开``/``关``, ``開``/``關``); settings that may be ``None`` accept
+    ``none``/``default``/``unlimited``/``-`` and the menu's word for the default (``默认``),
+    and ``off`` for numbers, for ``None``. Numbers may group their thousands with commas
+    (``1,000``, as the bot writes them). A language is any tag :func:`bot.i18n.match_language`
+    understands (``zh-TW``, ``zh-hk`` → zh-Hant, ``zh-cn`` → zh-Hans, ``en-US`` → en), as for
+    players' Telegram languages, or its name in the menu (``繁體中文``). A time zone's name is
+    read in any letter case (``asia/shanghai``).
 
     >>> parse_value("play_timeout", "20"), parse_value("give_enabled", "on")
     (20, True)
+    >>> parse_value("auto_pass", "关"), parse_value("custom_stake", "1,000")
+    (False, 1000)
     >>> parse_value("language", "zh-TW"), parse_value("language", "en-US")
     ('zh-Hant', 'en')
+    >>> parse_value("language", "繁體中文"), parse_value("timezone", "asia/shanghai")
+    ('zh-Hant', 'Asia/Shanghai')
     >>> parse_value("multiplier_cap", "off") is None
     True
 
@@ -273,12 +294,12 @@ def parse_value(key: str, text: str) -> Any:
     elif _CHECKS[key](None) and (lowered in _NONE or lowered == "off"):
         value = None
     elif key in _INT_KEYS:
-        number = parse_whole(word)  # ASCII digits only: "²" is text, not 2
+        number = parse_whole(_THOUSANDS.sub("", word))  # ASCII digits only: "²" is not 2
         value = word if number is None else number
     elif key == "language":  # Telegram-style tags as everywhere: zh-TW, zh-cn, en-US…
-        value = match_language(word) or word
+        value = _LANGUAGE_BY_NAME.get(lowered) or match_language(word) or word
     elif key == "timezone":
-        value = word
+        value = _timezones_by_lower().get(lowered, word)
     else:
         value = lowered
     return validate_changes({key: value})[key]

@@ -26,14 +26,11 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.i18n import t
+from bot.i18n import LANGUAGE_NAMES, t
 from bot.rooms import STAKE_TIERS, is_four, room_stake, rules_for
 
 PREFIX = "C"
 VERSION_LENGTH = 6
-
-#: Language names, written in their own language whatever the menu's language.
-LANGUAGE_NAMES = {"zh-Hans": "简体中文", "zh-Hant": "繁體中文", "en": "English"}
 
 #: Time zones offered in the menu; any other IANA zone can be typed (``/settings timezone …``).
 TIMEZONES = (

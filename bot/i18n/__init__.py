@@ -16,6 +16,8 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 
 LANGUAGES = ("zh-Hans", "zh-Hant", "en")
+#: Language names, written in their own language whatever the reader's language.
+LANGUAGE_NAMES = {"zh-Hans": "简体中文", "zh-Hant": "繁體中文", "en": "English"}
 FALLBACK_LANGUAGE = "en"
 LOCALES_DIR = Path(__file__).parent / "locales"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot import settings_menu as menu
-from bot.i18n import t
+from bot.i18n import LANGUAGE_NAMES, t
 from bot.rooms import DEFAULT_GROUP_SETTINGS, TIMEOUT_RANGE, GroupSettingError, validate_changes
 from tests.bot.economy_helpers import reply
 from tests.bot.flow_helpers import Players, button_data, hand_message
@@ -111,7 +111,7 @@ async def test_settings_menu_for_admins_only(fake_api: FakeBotApi, running_bot: 
     # A flag, a choice or a time zone refused is told what it takes.
     assert await reply(fake_api, ann, group, "/settings bidding auction") == (
         "叫牌方式：可選 score, rob。")
-    assert await reply(fake_api, ann, group, "/settings auto_pass 關") == (
+    assert await reply(fake_api, ann, group, "/settings auto_pass 也許") == (
         "自動要不起：可選 on, off。")
     assert await reply(fake_api, ann, group, "/settings doubling maybe") == t(
         "set.invalid_choice", "zh-Hant", name=t("set.name.doubling", "zh-Hant"),
@@ -126,7 +126,7 @@ async def test_settings_menu_for_admins_only(fake_api: FakeBotApi, running_bot: 
                       ("zh-HK", "zh-Hant")):
         assert await reply(fake_api, ann, group, f"/settings language {tag}") == t(
             "set.saved", lang, name=t("set.name.language", lang),
-            value=menu.LANGUAGE_NAMES[lang]), tag
+            value=LANGUAGE_NAMES[lang]), tag
         assert (await store.get_group_settings(group.id))["language"] == lang
     assert await reply(fake_api, ann, ann, "/settings") == t("reply.group_only", LANG)
 

@@ -99,6 +99,16 @@ def test_with_defaults_ignores_unknown_and_no_longer_valid_stored_values():
         ("stake_tier", "Expert", "expert"),
         ("timezone", "Europe/Berlin", "Europe/Berlin"),
         ("autoplay", "AI", "ai"),
+        # QA of issue 9: the words the bot itself shows for a value, typed back to it
+        ("auto_pass", "关", False),
+        ("auto_pass", "開", True),
+        ("card_counter", "Off", False),
+        ("doubling", "默认", None),
+        ("language", "繁體中文", "zh-Hant"),
+        ("language", "English", "en"),
+        ("custom_stake", "1,000", 1000),
+        ("custom_min_balance", "10,000,000", 10_000_000),
+        ("timezone", "asia/shanghai", "Asia/Shanghai"),
     ],
 )
 def test_parse_value(key, text, value):
@@ -108,7 +118,8 @@ def test_parse_value(key, text, value):
 @pytest.mark.parametrize(
     ("key", "text"),
     [("multiplier_cap", "-4"), ("give_enabled", "maybe"), ("nope", "1"), ("language", "fr-FR"),
-     ("language", "chinese"), ("custom_min_balance", "10000001")],
+     ("language", "chinese"), ("custom_min_balance", "10000001"), ("custom_stake", "1,0"),
+     ("custom_stake", "10,00"), ("custom_stake", ",500"), ("auto_pass", "默认")],
 )
 def test_parse_value_refuses_bad_text(key, text):
     with pytest.raises(GroupSettingError):
