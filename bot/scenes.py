@@ -338,7 +338,8 @@ def result_breakdown(scene: ResultScene) -> list[str]:
     (RULES.md §3, §7).
     """
     colon = "：" if scene.labels.lang.startswith("zh") else ": "
-    lines = [" · ".join(breakdown(scene))]
+    shared = breakdown(scene)
+    lines = [" · ".join(shared)] if shared else []
     for seat in scene.seats:
         own = seat_factors(scene, seat)
         if own:

@@ -792,16 +792,17 @@ def result_view(
         if result.escaped:
             lines.append(t("pic.escape_title", lang,
                            names=join_names((names[i] for i in result.escaped), lang)))
-    if result.spring:
+    # a practice its player left scores 0 for all: no spring, no multiplier to explain
+    if result.spring and not practice_left:
         lines.append(t("result.spring", lang, spring=t("spring", lang)))
-    if result.anti_spring:
+    if result.anti_spring and not practice_left:
         lines.append(t("result.spring", lang, spring=t("anti_spring", lang)))
     if forced_landlord(view):
         lines.append(t("table.forced", lang))
-    if breakdown:
-        lines += list(breakdown)
-    elif result.landlord is None and result.escaped and practice_left:
+    if practice_left:
         pass
+    elif breakdown:
+        lines += list(breakdown)
     elif result.landlord is None and result.escaped:  # left during the bidding: a flat charge
         lines.append(t("result.bidding_escape", lang, n=-result.points[result.escaped[0]]))
     else:

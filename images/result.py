@@ -86,14 +86,17 @@ def breakdown(scene: ResultScene) -> list[str]:
     """The parts every pair shares, then the cap if it cut, then the total(s) and the 头撂
     bonus, as the picture's tags (RULES.md §3, §7, §11), e.g. ``['Base 3', 'Robbed 2 times ×4',
     'Show ×2', '1 bomb ×2', '×16']``. A deal left during the bidding has no base or
-    multiplier: its one tag is the leaver's flat payment (RULES.md §9), none in practice.
+    multiplier: its one tag is the leaver's flat payment (RULES.md §9). A practice deal its
+    player left has none: every seat scores 0, there is nothing to explain.
 
     A farmer's own doubling is in its row (:func:`seat_factors`)."""
     words = scene.labels
     landlord = scene.landlord
+    leavers = escaped_seats(scene)
+    if scene.practice and leavers:
+        return []
     if landlord is None:
-        leavers = escaped_seats(scene)
-        return [] if scene.practice else [words.bidding_escape.format(n=-leavers[0].points)]
+        return [words.bidding_escape.format(n=-leavers[0].points)]
     parts = [words.base.format(base=scene.base)]
     if scene.robs:
         parts.append(_times(words.rob, words.rob_one, scene.robs))

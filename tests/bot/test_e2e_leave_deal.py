@@ -80,8 +80,9 @@ async def test_leaving_practice_says_no_penalty_everywhere(fake_api: FakeBotApi,
     prompt = await _leave(players, ann, ann)
     assert prompt.content == t("table.left_practice", LANG, name="Ann")
     result = await result_message(fake_api, fake_api.chat(ann), timeout=20, since=since)
-    assert result.content.splitlines()[0] == t("result.practice_left", LANG, names="Ann")
-    assert "👑 Ann (Landlord): 0 points" in result.content.splitlines()
+    lines = result.content.splitlines()
+    assert lines[0] == t("result.practice_left", LANG, names="Ann")
+    assert lines[1:3] == ["", "👑 Ann (Landlord): 0 points"]  # no multiplier to explain
     assert "-" not in "".join(line for line in result.content.splitlines() if "points" in line)
     assert result.buttons == []  # nobody is left to answer Play again
     edits = _hand_edits(fake_api, ann, since)
@@ -163,3 +164,18 @@ async def test_a_table_every_human_left_is_free_at_once(fake_api: FakeBotApi,
     assert text != t("reply.again_pending", LANG)
     lobby = app.bot_data.tables.get(f"{players.group.id}:0")
     assert lobby.phase == "lobby" and [s.name for s in lobby.seats] == ["Zed"]
+
+
+async def test_leaving_practice_in_the_bidding_ends_it_at_once(fake_api: FakeBotApi,
+                                                              running_bot: BotRunner):
+    """QA of issue 9: the announcement said auto-play would play the deal out, and the result
+    had two blank lines, for a practice deal left before any card was played."""
+    ann, _ = await start_practice(fake_api, running_bot.app, SEED)
+    players = Players(fake_api, fake_api.chat(ann), [ann])
+    since = len(fake_api.calls)
+    prompt = await _leave(players, ann, ann)
+    assert prompt.content == "Ann ended the practice deal: no penalty, every seat scores 0."
+    result = await result_message(fake_api, fake_api.chat(ann), timeout=20, since=since)
+    assert result.content.splitlines() == [
+        t("result.practice_left", LANG, names="Ann"), "", "Ann: 0 points", "🤖 Bot 2: 0 points",
+        "🤖 Bot 3: 0 points"]
