@@ -26,13 +26,14 @@ from bot.i18n import CATALOGUES, FALLBACK_LANGUAGE, normalize_language, t
 from bot.store import LeaderboardRow
 from bot.views import (
     action_label,
+    action_play,
     bot_number,
     current_multipliers,
     last_actions,
     seat_name,
     short_payers,
 )
-from engine import Action, SeatView
+from engine import Action, SeatView, play_groups
 from engine.cards import card_rank
 from images import (
     Labels,
@@ -170,11 +171,33 @@ def action_word(
 
     ``cards`` are the card ids the play took from the hand (``SeatView.last_cards``). A deal
     stored before the engine recorded them has none: its ranks are then drawn with
-    :func:`images.cards_for_ranks`.
+    :func:`images.cards_for_ranks`. A play's cards come in the order the caption writes it
+    (:func:`bot.views.play_text`: the body, then the kickers; a plane ``QQQ KKK 4 4 9 9``, not
+    ``4 4 9 9 QQQ KKK``), the order the picture draws them in.
     """
-    if action.kind == "play":
-        return cards or cards_for_ranks(action.cards or ())
-    return action_label(action, view, lang)
+    if action.kind != "play":
+        return action_label(action, view, lang)
+    ids = cards or cards_for_ranks(action.cards or ())
+    play = action_play(action, view)
+    return ids if play is None else reading_order(ids, play_groups(play))
+
+
+def reading_order(cards: Sequence[int], groups: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """``cards`` (card ids) in the order of the rank ``groups`` (``engine.play_groups``), each
+    rank's cards low suit first; cards no group names (none, for a play's own groups) last.
+
+    >>> reading_order((0, 1, 4, 8, 9, 10), [(2, 2, 2), (0,), (1,)])
+    (8, 9, 10, 0, 4, 1)
+    """
+    left = sorted(cards, key=lambda card: (card_rank(card), card))
+    ordered: list[int] = []
+    for group in groups:
+        for rank in group:
+            card = next((c for c in left if card_rank(c) == rank), None)
+            if card is not None:
+                left.remove(card)
+                ordered.append(card)
+    return (*ordered, *left)
 
 
 def table_scene(table: Table, view: SeatView, seconds: float) -> TableScene:

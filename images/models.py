@@ -118,7 +118,8 @@ class SeatScene:
         role: ``"landlord"``, ``"farmer"`` or ``None`` before the landlord is known.
         card_count: cards left in the seat's hand.
         alarm: draw the card count in red (RULES.md §4.5: 2 or fewer, house option 3).
-        last_play: the seat's last action in the current trick: card ids of the play, an action
+        last_play: the seat's last action in the current trick: card ids of the play, drawn
+            in the order given (as people read it: the body, then the kickers), an action
             word already in the table's language (``"不出"``, ``"叫地主"``, ``"Pass"``), or
             ``None``.
         shown_cards: the hand face up (明牌, RULES.md §3), or ``None`` when not shown.

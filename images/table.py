@@ -175,7 +175,7 @@ def table_image(scene: TableScene) -> Image.Image:
         if isinstance(seat.last_play, str):
             _action(canvas, seat.last_play, x, y, align, lang)
         elif seat.last_play:
-            draw_cards_block(canvas, sorted_cards(seat.last_play), x, y,
+            draw_cards_block(canvas, list(seat.last_play), x, y,
                              width=PLAY_CARD, max_width=max_width, align=align,
                              narrower=NARROW_PLAY_CARDS)
         if seat.shown_cards:

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot import scenes
+from bot import scenes, views
 from bot.game.table import Seat, Table
 from bot.i18n import CATALOGUES, LANGUAGES, t
 from engine import ROB, SCORE, Action, apply, auto_action, new_deal, preset
@@ -102,6 +102,19 @@ def test_a_play_is_drawn_with_the_very_cards_that_left_the_hand():
     single = apply(new_deal(SCORE, hands=hands, first_bidder=0), Action("bid", 0, value=3))
     single = apply(single, Action("play", 0, cards=(0,)))
     assert scenes.table_scene(table_for(single), single.view(2), 20).seats[0].last_play == (1,)
+
+
+def test_a_play_is_drawn_in_the_order_its_caption_reads():
+    """QA of issue 9: the picture drew a plane as 4 4 9 9 Q Q Q K K K while the caption wrote
+    QQQ KKK 44 99; now both read the body first, then the wings."""
+    plane = [4, 5, 24, 25, 36, 37, 38, 40, 41, 42]  # 4 4 9 9 Q Q Q K K K
+    rest = [c for c in range(54) if c not in plane]
+    hands = [plane + rest[:7], rest[7:24], rest[24:41]]
+    state = apply(new_deal(SCORE, hands=hands, first_bidder=0), Action("bid", 0, value=3))
+    state = apply(state, Action("play", 0, cards=cards_to_ranks(plane)))
+    drawn = scenes.table_scene(table_for(state), state.view(1), 20).seats[0].last_play
+    assert drawn == (36, 37, 38, 40, 41, 42, 4, 5, 24, 25)
+    assert views.play_text(state.trick.play, "en") == "QQQ KKK 44 99"
 
 
 def test_a_deal_stored_before_cards_were_recorded_still_draws_its_plays():
