@@ -112,10 +112,10 @@ async def test_settings_menu_for_admins_only(fake_api: FakeBotApi, running_bot: 
     assert await reply(fake_api, ann, group, "/settings bidding auction") == (
         "叫牌方式：可選 score, rob。")
     assert await reply(fake_api, ann, group, "/settings auto_pass 也許") == (
-        "自動要不起：可選 on, off。")
+        "自動要不起：可選 開, 關。")
     assert await reply(fake_api, ann, group, "/settings doubling maybe") == t(
         "set.invalid_choice", "zh-Hant", name=t("set.name.doubling", "zh-Hant"),
-        choices="on, off, default")
+        choices="開, 關, 預設")
     assert await reply(fake_api, ann, group, "/settings timezone Mars/Olympus") == (
         "時區：請填時區名稱，如 Asia/Taipei 或 Europe/Berlin。")
     assert await reply(fake_api, ann, group, "/settings bogus 1") == t(
