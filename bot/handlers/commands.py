@@ -208,7 +208,8 @@ async def _leave(app: Application, update: Update, key: str, user: User) -> None
             await message.reply_text(t("reply.left_lobby", lang, name=name))
             return
         markup = InlineKeyboardMarkup([[
-            InlineKeyboardButton(t("btn.leave_confirm", lang),
+            InlineKeyboardButton(t("btn.leave_practice" if table.practice else "btn.leave_confirm",
+                                   lang),
                                  callback_data=cb.make_callback(cb.CONFIRM_LEAVE, table.token,
                                                                 0, f"yes{seat}")),
             InlineKeyboardButton(t("btn.cancel", lang),

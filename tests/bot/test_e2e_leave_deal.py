@@ -27,14 +27,16 @@ SEED = 31
 
 
 async def _leave(players: Players, user: User, chat: Chat | User | None = None) -> FakeMessage:
-    """``user`` sends /leave (in the group, or ``chat``) and confirms; the prompt, edited."""
+    """``user`` sends /leave (in the group, or ``chat``: their practice) and confirms; the
+    prompt, edited. A practice's button says it ends the practice, not that it forfeits."""
     api = players.api
     target = chat or players.group
     api.send_text(user, target, "/leave")
     call = await api.wait_for("sendMessage", chat_id=target,
                               where=lambda c: bool(c.params.get("reply_markup")))
     prompt = api.message(target, call.result["message_id"])
-    answer = await players.click(user, prompt, t("btn.leave_confirm", LANG))
+    label = "btn.leave_practice" if target is user else "btn.leave_confirm"
+    answer = await players.click(user, prompt, t(label, LANG))
     assert answer.params.get("text") is None
     return prompt
 

@@ -141,7 +141,7 @@ async def test_leave_in_the_private_chat_ends_a_practice_deal(fake_api: FakeBotA
         (m for m in reversed(fake_api.messages_in(ann))
          if m.content == t("reply.leave_practice", LANG, name="Ann")), None), 10)
     players = Players(fake_api, fake_api.chat(ann), [ann])
-    await players.click(ann, prompt, t("btn.leave_confirm", LANG))
+    await players.click(ann, prompt, t("btn.leave_practice", LANG))
     result = await fake_api.wait_for(lambda: _result(fake_api, ann), 10)
     assert result.content.splitlines()[0] == t("result.practice_left", LANG, names="Ann")
     assert " pays " not in result.content and "left the deal" not in result.content
