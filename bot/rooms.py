@@ -239,7 +239,8 @@ def with_defaults(stored: Mapping[str, Any]) -> dict[str, Any]:
 _TRUE = {"on", "true", "yes", "1", *(t("set.on", lang).lower() for lang in LANGUAGES)}
 _FALSE = {"off", "false", "no", "0", *(t("set.off", lang).lower() for lang in LANGUAGES)}
 _NONE = {"none", "default", "unlimited", "-",
-         *(t("set.default", lang).lower() for lang in LANGUAGES)}
+         *(t(word, lang).lower() for word in ("set.default", "set.unlimited")
+           for lang in LANGUAGES)}
 #: Commas between groups of three digits (``10,000``; not ``1,0`` or ``,5``).
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?:\D|$))")
 #: A language by the name the menu shows for it (``繁體中文``, ``english``).
@@ -260,7 +261,7 @@ def parse_value(key: str, text: str) -> Any:
 
     Flags accept ``on/off/true/false/yes/no/1/0`` and the menu's words for on and off in every
     language (``开``/``关``, ``開``/``關``); settings that may be ``None`` accept
-    ``none``/``default``/``unlimited``/``-`` and the menu's word for the default (``默认``),
+    ``none``/``default``/``unlimited``/``-`` and the menu's words for them (``默认``, ``不封顶``),
     and ``off`` for numbers, for ``None``. Numbers may group their thousands with commas
     (``1,000``, as the bot writes them). A language is any tag :func:`bot.i18n.match_language`
     understands (``zh-TW``, ``zh-hk`` → zh-Hant, ``zh-cn`` → zh-Hans, ``en-US`` → en), as for

@@ -107,7 +107,7 @@ async def test_settings_menu_for_admins_only(fake_api: FakeBotApi, running_bot: 
             "set.invalid_range", "zh-Hant", name=t(f"set.name.{key}", "zh-Hant"), low=low,
             high=high), typed
     assert await reply(fake_api, ann, group, "/settings multiplier_cap 0") == (
-        "封頂倍數：請填 1 到 1,000,000 的整數，或 unlimited（不封頂）。")
+        "封頂倍數：請填 1 到 1,000,000 的整數，或 不封頂（unlimited）。")
     # A flag, a choice or a time zone refused is told what it takes.
     assert await reply(fake_api, ann, group, "/settings bidding auction") == (
         "叫牌方式：可選 score, rob。")

@@ -104,6 +104,8 @@ def test_with_defaults_ignores_unknown_and_no_longer_valid_stored_values():
         ("auto_pass", "開", True),
         ("card_counter", "Off", False),
         ("doubling", "默认", None),
+        ("multiplier_cap", "不封顶", None),
+        ("play_timeout", "預設", None),
         ("language", "繁體中文", "zh-Hant"),
         ("language", "English", "en"),
         ("custom_stake", "1,000", 1000),
