@@ -306,24 +306,26 @@ def parse_value(key: str, text: str) -> Any:
     return validate_changes({key: value})[key]
 
 
-def typed_choices(key: str) -> tuple[str, ...] | None:
+def typed_choices(key: str, lang: str = "en") -> tuple[str, ...] | None:
     """What an admin may type after ``/settings KEY`` for a setting with a fixed list of
-    values, in the words :func:`parse_value` takes (``on``/``off`` for a flag, ``default`` for
-    the bot's own); ``None`` for the settings whose values are numbers or time zones.
+    values, in the words :func:`parse_value` takes: on and off for a flag, the default for the
+    bot's own, each as the menu writes it in ``lang`` (``on``/``开``, ``default``/``默认``);
+    ``None`` for the settings whose values are numbers or time zones.
 
     >>> typed_choices("auto_pass"), typed_choices("doubling"), typed_choices("players")
     (('on', 'off'), ('on', 'off', 'default'), ('3', '4'))
-    >>> typed_choices("play_timeout") is None
-    True
+    >>> typed_choices("doubling", "zh-Hans"), typed_choices("play_timeout") is None
+    (('开', '关', '默认'), True)
     """
+    on, off, default = (t(f"set.{word}", lang).lower() for word in ("on", "off", "default"))
     if key == "doubling":
-        return ("on", "off", "default")
+        return (on, off, default)
     if isinstance(DEFAULT_GROUP_SETTINGS.get(key), bool):
-        return ("on", "off")
+        return (on, off)
     options = CHOICES.get(key)
     if options is None:
         return None
-    return tuple("default" if option is None else str(option) for option in options)
+    return tuple(default if option is None else str(option) for option in options)
 
 
 def room_stake(settings: Mapping[str, Any]) -> StakeTier:

@@ -58,20 +58,14 @@ def _lock(app: Application, chat_id: int) -> asyncio.Lock:
     return bot_data(app).settings_locks.setdefault(chat_id, asyncio.Lock())
 
 
-#: The typed words that the menu writes in the group's language (``set.on`` …).
-_MENU_WORDS = ("on", "off", "default")
-
-
 def _invalid_text(key: str, name: str, lang: str) -> str:
     """Why ``/settings KEY value`` was refused, with what it takes: a number's range where it
     has one (QA5 defect 8: ``custom_min_balance 99999999`` said only "not a valid value"), the
     words it takes for a flag or a choice (``auto_pass maybe``: ``开, 关`` in Chinese, ``on, off``
     in English), an example of a time zone name."""
-    choices = typed_choices(key)
-    if choices is not None:  # on, off and default in the menu's own words (开, 关, 默认)
-        words = [t(f"set.{word}", lang).lower() if word in _MENU_WORDS else word
-                 for word in choices]
-        return t("set.invalid_choice", lang, name=name, choices=", ".join(words))
+    choices = typed_choices(key, lang)
+    if choices is not None:
+        return t("set.invalid_choice", lang, name=name, choices=", ".join(choices))
     if key == "timezone":
         return t("set.invalid_timezone", lang, name=name)
     low, high = (amount_text(n, lang) for n in INT_RANGES[key])

@@ -139,9 +139,10 @@ async def _locked(app: App, query: CallbackQuery, press: Press, told: list[str |
     elif data.payload == "bot":
         if table.seat_of(user.id) is None and not await may_manage(app, table, user.id):
             await answer(query, t("pop.not_seated", lang), alert=True)
-        elif (refusal := lobby.bot_refusal(table, lang)) is not None or not lobby.add_bot(table):
-            await answer(query, refusal or t("pop.table_full", lang))
+        elif (refusal := lobby.bot_refusal(table, lang)) is not None:
+            await answer(query, refusal)
         else:
+            lobby.add_bot(table)
             await answer(query, t("pop.bot_added", lang))
             await lobby.refresh(table)
     elif data.payload == "start":
