@@ -708,17 +708,22 @@ class Lobby:
         the token's budget). The seats are counted as :meth:`promised_seats` says: a Join
         answered as seated, here or on another worker, whose seat is not stored yet counts as
         taken (the deal waits for it: :meth:`seats_pending`, :meth:`await_seats`), and a seat
-        whose player's Leave is on its way (:meth:`leaving`; QA defect D3 of issue 16: a Start
-        answered as starting with that Leave in the same batch of updates did not start) as
-        free. The block then calls :meth:`start_refusal`, which takes changed terms and decides
-        again."""
+        whose player's Leave is on its way (:meth:`leaving`: a Start answered as starting with
+        that Leave in the same batch of updates did not start) as free. When the store shows
+        the seats taken but this copy does not (another worker stored a Join's seat after this
+        copy was brought up to date), the copy is not asked: the Start is answered as starting
+        and its block decides on the stored table (a refusal there is told in the group). The
+        block then calls :meth:`start_refusal`, which takes changed terms and decides again."""
         config, promised = await asyncio.gather(self.ctx.config(table),
                                                 self.promised_seats(table))
         if self.terms_differ(table, config):
             return t("pop.rules_changed", lang), None
         if promised is not None and sum(promised) < table.seat_count:
             return self._too_few(table, lang), None
-        if promised is not None and promised[0] < table.seat_count:
+        if promised is not None and (promised[0] < table.seat_count
+                                     or promised[0] != len(table.seats)):
+            # seats on their way, or stored since this copy was read: the block decides
+            # again on the stored table under the lock (and tells the group a refusal)
             return None, None
         return await self._seats_refusal(table, lang, config.min_balance)
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.game.table import StoredLobby
 from bot.i18n import t
 from bot.outlet import send
 from tests.bot.flow_helpers import HAND_PREFIX, LANG, Players, button_data, hand_message
@@ -385,3 +386,32 @@ async def test_start_refuses_a_full_table_of_bots_alone(fake_api: FakeBotApi,
     answer = await players.click(ann, lobby, t("btn.start", LANG))
     assert answer.params["text"] == t("pop.need_player", LANG)
     assert table.phase == "lobby" and not fake_api.calls_to("sendPhoto", chat_id=group.id)
+
+
+class _StoredElsewhere:
+    """The workers' shared seats (:class:`bot.game.table.SeatClaims`) as another worker left
+    them: it stored ``seats`` at the lobby after this process's copy was brought up to date."""
+
+    def __init__(self, seats: list[int | None]) -> None:
+        self.seats = seats
+
+    async def lobby_seats(self, key: str, token: str) -> StoredLobby:
+        return StoredLobby(list(self.seats), set(), set())
+
+
+async def test_a_start_checked_on_a_copy_older_than_the_stored_seats_is_answered_starting(
+    fake_api: FakeBotApi, running_bot: BotRunner, monkeypatch: pytest.MonkeyPatch
+):
+    """With several workers, Kim's Join on another worker was stored (its claim let go) after
+    this worker's copy of the lobby was read for Ann's Start: the store shows three seats, the
+    copy two. The Start is answered as starting (the block decides on the stored table), not
+    "Three seats must be filled" (the copy's count), as it was once in a two-worker run."""
+    group, (ann, bob, kim), lobby = await _ann_bob_kim(fake_api, "Stale copy", "Bob")
+    table = running_bot.app.bot_data.tables.table_of(ann.id)
+    game_lobby = running_bot.app.bot_data.game.lobby
+    monkeypatch.setattr(game_lobby.ctx, "seat_claims",
+                        _StoredElsewhere([ann.id, bob.id, kim.id]))
+    assert len(table.seats) == 2
+    assert await game_lobby.start_check(table, LANG) == (None, None)
+    monkeypatch.setattr(game_lobby.ctx, "seat_claims", _StoredElsewhere([ann.id, bob.id]))
+    assert await game_lobby.start_check(table, LANG) == (t("pop.need_three", LANG), None)
