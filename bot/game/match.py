@@ -38,14 +38,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.economy import largest_remainder, settle_beans
+from bot.economy import settle_beans
+from engine.prizes import DEFAULT_PRIZE_TABLE, split_pool
 
 FIXED = "fixed"
 KNOCKOUT = "knockout"
 FORMATS = (FIXED, KNOCKOUT)
 
 #: The pool's split by place, in percent (RULES.md §10).
-PRIZE_SPLIT = (50, 30, 20)
+PRIZE_SPLIT = DEFAULT_PRIZE_TABLE
 
 #: Limits of each option the opener may set (inclusive); see :class:`MatchOptions`.
 LIMITS: dict[str, tuple[int, int]] = {
@@ -344,36 +345,19 @@ class MatchState:
 def prizes(pool: int, places: Sequence[int | None],
            split: Sequence[int] = PRIZE_SPLIT) -> list[int]:
     """The pool's payout per seat (beans): ``places`` are the human finishers' places
-    (:meth:`MatchState.places`; ``None``: no prize). Shares of places nobody holds go to first;
-    seats sharing a place split the shares of the places they cover equally (remainders to
-    the earlier seat). Sums to ``pool`` when anyone has a place, else all zeros.
+    (:meth:`MatchState.places`; ``None``: no prize), split by :func:`engine.prizes.split_pool`:
+    shares of places nobody holds go to first; seats sharing a place split the shares of the
+    places they cover equally (odd beans to the earlier seat). Sums to ``pool`` when anyone has
+    a place, else all zeros.
 
     >>> prizes(300, [1, 2, 3]), prizes(300, [1, 2, None]), prizes(300, [1, 2, 2])
     ([150, 90, 60], [210, 90, 0], [150, 75, 75])
 
     Raises:
-        ValueError: a negative pool, or places that do not start at 1.
+        ValueError: a negative pool, places that are not ranks from 1, or an invalid ``split``
+            (:class:`engine.prizes.PrizeTableError`).
     """
-    if pool < 0:
-        raise ValueError("the pool must not be negative")
-    ranked = sorted((p, i) for i, p in enumerate(places) if p is not None)
-    if not ranked:
-        return [0] * len(places)
-    if ranked[0][0] != 1:
-        raise ValueError("places must start at 1")
-    shares = list(split[: len(ranked)]) + [0] * max(0, len(ranked) - len(split))
-    shares[0] += sum(split[len(ranked):])
-    amounts = largest_remainder(pool, shares)  # per position 0..n-1 in place order
-    result = [0] * len(places)
-    position = 0
-    while position < len(ranked):
-        place = ranked[position][0]
-        group = [i for p, i in ranked if p == place]
-        total = sum(amounts[position: position + len(group)])
-        for seat, amount in zip(group, largest_remainder(total, [1] * len(group)), strict=True):
-            result[seat] = amount
-        position += len(group)
-    return result
+    return split_pool(pool, places, split)
 
 
 def refunds(fee: int, humans: Sequence[bool]) -> list[int]:
