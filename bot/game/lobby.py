@@ -106,8 +106,10 @@ class Lobby:
         Returns ``(table, None)``, ``(table, refusal)`` when the lobby opened but the opener
         could not sit (the refusal text says why), or ``(None, text)`` when a lobby or deal
         already runs here, the last deal's players are answering Play again under its result
-        (:mod:`bot.game.again`: they still sit), the opener already sits at another table, or
-        the lobby message could not be sent.
+        (:mod:`bot.game.again`: they still sit), a match plays at this table (between two of
+        its deals too, also when the worker that was to deal on died: the table is the
+        match's until it is over, :meth:`bot.game.matches.Matches.resume`), the opener
+        already sits at another table, or the lobby message could not be sent.
         """
         ctx = self.ctx
         key = table_key(chat_id, thread_id)
@@ -118,6 +120,10 @@ class Lobby:
             existing = ctx.tables.get(key)
             if existing is not None and existing.again_offered():  # its players still sit
                 return None, t("reply.again_pending", lang)
+            if existing is not None and existing.match_id is not None:
+                # a match's table between two deals (its next deal, or its end, may wait for
+                # the worker that takes it over) belongs to the match until it frees it
+                return None, t("reply.match_running", lang)
             if existing is not None and existing.phase != RESULT:
                 return None, t("reply.table_exists", lang)
             elsewhere = self.seated_elsewhere(person.user_id, lang) \

@@ -554,3 +554,47 @@ async def test_a_settings_change_during_a_match_counts_from_the_next_match(
     for (deal_id,) in rows:
         rules = (await store.get_deal(deal_id)).rules
         assert rules["seats"] == 3 and rules["bidding"] == "score", rules
+
+
+async def test_a_match_between_two_deals_keeps_its_table_when_its_worker_died(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """Attack: the worker died between two deals of a match (its table in the result phase,
+    the result due, no Play again offered: it looked free), and anyone's /newgame replaced
+    it; the pool stayed frozen until a restart refunded it. The table stays the match's: the
+    /newgame is refused, and the worker that takes the table over deals on."""
+    app = running_bot.app
+    store = app.bot_data.store
+    matches = app.bot_data.game.matches
+    players = await open_match(fake_api, app, "Orphan", "/match 100")
+    players.app = app
+    await set_option(players, "deals", "-", 6)
+    died = asyncio.Event()
+    deal_over = matches.deal_over
+
+    async def dead(table) -> None:  # the worker dies right after the settlement's commit
+        died.set()
+
+    matches.deal_over = dead
+    await start(players)
+    (match,) = await store.running_matches()
+    playing = asyncio.create_task(play_deals(players, 1))
+    await asyncio.wait_for(died.wait(), 30)
+    playing.cancel()
+    await app.bot_data.outlet.caught_up()
+    table = app.bot_data.tables.get(key_of(players))
+    assert table.phase == "result" and table.match_id == match.match_id
+    assert table.result_due and not table.again_offered()
+    stranger = fake_api.new_user("Zed")
+    fake_api.open_private_chat(stranger)
+    await players.command(stranger, "/newgame")
+    assert fake_api.messages_in(players.group)[-1].text == t("reply.match_running", LANG)
+    assert app.bot_data.tables.get(key_of(players)) is table
+    assert app.bot_data.tables.table_of(stranger.id) is None
+    assert (await store.get_match(match.match_id)).status == "running"
+    assert [await store.balance(u.id) for u in players.users] == [900, 900, 900]
+    matches.deal_over = deal_over  # the watchdog's worker takes the table over
+    async with app.bot_data.tables.lock(table.key):
+        await matches.resume(table)
+    assert table.phase == DEAL and table.match_id == match.match_id
+    assert len(await match_deal_points(store, match.match_id)) == 1
