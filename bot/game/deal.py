@@ -191,6 +191,8 @@ class DealDriver:
         messages are reused, and seats that were on auto-play stay on it (RULES.md §9: until the
         owner takes back control). The table is stored with the new deal, and a redeal's old
         deal is cancelled in that same transaction (``store.create_deal(replaces=...)``).
+        Only a deal for beans (:attr:`Table.plays_for_beans`) holds its players' beans
+        (``store.deal_hold``): a practice, challenge or match deal can take none.
         ``config``: the snapshot to deal with (the one the lobby showed), else read now.
         Test hooks: ``GameContext.deal_seed``, ``first_bidder``.
         """
@@ -247,7 +249,7 @@ class DealDriver:
         table.deal_id = await ctx.store.create_deal(
             table.key, table.chat_id, records, rules.to_dict(), max(1, table.stake),
             state.to_json(), state.version, match_id=table.match_id, replaces=replaces,
-            table=table.to_dict(),
+            table=table.to_dict(), for_beans=table.plays_for_beans,
         )
         self._fresh.add(table.key)
         self.outcomes.pop(table.key, None)

@@ -89,6 +89,36 @@ class Matches:
         table.match_options = changed.to_dict()
         return True
 
+    async def option_refusal(self, table: Table, payload: str, lang: str) -> str | None:
+        """Why the option button ``payload`` may not change match lobby ``table`` now (a
+        pop-up in ``lang``), ``None`` when it may (lock held): the entry fee is not raised
+        once a player besides the opener sits, or a Join of theirs answered as seated is on
+        its way to a seat (:meth:`bot.game.lobby.Lobby.promised_seats`). A fee raised under
+        them would take more beans at the Start than they joined for (three ``fee+`` presses
+        and a Start took 1,000 beans from players who joined at 100).
+
+        The fee is fixed rather than the seats un-readied because the lobby has no readiness
+        to take back: a Join is a player's assent to the terms the lobby shows, and the
+        opener's Start deals every seat at once (Play again's own answers live under a result,
+        and a lobby shows a changed stake without asking anyone again). Lowering the fee stays
+        open (it costs the seated less than they accepted; a Start refused because somebody
+        cannot pay is answered by lowering it), and so do the options that take no beans
+        (deals, chips, chip base, time limit, rises)."""
+        if table.match_options is None or not payload.startswith("fee"):
+            return None
+        options = MatchOptions.from_dict(table.match_options)
+        try:
+            fee = match_views.stepped(options, payload).entry_fee
+        except (KeyError, MatchError):
+            return None  # refused by set_option
+        if fee <= options.entry_fee:
+            return None
+        others = any(seat.user_id != table.opener_id for _, seat in table.humans())
+        promised = None if others else await self.lobby.promised_seats(table)
+        if others or (promised is not None and promised[1] > 0):
+            return t("match.pop_fee_fixed", lang)
+        return None
+
     async def start(self, table: Table) -> tuple[str, str] | None:
         """Start the match of a full lobby (lock held): the match record with every human's
         entry fee (one store transaction), then its first deal. ``None`` when started, else

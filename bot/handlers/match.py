@@ -63,7 +63,8 @@ async def cmd_knockout(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 async def on_option(update: Update, context: Context) -> None:
-    """A match lobby's option button: the opener or an admin steps one option."""
+    """A match lobby's option button: the opener or an admin steps one option (the entry fee
+    is not raised under players who joined: :meth:`bot.game.matches.Matches.option_refusal`)."""
     app = context.application
     query = senders.query_of(update)
     async with locked_press(app, query) as press:
@@ -71,6 +72,11 @@ async def on_option(update: Update, context: Context) -> None:
             return
         if not await may_manage(app, press.table, query.from_user.id):
             await answer(query, t("pop.only_opener", press.lang), alert=True)
+            return
+        refusal = await game(app).matches.option_refusal(press.table, press.data.payload,
+                                                         press.lang)
+        if refusal is not None:
+            await answer(query, refusal, alert=True)
             return
         if not game(app).matches.set_option(press.table, press.data.payload):
             await answer(query, t("match.pop_limit", press.lang))

@@ -159,13 +159,12 @@ async def test_fixed_match_of_three_deals_with_a_tie_broken_by_an_extra_deal(
 ):
     app = running_bot.app
     store = app.bot_data.store
-    players = await open_match(fake_api, app, "Card club", "/match")
+    players = await open_match(fake_api, app, "Card club", "/match 50")
     players.app = app
     lobby = players.lobby
     assert t("match.title", LANG, format=t("match.format_fixed", LANG)) in lobby.text
     assert t("match.opt_deals", LANG, n=9) in lobby.text
     await set_option(players, "deals", "-", 6)  # 9 → 3
-    await set_option(players, "fee", "+", 3)  # 0 → 50
     assert t("match.opt_deals", LANG, n=3) in lobby.text
     assert t("match.fee", LANG, fee=50, pool=150) in lobby.text
     # a stranger may not change the options
@@ -272,10 +271,9 @@ async def test_knockout_ends_on_its_time_limit(fake_api: FakeBotApi, running_bot
     app = running_bot.app
     store = app.bot_data.store
     matches = app.bot_data.game.matches
-    players = await open_match(fake_api, app, "Timed", "/knockout", seed=42)
+    players = await open_match(fake_api, app, "Timed", "/knockout 100", seed=42)
     players.app = app
     await set_option(players, "time", "+", 3)  # 45 minutes
-    await set_option(players, "fee", "+", 4)  # 100 beans
     await start(players)
     (match,) = await store.running_matches()
     started = matches.clock()
@@ -299,12 +297,11 @@ async def test_a_match_with_bot_seats_shares_the_pool_among_humans_only(
 ):
     app = running_bot.app
     store = app.bot_data.store
-    players = await open_match(fake_api, app, "Two and a bot", "/knockout",
+    players = await open_match(fake_api, app, "Two and a bot", "/knockout 100",
                                names=("Ann", "Bob"), bots=1)
     players.app = app
     await set_option(players, "chips", "-")
-    await set_option(players, "base", "+", 4)
-    await set_option(players, "fee", "+", 4)  # 100: the pool is 200 (the bot pays nothing)
+    await set_option(players, "base", "+", 4)  # the fee 100: the pool is 200 (no bot pays)
     assert t("match.fee", LANG, fee=100, pool=200) in players.lobby.text
     await start(players)
     (match,) = await store.running_matches()
@@ -356,10 +353,9 @@ async def test_a_restart_mid_match_resumes_the_deal_and_the_standings(
 async def test_leaving_mid_match_forfeits_it(fake_api: FakeBotApi, running_bot: BotRunner):
     app = running_bot.app
     store = app.bot_data.store
-    players = await open_match(fake_api, app, "Runaway", "/match")
+    players = await open_match(fake_api, app, "Runaway", "/match 100")
     players.app = app
     await set_option(players, "deals", "-", 6)
-    await set_option(players, "fee", "+", 4)  # 100
     await start(players)
     (match,) = await store.running_matches()
     bob = players.users[1]
@@ -386,9 +382,8 @@ async def test_an_admin_cancels_a_match_and_every_fee_is_refunded_once(
 ):
     app = running_bot.app
     store = app.bot_data.store
-    players = await open_match(fake_api, app, "Cancelled", "/match")
+    players = await open_match(fake_api, app, "Cancelled", "/match 100")
     players.app = app
-    await set_option(players, "fee", "+", 4)
     await start(players)
     (match,) = await store.running_matches()
     assert [await store.balance(u.id) for u in players.users] == [900, 900, 900]
@@ -411,9 +406,8 @@ async def test_a_player_who_cannot_pay_the_fee_cannot_start(
 ):
     app = running_bot.app
     store = app.bot_data.store
-    players = await open_match(fake_api, app, "Short of beans", "/match")
+    players = await open_match(fake_api, app, "Short of beans", "/match 1000")
     players.app = app
-    await set_option(players, "fee", "+", 7)  # 1000
     ann, bob, cat = players.users
     await store.update_group_settings(players.group.id, give_enabled=True)
     await store.give(bob.id, cat.id, 1, players.group.id)
@@ -437,10 +431,9 @@ async def test_leaving_a_knockout_puts_the_leaver_out_at_once(
 ):
     app = running_bot.app
     store = app.bot_data.store
-    players = await open_match(fake_api, app, "Knock-out runaway", "/knockout")
+    players = await open_match(fake_api, app, "Knock-out runaway", "/knockout 20")
     players.app = app
     await set_option(players, "chips", "+", 4)  # 100 chips: nobody is out by points alone
-    await set_option(players, "fee", "+", 2)  # 20
     await start(players)
     (match,) = await store.running_matches()
     cat = players.users[2]
@@ -554,3 +547,80 @@ async def test_a_settings_change_during_a_match_counts_from_the_next_match(
     for (deal_id,) in rows:
         rules = (await store.get_deal(deal_id)).rules
         assert rules["seats"] == 3 and rules["bidding"] == "score", rules
+
+
+async def test_the_fee_is_not_raised_under_players_who_joined(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """Attack: the opener pressed fee+ three times and Start at once, and players who had
+    joined at 100 beans paid 1,000 each. Alone the opener sets any fee; once a player joined
+    it can be lowered, not raised, and the Start takes the fee they joined at."""
+    app = running_bot.app
+    store = app.bot_data.store
+    players = await open_match(fake_api, app, "Raised", "/match 100", names=("Ann",))
+    players.app = app
+    await set_option(players, "fee", "+")  # 200: nobody else sits yet
+    await set_option(players, "fee", "-")  # 100
+    bob, cat = fake_api.new_user("Bob"), fake_api.new_user("Cat")
+    players.users += [bob, cat]
+    for user in (bob, cat):
+        fake_api.open_private_chat(user)
+        answer = await players.click(user, players.lobby, t("btn.join", LANG))
+        assert answer.params.get("text") == t("pop.joined", LANG)
+    for _ in range(3):
+        data = button_data(players.lobby, suffix=":fee+")
+        answer = await players.press(players.users[0], players.lobby, data)
+        assert answer.params.get("text") == t("match.pop_fee_fixed", LANG)
+        assert answer.params.get("show_alert") is True
+    table = app.bot_data.tables.get(key_of(players))
+    assert table.match_options["entry_fee"] == 100
+    await app.bot_data.outlet.caught_up()
+    assert t("match.fee", LANG, fee=100, pool=300) in players.lobby.text
+    await start(players)
+    (match,) = await store.running_matches()
+    assert match.pool == 300 and match.entry_fee == 100
+    assert [await store.balance(u.id) for u in players.users] == [900, 900, 900]
+
+
+async def test_a_match_between_two_deals_keeps_its_table_when_its_worker_died(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """Attack: the worker died between two deals of a match (its table in the result phase,
+    the result due, no Play again offered: it looked free), and anyone's /newgame replaced
+    it; the pool stayed frozen until a restart refunded it. The table stays the match's: the
+    /newgame is refused, and the worker that takes the table over deals on."""
+    app = running_bot.app
+    store = app.bot_data.store
+    matches = app.bot_data.game.matches
+    players = await open_match(fake_api, app, "Orphan", "/match 100")
+    players.app = app
+    await set_option(players, "deals", "-", 6)
+    died = asyncio.Event()
+    deal_over = matches.deal_over
+
+    async def dead(table) -> None:  # the worker dies right after the settlement's commit
+        died.set()
+
+    matches.deal_over = dead
+    await start(players)
+    (match,) = await store.running_matches()
+    playing = asyncio.create_task(play_deals(players, 1))
+    await asyncio.wait_for(died.wait(), 30)
+    playing.cancel()
+    await app.bot_data.outlet.caught_up()
+    table = app.bot_data.tables.get(key_of(players))
+    assert table.phase == "result" and table.match_id == match.match_id
+    assert table.result_due and not table.again_offered()
+    stranger = fake_api.new_user("Zed")
+    fake_api.open_private_chat(stranger)
+    await players.command(stranger, "/newgame")
+    assert fake_api.messages_in(players.group)[-1].text == t("reply.match_running", LANG)
+    assert app.bot_data.tables.get(key_of(players)) is table
+    assert app.bot_data.tables.table_of(stranger.id) is None
+    assert (await store.get_match(match.match_id)).status == "running"
+    assert [await store.balance(u.id) for u in players.users] == [900, 900, 900]
+    matches.deal_over = deal_over  # the watchdog's worker takes the table over
+    async with app.bot_data.tables.lock(table.key):
+        await matches.resume(table)
+    assert table.phase == DEAL and table.match_id == match.match_id
+    assert len(await match_deal_points(store, match.match_id)) == 1
