@@ -185,14 +185,14 @@ class Matches:
                          match_views.standings_scene(state, names, table.lang, now))
 
     async def deal_over(self, table: Table) -> None:
-        """After a match deal's result (lock held): once the result was sent (issue 16: it is
-        due until then, ``Table.result_due``, so a worker that dies before leaves it to the
-        next), seats that left are played by the AI from now on (the leaver is free to go),
-        then the next deal is dealt, or the match ends."""
-        match_id = _match_id(table)
+        """After a match deal's result was sent (lock held; the result is due until then,
+        ``Table.result_due``, and its send calls this: nothing happens while it is due, so a
+        result that failed to send is posted again, and a worker that dies before leaves it
+        to the next, :meth:`resume`), seats that left are played by the AI from now on (the
+        leaver is free to go), then the next deal is dealt, or the match ends."""
         if table.result_due:
-            await self.deals.match_result_sent(table)
-            table.result_due = False
+            return
+        match_id = _match_id(table)
         state = await self._state(match_id)
         if state.is_over(self.clock()):
             await self._finish(table, state)
@@ -331,25 +331,31 @@ class Matches:
             self._forget(match_id)
             await self._free(table)
             return
-        if table.result_due:
-            await self._post_due_result(table, MatchState.from_dict(_loads(record.state_json)))
+        if table.result_due and not await self._post_due_result(
+                table, MatchState.from_dict(_loads(record.state_json))):
+            table.result_due = False  # no result to post
         await self.deal_over(table)
 
-    async def _post_due_result(self, table: Table, state: MatchState) -> None:
+    async def _post_due_result(self, table: Table, state: MatchState) -> bool:
         """Post the result of the table's last deal, with the standings after it (``state``:
         the match as stored, which that deal's settlement was the last to change), when its
-        worker died before it was sent (lock held). At least once: a worker killed after it
-        was sent and before the next deal was stored gets it posted twice."""
-        if table.deal_id is None or self.ctx.outlet.posting(f"{table.key}#result"):
-            return  # none, or on its way from this process (deal_over waits for it)
+        worker died before it was sent or its send failed (lock held); its send deals on
+        (:meth:`deal_over`). At least once: a worker killed after it was sent and before the
+        next deal was stored gets it posted twice. ``False`` when there is no result to post
+        (nothing will deal on)."""
+        if table.deal_id is None:
+            return False
+        if self.ctx.outlet.posting(f"{table.key}#result"):
+            return True  # on its way from this process: its send deals on
         record = await self.ctx.store.get_deal(table.deal_id)
         deal = DealState.from_json(record.state_json)
         if deal.result is None:
-            return
+            return False
         table.state = deal
         points = list(record.result["points"]) if record.result else list(deal.result.points)
         self.deals.post_result(table, points, [0] * len(points),
                                await self._standings(table, state))
+        return True
 
     async def _state(self, match_id: int) -> MatchState:
         """The match's state as stored (after its last deal): read every time, so that a

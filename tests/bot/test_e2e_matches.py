@@ -15,10 +15,18 @@ from bot.i18n import t
 from bot.match_views import place_text
 from bot.scenes import picture_labels
 from bot.store import open_store
-from engine import DealState
+from bot.game import deal as deal_module
+from engine import DealState, apply
 from engine.ai import choose_action
 from images.standings import StandingsRow, StandingsScene, render_standings
-from tests.bot.flow_helpers import LANG, Players, button_data, cannot_follow, hand_message
+from tests.bot.flow_helpers import (
+    LANG,
+    Players,
+    button_data,
+    call_text,
+    cannot_follow,
+    hand_message,
+)
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -63,7 +71,8 @@ def key_of(players: Players) -> str:
 
 async def play_deals(players: Players, deals: int, *, before_last=None) -> None:
     """Play until ``deals`` more deals of the table have finished, every human seat deciding
-    with ``engine.ai.choose_action`` through its buttons (bot seats play by themselves)."""
+    with ``engine.ai.choose_action`` through its buttons (bot seats play by themselves);
+    ``before_last()`` is called before each human play that ends a deal."""
     tables = players.app.bot_data.tables
     store = players.app.bot_data.store
     key = key_of(players)
@@ -103,7 +112,10 @@ async def play_deals(players: Players, deals: int, *, before_last=None) -> None:
 
         await players.api.wait_for(ready, 10)
         players.state = state
-        await players.act(choose_action(state.view(seat)))
+        action = choose_action(state.view(seat))
+        if before_last is not None and apply(state, action).phase == "finished":
+            before_last()
+        await players.act(action)
     await players.app.bot_data.outlet.caught_up()
 
 
@@ -596,12 +608,16 @@ async def test_a_match_between_two_deals_keeps_its_table_when_its_worker_died(
     players.app = app
     await set_option(players, "deals", "-", 6)
     died = asyncio.Event()
-    deal_over = matches.deal_over
+    outlet = app.bot_data.game.ctx.outlet
+    post = outlet.post
 
-    async def dead(table) -> None:  # the worker dies right after the settlement's commit
-        died.set()
+    def dead(key, *args, **kwargs) -> None:  # the worker dies right after the settlement
+        if key.endswith("#result"):
+            died.set()
+        else:
+            post(key, *args, **kwargs)
 
-    matches.deal_over = dead
+    outlet.post = dead
     await start(players)
     (match,) = await store.running_matches()
     playing = asyncio.create_task(play_deals(players, 1))
@@ -619,8 +635,44 @@ async def test_a_match_between_two_deals_keeps_its_table_when_its_worker_died(
     assert app.bot_data.tables.table_of(stranger.id) is None
     assert (await store.get_match(match.match_id)).status == "running"
     assert [await store.balance(u.id) for u in players.users] == [900, 900, 900]
-    matches.deal_over = deal_over  # the watchdog's worker takes the table over
+    outlet.post = post  # the watchdog's worker takes the table over
     async with app.bot_data.tables.lock(table.key):
         await matches.resume(table)
-    assert table.phase == DEAL and table.match_id == match.match_id
+    await fake_api.wait_for(lambda: table.phase == DEAL, 10)  # once the result was sent
+    assert table.match_id == match.match_id
     assert len(await match_deal_points(store, match.match_id)) == 1
+
+
+async def test_a_match_deals_on_only_once_a_deals_result_that_failed_to_send_was_posted(
+    fake_api: FakeBotApi, running_bot: BotRunner, monkeypatch
+):
+    """The first deal's result fails to send: it is posted again, and the match's next deal is
+    dealt only after it (before, the match waited 30 s, dealt on and the result was lost)."""
+    monkeypatch.setattr(deal_module, "RESULT_RETRY_SECONDS", 0.5)
+    app = running_bot.app
+    players = await open_match(fake_api, app, "Lost post", "/match")
+    players.app = app
+    await set_option(players, "deals", "-", 6)  # 9 → 3
+    await start(players)
+    heading = t("match.standings", LANG, format=t("match.format_fixed", LANG))
+
+    def results() -> list:
+        return [c for c in fake_api.calls if c.ok and c.method in ("sendMessage", "sendPhoto")
+                and c.params.get("chat_id") == players.group.id and heading in call_text(c)]
+
+    def fail_the_result() -> None:
+        if not results():
+            pictured = app.bot_data.tables.get(key_of(players)).pictures
+            fake_api.fail_next("sendPhoto" if pictured else "sendMessage", 500,
+                               chat=players.group)
+
+    await play_deals(players, 1, before_last=fail_the_result)
+    await fake_api.wait_for(lambda: results() or None, 10)
+    failed = [c for c in fake_api.calls if not c.ok and c.params.get("chat_id") == players.group.id
+              and heading in call_text(c)]
+    assert len(failed) == 1
+    (posted,) = results()
+    table = app.bot_data.tables.get(key_of(players))
+    await fake_api.wait_for(lambda: table.phase == DEAL and table.message_id is not None, 10)
+    assert table.message_id > posted.result["message_id"]  # the next deal, below the result
+    assert t("match.deals_of", LANG, n=1, total=3) in call_text(posted)
