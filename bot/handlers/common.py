@@ -31,10 +31,12 @@ from bot.refusals import Verdict
 from bot.services import App, bot_data
 from bot.settings import Settings
 from bot.store import Store
+from bot.views import start_link
 from engine import DealState
 
 __all__ = [
-    "GROUP_TYPES", "First", "Press", "answer", "chat_language", "decision_current",
+    "GROUP_TYPES", "First", "Press", "answer", "answer_private_link", "ask_private_first",
+    "chat_language", "decision_current",
     "display_name", "edit_text", "edited", "game", "group_language", "is_admin",
     "kitty_version", "locked_press", "may_manage", "not_modified",
     "parse_press", "person", "photo_cache", "press_refusal", "pressed_table", "refuse",
@@ -118,13 +120,40 @@ def display_name(user: User) -> str:
 _ANSWERED_FIRST: ContextVar[str | None] = ContextVar("answered_first", default=None)
 
 
-async def answer(query: CallbackQuery, text: str | None = None, alert: bool = False) -> None:
-    """Answer a button press (:func:`bot.outlet.send.answer`), unless it was answered before
-    its table's lock already (then whatever its block would answer now is dropped: a press
-    gets exactly one answer)."""
+async def answer(query: CallbackQuery, text: str | None = None, alert: bool = False,
+                 url: str | None = None) -> None:
+    """Answer a button press (:func:`bot.outlet.send.answer`, ``url`` a link its app opens),
+    unless it was answered before its table's lock already (then whatever its block would
+    answer now is dropped: a press gets exactly one answer)."""
     if _ANSWERED_FIRST.get() == query.id:
         return
-    await send.answer(query, text, alert)
+    await send.answer(query, text, alert, url)
+
+
+async def ask_private_first(app: App, query: CallbackQuery, payload: str, text: str) -> bool:
+    """For a press that needs the presser's private chat (a lobby's Join, a challenge's Enter,
+    a tournament's Sign up): when this process knows the bot cannot write to them there
+    (:class:`bot.game.reach.PrivateChats`), the press is answered at once with ``text`` and a
+    link that opens the bot's chat and sends ``/start payload`` at its Start
+    (:func:`answer_private_link`); ``True``, and the caller claims nothing (no seat, no entry).
+    ``False``, nothing answered: the bot can write to them, or it does not know yet (the
+    caller answers without promising, and the outcome is told once the first private message
+    was tried)."""
+    if game(app).ctx.private_chats.known(query.from_user.id) is not False:
+        return False
+    await answer_private_link(app, query, payload, text)
+    return True
+
+
+async def answer_private_link(app: App, query: CallbackQuery, payload: str, text: str) -> None:
+    """Answer the press with ``text`` and the link to the bot's private chat with ``/start
+    payload`` (:func:`bot.views.start_link`; no link while the bot's username is unknown). The
+    answer is the press's one answer: whatever its locked block answers later is dropped
+    (:func:`answer`)."""
+    username = game(app).ctx.bot_username
+    if _ANSWERED_FIRST.get() != query.id:
+        await send.answer(query, text, False, start_link(username, payload) if username else None)
+        _ANSWERED_FIRST.set(query.id)
 
 
 #: A press's answer decided before its table's lock (:func:`locked_press`): ``(pop-up or
