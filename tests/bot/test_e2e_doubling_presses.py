@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
+from bot import callbacks as cb
+from bot.handlers.common import decision_current, kitty_version
 from bot.i18n import t
-from engine import ROB, new_deal
+from engine import ROB, Action, apply, new_deal
 from tests.bot.flow_helpers import button_data
 from tests.bot.four_helpers import FourTable
 from tests.conftest import BotRunner
@@ -163,3 +165,33 @@ async def test_the_landlords_show_while_the_farmers_double_is_taken(
     answer = await table.press(landlord, landlord_hand, show)  # shown already
     assert answer.params.get("text") == t("pop.stale", ZH)
     assert _live(app, table).state.version == before + 2
+
+
+def test_a_show_button_drawn_during_the_bidding_is_not_taken_after_the_kitty():
+    """The landlord's ×2 show (RULES.md §3) is taken from a button drawn after the kitty was
+    taken, not from a ×4 button drawn before the first call (a show after seeing the kitty is
+    another decision); :func:`kitty_version` counts a timeout and its resolution as one."""
+    state = new_deal(replace(ROB, show_cards=True), seed=SEED, first_bidder=0)
+    before_the_call = state.version
+    state = apply(state, Action("call", 0))
+    state = apply(state, Action("timeout", 1))  # seat 1 does not rob: resolved to norob
+    while state.phase == "bidding":
+        seat = state.to_act[0]
+        kinds = {a.kind: a for a in state.view(seat).legal_actions()}
+        state = apply(state, kinds.get("norob") or kinds["decline"])
+    taken = state.version
+    assert state.phase == "doubling" and kitty_version(state) == taken
+    state = apply(state, Action("double", 2))  # a farmer doubles: the version moves on
+    landlord = state.landlord
+    assert state.view(landlord).may_show() == 2
+
+    def show(version: int) -> cb.Callback:
+        return cb.parse_callback(cb.make_callback(cb.ACTION, "abcdefgh", version, "show"))
+
+    assert decision_current(state, landlord, show(taken))
+    assert not decision_current(state, landlord, show(before_the_call))
+    assert not decision_current(state, landlord, show(state.version + 1))  # forged
+    farmer = next(seat for seat in state.to_act if seat != landlord)
+    double = cb.parse_callback(cb.make_callback(cb.ACTION, "abcdefgh", taken, "double"))
+    assert decision_current(state, farmer, double)
+    assert not decision_current(state, 2, double)  # decided already
