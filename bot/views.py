@@ -140,9 +140,19 @@ def lobby_view(
         [_button(t("btn.close", lang), cb.LOBBY, table.token, 0, "close")],
     ]
     if table.join_link and bot_username:
-        url = f"https://t.me/{bot_username}?start={cb.JOIN_LINK}{table.token}"
+        url = start_link(bot_username, f"{cb.JOIN_LINK}{table.token}")
         rows.append([InlineKeyboardButton(t("btn.open_private", lang), url=url)])
     return "\n".join(lines), InlineKeyboardMarkup(rows)
+
+
+def start_link(bot_username: str, payload: str) -> str:
+    """The link that opens the bot's private chat and, at its Start, sends ``/start payload``
+    (Telegram's deep link; ``payload``: 1–64 letters, digits, ``_`` or ``-``).
+
+    >>> start_link("ddz_bot", "join_k3Xq9ZpT")
+    'https://t.me/ddz_bot?start=join_k3Xq9ZpT'
+    """
+    return f"https://t.me/{bot_username}?start={payload}"
 
 
 def lobby_closed_text(table: Table, reason: str, name: str | None = None) -> str:

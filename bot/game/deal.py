@@ -476,7 +476,10 @@ class DealDriver:
             async with self._hand_lock(table.key, seat):
                 await self._draw_hand(table, seat, rank, clock=clock)
         except Unreachable:
-            table.seats[seat].blocked = True
+            player = table.seats[seat]
+            player.blocked = True
+            if player.user_id is not None:
+                self.ctx.private_chats.unreachable(player.user_id)
             return False
         return True
 

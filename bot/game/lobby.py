@@ -327,9 +327,11 @@ class Lobby:
         if check_private and not welcome_after:
             welcome = t("hand.welcome", player.language or table.lang, group=table.title)
             try:
-                await ctx.outlet.send(person.user_id, welcome)
+                if await ctx.outlet.send(person.user_id, welcome) is not None:
+                    ctx.private_chats.reached(person.user_id)
             except Unreachable:
                 log.info("cannot write to user %s privately", person.user_id)
+                ctx.private_chats.unreachable(person.user_id)
                 if not table.join_link:
                     table.join_link = True
                     await self.refresh(table)
@@ -537,15 +539,17 @@ class Lobby:
                  reason=reason or "").strip()
 
     async def welcome(self, key: str, token: str, user_id: int) -> bool:
-        """Send the welcome of a seat taken with ``welcome_after`` (:meth:`seat`) at lobby
-        ``key`` (its ``token``), with no lock held, ahead of the bot's other waiting requests
-        (a Start may be waiting for it); then, under the lock, the seat is welcomed, or, when
-        the private chat is closed to the bot (the user never started it, or blocked it),
-        given up again: the lobby shows its deep-link button (a press of it seats the player
-        from the private chat) and the group is told, by name, why the seat is free
-        (``lobby.unreachable``). ``False`` when the player could not be reached; ``True``
-        otherwise (also when the lobby moved on meanwhile: nothing to do; or a failure that
-        is not a closed chat: logged, and the seat kept, its hands will tell)."""
+        """Send the welcome of a seat taken with ``welcome_after`` (:meth:`seat`) at lobby ``key``
+        (its ``token``), with no lock held, ahead of the bot's other waiting requests (a Start
+        may be waiting for it); then, under the lock, the seat is welcomed, or, when the
+        private chat is closed to the bot (the user never started it, or blocked it), given up
+        again: the lobby shows its deep-link button (a press of it seats the player from the
+        private chat) and the group is told, by name, that they are not seated and why
+        (``lobby.unreachable``). Either is remembered (:class:`~bot.game.reach.PrivateChats`):
+        their next Join is answered by it. A welcomed seat is shown in the lobby (a Join not
+        sure of the private chat did not show it). ``False`` when the player could not be
+        reached; ``True`` otherwise (also when the lobby moved on meanwhile: nothing to do; or
+        a failure that is not a closed chat: logged, and the seat kept, its hands will tell)."""
         ctx = self.ctx
         table = ctx.tables.get(key)
         seat = table.seat_of(user_id) if table is not None and table.token == token else None
@@ -553,11 +557,13 @@ class Lobby:
             return True
         text = t("hand.welcome", table.seat_lang(seat), group=table.title)
         try:
-            await ctx.outlet.send(user_id, text, rank=PRESSER)
+            if await ctx.outlet.send(user_id, text, rank=PRESSER) is not None:
+                ctx.private_chats.reached(user_id)
             reached = True
         except Unreachable:
             log.info("cannot write to user %s privately", user_id)
             reached = False
+            ctx.private_chats.unreachable(user_id)
         async with ctx.tables.lock(key):
             table = ctx.tables.get(key)
             if table is None or table.token != token or table.phase != LOBBY:
@@ -567,7 +573,7 @@ class Lobby:
                 return reached
             if reached:
                 table.seats[seat].welcoming = None
-                await ctx.save(table)
+                await self.refresh(table)  # stored; shown now if the Join did not show it
                 return True
             name = views.seat_name(table.seats[seat], seat, table.lang)
             table.join_link = True

@@ -50,7 +50,7 @@ async def lobby_with_bob(api: FakeBotApi, url: str, title: str, ann: User, bob: 
     call = await api.wait_for("sendMessage", TIMEOUT, since=since, chat_id=group)
     lobby = api.message(group, call.result["message_id"])
     joined = api.press(bob, lobby, payloads(lobby)["join"])
-    assert (await api.wait_answer(joined, TIMEOUT)).params["text"] == t("pop.joined", LANG)
+    assert (await api.wait_answer(joined, TIMEOUT)).params["text"] == t("pop.seating", LANG)
     await api.wait_for(lambda: f"2. {bob.first_name}" in lobby.text, TIMEOUT)
     return group, lobby, joined
 
@@ -73,7 +73,7 @@ async def test_a_joiner_two_workers_cannot_reach_is_unseated_before_the_deal(
 
         kim_joins = fake_api.press(kim, lobby, payloads(lobby)["join"])
         answer = await fake_api.wait_answer(kim_joins, TIMEOUT)
-        assert answer.params["text"] == t("pop.joined", LANG)  # answered first
+        assert answer.params["text"] == t("pop.seating", LANG)  # answered first
         start = fake_api.press(ann, lobby, payloads(lobby)["start"])  # at once, on the other
         started = await fake_api.wait_answer(start, TIMEOUT)
         # the welcome still on its way (answered as starting, the deal waits for it) or
@@ -95,7 +95,7 @@ async def test_a_joiner_two_workers_cannot_reach_is_unseated_before_the_deal(
         # Dan takes the free seat and the deal is dealt to Ann, Bob and Dan
         answer = await fake_api.wait_answer(
             fake_api.press(dan, lobby, payloads(lobby)["join"]), TIMEOUT)
-        assert answer.params["text"] == t("pop.joined", LANG)
+        assert answer.params["text"] == t("pop.seating", LANG)
         await fake_api.wait_for(lambda: "3. Dan" in lobby.text, TIMEOUT)
         answer = await fake_api.wait_answer(
             fake_api.press(ann, lobby, payloads(lobby)["start"]), TIMEOUT)
@@ -138,7 +138,7 @@ async def test_a_start_is_answered_while_the_tables_lock_is_held_counting_a_prom
                              f"table:{table_key(group.id)}")
         kim_joins = fake_api.press(kim, lobby, payloads(lobby)["join"])
         assert (await fake_api.wait_answer(kim_joins, TIMEOUT)).params["text"] == t(
-            "pop.joined", LANG)
+            "pop.seating", LANG)
         start = fake_api.press(ann, lobby, payloads(lobby)["start"])
         started = await fake_api.wait_answer(start, TIMEOUT)  # the lock still held
         assert started.params["text"] == t("lobby.starting", LANG)
@@ -235,11 +235,11 @@ async def test_a_player_joining_two_groups_at_once_on_two_workers_sits_at_one(
                      for lobby in (lobby_a, lobby_b)]
             told = [(await fake_api.wait_answer(q, TIMEOUT)).params["text"] for q in joins]
             assert sorted(targets(delivery, 2)) == [0, 1]  # one press on each worker
-            assert sorted(told) == sorted([t("pop.joined", LANG),
+            assert sorted(told) == sorted([t("pop.seating", LANG),
                                            t("pop.seated_elsewhere", LANG)])
             await conn.execute("SELECT pg_advisory_unlock_all()")
 
-            seated = told.index(t("pop.joined", LANG))
+            seated = told.index(t("pop.seating", LANG))
             lobbies, openers = (lobby_a, lobby_b), (ann, bob)
             await fake_api.wait_for(lambda: "3. Kim" in lobbies[seated].text, TIMEOUT)
             starts = [fake_api.press(opener, lobby, payloads(lobby)["start"])
@@ -276,7 +276,7 @@ async def test_a_double_join_on_two_workers_is_answered_seated_once_and_told_not
             joins = [fake_api.press(kim, lobby, payloads(lobby)["join"]) for _ in range(2)]
             told = [(await fake_api.wait_answer(q, TIMEOUT)).params["text"] for q in joins]
             assert sorted(targets(delivery, 2)) == [0, 1]
-            assert sorted(told) == sorted([t("pop.joined", LANG),
+            assert sorted(told) == sorted([t("pop.seating", LANG),
                                            t("pop.already_seated", LANG)])
             await conn.execute("SELECT pg_advisory_unlock_all()")
             await fake_api.wait_for(lambda: "3. Kim" in lobby.text, TIMEOUT)
@@ -316,7 +316,7 @@ async def test_a_leave_on_one_worker_withdraws_a_join_the_other_has_not_seated_y
             join = fake_api.press(kim, lobby, payloads(lobby)["join"])
             gate = fake_api.hold_answer(join)
             assert (await fake_api.wait_answer(join, TIMEOUT)).params["text"] == t(
-                "pop.joined", LANG)
+                "pop.seating", LANG)
             (x,) = targets(delivery, 1)
             os.kill(workers[x].pid, signal.SIGSTOP)  # its Join's block: before the lock
             try:
@@ -347,7 +347,7 @@ async def test_a_leave_on_one_worker_withdraws_a_join_the_other_has_not_seated_y
 
             again = fake_api.press(kim, lobby, payloads(lobby)["join"])
             assert (await fake_api.wait_answer(again, TIMEOUT)).params["text"] == t(
-                "pop.joined", LANG)
+                "pop.seating", LANG)
             await fake_api.wait_for(lambda: "3. Kim" in lobby.text, TIMEOUT)
             presses = (join, start, again) + ((leave,) if how == "button" else ())
             assert all(len(fake_api.calls_to("answerCallbackQuery", callback_query_id=q)) == 1
@@ -372,7 +372,7 @@ async def test_a_join_and_a_join_command_in_two_groups_on_two_workers_seat_once(
                 await two_lobbies_held(fake_api, url, conn, ("Button", "Command"))
             join = fake_api.press(kim, lobby_a, payloads(lobby_a)["join"])
             assert (await fake_api.wait_answer(join, TIMEOUT)).params["text"] == t(
-                "pop.joined", LANG)
+                "pop.seating", LANG)
             since = len(fake_api.calls)
             fake_api.send_text(kim, second, "/join")
             await conn.execute("SELECT pg_advisory_unlock_all()")
