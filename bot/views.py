@@ -26,6 +26,7 @@ from bot.selection import MAX_ENCODED, encode_ranks, offers
 from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
 from engine.ai import card_counter, format_counter
 from engine.cards import BIG_JOKER, RANK_LABELS, SMALL_JOKER, cards_to_ranks, rank_counts
+from engine.scoring import bidding_multiplier
 
 NAME_LIMIT = 24
 RANKS_PER_ROW = 5
@@ -759,6 +760,15 @@ def short_payers(table: Table, points: Sequence[int], beans: Sequence[int]) -> l
     return [i for i in humans if points[i] < 0 and -beans[i] < -points[i] * stake]
 
 
+def bidding_escape_multiplier(table: Table, view: SeatView) -> int:
+    """The multiplier so far of a deal a seat left during the bidding (RULES.md §9): its robs
+    and a show before the bidding (the table's deal state, when ``view`` is of it), capped;
+    what the leaver's payment ``3 × highest bid × multiplier`` was computed with."""
+    state = table.state
+    shown = state.shown if state is not None and state.version == view.version else ()
+    return bidding_multiplier(view.rules, robs=view.bidding.robs, shown=shown)
+
+
 def result_view(
     table: Table, view: SeatView, points: Sequence[int], beans: Sequence[int],
     breakdown: Sequence[str] = (),
@@ -813,8 +823,13 @@ def result_view(
         pass
     elif breakdown:
         lines += list(breakdown)
-    elif result.landlord is None and result.escaped:  # left during the bidding: a flat charge
-        lines.append(t("result.bidding_escape", lang, n=-result.points[result.escaped[0]]))
+    elif result.landlord is None and result.escaped:  # left during the bidding
+        owed = -result.points[result.escaped[0]]
+        if result.base:
+            lines.append(t("result.bidding_escape_bid", lang, n=owed, base=result.base,
+                           m=bidding_escape_multiplier(table, view)))
+        else:
+            lines.append(t("result.bidding_escape", lang, n=owed))
     else:
         lines.append(t("table.base_multiplier", lang, base=result.base,
                        multiplier=multiplier_text(result.multipliers or [1])))
