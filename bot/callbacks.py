@@ -60,7 +60,7 @@ MATCH_OPTION = "O"
 JOIN_LINK = "join_"
 
 #: A match lobby's options with −/+ buttons (see :mod:`bot.match_views`).
-MATCH_OPTIONS = ("deals", "chips", "base", "time", "rise", "fee")
+MATCH_OPTIONS = ("deals", "chips", "base", "per", "out", "time", "rise", "fee")
 
 #: Deal-action payloads and the engine ``Action`` (kind, value) each stands for.
 ACTION_PAYLOADS: dict[str, tuple[str, int | None]] = {
