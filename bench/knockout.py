@@ -20,8 +20,9 @@ how many knock-outs ended with first place shared (old rule) or needed extra dea
 a tie for first (new rule).
 
 The AI: ``normal`` (plans its hand and cooperates; no card counting, no search, so a deal takes
-milliseconds) is the cheapest level that plays sensibly; ``easy`` throws bombs early, which
-makes knock-outs shorter than people play them.
+milliseconds) is the cheapest level that plays sensibly (``easy`` makes beginner mistakes on
+purpose, ``hard`` searches and takes far longer). 200 knock-outs per setting take a few minutes
+on 2 shared cores.
 """
 
 from __future__ import annotations
