@@ -62,14 +62,20 @@ class Matches:
     # --- The lobby -----------------------------------------------------------------------------
 
     async def open(self, chat_id: int, thread_id: int | None, title: str, person: Person,
-                   fmt: str, *, entry_fee: int = 0) -> tuple[Table | None, str | None]:
-        """Open a match lobby (``/match``: fixed deals, ``/knockout``) with the defaults of
-        RULES.md §10 and ``entry_fee`` beans; as :meth:`bot.game.lobby.Lobby.open_table`.
+                   fmt: str, *, entry_fee: int = 0,
+                   options: MatchOptions | None = None) -> tuple[Table | None, str | None]:
+        """Open a match lobby (``/match``: fixed deals, ``/knockout``) with ``options`` (typed
+        ones), else the defaults of RULES.md §10 and ``entry_fee`` beans; as
+        :meth:`bot.game.lobby.Lobby.open_table`.
 
         Raises:
-            MatchError: a fee out of :data:`bot.game.match.LIMITS`.
+            MatchError: a fee out of :data:`bot.game.match.LIMITS`, or options of another
+                format.
         """
-        options = MatchOptions(fmt, entry_fee=entry_fee)
+        if options is None:
+            options = MatchOptions(fmt, entry_fee=entry_fee)
+        elif options.format != fmt:
+            raise MatchError(f"options of a {options.format} match")
         return await self.lobby.open_table(chat_id, thread_id, title, person,
                                            match_options=options.to_dict())
 
@@ -171,7 +177,7 @@ class Matches:
         result = state.result
         assert result is not None and table.deal_id is not None
         before = await self._state(match_id)
-        after = before.record(table.deal_id, result.points, left=result.escaped)
+        after = before.record(table.deal_id, result.points, left=result.escaped, bid=result.base)
         settlement = await self.ctx.store.settle_match_deal(
             match_id, table.deal_id, list(result.points), state.to_json(), _json(after),
             seat_facts(state), version=state.version, table=table.to_dict())
@@ -188,8 +194,9 @@ class Matches:
         """After a match deal's result was sent (lock held; the result is due until then,
         ``Table.result_due``, and its send calls this: nothing happens while it is due, so a
         result that failed to send is posted again, and a worker that dies before leaves it
-        to the next, :meth:`resume`), seats that left are played by the AI from now on (the
-        leaver is free to go), then the next deal is dealt, or the match ends."""
+        to the next, :meth:`resume`), seats that left, and in a knock-out's extra deals seats
+        that are out, are played by the AI from now on (the player is free to go; an out
+        seat's chips no longer move), then the next deal is dealt, or the match ends."""
         if table.result_due:
             return
         match_id = _match_id(table)
@@ -197,9 +204,9 @@ class Matches:
         if state.is_over(self.clock()):
             await self._finish(table, state)
             return
-        for seat, gone in enumerate(state.forfeited):
+        for seat, (gone, out) in enumerate(zip(state.forfeited, state.out(), strict=True)):
             player = table.seats[seat]
-            if gone and not player.is_bot:
+            if (gone or out) and not player.is_bot:
                 table.seats[seat] = Seat(None, player.name, True)
         if state.next_is_extra(self.clock()):
             self.deals.say(table, t("match.extra_deal", table.lang))

@@ -267,7 +267,7 @@ async def test_final_standings_its_worker_died_before_sending_are_posted_by_the_
     table, refusal = await game.matches.open(group.id, None, group.title, Person(user.id, "Ann"),
                                              "knockout", entry_fee=10)
     assert table is not None and refusal is None
-    table.match_options = {**(table.match_options or {}), "chips": 4, "chip_base": 20}
+    table.match_options = {**(table.match_options or {}), "chips": 5, "chip_base": 20}
     fake_api.block_user(user)  # her seat is auto-played: one deal puts somebody out
     async with game.tables.lock(table.key):
         assert game.lobby.add_bot(table) and game.lobby.add_bot(table)
