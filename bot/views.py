@@ -25,7 +25,9 @@ from bot.numbers import signed
 from bot.selection import MAX_ENCODED, encode_ranks, offers
 from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
 from engine.ai import card_counter, format_counter
+from engine.bidding import must_speak
 from engine.cards import BIG_JOKER, RANK_LABELS, SMALL_JOKER, cards_to_ranks, rank_counts
+from engine.redeal import is_penalty_result
 
 NAME_LIMIT = 24
 RANKS_PER_ROW = 5
@@ -683,6 +685,8 @@ def _hand_status(table: Table, view: SeatView, seconds: float, lang: str,
     if seat not in view.to_act:
         return t("hand.waiting", lang, names=_names(table, view.to_act, lang))
     if view.phase == "bidding":
+        if must_speak(view.bidding):  # RULES.md §2.3 forced_bid: no pass on its keyboard
+            return t(f"hand.must_bid_{bidding_word(view)}", lang, seconds=left)
         return t(f"hand.your_bid_{bidding_word(view)}", lang, seconds=left)
     if view.phase == "doubling":
         return t("hand.your_double", lang, seconds=left)
@@ -787,6 +791,10 @@ def result_view(
         lines = [t("result.title", lang, winner=t("result.landlord_wins", lang))]
     elif result.winner == "farmers":
         lines = [t("result.title", lang, winner=t("result.farmers_win", lang))]
+    elif is_penalty_result(result):  # RULES.md §2.3: the third all-pass deal in a row
+        payer = view.bidding.first_bidder
+        lines = [t("result.all_pass_penalty", lang, name=names[payer],
+                   lost=-result.points[payer], won=max(result.points))]
     else:
         lines = [t("result.cancelled", lang)]
         if result.escaped:
@@ -805,6 +813,8 @@ def result_view(
         lines += list(breakdown)
     elif result.landlord is None and result.escaped:  # left during the bidding: a flat charge
         lines.append(t("result.bidding_escape", lang, n=-result.points[result.escaped[0]]))
+    elif is_penalty_result(result):
+        pass  # no base, no multiplier: the title said what each pays
     else:
         lines.append(t("table.base_multiplier", lang, base=result.base,
                        multiplier=multiplier_text(result.multipliers or [1])))
