@@ -62,9 +62,12 @@ MATCH_OPTION = "O"
 #: The ``/start`` argument of a lobby's "join in the private chat" link, before its token
 #: (``t.me/<bot>?start=join_<token>``).
 JOIN_LINK = "join_"
+#: The ``/start`` argument of the link a challenge's Enter answers with when the bot cannot
+#: write to the presser privately yet, before the challenge's id (``challenge_<id>``).
+CHALLENGE_LINK = "challenge_"
 
 #: A match lobby's options with −/+ buttons (see :mod:`bot.match_views`).
-MATCH_OPTIONS = ("deals", "chips", "base", "time", "rise", "fee")
+MATCH_OPTIONS = ("deals", "chips", "base", "per", "out", "time", "rise", "fee")
 
 #: Deal-action payloads and the engine ``Action`` (kind, value) each stands for.
 ACTION_PAYLOADS: dict[str, tuple[str, int | None]] = {

@@ -28,6 +28,7 @@ from engine.ai import card_counter, format_counter
 from engine.bidding import must_speak
 from engine.cards import BIG_JOKER, RANK_LABELS, SMALL_JOKER, cards_to_ranks, rank_counts
 from engine.redeal import is_penalty_result
+from engine.scoring import bidding_multiplier
 from engine.trick import last_trick
 
 NAME_LIMIT = 24
@@ -143,9 +144,19 @@ def lobby_view(
         [_button(t("btn.close", lang), cb.LOBBY, table.token, 0, "close")],
     ]
     if table.join_link and bot_username:
-        url = f"https://t.me/{bot_username}?start={cb.JOIN_LINK}{table.token}"
+        url = start_link(bot_username, f"{cb.JOIN_LINK}{table.token}")
         rows.append([InlineKeyboardButton(t("btn.open_private", lang), url=url)])
     return "\n".join(lines), InlineKeyboardMarkup(rows)
+
+
+def start_link(bot_username: str, payload: str) -> str:
+    """The link that opens the bot's private chat and, at its Start, sends ``/start payload``
+    (Telegram's deep link; ``payload``: 1–64 letters, digits, ``_`` or ``-``).
+
+    >>> start_link("ddz_bot", "join_k3Xq9ZpT")
+    'https://t.me/ddz_bot?start=join_k3Xq9ZpT'
+    """
+    return f"https://t.me/{bot_username}?start={payload}"
 
 
 def lobby_closed_text(table: Table, reason: str, name: str | None = None) -> str:
@@ -779,6 +790,15 @@ def short_payers(table: Table, points: Sequence[int], beans: Sequence[int]) -> l
     return [i for i in humans if points[i] < 0 and -beans[i] < -points[i] * stake]
 
 
+def bidding_escape_multiplier(table: Table, view: SeatView) -> int:
+    """The multiplier so far of a deal a seat left during the bidding (RULES.md §9): its robs
+    and a show before the bidding (the table's deal state, when ``view`` is of it), capped;
+    what the leaver's payment ``3 × highest bid × multiplier`` was computed with."""
+    state = table.state
+    shown = state.shown if state is not None and state.version == view.version else ()
+    return bidding_multiplier(view.rules, robs=view.bidding.robs, shown=shown)
+
+
 def result_view(
     table: Table, view: SeatView, points: Sequence[int], beans: Sequence[int],
     breakdown: Sequence[str] = (),
@@ -837,8 +857,13 @@ def result_view(
         pass
     elif breakdown:
         lines += list(breakdown)
-    elif result.landlord is None and result.escaped:  # left during the bidding: a flat charge
-        lines.append(t("result.bidding_escape", lang, n=-result.points[result.escaped[0]]))
+    elif result.landlord is None and result.escaped:  # left during the bidding
+        owed = -result.points[result.escaped[0]]
+        if result.base:
+            lines.append(t("result.bidding_escape_bid", lang, n=owed, base=result.base,
+                           m=bidding_escape_multiplier(table, view)))
+        else:
+            lines.append(t("result.bidding_escape", lang, n=owed))
     elif is_penalty_result(result):
         pass  # no base, no multiplier: the title said what each pays
     else:

@@ -27,16 +27,18 @@ Rule choices where RULES.md is silent (in RULES terms):
   dealt first bidder (rotation and a redeal follow it, RULES.md §1.4, §2.2).
 * **Timeout** (RULES.md §9): auto-play goes on, then the seeds' default action is taken
   (:func:`auto_action`). The history records the ``timeout`` followed by that action.
-* **Auto-play penalty** (RULES.md §9): a seat counts as "on auto-play" if it is still on
-  auto-play when the deal ends and went on it during play while holding 2 or more cards
-  (``DealState.autoplayed``). Taking back control before the end clears it, as in the big apps (one
-  slow move must not cost a whole win), and going on auto-play with the last card does not count
-  (seed 003: 剩下最后1张牌托管或断线，输赢得分正常计算).
+* **Auto-play penalty** (RULES.md §9): a farmer counts as "on auto-play" once a play or a pass of
+  theirs in the playing phase was made by auto-play (a timeout, or made while the seat was on
+  auto-play by the toggle) while they held 2 or more cards (``DealState.autoplayed``). Taking
+  back control does not undo it; a decision made by auto-play with the last card in hand does
+  not count (seed 003: 剩下最后1张牌托管或断线，输赢得分正常计算), nor do bidding and doubling
+  decisions, nor being on auto-play without a turn coming.
 * **Leaving** (RULES.md §9): during doubling or play the seat goes on auto-play for the rest of the
   deal (it cannot switch it off) and at the end pays instead of the normal result
   (:func:`engine.scoring.escape_points`); during bidding the deal is cancelled at once and the
-  leaver pays ``2 × escape_factor`` points (:func:`engine.scoring.bidding_escape_result`). If every
-  seat has left, the deal ends at once with zero points.
+  leaver pays 6 points before anyone bid or called, else ``max(6, 3 × highest bid so far ×
+  multiplier so far)`` (:func:`engine.scoring.bidding_escape_result`). If every seat has left,
+  the deal ends at once with zero points.
 """
 
 from __future__ import annotations
@@ -117,7 +119,8 @@ class DealState:
             (RULES.md §11, :func:`engine.four.allowance.bomb_limits`); always ``None`` in the
             three-player game.
         autoplay: per seat, auto-play is on now (RULES.md §9).
-        autoplayed: per seat, on auto-play since a moment of play with 2+ cards (penalty, RULES §9).
+        autoplayed: per seat, a play or pass of the playing phase was made by auto-play while
+            the seat held 2+ cards; never cleared (the auto-play penalty, RULES.md §9).
         escaped: per seat, left the deal (RULES.md §9).
         history: every applied action in order (a ``timeout`` is followed by its resolution).
         version: +1 per applied action (0 when dealt).
@@ -229,8 +232,10 @@ class DealState:
     def from_dict(cls, data: dict[str, Any]) -> DealState:
         """Inverse of :meth:`to_dict`. A state stored before ``last_cards`` existed reads with
         ``None`` for every seat (no play's cards known); one stored before ``seat_bombs`` and
-        ``bomb_limits`` with no bombs counted per seat and no limits (three-player states); one
-        stored before ``all_passed`` with 0.
+        ``bomb_limits`` with no bombs counted per seat and no limits (three-player states). A
+        state without ``autoplayed`` reads as no seat marked; one stored while a take-back still
+        cleared the mark keeps the marks it had (RULES.md §9); one stored before ``all_passed``
+        with 0.
 
         Raises:
             ValueError: an unknown format or malformed data.
@@ -250,7 +255,8 @@ class DealState:
                 seat_bombs=tuple(data.get("seat_bombs") or (0,) * len(data["hands"])),
                 bomb_limits=tuple(data.get("bomb_limits") or (None,) * len(data["hands"])),
                 autoplay=tuple(data["autoplay"]),
-                autoplayed=tuple(data["autoplayed"]), escaped=tuple(data["escaped"]),
+                autoplayed=tuple(data.get("autoplayed") or (False,) * len(data["hands"])),
+                escaped=tuple(data["escaped"]),
                 history=tuple(action_from_dict(a) for a in data["history"]),
                 version=data["version"], result=result_from_dict(data["result"]),
                 all_passed=int(data.get("all_passed", 0)))
@@ -357,7 +363,6 @@ def apply(state: DealState, action: Action) -> DealState:
     if action.seat >= state.rules.seats:
         raise IllegalAction("bad_action", f"There is no seat {action.seat}.")
     new = _HANDLERS[action.kind](state, action)
-    new = _mark_autoplay(new)
     if new.phase == "finished" and new.result is None:
         score = score_four if new.rules.variant == "four" else score_deal
         new = replace(new, result=score(new))
@@ -491,7 +496,7 @@ def _after_play(state: DealState, action: Action, play: Play, hand: tuple[int, .
     bomb = is_bomb(play)
     seat_bombs = list(state.seat_bombs)
     seat_bombs[seat] += bomb
-    state = replace(state, hands=tuple(hands), play_counts=tuple(counts),
+    state = replace(_mark_autoplay(state, seat), hands=tuple(hands), play_counts=tuple(counts),
                     last_cards=tuple(last_cards), bombs=state.bombs + bomb,
                     rockets=state.rockets + is_rocket, seat_bombs=tuple(seat_bombs),
                     history=state.history + (action,), trick=Trick(play, seat, 0))
@@ -506,6 +511,7 @@ def _pass_trick(state: DealState, action: Action) -> DealState:
     if trick.play is None or trick.seat is None:
         raise IllegalAction("leader_cannot_pass", "You lead this trick: play any combination.")
     history = state.history + (action,)
+    state = _mark_autoplay(state, seat)
     if trick.passes + 1 == state.rules.seats - 1:
         return replace(state, trick=Trick(), to_act=(trick.seat,), history=history)
     return replace(state, trick=replace(trick, passes=trick.passes + 1),
@@ -549,8 +555,8 @@ def _timeout(state: DealState, action: Action) -> DealState:
     seat = action.seat
     if seat not in state.to_act:
         raise IllegalAction("not_your_turn", f"Seat {seat} is not to act.")
-    state = _mark_autoplay(replace(state, autoplay=_set(state.autoplay, seat, True),
-                                   history=state.history + (action,)))
+    state = replace(state, autoplay=_set(state.autoplay, seat, True),
+                    history=state.history + (action,))
     resolved = auto_action(state, seat)
     return _HANDLERS[resolved.kind](state, resolved)
 
@@ -564,7 +570,8 @@ def _leave(state: DealState, action: Action) -> DealState:
     if state.phase == "bidding":
         return replace(state, phase="finished", to_act=(), history=history,
                        escaped=_set(state.escaped, seat, True),
-                       result=bidding_escape_result(state.rules, seat, state.base))
+                       result=bidding_escape_result(state.rules, seat, state.bidding,
+                                                    state.shown))
     escaped = _set(state.escaped, seat, True)
     state = replace(state, escaped=escaped, autoplay=_set(state.autoplay, seat, True),
                     history=history)
@@ -587,16 +594,14 @@ _HANDLERS: dict[str, Callable[[DealState, Action], DealState]] = {
 }
 
 
-def _mark_autoplay(state: DealState) -> DealState:
-    """Track seats on auto-play since a moment of play with 2+ cards (RULES.md §9 penalty).
-
-    Taking back control clears the mark; the penalty looks at the marks when the deal ends.
-    """
-    if state.phase != "playing":
+def _mark_autoplay(state: DealState, seat: int) -> DealState:
+    """Before ``seat``'s play or pass in the playing phase: if auto-play makes it (the seat is on
+    auto-play now, by a timeout or the toggle) and the seat holds 2 or more cards, mark the seat
+    for the auto-play penalty (RULES.md §9; seed 003: the last card does not count). The mark
+    stays when the seat takes back control."""
+    if not state.autoplay[seat] or len(state.hands[seat]) < 2 or state.autoplayed[seat]:
         return state
-    marks = tuple(on and (was or len(hand) >= 2) for was, on, hand
-                  in zip(state.autoplayed, state.autoplay, state.hands, strict=True))
-    return state if marks == state.autoplayed else replace(state, autoplayed=marks)
+    return replace(state, autoplayed=_set(state.autoplayed, seat, True))
 
 
 def _bomb_limit_text(limit: int) -> str:
