@@ -40,6 +40,10 @@ class Bidding:
         caller: rob preset, the seat that called.
         declined: rob preset, seats that declined to call (they may not rob).
         robs: rob preset, number of robs so far (each doubles the multiplier).
+        barred: per seat, ``True`` for a seat that may only pass (RULES.md §11, seed 004 rule
+            5: a player who lost three deals as landlord in a match or tournament stage);
+            empty = nobody. A barred first bidder still becomes the forced landlord (逼打)
+            when all pass.
     """
 
     first_bidder: int
@@ -51,6 +55,11 @@ class Bidding:
     caller: int | None = None
     declined: tuple[int, ...] = ()
     robs: int = 0
+    barred: tuple[bool, ...] = ()
+
+    def is_barred(self, seat: int) -> bool:
+        """``seat`` may only pass in this bidding (:attr:`barred`, RULES.md §11)."""
+        return 0 <= seat < len(self.barred) and self.barred[seat]
 
     @property
     def finished(self) -> bool:
@@ -63,10 +72,13 @@ class Bidding:
         return self.high_bidder is not None
 
 
-def start_bidding(rules: Rules, first_bidder: int) -> Bidding:
-    """The bidding before anyone speaks; seats speak in seat order from ``first_bidder``."""
+def start_bidding(rules: Rules, first_bidder: int, *,
+                  barred: tuple[bool, ...] = ()) -> Bidding:
+    """The bidding before anyone speaks; seats speak in seat order from ``first_bidder``.
+    ``barred``: per seat, may only pass (:attr:`Bidding.barred`, RULES.md §11)."""
     order = tuple((first_bidder + i) % rules.seats for i in range(rules.seats))
-    return Bidding(first_bidder, order, stage="call" if rules.bidding == "rob" else "bid")
+    return Bidding(first_bidder, order, stage="call" if rules.bidding == "rob" else "bid",
+                   barred=barred if any(barred) else ())
 
 
 def shower_calls_first(bidding: Bidding, rules: Rules, seat: int) -> Bidding:
@@ -98,6 +110,8 @@ def bidding_choices(bidding: Bidding, rules: Rules) -> list[tuple[str, int | Non
     if bidding.finished:
         return []
     if bidding.stage == "bid":
+        if bidding.is_barred(bidding.queue[0]):  # RULES.md §11: three landlord deals lost
+            return [("pass", None)]
         return [("bid", v) for v in range(min_bid(bidding, rules), MAX_BID + 1)] + [("pass", None)]
     if bidding.stage == "call":
         return [("call", None), ("decline", None)]
@@ -108,7 +122,8 @@ def bid_step(bidding: Bidding, rules: Rules, action: Action) -> Bidding:
     """Apply one bidding action of the seat to speak (RULES.md §2.1 / §2.2).
 
     Raises:
-        IllegalAction: ``not_your_turn``; ``not_allowed`` (a kind this preset or stage does not
+        IllegalAction: ``not_your_turn``; ``barred`` (a bid of a seat that may only pass,
+            RULES.md §11); ``not_allowed`` (a kind this preset or stage does not
             use); ``bid_not_allowed`` (a bid outside 1..3, or a 1 under ``third_min_two``);
             ``bid_too_low`` (not higher than the highest bid).
     """
@@ -117,6 +132,9 @@ def bid_step(bidding: Bidding, rules: Rules, action: Action) -> Bidding:
     seat = bidding.queue[0]
     if action.seat != seat:
         raise IllegalAction("not_your_turn", f"It is seat {seat}'s turn to bid.")
+    if action.kind == "bid" and bidding.stage == "bid" and bidding.is_barred(seat):
+        raise IllegalAction("barred", "You lost three deals as landlord: you may only pass "
+                                      "(RULES.md §11).")
     allowed = {kind for kind, _ in bidding_choices(bidding, rules)}
     if action.kind not in allowed:
         words = " or ".join(sorted(allowed))
