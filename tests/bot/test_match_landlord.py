@@ -1,5 +1,6 @@
 """A match counts each seat's deals lost as landlord; three bar the seat from bidding in the
-four-player game (RULES.md §11, seed 004 rule 5: 做了三副大地主失败，以后不得再争叫地主，逼打除外)."""
+four-player game (RULES.md §11, seed 004 rule 5: 做了三副大地主失败，以后不得再争叫地主，
+逼打除外)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.game.match import FIXED, KNOCKOUT, LANDLORD_LOSSES_BAR, MatchError, MatchOptions, \
-    MatchState
+from bot.game.match import (
+    FIXED,
+    KNOCKOUT,
+    LANDLORD_LOSSES_BAR,
+    MatchError,
+    MatchOptions,
+    MatchState,
+)
 
 FOUR_HUMANS = (True, True, True, True)
 

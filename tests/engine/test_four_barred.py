@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from engine import FOUR, SCORE, Action, DealState, IllegalAction, apply, auto_action, new_deal
 from engine.ai import LEVELS, choose_action
+from engine.bidding import Bidding, bid_step, bidding_choices
 from engine.judge import handle
 from engine.replay import apply_texts, deal_from_strings
 from tests.engine.test_four_deal import HANDS, KITTY
@@ -55,6 +56,15 @@ def test_rules_11_every_seat_barred_still_ends_in_a_forced_landlord():
         assert state.to_act == (seat,) and state.legal_actions(seat) == [Action("pass", seat)]
         state = apply(state, Action("pass", seat))
     assert (state.landlord, state.base) == (2, 1)
+
+
+def test_a_seat_that_must_bid_is_not_barred():
+    """Forced excepted: should a seat both be barred and have to bid (RULES.md §2.3's
+    ``must_bid``, which a four-player deal never sets), the obligation wins."""
+    bidding = Bidding(0, (0, 1, 2, 3), must_bid=0, barred=(True, True, False, False))
+    assert bidding_choices(bidding, FOUR) == [("bid", 2), ("bid", 3)]
+    bidding = bid_step(bidding, FOUR, Action("bid", 0, value=2))
+    assert bidding_choices(bidding, FOUR) == [("pass", None)]  # seat 1: barred, not forced
 
 
 def test_rules_9_a_barred_seat_that_times_out_passes():
