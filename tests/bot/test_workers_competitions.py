@@ -414,9 +414,11 @@ def _final_posts(fake_api: FakeBotApi, group_id: int, seed: str) -> list[object]
 async def test_a_final_ranking_sent_by_a_worker_that_died_before_recording_it_is_not_sent_again(
     fake_api: FakeBotApi, database: str, start_worker: Start
 ):
-    """Issue 16: the final ranking is posted at most once. The worker dies after Telegram
-    took the message and before the store recorded it posted; a worker starting next (its
-    sweep posts the rankings not posted yet) does not post it a second time."""
+    """Issue 16: two workers do not post the final ranking side by side. The worker dies after
+    Telegram took the message and before the store recorded it posted; a worker starting next
+    (its sweep posts the rankings not posted yet) does not post it while the dead worker's
+    claim runs (``ANNOUNCE_CLAIM_SECONDS``; once it ran out the ranking is due again: the seed
+    must be revealed, so it is posted at least once)."""
     one, challenge_id, seed, group_id = await _closed_challenge(fake_api, start_worker, "w-one")
 
     async def killed(cid: int) -> bool:

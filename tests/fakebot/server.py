@@ -82,6 +82,9 @@ class FakeBotApi:
         self._message_ids: dict[int, itertools.count[int]] = {}
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
+        #: Every update queued, by update id (:meth:`send_again`).
+        self.sent_updates: dict[int, dict[str, Any]] = {}
+        self._again: list[dict[str, Any]] = []
         self._query_ids = itertools.count(1)
         self._file_ids = itertools.count(1)
         self._user_ids = itertools.count(1001)
@@ -371,6 +374,7 @@ class FakeBotApi:
         Also moves the mark for `wait_for` to "now".
         """
         update_id = next(self._update_ids)
+        self.sent_updates[update_id] = {"update_id": update_id, **payload}
         if self.webhooks is not None:
             self.webhooks.push({"update_id": update_id, **payload})
         else:
@@ -378,6 +382,14 @@ class FakeBotApi:
         self._mark = len(self.calls)
         self._notify()
         return update_id
+
+    def send_again(self, update_id: int) -> None:
+        """Answer the next getUpdates with update ``update_id`` once more, whatever its offset:
+        as Telegram does when the bot stopped before its next getUpdates confirmed it (the
+        Updater of a stopping bot confirms on its way out; a killed one does not)."""
+        self._again.append(self.sent_updates[update_id])
+        self._mark = len(self.calls)
+        self._notify()
 
     @property
     def pending_updates(self) -> int:
@@ -748,7 +760,7 @@ class FakeBotApi:
         if offset > 0:
             self._updates = [update for update in self._updates if update["update_id"] >= offset]
         deadline = time.monotonic() + timeout
-        while not self._updates and not self._closing:
+        while not self._updates and not self._again and not self._closing:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
@@ -757,6 +769,9 @@ class FakeBotApi:
                 await asyncio.wait_for(changed.wait(), remaining)
             except TimeoutError:
                 break
+        if self._again:
+            again, self._again = self._again, []
+            return again
         return self._updates[:limit]
 
     async def _delete_webhook(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
