@@ -84,7 +84,7 @@ class FakeBotApi:
         self._update_ids = itertools.count(1)
         #: Every update queued, by update id (:meth:`send_again`).
         self.sent_updates: dict[int, dict[str, Any]] = {}
-        self._again: list[dict[str, Any]] = []
+        self._again: list[tuple[float, dict[str, Any]]] = []
         self._query_ids = itertools.count(1)
         self._file_ids = itertools.count(1)
         self._user_ids = itertools.count(1001)
@@ -386,8 +386,10 @@ class FakeBotApi:
     def send_again(self, update_id: int) -> None:
         """Answer the next getUpdates with update ``update_id`` once more, whatever its offset:
         as Telegram does when the bot stopped before its next getUpdates confirmed it (the
-        Updater of a stopping bot confirms on its way out; a killed one does not)."""
-        self._again.append(self.sent_updates[update_id])
+        Updater of a stopping bot confirms on its way out; a killed one does not). Only a
+        getUpdates asked for after this call gets it: the long poll of a bot that stopped may
+        still wait here, and nobody would read its answer."""
+        self._again.append((time.monotonic(), self.sent_updates[update_id]))
         self._mark = len(self.calls)
         self._notify()
 
@@ -759,8 +761,9 @@ class FakeBotApi:
         timeout = float(params.get("timeout") or 0)
         if offset > 0:
             self._updates = [update for update in self._updates if update["update_id"] >= offset]
-        deadline = time.monotonic() + timeout
-        while not self._updates and not self._again and not self._closing:
+        asked = time.monotonic()
+        deadline = asked + timeout
+        while not self._updates and not self._again_after(asked) and not self._closing:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
@@ -769,10 +772,15 @@ class FakeBotApi:
                 await asyncio.wait_for(changed.wait(), remaining)
             except TimeoutError:
                 break
-        if self._again:
-            again, self._again = self._again, []
+        again = self._again_after(asked)
+        if again:
+            self._again = [(at, update) for at, update in self._again if at >= asked]
             return again
         return self._updates[:limit]
+
+    def _again_after(self, asked: float) -> list[dict[str, Any]]:
+        """The updates :meth:`send_again` queued before a getUpdates asked at ``asked``."""
+        return [update for at, update in self._again if at < asked]
 
     async def _delete_webhook(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
         self.webhook_url = ""
