@@ -85,9 +85,11 @@ from images.challenge_board import render_challenge_board
 
 log = logging.getLogger(__name__)
 
-#: Timer kinds: a challenge's window closes; its board may be drawn again.
+#: Timer kinds: a challenge's window closes; its board may be drawn again; another worker's
+#: claim on posting its final ranking has run out.
 CLOSE = "challenge_close"
 BOARD = "challenge_board"
+FINAL = "challenge_final"
 #: Seconds between two drawings of a group's board while members play (issue 12: at most once
 #: a minute).
 BOARD_INTERVAL = 60.0
@@ -467,7 +469,20 @@ class Challenges:
     def timer_callbacks(self) -> dict[str, Callable[[timers.Stamp], Awaitable[None]]]:
         """What fires each kind of this module's timers: with several workers (issue 16) a
         timer is a row naming its kind, fired by whichever worker claims it."""
-        return {CLOSE: self._on_close, BOARD: self._on_board_timer}
+        return {CLOSE: self._on_close, BOARD: self._on_board_timer, FINAL: self._on_final}
+
+    async def _on_final(self, stamp: timers.Stamp) -> None:
+        """A claim on posting a final ranking has run out (:meth:`restore`): post it unless
+        it was posted meanwhile (its claim, taken right before the send, decides)."""
+        challenge_id = challenge_of_lock(stamp.key)
+        if challenge_id is None:
+            return
+        try:
+            record = await self._record(challenge_id)
+        except StoreError:
+            return
+        if record.status == "closed":
+            self._announce(record, await self.board(challenge_id), _paid(record))
 
     def refresh_board(self, challenge_id: int) -> None:
         """Ask for the group's board to be drawn again: through the outlet's outbox (only the
@@ -687,11 +702,15 @@ class Challenges:
     async def restore(self, *, alone: bool = False) -> None:
         """After a start (the tables are restored first): a final ranking not sent yet is
         posted (``alone``, a single process's start: also one this process claimed before it
-        stopped, the send cut short; with several workers a claim is taken again once it ran
-        out, :data:`ANNOUNCE_CLAIM_SECONDS`); every open challenge's window is armed again, or
-        closed now if it passed; a challenge table whose deal ended just before the restart
-        (its result recorded) gets its end finished."""
-        for record in await self.ctx.store.unannounced_challenges(claimed=alone):
+        stopped, the send cut short; with several workers one another worker claimed is tried
+        again once that claim ran out, :data:`ANNOUNCE_CLAIM_SECONDS` from now); every open
+        challenge's window is armed again, or closed now if it passed; a challenge table whose
+        deal ended just before the restart (its result recorded) gets its end finished."""
+        for record in await self.ctx.store.unannounced_challenges(claimed=True):
+            if record.announced and not alone:  # another worker's claim: it may be alive
+                self.ctx.outlet.arm(FINAL, timers.Stamp(challenge_lock(record.challenge_id), ""),
+                                    self.clock() + ANNOUNCE_CLAIM_SECONDS, self._on_final)
+                continue
             if record.announced:  # the claim of the process that stopped
                 await self.ctx.store.release_announcement(record.challenge_id)
             self._announce(record, await self.board(record.challenge_id), _paid(record))
