@@ -22,6 +22,7 @@ from bot.game.match import PRIZE_SPLIT, prizes
 from bot.game.table import DEAL, challenge_key
 from bot.i18n import t
 from bot.match_views import place_text
+from bot.outlet import send as outlet_send
 from bot.outlet.telegram import job_name
 from bot.scenes import picture_labels
 from bot.views import points_text
@@ -627,3 +628,49 @@ async def test_a_challenge_deal_holds_no_beans_for_a_match_fee(
     assert match.pool == 300
     assert [await store.balance(u.id) for u in (ann, bob, cat)] == [before - 100, 900, 900]
     assert app.bot_data.tables.get(challenge_key(ann.id)).phase == DEAL  # still playing it
+
+
+async def test_a_final_ranking_cut_short_by_a_kill_reveals_the_seed_after_the_restart(
+        fake_api: FakeBotApi, running_bot: BotRunner, monkeypatch):
+    """The bot dies during the final post, its request on its way (the posting claimed, the
+    message never sent): after the restart the ranking is posted, its seed revealed, once.
+    Before, the claim stayed and the seed was never revealed in the group."""
+    api = fake_api
+    app = running_bot.app
+    store = app.bot_data.store
+    ann = api.new_user("Ann")
+    group = api.new_group("Cut")
+    api.make_admin(group, ann)
+    api.open_private_chat(ann)
+    api.send_text(ann, group, "/challenge 1 1 50")
+    await api.wait_for(lambda: any(m.buttons for m in api.messages_in(group)))
+    (record,) = await store.open_challenges()
+    cid = record.challenge_id
+    await press(api, ann, enter_message(api, group), challenge_callback(cid, "enter"))
+    cut = asyncio.Event()
+
+    async def dies(*args: object, **kwargs: object) -> None:  # the request never ends
+        cut.set()
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(outlet_send, "send_text", dies)
+    assert await app.bot_data.game.challenges.close(cid)
+    await asyncio.wait_for(cut.wait(), 10)
+    assert (await store.get_challenge(cid)).announced  # claimed, on its way
+    app.post_stop = None  # a kill: nothing flushed
+    await running_bot.stop()
+    monkeypatch.undo()
+
+    def finals() -> list[FakeMessage]:
+        return [m for m in api.messages_in(group) if record.seed in m.content]
+
+    assert finals() == []
+    app = await running_bot.restart()
+    (final,) = await api.wait_for(lambda: finals() or None, 10)
+    assert final.content.startswith("🏁")
+    await app.bot_data.outlet.caught_up()
+    assert (await app.bot_data.store.get_challenge(cid)).announced
+    app = await running_bot.restart()  # posted and recorded: not again
+    await app.bot_data.outlet.caught_up()
+    await asyncio.sleep(0.3)
+    assert len(finals()) == 1
