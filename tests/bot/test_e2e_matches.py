@@ -595,8 +595,8 @@ async def test_the_entry_fee_can_be_typed_and_bad_numbers_are_refused(
     fake_api.open_private_chat(ann)
     fee_range = t("match.typed_range", LANG, option=t("match.btn_fee", LANG), low=0,
                   high=1000000)
-    usage = t("match.usage", LANG, command="/match", high=1000000, names="deals=",
-              example="/match 100 deals=6")
+    usage = t("match.usage", LANG, command="/match", high=1000000,
+              names="deals=, time=, prizes=", example="/match 100 deals=6 time=15")
     for bad, answer in (("/match -5", fee_range), ("/match 1e3", fee_range),
                         ("/knockout 1000001", fee_range), ("/match 5 6", usage),
                         ("/match chips=15", usage), ("/match 5 fee=6", usage)):
@@ -632,7 +632,7 @@ async def test_knockout_options_can_be_typed_and_bad_ones_are_refused_with_their
                                      words="point, deal")),
             ("/knockout colour=red", t("match.usage", LANG, command="/knockout",
                                        high=1000000, names="chips=, base=, per=, out=, time=, "
-                                       "rise=", example="/knockout 100 chips=15 out=5"))):
+                                       "rise=, prizes=", example="/knockout 100 chips=15 out=5"))):
         await players.command(ann, bad)
         assert fake_api.messages_in(group)[-1].text == answer, bad
     assert app.bot_data.tables.get(f"{group.id}:0") is None
