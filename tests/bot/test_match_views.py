@@ -138,7 +138,8 @@ def test_the_first_to_lobby_and_standings_show_the_target_and_the_prize_table() 
         "Entry fee: 100 beans · Prize pool: 300 beans",
         "Prize split: 1st place 60% · 2nd place 40% (bots take no part)"]
     assert options_lines(options, "zh-Hans", 3)[1:3] == ["先得 30 分者胜", "限时：15 分钟"]
-    assert options_lines(options, "zh-Hant", 3)[-1] == "獎池分配：第1名 60% · 第2名 40%（機器人不參與）"
+    assert options_lines(options, "zh-Hant", 3)[-1] == \
+        "獎池分配：第1名 60% · 第2名 40%（機器人不參與）"
     assert options_lines(MatchOptions(FIXED, deals=18), "en", 3)[1:3] == [
         "Deals: 18", "Time limit: off"]
     assert options_lines(MatchOptions(FIXED), "en", 3)[-1] == \
