@@ -25,8 +25,11 @@ from bot.numbers import signed
 from bot.selection import MAX_ENCODED, encode_ranks, offers
 from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
 from engine.ai import card_counter, format_counter
+from engine.bidding import must_speak
 from engine.cards import BIG_JOKER, RANK_LABELS, SMALL_JOKER, cards_to_ranks, rank_counts
+from engine.redeal import is_penalty_result
 from engine.scoring import bidding_multiplier
+from engine.trick import last_trick
 
 NAME_LIMIT = 24
 RANKS_PER_ROW = 5
@@ -450,9 +453,11 @@ def table_view(
                         seconds=max(0, round(seconds)))]
     if notice:
         lines += ["", notice]
-    keyboard = InlineKeyboardMarkup(
-        [[_button(t("btn.my_cards", lang), cb.MY_CARDS, table.token)]]
-    ) if _playing(view) else None
+    row = [_button(t("btn.my_cards", lang), cb.MY_CARDS, table.token)]
+    if view.phase == "playing":
+        row.append(_button(t("btn.last_trick", lang), cb.MY_CARDS, table.token, 0,
+                           cb.LAST_TRICK))
+    keyboard = InlineKeyboardMarkup([row]) if _playing(view) else None
     return "\n".join(lines), keyboard
 
 
@@ -570,9 +575,13 @@ def hand_view(
     if not prompted and table.card_counter and view.phase == "playing":
         rows.append([_button(t("btn.counter", lang), cb.MY_CARDS, table.token, 0, cb.COUNTER)])
     if view.autoplay[seat]:
-        rows.append([_button(t("btn.take_back", lang), cb.ACTION, table.token, 0, "auto0")])
+        last = [_button(t("btn.take_back", lang), cb.ACTION, table.token, 0, "auto0")]
     else:
-        rows.append([_button(t("btn.autoplay", lang), cb.ACTION, table.token, 0, "auto1")])
+        last = [_button(t("btn.autoplay", lang), cb.ACTION, table.token, 0, "auto1")]
+    if view.phase == "playing":  # 上一轮: the last trick that is over, in a pop-up
+        last.append(_button(t("btn.last_trick", lang), cb.MY_CARDS, table.token, 0,
+                            cb.LAST_TRICK))
+    rows.append(last)
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 
 
@@ -694,6 +703,8 @@ def _hand_status(table: Table, view: SeatView, seconds: float, lang: str,
     if seat not in view.to_act:
         return t("hand.waiting", lang, names=_names(table, view.to_act, lang))
     if view.phase == "bidding":
+        if must_speak(view.bidding):  # RULES.md §2.3 forced_bid: no pass on its keyboard
+            return t(f"hand.must_bid_{bidding_word(view)}", lang, seconds=left)
         return t(f"hand.your_bid_{bidding_word(view)}", lang, seconds=left)
     if view.phase == "doubling":
         return t("hand.your_double", lang, seconds=left)
@@ -726,6 +737,25 @@ def counter_popup(table: Table, view: SeatView, lang: str) -> str:
 
 #: Most characters of a pop-up (``answerCallbackQuery`` text).
 POPUP_LIMIT = 200
+
+
+def last_trick_popup(table: Table, view: SeatView, lang: str) -> str:
+    """The 上一轮 pop-up, for players and watchers alike: who played what in the last trick
+    that is over, in order (:func:`engine.trick.last_trick`; passes as 不出 / Pass), e.g.
+    ``Last trick: Ann 3 4 5 6 7 · Bob Pass · Cat Pass``; public facts only, never a hand. At
+    most :data:`POPUP_LIMIT` characters: a trick too long for it keeps its last plays, after
+    "…"."""
+    trick = last_trick(view.history, view.rules.seats)
+    if not trick:
+        return t("pop.no_last_trick", lang)[:POPUP_LIMIT]
+    parts = [t("pop.trick_play", lang, name=seat_name(table.seats[a.seat], a.seat, lang),
+               play=t("btn.pass", lang) if a.kind == "pass" else action_label(a, view, lang))
+             for a in trick]
+    text = t("pop.last_trick", lang, plays=" · ".join(parts))
+    while len(text) > POPUP_LIMIT and len(parts) > 1:
+        parts.pop(0)
+        text = t("pop.last_trick", lang, plays=" · ".join(["…", *parts]))
+    return text[:POPUP_LIMIT]
 
 
 def my_cards_text(view: SeatView, lang: str) -> str:
@@ -807,6 +837,10 @@ def result_view(
         lines = [t("result.title", lang, winner=t("result.landlord_wins", lang))]
     elif result.winner == "farmers":
         lines = [t("result.title", lang, winner=t("result.farmers_win", lang))]
+    elif is_penalty_result(result):  # RULES.md §2.3: the third all-pass deal in a row
+        payer = view.bidding.first_bidder
+        lines = [t("result.all_pass_penalty", lang, name=names[payer],
+                   lost=-result.points[payer], won=max(result.points))]
     else:
         lines = [t("result.cancelled", lang)]
         if result.escaped:
@@ -830,6 +864,8 @@ def result_view(
                            m=bidding_escape_multiplier(table, view)))
         else:
             lines.append(t("result.bidding_escape", lang, n=owed))
+    elif is_penalty_result(result):
+        pass  # no base, no multiplier: the title said what each pays
     else:
         lines.append(t("table.base_multiplier", lang, base=result.base,
                        multiplier=multiplier_text(result.multipliers or [1])))

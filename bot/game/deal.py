@@ -52,6 +52,7 @@ from engine import (
 )
 from engine.ai import Advice
 from engine.presets import Rules
+from engine.redeal import REDEAL_VALVE
 from images import render_hand, render_result, render_table
 from images.standings import StandingsScene, render_result_with_standings, render_standings
 
@@ -63,8 +64,10 @@ ACTIVE = ("bidding", "doubling", "playing")
 AUTOPLAY_LEVEL = "hard"
 #: The key of the audience's table message in ``Table.rendered`` / ``Table.pictured``.
 TABLE = "table"
-#: Redeals in a row (everybody passed) after which a table closes rather than deal forever.
-MAX_REDEALS = 10
+#: Redeals in a row (everybody passed) after which a table closes rather than deal forever: the
+#: documented safety valve of ``redeal_rule`` ``redeal`` (RULES.md §2.3); the other rules never
+#: redeal more than twice in a row.
+MAX_REDEALS = REDEAL_VALVE
 #: Seconds after which a result that was not sent yet (``Table.result_due``) is posted again.
 RESULT_RETRY_SECONDS = 30.0
 #: Seconds after the bot starts taking updates (:attr:`DealDriver.started`) before a turn that
@@ -184,7 +187,9 @@ class DealDriver:
         hand in private, the table message for the audience.
 
         The first bidder is random for a table's first deal and rotates afterwards (RULES.md
-        §1.4). After a redeal (everybody passed, RULES.md §2) the same seat bids first, the hand
+        §1.4), or is the last deal's winner with the option ``winner_bids_first`` (§1.4). After
+        a redeal (everybody passed, RULES.md §2) the same seat bids first, the deal counts the
+        all-pass deals in a row before it (``redeal_rule``, RULES.md §2.3), the hand
         messages are reused, and seats that were on auto-play stay on it (RULES.md §9: until the
         owner takes back control). The table is stored with the new deal, and a redeal's old
         deal is cancelled in that same transaction (``store.create_deal(replaces=...)``).
@@ -198,7 +203,7 @@ class DealDriver:
             config = await ctx.config(table)
         hook = self._hook(table)
         if hook is not None:  # the table takes the competition's seats and preset too
-            config = replace(config, rules=hook.rules(table, config.rules))
+            config = replace(config, rules=hook.rules(table, config.match_rules or config.rules))
         self._take_config(table, config)
         rules = config.rules
         old = table.state if redeal else None
@@ -207,12 +212,16 @@ class DealDriver:
         elif table.first_bidder is None:
             first = ctx.first_bidder if ctx.first_bidder is not None \
                 else random.randrange(rules.seats)
+        elif rules.winner_bids_first and table.last_winner is not None \
+                and table.last_winner < rules.seats:
+            first = table.last_winner
         else:
             first = (table.first_bidder + 1) % rules.seats
         seed = ctx.deal_seed
         if seed is not None and old is not None:
             seed += table.redeals
-        state = new_deal(rules, seed=seed, first_bidder=first)
+        all_passed = old.all_passed + 1 if old is not None else 0
+        state = new_deal(rules, seed=seed, first_bidder=first, all_passed=all_passed)
         if table.challenge_id is not None and self.challenge is not None:
             state = self.challenge.new_state(table, rules)  # its fixed cards
             first = state.first_bidder
@@ -374,19 +383,28 @@ class DealDriver:
 
     async def _redeal(self, table: Table) -> None:
         """Everybody passed (RULES.md §2): cancel this deal (nobody pays) and deal again, in one
-        store transaction (:meth:`start`); after :data:`MAX_REDEALS` redeals in a row the table
-        closes instead (lock held)."""
+        store transaction (:meth:`start`). The table's line says so, and on a third deal in a
+        row under ``redeal_rule`` ``forced_bid`` who must bid (RULES.md §2.3). After
+        :data:`MAX_REDEALS` redeals in a row (``redeal_rule`` ``redeal``, its safety valve) the
+        table closes instead, nobody paying, and the group is told in a message of its own
+        (lock held)."""
         state = table.state
         assert state is not None
         table.redeals += 1
         if table.redeals >= MAX_REDEALS:
+            text = t(f"table.no_bids_{table.preset}", table.lang, n=table.redeals)
             await self.ctx.store.cancel_deal(_deal_id(table), state.to_json())
             await self.close_hands(table)
-            await self.ctx.close_table(
-                table, t(f"table.no_bids_{table.preset}", table.lang, n=table.redeals))
+            self.say(table, text)  # a new message: the table message's edit notifies nobody
+            await self.ctx.close_table(table, text)
             return
         await self.start(table, redeal=True)
-        table.notice = t(f"table.redeal_{table.preset}", table.lang)
+        notice = t(f"table.redeal_{table.preset}", table.lang)
+        must = table.state.bidding.must_bid if table.state is not None else None
+        if must is not None:
+            name = views.seat_name(table.seats[must], must, table.lang)
+            notice += "\n" + t(f"table.must_bid_{table.preset}", table.lang, name=name)
+        table.notice = notice
 
     # --- Showing -------------------------------------------------------------------------------
 
@@ -886,6 +904,8 @@ class DealDriver:
         ctx.cancel_timers(table.key)
         await self._withdraw_notices(table, every=True)
         table.phase = RESULT
+        # RULES.md §1.4 option winner_bids_first: the seat that played out bids first next
+        table.last_winner = state.counts.index(0) if state.result.winner is not None else None
         table.deadline = None
         match = self._hook(table)
         # a match's result is posted once, with its standings, before the match deals on; it

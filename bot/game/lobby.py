@@ -911,6 +911,7 @@ class Lobby:
         ctx = self.ctx
         config = await ctx.config(table)
         table.seats = [Seat(s.user_id, s.name, s.is_bot, lang=s.lang) for s in seats]
+        table.last_winner = None  # the seats change: the last winner's seat means nobody now
         table.seat_count = config.rules.seats
         self._drop_surplus_bots(table)
         table.lang = config.lang

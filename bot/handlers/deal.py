@@ -251,8 +251,10 @@ async def _select(app: App, query: CallbackQuery, first: First) -> None:
 async def on_my_cards(update: Update, context: Context) -> None:
     """"My cards" on the table message: the presser's own hand, in a pop-up only they see;
     记牌器 on a waiting seat's hand: the card counter and the status line in the same way
-    (:func:`bot.views.counter_popup`); anyone else is told they are not seated. Needs no
-    lock: it changes nothing."""
+    (:func:`bot.views.counter_popup`); anyone else is told they are not seated. 上一轮 (on
+    the hand and on the table message): the last trick that is over, to anyone, players and
+    watchers (:func:`bot.views.last_trick_popup`, public facts only). Needs no lock: it
+    changes nothing."""
     app = context.application
     query = update.callback_query
     assert query is not None
@@ -264,6 +266,10 @@ async def on_my_cards(update: Update, context: Context) -> None:
         return
     assert table is not None and table.state is not None
     lang = user_language(app, query.from_user, table.lang)
+    if data.payload == cb.LAST_TRICK:  # public: watchers too; a view for the rules only
+        await answer(query, views.last_trick_popup(table, table.state.view(0), lang),
+                     alert=True)
+        return
     seat, refusal = _seat(query, table, data, lang, check_version=False)
     if seat is None:
         await refuse(app, query, refusal or "", alert=True)
