@@ -559,7 +559,7 @@ class Challenges:
                 return False
             await self._stop_deals(challenge_id)
             board = await self.board(challenge_id)
-            paid = payout(record.entry_fee, board)
+            paid = payout(record.entry_fee, board, _options(record).prizes)
             result = {"board": [{"user_id": s.user_id, "place": s.place,
                                  "matchpoints": s.matchpoints, "deals": s.deals} for s in board]}
             payment = await st.close_challenge(challenge_id, paid, result)

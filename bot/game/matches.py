@@ -34,7 +34,16 @@ from bot.game.context import GameContext
 from bot.game.deal import RESULT_RETRY_SECONDS, DealDriver, Standings, seat_facts
 from bot.game.drawing import Drawing
 from bot.game.lobby import Lobby, Person
-from bot.game.match import KNOCKOUT, MatchError, MatchOptions, MatchState, payout
+from bot.game.match import (
+    DEFAULT_TARGET,
+    FIRST_TO,
+    FIXED,
+    KNOCKOUT,
+    MatchError,
+    MatchOptions,
+    MatchState,
+    payout,
+)
 from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table
 from bot.game.timers import Stamp
 from bot.i18n import join_names, t
@@ -64,18 +73,20 @@ class Matches:
     async def open(self, chat_id: int, thread_id: int | None, title: str, person: Person,
                    fmt: str, *, entry_fee: int = 0,
                    options: MatchOptions | None = None) -> tuple[Table | None, str | None]:
-        """Open a match lobby (``/match``: fixed deals, ``/knockout``) with ``options`` (typed
-        ones), else the defaults of RULES.md §10 and ``entry_fee`` beans; as
-        :meth:`bot.game.lobby.Lobby.open_table`.
+        """Open a match lobby (``/match``: fixed deals, ``/firstto``: first to N points,
+        ``/knockout``; ``fmt`` the kind, :attr:`bot.game.match.MatchOptions.kind`) with
+        ``options`` (typed ones), else the defaults of RULES.md §10 and ``entry_fee`` beans;
+        as :meth:`bot.game.lobby.Lobby.open_table`.
 
         Raises:
             MatchError: a fee out of :data:`bot.game.match.LIMITS`, or options of another
-                format.
+                kind.
         """
         if options is None:
-            options = MatchOptions(fmt, entry_fee=entry_fee)
-        elif options.format != fmt:
-            raise MatchError(f"options of a {options.format} match")
+            options = (MatchOptions(FIXED, target=DEFAULT_TARGET, entry_fee=entry_fee)
+                       if fmt == FIRST_TO else MatchOptions(fmt, entry_fee=entry_fee))
+        elif options.kind != fmt:
+            raise MatchError(f"options of a {options.kind} match")
         return await self.lobby.open_table(chat_id, thread_id, title, person,
                                            match_options=options.to_dict())
 
