@@ -15,6 +15,7 @@ from bot.game.table import Table
 from bot.i18n import join_names, normalize_language, t
 from bot.scenes import drawn_name, picture_labels
 from engine.knockout import PER_DEAL, PER_POINT
+from engine.presets import REDEAL_RULES
 from images.standings import StandingsRow, StandingsScene
 
 #: The values each option button steps through (−/+), by callback option name (which is also
@@ -29,13 +30,15 @@ CHOICES: dict[str, tuple[str, tuple[int, ...]]] = {
     "rise": ("rise_every", (0, 3, 5, 10)),
     "fee": ("entry_fee", (0, 10, 20, 50, 100, 200, 500, 1000)),
 }
-#: The word options' buttons: one button that switches to the next word.
-WORD_CHOICES: dict[str, tuple[str, tuple[str, ...]]] = {"per": ("base_per", (PER_DEAL, PER_POINT))}
+#: The word options' buttons: one button that switches to the next word (``redeal``: the
+#: redeal rule, RULES.md §2.3, cycling through its three values).
+WORD_CHOICES: dict[str, tuple[str, tuple[str, ...]]] = {"per": ("base_per", (PER_DEAL, PER_POINT)),
+                                                        "redeal": ("redeal_rule", REDEAL_RULES)}
 #: The option buttons of each kind of match (:attr:`bot.game.match.MatchOptions.kind`), one
-#: row per option.
-FORMAT_OPTIONS = {FIXED: ("deals", "time", "fee"),
-                  FIRST_TO: ("target", "time", "fee"),
-                  KNOCKOUT: ("chips", "base", "per", "out", "time", "rise", "fee")}
+#: row per option (``redeal`` only where the lobby has a redeal rule: not four players).
+FORMAT_OPTIONS = {FIXED: ("deals", "time", "redeal", "fee"),
+                  FIRST_TO: ("target", "time", "redeal", "fee"),
+                  KNOCKOUT: ("chips", "base", "per", "out", "time", "rise", "redeal", "fee")}
 #: The typed option that has no button: the prize table (``prizes=60,40``), every kind.
 PRIZES_NAMES = ("prizes", "prize")
 #: The options typed after ``/match``, ``/firstto`` or ``/knockout`` (``name=value``), by kind:
@@ -52,10 +55,15 @@ def stepped(options: MatchOptions, payload: str) -> MatchOptions:
     """The options after an option button (``<option>+`` or ``<option>-``): the next or
     previous value of :data:`CHOICES` (a value between two choices moves to the nearer one in
     that direction; the ends stay); a word option's button (``per+``) switches to its other
-    word (:data:`WORD_CHOICES`).
+    word (:data:`WORD_CHOICES`; ``redeal+`` cycles ``redeal`` → ``forced_bid`` → ``penalty`` →
+    ``redeal``, RULES.md §2.3).
+
+    >>> stepped(MatchOptions(FIXED, redeal_rule="penalty"), "redeal+").redeal_rule
+    'redeal'
 
     Raises:
-        KeyError: an option the format has no button for.
+        KeyError: an option the format has no button for, or a word option the lobby shows no
+            button for (no redeal rule: a four-player match).
         MatchError: the value does not fit the other options (a threshold above the chips).
     """
     name, sign = payload[:-1], payload[-1]
@@ -64,6 +72,8 @@ def stepped(options: MatchOptions, payload: str) -> MatchOptions:
     if name in WORD_CHOICES:
         field, words = WORD_CHOICES[name]
         now_word = getattr(options, field)
+        if now_word is None:
+            raise KeyError(name)
         index = words.index(now_word) if now_word in words else 0
         return options.with_option(field, words[(index + 1) % len(words)])
     field, values = CHOICES[name]
@@ -97,9 +107,28 @@ def prize_table_text(prizes: Sequence[int], lang: str) -> str:
                       for place, share in enumerate(prizes, start=1))
 
 
+def redeal_word(rule: str, lang: str) -> str:
+    """A redeal rule (RULES.md §2.3) in the settings menu's words ("3rd deal: must bid")."""
+    return t(f"set.redeal_rule_{rule}", lang)
+
+
+def redeal_line(rule: str, lang: str) -> str:
+    """The lobby's line of the match's redeal rule: "All pass again: 3rd deal: −4 / +2"."""
+    return t("match.opt_redeal", lang, rule=redeal_word(rule, lang))
+
+
+def _word_label(options: MatchOptions, name: str, lang: str) -> str:
+    """A word option's button: the redeal rule's name and value, or the chip base's
+    switch."""
+    value = getattr(options, WORD_CHOICES[name][0])
+    if name == "redeal":
+        return redeal_line(value, lang)
+    return t(f"match.btn_{name}_{value}", lang)
+
+
 def options_lines(options: MatchOptions, lang: str, humans: int) -> list[str]:
-    """The options, the entry fee, the prize pool (for ``humans`` paying seats) and its prize
-    table."""
+    """The options (the redeal rule too, when the match has one), the entry fee, the prize
+    pool (for ``humans`` paying seats) and its prize table."""
     lines = [t("match.title", lang, format=format_name(options.kind, lang))]
     if options.kind == FIXED:
         lines.append(t("match.opt_deals", lang, n=options.deals))
@@ -115,6 +144,8 @@ def options_lines(options: MatchOptions, lang: str, humans: int) -> list[str]:
     if options.format == KNOCKOUT:
         lines.append(t("match.opt_rise", lang, k=options.rise_every)
                      if options.rise_every else t("match.opt_rise_off", lang))
+    if options.redeal_rule is not None:
+        lines.append(redeal_line(options.redeal_rule, lang))
     lines.append(t("match.fee", lang, fee=options.entry_fee,
                    pool=options.entry_fee * humans))
     lines.append(t("match.split", lang, split=prize_table_text(options.prizes, lang)))
@@ -125,7 +156,9 @@ def lobby_view(table: Table, bot_username: str | None,
                minutes_left: int) -> tuple[str, InlineKeyboardMarkup]:
     """The match lobby: the lobby of :func:`bot.views.lobby_view` (seats, Join, Add bot,
     Start) with the format, its options, the entry fee and the prize pool above, and a −/+
-    pair of buttons per option (the opener or an admin may press them)."""
+    pair of buttons per option, one button per word option (the chip base's switch, the
+    redeal rule's cycle: not in a four-player match, which has none); the opener or an admin
+    may press them."""
     assert table.match_options is not None
     options = MatchOptions.from_dict(table.match_options)
     lang = table.lang
@@ -139,11 +172,11 @@ def lobby_view(table: Table, bot_username: str | None,
                                                              name + sign))
          for sign in "-+"]
         if name not in WORD_CHOICES else
-        [InlineKeyboardButton(t(f"match.btn_{name}_{getattr(options, WORD_CHOICES[name][0])}",
-                                lang),
+        [InlineKeyboardButton(_word_label(options, name, lang),
                               callback_data=cb.make_callback(cb.MATCH_OPTION, table.token, 0,
                                                              name + "+"))]
         for name in FORMAT_OPTIONS[options.kind]
+        if name not in WORD_CHOICES or getattr(options, WORD_CHOICES[name][0]) is not None
     ]
     # the lobby's own first lines (title, preset, stake) give way to the match's
     seats_start = body.index("") if "" in body else 0

@@ -42,6 +42,11 @@ Rules, and the choices made where §10 is silent:
 - **Leaving** (逃跑, RULES.md §9) forfeits the match: the deal is finished with the escape result,
   the seat is ranked last (below every finisher, forfeiters among themselves by score) and wins
   no prize; in a knock-out the leaver is out at once, so the match ends with that deal.
+- **All pass again and again** (``redeal_rule``, RULES.md §2.3): the match's own choice of
+  ``redeal``, ``forced_bid`` or ``penalty``, set in the lobby; a new lobby starts from the
+  group's setting, or ``forced_bid`` where the group left it at its default (§2.3's default
+  for competitions). ``None``: the group's setting when the match starts (a four-player match,
+  which never deals again (逼打, RULES.md §11), and matches stored before the option existed).
 - **Prizes** (:func:`prizes`): only human seats that finished are ranked for the pool (bot seats
   pay no fee and win no prize). The split is the match's prize table (``prizes``, whole
   percentages by place, at most 10 places, summing to 100: :mod:`engine.prizes`; default
@@ -60,6 +65,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.knockout import BASE_PER, PER_DEAL, PER_POINT, Chips, KnockoutRules, after_deal, decided
+from engine.presets import REDEAL_RULES
 from engine.prizes import DEFAULT_PRIZE_TABLE, PrizeTableError, check_prize_table, split_pool
 
 FIXED = "fixed"
@@ -88,11 +94,13 @@ LIMITS: dict[str, tuple[int, int]] = {
 }
 
 #: Options written as words, with the words each takes (see :class:`MatchOptions`).
-WORD_OPTIONS: dict[str, tuple[str, ...]] = {"base_per": BASE_PER}
+WORD_OPTIONS: dict[str, tuple[str, ...]] = {"base_per": BASE_PER, "redeal_rule": REDEAL_RULES}
+#: The word options that may also be ``None`` (see :class:`MatchOptions`).
+OPTIONAL_WORDS = frozenset({"redeal_rule"})
 
 #: What options a dict written before an option existed means by leaving it out: the value
 #: the match was played with then (not today's default).
-OLD_VALUES: dict[str, Any] = {"base_per": PER_POINT}
+OLD_VALUES: dict[str, Any] = {"base_per": PER_POINT, "redeal_rule": None}
 
 #: Deals lost as landlord after which a seat of a four-player match may only pass in the
 #: bidding (RULES.md §11: 做了三副大地主失败).
@@ -129,6 +137,10 @@ class MatchOptions:
             the deal, bid included).
         prizes: the prize table, percent by place (:func:`engine.prizes.check_prize_table`;
             default 50/30/20).
+        redeal_rule: RULES.md §2.3 when all pass again and again, one of
+            :data:`engine.presets.REDEAL_RULES`; ``None`` (default): the group's setting when
+            the match starts (``forced_bid`` where the group left it at its default; a
+            four-player match, which never deals again, keeps ``None``).
     """
 
     format: str
@@ -142,6 +154,7 @@ class MatchOptions:
     entry_fee: int = 0
     base_per: str = PER_DEAL
     prizes: tuple[int, ...] = DEFAULT_PRIZE_TABLE
+    redeal_rule: str | None = None
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -159,6 +172,8 @@ class MatchOptions:
         except PrizeTableError as exc:
             raise MatchError(f"prizes: {exc}") from None
         for name, words in WORD_OPTIONS.items():
+            if name in OPTIONAL_WORDS and getattr(self, name) is None:
+                continue
             if getattr(self, name) not in words:
                 raise MatchError(f"{name} must be one of {', '.join(words)}")
         if self.threshold > self.chips:
@@ -176,7 +191,7 @@ class MatchOptions:
         return KnockoutRules(self.chips, self.chip_base, self.base_per, self.rise_every,
                              self.threshold)
 
-    def with_option(self, name: str, value: int | str) -> MatchOptions:
+    def with_option(self, name: str, value: int | str | None) -> MatchOptions:
         """A copy with one option changed.
 
         Raises:

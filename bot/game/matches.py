@@ -76,7 +76,10 @@ class Matches:
         """Open a match lobby (``/match``: fixed deals, ``/firstto``: first to N points,
         ``/knockout``; ``fmt`` the kind, :attr:`bot.game.match.MatchOptions.kind`) with
         ``options`` (typed ones), else the defaults of RULES.md §10 and ``entry_fee`` beans;
-        as :meth:`bot.game.lobby.Lobby.open_table`.
+        as :meth:`bot.game.lobby.Lobby.open_table`. The redeal rule (RULES.md §2.3) starts
+        as the group's (``forced_bid`` where the group left it at its default) unless typed;
+        a four-player group's match has none (it never deals again, §11), and a typed one is
+        refused there: ``(None, why)``.
 
         Raises:
             MatchError: a fee out of :data:`bot.game.match.LIMITS`, or options of another
@@ -87,6 +90,14 @@ class Matches:
                        if fmt == FIRST_TO else MatchOptions(fmt, entry_fee=entry_fee))
         elif options.kind != fmt:
             raise MatchError(f"options of a {options.kind} match")
+        config = await self.ctx.config(Table(chat_id, thread_id,
+                                             self.ctx.settings.default_language))
+        rules = config.match_rules or config.rules
+        if rules.variant == "four":  # 逼打: never deals again, so no redeal rule (RULES.md §11)
+            if options.redeal_rule is not None:
+                return None, t("match.redeal_four", config.lang)
+        elif options.redeal_rule is None:
+            options = options.with_option("redeal_rule", rules.redeal_rule)
         return await self.lobby.open_table(chat_id, thread_id, title, person,
                                            match_options=options.to_dict())
 
@@ -171,10 +182,16 @@ class Matches:
         ``table.state`` is the match's last deal from the second deal on, after a restart too);
         a settings change during the match (seat count, bidding, house rules) counts from the
         next match, so every deal of a competition is played by the same rules and seats. A
-        knock-out's deals have no multiplier cap (RULES.md §10, "no cap")."""
+        knock-out's deals have no multiplier cap (RULES.md §10, "no cap"). The match's own
+        redeal rule (RULES.md §2.3, :attr:`bot.game.match.MatchOptions.redeal_rule`) replaces
+        the group's; none (a match stored before the option) keeps the group's, and a
+        four-player deal never has one (§11)."""
         if table.state is not None:
             return table.state.rules
         options = table.match_options or {}
+        redeal_rule = options.get("redeal_rule")
+        if redeal_rule is not None and rules.variant != "four":
+            rules = replace(rules, redeal_rule=redeal_rule)
         if options.get("format") == KNOCKOUT:
             return replace(rules, multiplier_cap=None)
         return rules

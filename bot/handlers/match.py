@@ -1,10 +1,11 @@
 """Competitions (issue 11): ``/match`` (fixed deals, 定局积分), ``/firstto`` (first to N points,
 先得N分者胜) and ``/knockout`` (打立出局) open a match lobby; its option buttons (``O:``) let the
 opener or an admin set the options before the start. Options can also be typed after the
-command: ``/knockout [fee] [name=value …]``, e.g. ``/knockout 100 chips=15 out=5 per=point`` or
-``/match 100 prizes=60,40`` (names: the lobby buttons' :data:`TYPED_NAMES`, and ``prizes``, the
-prize table); a value out of its range is refused with the range, a prize table breaking a rule
-of :mod:`engine.prizes` with that rule, and nothing opens. Entry points into
+command: ``/knockout [fee] [name=value …]``, e.g. ``/knockout 100 chips=15 out=5 per=point``,
+``/match 100 prizes=60,40`` or ``/match redeal=penalty`` (names: the lobby buttons'
+:data:`TYPED_NAMES`, and ``prizes``, the prize table); a value out of its range is refused
+with the range, a prize table breaking a rule of :mod:`engine.prizes` with that rule, and
+nothing opens. Entry points into
 :class:`bot.game.matches.Matches`."""
 
 from __future__ import annotations
@@ -65,9 +66,11 @@ def typed_options(fmt: str, args: Sequence[str]) -> MatchOptions | Refusal:
     match, :data:`COMMANDS`): an optional entry fee first, then ``name=value`` words (``=`` or
     the full-width ``＝``) with the names of :data:`bot.match_views.TYPED_NAMES` (the lobby
     buttons' names, or the options' own); the rest keep their defaults (RULES.md §10; a
-    first-to match's target :data:`bot.game.match.DEFAULT_TARGET`). A number must be whole and
+    first-to match's target :data:`bot.game.match.DEFAULT_TARGET`; the redeal rule the
+    group's, :meth:`bot.game.matches.Matches.open`). A number must be whole and
     in :data:`bot.game.match.LIMITS` (the threshold at most the starting chips); a word option
-    one of its words; ``prizes`` a prize table (:func:`engine.prizes.parse_prize_table`: e.g.
+    one of its words (``per=deal|point``, ``redeal=redeal|forced_bid|penalty``, RULES.md §2.3;
+    ``forced-bid`` too); ``prizes`` a prize table (:func:`engine.prizes.parse_prize_table`: e.g.
     ``60,40``). Returns the options, or a :class:`Refusal` (``match.usage``: not the command's
     syntax; ``match.typed_range`` / ``match.typed_words``: a value out of range, with the
     range; ``prizes.bad_<rule>``: the rule of :class:`engine.prizes.PrizeTableError` the table
@@ -91,10 +94,11 @@ def typed_options(fmt: str, args: Sequence[str]) -> MatchOptions | Refusal:
                 return prize_refusal(exc)
             continue
         if field in WORD_OPTIONS:
-            if value.lower() not in WORD_OPTIONS[field]:
+            word = value.lower().replace("-", "_")  # forced-bid as forced_bid
+            if word not in WORD_OPTIONS[field]:
                 return Refusal("match.typed_words", {"option": BUTTONS[field],
                                                      "words": WORD_OPTIONS[field]})
-            values[field] = value.lower()
+            values[field] = word
             continue
         low, high = LIMITS[field]
         number = parse_whole(value, low=low, high=high)

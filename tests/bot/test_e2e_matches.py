@@ -40,11 +40,16 @@ TIE_SEED = 115
 
 
 async def open_match(api: FakeBotApi, app, title: str, command: str, names=("Ann", "Bob", "Cat"),
-                     bots: int = 0, seed: int = TIE_SEED) -> Players:
+                     bots: int = 0, seed: int = TIE_SEED,
+                     settings: dict | None = None) -> Players:
+    """A new group (its ``settings`` stored first) where ``names[0]`` sent ``command`` and the
+    others joined the lobby (and ``bots`` bot seats were added)."""
     app.bot_data.game.deal_seed = seed
     app.bot_data.game.first_bidder = 0
     users = [api.new_user(name) for name in names]
     players = Players(api, api.new_group(title), users)
+    if settings:
+        await app.bot_data.store.update_group_settings(players.group.id, **settings)
     for user in users:
         api.open_private_chat(user)
     await players.command(users[0], command)
@@ -597,7 +602,7 @@ async def test_the_entry_fee_can_be_typed_and_bad_numbers_are_refused(
     fee_range = t("match.typed_range", LANG, option=t("match.btn_fee", LANG), low=0,
                   high=1000000)
     usage = t("match.usage", LANG, command="/match", high=1000000,
-              names="deals=, time=, prizes=", example="/match 100 deals=6 time=15")
+              names="deals=, time=, redeal=, prizes=", example="/match 100 deals=6 time=15")
     for bad, answer in (("/match -5", fee_range), ("/match 1e3", fee_range),
                         ("/knockout 1000001", fee_range), ("/match 5 6", usage),
                         ("/match chips=15", usage), ("/match 5 fee=6", usage)):
@@ -633,7 +638,8 @@ async def test_knockout_options_can_be_typed_and_bad_ones_are_refused_with_their
                                      words="point, deal")),
             ("/knockout colour=red", t("match.usage", LANG, command="/knockout",
                                        high=1000000, names="chips=, base=, per=, out=, time=, "
-                                       "rise=, prizes=", example="/knockout 100 chips=15 out=5"))):
+                                       "rise=, redeal=, prizes=",
+                                       example="/knockout 100 chips=15 out=5"))):
         await players.command(ann, bad)
         assert fake_api.messages_in(group)[-1].text == answer, bad
     assert app.bot_data.tables.get(f"{group.id}:0") is None

@@ -8,11 +8,14 @@ pass again and again) and ``winner_bids_first`` (RULES.md §1.4 option).
   zero, and the result says why.
 * ``redeal`` (the default): a table that redeals :data:`bot.game.deal.MAX_REDEALS` times in a
   row closes, nobody paying, and tells the group in a message of its own.
-* A match plays ``forced_bid`` unless the group chose another rule.
+* A match plays ``forced_bid`` unless the group chose another rule, or the match its own
+  (``/match redeal=penalty``, the lobby's redeal button; none at four players).
 * ``winner_bids_first``: after Play again the last deal's winner bids first, not the next seat.
 """
 
 from __future__ import annotations
+
+import asyncio
 
 import pytest
 
@@ -29,7 +32,7 @@ from tests.bot.flow_helpers import (
     play_again,
     result_message,
 )
-from tests.bot.test_e2e_matches import open_match
+from tests.bot.test_e2e_matches import match_deal_points, open_match
 from tests.bot.test_e2e_matches import start as start_match
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
@@ -202,10 +205,11 @@ async def test_a_match_plays_forced_bid_unless_the_group_chose_a_redeal_rule(
     fake_api: FakeBotApi, running_bot: BotRunner
 ):
     """RULES.md §2.3: ``forced_bid`` is the default at matches; the group's own choice, made
-    before the match starts, is kept."""
+    before the match lobby opens, is the lobby's rule (and its text says so)."""
     app = running_bot.app
     store = app.bot_data.store
     players = await open_match(fake_api, app, "Match rules", "/match")
+    assert "All pass again: 3rd deal: must bid" in players.lobby.text
     await start_match(players)
     (match,) = await store.running_matches()
     table = app.bot_data.tables.get(f"{players.group.id}:0")
@@ -213,9 +217,79 @@ async def test_a_match_plays_forced_bid_unless_the_group_chose_a_redeal_rule(
     assert (await store.get_deal(table.deal_id)).rules["redeal_rule"] == "forced_bid"
 
     chosen = await open_match(fake_api, app, "Chosen rules", "/match",
-                              names=("Dan", "Eve", "Fay"))
-    fake_api.make_admin(chosen.group, chosen.users[0])
-    await reply(fake_api, chosen.users[0], chosen.group, "/settings redeal_rule penalty")
+                              names=("Dan", "Eve", "Fay"), settings={"redeal_rule": "redeal"})
+    assert "All pass again: Redeal" in chosen.lobby.text
     await start_match(chosen)
     table = app.bot_data.tables.get(f"{chosen.group.id}:0")
+    assert table.state.rules.redeal_rule == "redeal"
+
+
+async def test_a_match_opened_with_redeal_penalty_scores_its_third_all_pass_deal(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """RULES.md §2.3 as a match option: ``/match redeal=penalty`` in a group that left the
+    rule at its default (``forced_bid`` in matches): the lobby says so, the deals are played
+    under ``penalty`` (the deal's rules, as stored), and three all-pass deals in a row score the
+    third (−4 for the first bidder, +2 each for the others) in the match's standings."""
+    app = running_bot.app
+    store = app.bot_data.store
+    players = await open_match(fake_api, app, "Penalty match", "/match redeal=penalty")
+    assert "All pass again: 3rd deal: −4 / +2" in players.lobby.text
+    await start_match(players)
+    (match,) = await store.running_matches()
+    assert match.options["redeal_rule"] == "penalty"
+    key = f"{players.group.id}:0"
+    table = app.bot_data.tables.get(key)
     assert table.state.rules.redeal_rule == "penalty"
+    assert (await store.get_deal(table.deal_id)).rules["redeal_rule"] == "penalty"
+    players.app = app
+    for deal_number in range(3):
+        await fake_api.wait_for(lambda n=deal_number: (
+            (now := app.bot_data.tables.get(key)) is not None and now.state is not None
+            and now.state.phase == "bidding" and now.state.all_passed == n) or None)
+        table = app.bot_data.tables.get(key)
+        assert table.state.rules.redeal_rule == "penalty"
+        first = table.state.first_bidder
+        players.state = table.state
+        for offset in range(3):
+            await players.act(Action("pass", (first + offset) % 3))
+    expected = tuple(-4 if seat == first else 2 for seat in range(3))
+    for _ in range(200):
+        points = await match_deal_points(store, match.match_id)
+        if points:
+            break
+        await asyncio.sleep(0.02)
+    assert points == [expected], points
+
+
+async def test_the_redeal_button_cycles_after_players_joined_and_four_players_have_none(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """The lobby's redeal button (RULES.md §2.3) cycles the three rules, also after players
+    joined (it moves no beans), and the lobby text shows each; a four-player group's match has
+    no button, and ``redeal=`` typed there is refused politely, nothing opened."""
+    app = running_bot.app
+    players = await open_match(fake_api, app, "Cycle", "/match")
+    texts = []
+    for _ in range(3):
+        data = button_data(players.lobby, suffix=":redeal+")
+        answer = await players.press(players.users[1], players.lobby, data)  # not the opener
+        assert answer.params.get("text") == t("pop.only_opener", LANG)
+        answer = await players.press(players.users[0], players.lobby, data)
+        assert answer.params.get("text") == t("match.pop_set", LANG)
+        players.lobby = players.table_message()
+        texts.append(next(line for line in players.lobby.text.split("\n")
+                          if line.startswith("All pass again")))
+    assert texts == ["All pass again: 3rd deal: −4 / +2", "All pass again: Redeal",
+                     "All pass again: 3rd deal: must bid"]
+
+    four = await open_match(fake_api, app, "Four", "/match", names=("Dan", "Eve", "Fay", "Gus"),
+                            settings={"players": 4})
+    assert "All pass again" not in four.lobby.text
+    assert not any((b.callback_data or "").endswith(":redeal+") for b in four.lobby.buttons)
+    gus = fake_api.new_user("Hal")
+    group = fake_api.new_group("Four typed")
+    await app.bot_data.store.update_group_settings(group.id, players=4)
+    said = await reply(fake_api, gus, group, "/match redeal=penalty")
+    assert said == t("match.redeal_four", LANG)
+    assert app.bot_data.tables.get(f"{group.id}:0") is None

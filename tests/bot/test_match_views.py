@@ -183,3 +183,45 @@ def test_typed_options_take_a_target_and_a_prize_table_and_refuse_a_bad_one() ->
         "Nothing was opened.")
     assert refusal_text(typed_options(FIXED, ["prizes=60,30"]), FIXED, "zh-Hans") == (  # type: ignore[arg-type]
         "奖金分配：百分比合计 90%，须正好是 100%。未开桌。")
+
+
+def test_the_redeal_rule_cycles_shows_in_three_languages_and_is_typed_or_refused() -> None:
+    """RULES.md §2.3 as a match option: the lobby button cycles the three rules, the lobby
+    names the rule in the settings menu's words, ``redeal=`` types one, and a wrong word is
+    refused with the three allowed ones; a match without a rule (four players, an old row)
+    has no button to press."""
+    options = MatchOptions(FIXED, redeal_rule="forced_bid")
+    assert stepped(options, "redeal+").redeal_rule == "penalty"
+    assert stepped(stepped(options, "redeal+"), "redeal+").redeal_rule == "redeal"
+    assert stepped(MatchOptions(KNOCKOUT, redeal_rule="redeal"), "redeal+").redeal_rule \
+        == "forced_bid"
+    try:
+        stepped(MatchOptions(FIXED), "redeal+")  # no rule: a four-player match
+    except KeyError:
+        pass
+    else:
+        raise AssertionError("a redeal rule for a match without one")
+    lines = {lang: options_lines(MatchOptions(FIXED, redeal_rule="penalty"), lang, 3)
+             for lang in ("en", "zh-Hans", "zh-Hant")}
+    assert "All pass again: 3rd deal: −4 / +2" in lines["en"]
+    assert "连续无人叫：第三局扣 4 分" in lines["zh-Hans"]
+    assert "連續無人叫：第三局扣 4 分" in lines["zh-Hant"]
+    assert not any("All pass again" in line for line in options_lines(MatchOptions(FIXED), "en", 3))
+
+    stored = MatchOptions(KNOCKOUT, redeal_rule="penalty").to_dict()
+    assert stored["redeal_rule"] == "penalty"
+    assert MatchOptions.from_dict(stored).redeal_rule == "penalty"
+    old = {k: v for k, v in stored.items() if k != "redeal_rule"}  # a row from before
+    assert MatchOptions.from_dict(old).redeal_rule is None  # the group's rule, as then
+
+    assert typed_options(FIXED, ["100", "redeal=penalty"]) == \
+        MatchOptions(FIXED, entry_fee=100, redeal_rule="penalty")
+    assert typed_options(KNOCKOUT, ["redeal=Forced-Bid"]).redeal_rule == "forced_bid"  # type: ignore[union-attr]
+    assert typed_options(FIRST_TO, ["redeal_rule=redeal"]).redeal_rule == "redeal"  # type: ignore[union-attr]
+    assert typed_options(FIXED, []).redeal_rule is None  # type: ignore[union-attr]
+    refusal = typed_options(FIXED, ["redeal=again"])
+    assert refusal == Refusal("match.typed_words", {"option": "redeal",
+                                                    "words": ("redeal", "forced_bid", "penalty")})
+    assert refusal_text(refusal, FIXED, "en") == (  # type: ignore[arg-type]
+        "All pass again: one of redeal, forced_bid, penalty, please. "
+        "Nothing was opened.")
