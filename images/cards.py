@@ -249,8 +249,9 @@ def card_face(card: int, width: int, selected: bool = False) -> Image.Image:
     ink.paste(ink.rotate(180), (0, 0), ink.rotate(180))
     if _picture(im, card, w, h, paper):
         if card >= 52:  # a paper rim round JOKER keeps it readable over the jester's bells
-            rim = 2 * round(W * 0.012) + 1
-            im.paste(paper, (0, 0), ink.filter(ImageFilter.MaxFilter(rim)))
+            # (a box blur, any value > 0 made opaque: a dilation ~20x quicker than MaxFilter)
+            rim = ink.filter(ImageFilter.BoxBlur(round(W * 0.012)))
+            im.paste(paper, (0, 0), rim.point([0] + [255] * 255))
     else:
         _pips(ink, card, W, H)
     im.paste(color, (0, 0), ink)
