@@ -16,6 +16,7 @@ from images.cards import (
     art_code,
     art_name,
     art_size,
+    card_art,
     card_face,
     card_size,
     index_box,
@@ -207,3 +208,11 @@ def test_a_hand_of_20_leaves_every_index_untouched_by_the_next_card() -> None:
             got = im.crop((x + box[0], y + box[1], x + box[2], y + box[3]))
             want = card_face(card, CARD_WIDTH, raised).convert("RGB").crop(box)
             assert got.tobytes() == want.tobytes(), (card, raised)
+
+
+def test_a_width_not_vendored_scales_the_widest_picture() -> None:
+    """A card width no picture draws yet still gets its figure (the 160 px one, scaled)."""
+    assert 100 not in WIDTHS
+    assert card_art("KH", 100).size == art_size("KH", 100)
+    assert card_art("joker_big", 100).size == art_size("joker_big", 100)
+    assert gold_pixels(42 + 1, 100) > 300  # K♥ on a 100 px card
