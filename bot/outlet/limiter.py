@@ -29,7 +29,7 @@ order, kept here (:meth:`SlidingWindow.acquire`) and by the outbox (:mod:`bot.ou
 most wanted first:
 
 1. :data:`RESULT`: a deal's result (and the other new messages the outbox posts: a match's
-   standings), the moment the window has room;
+   standings), at its paced slot, before anyone waiting (at once while anyone waits);
 2. :data:`REPLY`: whatever is sent straight rather than through the outbox: replies to
    commands (``/give``, ``/top``, ``/balance``), notices, a new lobby; the moment the window
    has room, first asked first sent (a busy group's ``/give`` confirmation came 13.8 s late,
@@ -247,9 +247,11 @@ class SlidingWindow:
             return 0.0
         return max(0.0, starts[leaving - 1] + self.period - self._clock())
 
-    def waiting(self, key: object) -> int:
-        """Requests of ``key`` waiting in :meth:`acquire` for the window to have room."""
-        return sum(1 for entry in self._line.get(key, ()) if not entry[3].done())
+    def waiting(self, key: object, before: int | None = None) -> int:
+        """Requests of ``key`` waiting in :meth:`acquire` for the window to have room (only
+        those of a rank more wanted than ``before``, if given)."""
+        return sum(1 for entry in self._line.get(key, ()) if not entry[3].done()
+                   and (before is None or entry[0] < before))
 
     def finish(self, key: object, start: float) -> None:
         """The request of ``key`` taken at ``start`` (:meth:`last_start` right after taking it)

@@ -20,19 +20,20 @@ a deal, or a result, a lobby and a new table message within a second, would leav
 frozen for the rest of the minute); the table is never more than about one pace behind its
 state.
 
-Jobs take their place in the group's line (:mod:`bot.outlet.limiter`, "A group's line"): new
-content is not paced, it waits only for room in the window and for the more wanted requests
-ahead of it there: a deal's result (:data:`~bot.outlet.limiter.RESULT`, the outbox's
-``urgent`` posts) before everything, then the requests sent straight past the outbox (a
-command's reply, :data:`~bot.outlet.limiter.REPLY`), then a deal's first table picture (a job
-whose ``fresh()`` says so: the group has not seen the deal yet). The edits of messages already
-shown are paced, and go only while nobody waits in the line: at each paced slot of a chat the
-most wanted pending one goes (:data:`~bot.outlet.limiter.TABLE`: the table's picture of the
-current turn, then :data:`~bot.outlet.limiter.BOARD`: a lobby's or a board's edits, a job
-whose ``board`` says so, then :data:`~bot.outlet.limiter.TIDY`: tidying such as taking Play
-again off an old result or deleting a replaced lobby, which waits for a slot no other request
-of the chat wants: a tidy-up never delays the table). Only the latest state of each is sent:
-a newer request replaces the pending one.
+Jobs take their place in the group's line (:mod:`bot.outlet.limiter`, "A group's line"). A
+deal's first table picture (a job whose ``fresh()`` says so: the group has not seen the deal
+yet) is not paced: it waits only for room in the window and for the requests ahead of it
+there (the replies to commands, sent straight past the outbox, :data:`~bot.outlet.limiter.
+REPLY`). Every other job is paced, and at its paced slot waits for nobody but the more wanted
+requests waiting in the line: a deal's result (:data:`~bot.outlet.limiter.RESULT`, the
+outbox's ``urgent`` posts) goes first, before the replies waiting (while some wait for room it
+is not paced: it takes its place at the head of the line at once); the table's picture of the
+current turn (:data:`~bot.outlet.limiter.TABLE`), a lobby's or a board's edits
+(:data:`~bot.outlet.limiter.BOARD`, a job whose ``board`` says so) and tidying such as taking
+Play again off an old result or deleting a replaced lobby (:data:`~bot.outlet.limiter.TIDY`,
+which also waits for a slot no other job of the chat wants: a tidy-up never delays the table)
+go only while no reply waits. Only the latest state of each is sent: a newer request replaces
+the pending one.
 
 A group's paced slot is perishable (the pace runs from it, so a slot taken late pushes every
 later edit back by as much), so the job takes its place in the bot's overall budget
@@ -120,14 +121,14 @@ class Outbox:
         """Run ``job`` for ``key`` (in chat ``chat_id``) when the window allows, replacing a
         pending job of ``key``. Its place in the group's line (module docstring): ``urgent``
         (a new message such as a deal's result): :data:`~bot.outlet.limiter.RESULT`, first
-        and not paced; ``background`` (tidying): :data:`~bot.outlet.limiter.TIDY`, only when
-        no other job of the chat is pending; a job whose ``board`` attribute is true (a
-        lobby's or a board's message): :data:`~bot.outlet.limiter.BOARD`; any other:
-        :data:`~bot.outlet.limiter.TABLE`. A job whose ``fresh()`` answers ``True`` when its
-        turn comes (a deal's first table picture) is not paced either. A ``watcher`` job (a
-        private message of a seat that only watches) waits for the bot's overall budget at the
-        lowest rank, after the audience's messages (``overall``). A job makes one request.
-        Never waits."""
+        at its paced slot (at once while replies wait for room); ``background`` (tidying):
+        :data:`~bot.outlet.limiter.TIDY`, only when no other job of the chat is pending; a
+        job whose ``board`` attribute is true (a lobby's or a board's message):
+        :data:`~bot.outlet.limiter.BOARD`; any other: :data:`~bot.outlet.limiter.TABLE`. A
+        job whose ``fresh()`` answers ``True`` when its turn comes (a deal's first table
+        picture) is not paced. A ``watcher`` job (a private message of a seat that only
+        watches) waits for the bot's overall budget at the lowest rank, after the audience's
+        messages (``overall``). A job makes one request. Never waits."""
         if watcher:
             self._watchers.add(key)
         else:
@@ -253,12 +254,18 @@ class Outbox:
         return self._rank.get(key, (TABLE, 0))[0]
 
     def _paced(self, key: str) -> bool:
-        """Whether the pending job of ``key`` waits for a paced slot: an edit of a message the
-        chat shows already does; new content (a result, a deal's first picture) does not."""
-        if self._line_rank(key) == RESULT:
-            return False
+        """Whether the pending job of ``key`` waits for a paced slot: every job does but a
+        deal's first table picture (``fresh()``), which the group has not seen yet, and a
+        result while requests wait in the group's line for room (it goes before them: a pace
+        later they would have taken the room first)."""
         entry = self._jobs.get(key)
-        fresh = getattr(entry[1], "fresh", None) if entry is not None else None
+        if entry is None:
+            return True
+        chat_id, job = entry
+        if self._line_rank(key) == RESULT and self.window is not None \
+                and self.window.waiting(chat_id):
+            return False
+        fresh = getattr(job, "fresh", None)
         return fresh is None or not fresh()
 
     def pace(self, window: SlidingWindow, chat_id: int) -> float:
@@ -291,7 +298,8 @@ class Outbox:
 
         The share: with ``n`` requests a window that this outbox did not make (replies to
         commands, notices: their rate over the time the window holds them, half a window at
-        least, so that the first minute of a busy group counts them at their rate too),
+        least, so that the first minute of a busy group counts them at their rate too; a
+        lone lobby or notice not at all, :meth:`pace` counts it),
         ``window.period / (limit - reserve - n)``: the paced edits take what the replies
         leave, evenly (15 replies a minute leave 5 edits a minute, one every 12 s);
         taking more would run the window dry and hold the next replies up (a reply waited
@@ -303,7 +311,9 @@ class Outbox:
             own.popleft()
         recent = window.recent(chat_id)
         others = max(0, len(recent) - len(own))
-        if others:  # their rate over the time the window holds them (half a window at least)
+        if others < 2:  # a lone lobby or notice: pace() counts it
+            others = 0
+        else:  # their rate over the time the window holds them (half a window at least)
             span = max(now - recent[0], window.period / 2)
             others = round(others * window.period / span)
         share = window.period / max(1, window.limit - self.reserve - others)
@@ -350,7 +360,8 @@ class Outbox:
                     prepared = requested
                     await self._prepare(key)
                     continue
-                first = not window.waiting(chat_id) and self._first(key, chat_id)
+                first = not window.waiting(chat_id, before=self._line_rank(key)) \
+                    and self._first(key, chat_id)
                 if overall is not None and held != (wait <= TOKEN_AHEAD and first):
                     if held:
                         overall.give_back()

@@ -1,5 +1,4 @@
-"""TelegramOutlet.post (issue 9): a new message's picture is drawn while it waits for the
-chat's slot."""
+"""TelegramOutlet.post (issue 9): a new message's picture is drawn before the chat's slot."""
 
 from __future__ import annotations
 
@@ -20,12 +19,11 @@ from tests.fakebot import FakeBotApi
 async def test_a_posted_picture_is_drawn_before_its_slot_and_once(bot: Bot,
                                                                   fake_api: FakeBotApi) -> None:
     group = fake_api.new_group()
-    window = SlidingWindow(2, 1.0)
+    window = SlidingWindow(2, 1.0)  # the outbox's pace: 0.5 s
     outbox = Outbox(window)
     outlet = TelegramOutlet(bot, None, photos.PhotoCache(), outbox)  # type: ignore[arg-type]
-    for _ in range(2):  # the chat's last two requests: the window has room 1 s later
-        await window.acquire(group.id)
-        window.finish(group.id, window.last_start(group.id))
+    await window.acquire(group.id)  # the chat's last request: the slot comes 0.5 s later
+    window.finish(group.id, window.last_start(group.id))
     drawn: list[float] = []
 
     def render() -> bytes:
