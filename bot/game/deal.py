@@ -588,7 +588,7 @@ class DealDriver:
     def _table_fresh(self, key: str) -> bool:
         """Nothing of the running deal was drawn on the audience's message yet (dealt, or
         dealt again after everybody passed): its first picture is new to the audience, so the
-        outbox sends it at the chat's first free slot, not at an edit's paced one."""
+        outbox sends it at the chat's first free slot, not at an edit's pace."""
         table = self.ctx.tables.get(key)
         return table is not None and table.state is not None and table.phase == DEAL \
             and TABLE not in table.rendered

@@ -52,7 +52,7 @@ class Claim(Protocol):
 #: may also have an ``async prepare()`` method, called just before the chat's slot comes
 #: (e.g. to render the picture it will send, :meth:`Outlet.prepare`); a ``fresh()`` method,
 #: ``True`` when what it will send is new to the chat (a deal's first table picture: it goes
-#: at the chat's first free slot after the replies to commands, not at an edit's paced one);
+#: at the chat's first free slot after the replies to commands, not at an edit's pace);
 #: and a ``board`` attribute, ``True`` for a lobby's or a board's message (:class:`BoardJob`:
 #: its edits go after the tables' pictures in a group's line, :mod:`bot.outlet.limiter`).
 OutboxJob = Callable[[], Awaitable[bool]]

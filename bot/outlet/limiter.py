@@ -35,9 +35,10 @@ most wanted first:
    has room, first asked first sent (a busy group's ``/give`` confirmation came 13.8 s late,
    after a ``/top`` asked 8 s later: waiters polled the window and whoever woke first won);
 3. :data:`TABLE`: the table's picture of the current turn (latest state only: a newer state
-   replaces the pending edit); paced evenly (:meth:`bot.outlet.outbox.Outbox.pace`), and only
-   while nobody above waits. A deal's first picture is new content (the group has not seen
-   the deal yet): it is not paced, it goes at the first room after the replies;
+   replaces the pending edit); paced evenly at the share of the window the replies leave
+   (:meth:`bot.outlet.outbox.Outbox._slot`), and only while nobody above waits. A deal's
+   first picture is new content (the group has not seen the deal yet): it waits only for the
+   replies ahead of it, room, and the floor pace after the table's last request;
 4. :data:`BOARD`: a lobby's and a board's edits (latest only, paced);
 5. :data:`TIDY`: tidying (a keyboard taken off an old result, a replaced lobby deleted),
    only at a slot nobody else wants.

@@ -20,20 +20,19 @@ a deal, or a result, a lobby and a new table message within a second, would leav
 frozen for the rest of the minute); the table is never more than about one pace behind its
 state.
 
-Jobs take their place in the group's line (:mod:`bot.outlet.limiter`, "A group's line"). A
-deal's first table picture (a job whose ``fresh()`` says so: the group has not seen the deal
-yet) is not paced: it waits only for room in the window and for the requests ahead of it
-there (the replies to commands, sent straight past the outbox, :data:`~bot.outlet.limiter.
-REPLY`). Every other job is paced, and at its paced slot waits for nobody but the more wanted
-requests waiting in the line: a deal's result (:data:`~bot.outlet.limiter.RESULT`, the
-outbox's ``urgent`` posts) goes first, before the replies waiting (while some wait for room it
-is not paced: it takes its place at the head of the line at once); the table's picture of the
-current turn (:data:`~bot.outlet.limiter.TABLE`), a lobby's or a board's edits
-(:data:`~bot.outlet.limiter.BOARD`, a job whose ``board`` says so) and tidying such as taking
-Play again off an old result or deleting a replaced lobby (:data:`~bot.outlet.limiter.TIDY`,
-which also waits for a slot no other job of the chat wants: a tidy-up never delays the table)
-go only while no reply waits. Only the latest state of each is sent: a newer request replaces
-the pending one.
+Jobs take their place in the group's line (:mod:`bot.outlet.limiter`, "A group's line"). Each
+waits for its paced slot (:meth:`Outbox._slot`), and at its slot for nobody but the more
+wanted requests waiting in the line: a deal's result (:data:`~bot.outlet.limiter.RESULT`, the
+outbox's ``urgent`` posts) goes first, before the replies to commands sent straight past the
+outbox (:data:`~bot.outlet.limiter.REPLY`; while some wait for room the result is not paced:
+it takes its place at the head of the line at once); the table's picture of the current turn
+(:data:`~bot.outlet.limiter.TABLE`), a lobby's or a board's edits (:data:`~bot.outlet.limiter.
+BOARD`, a job whose ``board`` says so) and tidying such as taking Play again off an old result
+or deleting a replaced lobby (:data:`~bot.outlet.limiter.TIDY`, which also waits for a slot no
+other job of the chat wants: a tidy-up never delays the table) go only while no reply waits.
+A deal's first table picture (a job whose ``fresh()`` says so) waits for room, the replies
+ahead of it and the floor pace only, not for a pace stretched by the replies. Only the latest
+state of each is sent: a newer request replaces the pending one.
 
 A group's paced slot is perishable (the pace runs from it, so a slot taken late pushes every
 later edit back by as much), so the job takes its place in the bot's overall budget
@@ -126,9 +125,10 @@ class Outbox:
         job whose ``board`` attribute is true (a lobby's or a board's message):
         :data:`~bot.outlet.limiter.BOARD`; any other: :data:`~bot.outlet.limiter.TABLE`. A
         job whose ``fresh()`` answers ``True`` when its turn comes (a deal's first table
-        picture) is not paced. A ``watcher`` job (a private message of a seat that only
-        watches) waits for the bot's overall budget at the lowest rank, after the audience's
-        messages (``overall``). A job makes one request. Never waits."""
+        picture) waits for the floor pace only (:meth:`_slot`). A ``watcher`` job (a private
+        message of a seat that only watches) waits for the bot's overall budget at the lowest
+        rank, after the audience's messages (``overall``). A job makes one request. Never
+        waits."""
         if watcher:
             self._watchers.add(key)
         else:
@@ -254,19 +254,21 @@ class Outbox:
         return self._rank.get(key, (TABLE, 0))[0]
 
     def _paced(self, key: str) -> bool:
-        """Whether the pending job of ``key`` waits for a paced slot: every job does but a
-        deal's first table picture (``fresh()``), which the group has not seen yet, and a
-        result while requests wait in the group's line for room (it goes before them: a pace
-        later they would have taken the room first)."""
+        """Whether the pending job of ``key`` waits for its slot (:meth:`_slot`): every job
+        does but a result while requests wait in the group's line for room (it goes before
+        them: a pace later they would have taken the room first)."""
         entry = self._jobs.get(key)
         if entry is None:
             return True
-        chat_id, job = entry
-        if self._line_rank(key) == RESULT and self.window is not None \
-                and self.window.waiting(chat_id):
-            return False
-        fresh = getattr(job, "fresh", None)
-        return fresh is None or not fresh()
+        return not (self._line_rank(key) == RESULT and self.window is not None
+                    and self.window.waiting(entry[0]))
+
+    def _fresh(self, key: str) -> bool:
+        """The pending job of ``key`` sends what the chat has not seen (its ``fresh()``: a
+        deal's first table picture)."""
+        entry = self._jobs.get(key)
+        fresh = getattr(entry[1], "fresh", None) if entry is not None else None
+        return fresh is not None and bool(fresh())
 
     def pace(self, window: SlidingWindow, chat_id: int) -> float:
         """Seconds from the chat's last request to its next paced edit: the shortest even
@@ -290,7 +292,7 @@ class Outbox:
             spacing = max(spacing, (newest[limit - i - 1] + window.period - last) / (i + 1))
         return spacing
 
-    def _slot(self, window: SlidingWindow, chat_id: int) -> float:
+    def _slot(self, window: SlidingWindow, chat_id: int, key: str) -> float:
         """When the chat's next paced edit may go (window clock), :meth:`_pace`: after this
         outbox's last request in the chat (the chat's last request if it made none yet) by
         :meth:`pace` or by the share of the window the other requests leave, whichever is
@@ -303,8 +305,17 @@ class Outbox:
         ``window.period / (limit - reserve - n)``: the paced edits take what the replies
         leave, evenly (15 replies a minute leave 5 edits a minute, one every 12 s);
         taking more would run the window dry and hold the next replies up (a reply waited
-        20 s when the table's edits kept their 3 s pace among replies every 4 s)."""
+        20 s when the table's edits kept their 3 s pace among replies every 4 s).
+
+        A deal's first picture (:meth:`_fresh`) waits neither for the pace nor for the share
+        (the group has not seen the deal: it came 8.3 s after Start in a busy group), only
+        for room and for the floor, ``window.period / (limit - reserve)``, after this outbox's
+        last request (so that it does not bunch up with a result)."""
         now = window.now()
+        if self._fresh(key):
+            floor = window.period / max(1, window.limit - self.reserve)
+            return max(self._own_last.get(chat_id, float("-inf")) + floor,
+                       now + window.room_in(chat_id, self.reserve))
         own = self._own.setdefault(chat_id, deque())
         anchor = self._own_last.get(chat_id, window.last_start(chat_id))
         while own and own[0] <= now - window.period:
@@ -329,8 +340,8 @@ class Outbox:
         command every 4 s in a busy group kept the table from any edit for 24 s): it makes
         the table's share smaller.
 
-        Returns at once (``False``) when the pending job is new content (:meth:`_paced`,
-        e.g. a deal's first picture replaced a lobby's pending edit meanwhile).
+        Returns at once (``False``) when the pending job is a result and replies wait
+        (:meth:`_paced`).
 
         The job is prepared :data:`PREPARE_AHEAD` before its slot, and again at once for each
         newer request that comes after that (the state it was prepared for changed: its
@@ -349,7 +360,7 @@ class Outbox:
                     if held and overall is not None:
                         overall.give_back()
                     return False
-                wait = self._slot(window, chat_id) - window.now()
+                wait = self._slot(window, chat_id, key) - window.now()
                 if wait < 1e-6:  # due (a float's rounding is no reason to sleep 10 ms more)
                     wait = 0.0
                 recent = window.recent(chat_id)  # the slot comes sooner as they leave

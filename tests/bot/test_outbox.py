@@ -647,8 +647,8 @@ def test_a_full_groups_line_sends_the_result_then_the_replies_as_asked_then_the_
 
 def test_a_fresh_table_picture_is_not_paced_but_waits_for_the_replies_ahead_of_it():
     """A deal's first table picture is new to the group: it goes at the group's first free
-    slot (an edit would wait a pace stretched by the replies in the window: 8.3 s after Start
-    in a busy group), after the replies waiting there and before a lobby's edit."""
+    slot, not at a pace stretched by the replies in the window (8.3 s after Start in a busy
+    group), after the replies waiting there and before a lobby's edit."""
 
     async def scenario(loop: asyncio.AbstractEventLoop) -> None:
         window = SlidingWindow(4, 4.0, clock=loop.time)  # pace 1 s with an empty window
