@@ -64,7 +64,7 @@ from bot.game.context import GameContext
 from bot.game.deal import Ack, DealDriver, Standings
 from bot.game.drawing import Drawing
 from bot.game.lobby import Person
-from bot.game.outlet import Unreachable
+from bot.game.outlet import BoardJob, Unreachable
 from bot.game.table import DEAL, RESULT, Seat, Table, challenge_key, table_key
 from bot.i18n import t
 from bot.rooms import preset_name, rules_for
@@ -498,7 +498,7 @@ class Challenges:
         record = self._fixed.get(challenge_id)
         if record is not None:
             self.ctx.outlet.update_audience(key, record.chat_id,
-                                            partial(self._board_job, challenge_id))
+                                            BoardJob(partial(self._board_job, challenge_id)))
 
     async def _on_board_timer(self, stamp: timers.Stamp) -> None:
         challenge_id = challenge_of_lock(stamp.key)

@@ -612,6 +612,14 @@ class DealDriver:
         if drawing.render is not None and drawing.key != table.pictured.get(TABLE):
             await self.ctx.outlet.prepare(drawing)
 
+    def _table_fresh(self, key: str) -> bool:
+        """Nothing of the running deal was drawn on the audience's message yet (dealt, or
+        dealt again after everybody passed): its first picture is new to the audience, so the
+        outbox sends it at the chat's first free slot, not at an edit's pace."""
+        table = self.ctx.tables.get(key)
+        return table is not None and table.state is not None and table.phase == DEAL \
+            and TABLE not in table.rendered
+
     async def _table_job(self, key: str) -> bool:
         """Draw the table's latest state on its audience message, without the table's lock (the
         outbox's job); ``False`` when nothing changed. A message that is gone or changes between
@@ -1177,6 +1185,10 @@ class _TableJob:
 
     async def prepare(self) -> None:
         await self.driver._prepare_table(self.key)
+
+    def fresh(self) -> bool:
+        """The deal's table was not drawn yet: its first picture is new to the group."""
+        return self.driver._table_fresh(self.key)
 
 
 def _hand_order(table: Table, first: int | None) -> list[int]:

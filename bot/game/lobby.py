@@ -39,7 +39,7 @@ from bot.game.config import TableConfig
 from bot.game.context import GameContext
 from bot.game.deal import DealDriver
 from bot.game.drawing import Drawing
-from bot.game.outlet import PRESSER, Unreachable
+from bot.game.outlet import PRESSER, BoardJob, Unreachable
 from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table, challenge_key, table_key
 from bot.i18n import join_names, t
 from bot.rooms import preset_name
@@ -207,7 +207,7 @@ class Lobby:
             await self._lobby_job(table.key)
         else:
             self.ctx.outlet.update_audience(table.key, table.chat_id,
-                                            partial(self._lobby_job, table.key))
+                                            BoardJob(partial(self._lobby_job, table.key)))
 
     async def _lobby_job(self, key: str) -> bool:
         """Draw the lobby as it is now on its message (the outbox's job, no lock); ``False``

@@ -13,7 +13,7 @@ import asyncio
 import time
 from collections import deque
 
-from bot.outlet.limiter import AGING, RANK, InFlightWindow, SlidingWindow
+from bot.outlet.limiter import AGING, RANK, REPLY, InFlightWindow, SlidingWindow
 from bot.outlet.send import ANSWER_PENDING
 from bot.workers.shared import SharedDb
 
@@ -45,7 +45,9 @@ class SharedWindow(SlidingWindow):
         self._used: dict[object, int] = {}
         self._ending: set[asyncio.Task[None]] = set()
 
-    async def acquire(self, key: object, reserve: int = 0) -> None:
+    async def acquire(self, key: object, reserve: int = 0, rank: int = REPLY) -> None:
+        """Take a slot of ``key`` in the database, polling until one is free (the workers
+        share no line: ``rank`` is not used across workers)."""
         while True:
             slot, wait, used = await self.shared.take_slot(_chat(key), self.limit, self.period,
                                                            reserve)
