@@ -21,13 +21,14 @@ from telegram.ext import ApplicationBuilder, Defaults
 from bot import handlers
 from bot.game.service import Game
 from bot.i18n import t
+from bot.inbox import InboxProcessor, InboxQueue, replay
 from bot.outlet.http import UNREAD, AiohttpRequest
 from bot.outlet.limiter import ChatRateLimiter
 from bot.outlet.outbox import Outbox
 from bot.outlet.telegram import TelegramOutlet
 from bot.services import CONTEXT_TYPES, App, bot_data
 from bot.settings import Settings
-from bot.store import open_store
+from bot.store import Store, open_store
 from bot.workers.wiring import start_worker
 from images.warm import warm_up
 
@@ -48,6 +49,8 @@ RATE_LIMIT_RETRIES = 3
 OVERALL_RATE_LIMIT = 30
 # Connections the bot's requests may keep open (PTB's own default).
 BOT_CONNECTIONS = 256
+# Updates processed at once at most (PTB's `concurrent_updates(True)`).
+CONCURRENT_UPDATES = 256
 # Seconds a stopping bot waits for the outbox to send what it holds.
 FLUSH_SECONDS = 5.0
 # Seconds a thread holding the GIL keeps it while another waits (`sys.setswitchinterval`).
@@ -73,8 +76,11 @@ def build_application(settings: Settings) -> App:
       with 400 "message to be replied not found".
     - PTB's JobQueue (timers) and concurrent update processing: handlers must take the
       per-table lock, updates of different tables run side by side.
+    - Polled updates go through the store's inbox (:mod:`bot.inbox`): stored before Telegram
+      is told they arrived, marked done once handled, the ones not done handled at start-up.
     - Handlers registered by `bot.handlers.register`.
-    - `post_init` opens the store, sets the command menus and restores running deals;
+    - `post_init` opens the store, sets the command menus, restores running deals and queues
+      the updates a stopped bot had not handled;
       `post_shutdown` closes the store.
     """
     application: App = (
@@ -93,7 +99,8 @@ def build_application(settings: Settings) -> App:
             )
         )
         .defaults(Defaults(allow_sending_without_reply=True))
-        .concurrent_updates(True)
+        .update_queue(InboxQueue())
+        .concurrent_updates(InboxProcessor(CONCURRENT_UPDATES))
         .post_init(_post_init)
         .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
@@ -135,8 +142,19 @@ async def _post_init(application: App) -> None:
     data.game = Game(data.store, settings, data.outlet, bot_username=application.bot.username)
     await set_commands(application)
     await data.game.restore()
+    _take_inbox(application, data.store)
+    await replay(application.update_queue, data.store, application.bot)
     await _settle()
     data.game.deals.started = time.time()  # updates are taken from now on (RESTART_GRACE)
+
+
+def _take_inbox(application: App, store: Store) -> None:
+    """Updates fetched from now on go through the store's inbox (:mod:`bot.inbox`)."""
+    queue, processor = application.update_queue, application.update_processor
+    if isinstance(queue, InboxQueue):
+        queue.store = store
+    if isinstance(processor, InboxProcessor):
+        processor.store = store
 
 
 async def _settle() -> None:

@@ -21,7 +21,6 @@ from zoneinfo import ZoneInfo
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.game.challenge import ChallengeOptions, Standing
-from bot.game.match import PRIZE_SPLIT
 from bot.i18n import t
 from bot.match_views import place_text
 from bot.scenes import drawn_name
@@ -121,7 +120,7 @@ def announcement(challenge_id: int, options: ChallengeOptions, seed_hash: str,
     lines = [f"🎯 {title(challenge_id, lang)}",
              t("challenge.about", lang, n=options.deals)]
     if options.entry_fee and not cancelled:
-        split = " / ".join(f"{p}%" for p in PRIZE_SPLIT)
+        split = " / ".join(f"{p}%" for p in options.prizes)
         lines.append(t("challenge.fee", lang, fee=options.entry_fee, pool=pool, split=split))
     if cancelled:
         lines.append(t("challenge.cancelled_note", lang))

@@ -85,9 +85,11 @@ from images.challenge_board import render_challenge_board
 
 log = logging.getLogger(__name__)
 
-#: Timer kinds: a challenge's window closes; its board may be drawn again.
+#: Timer kinds: a challenge's window closes; its board may be drawn again; another worker's
+#: claim on posting its final ranking has run out.
 CLOSE = "challenge_close"
 BOARD = "challenge_board"
+FINAL = "challenge_final"
 #: Seconds between two drawings of a group's board while members play (at most once
 #: a minute).
 BOARD_INTERVAL = 60.0
@@ -97,6 +99,10 @@ AI_LEVEL = "hard"
 AI_SEATS = 2
 #: The opener id recorded for a daily challenge (opened by the bot itself).
 DAILY_OPENER = 0
+#: Seconds a claim on posting a final ranking holds (:meth:`Store.claim_announcement`): longer
+#: than one send waiting for 429 answers; once it ran out, a poster that died leaves the ranking
+#: to the next one.
+ANNOUNCE_CLAIM_SECONDS = 120.0
 #: The start of a challenge's lock key (a table key never starts so: it is a chat id).
 LOCK_PREFIX = "challenge:"
 
@@ -463,7 +469,20 @@ class Challenges:
     def timer_callbacks(self) -> dict[str, Callable[[timers.Stamp], Awaitable[None]]]:
         """What fires each kind of this module's timers: with several workers a
         timer is a row naming its kind, fired by whichever worker claims it."""
-        return {CLOSE: self._on_close, BOARD: self._on_board_timer}
+        return {CLOSE: self._on_close, BOARD: self._on_board_timer, FINAL: self._on_final}
+
+    async def _on_final(self, stamp: timers.Stamp) -> None:
+        """A claim on posting a final ranking has run out (:meth:`restore`): post it unless
+        it was posted meanwhile (its claim, taken right before the send, decides)."""
+        challenge_id = challenge_of_lock(stamp.key)
+        if challenge_id is None:
+            return
+        try:
+            record = await self._record(challenge_id)
+        except StoreError:
+            return
+        if record.status == "closed":
+            self._announce(record, await self.board(challenge_id), _paid(record))
 
     def refresh_board(self, challenge_id: int) -> None:
         """Ask for the group's board to be drawn again: through the outlet's outbox (only the
@@ -540,7 +559,7 @@ class Challenges:
                 return False
             await self._stop_deals(challenge_id)
             board = await self.board(challenge_id)
-            paid = payout(record.entry_fee, board)
+            paid = payout(record.entry_fee, board, _options(record).prizes)
             result = {"board": [{"user_id": s.user_id, "place": s.place,
                                  "matchpoints": s.matchpoints, "deals": s.deals} for s in board]}
             payment = await st.close_challenge(challenge_id, paid, result)
@@ -615,15 +634,17 @@ class Challenges:
     def _announce(self, record: ChallengeRecord, board: list[Standing],
                   paid: Mapping[int, int]) -> None:
         """Post the final ranking with the revealed seed (in the background), or for a
-        cancelled challenge who cancelled it and the refunds: **at most once**, with recovery.
-        Right before it is sent its posting is claimed in the store
+        cancelled challenge who cancelled it and the refunds: due until it was sent (the seed
+        must be revealed), once in the normal case. Right before it is sent its posting is
+        claimed in the store for :data:`ANNOUNCE_CLAIM_SECONDS`
         (:meth:`Store.claim_announcement`): a second poster (another worker, a worker's sweep,
-        the watchdog) finds it claimed and sends nothing, also when the first died after
-        sending it and before recording it sent. A ranking that was not sent yet (its worker
-        died with it waiting for the group's flood budget, or the send failed: the claim is
-        given back) is posted by the next one (a restart, the watchdog, a starting worker's
-        sweep). Only a worker killed during the very request leaves it unknown; then it is
-        not posted again (exactly once cannot be had: the Bot API has no idempotent send)."""
+        the watchdog) finds it claimed and sends nothing while the claim runs. A ranking that
+        was not sent (its worker died with it waiting for the group's flood budget, or during
+        the request; or the send failed: the claim is given back) is posted by the next one:
+        a single process's restart at once (its claims died with it), a starting worker's
+        sweep once the claim ran out. A poster killed after Telegram took the message and
+        before recording it sent makes it posted twice (the Bot API has no idempotent send;
+        a seed never revealed is the worse loss), as a deal's result."""
         cid = record.challenge_id
         lang = str(record.options["lang"])
         result = record.result or {}
@@ -678,12 +699,20 @@ class Challenges:
 
     # --- After a restart -----------------------------------------------------------------------
 
-    async def restore(self) -> None:
+    async def restore(self, *, alone: bool = False) -> None:
         """After a start (the tables are restored first): a final ranking not sent yet is
-        posted; every open challenge's window is armed again, or closed now if it passed; a
-        challenge table whose deal ended just before the restart (its result recorded) gets its
-        end finished."""
-        for record in await self.ctx.store.unannounced_challenges():
+        posted (``alone``, a single process's start: also one this process claimed before it
+        stopped, the send cut short; with several workers one another worker claimed is tried
+        again once that claim ran out, :data:`ANNOUNCE_CLAIM_SECONDS` from now); every open
+        challenge's window is armed again, or closed now if it passed; a challenge table whose
+        deal ended just before the restart (its result recorded) gets its end finished."""
+        for record in await self.ctx.store.unannounced_challenges(claimed=True):
+            if record.announced and not alone:  # another worker's claim: it may be alive
+                self.ctx.outlet.arm(FINAL, timers.Stamp(challenge_lock(record.challenge_id), ""),
+                                    self.clock() + ANNOUNCE_CLAIM_SECONDS, self._on_final)
+                continue
+            if record.announced:  # the claim of the process that stopped
+                await self.ctx.store.release_announcement(record.challenge_id)
             self._announce(record, await self.board(record.challenge_id), _paid(record))
         opened = await self.ctx.store.open_challenges()
         for record in opened:
@@ -713,7 +742,7 @@ class _Announcement:
         self.challenge_id = challenge_id
 
     async def take(self) -> bool:
-        return await self.store.claim_announcement(self.challenge_id)
+        return await self.store.claim_announcement(self.challenge_id, ANNOUNCE_CLAIM_SECONDS)
 
     async def give_back(self) -> None:
         await self.store.release_announcement(self.challenge_id)

@@ -34,7 +34,16 @@ from bot.game.context import GameContext
 from bot.game.deal import RESULT_RETRY_SECONDS, DealDriver, Standings, seat_facts
 from bot.game.drawing import Drawing
 from bot.game.lobby import Lobby, Person
-from bot.game.match import KNOCKOUT, MatchError, MatchOptions, MatchState, payout
+from bot.game.match import (
+    DEFAULT_TARGET,
+    FIRST_TO,
+    FIXED,
+    KNOCKOUT,
+    MatchError,
+    MatchOptions,
+    MatchState,
+    payout,
+)
 from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table
 from bot.game.timers import Stamp
 from bot.i18n import join_names, t
@@ -64,18 +73,20 @@ class Matches:
     async def open(self, chat_id: int, thread_id: int | None, title: str, person: Person,
                    fmt: str, *, entry_fee: int = 0,
                    options: MatchOptions | None = None) -> tuple[Table | None, str | None]:
-        """Open a match lobby (``/match``: fixed deals, ``/knockout``) with ``options`` (typed
-        ones), else the defaults of RULES.md §10 and ``entry_fee`` beans; as
-        :meth:`bot.game.lobby.Lobby.open_table`.
+        """Open a match lobby (``/match``: fixed deals, ``/firstto``: first to N points,
+        ``/knockout``; ``fmt`` the kind, :attr:`bot.game.match.MatchOptions.kind`) with
+        ``options`` (typed ones), else the defaults of RULES.md §10 and ``entry_fee`` beans;
+        as :meth:`bot.game.lobby.Lobby.open_table`.
 
         Raises:
             MatchError: a fee out of :data:`bot.game.match.LIMITS`, or options of another
-                format.
+                kind.
         """
         if options is None:
-            options = MatchOptions(fmt, entry_fee=entry_fee)
-        elif options.format != fmt:
-            raise MatchError(f"options of a {options.format} match")
+            options = (MatchOptions(FIXED, target=DEFAULT_TARGET, entry_fee=entry_fee)
+                       if fmt == FIRST_TO else MatchOptions(fmt, entry_fee=entry_fee))
+        elif options.kind != fmt:
+            raise MatchError(f"options of a {options.kind} match")
         return await self.lobby.open_table(chat_id, thread_id, title, person,
                                            match_options=options.to_dict())
 
@@ -177,7 +188,8 @@ class Matches:
         result = state.result
         assert result is not None and table.deal_id is not None
         before = await self._state(match_id)
-        after = before.record(table.deal_id, result.points, left=result.escaped, bid=result.base)
+        after = before.record(table.deal_id, result.points, left=result.escaped, bid=result.base,
+                              landlord=result.landlord)
         settlement = await self.ctx.store.settle_match_deal(
             match_id, table.deal_id, list(result.points), state.to_json(), _json(after),
             seat_facts(state), version=state.version, table=table.to_dict())
@@ -196,7 +208,9 @@ class Matches:
         result that failed to send is posted again, and a worker that dies before leaves it
         to the next, :meth:`resume`), seats that left, and in a knock-out's extra deals seats
         that are out, are played by the AI from now on (the player is free to go; an out
-        seat's chips no longer move), then the next deal is dealt, or the match ends."""
+        seat's chips no longer move), then the next deal is dealt, or the match ends. In a
+        four-player match a seat that has lost three deals as landlord may only pass in the
+        next deal's bidding (RULES.md §11, :meth:`MatchState.barred`)."""
         if table.result_due:
             return
         match_id = _match_id(table)
@@ -212,7 +226,7 @@ class Matches:
             self.deals.say(table, t("match.extra_deal", table.lang))
         table.message_id = None  # the result stays; the next deal's table goes below it
         table.message_photo = False
-        await self.deals.deal(table)
+        await self.deals.deal(table, barred=state.barred())
 
     # --- The end -------------------------------------------------------------------------------
 

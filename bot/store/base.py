@@ -476,11 +476,14 @@ class Store(ABC):
         it was already (or the challenge is still open)."""
 
     @abstractmethod
-    async def claim_announcement(self, challenge_id: int) -> bool:
-        """Claim the posting of a closed challenge's final ranking, right before it is sent:
-        ``True`` for one caller only, while it is neither posted nor claimed (the
-        ranking is posted at most once, whichever worker tries and whoever dies after
-        sending it). A claimed ranking counts as posted (``ChallengeRecord.announced``)."""
+    async def claim_announcement(self, challenge_id: int, seconds: float = 120.0) -> bool:
+        """Claim the posting of a closed challenge's final ranking for ``seconds``, right
+        before it is sent: ``True`` for one caller only, while it is neither posted nor under a
+        claim that still runs (two workers do not post it side by side). A claim
+        that ran out (its poster died before recording it sent) may be taken again: the
+        ranking, which reveals the seed, is posted at least once; twice only when its poster
+        died between Telegram taking it and :meth:`announce_challenge`. A claimed ranking
+        counts as posted (``ChallengeRecord.announced``)."""
 
     @abstractmethod
     async def release_announcement(self, challenge_id: int) -> None:
@@ -488,8 +491,10 @@ class Store(ABC):
         ranking is posted again later (after a restart, or by the watchdog)."""
 
     @abstractmethod
-    async def unannounced_challenges(self) -> list[ChallengeRecord]:
-        """Closed challenges whose final ranking was not posted yet (posted after a restart)."""
+    async def unannounced_challenges(self, *, claimed: bool = False) -> list[ChallengeRecord]:
+        """Closed challenges whose final ranking was not posted yet and is under no claim that
+        still runs (posted after a restart); ``claimed``: with those under a running claim too
+        (``announced`` set: a single process's start, whose claims died with the process)."""
 
     @abstractmethod
     async def daily_challenge_groups(self) -> list[int]:
@@ -619,3 +624,26 @@ class Store(ABC):
         """Delete a fired timer if it is still this claim's: same generation (not scheduled
         again since) and still leased to ``timer.claimed_by``. ``False`` when it was
         rescheduled, cancelled or taken over by another worker after the lease ran out."""
+
+    # --- The polling inbox ---------------------------------------------------------------------
+
+    @abstractmethod
+    async def store_update(self, update_id: int, body: str) -> bool:
+        """Store an update fetched by long polling (``body``: its JSON) in the inbox (migration
+        0007's table, which the webhook workers fill too) before Telegram is told it arrived;
+        ``False`` when it was stored before (Telegram sent it again: it was, or will be,
+        processed from the inbox, not again)."""
+
+    @abstractmethod
+    async def finish_update(self, update_id: int) -> None:
+        """The update's handlers ran: it is done and is not processed again."""
+
+    @abstractmethod
+    async def pending_updates(self) -> list[tuple[int, str]]:
+        """The stored updates not done yet, oldest first: ``(update_id, body)`` (a process that
+        died before their handlers ran fetched them)."""
+
+    @abstractmethod
+    async def forget_done_updates(self, before: datetime) -> int:
+        """Delete the updates done before ``before`` (Telegram stops sending an update again
+        well within a day); returns how many."""
