@@ -1,4 +1,4 @@
-"""What members read about a duplicate challenge (复式挑战, issue 12, RULES.md §10): the group's
+"""What members read about a duplicate challenge (复式挑战, RULES.md §10): the group's
 challenge message with its board and Enter button, a member's menu of deals in private, a
 deal's comparison with the others, the final board with the revealed seed, and the buttons'
 data. Pure functions, no I/O, every string through :func:`bot.i18n.t` (words from GLOSSARY.md).

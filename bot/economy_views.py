@@ -1,5 +1,5 @@
 """What players read about beans: check-in, relief, /give, balances, leaderboards, statistics,
-the admins' audit and the end-of-day post (issue 5, RULES.md §8).
+the admins' audit and the end-of-day post (RULES.md §8).
 
 Pure functions, no I/O: each takes store records and a language and returns text, every string
 through :func:`bot.i18n.t` (words from GLOSSARY.md). Names are cut by
@@ -130,8 +130,8 @@ def stats_text(stats: PlayerStats, lang: str, *, in_group: bool,
                matches: MatchStats | None = None) -> str:
     """``/me``: deals, wins and win rates as landlord and as farmer, springs, bombs played, the
     best single-deal win, the current and longest win streak, the balance and its rank (in this
-    group when ``in_group``, else over all players), and the matches played and won (issue
-    11; only for a player who has finished one)."""
+    group when ``in_group``, else over all players), and the matches played and won (only
+    for a player who has finished one)."""
     if stats.rank is None:
         rank = t("stats.rank_none", lang)
     else:
@@ -178,7 +178,7 @@ def audit_text(name: str, user_id: int, entries: Sequence[LedgerEntry], tz: str,
 def match_top_text(week: Sequence[LeaderboardRow], ever: Sequence[LeaderboardRow],
                    lang: str) -> str:
     """``/top matches``: the group's match winners (冠军) of this week and of all time, most
-    matches won first (issue 11)."""
+    matches won first."""
     lines = [t("top.matches_title", lang)]
     for heading, rows in (("top.matches_week", week), ("top.matches_all", ever)):
         lines += ["", t(heading, lang)]

@@ -1,4 +1,4 @@
-"""What players read about a competition (issue 11, RULES.md §10): the match lobby with its
+"""What players read about a competition (RULES.md §10): the match lobby with its
 option buttons, the standings after each deal and the final standings. Pure functions, no I/O,
 every string through :func:`bot.i18n.t` (words from GLOSSARY.md)."""
 

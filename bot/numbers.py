@@ -1,4 +1,4 @@
-"""The numbers users type (amounts, user ids, settings), parsed once and strictly (issue 14).
+"""The numbers users type (amounts, user ids, settings), parsed once and strictly.
 
 Only ASCII digits count, and the full-width ones a Chinese keyboard in full-width mode types
 (``５０``, read as ``50``: :func:`typed_digits`): ``"²"``, ``"٣"`` or ``"1e3"`` are not numbers

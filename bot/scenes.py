@@ -1,4 +1,4 @@
-"""What the pictures show (issues 4, 10): the inputs of :mod:`images` built from a table and a
+"""What the pictures show: the inputs of :mod:`images` built from a table and a
 deal, and from a leaderboard, in the group's language. Pure, no I/O.
 
 Privacy: :func:`table_scene` reads only the public fields of a ``SeatView`` (card counts, plays

@@ -1,5 +1,5 @@
 """The ``/settings`` inline menu of a group: what it offers, its button data, and its texts and
-keyboards (issue 5; the settings themselves are :mod:`bot.rooms`). Pure, no I/O.
+keyboards (the settings themselves are :mod:`bot.rooms`). Pure, no I/O.
 
 Every button carries ``C:<version>:<op>[:<key>[:<index>]]`` (at most 64 bytes):
 

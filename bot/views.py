@@ -4,7 +4,7 @@ Pure functions, no I/O: each returns text (every string through :func:`bot.i18n.
 ``(text, InlineKeyboardMarkup | None)`` pair. Cards are written as people read them: ``10`` (not
 ``T``), 小王/大王 (Small/Big joker) — GLOSSARY.md.
 
-Privacy (issue 3): group views (:func:`lobby_view`, :func:`table_view`, :func:`result_text`) take
+Privacy: group views (:func:`lobby_view`, :func:`table_view`, :func:`result_text`) take
 only public facts (card counts, plays made, the kitty once revealed, shown hands); a hand is
 rendered only by :func:`hand_view` and :func:`my_cards_text`, for its owner. So is the card
 counter (:func:`counter_line`): with the public plays it gives away its seat's hand.
@@ -120,7 +120,7 @@ def lobby_view(
     RULES.md §11), and Join/Leave/Add bot/Start/Close.
 
     When ``table.join_link`` is set and the bot's username is known, a URL button opens the private
-    chat with ``/start join_<token>``, which seats the player (issue 3, flow step 2).
+    chat with ``/start join_<token>``, which seats the player.
     """
     lang = table.lang
     lines = [
@@ -172,7 +172,7 @@ STARTGROUP = "ddz"
 
 def welcome_view(name: str, bot_username: str | None,
                  lang: str) -> tuple[str, InlineKeyboardMarkup | None]:
-    """``/start`` in private (issue 10 item 8): a short welcome (groups, /practice, /help) and a
+    """``/start`` in private: a short welcome (groups, /practice, /help) and a
     button that adds the bot to a group (``https://t.me/<bot>?startgroup=ddz``; no button while
     the bot's username is unknown)."""
     text = t("reply.start", lang, name=short_name(name))
@@ -350,7 +350,7 @@ _CALLED = {"rob": "callout.rob", "double": "callout.double", "show": "callout.sh
 
 
 def callout(table: Table, view: SeatView, lang: str) -> str | None:
-    """The call-out of the latest moment worth announcing (issue 10 item 5), or ``None``:
+    """The call-out of the latest moment worth announcing, or ``None``:
     炸弹, 王炸, 飞机 (a play), 抢地主, 加倍, 明牌 (a decision), 春天 / 反春 (the deal's end),
     with the multiplier it leads to when it moved it, e.g. ``💣 李雷 炸弹！倍数 ×4``.
 
@@ -478,7 +478,7 @@ def passes_itself(table: Table, view: SeatView) -> bool:
     """The seat is to follow, nothing in its hand beats the play on the table (pass is its only
     legal action, RULES.md §4 rule 2; §11 with its bomb allowance) and the table's
     ``auto_pass`` (自动要不起, a group setting) is on: the bot passes for it after
-    ``BOT_MOVE_DELAY`` and its player is not prompted (issue 9: a prompt and its keyboard's
+    ``BOT_MOVE_DELAY`` and its player is not prompted (a prompt and its keyboard's
     removal are two edits for a press that decides nothing)."""
     return table.auto_pass and view.phase == "playing" and view.seat in view.to_act \
         and not view.autoplay[view.seat] and not view.leading and not view.legal_plays()
@@ -503,16 +503,16 @@ def hand_view(
 
     The status line and the card counter (:func:`counter_line`, when the table's
     ``card_counter`` is on) stand on the prompt of a seat to act: a waiting seat's message is
-    not edited for every play of the others (issue 9: at most 100 calls a deal besides
+    not edited for every play of the others (at most 100 calls a deal besides
     answers, which one edit per play and waiting seat would double), so lines that change
     with every play would go stale there. A waiting seat has a 记牌器 button instead
     (:data:`bot.callbacks.COUNTER`): both lines, fresh, in a pop-up (:func:`counter_popup`);
     so has a seat on auto-play or that left (RULES.md §9), even on its turns: it is never
     prompted, and its message changes only with its hand (not twice per turn).
 
-    Buttons (issue 3, flow steps 4–6): bidding/doubling choices when the seat is to act; in play,
+    Buttons: bidding/doubling choices when the seat is to act; in play,
     one button per rank (:func:`selection_keyboard_rows`), the plays that complete the selection
-    (:func:`offer_rows`, issue 10 item 4), then Play, Pass (only when following, RULES.md §4.1),
+    (:func:`offer_rows`), then Play, Pass (only when following, RULES.md §4.1),
     Hint, Clear — or, when nothing in the hand beats the table, only 要不起 / Can't beat and
     My cards; "Show cards" while allowed (RULES.md §3); and Auto-play or Take
     back (RULES.md §9). Decision buttons carry the state version; the auto-play switch does not
@@ -590,7 +590,7 @@ def hand_view(
 
 
 def status_line(table: Table, view: SeatView, lang: str) -> str:
-    """What a player needs of the table under their hand (issue 10 item 2), in ``lang``: each
+    """What a player needs of the table under their hand, in ``lang``: each
     other seat from the next one on (下家 first) with its name, role once the landlord is known
     and card count, ⚠️ at the alarm (RULES.md §4.5: 1–2 cards left); the multiplier once there
     is a base (RULES.md §7); the kitty once revealed (RULES.md §1.3). Public facts only, e.g.
@@ -626,7 +626,7 @@ def status_parts(table: Table, view: SeatView, lang: str) -> list[str]:
 
 def outcome_line(points: int, beans: int | None, balance: int | None, lang: str, *,
                  won: bool | None = None, penalized: bool = False) -> str:
-    """The last line of a player's hand message once the deal is settled (issue 10 item 2):
+    """The last line of a player's hand message once the deal is settled:
     won or lost by the sign of the seat's ``points`` (after an escape the side that did not
     leave may win points though the landlord's side "won", RULES.md §9), the points, and where
     beans were at stake (``beans`` and the new ``balance`` given) the beans and the balance,
@@ -652,8 +652,8 @@ def amount_text(amount: int, lang: str) -> str:
 
 
 def timeout_notice(table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup]:
-    """The private message to a seat whose turn timed out into auto-play (RULES.md §9, issue 10
-    item 3): what happened and how to take back control, with the hand message's own Take back
+    """The private message to a seat whose turn timed out into auto-play (RULES.md §9):
+    what happened and how to take back control, with the hand message's own Take back
     button (取消托管), in the player's language."""
     lang = table.seat_lang(seat)
     button = _button(t("btn.take_back", lang), cb.ACTION, table.token, 0, "auto0")
@@ -661,7 +661,7 @@ def timeout_notice(table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup]:
 
 
 def counter_line(view: SeatView, lang: str) -> str:
-    """The card counter (记牌器, issue 17) of ``view.seat`` in ``lang``: how many of each rank
+    """The card counter (记牌器) of ``view.seat`` in ``lang``: how many of each rank
     are neither played nor in the seat's hand, strongest first (``记牌器：大王1 小王0 2×3 …``,
     ``Card counter: BJ×1 SJ×0 2×3 …``), from the seat's view alone
     (:func:`engine.ai.card_counter`); two decks in the four-player game (RULES.md §11).
@@ -812,8 +812,8 @@ def result_view(
     """The result message: the winner — or, after an escape, who left and what each paid
     (RULES.md §9) —, spring/anti-spring, the multiplier's breakdown, each seat's points and bean
     change (a line for each loser who could pay only what it held, :func:`short_payers`), the
-    landlord's kitty (RULES.md §7, §8); buttons "Play again" and "Leave" (issue 10 item 7,
-    :mod:`bot.game.again`) unless ``again`` is off (nobody is left to answer), with a line
+    landlord's kitty (RULES.md §7, §8); buttons "Play again" and "Leave"
+    (:mod:`bot.game.again`) unless ``again`` is off (nobody is left to answer), with a line
     saying how they work when ``again_minutes`` (the minutes to answer) is given.
 
     ``breakdown`` is the result picture's own (:func:`bot.scenes.result_breakdown`: 底分, robs,

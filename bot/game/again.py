@@ -1,4 +1,4 @@
-"""Play again keeps the table (issue 10 item 7): 再来一局 / 离开 under a deal's result.
+"""Play again keeps the table: 再来一局 / 离开 under a deal's result.
 
 When a deal of single deals ends (:meth:`bot.game.deal.DealDriver.finish`), its result carries
 two buttons and every human seat has until ``settings.lobby_timeout`` to answer (bot seats are

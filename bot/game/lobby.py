@@ -1,5 +1,5 @@
 """The lobby: opening a table, Join / Leave / Add bot / Start / Close, expiry, "Play again",
-and practice tables (issue 3, flow steps 1–3 and 7; issue 9, ``/practice``).
+and practice tables (``/practice``).
 
 One table per group chat, one per forum topic (key ``chat_id:thread_id``), one practice table per
 private chat. A player sits at one table at a time: the check and the seat are taken in one step
@@ -17,7 +17,7 @@ told so in the group, and Start waits for the welcomes still on their way
 (:meth:`Lobby.await_welcomes`), so nobody is dealt in whose hand cannot reach them.
 
 A lobby exists only once its message does: if the lobby message cannot be sent, the table is
-dropped again (issue 14, item 3).
+dropped again.
 """
 
 from __future__ import annotations
@@ -344,7 +344,7 @@ class Lobby:
         return None
 
     async def join_refusal(self, table: Table, person: Person, lang: str) -> str | None:
-        """What a Join press on ``table`` is answered before its table's lock (issue 16: a
+        """What a Join press on ``table`` is answered before its table's lock (a
         press is answered first): why ``person`` cannot sit, as :meth:`seat` would refuse it
         (the private chat apart: the welcome tells after the answer), on this process's copy
         of the table; ``None``: they may (:meth:`seat` decides again under the lock). A
@@ -423,7 +423,7 @@ class Lobby:
 
     async def leaving(self, key: str, user_id: int) -> None:
         """A Leave of ``user_id`` at table ``key`` is on its way to its block (called before
-        the table's lock, as a Join claims its seat: QA defect D3 of issue 16): a Start
+        the table's lock, as a Join claims its seat): a Start
         answered meanwhile counts the seat as given up (:meth:`start_check`), here and, with
         several workers, on any (:meth:`SeatClaims.claim_leave`), until :meth:`left`."""
         self._leaving[user_id, key] += 1
@@ -467,7 +467,7 @@ class Lobby:
     async def withdraw(self, table: Table, user_id: int) -> bool:
         """A Leave of ``user_id``, who does not sit at lobby ``table`` (lock held): a Join of
         theirs answered as seated whose block has not seated them yet, in this process or,
-        with several workers, in any (QA defect D2 of issue 16), is withdrawn: its block will
+        with several workers, in any, is withdrawn: its block will
         not seat them (:meth:`withdrawn`), and a Start counts the seat as free. ``True`` when
         there was such a Join (the Leave is answered as having left), ``False`` when not. The
         withdrawal goes with the Join's claim (:meth:`joined`): a later Join seats them."""
@@ -678,7 +678,7 @@ class Lobby:
     def bot_refusal(table: Table, lang: str) -> str | None:
         """Why Add bot cannot seat a bot at lobby ``table`` now (pop-up in ``lang``), ``None``
         when it can: the table is full, or no player sits at it yet (a table of bots alone
-        would play itself in the group: a player sits down first, QA of issue 9)."""
+        would play itself in the group: a player sits down first)."""
         if table.is_full():
             return t("pop.table_full", lang)
         if next(table.humans(), None) is None:
@@ -725,7 +725,7 @@ class Lobby:
     async def start_check(self, table: Table, lang: str) -> tuple[str | None, str | None]:
         """What :meth:`start_refusal` would answer, read on this process's copy of the table
         without changing anything (no lock needed): a Start's answer before its table's lock
-        (issue 16: a press is answered first, never behind a lock whose holder may wait for
+        (a press is answered first, never behind a lock whose holder may wait for
         the token's budget). The seats are counted as :meth:`promised_seats` says: a Join
         answered as seated, here or on another worker, whose seat is not stored yet counts as
         taken (the deal waits for it: :meth:`seats_pending`, :meth:`await_seats`), and a seat

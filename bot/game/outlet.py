@@ -1,4 +1,4 @@
-"""The game layer's one interface to the outside world (issue 9).
+"""The game layer's one interface to the outside world.
 
 A table's **audience** is a chat (``chat_id``, and ``thread_id`` in a forum topic): a group, a
 topic, or a player's private chat (``/practice``). Each human **seat** has a private message with

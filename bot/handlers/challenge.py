@@ -1,4 +1,4 @@
-"""The duplicate challenge (复式挑战, issue 12): ``/challenge [deals] [days] [entry fee]
+"""The duplicate challenge (复式挑战): ``/challenge [deals] [days] [entry fee]
 [prizes=60,40]`` opens one
 in a group (its admins, or anyone if the group's ``challenge_open`` setting allows); its buttons
 (``D:``) enter it (in the group), play a deal and show how the others did on a deal (in the

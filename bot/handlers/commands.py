@@ -1,4 +1,4 @@
-"""Commands (issue 3, flow step 8): /start, /help, /newgame (/ddz), /join, /leave, /stop,
+"""Commands: /start, /help, /newgame (/ddz), /join, /leave, /stop,
 and the confirmation buttons of /leave during a deal (the bean commands are
 :mod:`bot.handlers.economy`)."""
 
@@ -224,7 +224,7 @@ async def _leave(app: Application, update: Update, key: str, user: User) -> None
         ]])
         text = t("reply.leave_practice" if table.practice else "reply.leave_confirm", lang,
                  name=name)
-        if table.match_id is not None:  # leaving forfeits the match too (issue 11)
+        if table.match_id is not None:  # leaving forfeits the match too
             text += "\n" + t("match.leave_warning", lang)
         prompt = await message.reply_text(text, reply_markup=markup)
         table.set_leave_prompt(seat, prompt.message_id)
@@ -288,8 +288,7 @@ async def _close_prompt(query: CallbackQuery, text: str) -> bool:
 async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/stop (group admins): cancel the running deal, nobody pays; or close the lobby. The
     reply says who stopped it and what it means; the table (or lobby) message loses its buttons
-    and says only that the table is closed, so the group reads the notice once (QA of issue
-    10)."""
+    and says only that the table is closed, so the group reads the notice once."""
     if not await _group_only(update, context):
         return
     app = context.application

@@ -1,5 +1,5 @@
-"""/settings: a group's settings, for its admins only, anonymous admins included (issue 5;
-the settings are :mod:`bot.rooms`, the menu :mod:`bot.settings_menu`).
+"""/settings: a group's settings, for its admins only, anonymous admins included (the
+settings are :mod:`bot.rooms`, the menu :mod:`bot.settings_menu`).
 
 ``/settings`` opens the inline menu; ``/settings <key> <value>`` sets any setting by name, also
 values the menu does not offer (``/settings custom_stake 30`` — which also picks the custom stake
@@ -60,7 +60,7 @@ def _lock(app: Application, chat_id: int) -> asyncio.Lock:
 
 def _invalid_text(key: str, name: str, lang: str) -> str:
     """Why ``/settings KEY value`` was refused, with what it takes: a number's range where it
-    has one (QA5 defect 8: ``custom_min_balance 99999999`` said only "not a valid value"), the
+    has one (``custom_min_balance 99999999`` is told the range, not only "not a valid value"), the
     words it takes for a flag or a choice (``auto_pass maybe``: ``开, 关`` in Chinese, ``on, off``
     in English), an example of a time zone name."""
     choices = typed_choices(key, lang)

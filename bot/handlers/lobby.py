@@ -1,4 +1,4 @@
-"""The lobby's buttons and "Play again" (issue 3, flow steps 1–3 and 7): entry points into
+"""The lobby's buttons and "Play again": entry points into
 :class:`bot.game.lobby.Lobby`. Each press is checked (:func:`~bot.handlers.common.locked_press`),
 answered, and only then is the lobby redrawn or the deal dealt."""
 
@@ -31,7 +31,7 @@ from bot.services import App, Context
 async def on_lobby_button(update: Update, context: Context) -> None:
     """Join, Leave, Add bot, Start, Close (``L:`` buttons).
 
-    A Join and a Start are answered before their table's lock (issue 16: a press is answered
+    A Join and a Start are answered before their table's lock (a press is answered
     first; the lock may wait for another worker's step, and the database). A Join by what
     :meth:`~bot.game.lobby.Lobby.join_refusal` says on this process's copy of the table, and by
     what the bot knows of the presser's private chat (:class:`bot.game.reach.PrivateChats`):
@@ -215,7 +215,7 @@ async def _start(app: App, query: CallbackQuery, table: Table, lang: str, *,
 
 
 async def on_play_again(update: Update, context: Context) -> None:
-    """再来一局 / 离开 under a result (``G:`` buttons, issue 10 item 7): the presser's seat is
+    """再来一局 / 离开 under a result (``G:`` buttons): the presser's seat is
     ready, or freed (:class:`bot.game.again.PlayAgain`); each press is answered first. A
     player who is not seated is told to press Join; a second press says whom the table waits
     for; buttons of an older deal were refused by :func:`locked_press`."""

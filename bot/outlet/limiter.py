@@ -1,4 +1,4 @@
-"""Flood limits (issue 9, items 6 and 9): a strict sliding window per group, Telegram's overall
+"""Flood limits: a strict sliding window per group, Telegram's overall
 rate through PTB's ``AIORateLimiter``, and a 429 that pauses only its own chat.
 
 Telegram allows a group about 20 messages (sends, edits, deletes) per minute; a bucket that
@@ -20,7 +20,7 @@ too (it lets about 60 through in a sliding second), so a strict window for the w
 (many tables), they start in the order of how much a player feels them (:data:`RANK`, set by
 the caller: the presser's own hand, then the prompt of the seat to act, then the group's
 table, then the other seats' messages), not in the order they were asked for, and the last
-:data:`PRESS_RESERVE` slots are the presser's alone (issue 9: "the presser's own message is
+:data:`PRESS_RESERVE` slots are the presser's alone ("the presser's own message is
 edited next"; at 10 tables of three humans, press → own hand edit p95 240 → 30–75 ms, the next
 seat's prompt p50 240 → 360 ms).
 

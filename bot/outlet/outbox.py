@@ -1,4 +1,4 @@
-"""The per-chat outbox of audience messages (issue 9, item 6): only the latest state is sent.
+"""The per-chat outbox of audience messages: only the latest state is sent.
 
 Each table's audience message (the group's table picture) has at most one pending job. A new
 request replaces the pending one — intermediate states are skipped, never queued. One task per

@@ -657,7 +657,7 @@ class PostgresStore(Store):
             raise UnknownDeal(f"unknown deal {deal_id}")
         await self._put_table(conn, table_key, table)
 
-    # Matches (issue 11)
+    # Matches
 
     async def start_match(
         self,
@@ -881,7 +881,7 @@ class PostgresStore(Store):
 
     # Economy
 
-    # Duplicate challenges (issue 12)
+    # Duplicate challenges
 
     async def open_challenge(
         self,

@@ -676,7 +676,7 @@ class SQLiteStore(Store):
             raise UnknownDeal(f"unknown deal {deal_id}")
         await self._put_table(db, row[0], table)
 
-    # Matches (issue 11)
+    # Matches
 
     async def start_match(
         self,
@@ -878,7 +878,7 @@ class SQLiteStore(Store):
 
     # Economy
 
-    # Duplicate challenges (issue 12)
+    # Duplicate challenges
 
     async def open_challenge(
         self,
