@@ -355,6 +355,32 @@ def test_an_escape_result_names_the_leaver_and_what_they_paid():
     assert lines == [f"张三 逃跑，付 {-result.points[1]} 分（{-beans[1]} 欢乐豆）"]
 
 
+def test_a_practice_deal_its_player_ended_tags_nobody_and_says_no_points():
+    """A new user's report: ending a practice deal drew 胜 · 托管 · 逃跑 on her row and an empty
+    multiplier row, while the text says nobody pays. Nobody won, lost or escaped: no row has a
+    tag, and where the multiplier would be the picture says practice counts no points."""
+    from images.result import row_tags, title_lines, won
+
+    state = new_deal(SCORE, seed=SEED, first_bidder=0)
+    state = apply(state, Action("bid", 0, value=3))  # Ada is landlord
+    state = apply(state, Action("autoplay", 0, value=True))
+    final = _finish(apply(state, Action("leave", 0)))
+    table = table_for(final)
+    table.lang = "zh-Hans"
+    table.private = True  # a practice table
+    table.seats = [Seat(1, "Ada Lovelace"), Seat(None, "🤖 机器人2", True),
+                   Seat(None, "🤖 机器人3", True)]
+    zeros = [0, 0, 0]
+    scene = scenes.result_scene(table, final.view(0), final.hands, zeros, zeros)
+    assert scene is not None and scene.seats[0].escaped
+    assert title_lines(scene) == ("Ada Lovelace 结束了练习", [])
+    assert breakdown(scene) == ["练习不计分"]
+    assert [row_tags(scene, seat) for seat in scene.seats] == [[], [], []]
+    assert not any(won(scene, seat) for seat in scene.seats)
+    assert scenes.result_breakdown(scene) == ["练习不计分"]
+    render_result(scene)  # a valid picture
+
+
 def test_every_top_board_has_a_picture_in_the_groups_language():
     from bot.handlers.economy import TOP_QUERIES
     from bot.store import LeaderboardRow
