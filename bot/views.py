@@ -21,6 +21,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callbacks as cb
 from bot.game.table import Seat, Table
 from bot.i18n import join_names, normalize_language, t
+from bot.menus import help_commands
 from bot.numbers import signed
 from bot.selection import MAX_ENCODED, encode_ranks, offers
 from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
@@ -169,13 +170,15 @@ def welcome_view(name: str, bot_username: str | None,
                                                              url=url)]])
 
 
-def help_text(lang: str, seats: int = 3) -> str:
+def help_text(lang: str, seats: int = 3, *, group: bool = True) -> str:
     """``/help``: the rules in a few lines, then the commands, in ``lang``: the three-player
     game's (RULES.md §1–§7: the deal, bidding in both presets, play, the combinations, scoring),
     or with ``seats`` 4 (a group set to the four-player game) the four-player one's (RULES.md
-    §11: two decks, bidding and 逼打, the farmers' bomb allowances, its combinations, scoring)."""
+    §11: two decks, bidding and 逼打, the farmers' bomb allowances, its combinations, scoring);
+    the commands are those a group (``group``) or a private chat offers, the admins' marked
+    (:func:`bot.menus.help_commands`)."""
     rules = "help.rules_four" if seats == 4 else "help.rules"
-    return t(rules, lang) + "\n\n" + t("help.commands", lang)
+    return t(rules, lang) + "\n\n" + help_commands(lang, group)
 
 
 # --- Hands (private) ---------------------------------------------------------------------------
