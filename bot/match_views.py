@@ -13,6 +13,7 @@ from bot import views
 from bot.game.match import FIXED, PRIZE_SPLIT, MatchOptions, MatchState, Standing
 from bot.game.table import Table
 from bot.i18n import join_names, normalize_language, t
+from bot.numbers import grouped
 from bot.scenes import drawn_name, picture_labels
 from images.standings import StandingsRow, StandingsScene
 
@@ -76,8 +77,8 @@ def options_lines(options: MatchOptions, lang: str, humans: int) -> list[str]:
                      if options.time_limit else t("match.opt_time_off", lang))
         lines.append(t("match.opt_rise", lang, k=options.rise_every)
                      if options.rise_every else t("match.opt_rise_off", lang))
-    lines.append(t("match.fee", lang, fee=options.entry_fee,
-                   pool=options.entry_fee * humans))
+    lines.append(t("match.fee", lang, fee=grouped(options.entry_fee),
+                   pool=grouped(options.entry_fee * humans)))
     lines.append(t("match.split", lang, first=PRIZE_SPLIT[0], second=PRIZE_SPLIT[1],
                    third=PRIZE_SPLIT[2]))
     return lines
@@ -183,11 +184,12 @@ def final_text(state: MatchState, names: Sequence[str], paid: Sequence[int], lan
                  name=views.short_name(names[s.seat]), score=_score(state, s, lang),
                  progress=_progress(state, s, lang))
         if paid[s.seat] and not refunded:
-            line += " · " + t("match.prize", lang, beans=paid[s.seat])
+            line += " · " + t("match.prize", lang, beans=grouped(paid[s.seat]))
         lines.append(line)
     pool = state.options.entry_fee * sum(state.humans)
     if pool:
-        lines += ["", t("match.refunded" if refunded else "match.pool_paid", lang, pool=pool)]
+        key = "match.refunded" if refunded else "match.pool_paid"
+        lines += ["", t(key, lang, pool=grouped(pool))]
     return "\n".join(lines)
 
 
@@ -195,5 +197,6 @@ def cancelled_text(lang: str, name: str, refunds: Sequence[int]) -> str:
     """An admin stopped the match: fees went back."""
     total = sum(refunds)
     if total:
-        return t("match.cancelled_refund", lang, name=views.short_name(name), pool=total)
+        return t("match.cancelled_refund", lang, name=views.short_name(name),
+                 pool=grouped(total))
     return t("match.cancelled", lang, name=views.short_name(name))

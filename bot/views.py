@@ -15,14 +15,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from babel.numbers import format_decimal
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks as cb
 from bot.game.table import Seat, Table
-from bot.i18n import join_names, normalize_language, t
+from bot.i18n import join_names, t
 from bot.menus import help_commands
-from bot.numbers import signed
+from bot.numbers import grouped, signed
 from bot.selection import MAX_ENCODED, encode_ranks, offers
 from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
 from engine.ai import card_counter, format_counter
@@ -123,7 +122,7 @@ def lobby_view(
     lines = [
         t("lobby.title", lang),
         t("lobby.preset", lang, preset=t(f"preset.{table.preset}", lang)),
-        t("lobby.stake", lang, stake=table.stake),
+        t("lobby.stake", lang, stake=grouped(table.stake)),
         "",
     ]
     for i in range(max(table.seat_count, len(table.seats))):
@@ -397,7 +396,7 @@ def table_view(
         lines = [t("table.title_match", lang, preset=preset, format=fmt)]
     else:
         lines = [t("table.title_practice", lang, preset=preset) if table.private
-                 else t("table.title", lang, preset=preset, stake=table.stake)]
+                 else t("table.title", lang, preset=preset, stake=grouped(table.stake))]
     if view.phase == "bidding":
         lines.append(t(f"table.phase_{bidding_word(view)}", lang))
     elif view.phase == "doubling":
@@ -626,8 +625,9 @@ def outcome_line(points: int, beans: int | None, balance: int | None, lang: str,
 
 
 def amount_text(amount: int, lang: str) -> str:
-    """A whole amount (a balance in beans) with the language's digit grouping: ``1,080``."""
-    return format_decimal(amount, locale=normalize_language(lang).replace("-", "_"))
+    """A whole amount (a balance in beans) with the language's digit grouping: ``1,080``
+    (:func:`bot.numbers.grouped`, the same in every language the bot speaks)."""
+    return grouped(amount)
 
 
 def timeout_notice(table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup]:
@@ -784,7 +784,7 @@ def result_view(
         paid = "result.escape_paid" if table.plays_for_beans else "result.escape_points"
         lines += [t(paid, lang, name=names[i],
                     points=t("unit.points", lang, n=-points[i], signed=str(-points[i])),
-                    beans=t("unit.beans", lang, n=-beans[i], signed=str(-beans[i])))
+                    beans=t("unit.beans", lang, n=-beans[i], signed=grouped(-beans[i])))
                   for i in result.escaped]
     elif result.winner == "landlord":
         lines = [t("result.title", lang, winner=t("result.landlord_wins", lang))]
@@ -827,7 +827,7 @@ def result_view(
         lines.append(t("result.autoplay_penalty", lang, name=names[i]))
     for i in short_payers(table, points, beans):
         lines.append(t("result.short", lang, name=names[i],
-                       beans=t("unit.beans", lang, n=-beans[i], signed=str(-beans[i]))))
+                       beans=t("unit.beans", lang, n=-beans[i], signed=grouped(-beans[i]))))
     if view.kitty is not None and view.landlord is not None:
         lines += ["", t("result.kitty", lang, cards=cards_text(view.kitty, lang))]
     if again_minutes is not None:

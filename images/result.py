@@ -43,8 +43,9 @@ Tag = tuple[str, tuple[int, int, int]]
 
 
 def signed(value: int) -> str:
-    """``+12``, ``-3`` or ``0`` (no sign on zero)."""
-    return f"+{value}" if value > 0 else str(value)
+    """``+12``, ``-3,840`` or ``0`` (no sign on zero), digits grouped by three as the texts
+    write beans (``bot.numbers.signed``)."""
+    return f"{value:+,d}" if value else "0"
 
 
 def _farmers(scene: ResultScene) -> list[ResultSeat]:

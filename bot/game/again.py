@@ -38,6 +38,7 @@ from bot.game.deal import DealDriver
 from bot.game.lobby import Lobby
 from bot.game.table import RESULT, Table
 from bot.i18n import t
+from bot.numbers import grouped
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +156,7 @@ class PlayAgain:
         minimum, short = await self.lobby.lacking_beans(table)
         short = [i for i in short if i not in gone]
         if short and not table.private:
-            self.deals.say(table, t("again.freed_beans", table.lang, minimum=minimum,
+            self.deals.say(table, t("again.freed_beans", table.lang, minimum=grouped(minimum),
                                     names=_names(table, short, table.lang)))
         gone |= set(short)
         stays = [seat for i, seat in enumerate(table.seats) if i not in gone]

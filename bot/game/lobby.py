@@ -42,6 +42,7 @@ from bot.game.drawing import Drawing
 from bot.game.outlet import PRESSER, Unreachable
 from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table, challenge_key, table_key
 from bot.i18n import join_names, t
+from bot.numbers import grouped
 from bot.rooms import preset_name
 from bot.store import Player
 
@@ -375,7 +376,8 @@ class Lobby:
         if held is not None:  # another worker is seating them
             refusal = self._held_refusal(table.key, person.user_id, held, lang)
         elif balance < minimum:
-            refusal = t("pop.need_beans", lang, minimum=minimum, balance=balance)
+            refusal = t("pop.need_beans", lang, minimum=grouped(minimum),
+                        balance=grouped(balance))
         else:  # the same checks again, without this claim: a bot may have taken the seat
             self._joining.pop(person.user_id, None)
             refusal = self._claim_refusal(table, person.user_id, lang)
@@ -511,7 +513,8 @@ class Lobby:
         if elsewhere is not None:
             return elsewhere, None
         if player.balance < minimum:
-            return t("pop.need_beans", lang, minimum=minimum, balance=player.balance), None
+            return t("pop.need_beans", lang, minimum=grouped(minimum),
+                     balance=grouped(player.balance)), None
         return None, player
 
     def not_seated_text(self, table: Table, person: Person) -> str:
@@ -818,7 +821,7 @@ class Lobby:
     @staticmethod
     def _need_beans_text(table: Table, short: list[int], minimum: int, lang: str) -> str:
         names = join_names((views.seat_name(table.seats[i], i, lang) for i in short), lang)
-        return t("pop.start_need_beans", lang, names=names, minimum=minimum)
+        return t("pop.start_need_beans", lang, names=names, minimum=grouped(minimum))
 
     async def lacking_beans(self, table: Table, room_minimum: int | None = None
                             ) -> tuple[int, list[int]]:

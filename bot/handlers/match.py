@@ -20,7 +20,7 @@ from bot.handlers.common import (
     person,
 )
 from bot.i18n import t
-from bot.numbers import parse_whole
+from bot.numbers import grouped, parse_whole
 from bot.services import App, Context
 
 #: The command of each format.
@@ -41,7 +41,8 @@ async def _open(update: Update, context: ContextTypes.DEFAULT_TYPE, fmt: str) ->
     fee = parse_whole(args[0], low=low, high=high) if len(args) == 1 else 0
     if fee is None or len(args) > 1:
         lang = await chat_language(app, update)
-        await message.reply_text(t("match.usage", lang, command=f"/{COMMANDS[fmt]}", high=high))
+        await message.reply_text(t("match.usage", lang, command=f"/{COMMANDS[fmt]}",
+                                             high=grouped(high)))
         return
     chat = message.chat
     thread = message.message_thread_id if message.is_topic_message else None

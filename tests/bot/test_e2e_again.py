@@ -188,7 +188,7 @@ async def test_a_seat_below_the_minimum_balance_is_freed_instead_of_dealt(
     assert answers[-1].params["text"] == t("pop.again_lobby")
     farmers = [u.first_name for i, u in enumerate(players.users) if i != landlord]
     await fake_api.wait_for("sendMessage", chat_id=players.group,
-                            text=t("again.freed_beans", minimum=max(balances),
+                            text=t("again.freed_beans", minimum=f"{max(balances):,}",
                                    names=", ".join(farmers)))
     lobby = await fake_api.wait_for(
         lambda: (found := _lobbies_since(fake_api, players, result.message_id)) and found[-1])

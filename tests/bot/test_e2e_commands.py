@@ -179,7 +179,7 @@ async def test_small_commands(fake_api: FakeBotApi, running_bot: BotRunner):
     assert [(b.text, b.url) for b in welcome.buttons] == [
         (t("btn.add_to_group", LANG), f"https://t.me/{BOT_USERNAME}?startgroup=ddz")]
     assert await _reply(fake_api, ann, ann, "/balance") == t("eco.balance", LANG, name="Ann",
-                                                             beans=1000)
+                                                             beans="1,000")
     assert await _reply(fake_api, ann, ann, "/newgame") == t("reply.group_only", LANG)
     help_text = await _reply(fake_api, ann, group, "/help")
     # The rules in a few lines, in the group's language, not a link (issue 10 item 8).

@@ -91,6 +91,6 @@ async def test_full_width_digits_are_numbers(fake_api: FakeBotApi, running_bot: 
     assert (settings["stake_tier"], settings["custom_stake"]) == ("custom", 50)
     assert await reply(fake_api, ann, group, f"/give {bob.id} ９９") == t(
         "give.ok", LANG, giver="Ann", receiver="Bob", beans="99 beans", giver_balance=901,
-        receiver_balance=1099, remaining=901)
+        receiver_balance="1,099", remaining=901)
     assert await reply(fake_api, ann, group, "/give @bob －５") == t("give.invalid_amount", LANG)
     assert [await store.balance(u.id) for u in (ann, bob)] == [901, 1099]

@@ -419,7 +419,7 @@ async def test_a_player_who_cannot_pay_the_fee_cannot_start(
     await store.give(bob.id, cat.id, 1, players.group.id)
     await start(players)
     await fake_api.wait_for(lambda: any(
-        t("match.need_fee", LANG, names="Bob", fee=1000) in m.content
+        t("match.need_fee", LANG, names="Bob", fee="1,000") in m.content
         for m in fake_api.messages_in(players.group)), 5)
     assert await store.running_matches() == []
     assert [await store.balance(u.id) for u in players.users] == [1000, 999, 1001]

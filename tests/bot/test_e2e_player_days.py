@@ -27,7 +27,7 @@ async def test_daily_and_give_count_one_day_across_far_time_zones(
     bob_said_east = fake_api.send_text(bob, east, "hi")
 
     assert await reply(fake_api, ann, west, "/daily") == t(
-        "eco.daily_ok", LANG, name="Ann", beans=200, streak=1, balance=1200)
+        "eco.daily_ok", LANG, name="Ann", beans=200, streak=1, balance="1,200")
     assert await reply(fake_api, ann, east, "/daily") == t(
         "eco.daily_already", LANG, day="2024-05-02")
     assert (await reply(fake_api, ann, shanghai, "/daily")).startswith(
