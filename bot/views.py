@@ -610,12 +610,13 @@ def outcome_line(points: int, beans: int | None, balance: int | None, lang: str,
     beans were at stake (``beans`` and the new ``balance`` given) the beans and the balance,
     e.g. ``🎉 你赢了 +2 分 · +80 欢乐豆（余额 1,080）``.
 
-    No points: won or lost by ``won`` (the seat's side), followed by the reason when the
-    auto-play penalty took them (``penalized``, RULES.md §9: a farmer on auto-play wins
-    nothing); ``本局已结束。`` when ``won`` is ``None`` (a deal with no winner)."""
+    No points: lost by ``won`` (the seat's side), or its side won with nothing for it
+    (``hand.side_won``: no 🎉 for 0 points), followed by the reason when the auto-play penalty
+    took them (``penalized``, RULES.md §9: a farmer on auto-play wins nothing);
+    ``本局已结束。`` when ``won`` is ``None`` (a deal with no winner)."""
     if not points and won is None:
         return t("hand.finished", lang)
-    key = "hand.won" if points > 0 or (not points and won) else "hand.lost"
+    key = "hand.won" if points > 0 else "hand.side_won" if not points and won else "hand.lost"
     if beans is None or balance is None:
         line = t(key, lang, points=points_text(points, lang))
     else:
