@@ -79,13 +79,15 @@ def give_text(giver: str, receiver: str, gift: Gift, lang: str) -> str:
 
 
 def give_refused_text(code: str, lang: str, remaining: int | None = None, *,
-                      word: str = "", amount: int = 0, balance: int = 0) -> str:
+                      word: str = "", amount: int | str = 0, balance: int = 0) -> str:
     """Why ``/give`` was refused, from :class:`bot.store.GiveRefused` codes (and the bot's own
     ``give_usage``, ``give_not_number`` naming the ``word`` typed, ``give_unknown_target``,
     ``give_bot``, ``give_no_account``): ``give_limit`` says the beans ``remaining`` today,
-    ``give_insufficient`` the giver's ``balance`` and the ``amount`` asked."""
+    ``give_insufficient`` the giver's ``balance`` and the ``amount`` asked (a number, or the
+    word typed for one too large to read)."""
     return t(f"give.{code.removeprefix('give_')}", lang, n=remaining or 0,
-             remaining=grouped(remaining or 0), word=word[:32], amount=grouped(amount),
+             remaining=grouped(remaining or 0), word=word[:32],
+             amount=grouped(amount) if isinstance(amount, int) else amount,
              beans=_beans(balance, lang, balance=True))
 
 

@@ -274,7 +274,8 @@ async def cmd_give(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         gift = await store(app).give(user.id, target.user_id, amount, message.chat.id)
     except GiveRefused as exc:
         balance = await store(app).balance(user.id) if exc.code == "give_insufficient" else 0
-        await _reply(update, ev.give_refused_text(exc.code, lang, exc.remaining, amount=amount,
+        asked = args[-1][:32] if amount == SQL_INTEGER_MAX else amount  # as typed, not capped
+        await _reply(update, ev.give_refused_text(exc.code, lang, exc.remaining, amount=asked,
                                                   balance=balance))
         return
     await _reply(update, ev.give_text(display_name(user), target.name, gift, lang))

@@ -21,7 +21,8 @@ LANG = "en"
     ("/give @bob ²", "give.not_number", {"word": "²"}),
     ("/give @bob ٣", "give.not_number", {"word": "٣"}),
     ("/give 99999999999999999999999 5", "give.unknown_target", {}),
-    ("/give @bob 99999999999999999999999", "give.limit", {"n": 1000}),  # more than anyone has
+    ("/give @bob 99999999999999999999999", "give.insufficient",  # more than anyone has
+     {"beans": "1,000 beans", "amount": "99999999999999999999999"}),
     ("/audit 99999999999999999999", "audit.usage", {}),
     ("/audit ²", "audit.usage", {}),
     ("/settings play_timeout ²", "set.invalid_seconds",

@@ -113,7 +113,7 @@ async def test_give_is_off_by_default_then_limited_per_day(
         "give.ok", LANG, giver="Ann", receiver="Bob", beans=_beans(10), giver_balance=640,
         receiver_balance="1,360", remaining=640)
     assert await reply(fake_api, ann, group, "/give @bobby 641") == t(
-        "give.limit", LANG, n=640)
+        "give.insufficient", LANG, beans=_beans(640), amount=641)  # the balance, first
     assert await reply(fake_api, ann, group, "/give @bobby lots") == t(
         "give.not_number", LANG, word="lots")
     assert await reply(fake_api, ann, group, "/give @nobody 5") == t("give.unknown_target", LANG)
@@ -210,8 +210,11 @@ async def test_give_says_what_is_wrong_first_thing_first(
     await settle(store, group.id, [cat, ann, bob], [-90, 45, 45])  # Cat keeps 100 beans
     assert await reply(fake_api, cat, group, "/give @bob 200") == t(
         "give.insufficient", LANG, beans="100 beans", amount=200)
-    assert await reply(fake_api, cat, group, "/give @bob 99999999999999999999999") == t(
-        "give.limit", LANG, n=1000)
+    # a new user's report: more than the balance said "1000 more today", not the balance
+    assert await reply(fake_api, cat, group, "/give @bob 1001") == t(
+        "give.insufficient", LANG, beans="100 beans", amount="1,001")
+    assert await reply(fake_api, ann, group, "/give @bob 1000") == t(
+        "give.limit", LANG, n=999, remaining=999)
     assert [await store.balance(u.id) for u in (ann, bob, cat)] == [1449, 1451, 100]
 
 
