@@ -60,12 +60,23 @@ WELCOME_POLL = 0.2
 
 
 
+#: Characters of a group's title a pop-up names (a pop-up holds 200).
+TITLE_CHARS = 40
+
+
 def _sits_elsewhere(other: Table | None, lang: str) -> str | None:
-    """Why a player who sits at table ``other`` cannot sit down, in ``lang`` (a practice deal
-    is left in its private chat); ``None`` without such a table."""
+    """Why a player who sits at table ``other`` cannot sit down, in ``lang``: a practice deal
+    is left in its private chat; a group's table is named by the group's title, and at a
+    running deal the player is warned that ``/leave`` there forfeits it (RULES.md §9)
+    (``pop.seated_elsewhere`` for a table without a title). ``None`` without such a table."""
     if other is None:
         return None
-    return t("pop.practising" if other.private else "pop.seated_elsewhere", lang)
+    if other.private:
+        return t("pop.practising", lang)
+    title = " ".join(other.title.split())[:TITLE_CHARS]
+    if not title:
+        return t("pop.seated_elsewhere", lang)
+    return t("pop.seated_deal" if other.phase == DEAL else "pop.seated_at", lang, group=title)
 
 @dataclass(frozen=True, slots=True)
 class Person:
@@ -302,13 +313,14 @@ class Lobby:
                     gone.add(i)
             yield gone
 
-    @staticmethod
-    def _held_refusal(key: str, user_id: int, held: str, lang: str) -> str:
+    def _held_refusal(self, key: str, user_id: int, held: str, lang: str) -> str:
         """Why a player being seated at table ``held`` cannot sit at table ``key``."""
         if held == key:
             return t("pop.already_seated", lang)
-        return t("pop.practising" if held == table_key(user_id) else "pop.seated_elsewhere",
-                 lang)
+        if held == table_key(user_id):
+            return t("pop.practising", lang)
+        return _sits_elsewhere(self.ctx.tables.get(held), lang) \
+            or t("pop.seated_elsewhere", lang)
 
     async def _seat(self, table: Table, person: Person, *, lang: str, check_private: bool,
                     welcome_after: bool) -> str | None:
@@ -390,8 +402,10 @@ class Lobby:
         """:meth:`_seat_refusal` with the Joins claimed here counted (:meth:`join_refusal`)."""
         claimed = self._joining.get(user_id)
         if claimed is not None:  # a Join of theirs is being seated (a double press, or two)
-            return t("pop.already_seated" if claimed == table.key else "pop.seated_elsewhere",
-                     lang)
+            if claimed == table.key:
+                return t("pop.already_seated", lang)
+            return _sits_elsewhere(self.ctx.tables.get(claimed), lang) \
+                or t("pop.seated_elsewhere", lang)
         refusal = self._seat_refusal(table, user_id, lang)
         seated = {seat.user_id for seat in table.seats}
         claims = sum(1 for user, key in self._joining.items()

@@ -273,3 +273,18 @@ async def test_the_bot_greets_a_group_it_is_added_to(fake_api: FakeBotApi,
     fake_api.send_text(ann, ann, "/balance")  # a later update: the ones before are handled
     await fake_api.wait_for("sendMessage", chat_id=ann.id)
     assert len(fake_api.calls_to("sendMessage", chat_id=group.id)) == 1
+
+
+async def test_seated_at_a_running_deal_names_the_group_and_warns_leaving_forfeits(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """A new user's report: "你已在另一桌" did not say which table, nor that /leave there
+    forfeits the running deal (RULES.md §9)."""
+    players = await start_seeded_deal(fake_api, running_bot.app, "Friday night 🃏", seed=SEED)
+    ann = players.users[0]
+    other = fake_api.new_group("Office")
+    assert await _reply(fake_api, ann, other, "/newgame") == t(
+        "pop.seated_deal", LANG, group="Friday night 🃏")
+    await running_bot.app.bot_data.store.update_group_settings(other.id, language="zh-Hans")
+    assert await _reply(fake_api, ann, other, "/newgame") == \
+        "你正在「Friday night 🃏」打一局：请先打完。在那里发 /leave 会判负（逃跑扣分）。"

@@ -72,7 +72,8 @@ async def test_one_table_per_player_and_per_chat(fake_api: FakeBotApi, running_b
     elsewhere = Players(fake_api, second, [bob, ann])
     lobby_two = await elsewhere.open_table(bob, [])
     answer = await elsewhere.click(ann, lobby_two, t("btn.join", LANG))
-    assert answer.params["text"] == t("pop.seated_elsewhere", LANG)
+    assert answer.params["text"] == t("pop.seated_at", LANG, group="One")  # names the table
+    assert answer.params["text"] == "You sit at the table in “One”: send /leave there first."
     answer = await players.click(ann, lobby_one, t("btn.leave", LANG))
     assert answer.params["text"] == t("pop.left_lobby", LANG)
     assert lobby_one.text == t("lobby.empty", LANG)  # nobody left: the lobby closed
