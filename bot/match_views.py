@@ -85,14 +85,14 @@ def options_lines(options: MatchOptions, lang: str, humans: int) -> list[str]:
 
 
 def lobby_view(table: Table, bot_username: str | None,
-               minutes_left: int) -> tuple[str, InlineKeyboardMarkup]:
+               seconds_left: float) -> tuple[str, InlineKeyboardMarkup]:
     """The match lobby: the lobby of :func:`bot.views.lobby_view` (seats, Join, Add bot,
     Start) with the format, its options, the entry fee and the prize pool above, and a −/+
     pair of buttons per option (the opener or an admin may press them)."""
     assert table.match_options is not None
     options = MatchOptions.from_dict(table.match_options)
     lang = table.lang
-    text, markup = views.lobby_view(table, bot_username, minutes_left)
+    text, markup = views.lobby_view(table, bot_username, seconds_left)
     body = text.split("\n")
     humans = sum(1 for _ in table.humans())
     head = options_lines(options, lang, humans) + [t("match.no_stake", lang)]

@@ -12,6 +12,7 @@ counter (:func:`counter_line`): with the public plays it gives away its seat's h
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 
@@ -109,11 +110,25 @@ def _button(
 # --- Lobby ---------------------------------------------------------------------------------------
 
 
+def wait_text(seconds: float, lang: str) -> str:
+    """A time left to wait as the lobby and the result say it: whole seconds under a minute
+    (``30 s``), else minutes rounded up (``5 min``, ``5 分钟``); at least ``1 s``.
+
+    >>> wait_text(300, "en"), wait_text(29.2, "zh-Hans"), wait_text(61, "en")
+    ('5 min', '30 秒', '2 min')
+    """
+    whole = max(1, math.ceil(seconds))
+    if whole < 60:
+        return t("unit.wait_seconds", lang, n=whole)
+    return t("unit.wait_minutes", lang, n=math.ceil(whole / 60))
+
+
 def lobby_view(
-    table: Table, bot_username: str | None, minutes_left: int
+    table: Table, bot_username: str | None, seconds_left: float
 ) -> tuple[str, InlineKeyboardMarkup]:
     """The lobby message: preset, stake, the seats (three, or four for the four-player game,
-    RULES.md §11), and Join/Leave/Add bot/Start/Close.
+    RULES.md §11), the time left before it closes (``seconds_left``, :func:`wait_text`), and
+    Join/Leave/Add bot/Start/Close.
 
     When ``table.join_link`` is set and the bot's username is known, a URL button opens the private
     chat with ``/start join_<token>``, which seats the player (issue 3, flow step 2).
@@ -131,7 +146,7 @@ def lobby_view(
         else:
             lines.append(t("lobby.seat_empty", lang, n=i + 1))
     help_key = "lobby.help_four" if table.seat_count == 4 else "lobby.help"
-    lines += ["", t(help_key, lang), t("lobby.expires", lang, minutes=max(1, minutes_left))]
+    lines += ["", t(help_key, lang), t("lobby.expires", lang, time=wait_text(seconds_left, lang))]
     rows = [
         [_button(t("btn.join", lang), cb.LOBBY, table.token, 0, "join"),
          _button(t("btn.leave", lang), cb.LOBBY, table.token, 0, "leave")],
@@ -756,7 +771,7 @@ def short_payers(table: Table, points: Sequence[int], beans: Sequence[int]) -> l
 def result_view(
     table: Table, view: SeatView, points: Sequence[int], beans: Sequence[int],
     breakdown: Sequence[str] = (),
-    again_minutes: int | None = None,
+    again_seconds: float | None = None,
     *, again: bool = True,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The result message: the winner — or, after an escape, who left and what each paid
@@ -764,7 +779,8 @@ def result_view(
     change (a line for each loser who could pay only what it held, :func:`short_payers`), the
     landlord's kitty (RULES.md §7, §8); buttons "Play again" and "Leave" (issue 10 item 7,
     :mod:`bot.game.again`) unless ``again`` is off (nobody is left to answer), with a line
-    saying how they work when ``again_minutes`` (the minutes to answer) is given.
+    saying how they work when ``again_seconds`` (the time to answer, ``LOBBY_TIMEOUT``) is
+    given.
 
     ``breakdown`` is the result picture's own (:func:`bot.scenes.result_breakdown`: 底分, robs,
     show, bombs, spring, the totals, each farmer's doubling), so caption and picture say the
@@ -831,8 +847,8 @@ def result_view(
                        beans=t("unit.beans", lang, n=-beans[i], signed=grouped(-beans[i]))))
     if view.kitty is not None and view.landlord is not None:
         lines += ["", t("result.kitty", lang, cards=cards_text(view.kitty, lang))]
-    if again_minutes is not None:
-        lines += ["", t("result.again_note", lang, minutes=again_minutes)]
+    if again_seconds is not None:
+        lines += ["", t("result.again_note", lang, time=wait_text(again_seconds, lang))]
     keyboard = InlineKeyboardMarkup(
         [[_button(t("btn.play_again", lang), cb.PLAY_AGAIN, table.token),
           _button(t("btn.leave", lang), cb.PLAY_AGAIN, table.token, 0, "leave")]]

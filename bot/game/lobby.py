@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -198,10 +197,10 @@ class Lobby:
         return True
 
     def _lobby(self, table: Table) -> tuple[str, object]:
-        minutes = math.ceil(timers.seconds_left(table.lobby_deadline) / 60)
+        seconds = timers.seconds_left(table.lobby_deadline)
         if table.match_options is not None:
-            return match_views.lobby_view(table, self.ctx.bot_username, minutes)
-        return views.lobby_view(table, self.ctx.bot_username, minutes)
+            return match_views.lobby_view(table, self.ctx.bot_username, seconds)
+        return views.lobby_view(table, self.ctx.bot_username, seconds)
 
     async def refresh(self, table: Table, *, at_once: bool = False) -> None:
         """Store the table and ask for its lobby message to show the seats as they are: through

@@ -64,7 +64,7 @@ async def test_everyone_ready_deals_the_next_deal_at_the_same_table(
     ann, bob, cat = players.users
     key = f"{players.group.id}:0"
     result = await _deal_out(players, app)
-    assert t("result.again_note", minutes=5) in result.content
+    assert t("result.again_note", time="5 min") in result.content
     assert [b.text for b in result.buttons] == [t(AGAIN), t("btn.leave")]
     table = app.bot_data.tables.get(key)
     assert table.first_bidder == 0 and table.ready == [False, False, False]

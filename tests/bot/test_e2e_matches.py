@@ -224,7 +224,7 @@ async def test_fixed_match_of_three_deals_with_a_tie_broken_by_an_extra_deal(
     assert final_message.photo and fake_api.file(final_message.photo) == render_standings(expected)
     # below the last deal's result, which (like every match result) offers no Play again
     assert final_message.message_id > max(m.message_id for m in results)
-    assert not any(t("result.again_note", LANG, minutes=5) in m.content for m in results)
+    assert not any(t("result.again_note", LANG, time="5 min") in m.content for m in results)
     # and each deal's result picture (646 px high for three seats) has the standings (366 px,
     # 52 more for the extra deal's note) drawn under it
     assert [m.photo_size[:2] for m in results] == [(1280, 1012)] * 2 + [(1280, 1064), (1280, 1012)]
