@@ -160,6 +160,40 @@ def test_autoplay_of_a_human_is_drawn_and_a_finished_deal_has_no_countdown():
     assert not any(s.is_turn for s in scene.seats)
 
 
+def test_the_seat_to_play_shows_its_clock_not_its_last_pass_and_both_pair_multipliers():
+    """A new user's report: the seat to act showed the 不出 of the trick before next to its
+    clock; and the table said one multiplier where the result says ×64 / ×32 (a farmer
+    doubled, RULES.md §3)."""
+    from engine import ROB
+
+    state = apply(new_deal(ROB, seed=SEED, first_bidder=0), Action("call", 0))
+    table = table_for(state)
+    stale = 0
+    for _ in range(400):
+        if state.phase == "finished":
+            break
+        seat = state.to_act[0]
+        view = state.view(seat)
+        if state.phase == "playing":
+            scene = scenes.table_scene(table, view, 20)
+            assert scene.seats[seat].last_play is None and scene.seats[seat].is_turn
+            assert scene.seconds_left == 20
+            stale += views.last_actions(view)[seat] is not None
+        if state.phase == "doubling":
+            kind = "double" if seat == 1 else "nodouble"  # one farmer doubles
+            state = apply(state, Action(kind, seat))
+            if state.phase == "playing":
+                scene = scenes.table_scene(table, state.view(0), 20)
+                pairs = views.current_multipliers(state.view(0))
+                assert len(set(pairs)) == 2 and scene.multipliers == tuple(pairs)
+                from images.table import multiplier_words
+                assert multiplier_words(scene) == " / ".join(
+                    f"×{m}" for m in dict.fromkeys(pairs))
+            continue
+        state = apply(state, auto_action(state, seat))
+    assert stale  # the seat's action of the round before was there to hide
+
+
 def test_hand_picture_raises_the_selected_ranks_cards():
     state = new_deal(SCORE, seed=SEED)
     view = state.view(0)
