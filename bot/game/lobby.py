@@ -106,6 +106,9 @@ class Lobby:
         #: Per table key, the Starts answered as starting that have not taken the table's lock
         #: yet (:meth:`start_answered`).
         self._starts: dict[str, list[asyncio.Event]] = {}
+        #: (table key, user id) of the players this process told their cards come privately
+        #: (``hand.welcome``): told once per table (its group or topic), not at every lobby.
+        self._welcomed: set[tuple[str, int]] = set()
 
     async def open_table(
         self, chat_id: int, thread_id: int | None, title: str, person: Person,
@@ -250,10 +253,13 @@ class Lobby:
         ``welcome_after`` (a Join press, answered before any request it causes) the private
         chat is not checked here: the seat is taken with its welcome still due
         (:attr:`Seat.welcoming`), and the caller sends it once the lock is free
-        (:meth:`welcome`). The seat keeps the player's own language (``Player.language``) for
-        their private messages. Everything that waits comes first; the checks that decide and
-        the seat itself follow in one step, so no other table of this process can seat the
-        same player in between.
+        (:meth:`welcome`). A player this process told at this table (its group or topic) that
+        their cards come privately is not told again at its next lobbies, nor checked: one
+        such message per player per table; a chat closed since then shows when the hands are
+        dealt (the seat is auto-played). The seat keeps the player's own language
+        (``Player.language``) for their private messages. Everything that waits comes first;
+        the checks that decide and the seat itself follow in one step, so no other table of
+        this process can seat the same player in between.
 
         With several workers the player is claimed for this table among the workers while
         they are seated (:meth:`_claiming`; a Join press's claim was taken before its answer,
@@ -328,7 +334,8 @@ class Lobby:
         refusal, player = await self._refusal_to_sit(table, person, lang)
         if refusal is not None or player is None:
             return refusal
-        if check_private and not welcome_after:
+        welcomed = (table.key, person.user_id) in self._welcomed
+        if check_private and not welcome_after and not welcomed:
             welcome = t("hand.welcome", player.language or table.lang, group=table.title)
             try:
                 await ctx.outlet.send(person.user_id, welcome)
@@ -338,11 +345,13 @@ class Lobby:
                     table.join_link = True
                     await self.refresh(table)
                 return t("pop.need_private", lang)
+            self._welcomed.add((table.key, person.user_id))
         refusal = self._seat_refusal(table, person.user_id, lang)  # again: we waited
         if refusal is not None:
             return refusal
+        welcoming = time.time() if welcome_after and not welcomed else None
         table.seats.append(Seat(person.user_id, person.name, lang=player.language,
-                                welcoming=time.time() if welcome_after else None))
+                                welcoming=welcoming))
         return None
 
     async def join_refusal(self, table: Table, person: Person, lang: str) -> str | None:
@@ -551,8 +560,8 @@ class Lobby:
         ctx = self.ctx
         table = ctx.tables.get(key)
         seat = table.seat_of(user_id) if table is not None and table.token == token else None
-        if table is None or seat is None:
-            return True
+        if table is None or seat is None or table.seats[seat].welcoming is None:
+            return True  # welcomed at this table before (once per table, not per lobby)
         text = t("hand.welcome", table.seat_lang(seat), group=table.title)
         try:
             await ctx.outlet.send(user_id, text, rank=PRESSER)
@@ -569,6 +578,7 @@ class Lobby:
                 return reached
             if reached:
                 table.seats[seat].welcoming = None
+                self._welcomed.add((key, user_id))
                 await ctx.save(table)
                 return True
             name = views.seat_name(table.seats[seat], seat, table.lang)

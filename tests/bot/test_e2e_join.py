@@ -385,3 +385,33 @@ async def test_start_refuses_a_full_table_of_bots_alone(fake_api: FakeBotApi,
     answer = await players.click(ann, lobby, t("btn.start", LANG))
     assert answer.params["text"] == t("pop.need_player", LANG)
     assert table.phase == "lobby" and not fake_api.calls_to("sendPhoto", chat_id=group.id)
+
+
+async def test_one_welcome_per_player_and_table_not_per_lobby(fake_api: FakeBotApi,
+                                                              running_bot: BotRunner):
+    """A new user's report: "your cards for the table in … come here" arrived at every lobby
+    of the same group; now once per player and table (the group)."""
+    group = fake_api.new_group("Regulars")
+    ann, bob = fake_api.new_user("Ann"), fake_api.new_user("Bob")
+    players = Players(fake_api, group, [ann, bob])
+    welcome = t("hand.welcome", LANG, group="Regulars")
+    lobby = await players.open_table(ann, [])
+    assert (await players.click(bob, lobby, t("btn.join", LANG))).params["text"] == t(
+        "pop.joined", LANG)
+    await players.click(bob, lobby, t("btn.leave", LANG))
+    assert (await players.click(bob, lobby, t("btn.join", LANG))).params["text"] == t(
+        "pop.joined", LANG)
+    await players.click(ann, lobby, t("btn.close", LANG))
+    again = await players.open_table(ann, [])  # a new lobby of the same table
+    assert again is not lobby
+    assert (await players.click(bob, again, t("btn.join", LANG))).params["text"] == t(
+        "pop.joined", LANG)
+    await fake_api.wait_for(lambda: "2. Bob" in again.text)
+    for user in (ann, bob):
+        texts = [c.params["text"] for c in fake_api.calls_to("sendMessage", chat_id=user.id)]
+        assert texts.count(welcome) == 1, user.first_name
+    other = Players(fake_api, fake_api.new_group("Elsewhere"), [bob])
+    await players.click(bob, again, t("btn.leave", LANG))
+    await other.open_table(bob, [])  # another table: told where its cards come from
+    texts = [c.params["text"] for c in fake_api.calls_to("sendMessage", chat_id=bob.id)]
+    assert texts.count(t("hand.welcome", LANG, group="Elsewhere")) == 1
