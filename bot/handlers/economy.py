@@ -236,7 +236,8 @@ async def cmd_give(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
     The checks run in the order that tells a player the first thing worth fixing (QA of issue
     10): /give being off in this group comes first (no change to the command helps), then the
-    command's shape (no amount), the amount (not a number, zero or less), whom it names, and last
+    command's shape (no amount, or more words than a player and an amount: ``/give @bob 5 6``
+    gives neither 5 nor 6), the amount (not a number, zero or less), whom it names, and last
     what the store decides (a running deal, today's limit, more than the balance, which says the
     balance)."""
     app = context.application
@@ -251,7 +252,7 @@ async def cmd_give(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _reply(update, ev.give_refused_text("give_disabled", lang))
         return
     args = context.args or []
-    if not args:
+    if not args or len(args) > 2:  # /give @bob 5 6: which number is meant? the usage says
         await _reply(update, ev.give_refused_text("give_usage", lang))
         return
     amount = _give_amount(args[-1])

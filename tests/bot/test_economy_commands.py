@@ -197,6 +197,8 @@ async def test_give_says_what_is_wrong_first_thing_first(
         assert await reply(fake_api, ann, group, command) == t("give.disabled", LANG), command
     await store.update_group_settings(group.id, give_enabled=True)
     assert await reply(fake_api, ann, group, "/give") == t("give.usage", LANG)
+    for command in ("/give @bob 5 6", "/give 5 6 7", "/give @bob 5 beans"):  # nothing given
+        assert await reply(fake_api, ann, group, command) == t("give.usage", LANG), command
     for word in ("lots", "1.5", "²", "5k"):
         assert await reply(fake_api, ann, group, f"/give @bob {word}") == t(
             "give.not_number", LANG, word=word)
