@@ -775,18 +775,42 @@ class Lobby:
     async def _seats_refusal(self, table: Table, lang: str, room_minimum: int | None = None
                              ) -> tuple[str | None, str | None]:
         """Start's refusal for the seats: too many, too few, or players short of beans (the
-        room's minimum ``room_minimum`` when read already)."""
+        room's minimum ``room_minimum`` when read already; at a match's table its entry fee,
+        ``match.need_fee``, so the press is answered with the refusal the match's start would
+        give, not as starting)."""
         if len(table.seats) > table.seat_count:
             return t("pop.too_many_seats", lang, n=table.seat_count), None
         if not table.is_full():
             return self._too_few(table, lang), None
         if next(table.humans(), None) is None:
             return t("pop.need_player", lang), None
+        if table.match_options is not None:
+            return await self._fee_refusal(table, lang)
         minimum, short = await self.lacking_beans(table, room_minimum)
         if short:
             return (self._need_beans_text(table, short, minimum, lang)[:200],
                     self._need_beans_text(table, short, minimum, table.lang))
         return None, None
+
+    async def _fee_refusal(self, table: Table, lang: str) -> tuple[str | None, str | None]:
+        """A match's Start refused for the humans who cannot pay its entry fee now (RULES.md
+        §10; the store decides again when the match starts), as :meth:`Matches.start` says it:
+        ``(pop-up in lang, message for the audience)``, or ``(None, None)``."""
+        fee = int((table.match_options or {}).get("entry_fee", 0))
+        humans = [(i, seat.user_id) for i, seat in table.humans() if seat.user_id is not None]
+        if not fee or not humans:
+            return None, None
+        balances = await asyncio.gather(*(self.ctx.store.balance(user) for _, user in humans))
+        short = [i for (i, _), balance in zip(humans, balances, strict=True) if balance < fee]
+        if not short:
+            return None, None
+
+        def text(in_lang: str) -> str:
+            names = join_names((views.seat_name(table.seats[i], i, in_lang) for i in short),
+                               in_lang)
+            return t("match.need_fee", in_lang, names=names, fee=grouped(fee))
+
+        return text(lang)[:200], text(table.lang)
 
     @staticmethod
     def _too_few(table: Table, lang: str) -> str:

@@ -417,7 +417,10 @@ async def test_a_player_who_cannot_pay_the_fee_cannot_start(
     ann, bob, cat = players.users
     await store.update_group_settings(players.group.id, give_enabled=True)
     await store.give(bob.id, cat.id, 1, players.group.id)
-    await start(players)
+    answer = await players.click(ann, players.lobby, t("btn.start", LANG))
+    # a new user's report: the press said "The deal starts!" and the group then the refusal
+    assert answer.params["text"] == t("match.need_fee", LANG, names="Bob", fee="1,000")
+    assert answer.params["text"] != t("lobby.starting", LANG)
     await fake_api.wait_for(lambda: any(
         t("match.need_fee", LANG, names="Bob", fee="1,000") in m.content
         for m in fake_api.messages_in(players.group)), 5)
