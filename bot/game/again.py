@@ -147,6 +147,10 @@ class PlayAgain:
         if table.result_message_id is not None:
             await ctx.outlet.strip(table.chat_id, table.result_message_id)
         async with self.lobby.keeping(table) as elsewhere:
+            moved = sorted(elsewhere - set(freed))
+            if moved and not table.private:  # they sat down elsewhere (a practice deal…)
+                self.deals.say(table, t("again.freed_elsewhere", table.lang,
+                                        names=_names(table, moved, table.lang)))
             await self._keep(table, set(freed) | elsewhere)
 
     async def _keep(self, table: Table, gone: set[int]) -> None:
