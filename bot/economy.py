@@ -34,6 +34,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
+from engine.prizes import largest_remainder  # the Hamilton split, shared with prizes
+
 DEFAULT_TIMEZONE = "Asia/Shanghai"
 #: The time zone of every player's day (check-in, relief, the /give limit): Beijing time, the
 #: zone of the game's players, the same for every group (issue 14).
@@ -88,34 +90,6 @@ class EconomyRules:
         if balance >= self.relief_below:
             return 0
         return self.relief_target - balance
-
-
-def largest_remainder(total: int, weights: Sequence[int]) -> list[int]:
-    """Split ``total`` units in proportion to ``weights`` (largest-remainder / Hamilton method).
-
-    Each part is ``floor(total × w / Σw)``; the units left over go one each to the parts with the
-    largest fractional remainders, ties to the lower index. Parts sum to exactly ``total``; a part
-    never exceeds ``ceil`` of its exact share, and a zero weight gets 0.
-
-    >>> largest_remainder(10, [1, 1, 1])
-    [4, 3, 3]
-
-    Raises:
-        ValueError: negative total or weight, or ``total`` > 0 with all weights zero.
-    """
-    if total < 0 or any(w < 0 for w in weights):
-        raise ValueError("total and weights must not be negative")
-    weight_sum = sum(weights)
-    if weight_sum == 0:
-        if total:
-            raise ValueError("cannot split a positive total over zero weights")
-        return [0] * len(weights)
-    parts = [total * w // weight_sum for w in weights]
-    remainders = [total * w % weight_sum for w in weights]
-    order = sorted(range(len(weights)), key=lambda i: (-remainders[i], i))
-    for i in order[: total - sum(parts)]:
-        parts[i] += 1
-    return parts
 
 
 def settle_beans(points: Sequence[int], stake: int, balances: Sequence[int | None]) -> list[int]:

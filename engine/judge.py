@@ -1,11 +1,13 @@
-"""The JSON-lines referee: ``python -m engine.judge`` (protocol in ``shared/cases/README.md``).
+"""The JSON-lines referee: ``python -m engine.judge`` (protocol in ``docs/judge.md``).
 
 Reads one JSON object per line on standard input and writes one answer per line on standard
 output, in the same order; blank lines are skipped. Operations: ``classify`` (RULES.md §5),
-``beats`` (§6), ``moves`` (§4–§6), ``replay`` (§1–§4, §7, delegated to
+``beats`` (§6), ``moves`` (§4–§6), ``replay`` (§1–§4, §7, §9, delegated to
 :func:`engine.replay.run_replay`) and ``challenge`` (§10: a duplicate challenge's deals and the
-SHA-256 of its seed, :mod:`engine.challenge`). A line it cannot understand gets
-``{"error": "<why>"}`` and the next line is read; the referee never stops on bad input.
+SHA-256 of its seed, :mod:`engine.challenge`) and ``tournament_draw`` (§10.1: a tournament
+stage's tables and byes from the revealed seed, :mod:`engine.tournament`). A line it cannot
+understand gets ``{"error": "<why>"}`` and the next line is read; the referee never stops on
+bad input.
 
 Every operation also accepts the optional keys ``"variant"`` (``"three"``, the default, or
 ``"four"``: the four-player two-deck game of RULES.md §11, whose cards come from two decks),
@@ -34,6 +36,7 @@ from engine.combos import Play, beats, classify
 from engine.moves import legal_moves
 from engine.presets import Rules, preset
 from engine.replay import run_replay
+from engine.tournament import TournamentError, draw
 
 
 class BadRequest(ValueError):
@@ -140,12 +143,42 @@ def _challenge(request: dict[str, Any]) -> dict[str, Any]:
     return {"sha256": seed_hash(seed), "deals": [deal.to_dict() for deal in deals]}
 
 
+def _tournament_draw(request: dict[str, Any]) -> dict[str, Any]:
+    """The tables and byes of stage ``stage`` of a tournament (RULES.md §10.1) from its revealed
+    ``seed`` and the stage's ``players`` (ids: integers or strings, any order), with the SHA-256
+    published when sign-up opened. Optional: ``"table_size"`` 3 or 4 (``"variant": "four"``
+    means 4) and ``"scores"``, the previous-stage score of each player in the order of
+    ``players`` (``null`` for none), which give the byes to the best (:mod:`engine.tournament`).
+    """
+    seed, players, stage = (_field(request, k) for k in ("seed", "players", "stage"))
+    if not isinstance(players, list) or not all(
+            type(p) is int or isinstance(p, str) for p in players):
+        raise BadRequest("players: a list of integer or string ids is expected")
+    variant = request.get("variant", "three")
+    if variant not in ("three", "four"):
+        raise BadRequest("variant: \"three\" or \"four\" is expected")
+    table_size = request.get("table_size", 4 if variant == "four" else 3)
+    scores = request.get("scores")
+    known: dict[int | str, int] = {}
+    if scores is not None:
+        if not isinstance(scores, list) or len(scores) != len(players) or not all(
+                s is None or type(s) is int for s in scores):
+            raise BadRequest("scores: a list of integers or nulls, one per player, is expected")
+        known = {p: s for p, s in zip(players, scores, strict=True) if s is not None}
+    try:
+        result = draw(seed, stage, players, table_size=table_size, scores=known)
+    except TournamentError as error:
+        raise BadRequest(str(error)) from None
+    return {"sha256": seed_hash(seed), **result.to_dict()}
+
+
 _OPS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "classify": _classify,
     "beats": _beats,
     "moves": _moves,
     "replay": _replay,
     "challenge": _challenge,
+    "tournament_draw": _tournament_draw,
 }
 
 

@@ -401,6 +401,7 @@ class SQLiteStore(Store):
         match_id: int | None = None,
         replaces: int | None = None,
         table: dict[str, Any] | None = None,
+        for_beans: bool = True,
     ) -> int:
         if stake < 1:
             raise ValueError("stake must be at least 1 bean per point")
@@ -433,7 +434,7 @@ class SQLiteStore(Store):
                 [
                     (row[0], seat_no, chat_id, now, seat.user_id)
                     for seat_no, seat in enumerate(seats)
-                    if seat.user_id is not None
+                    if seat.user_id is not None and for_beans and match_id is None
                 ],
             )
             if table is not None:

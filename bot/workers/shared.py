@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -119,7 +120,8 @@ class SharedDb:
 
     Args:
         pool: an asyncpg pool on the bot's database (migrated by the store).
-        worker: this worker's name, unique among the running workers.
+        worker: this worker process's name in every claim, unique among the processes that
+            ever ran (:meth:`open` makes it: ``WORKER_NAME`` and a suffix of this start).
     """
 
     def __init__(self, pool: asyncpg.Pool, worker: str, locks: asyncpg.Connection,
@@ -131,10 +133,14 @@ class SharedDb:
         self._lock_io = asyncio.Lock()  # one query at a time on the locks' connection
 
     @classmethod
-    async def open(cls, url: str, worker: str) -> SharedDb:
-        """Connect to the database at ``url`` (the store must have migrated it)."""
+    async def open(cls, url: str, name: str) -> SharedDb:
+        """Connect to the database at ``url`` (the store must have migrated it) as worker
+        ``name`` (``WORKER_NAME``). The claims are this process's, not the name's: its worker
+        is ``<name>#<random>``, so a process restarted under the same name (as a service
+        manager does) neither renews nor keeps the dead one's claims, whose updates, timers
+        and seats the live workers take over once they run out."""
         pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
-        return cls(pool, worker, await asyncpg.connect(url), url)
+        return cls(pool, f"{name}#{secrets.token_hex(3)}", await asyncpg.connect(url), url)
 
     async def close(self) -> None:
         """Close the pool and the locks' connection (its advisory locks go with it)."""
@@ -233,15 +239,23 @@ class SharedDb:
 
     async def claim_stale_updates(self, lease: float, limit: int = 20) -> list[tuple[int, str]]:
         """Claim up to ``limit`` updates whose worker's lease ran out before they were done,
-        oldest first, for ``lease`` seconds: ``(update_id, body)``."""
+        oldest first, for ``lease`` seconds: ``(update_id, body)``. The named leases of the
+        workers they are taken from go in the same transaction: that worker stopped renewing,
+        and a seat it claimed for 60 s (:meth:`claim_seat`) must not refuse the very Join
+        taken over here ("You already sit at this table", and nobody seated)."""
         now = now_ms()
-        async with self.pool.acquire() as conn:
+        async with self.pool.acquire() as conn, conn.transaction():
             rows = await conn.fetch(
-                "UPDATE inbox SET claimed_by = $1, claimed_until = $2 WHERE update_id IN ("
-                " SELECT update_id FROM inbox WHERE done_at IS NULL AND claimed_until <= $3"
+                "WITH stale AS (SELECT update_id, claimed_by FROM inbox"
+                " WHERE done_at IS NULL AND claimed_until <= $3"
                 " ORDER BY update_id LIMIT $4 FOR UPDATE SKIP LOCKED)"
-                " RETURNING update_id, body",
+                " UPDATE inbox SET claimed_by = $1, claimed_until = $2 FROM stale"
+                " WHERE inbox.update_id = stale.update_id"
+                " RETURNING inbox.update_id, inbox.body, stale.claimed_by AS dead",
                 self.worker, now + int(lease * 1000), now, limit)
+            dead = sorted({row["dead"] for row in rows} - {self.worker, None})
+            if dead:
+                await conn.execute("DELETE FROM leases WHERE worker = ANY($1::text[])", dead)
         return sorted((row["update_id"], row["body"]) for row in rows)
 
     async def renew(self, lease: float, watchdogs: Iterable[str] = (),

@@ -34,7 +34,7 @@ async def test_concurrent_joins_in_two_groups_seat_a_player_once(
         texts = sorted(a.params.get("text") for a in answers)
         seated = [table for table in tables if table.seat_of(cat.id) is not None]
         assert len(seated) == 1
-        assert texts == sorted([t("pop.joined", LANG),
+        assert texts == sorted([t("pop.seating", LANG),
                                 t("pop.seated_at", LANG, group=seated[0].title)])
 
 

@@ -285,7 +285,7 @@ async def test_a_live_workers_watchdogs_are_kept_ahead_in_one_write_and_an_aband
     one, two = await SharedDb.open(url, "one"), await SharedDb.open(url, "two")
     watching = DbTimers(store, one, lease=5.0, watch=60.0)
     keys = [f"-{100 + i}:0" for i in range(300)]
-    abandoned = f"watch:{keys[0]}@one"
+    abandoned = f"watch:{keys[0]}@{one.worker}"
     try:
         for key in keys:
             await watching.watch(key)
@@ -361,9 +361,9 @@ async def test_a_workers_heartbeat_keeps_its_named_leases_one_lease_ahead(
         await one.renew(2.0)
         async with one.pool.acquire() as conn:
             until = dict(await conn.fetch("SELECT name, until_ms FROM leases"))
-        assert set(until) == {"audience:t", "audience:u", "seat:-1:0:7@one", "player:7"}
+        assert set(until) == {"audience:t", "audience:u", f"seat:-1:0:7@{one.worker}", "player:7"}
         assert before + 2000 <= until["audience:t"] <= now_ms() + 2000
-        assert before + 2000 <= until["seat:-1:0:7@one"] <= now_ms() + 2000
+        assert before + 2000 <= until[f"seat:-1:0:7@{one.worker}"] <= now_ms() + 2000
         assert until["audience:u"] > now_ms() + 25_000  # another worker's
     finally:
         await one.close()
@@ -416,5 +416,36 @@ async def test_a_player_is_claimed_by_one_worker_at_a_time_and_a_leave_withdraws
     finally:
         await one.close()
         await two.close()
+        await store.close()
+        await postgres_server.drop_database(url)
+
+
+async def test_a_worker_restarted_under_the_same_name_takes_over_the_dead_ones_claims(
+        postgres_server: PostgresServer):
+    """A worker killed and started again under the same ``WORKER_NAME`` (a service manager's
+    restart) is another worker for its claims: its heartbeat does not renew the dead process's
+    update (before, it did, and nobody processed the update: a /daily never answered), which
+    the new process takes over once its lease ran out, and the dead process's claim on a
+    player being seated goes with it (before, the Join taken over was answered "You already
+    sit at this table" and nobody was seated)."""
+    url = await postgres_server.create_database()
+    store = await open_store(url)
+    dead = await SharedDb.open(url, "w0")
+    try:
+        assert await dead.store_update(41, '{"update_id": 41}', lease=0.5)
+        assert await dead.claim_seat("-1:0", 7) is None
+        await dead.close()  # SIGKILLed; started again under the same name
+        alive = await SharedDb.open(url, "w0")
+        try:
+            assert alive.worker != dead.worker and alive.worker.startswith("w0#")
+            await alive.renew(5.0)
+            assert await alive.claim_stale_updates(5.0) == []  # not run out yet
+            await asyncio.sleep(0.6)
+            await alive.renew(5.0)  # does not keep the dead process's claim
+            assert await alive.claim_stale_updates(5.0) == [(41, '{"update_id": 41}')]
+            assert await alive.claim_seat("-1:0", 7) is None  # the dead claim went with it
+        finally:
+            await alive.close()
+    finally:
         await store.close()
         await postgres_server.drop_database(url)

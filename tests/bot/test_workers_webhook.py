@@ -62,7 +62,7 @@ async def test_webhook_checks_the_secret_stores_first_and_processes_each_update_
             assert await post("{not json", SECRET) == 400
             assert await post(body, SECRET) == 200
             stored = await raw.fetch("SELECT update_id, claimed_by FROM inbox")
-            assert stored == [(7, "w-test")]  # stored before the answer
+            assert stored == [(7, shared.worker)]  # stored before the answer
             assert await post(body, SECRET) == 200  # Telegram's retry: answered, not redone
         for _ in range(100):
             rows = await raw.fetch("SELECT done_at FROM inbox WHERE update_id = 7")
@@ -79,14 +79,19 @@ async def test_webhook_checks_the_secret_stores_first_and_processes_each_update_
             " VALUES (8, ?, ?, 'w-dead', ?), (9, ?, ?, 'w-alive', ?)",
             json.dumps(message_update(8)), now - 9000, now - 1,
             json.dumps(message_update(9)), now, now + 60_000)
+        await raw.execute(  # a seat w-dead claimed for a minute, after its last heartbeat
+            "INSERT INTO leases (name, worker, until_ms) VALUES ('player:5', 'w-dead', ?),"
+            " ('seat:-1:0:5@w-dead', 'w-dead', ?), ('player:6', 'w-alive', ?)",
+            now + 59_000, now + 59_000, now + 60_000)
         assert await server.reclaim() == 1
+        assert await raw.fetch("SELECT name FROM leases") == [("player:6",)]
         for _ in range(100):
             if 8 in app.update_ids:
                 break
             await asyncio.sleep(0.02)
         assert app.update_ids == [7, 8]
         assert await raw.fetch("SELECT update_id, claimed_by FROM inbox ORDER BY update_id") == [
-            (7, "w-test"), (8, "w-test"), (9, "w-alive")]
+            (7, shared.worker), (8, shared.worker), (9, "w-alive")]
     finally:
         await server.stop()
         await shared.close()
