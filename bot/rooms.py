@@ -10,7 +10,8 @@ Settings (key: values, default):
 - ``players``: seats at the table: ``3`` (RULES.md §1–§9, the default) or ``4`` (the
   four-player, two-deck game of RULES.md §11, engine preset ``four``). With four seats the
   options §11 does not have (``bidding`` rob, ``doubling``, ``show_cards``, ``third_min_two``,
-  ``rocket_kickers``, ``four_two_is_bomb``, ``alarm_at``, ``all_pass_forced_landlord``) are kept
+  ``rocket_kickers``, ``four_two_is_bomb``, ``alarm_at``, ``all_pass_forced_landlord``,
+  ``redeal_rule``) are kept
   but not passed to the engine: the four-player game bids 1/2/3, never doubles, forces a
   landlord when all pass (逼打) and announces 10 cards left (:func:`rules_for`).
 - ``bidding``: preset ``"score"`` (RULES.md §2.1) or ``"rob"`` (§2.2).
@@ -26,20 +27,28 @@ Settings (key: values, default):
   smallest single, otherwise pass; the default) or ``"ai"`` (the built-in AI).
 - ``bot_level``: how well the bot seats ("Add bot") play: ``"easy"``, ``"normal"`` (the
   default) or ``"hard"`` (``engine.ai`` levels).
+- ``redeal_rule``: §2.3 when everybody passes again and again: ``"redeal"`` (deal again
+  without end; a table closes after ``engine.redeal.REDEAL_VALVE`` redeals in a row, and says
+  so), ``"forced_bid"`` (the third deal's first bidder may not pass) or ``"penalty"`` (the third
+  all-pass deal in a row costs the first bidder 4 points, 2 to each other seat); ``None``, the
+  default: §2.3's own defaults, ``redeal`` at a group's table and ``forced_bid`` in a match
+  (:func:`rules_for`). Not at a four-seat table (逼打: it never redeals).
+- ``winner_bids_first``: §1.4 option, the winner of the last deal bids first (off: the first
+  bidder rotates).
 - House options: ``third_min_two`` (§2.1, off), ``all_pass_forced_landlord`` (§2, off),
   ``rocket_kickers`` (§5, off), ``four_two_is_bomb`` (§5, off), ``alarm_at`` (§4.5, 2 or 3),
   ``autoplay_penalty`` (§9, on).
 - ``daily_post``: post yesterday's top 3 at the end of each day (on).
 - ``give_enabled``: ``/give`` between players allowed (off).
-- ``pictures``: the table, hand and result messages are pictures with captions (issue 4, on);
+- ``pictures``: the table, hand and result messages are pictures with captions (on);
   off: text only.
-- ``card_counter``: each player's private hand message carries the card counter (记牌器,
-  issue 17: how many of each rank are still out, from public information only; on).
+- ``card_counter``: each player's private hand message carries the card counter (记牌器:
+  how many of each rank are still out, from public information only; on).
 - ``auto_pass``: 自动要不起: when nothing in a human's hand can follow the play to beat, the bot
   passes for them after ``BOT_MOVE_DELAY`` instead of prompting them with the one button 要不起
   (pass is then the only legal action, RULES.md §4 rule 2, §11; on). Off: the prompt and its
   button, as for a seat that may choose.
-- ``challenge_open``: who may open a duplicate challenge (``/challenge``, issue 12):
+- ``challenge_open``: who may open a duplicate challenge (``/challenge``):
   ``"admins"`` (the default) or ``"anyone"``.
 - ``daily_challenge``: a duplicate challenge opens by itself every day (off).
 """
@@ -55,7 +64,7 @@ from zoneinfo import available_timezones
 
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, match_language, t
 from bot.numbers import parse_whole
-from engine.presets import Rules, preset
+from engine.presets import REDEAL_RULES, Rules, preset
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +100,8 @@ DEFAULT_GROUP_SETTINGS: dict[str, Any] = {
     "bot_level": "normal",
     "third_min_two": False,
     "all_pass_forced_landlord": False,
+    "redeal_rule": None,
+    "winner_bids_first": False,
     "rocket_kickers": False,
     "four_two_is_bomb": False,
     "alarm_at": 2,
@@ -115,7 +126,13 @@ RULE_KEYS = (
     "four_two_is_bomb",
     "alarm_at",
     "autoplay_penalty",
+    "winner_bids_first",
 )
+
+#: RULES.md §2.3: the redeal rule where the group left ``redeal_rule`` at its default.
+DEFAULT_REDEAL_RULE = "redeal"
+#: RULES.md §2.3, §10: the redeal rule of a match where the group left it at its default.
+COMPETITION_REDEAL_RULE = "forced_bid"
 
 
 class GroupSettingError(ValueError):
@@ -149,9 +166,23 @@ def _int_range(low: int, high: int, *, optional: bool = False) -> Callable[[Any]
     return check
 
 
+#: Entries of the system's zone database that are no place's time: the machine's own zone
+#: (``localtime``), the "time zone not set" placeholder (``Factory``), and the POSIX rules
+#: files and the leap-second and System V copies of the database on some systems.
+NOT_ZONES = frozenset({"localtime", "Factory", "posixrules"})
+NOT_ZONE_DIRS = ("posix/", "right/", "SystemV/")
+
+
 @cache
 def _timezones() -> frozenset[str]:
-    return frozenset(available_timezones())
+    """The IANA zones ``/settings timezone`` accepts: the system's, without :data:`NOT_ZONES`
+    and :data:`NOT_ZONE_DIRS` entries.
+
+    >>> "Asia/Taipei" in _timezones(), "localtime" in _timezones(), "Factory" in _timezones()
+    (True, False, False)
+    """
+    return frozenset(name for name in available_timezones()
+                     if name not in NOT_ZONES and not name.startswith(NOT_ZONE_DIRS))
 
 
 @cache
@@ -165,12 +196,12 @@ def _timezone(value: Any) -> bool:
 
 #: Seconds a group may give a decision (``play_timeout``, ``bid_timeout``; RULES.md §9): the
 #: menu offers 10–90 s to play and 10–30 s to bid, ``/settings play_timeout N`` takes any whole
-#: number in this range (QA of issue 10: the old 600 s let one turn stall a table for ten
+#: number in this range (the old 600 s let one turn stall a table for ten
 #: minutes; 5 s stays for quick tables).
 TIMEOUT_RANGE = (5, 120)
 
 #: The whole-number settings with a range of values (``/settings KEY N`` outside it is told the
-#: range, QA5 defect 8): ``(low, high)`` beans, points or seconds. ``multiplier_cap``,
+#: range): ``(low, high)`` beans, points or seconds. ``multiplier_cap``,
 #: ``play_timeout`` and ``bid_timeout`` may also be ``None`` (no cap, the bot's own time).
 INT_RANGES: dict[str, tuple[int, int]] = {
     "custom_stake": (1, 10_000),
@@ -191,6 +222,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "bot_level": ("easy", "normal", "hard"),
     "alarm_at": (2, 3),
     "challenge_open": ("admins", "anyone"),
+    "redeal_rule": (*REDEAL_RULES, None),
 }
 
 _CHECKS: dict[str, Callable[[Any], bool]] = {
@@ -301,6 +333,8 @@ def parse_value(key: str, text: str) -> Any:
         value = _LANGUAGE_BY_NAME.get(lowered) or match_language(word) or word
     elif key == "timezone":
         value = _timezones_by_lower().get(lowered, word)
+    elif key == "redeal_rule":  # forced_bid, forced-bid
+        value = lowered.replace("-", "_")
     else:
         value = lowered
     return validate_changes({key: value})[key]
@@ -342,7 +376,7 @@ def room_stake(settings: Mapping[str, Any]) -> StakeTier:
 
 #: The rule options a four-seat table (``players`` 4) passes to the engine: the others are the
 #: three-player game's and the ``four`` preset refuses them (RULES.md §11).
-FOUR_RULE_KEYS = ("multiplier_cap", "autoplay_penalty")
+FOUR_RULE_KEYS = ("multiplier_cap", "autoplay_penalty", "winner_bids_first")
 
 
 def is_four(settings: Mapping[str, Any]) -> bool:
@@ -356,14 +390,18 @@ def preset_name(rules: Rules) -> str:
     return "four" if rules.variant == "four" else rules.bidding
 
 
-def rules_for(settings: Mapping[str, Any]) -> Rules:
+def rules_for(settings: Mapping[str, Any], *, competition: bool = False) -> Rules:
     """The engine rules of a room's next deal from its full settings.
 
-    ``doubling`` = ``None`` keeps the preset's own default (RULES.md §3). With ``players`` 4
-    the preset is ``four`` (RULES.md §11) with only :data:`FOUR_RULE_KEYS` applied.
+    ``doubling`` = ``None`` keeps the preset's own default (RULES.md §3); ``redeal_rule`` =
+    ``None`` is ``redeal`` at a group's table and ``forced_bid`` for a match (``competition``,
+    RULES.md §2.3). With ``players`` 4 the preset is ``four`` (RULES.md §11) with only
+    :data:`FOUR_RULE_KEYS` applied.
 
     >>> rules_for({"players": 4, "bidding": "rob", "show_cards": True}).seats
     4
+    >>> rules_for({}).redeal_rule, rules_for({}, competition=True).redeal_rule
+    ('redeal', 'forced_bid')
 
     Raises:
         ValueError: a value the engine does not accept.
@@ -373,4 +411,6 @@ def rules_for(settings: Mapping[str, Any]) -> Rules:
     options = {key: settings[key] for key in RULE_KEYS if key in settings}
     if options.get("doubling") is None:
         options.pop("doubling", None)
+    options["redeal_rule"] = settings.get("redeal_rule") or (
+        COMPETITION_REDEAL_RULE if competition else DEFAULT_REDEAL_RULE)
     return preset(settings.get("bidding", "score"), **options)

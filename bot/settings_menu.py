@@ -1,5 +1,5 @@
 """The ``/settings`` inline menu of a group: what it offers, its button data, and its texts and
-keyboards (issue 5; the settings themselves are :mod:`bot.rooms`). Pure, no I/O.
+keyboards (the settings themselves are :mod:`bot.rooms`). Pure, no I/O.
 
 Every button carries ``C:<version>:<op>[:<key>[:<index>]]`` (at most 64 bytes):
 
@@ -27,6 +27,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import LANGUAGE_NAMES, t
+from bot.numbers import grouped
 from bot.rooms import STAKE_TIERS, is_four, room_stake, rules_for
 
 PREFIX = "C"
@@ -67,6 +68,8 @@ MENU: tuple[MenuItem, ...] = (
     MenuItem("autoplay_penalty"),
     MenuItem("third_min_two"),
     MenuItem("all_pass_forced_landlord"),
+    MenuItem("redeal_rule", (None, "redeal", "forced_bid", "penalty")),
+    MenuItem("winner_bids_first"),
     MenuItem("rocket_kickers"),
     MenuItem("four_two_is_bomb"),
     MenuItem("alarm_at", (2, 3)),
@@ -84,10 +87,11 @@ ITEMS: dict[str, MenuItem] = {item.key: item for item in MENU}
 #: not use them, so its menu hides them and says so (:func:`main_page`).
 THREE_ONLY = frozenset({
     "bidding", "doubling", "show_cards", "third_min_two", "all_pass_forced_landlord",
-    "rocket_kickers", "four_two_is_bomb", "alarm_at",
+    "rocket_kickers", "four_two_is_bomb", "alarm_at", "redeal_rule",
 })
-#: Options pages that explain how to type a value the page does not offer.
-TYPED_HINTS = frozenset({"stake_tier", "multiplier_cap", "timezone"})
+#: Options pages that explain how to type a value the page does not offer, or what the
+#: options mean (``redeal_rule``, RULES.md §2.3).
+TYPED_HINTS = frozenset({"stake_tier", "multiplier_cap", "timezone", "redeal_rule"})
 
 _DATA_RE = re.compile(
     rf"{PREFIX}:(?P<version>[0-9a-f]{{{VERSION_LENGTH}}}):"
@@ -188,7 +192,8 @@ def value_label(key: str, value: Any, settings: Mapping[str, Any], lang: str,
         return t(f"preset.{value}", lang)
     if key == "stake_tier":
         tier = room_stake({**settings, "stake_tier": value})
-        return t(f"set.tier_{value}", lang, stake=tier.stake, minimum=tier.min_balance)
+        return t(f"set.tier_{value}", lang, stake=grouped(tier.stake),
+                 minimum=grouped(tier.min_balance))
     if key == "multiplier_cap":
         return t("set.unlimited", lang) if value is None else f"×{value}"
     if key in ("play_timeout", "bid_timeout"):
@@ -201,6 +206,8 @@ def value_label(key: str, value: Any, settings: Mapping[str, Any], lang: str,
         return t("set.alarm_value", lang, n=value)
     if key == "players":
         return t(f"set.players_{value}", lang)
+    if key == "redeal_rule":
+        return t(f"set.redeal_rule_{value or 'default'}", lang)
     return str(value)
 
 

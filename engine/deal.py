@@ -8,7 +8,9 @@ Both games run here: the three-player game and the four-player, two-deck game of
 the old one; an action the rules forbid raises :class:`IllegalAction` with a stable ``code``.
 
 Phases: ``"bidding"`` → (``"doubling"`` if ``rules.doubling``) → ``"playing"`` → ``"finished"``;
-or ``"bidding"`` → ``"redeal"`` when everybody passes (RULES.md §2); a seat leaving during
+or ``"bidding"`` → ``"redeal"`` when everybody passes (RULES.md §2), unless the house option
+``redeal_rule`` scores a third all-pass deal in a row (``"finished"``, RULES.md §2.3,
+:mod:`engine.redeal`); a seat leaving during
 bidding ends the deal at once (``"finished"`` with an escape result, RULES.md §9).
 
 Rule choices where RULES.md is silent (in RULES terms):
@@ -50,7 +52,14 @@ from typing import Any
 
 from engine import combos
 from engine.action import Action, IllegalAction
-from engine.bidding import Bidding, bid_step, shower_calls_first, start_bidding
+from engine.bidding import (
+    Bidding,
+    bid_step,
+    min_bid,
+    must_speak,
+    shower_calls_first,
+    start_bidding,
+)
 from engine.cards import DECK, card_rank, format_ranks, shuffled_deck
 from engine.codec import (
     action_from_dict,
@@ -66,6 +75,7 @@ from engine.combos import ComboType, Play
 from engine.four.allowance import bomb_limits, is_bomb
 from engine.four.score import four_multipliers, score_four
 from engine.presets import Rules
+from engine.redeal import must_bid_seat, penalty_result, scores_all_pass
 from engine.scoring import DealResult, bidding_escape_result, pair_multipliers, score_deal
 from engine.trick import Trick, read_play
 from engine.view import SeatView
@@ -115,6 +125,8 @@ class DealState:
         history: every applied action in order (a ``timeout`` is followed by its resolution).
         version: +1 per applied action (0 when dealt).
         result: the result once ``phase == "finished"``, else ``None``.
+        all_passed: deals in a row right before this one in which everybody passed (RULES.md
+            §2.3: the first bidder of a third may have to bid, or a third is scored).
     """
 
     rules: Rules
@@ -141,6 +153,7 @@ class DealState:
     history: tuple[Action, ...]
     version: int
     result: DealResult | None
+    all_passed: int = 0
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -212,6 +225,7 @@ class DealState:
             "autoplay": list(self.autoplay), "autoplayed": list(self.autoplayed),
             "escaped": list(self.escaped), "history": [action_to_dict(a) for a in self.history],
             "version": self.version, "result": result_to_dict(self.result),
+            "all_passed": self.all_passed,
         }
 
     @classmethod
@@ -220,7 +234,8 @@ class DealState:
         ``None`` for every seat (no play's cards known); one stored before ``seat_bombs`` and
         ``bomb_limits`` with no bombs counted per seat and no limits (three-player states). A
         state without ``autoplayed`` reads as no seat marked; one stored while a take-back still
-        cleared the mark keeps the marks it had (RULES.md §9).
+        cleared the mark keeps the marks it had (RULES.md §9); one stored before ``all_passed``
+        with 0.
 
         Raises:
             ValueError: an unknown format or malformed data.
@@ -243,7 +258,8 @@ class DealState:
                 autoplayed=tuple(data.get("autoplayed") or (False,) * len(data["hands"])),
                 escaped=tuple(data["escaped"]),
                 history=tuple(action_from_dict(a) for a in data["history"]),
-                version=data["version"], result=result_from_dict(data["result"]))
+                version=data["version"], result=result_from_dict(data["result"]),
+                all_passed=int(data.get("all_passed", 0)))
         except (KeyError, TypeError, IllegalAction) as exc:
             raise ValueError(f"malformed deal state: {exc}") from exc
 
@@ -263,11 +279,18 @@ class DealState:
 
 def new_deal(rules: Rules, *, seed: int | None = None, first_bidder: int = 0,
              hands: Sequence[Sequence[int]] | None = None,
-             kitty: Sequence[int] | None = None) -> DealState:
+             kitty: Sequence[int] | None = None, all_passed: int = 0,
+             barred: Sequence[bool] = ()) -> DealState:
     """Deal a new deal (RULES.md §1): ``rules.hand_size`` cards per seat, the rest as the kitty.
 
     Without ``hands``, a deck shuffled by ``random.Random(seed)`` is dealt (the same seed gives
     the same deal). With ``hands`` (card ids per seat), ``kitty`` defaults to the cards left over.
+    ``all_passed``: deals in a row before this one in which everybody passed (a redeal's
+    count; RULES.md §2.3, ``rules.redeal_rule``: the first bidder may have to bid).
+    ``barred`` (the four-player game, RULES.md §11): per seat, ``True`` for a seat that may only
+    pass in the bidding, having lost three deals as landlord in its match or tournament stage
+    (the caller counts them); all four passing still makes the first bidder landlord (逼打),
+    barred or not. Empty: nobody.
 
     >>> from engine.presets import SCORE
     >>> state = new_deal(SCORE, seed=7, first_bidder=1)
@@ -275,9 +298,14 @@ def new_deal(rules: Rules, *, seed: int | None = None, first_bidder: int = 0,
     ('bidding', (1,), (17, 17, 17))
 
     Raises:
-        ValueError: a bad seat, or hands/kitty that are not exactly the deck dealt to size.
+        ValueError: a bad seat, or hands/kitty that are not exactly the deck dealt to size, or
+            a negative ``all_passed``, or ``barred`` that is not one flag per seat or given
+            outside the four-player game.
     """
     _check_seat(rules, first_bidder)
+    if all_passed < 0:
+        raise ValueError("all_passed counts deals: 0 or more")
+    bar = _barred(rules, barred)
     n = rules.seats
     deck = [c for _ in range(rules.decks) for c in DECK]
     if n * rules.hand_size + rules.kitty_size != len(deck):
@@ -301,21 +329,28 @@ def new_deal(rules: Rules, *, seed: int | None = None, first_bidder: int = 0,
     return DealState(
         rules=rules, first_bidder=first_bidder, phase="bidding",
         hands=tuple(tuple(sorted(h)) for h in hands), kitty=tuple(sorted(kitty)),
-        to_act=(first_bidder,), bidding=start_bidding(rules, first_bidder), landlord=None,
+        to_act=(first_bidder,),
+        bidding=start_bidding(rules, first_bidder,
+                              must_bid=must_bid_seat(rules, first_bidder, all_passed),
+                              barred=bar),
+        landlord=None,
         base=1 if rules.bidding == "rob" else 0, doubled=(None,) * n, shown=zero, trick=Trick(),
         play_counts=zero, last_cards=(None,) * n, bombs=0, rockets=0, seat_bombs=zero,
         bomb_limits=(None,) * n, autoplay=no,
-        autoplayed=no, escaped=no, history=(), version=0, result=None)
+        autoplayed=no, escaped=no, history=(), version=0, result=None, all_passed=all_passed)
 
 
-def next_first_bidder(state: DealState, *, winner_bids_first: bool = False) -> int:
-    """First bidder of the next deal (RULES.md §1.4, §2.1).
+def next_first_bidder(state: DealState, *, winner_bids_first: bool | None = None) -> int:
+    """First bidder of the next deal (RULES.md §1.4, §2.1, §2.3).
 
-    After a redeal the same seat bids first; otherwise it rotates one seat. With
-    ``winner_bids_first`` (RULES.md §1.4 option) the seat that played out bids first.
+    After a redeal the same seat bids first; otherwise it rotates one seat (also after a
+    scored all-pass deal, §2.3). With ``winner_bids_first`` (RULES.md §1.4 option; ``None``:
+    ``state.rules.winner_bids_first``) the seat that played out bids first.
     """
     if state.phase == "redeal":
         return state.first_bidder
+    if winner_bids_first is None:
+        winner_bids_first = state.rules.winner_bids_first
     if winner_bids_first and state.result is not None and state.result.winner is not None:
         return state.counts.index(0)
     return (state.first_bidder + 1) % state.rules.seats
@@ -329,7 +364,8 @@ def apply(state: DealState, action: Action) -> DealState:
             ``wrong_phase``, ``not_your_turn``, ``bid_too_low``, ``bid_not_allowed``,
             ``leader_cannot_pass``, ``cannot_beat``, ``invalid_combination``, ``not_in_hand``,
             ``already_decided``, ``not_allowed``; ``bomb_limit``: a farmer of the four-player
-            game past their bomb allowance, RULES.md §11).
+            game past their bomb allowance, RULES.md §11; ``barred``: a bid of a seat that may
+            only pass, RULES.md §11).
     """
     if not isinstance(action, Action):
         raise IllegalAction("bad_action", "Not an action.")
@@ -345,7 +381,9 @@ def apply(state: DealState, action: Action) -> DealState:
 def auto_action(state: DealState, seat: int) -> Action:
     """The seeds' default action for ``seat``, which must be in ``to_act`` (RULES.md §9).
 
-    Bidding: pass / decline / norob; doubling: nodouble; leading: the smallest single card;
+    Bidding: pass / decline / norob, except that a seat that may not pass (RULES.md §2.3,
+    ``forced_bid``) makes the lowest bid it may (2) or calls; doubling: nodouble; leading: the
+    smallest single card;
     following: pass, except that a last card that beats the trick is played (seed 003:
     如果剩下最后1张牌托管，系统自动跟牌).
 
@@ -356,6 +394,10 @@ def auto_action(state: DealState, seat: int) -> Action:
     if seat not in state.to_act:
         raise IllegalAction("not_your_turn", f"Seat {seat} is not to act.")
     if state.phase == "bidding":
+        if must_speak(state.bidding):
+            if state.bidding.stage == "call":
+                return Action("call", seat)
+            return Action("bid", seat, value=min_bid(state.bidding, state.rules))
         kind = {"bid": "pass", "call": "decline"}.get(state.bidding.stage, "norob")
         return Action(kind, seat)
     if state.phase == "doubling":
@@ -385,10 +427,14 @@ def _bidding_action(state: DealState, action: Action) -> DealState:
 
 
 def _end_bidding(state: DealState) -> DealState:
-    """Landlord takes the kitty (RULES.md §1.3); all passed → redeal or forced landlord."""
+    """Landlord takes the kitty (RULES.md §1.3); all passed → redeal, forced landlord, or the
+    third all-pass deal in a row scored (RULES.md §2.3, ``redeal_rule`` ``penalty``)."""
     rules, bidding = state.rules, state.bidding
     landlord, base = bidding.high_bidder, state.base
     if landlord is None:
+        if scores_all_pass(rules, state.all_passed):
+            return replace(state, phase="finished", to_act=(),
+                           result=penalty_result(rules, state.first_bidder))
         if not rules.all_pass_forced_landlord:
             return replace(state, phase="redeal", to_act=())
         landlord, base = bidding.first_bidder, 1
@@ -597,6 +643,19 @@ def _last_cards_from(data: Any, seats: int) -> tuple[tuple[int, ...] | None, ...
     if data is None:
         return (None,) * seats
     return tuple(None if c is None else tuple(c) for c in data)
+
+
+def _barred(rules: Rules, barred: Sequence[bool]) -> tuple[bool, ...]:
+    """``new_deal``'s ``barred`` checked: one flag per seat, four-player game only (RULES.md
+    §11); empty stays empty."""
+    flags = tuple(bool(b) for b in barred)
+    if not flags:
+        return ()
+    if len(flags) != rules.seats:
+        raise ValueError(f"barred: one flag per seat ({rules.seats}), not {len(flags)}")
+    if any(flags) and rules.variant != "four":
+        raise ValueError("barred: only the four-player game bars a seat (RULES.md §11)")
+    return flags
 
 
 def _check_seat(rules: Rules, seat: int) -> None:

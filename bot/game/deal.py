@@ -1,4 +1,4 @@
-"""The deal driver: start, accept an action, redeal, finish, leave, stop (issue 9).
+"""The deal driver: start, accept an action, redeal, finish, leave, stop.
 
 Every change runs the same loop (:meth:`DealDriver.act`): **apply** the action to the engine
 state (``engine.apply``; an :class:`engine.IllegalAction` leaves everything as it was),
@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Protocol
@@ -52,19 +51,22 @@ from engine import (
 )
 from engine.ai import Advice
 from engine.presets import Rules
+from engine.redeal import REDEAL_VALVE
 from images import render_hand, render_result, render_table
 from images.standings import StandingsScene, render_result_with_standings, render_standings
 
 log = logging.getLogger(__name__)
 
 ACTIVE = ("bidding", "doubling", "playing")
-#: The AI level of auto-play seats when the group chose "ai" (issue 6); bot seats use the
+#: The AI level of auto-play seats when the group chose "ai"; bot seats use the
 #: group's ``bot_level``.
 AUTOPLAY_LEVEL = "hard"
 #: The key of the audience's table message in ``Table.rendered`` / ``Table.pictured``.
 TABLE = "table"
-#: Redeals in a row (everybody passed) after which a table closes rather than deal forever.
-MAX_REDEALS = 10
+#: Redeals in a row (everybody passed) after which a table closes rather than deal forever: the
+#: documented safety valve of ``redeal_rule`` ``redeal`` (RULES.md §2.3); the other rules never
+#: redeal more than twice in a row.
+MAX_REDEALS = REDEAL_VALVE
 #: Seconds after which a result that was not sent yet (``Table.result_due``) is posted again.
 RESULT_RETRY_SECONDS = 30.0
 #: Seconds after the bot starts taking updates (:attr:`DealDriver.started`) before a turn that
@@ -157,7 +159,7 @@ class DealDriver:
         #: new turn's prompt is drawn.
         self._fresh: set[str] = set()
         #: (table key, seat) whose selection Hint made: shown by the caption and the keyboard,
-        #: not by a new hand picture (issue 9: Hint costs no upload).
+        #: not by a new hand picture (Hint costs no upload).
         self.hinted: set[tuple[str, int]] = set()
         #: (table key, seat): Hint's advice for the seat to play, asked for when its turn was
         #: drawn (:meth:`advice`), with the state version it is for.
@@ -178,19 +180,24 @@ class DealDriver:
     # --- Starting a deal -----------------------------------------------------------------------
 
     async def start(self, table: Table, *, redeal: bool = False,
-                    config: TableConfig | None = None) -> None:
+                    config: TableConfig | None = None, barred: Sequence[bool] = ()) -> None:
         """Deal a new deal at a full table (lock held): a snapshot of the group's settings
         (:class:`~bot.game.config.TableConfig`), a ``store.create_deal`` record, each human's
         hand in private, the table message for the audience.
 
         The first bidder is random for a table's first deal and rotates afterwards (RULES.md
-        §1.4). After a redeal (everybody passed, RULES.md §2) the same seat bids first, the hand
+        §1.4), or is the last deal's winner with the option ``winner_bids_first`` (§1.4). After
+        a redeal (everybody passed, RULES.md §2) the same seat bids first, the deal counts the
+        all-pass deals in a row before it (``redeal_rule``, RULES.md §2.3), the hand
         messages are reused, and seats that were on auto-play stay on it (RULES.md §9: until the
         owner takes back control). The table is stored with the new deal, and a redeal's old
         deal is cancelled in that same transaction (``store.create_deal(replaces=...)``).
         Only a deal for beans (:attr:`Table.plays_for_beans`) holds its players' beans
         (``store.deal_hold``): a practice, challenge or match deal can take none.
         ``config``: the snapshot to deal with (the one the lobby showed), else read now.
+        ``barred``: per seat, may only pass in the bidding (a match's seats with three deals
+        lost as landlord, RULES.md §11; ``engine.new_deal``), applied to a four-player deal
+        only; a redeal keeps the old deal's.
         Test hooks: ``GameContext.deal_seed``, ``first_bidder``.
         """
         ctx = self.ctx
@@ -198,21 +205,28 @@ class DealDriver:
             config = await ctx.config(table)
         hook = self._hook(table)
         if hook is not None:  # the table takes the competition's seats and preset too
-            config = replace(config, rules=hook.rules(table, config.rules))
+            config = replace(config, rules=hook.rules(table, config.match_rules or config.rules))
         self._take_config(table, config)
         rules = config.rules
         old = table.state if redeal else None
         if old is not None:
             first = next_first_bidder(old)
+            barred = old.bidding.barred
         elif table.first_bidder is None:
             first = ctx.first_bidder if ctx.first_bidder is not None \
                 else random.randrange(rules.seats)
+        elif rules.winner_bids_first and table.last_winner is not None \
+                and table.last_winner < rules.seats:
+            first = table.last_winner
         else:
             first = (table.first_bidder + 1) % rules.seats
         seed = ctx.deal_seed
         if seed is not None and old is not None:
             seed += table.redeals
-        state = new_deal(rules, seed=seed, first_bidder=first)
+        all_passed = old.all_passed + 1 if old is not None else 0
+        bar = barred if rules.variant == "four" else ()  # RULES.md §11 only
+        state = new_deal(rules, seed=seed, first_bidder=first, all_passed=all_passed,
+                         barred=bar)
         if table.challenge_id is not None and self.challenge is not None:
             state = self.challenge.new_state(table, rules)  # its fixed cards
             first = state.first_bidder
@@ -273,10 +287,11 @@ class DealDriver:
         table.card_counter = config.card_counter
         table.auto_pass = config.auto_pass
 
-    async def deal(self, table: Table, config: TableConfig | None = None) -> None:
-        """Start a deal and show it (lock held): :meth:`start` (with ``config`` if given), then
-        the same show and schedule steps as after an action."""
-        await self.start(table, config=config)
+    async def deal(self, table: Table, config: TableConfig | None = None,
+                   barred: Sequence[bool] = ()) -> None:
+        """Start a deal and show it (lock held): :meth:`start` (with ``config`` and ``barred``
+        if given), then the same show and schedule steps as after an action."""
+        await self.start(table, config=config, barred=barred)
         await self.advance(table)
 
     @staticmethod
@@ -374,19 +389,28 @@ class DealDriver:
 
     async def _redeal(self, table: Table) -> None:
         """Everybody passed (RULES.md §2): cancel this deal (nobody pays) and deal again, in one
-        store transaction (:meth:`start`); after :data:`MAX_REDEALS` redeals in a row the table
-        closes instead (lock held)."""
+        store transaction (:meth:`start`). The table's line says so, and on a third deal in a
+        row under ``redeal_rule`` ``forced_bid`` who must bid (RULES.md §2.3). After
+        :data:`MAX_REDEALS` redeals in a row (``redeal_rule`` ``redeal``, its safety valve) the
+        table closes instead, nobody paying, and the group is told in a message of its own
+        (lock held)."""
         state = table.state
         assert state is not None
         table.redeals += 1
         if table.redeals >= MAX_REDEALS:
+            text = t(f"table.no_bids_{table.preset}", table.lang, n=table.redeals)
             await self.ctx.store.cancel_deal(_deal_id(table), state.to_json())
             await self.close_hands(table)
-            await self.ctx.close_table(
-                table, t(f"table.no_bids_{table.preset}", table.lang, n=table.redeals))
+            self.say(table, text)  # a new message: the table message's edit notifies nobody
+            await self.ctx.close_table(table, text)
             return
         await self.start(table, redeal=True)
-        table.notice = t(f"table.redeal_{table.preset}", table.lang)
+        notice = t(f"table.redeal_{table.preset}", table.lang)
+        must = table.state.bidding.must_bid if table.state is not None else None
+        if must is not None:
+            name = views.seat_name(table.seats[must], must, table.lang)
+            notice += "\n" + t(f"table.must_bid_{table.preset}", table.lang, name=name)
+        table.notice = notice
 
     # --- Showing -------------------------------------------------------------------------------
 
@@ -461,7 +485,7 @@ class DealDriver:
         player's chat is closed to the bot (the seat is marked ``blocked``) (lock held).
 
         A seat that is not to act is not redrawn when only the line saying whom it waits for
-        changed (issue 9: one caption edit less per turn and seat), nor when only a call-out
+        changed (one caption edit less per turn and seat), nor when only a call-out
         gave way (:func:`_gone_callout`); a seat that left the
         running deal is drawn once as left, then only with its outcome. Without ``clock`` (a press
         that may have changed nothing, e.g. Hint saying to pass with nothing selected) the
@@ -556,7 +580,7 @@ class DealDriver:
     def table_drawing(self, table: Table) -> Drawing:
         """The audience's table message: in pictures mode the table's picture from public facts
         only (:func:`bot.scenes.table_scene`) with the table text as caption. The picture is a
-        palette PNG: about 40 % of the table's JPEG and no slower to render (issue 9)."""
+        palette PNG: about 40 % of the table's JPEG and no slower to render."""
         assert table.state is not None
         view = table.state.view(0)
         seconds = self._seconds(table)
@@ -579,13 +603,21 @@ class DealDriver:
     async def _prepare_table(self, key: str) -> None:
         """Render the picture the table's audience message is about to show (the outbox calls
         this just before the chat's slot): its edit then goes as soon as the slot is there,
-        not a render later (issue 9: the table's lag at the flood limit's floor)."""
+        not a render later (the table's lag at the flood limit's floor)."""
         table = self.ctx.tables.get(key)
         if table is None or table.state is None or table.phase not in (DEAL, RESULT):
             return
         drawing = self.table_drawing(table)
         if drawing.render is not None and drawing.key != table.pictured.get(TABLE):
             await self.ctx.outlet.prepare(drawing)
+
+    def _table_fresh(self, key: str) -> bool:
+        """Nothing of the running deal was drawn on the audience's message yet (dealt, or
+        dealt again after everybody passed): its first picture is new to the audience, so the
+        outbox sends it at the chat's first free slot, not at an edit's pace."""
+        table = self.ctx.tables.get(key)
+        return table is not None and table.state is not None and table.phase == DEAL \
+            and TABLE not in table.rendered
 
     async def _table_job(self, key: str) -> bool:
         """Draw the table's latest state on its audience message, without the table's lock (the
@@ -678,7 +710,7 @@ class DealDriver:
 
     def arm_clock(self, table: Table, stamp: timers.Stamp, human: bool = True) -> None:
         """Arm the clock's next refresh of the turn (:func:`bot.game.timers.next_mark`: 10 s
-        and 5 s left, issue 10 item 3) while a human is to act, else cancel it. Only a turn
+        and 5 s left) while a human is to act, else cancel it. Only a turn
         that runs long reaches a mark: a quick player's deal costs no extra call. After a
         restart :meth:`schedule` arms it again from the stored absolute deadline."""
         mark = timers.next_mark(table.deadline) if human else None
@@ -868,7 +900,7 @@ class DealDriver:
     # --- The end of a deal ---------------------------------------------------------------------
 
     async def finish(self, table: Table, presser: int | None = None) -> None:
-        """The deal's end (issue 14: one transaction): settle the finished deal exactly once
+        """The deal's end (one transaction): settle the finished deal exactly once
         (``store.settle_deal`` is idempotent) together with the table's next state (the result
         phase, a new token for Play again, the seats' answers to it awaited: ``ready``, with
         its timeout armed, :mod:`bot.game.again`; the result still to post: ``result_due``), then
@@ -886,6 +918,8 @@ class DealDriver:
         ctx.cancel_timers(table.key)
         await self._withdraw_notices(table, every=True)
         table.phase = RESULT
+        # RULES.md §1.4 option winner_bids_first: the seat that played out bids first next
+        table.last_winner = state.counts.index(0) if state.result.winner is not None else None
         table.deadline = None
         match = self._hook(table)
         # a match's result is posted once, with its standings, before the match deals on; it
@@ -966,9 +1000,8 @@ class DealDriver:
         breakdown = scenes.result_breakdown(scene) if scene is not None else []
         again = standings is None and someone_stays(table)
         # Play again's note where it is offered: not at a practice table, nor in a match
-        minutes = math.ceil(self.ctx.settings.lobby_timeout / 60) \
-            if again and not table.private else None
-        text, keyboard = views.result_view(table, view, points, beans, breakdown, minutes,
+        seconds = self.ctx.settings.lobby_timeout if again and not table.private else None
+        text, keyboard = views.result_view(table, view, points, beans, breakdown, seconds,
                                            again=again)
         markup: object = keyboard
         if standings is not None:
@@ -1031,7 +1064,7 @@ class DealDriver:
         posted by the match, with its standings, before it deals on (:meth:`Matches.resume`).
         Nothing when this process is sending it right now (``Outlet.posting``: a dead worker's
         watchdog resumed the table between the send and its ``sent`` callback, which waits for
-        the lock to record it; issue 16, a second result with live Play again buttons)."""
+        the lock to record it; before, a second result with live Play again buttons)."""
         if table.match_id is not None:
             return
         if table.deal_id is None:
@@ -1151,6 +1184,10 @@ class _TableJob:
     async def prepare(self) -> None:
         await self.driver._prepare_table(self.key)
 
+    def fresh(self) -> bool:
+        """The deal's table was not drawn yet: its first picture is new to the group."""
+        return self.driver._table_fresh(self.key)
+
 
 def _hand_order(table: Table, first: int | None) -> list[int]:
     """The human seats, seat ``first`` (the presser) before the others."""
@@ -1183,8 +1220,8 @@ def _waiting_signature(drawing: Drawing, said: str | None) -> str:
 
 def _gone_callout(signature: str | None) -> str | None:
     """A waiting seat's drawn signature without its call-out: a call-out is worth an edit
-    when it comes (issue 10 item 5: announced as it happens), not when it goes after its
-    round of turns (issue 9: two edits a call-out and waiting seat); it gives way at the
+    when it comes (announced as it happens), not when it goes after its
+    round of turns (two edits a call-out and waiting seat); it gives way at the
     seat's next edit for another reason, at the latest its next turn."""
     return None if signature is None else signature.split(_CALLOUT_MARK, 1)[0]
 

@@ -1,4 +1,4 @@
-"""The deal's buttons (issue 3, flow steps 4–6): entry points into the game layer.
+"""The deal's buttons: entry points into the game layer.
 
 Each press is parsed and checked (:func:`~bot.handlers.common.locked_press`: token, phase, the
 table's lock), then the seat and the state version; a refused press gets a pop-up and changes
@@ -6,7 +6,7 @@ nothing. A decision the seats take at once (doubling, showing cards: RULES.md §
 seat still due to take it whatever the others decided since its button was drawn
 (:func:`~bot.handlers.common.decision_current`); a seat decides it once.
 
-A press is answered first (issue 16): what it will be answered is decided on this
+A press is answered first: what it will be answered is decided on this
 process's copy of the table before its lock is taken (:func:`_first_action`,
 :func:`_first_select`: the same checks, the engine's on the current state), so the answer never
 waits for the table's other steps (hand messages sent within the token's budget, another
@@ -190,7 +190,7 @@ def _first_select(app: App, query: CallbackQuery, claims: list[Claim]) -> First:
 
 async def on_select_button(update: Update, context: Context) -> None:
     """The play keyboard (``S:`` buttons): select a rank, Hint, Clear, Play, or an offered play
-    (issue 3 step 5, issue 10 item 4; an offer's cards are checked against the hand). Hint
+    (an offer's cards are checked against the hand). Hint
     shows its choice on the keyboard and the hand picture of the presser only."""
     app = context.application
     query = update.callback_query
@@ -251,8 +251,10 @@ async def _select(app: App, query: CallbackQuery, first: First) -> None:
 async def on_my_cards(update: Update, context: Context) -> None:
     """"My cards" on the table message: the presser's own hand, in a pop-up only they see;
     记牌器 on a waiting seat's hand: the card counter and the status line in the same way
-    (:func:`bot.views.counter_popup`); anyone else is told they are not seated. Needs no
-    lock: it changes nothing."""
+    (:func:`bot.views.counter_popup`); anyone else is told they are not seated. 上一轮 (on
+    the hand and on the table message): the last trick that is over, to anyone, players and
+    watchers (:func:`bot.views.last_trick_popup`, public facts only). Needs no lock: it
+    changes nothing."""
     app = context.application
     query = update.callback_query
     assert query is not None
@@ -264,6 +266,10 @@ async def on_my_cards(update: Update, context: Context) -> None:
         return
     assert table is not None and table.state is not None
     lang = user_language(app, query.from_user, table.lang)
+    if data.payload == cb.LAST_TRICK:  # public: watchers too; a view for the rules only
+        await answer(query, views.last_trick_popup(table, table.state.view(0), lang),
+                     alert=True)
+        return
     seat, refusal = _seat(query, table, data, lang, check_version=False)
     if seat is None:
         await refuse(app, query, refusal or "", alert=True)

@@ -657,7 +657,7 @@ class PostgresStore(Store):
             raise UnknownDeal(f"unknown deal {deal_id}")
         await self._put_table(conn, table_key, table)
 
-    # Matches (issue 11)
+    # Matches
 
     async def start_match(
         self,
@@ -881,7 +881,7 @@ class PostgresStore(Store):
 
     # Economy
 
-    # Duplicate challenges (issue 12)
+    # Duplicate challenges
 
     async def open_challenge(
         self,
@@ -1059,11 +1059,14 @@ class PostgresStore(Store):
                 " AND announced IN (0, 2)", challenge_id)
         return _count(status) == 1
 
-    async def claim_announcement(self, challenge_id: int) -> bool:
+    async def claim_announcement(self, challenge_id: int, seconds: float = 120.0) -> bool:
+        now = self.clock()
         async with self._write() as conn:
             status = await conn.execute(
-                "UPDATE challenges SET announced = 2 WHERE id = $1 AND status = 'closed'"
-                " AND announced = 0", challenge_id)
+                "UPDATE challenges SET announced = 2, announce_until = $2 WHERE id = $1"
+                " AND status = 'closed' AND (announced = 0"
+                " OR (announced = 2 AND coalesce(announce_until, 0) <= $3))",
+                challenge_id, _ms(now + timedelta(seconds=seconds)), _ms(now))
         return _count(status) == 1
 
     async def release_announcement(self, challenge_id: int) -> None:
@@ -1072,11 +1075,12 @@ class PostgresStore(Store):
                 "UPDATE challenges SET announced = 0 WHERE id = $1 AND announced = 2",
                 challenge_id)
 
-    async def unannounced_challenges(self) -> list[ChallengeRecord]:
+    async def unannounced_challenges(self, *, claimed: bool = False) -> list[ChallengeRecord]:
         async with self._read() as conn:
             rows = await conn.fetch(
-                "SELECT * FROM challenges WHERE status = 'closed' AND announced = 0"
-                " ORDER BY id")
+                "SELECT * FROM challenges WHERE status = 'closed' AND (announced = 0"
+                " OR (announced = 2 AND ($1 OR coalesce(announce_until, 0) <= $2))) ORDER BY id",
+                claimed, _ms(self.clock()))
         return [challenge_record(row) for row in rows]
 
     async def daily_challenge_groups(self) -> list[int]:
@@ -1174,12 +1178,12 @@ class PostgresStore(Store):
                 giver_id, day,
             )
             remaining = max(self.economy.give_daily_limit - given, 0)
+            if amount > balances[giver_id]:  # first: no limit would let it through
+                raise GiveRefused("give_insufficient", "not enough beans")
             if amount > remaining:
                 raise GiveRefused(
                     "give_limit", f"only {remaining} more beans may be given today", remaining
                 )
-            if amount > balances[giver_id]:
-                raise GiveRefused("give_insufficient", "not enough beans")
             await conn.execute(
                 "INSERT INTO gives (giver_id, receiver_id, amount, chat_id, day, created_at)"
                 " VALUES ($1, $2, $3, $4, $5, $6)",
@@ -1385,3 +1389,28 @@ class PostgresStore(Store):
                 timer.key, timer.generation, timer.claimed_by,
             )
         return _count(status) == 1
+
+    async def store_update(self, update_id: int, body: str) -> bool:
+        now = _ms(self.clock())
+        async with self._write() as conn:
+            status = await conn.execute(
+                "INSERT INTO inbox (update_id, body, received_at, claimed_by, claimed_until)"
+                " VALUES ($1, $2, $3, 'polling', $3) ON CONFLICT DO NOTHING",
+                update_id, body, now)
+        return _count(status) == 1
+
+    async def finish_update(self, update_id: int) -> None:
+        async with self._write() as conn:
+            await conn.execute("UPDATE inbox SET done_at = $2 WHERE update_id = $1",
+                               update_id, _ms(self.clock()))
+
+    async def pending_updates(self) -> list[tuple[int, str]]:
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT update_id, body FROM inbox WHERE done_at IS NULL ORDER BY update_id")
+        return [(int(row["update_id"]), str(row["body"])) for row in rows]
+
+    async def forget_done_updates(self, before: datetime) -> int:
+        async with self._write() as conn:
+            status = await conn.execute("DELETE FROM inbox WHERE done_at < $1", _ms(before))
+        return _count(status)

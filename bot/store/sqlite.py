@@ -676,7 +676,7 @@ class SQLiteStore(Store):
             raise UnknownDeal(f"unknown deal {deal_id}")
         await self._put_table(db, row[0], table)
 
-    # Matches (issue 11)
+    # Matches
 
     async def start_match(
         self,
@@ -878,7 +878,7 @@ class SQLiteStore(Store):
 
     # Economy
 
-    # Duplicate challenges (issue 12)
+    # Duplicate challenges
 
     async def open_challenge(
         self,
@@ -1046,11 +1046,14 @@ class SQLiteStore(Store):
                 " AND announced IN (0, 2)", (challenge_id,))
         return cursor.rowcount == 1
 
-    async def claim_announcement(self, challenge_id: int) -> bool:
+    async def claim_announcement(self, challenge_id: int, seconds: float = 120.0) -> bool:
+        now = self.clock()
         async with self._write() as db:
             cursor = await db.execute(
-                "UPDATE challenges SET announced = 2 WHERE id = ? AND status = 'closed'"
-                " AND announced = 0", (challenge_id,))
+                "UPDATE challenges SET announced = 2, announce_until = ? WHERE id = ?"
+                " AND status = 'closed' AND (announced = 0"
+                " OR (announced = 2 AND coalesce(announce_until, 0) <= ?))",
+                (_ms(now + timedelta(seconds=seconds)), challenge_id, _ms(now)))
         return cursor.rowcount == 1
 
     async def release_announcement(self, challenge_id: int) -> None:
@@ -1059,11 +1062,12 @@ class SQLiteStore(Store):
                 "UPDATE challenges SET announced = 0 WHERE id = ? AND announced = 2",
                 (challenge_id,))
 
-    async def unannounced_challenges(self) -> list[ChallengeRecord]:
+    async def unannounced_challenges(self, *, claimed: bool = False) -> list[ChallengeRecord]:
         async with self._read() as db:
             rows = await db.execute_fetchall(
-                "SELECT * FROM challenges WHERE status = 'closed' AND announced = 0"
-                " ORDER BY id")
+                "SELECT * FROM challenges WHERE status = 'closed' AND (announced = 0"
+                " OR (announced = 2 AND (? OR coalesce(announce_until, 0) <= ?))) ORDER BY id",
+                (claimed, _ms(self.clock())))
         return [challenge_record(row) for row in rows]
 
     async def daily_challenge_groups(self) -> list[int]:
@@ -1166,12 +1170,12 @@ class SQLiteStore(Store):
                 (giver_id, day),
             )
             remaining = max(self.economy.give_daily_limit - given[0], 0)
+            if amount > await self._balance(db, giver_id):  # first: no limit would let it through
+                raise GiveRefused("give_insufficient", "not enough beans")
             if amount > remaining:
                 raise GiveRefused(
                     "give_limit", f"only {remaining} more beans may be given today", remaining
                 )
-            if amount > await self._balance(db, giver_id):
-                raise GiveRefused("give_insufficient", "not enough beans")
             await db.execute(
                 "INSERT INTO gives (giver_id, receiver_id, amount, chat_id, day, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
@@ -1387,3 +1391,28 @@ class SQLiteStore(Store):
                 (timer.key, timer.generation, timer.claimed_by),
             )
             return cursor.rowcount == 1
+
+    async def store_update(self, update_id: int, body: str) -> bool:
+        now = _ms(self.clock())
+        async with self._write() as db:
+            cursor = await db.execute(
+                "INSERT INTO inbox (update_id, body, received_at, claimed_by, claimed_until)"
+                " VALUES (?, ?, ?, 'polling', ?) ON CONFLICT DO NOTHING",
+                (update_id, body, now, now))
+            return cursor.rowcount == 1
+
+    async def finish_update(self, update_id: int) -> None:
+        async with self._write() as db:
+            await db.execute("UPDATE inbox SET done_at = ? WHERE update_id = ?",
+                             (_ms(self.clock()), update_id))
+
+    async def pending_updates(self) -> list[tuple[int, str]]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT update_id, body FROM inbox WHERE done_at IS NULL ORDER BY update_id")
+        return [(int(row[0]), str(row[1])) for row in rows]
+
+    async def forget_done_updates(self, before: datetime) -> int:
+        async with self._write() as db:
+            cursor = await db.execute("DELETE FROM inbox WHERE done_at < ?", (_ms(before),))
+            return cursor.rowcount

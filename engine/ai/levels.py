@@ -99,7 +99,7 @@ def hints(view: SeatView, limit: int = 5, *, seed: Seed = None) -> list[Play]:
 
 @dataclass(frozen=True, slots=True)
 class Advice:
-    """What Hint says (issue 10 item 4): ``pass_first`` when the AI's own choice is to pass on
+    """What Hint says: ``pass_first`` when the AI's own choice is to pass on
     a trick it follows (e.g. a partner's play that wins: bombing it is no hint), and ``plays``,
     the best few legal plays best first (:func:`hints`)."""
 
@@ -162,15 +162,24 @@ def _checked(view: SeatView, play: Play | None) -> Action:
 
 
 def _bid(view: SeatView) -> Action:
+    """The level's bid; a seat that may not pass or decline (RULES.md §2.3, ``forced_bid``)
+    takes its lowest bid or calls instead."""
+    wanted = _wanted_bid(view)
+    legal = [a for a in view.legal_actions() if a.kind != "show"]
+    return wanted if wanted in legal else legal[0]
+
+
+def _wanted_bid(view: SeatView) -> Action:
     legal = view.legal_actions()
     kinds = {a.kind: a for a in legal}
     ranks = view.hand_ranks
     if "bid" in kinds or ("pass" in kinds and "call" not in kinds and "rob" not in kinds):
         want = bidding.bid_value(ranks)
         bids = [a for a in legal if a.kind == "bid" and (a.value or 0) <= want]
-        return max(bids, key=lambda a: a.value or 0) if bids else kinds["pass"]
+        return max(bids, key=lambda a: a.value or 0) if bids \
+            else Action("pass", view.seat)
     if "call" in kinds:
-        return kinds["call"] if bidding.wants_call(ranks) else kinds["decline"]
+        return kinds["call"] if bidding.wants_call(ranks) else Action("decline", view.seat)
     if "rob" in kinds:
         return kinds["rob"] if bidding.wants_rob(ranks) else kinds["norob"]
     return next(a for a in legal if a.kind != "show")

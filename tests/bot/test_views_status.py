@@ -57,13 +57,13 @@ def test_the_status_line_is_on_the_prompt_and_behind_the_counter_button_when_wai
     assert views.status_line(table, state.view(2), "zh-Hans") not in waiting.splitlines()
     assert "记牌器" not in waiting  # lines that change with every play: not on a waiting hand
     labels = [button.text for row in markup.inline_keyboard for button in row]
-    assert labels == ["记牌器", "托管"]
+    assert labels == ["记牌器", "托管", "上一轮"]
     popup = views.counter_popup(table, state.view(2), "zh-Hans").splitlines()
     assert popup == [views.counter_line(state.view(2), "zh-Hans"),
                      views.status_line(table, state.view(2), "zh-Hans")]
     table.card_counter = False
     waiting, markup = views.hand_view(table, state.view(2), 20)
-    assert [button.text for row in markup.inline_keyboard for button in row] == ["托管"]
+    assert [button.text for row in markup.inline_keyboard for button in row] == ["托管", "上一轮"]
 
 
 @pytest.mark.parametrize(("args", "lang", "expected"), [
@@ -80,6 +80,9 @@ def test_the_result_line(args, lang, expected):
 def test_zero_points_still_say_won_or_lost_and_the_penalty():
     """QA round 4, defect 3 (RULES.md §9): a farmer on auto-play the penalty left with 0."""
     assert views.outcome_line(0, 0, 1000, "zh-Hans", won=True, penalized=True) == \
-        "🎉 你赢了 0 分 · 0 欢乐豆（余额 1,000）（托管惩罚：托管的农民不得分）"
+        "你方获胜，你得 0 分 · 0 欢乐豆（余额 1,000）（托管惩罚：托管的农民不得分）"
+    # a new user's report: a 🎉 for winning nothing
+    assert "🎉" not in views.outcome_line(0, 0, 1000, "en", won=True, penalized=True)
+    assert views.outcome_line(0, None, None, "en", won=True) == "Your side won; you get 0 points"
     assert views.outcome_line(0, None, None, "zh-Hant", won=False) == "😞 你輸了 0 分"
     assert views.outcome_line(0, 0, 1000, "en", won=None) == t("hand.finished", "en")
