@@ -166,9 +166,23 @@ def _int_range(low: int, high: int, *, optional: bool = False) -> Callable[[Any]
     return check
 
 
+#: Entries of the system's zone database that are no place's time: the machine's own zone
+#: (``localtime``), the "time zone not set" placeholder (``Factory``), and the POSIX rules
+#: files and the leap-second and System V copies of the database on some systems.
+NOT_ZONES = frozenset({"localtime", "Factory", "posixrules"})
+NOT_ZONE_DIRS = ("posix/", "right/", "SystemV/")
+
+
 @cache
 def _timezones() -> frozenset[str]:
-    return frozenset(available_timezones())
+    """The IANA zones ``/settings timezone`` accepts: the system's, without :data:`NOT_ZONES`
+    and :data:`NOT_ZONE_DIRS` entries.
+
+    >>> "Asia/Taipei" in _timezones(), "localtime" in _timezones(), "Factory" in _timezones()
+    (True, False, False)
+    """
+    return frozenset(name for name in available_timezones()
+                     if name not in NOT_ZONES and not name.startswith(NOT_ZONE_DIRS))
 
 
 @cache

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 
+from bot.menus import Menus
 from bot.photos import PhotoCache
 from bot.refusals import RefusalLimiter
 from bot.settings import Settings
@@ -48,6 +49,8 @@ class BotData:
         self.refusals = RefusalLimiter()
         #: What this process last stored of each user's @username.
         self.usernames = UsernameBook()
+        #: The chats given a command menu of their own (Traditional Chinese ones).
+        self.menus = Menus()
 
     @property
     def tables(self) -> Tables:

@@ -12,16 +12,17 @@ counter (:func:`counter_line`): with the public plays it gives away its seat's h
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 
-from babel.numbers import format_decimal
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks as cb
 from bot.game.table import Seat, Table
-from bot.i18n import join_names, normalize_language, t
-from bot.numbers import signed
+from bot.i18n import join_names, t
+from bot.menus import help_commands
+from bot.numbers import grouped, signed
 from bot.selection import MAX_ENCODED, encode_ranks, offers
 from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
 from engine.ai import card_counter, format_counter
@@ -113,11 +114,25 @@ def _button(
 # --- Lobby ---------------------------------------------------------------------------------------
 
 
+def wait_text(seconds: float, lang: str) -> str:
+    """A time left to wait as the lobby and the result say it: whole seconds under a minute
+    (``30 s``), else minutes rounded up (``5 min``, ``5 分钟``); at least ``1 s``.
+
+    >>> wait_text(300, "en"), wait_text(29.2, "zh-Hans"), wait_text(61, "en")
+    ('5 min', '30 秒', '2 min')
+    """
+    whole = max(1, math.ceil(seconds))
+    if whole < 60:
+        return t("unit.wait_seconds", lang, n=whole)
+    return t("unit.wait_minutes", lang, n=math.ceil(whole / 60))
+
+
 def lobby_view(
-    table: Table, bot_username: str | None, minutes_left: int
+    table: Table, bot_username: str | None, seconds_left: float
 ) -> tuple[str, InlineKeyboardMarkup]:
     """The lobby message: preset, stake, the seats (three, or four for the four-player game,
-    RULES.md §11), and Join/Leave/Add bot/Start/Close.
+    RULES.md §11), the time left before it closes (``seconds_left``, :func:`wait_text`), and
+    Join/Leave/Add bot/Start/Close.
 
     When ``table.join_link`` is set and the bot's username is known, a URL button opens the private
     chat with ``/start join_<token>``, which seats the player.
@@ -126,7 +141,7 @@ def lobby_view(
     lines = [
         t("lobby.title", lang),
         t("lobby.preset", lang, preset=t(f"preset.{table.preset}", lang)),
-        t("lobby.stake", lang, stake=table.stake),
+        t("lobby.stake", lang, stake=grouped(table.stake)),
         "",
     ]
     for i in range(max(table.seat_count, len(table.seats))):
@@ -135,7 +150,7 @@ def lobby_view(
         else:
             lines.append(t("lobby.seat_empty", lang, n=i + 1))
     help_key = "lobby.help_four" if table.seat_count == 4 else "lobby.help"
-    lines += ["", t(help_key, lang), t("lobby.expires", lang, minutes=max(1, minutes_left))]
+    lines += ["", t(help_key, lang), t("lobby.expires", lang, time=wait_text(seconds_left, lang))]
     rows = [
         [_button(t("btn.join", lang), cb.LOBBY, table.token, 0, "join"),
          _button(t("btn.leave", lang), cb.LOBBY, table.token, 0, "leave")],
@@ -183,13 +198,15 @@ def welcome_view(name: str, bot_username: str | None,
                                                              url=url)]])
 
 
-def help_text(lang: str, seats: int = 3) -> str:
+def help_text(lang: str, seats: int = 3, *, group: bool = True) -> str:
     """``/help``: the rules in a few lines, then the commands, in ``lang``: the three-player
     game's (RULES.md §1–§7: the deal, bidding in both presets, play, the combinations, scoring),
     or with ``seats`` 4 (a group set to the four-player game) the four-player one's (RULES.md
-    §11: two decks, bidding and 逼打, the farmers' bomb allowances, its combinations, scoring)."""
+    §11: two decks, bidding and 逼打, the farmers' bomb allowances, its combinations, scoring);
+    the commands are those a group (``group``) or a private chat offers, the admins' marked
+    (:func:`bot.menus.help_commands`)."""
     rules = "help.rules_four" if seats == 4 else "help.rules"
-    return t(rules, lang) + "\n\n" + t("help.commands", lang)
+    return t(rules, lang) + "\n\n" + help_commands(lang, group)
 
 
 # --- Hands (private) ---------------------------------------------------------------------------
@@ -408,7 +425,7 @@ def table_view(
         lines = [t("table.title_match", lang, preset=preset, format=fmt)]
     else:
         lines = [t("table.title_practice", lang, preset=preset) if table.private
-                 else t("table.title", lang, preset=preset, stake=table.stake)]
+                 else t("table.title", lang, preset=preset, stake=grouped(table.stake))]
     if view.phase == "bidding":
         lines.append(t(f"table.phase_{bidding_word(view)}", lang))
     elif view.phase == "doubling":
@@ -632,12 +649,13 @@ def outcome_line(points: int, beans: int | None, balance: int | None, lang: str,
     beans were at stake (``beans`` and the new ``balance`` given) the beans and the balance,
     e.g. ``🎉 你赢了 +2 分 · +80 欢乐豆（余额 1,080）``.
 
-    No points: won or lost by ``won`` (the seat's side), followed by the reason when the
-    auto-play penalty took them (``penalized``, RULES.md §9: a farmer on auto-play wins
-    nothing); ``本局已结束。`` when ``won`` is ``None`` (a deal with no winner)."""
+    No points: lost by ``won`` (the seat's side), or its side won with nothing for it
+    (``hand.side_won``: no 🎉 for 0 points), followed by the reason when the auto-play penalty
+    took them (``penalized``, RULES.md §9: a farmer on auto-play wins nothing);
+    ``本局已结束。`` when ``won`` is ``None`` (a deal with no winner)."""
     if not points and won is None:
         return t("hand.finished", lang)
-    key = "hand.won" if points > 0 or (not points and won) else "hand.lost"
+    key = "hand.won" if points > 0 else "hand.side_won" if not points and won else "hand.lost"
     if beans is None or balance is None:
         line = t(key, lang, points=points_text(points, lang))
     else:
@@ -647,8 +665,9 @@ def outcome_line(points: int, beans: int | None, balance: int | None, lang: str,
 
 
 def amount_text(amount: int, lang: str) -> str:
-    """A whole amount (a balance in beans) with the language's digit grouping: ``1,080``."""
-    return format_decimal(amount, locale=normalize_language(lang).replace("-", "_"))
+    """A whole amount (a balance in beans) with the language's digit grouping: ``1,080``
+    (:func:`bot.numbers.grouped`, the same in every language the bot speaks)."""
+    return grouped(amount)
 
 
 def timeout_notice(table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup]:
@@ -806,7 +825,7 @@ def bidding_escape_multiplier(table: Table, view: SeatView) -> int:
 def result_view(
     table: Table, view: SeatView, points: Sequence[int], beans: Sequence[int],
     breakdown: Sequence[str] = (),
-    again_minutes: int | None = None,
+    again_seconds: float | None = None,
     *, again: bool = True,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The result message: the winner — or, after an escape, who left and what each paid
@@ -814,7 +833,8 @@ def result_view(
     change (a line for each loser who could pay only what it held, :func:`short_payers`), the
     landlord's kitty (RULES.md §7, §8); buttons "Play again" and "Leave"
     (:mod:`bot.game.again`) unless ``again`` is off (nobody is left to answer), with a line
-    saying how they work when ``again_minutes`` (the minutes to answer) is given.
+    saying how they work when ``again_seconds`` (the time to answer, ``LOBBY_TIMEOUT``) is
+    given.
 
     ``breakdown`` is the result picture's own (:func:`bot.scenes.result_breakdown`: 底分, robs,
     show, bombs, spring, the totals, each farmer's doubling), so caption and picture say the
@@ -835,7 +855,7 @@ def result_view(
         paid = "result.escape_paid" if table.plays_for_beans else "result.escape_points"
         lines += [t(paid, lang, name=names[i],
                     points=t("unit.points", lang, n=-points[i], signed=str(-points[i])),
-                    beans=t("unit.beans", lang, n=-beans[i], signed=str(-beans[i])))
+                    beans=t("unit.beans", lang, n=-beans[i], signed=grouped(-beans[i])))
                   for i in result.escaped]
     elif result.winner == "landlord":
         lines = [t("result.title", lang, winner=t("result.landlord_wins", lang))]
@@ -889,11 +909,11 @@ def result_view(
         lines.append(t("result.autoplay_penalty", lang, name=names[i]))
     for i in short_payers(table, points, beans):
         lines.append(t("result.short", lang, name=names[i],
-                       beans=t("unit.beans", lang, n=-beans[i], signed=str(-beans[i]))))
+                       beans=t("unit.beans", lang, n=-beans[i], signed=grouped(-beans[i]))))
     if view.kitty is not None and view.landlord is not None:
         lines += ["", t("result.kitty", lang, cards=cards_text(view.kitty, lang))]
-    if again_minutes is not None:
-        lines += ["", t("result.again_note", lang, minutes=again_minutes)]
+    if again_seconds is not None:
+        lines += ["", t("result.again_note", lang, time=wait_text(again_seconds, lang))]
     keyboard = InlineKeyboardMarkup(
         [[_button(t("btn.play_again", lang), cb.PLAY_AGAIN, table.token),
           _button(t("btn.leave", lang), cb.PLAY_AGAIN, table.token, 0, "leave")]]

@@ -67,6 +67,7 @@ from bot.game.lobby import Person
 from bot.game.outlet import BoardJob, Unreachable
 from bot.game.table import DEAL, RESULT, Seat, Table, challenge_key, table_key
 from bot.i18n import t
+from bot.numbers import grouped
 from bot.rooms import preset_name, rules_for
 from bot.scenes import picture_labels
 from bot.store import (
@@ -226,7 +227,8 @@ class Challenges:
             player = await st.ensure_player(person.user_id, person.name, person.language)
             own = player.language or lang
             if player.balance < record.entry_fee:
-                return t("challenge.pop_fee", lang, fee=record.entry_fee, balance=player.balance)
+                return t("challenge.pop_fee", lang, fee=grouped(record.entry_fee),
+                         balance=grouped(player.balance))
             try:
                 sent = await self.ctx.outlet.send(person.user_id, t(
                     "challenge.welcome", own, title=views.title(challenge_id, own),
@@ -239,8 +241,8 @@ class Challenges:
             try:
                 await st.enter_challenge(challenge_id, person.user_id, person.name)
             except ChallengeRefused as exc:
-                return t(f"challenge.pop_{exc.code}", lang, fee=record.entry_fee,
-                         balance=player.balance)
+                return t(f"challenge.pop_{exc.code}", lang, fee=grouped(record.entry_fee),
+                         balance=grouped(player.balance))
         await self.send_menu(challenge_id, person.user_id, own)
         self.refresh_board(challenge_id)
         return t("challenge.pop_welcome", lang)

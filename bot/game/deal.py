@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -1001,9 +1000,8 @@ class DealDriver:
         breakdown = scenes.result_breakdown(scene) if scene is not None else []
         again = standings is None and someone_stays(table)
         # Play again's note where it is offered: not at a practice table, nor in a match
-        minutes = math.ceil(self.ctx.settings.lobby_timeout / 60) \
-            if again and not table.private else None
-        text, keyboard = views.result_view(table, view, points, beans, breakdown, minutes,
+        seconds = self.ctx.settings.lobby_timeout if again and not table.private else None
+        text, keyboard = views.result_view(table, view, points, beans, breakdown, seconds,
                                            again=again)
         markup: object = keyboard
         if standings is not None:

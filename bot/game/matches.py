@@ -47,6 +47,7 @@ from bot.game.match import (
 from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table
 from bot.game.timers import Stamp
 from bot.i18n import join_names, t
+from bot.numbers import grouped
 from bot.store import MatchNotRunning, MatchPayout, MatchRefused, SeatRecord, Settlement
 from engine import DealState
 from engine.presets import Rules
@@ -156,7 +157,7 @@ class Matches:
             who = join_names((names[i] for i, s in enumerate(table.seats)
                                if s.user_id in exc.user_ids), lang)
             key = "match.need_fee" if exc.code == "match_fee" else "match.held"
-            text = t(key, lang, names=who, fee=options.entry_fee)
+            text = t(key, lang, names=who, fee=grouped(options.entry_fee))
             return text[:200], text
         table.match_id = match_id
         self._names[match_id] = names

@@ -31,7 +31,7 @@ from bot.handlers.common import (
     user_language,
 )
 from bot.i18n import t
-from bot.numbers import parse_whole
+from bot.numbers import grouped, parse_whole
 from bot.services import App, Context
 from engine.prizes import PrizeTableError, parse_prize_table
 
@@ -85,7 +85,8 @@ def parse_options(args: list[str]) -> ChallengeOptions | PrizeTableError | None:
 
 def _usage(lang: str) -> str:
     return t("challenge.usage", lang, deals_low=LIMITS["deals"][0],
-             deals_high=LIMITS["deals"][1], days=LIMITS["days"][1], fee=LIMITS["entry_fee"][1])
+             deals_high=LIMITS["deals"][1], days=LIMITS["days"][1],
+             fee=grouped(LIMITS["entry_fee"][1]))
 
 
 async def cmd_challenge(update: Update, context: Context) -> None:

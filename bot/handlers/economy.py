@@ -240,7 +240,8 @@ async def cmd_give(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
     The checks run in the order that tells a player the first thing worth fixing:
     /give being off in this group comes first (no change to the command helps), then the
-    command's shape (no amount), the amount (not a number, zero or less), whom it names, and last
+    command's shape (no amount, or more words than a player and an amount: ``/give @bob 5 6``
+    gives neither 5 nor 6), the amount (not a number, zero or less), whom it names, and last
     what the store decides (a running deal, today's limit, more than the balance, which says the
     balance)."""
     app = context.application
@@ -255,7 +256,7 @@ async def cmd_give(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _reply(update, ev.give_refused_text("give_disabled", lang))
         return
     args = context.args or []
-    if not args:
+    if not args or len(args) > 2:  # /give @bob 5 6: which number is meant? the usage says
         await _reply(update, ev.give_refused_text("give_usage", lang))
         return
     amount = _give_amount(args[-1])
@@ -278,7 +279,8 @@ async def cmd_give(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         gift = await store(app).give(user.id, target.user_id, amount, message.chat.id)
     except GiveRefused as exc:
         balance = await store(app).balance(user.id) if exc.code == "give_insufficient" else 0
-        await _reply(update, ev.give_refused_text(exc.code, lang, exc.remaining, amount=amount,
+        asked = args[-1][:32] if amount == SQL_INTEGER_MAX else amount  # as typed, not capped
+        await _reply(update, ev.give_refused_text(exc.code, lang, exc.remaining, amount=asked,
                                                   balance=balance))
         return
     await _reply(update, ev.give_text(display_name(user), target.name, gift, lang))

@@ -110,6 +110,7 @@ async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await game(app).lobby.follow_settings(chat.id)
     lang = group_language(app, group)
     await message.reply_text(menu.saved_text(key, group, lang, _timeouts(app)))
+    await bot_data(app).menus.follow(app.bot, chat.id, lang, group=True)
 
 
 async def on_menu_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -159,6 +160,7 @@ async def on_menu_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     lang = user_language(app, query.from_user, group_language(app, group))
     await answer(query, menu.saved_text(press.key, group, lang, _timeouts(app)))
     await game(app).lobby.follow_settings(chat_id)
+    await bot_data(app).menus.follow(app.bot, chat_id, group_language(app, group), group=True)
 
 
 async def _show(app: Application, query: CallbackQuery, group: dict[str, Any], page: str,

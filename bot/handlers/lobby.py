@@ -218,7 +218,10 @@ async def on_play_again(update: Update, context: Context) -> None:
     """再来一局 / 离开 under a result (``G:`` buttons): the presser's seat is
     ready, or freed (:class:`bot.game.again.PlayAgain`); each press is answered first. A
     player who is not seated is told to press Join; a second press says whom the table waits
-    for; buttons of an older deal were refused by :func:`locked_press`."""
+    for; a player who sat down at another table meanwhile (a practice deal) is told so and
+    her seat is not made ready: it waits, as if unanswered, until she presses again once
+    free or Play again's time runs out (then the group is told she left); buttons of an older
+    deal were refused by :func:`locked_press`."""
     app = context.application
     query = update.callback_query
     assert query is not None
@@ -240,6 +243,10 @@ async def on_play_again(update: Update, context: Context) -> None:
             return
         if table.ready[seat]:
             await answer(query, t("pop.again_already", lang, names=waiting_names(table, lang)))
+            return
+        elsewhere = game(app).lobby.seated_elsewhere(query.from_user.id, lang)
+        if elsewhere is not None:  # practising meanwhile: the seat waits, unready, till the
+            await answer(query, elsewhere, alert=True)  # timeout; she may press again after
             return
         others = waiting_names(table, lang, besides=seat)
         if others:

@@ -536,7 +536,9 @@ class Store(ABC):
         their day (:meth:`claim_daily`) stay within ``economy.give_daily_limit``.
 
         Raises:
-            UnknownPlayer, GiveRefused (code says why).
+            UnknownPlayer, GiveRefused (code says why; more than the giver's balance is
+            ``give_insufficient`` even when it is over today's limit too: no limit would let
+            it through).
         """
 
     @abstractmethod

@@ -1170,12 +1170,12 @@ class SQLiteStore(Store):
                 (giver_id, day),
             )
             remaining = max(self.economy.give_daily_limit - given[0], 0)
+            if amount > await self._balance(db, giver_id):  # first: no limit would let it through
+                raise GiveRefused("give_insufficient", "not enough beans")
             if amount > remaining:
                 raise GiveRefused(
                     "give_limit", f"only {remaining} more beans may be given today", remaining
                 )
-            if amount > await self._balance(db, giver_id):
-                raise GiveRefused("give_insufficient", "not enough beans")
             await db.execute(
                 "INSERT INTO gives (giver_id, receiver_id, amount, chat_id, day, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
