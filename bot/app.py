@@ -15,13 +15,12 @@ import os
 import sys
 import time
 
-from telegram import BotCommand
 from telegram.ext import ApplicationBuilder, Defaults
 
 from bot import handlers
 from bot.game.service import Game
-from bot.i18n import t
 from bot.inbox import InboxProcessor, InboxQueue, replay
+from bot.menus import set_menus
 from bot.outlet.http import UNREAD, AiohttpRequest
 from bot.outlet.limiter import ChatRateLimiter
 from bot.outlet.outbox import Outbox
@@ -36,13 +35,6 @@ from images.warm import warm_up
 # Without it PTB warns about the coming change on every 429 answer.
 os.environ.setdefault("PTB_TIMEDELTA", "true")
 
-# The command menu, in menu order; each has a `cmd.<name>` description in the catalogues.
-COMMANDS = (
-    "newgame", "join", "leave", "start", "practice", "challenge", "help", "daily", "relief",
-    "balance", "top", "me", "give", "settings", "stop",
-)
-# Telegram matches menu languages by two-letter code: "zh" covers zh-Hans and zh-Hant users.
-MENU_LANGUAGES = {"zh": "zh-Hans", None: "en"}
 # How often AIORateLimiter retries a request that Telegram answered with 429 retry_after.
 RATE_LIMIT_RETRIES = 3
 # Telegram's overall limit for one bot: about 30 messages per second.
@@ -112,12 +104,10 @@ def build_application(settings: Settings) -> App:
 
 
 async def set_commands(application: App) -> None:
-    """Register the command menu: Chinese for "zh" users, English for everyone else."""
-    for language_code, lang in MENU_LANGUAGES.items():
-        await application.bot.set_my_commands(
-            [BotCommand(name, t(f"cmd.{name}", lang)) for name in COMMANDS],
-            language_code=language_code,
-        )
+    """Register the command menus (:func:`bot.menus.set_menus`: a group's and a private
+    chat's, Simplified Chinese for "zh" users, English for everyone else; Traditional Chinese
+    chats get theirs per chat, :class:`bot.menus.Menus`)."""
+    await set_menus(application.bot)
 
 
 async def _post_init(application: App) -> None:

@@ -1,4 +1,4 @@
-"""What players read about a competition (issue 11, RULES.md §10): the match lobby with its
+"""What players read about a competition (RULES.md §10): the match lobby with its
 option buttons, the standings after each deal and the final standings. Pure functions, no I/O,
 every string through :func:`bot.i18n.t` (words from GLOSSARY.md)."""
 
@@ -13,6 +13,7 @@ from bot import views
 from bot.game.match import FIRST_TO, FIXED, KNOCKOUT, MatchOptions, MatchState, Standing
 from bot.game.table import Table
 from bot.i18n import join_names, normalize_language, t
+from bot.numbers import grouped
 from bot.scenes import drawn_name, picture_labels
 from engine.knockout import PER_DEAL, PER_POINT
 from engine.presets import REDEAL_RULES
@@ -146,14 +147,14 @@ def options_lines(options: MatchOptions, lang: str, humans: int) -> list[str]:
                      if options.rise_every else t("match.opt_rise_off", lang))
     if options.redeal_rule is not None:
         lines.append(redeal_line(options.redeal_rule, lang))
-    lines.append(t("match.fee", lang, fee=options.entry_fee,
-                   pool=options.entry_fee * humans))
+    lines.append(t("match.fee", lang, fee=grouped(options.entry_fee),
+                   pool=grouped(options.entry_fee * humans)))
     lines.append(t("match.split", lang, split=prize_table_text(options.prizes, lang)))
     return lines
 
 
 def lobby_view(table: Table, bot_username: str | None,
-               minutes_left: int) -> tuple[str, InlineKeyboardMarkup]:
+               seconds_left: float) -> tuple[str, InlineKeyboardMarkup]:
     """The match lobby: the lobby of :func:`bot.views.lobby_view` (seats, Join, Add bot,
     Start) with the format, its options, the entry fee and the prize pool above, and a −/+
     pair of buttons per option, one button per word option (the chip base's switch, the
@@ -162,7 +163,7 @@ def lobby_view(table: Table, bot_username: str | None,
     assert table.match_options is not None
     options = MatchOptions.from_dict(table.match_options)
     lang = table.lang
-    text, markup = views.lobby_view(table, bot_username, minutes_left)
+    text, markup = views.lobby_view(table, bot_username, seconds_left)
     body = text.split("\n")
     humans = sum(1 for _ in table.humans())
     head = options_lines(options, lang, humans) + [t("match.no_stake", lang)]
@@ -267,11 +268,12 @@ def final_text(state: MatchState, names: Sequence[str], paid: Sequence[int], lan
                  name=views.short_name(names[s.seat]), score=_score(state, s, lang),
                  progress=_progress(state, s, lang))
         if paid[s.seat] and not refunded:
-            line += " · " + t("match.prize", lang, beans=paid[s.seat])
+            line += " · " + t("match.prize", lang, beans=grouped(paid[s.seat]))
         lines.append(line)
     pool = state.options.entry_fee * sum(state.humans)
     if pool:
-        lines += ["", t("match.refunded" if refunded else "match.pool_paid", lang, pool=pool)]
+        key = "match.refunded" if refunded else "match.pool_paid"
+        lines += ["", t(key, lang, pool=grouped(pool))]
     return "\n".join(lines)
 
 
@@ -279,5 +281,6 @@ def cancelled_text(lang: str, name: str, refunds: Sequence[int]) -> str:
     """An admin stopped the match: fees went back."""
     total = sum(refunds)
     if total:
-        return t("match.cancelled_refund", lang, name=views.short_name(name), pool=total)
+        return t("match.cancelled_refund", lang, name=views.short_name(name),
+                 pool=grouped(total))
     return t("match.cancelled", lang, name=views.short_name(name))

@@ -1,4 +1,4 @@
-"""The duplicate challenge's rules (复式挑战, RULES.md §10, issue 12): options, matchpoints,
+"""The duplicate challenge's rules (复式挑战, RULES.md §10): options, matchpoints,
 standings, prizes and the window. Pure values and functions, no I/O; the driver is
 :mod:`bot.game.challenges`, the deals come from :mod:`engine.challenge`.
 

@@ -1,4 +1,4 @@
-"""Duplicate challenges (复式挑战, issue 12, RULES.md §10): opening one in a group, entering,
+"""Duplicate challenges (复式挑战, RULES.md §10): opening one in a group, entering,
 playing its deals one by one at a private table against two AI seats, the board, and the close
 with the revealed seed and the prizes; resumption after a restart.
 
@@ -26,7 +26,7 @@ Restart-safe: a member's running deal is a stored table like any other and resum
 (:mod:`bot.game.restore`); :meth:`Challenges.restore` re-arms every open window (or closes the
 windows that passed while the bot was down) and finishes a deal's end cut short by a crash.
 
-Several workers (issue 16): the stored challenge is the truth. What changes (its status, pool,
+Several workers: the stored challenge is the truth. What changes (its status, pool,
 message) is read from the store at every step (:meth:`Challenges._record`); only what never
 changes once it is open (its seed, rules, group, window) is kept per worker for the driver's
 synchronous hooks. A worker that dies in the middle of a close leaves it to the watchdog of the
@@ -64,9 +64,10 @@ from bot.game.context import GameContext
 from bot.game.deal import Ack, DealDriver, Standings
 from bot.game.drawing import Drawing
 from bot.game.lobby import Person
-from bot.game.outlet import Unreachable
+from bot.game.outlet import BoardJob, Unreachable
 from bot.game.table import DEAL, RESULT, Seat, Table, challenge_key, table_key
 from bot.i18n import t
+from bot.numbers import grouped
 from bot.rooms import preset_name, rules_for
 from bot.scenes import picture_labels
 from bot.store import (
@@ -90,7 +91,7 @@ log = logging.getLogger(__name__)
 CLOSE = "challenge_close"
 BOARD = "challenge_board"
 FINAL = "challenge_final"
-#: Seconds between two drawings of a group's board while members play (issue 12: at most once
+#: Seconds between two drawings of a group's board while members play (at most once
 #: a minute).
 BOARD_INTERVAL = 60.0
 #: The level of a challenge's AI seats.
@@ -226,7 +227,8 @@ class Challenges:
             player = await st.ensure_player(person.user_id, person.name, person.language)
             own = player.language or lang
             if player.balance < record.entry_fee:
-                return t("challenge.pop_fee", lang, fee=record.entry_fee, balance=player.balance)
+                return t("challenge.pop_fee", lang, fee=grouped(record.entry_fee),
+                         balance=grouped(player.balance))
             try:
                 sent = await self.ctx.outlet.send(person.user_id, t(
                     "challenge.welcome", own, title=views.title(challenge_id, own),
@@ -239,8 +241,8 @@ class Challenges:
             try:
                 await st.enter_challenge(challenge_id, person.user_id, person.name)
             except ChallengeRefused as exc:
-                return t(f"challenge.pop_{exc.code}", lang, fee=record.entry_fee,
-                         balance=player.balance)
+                return t(f"challenge.pop_{exc.code}", lang, fee=grouped(record.entry_fee),
+                         balance=grouped(player.balance))
         await self.send_menu(challenge_id, person.user_id, own)
         self.refresh_board(challenge_id)
         return t("challenge.pop_welcome", lang)
@@ -467,7 +469,7 @@ class Challenges:
                        "challenge.png")
 
     def timer_callbacks(self) -> dict[str, Callable[[timers.Stamp], Awaitable[None]]]:
-        """What fires each kind of this module's timers: with several workers (issue 16) a
+        """What fires each kind of this module's timers: with several workers a
         timer is a row naming its kind, fired by whichever worker claims it."""
         return {CLOSE: self._on_close, BOARD: self._on_board_timer, FINAL: self._on_final}
 
@@ -498,7 +500,7 @@ class Challenges:
         record = self._fixed.get(challenge_id)
         if record is not None:
             self.ctx.outlet.update_audience(key, record.chat_id,
-                                            partial(self._board_job, challenge_id))
+                                            BoardJob(partial(self._board_job, challenge_id)))
 
     async def _on_board_timer(self, stamp: timers.Stamp) -> None:
         challenge_id = challenge_of_lock(stamp.key)
@@ -581,7 +583,7 @@ class Challenges:
         self._announce(record, board, paid)
 
     async def resume(self, challenge_id: int) -> None:
-        """The challenge's worker died in the middle of one of its steps (issue 16: the
+        """The challenge's worker died in the middle of one of its steps (the
         watchdog of its lock fired): an open challenge gets its close armed again (or is
         closed, its window having passed) and its board drawn; a closed one whose final
         ranking was not posted gets its final board and ranking (the payout is stored
@@ -609,7 +611,7 @@ class Challenges:
         an admin or the challenge's opener: its deals still running are stopped, every entry
         fee is refunded exactly once (ledger rows; the pool's entries and refunds sum to zero),
         nobody wins a prize, the group message says it was cancelled and a new message reveals
-        the seed. RULES.md §10 says nothing of cancelling; like a cancelled match (issue 11),
+        the seed. RULES.md §10 says nothing of cancelling; like a cancelled match,
         the fees go back. Returns the reply in ``lang``: a refusal (none open, not allowed,
         already over), or ``""`` once cancelled (the group is told by the post)."""
         open_here = [r for r in await self.ctx.store.open_challenges() if r.chat_id == chat_id]

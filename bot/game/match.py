@@ -1,4 +1,4 @@
-"""Competitions at one table (RULES.md §10, issue 11): the fixed-deal match (定局积分), the
+"""Competitions at one table (RULES.md §10): the fixed-deal match (定局积分), the
 first-to-N match (先得N分者胜) and the knock-out by chips (打立出局). Pure values and functions,
 no I/O: the match driver (:mod:`bot.game.matches`) records each finished deal here and asks
 whether the match is over, the store keeps the state as JSON (:meth:`MatchState.to_dict`).

@@ -1,4 +1,4 @@
-"""Competitions at a table (issue 11, RULES.md §10): the match lobby's options, the start with
+"""Competitions at a table (RULES.md §10): the match lobby's options, the start with
 its entry fees, each deal's standings, the next deal or the end with its prizes, an admin's
 cancel with refunds, and the resumption after a restart.
 
@@ -12,7 +12,7 @@ Restart-safe: the store holds the match's state after every deal (``Store.settle
 so a restart resumes the running deal as any deal (:mod:`bot.game.restore`) and a match caught
 between two deals deals the next one (:meth:`Matches.restore`); the time limit is wall-clock
 time from the start. A running match whose table is gone is cancelled with refunds. With
-several workers (issue 16) the match's state is read from the store whenever it is needed (no
+several workers, the match's state is read from the store whenever it is needed (no
 worker keeps it), and a worker that dies between two deals leaves the table to the watchdog,
 whose worker deals on (:meth:`Matches.resume`).
 """
@@ -47,6 +47,7 @@ from bot.game.match import (
 from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table
 from bot.game.timers import Stamp
 from bot.i18n import join_names, t
+from bot.numbers import grouped
 from bot.store import MatchNotRunning, MatchPayout, MatchRefused, SeatRecord, Settlement
 from engine import DealState
 from engine.presets import Rules
@@ -167,7 +168,7 @@ class Matches:
             who = join_names((names[i] for i, s in enumerate(table.seats)
                                if s.user_id in exc.user_ids), lang)
             key = "match.need_fee" if exc.code == "match_fee" else "match.held"
-            text = t(key, lang, names=who, fee=options.entry_fee)
+            text = t(key, lang, names=who, fee=grouped(options.entry_fee))
             return text[:200], text
         table.match_id = match_id
         self._names[match_id] = names
@@ -250,7 +251,7 @@ class Matches:
     async def _finish(self, table: Table, state: MatchState) -> None:
         """Pay the pool out once, post the final standings (they stay in the chat) and free
         the table once they were sent (lock held). Until then the table stays stored with
-        ``result_due`` (issue 16, as a deal's result): a worker that dies after the payout
+        ``result_due`` (as a deal's result): a worker that dies after the payout
         leaves the post to the next (:meth:`resume` runs this again: the payout is not
         repeated, the post is), a send that failed is tried again every
         :data:`bot.game.deal.RESULT_RETRY_SECONDS`; at least once."""
@@ -397,7 +398,7 @@ class Matches:
 
     async def _state(self, match_id: int) -> MatchState:
         """The match's state as stored (after its last deal): read every time, so that a
-        worker never goes on from a state another worker moved on from (issue 16)."""
+        worker never goes on from a state another worker moved on from."""
         record = await self.ctx.store.get_match(match_id)
         return MatchState.from_dict(_loads(record.state_json))
 

@@ -1,4 +1,4 @@
-"""The duplicate challenge (复式挑战, issue 12): ``/challenge [deals] [days] [entry fee]
+"""The duplicate challenge (复式挑战): ``/challenge [deals] [days] [entry fee]
 [prizes=60,40]`` opens one
 in a group (its admins, or anyone if the group's ``challenge_open`` setting allows); its buttons
 (``D:``) enter it (in the group), play a deal and show how the others did on a deal (in the
@@ -31,7 +31,7 @@ from bot.handlers.common import (
     user_language,
 )
 from bot.i18n import t
-from bot.numbers import parse_whole
+from bot.numbers import grouped, parse_whole
 from bot.services import App, Context
 from engine.prizes import PrizeTableError, parse_prize_table
 
@@ -85,7 +85,8 @@ def parse_options(args: list[str]) -> ChallengeOptions | PrizeTableError | None:
 
 def _usage(lang: str) -> str:
     return t("challenge.usage", lang, deals_low=LIMITS["deals"][0],
-             deals_high=LIMITS["deals"][1], days=LIMITS["days"][1], fee=LIMITS["entry_fee"][1])
+             deals_high=LIMITS["deals"][1], days=LIMITS["days"][1],
+             fee=grouped(LIMITS["entry_fee"][1]))
 
 
 async def cmd_challenge(update: Update, context: Context) -> None:

@@ -1,4 +1,4 @@
-"""Competitions (issue 11): ``/match`` (fixed deals, 定局积分), ``/firstto`` (first to N points,
+"""Competitions: ``/match`` (fixed deals, 定局积分), ``/firstto`` (first to N points,
 先得N分者胜) and ``/knockout`` (打立出局) open a match lobby; its option buttons (``O:``) let the
 opener or an admin set the options before the start. Options can also be typed after the
 command: ``/knockout [fee] [name=value …]``, e.g. ``/knockout 100 chips=15 out=5 per=point``,

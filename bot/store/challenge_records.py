@@ -1,5 +1,5 @@
-"""Record types, errors and row readers of the duplicate challenge in the store (issue 12,
-RULES.md §10): plain frozen values; the SQL is in the two backends."""
+"""Record types, errors and row readers of the duplicate challenge in the store
+(RULES.md §10): plain frozen values; the SQL is in the two backends."""
 
 from __future__ import annotations
 

@@ -657,7 +657,7 @@ class PostgresStore(Store):
             raise UnknownDeal(f"unknown deal {deal_id}")
         await self._put_table(conn, table_key, table)
 
-    # Matches (issue 11)
+    # Matches
 
     async def start_match(
         self,
@@ -881,7 +881,7 @@ class PostgresStore(Store):
 
     # Economy
 
-    # Duplicate challenges (issue 12)
+    # Duplicate challenges
 
     async def open_challenge(
         self,
@@ -1178,12 +1178,12 @@ class PostgresStore(Store):
                 giver_id, day,
             )
             remaining = max(self.economy.give_daily_limit - given, 0)
+            if amount > balances[giver_id]:  # first: no limit would let it through
+                raise GiveRefused("give_insufficient", "not enough beans")
             if amount > remaining:
                 raise GiveRefused(
                     "give_limit", f"only {remaining} more beans may be given today", remaining
                 )
-            if amount > balances[giver_id]:
-                raise GiveRefused("give_insufficient", "not enough beans")
             await conn.execute(
                 "INSERT INTO gives (giver_id, receiver_id, amount, chat_id, day, created_at)"
                 " VALUES ($1, $2, $3, $4, $5, $6)",

@@ -676,7 +676,7 @@ class SQLiteStore(Store):
             raise UnknownDeal(f"unknown deal {deal_id}")
         await self._put_table(db, row[0], table)
 
-    # Matches (issue 11)
+    # Matches
 
     async def start_match(
         self,
@@ -878,7 +878,7 @@ class SQLiteStore(Store):
 
     # Economy
 
-    # Duplicate challenges (issue 12)
+    # Duplicate challenges
 
     async def open_challenge(
         self,
@@ -1170,12 +1170,12 @@ class SQLiteStore(Store):
                 (giver_id, day),
             )
             remaining = max(self.economy.give_daily_limit - given[0], 0)
+            if amount > await self._balance(db, giver_id):  # first: no limit would let it through
+                raise GiveRefused("give_insufficient", "not enough beans")
             if amount > remaining:
                 raise GiveRefused(
                     "give_limit", f"only {remaining} more beans may be given today", remaining
                 )
-            if amount > await self._balance(db, giver_id):
-                raise GiveRefused("give_insufficient", "not enough beans")
             await db.execute(
                 "INSERT INTO gives (giver_id, receiver_id, amount, chat_id, day, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",

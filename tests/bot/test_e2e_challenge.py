@@ -155,7 +155,7 @@ async def test_three_members_play_a_two_deal_challenge(fake_api: FakeBotApi,
         api.send_text(who, group, text)
         reply = await api.wait_for("sendMessage", chat_id=group)
         assert reply.params["text"] == (t(key, LANG) if key else t(
-            "challenge.usage", LANG, deals_low=1, deals_high=12, days=7, fee=1_000_000))
+            "challenge.usage", LANG, deals_low=1, deals_high=12, days=7, fee="1,000,000"))
     api.send_text(ann, ann, "/challenge")
     reply = await api.wait_for("sendMessage", chat_id=ann)
     assert reply.params["text"] == t("challenge.private", LANG)

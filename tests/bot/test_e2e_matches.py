@@ -273,7 +273,7 @@ async def test_fixed_match_of_three_deals_with_a_tie_broken_by_an_extra_deal(
     assert final_message.photo and fake_api.file(final_message.photo) == render_standings(expected)
     # below the last deal's result, which (like every match result) offers no Play again
     assert final_message.message_id > max(m.message_id for m in results)
-    assert not any(t("result.again_note", LANG, minutes=5) in m.content for m in results)
+    assert not any(t("result.again_note", LANG, time="5 min") in m.content for m in results)
     # and each deal's result picture (646 px high for three seats) has the standings (366 px,
     # 52 more for the extra deal's note) drawn under it
     assert [m.photo_size[:2] for m in results] == [(1280, 1012)] * 2 + [(1280, 1064), (1280, 1012)]
@@ -506,9 +506,12 @@ async def test_a_player_who_cannot_pay_the_fee_cannot_start(
     ann, bob, cat = players.users
     await store.update_group_settings(players.group.id, give_enabled=True)
     await store.give(bob.id, cat.id, 1, players.group.id)
-    await start(players)
+    answer = await players.click(ann, players.lobby, t("btn.start", LANG))
+    # a new user's report: the press said "The deal starts!" and the group then the refusal
+    assert answer.params["text"] == t("match.need_fee", LANG, names="Bob", fee="1,000")
+    assert answer.params["text"] != t("lobby.starting", LANG)
     await fake_api.wait_for(lambda: any(
-        t("match.need_fee", LANG, names="Bob", fee=1000) in m.content
+        t("match.need_fee", LANG, names="Bob", fee="1,000") in m.content
         for m in fake_api.messages_in(players.group)), 5)
     assert await store.running_matches() == []
     assert [await store.balance(u.id) for u in players.users] == [1000, 999, 1001]

@@ -301,6 +301,25 @@ class FakeBotApi:
         the channel."""
         return self.send_text(CHANNEL_BOT, group, text, reply_to=reply_to, sender_chat=channel)
 
+    def set_bot_status(self, by: User, chat: ChatLike, status: str,
+                       old_status: str = "left") -> int:
+        """`by` changes the bot's own membership in `chat` from `old_status` to `status`
+        ("member" when added to a group, "administrator", "left", "kicked"), as Telegram tells
+        the bot: a ``my_chat_member`` update (sent by default, without ``allowed_updates``).
+        Returns its update_id."""
+        if status not in MEMBER_STATUSES or old_status not in MEMBER_STATUSES:
+            raise ValueError(f"unknown member status {status!r} or {old_status!r}")
+        self._remember_user(by)
+        target = self.chat(chat)
+        self._members[(target.id, self.bot_user.id)] = status
+        return self.add_update({"my_chat_member": {
+            "chat": target.to_api(),
+            "from": by.to_api(),
+            "date": int(time.time()),
+            "old_chat_member": chat_member(self.bot_user, old_status),
+            "new_chat_member": chat_member(self.bot_user, status),
+        }})
+
     def new_channel(self, title: str = "A channel") -> Chat:
         """A new channel with a fresh id (a possible `sender_chat`)."""
         number = next(self._group_ids)
