@@ -114,7 +114,7 @@ def redeal_word(rule: str, lang: str) -> str:
 
 
 def redeal_line(rule: str, lang: str) -> str:
-    """The lobby's line of the match's redeal rule: "All pass again: 3rd deal: −4 / +2"."""
+    """The lobby's line of the match's redeal rule: "All pass again: 3rd deal: -4 / +2"."""
     return t("match.opt_redeal", lang, rule=redeal_word(rule, lang))
 
 

@@ -234,7 +234,7 @@ async def test_a_match_opened_with_redeal_penalty_scores_its_third_all_pass_deal
     app = running_bot.app
     store = app.bot_data.store
     players = await open_match(fake_api, app, "Penalty match", "/match redeal=penalty")
-    assert "All pass again: 3rd deal: −4 / +2" in players.lobby.text
+    assert "All pass again: 3rd deal: -4 / +2" in players.lobby.text
     await start_match(players)
     (match,) = await store.running_matches()
     assert match.options["redeal_rule"] == "penalty"
@@ -280,7 +280,7 @@ async def test_the_redeal_button_cycles_after_players_joined_and_four_players_ha
         players.lobby = players.table_message()
         texts.append(next(line for line in players.lobby.text.split("\n")
                           if line.startswith("All pass again")))
-    assert texts == ["All pass again: 3rd deal: −4 / +2", "All pass again: Redeal",
+    assert texts == ["All pass again: 3rd deal: -4 / +2", "All pass again: Redeal",
                      "All pass again: 3rd deal: must bid"]
 
     four = await open_match(fake_api, app, "Four", "/match", names=("Dan", "Eve", "Fay", "Gus"),

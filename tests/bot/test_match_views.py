@@ -203,7 +203,7 @@ def test_the_redeal_rule_cycles_shows_in_three_languages_and_is_typed_or_refused
         raise AssertionError("a redeal rule for a match without one")
     lines = {lang: options_lines(MatchOptions(FIXED, redeal_rule="penalty"), lang, 3)
              for lang in ("en", "zh-Hans", "zh-Hant")}
-    assert "All pass again: 3rd deal: −4 / +2" in lines["en"]
+    assert "All pass again: 3rd deal: -4 / +2" in lines["en"]
     assert "连续无人叫：第三局扣 4 分" in lines["zh-Hans"]
     assert "連續無人叫：第三局扣 4 分" in lines["zh-Hant"]
     assert not any("All pass again" in line for line in options_lines(MatchOptions(FIXED), "en", 3))
