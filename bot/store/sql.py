@@ -1,26 +1,29 @@
-"""The PostgreSQL store: an asyncpg connection pool, for several bot processes on one database.
+"""The store, once for both databases: SQLite (one bot process) and PostgreSQL (several workers).
 
-Each method that writes runs in one transaction (READ COMMITTED) and first locks the rows it
-decides on, with ``SELECT … FOR UPDATE``: the player rows whose balance it reads (always in user
-id order, so two transactions never wait for each other in a circle), the deal row it settles,
-cancels or advances. A second ``/daily`` press, in this process or in another worker, waits for
-the first one's commit and then sees its claim; a second settlement of a deal waits and then
-finds it settled. A refusal raises before the commit and rolls everything back, and so does
-cancellation (asyncpg rolls the transaction back, the pool resets the connection).
+Every statement is written once, in PostgreSQL's syntax; :mod:`bot.store.dialect` runs it on the
+backend the store was opened on and holds the few real differences (placeholders, row locks,
+arrays, advisory locks). Each method that writes runs in one transaction and first locks the
+rows it decides on, with ``SELECT … FOR UPDATE``: the player rows whose balance it reads (always
+in user id order, so two transactions never wait for each other in a circle), the deal row it
+settles, cancels or advances. On PostgreSQL (READ COMMITTED) a second ``/daily`` press, in this
+process or in another worker, waits for the first one's commit and then sees its claim; a
+second settlement of a deal waits and then finds it settled. On SQLite the locks are nothing: a
+write transaction (``BEGIN IMMEDIATE``) has the whole file to itself, and one ``asyncio.Lock``
+lets one read or write of the process run at a time. A refusal raises before the commit and
+rolls everything back, and so does cancellation.
 
-The schema is ``bot/store/migrations/postgres/`` (the same numbers and tables as SQLite's);
-what both backends share beyond their SQL is :mod:`bot.store.rows`.
+The schema is ``bot/store/migrations/`` (the same numbers and tables on both databases); what
+the store shares with the tests and benchmarks beyond its SQL is :mod:`bot.store.rows`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import date, datetime, timedelta
+from pathlib import Path
 from typing import Any
-
-import asyncpg
 
 from bot import rooms
 from bot.economy import PERIODS, EconomyRules, Period, player_day, settle_beans
@@ -38,7 +41,13 @@ from bot.store.challenge_records import (
     challenge_play,
     challenge_record,
 )
-from bot.store.migrate import migrate_postgres
+from bot.store.dialect import (
+    Backend,
+    Conflict,
+    Conn,
+    PostgresBackend,
+    SQLiteBackend,
+)
 from bot.store.records import (
     GRANT_REASONS,
     AlreadyClaimed,
@@ -90,73 +99,32 @@ from bot.store.rows import (
 )
 from bot.store.rows import ms as _ms
 
-#: Connections per bot process (asyncpg pool); each write transaction holds one.
-POOL_SIZE = 10
-URL_SCHEMES = ("postgresql://", "postgres://")
 
+class SQLStore(Store):
+    """:class:`~bot.store.base.Store` on a SQL database (see the module docstring); opened as
+    :class:`SQLiteStore` or :class:`PostgresStore`."""
 
-def is_postgres_url(database: object) -> bool:
-    """Whether ``database`` names a PostgreSQL database (``postgresql://`` or ``postgres://``)."""
-    return isinstance(database, str) and database.startswith(URL_SCHEMES)
-
-
-def _count(status: str) -> int:
-    """The row count of a command status such as ``"UPDATE 3"`` or ``"INSERT 0 1"``."""
-    last = status.rsplit(" ", 1)[-1]
-    return int(last) if last.isdigit() else 0
-
-
-class PostgresStore(Store):
-    """:class:`~bot.store.base.Store` on a PostgreSQL database (see the module docstring)."""
-
-    def __init__(self, pool: asyncpg.Pool, economy: EconomyRules, clock: Clock) -> None:
-        self._pool = pool
-        self._open = True
+    def __init__(self, backend: Backend, economy: EconomyRules, clock: Clock) -> None:
+        self._backend = backend
         self.economy = economy
         self.clock = clock
 
-    @staticmethod
-    async def open(
-        url: str,
-        *,
-        economy: EconomyRules | None = None,
-        clock: Clock | None = None,
-    ) -> PostgresStore:
-        """Connect to the database at ``url`` (``postgresql://user:password@host:port/name``,
-        asyncpg's URL syntax, ``?host=/socket/dir`` for a Unix socket) and run the numbered
-        migrations not yet recorded in ``schema_version``.
-
-        Raises:
-            OSError, asyncpg.PostgresError: the server cannot be reached or refuses the login.
-        """
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
-        try:
-            async with pool.acquire() as conn:
-                await migrate_postgres(conn)
-        except BaseException:
-            await pool.close()
-            raise
-        return PostgresStore(pool, economy or EconomyRules(), clock or utc_now)
-
     async def close(self) -> None:
-        if self._open:
-            self._open = False
-            await self._pool.close()
+        await self._backend.close()
 
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[asyncpg.Connection]:
-        async with self._pool.acquire() as conn:
-            yield conn
+    def _read(self) -> AbstractAsyncContextManager[Conn]:
+        """A connection for queries."""
+        read: AbstractAsyncContextManager[Conn] = self._backend.read()
+        return read
 
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[asyncpg.Connection]:
+    def _write(self) -> AbstractAsyncContextManager[Conn]:
         """One transaction; any error, cancellation included, rolls it back."""
-        async with self._pool.acquire() as conn, conn.transaction():
-            yield conn
+        write: AbstractAsyncContextManager[Conn] = self._backend.write()
+        return write
 
     async def _move_beans(
         self,
-        conn: asyncpg.Connection,
+        conn: Conn,
         user_id: int,
         amount: int,
         reason: LedgerReason,
@@ -183,7 +151,7 @@ class PostgresStore(Store):
         return int(balance)
 
     @staticmethod
-    async def _lock_players(conn: asyncpg.Connection, user_ids: Iterable[int]) -> dict[int, int]:
+    async def _lock_players(conn: Conn, user_ids: Iterable[int]) -> dict[int, int]:
         """Lock the players' rows (in user id order) for this transaction; their balances.
 
         Raises:
@@ -203,7 +171,7 @@ class PostgresStore(Store):
             raise UnknownPlayer(f"unknown players {sorted(missing)}")
         return balances
 
-    async def _settings(self, conn: asyncpg.Connection, chat_id: int | None) -> dict[str, Any]:
+    async def _settings(self, conn: Conn, chat_id: int | None) -> dict[str, Any]:
         if chat_id is None:
             return rooms.with_defaults({})
         text = await conn.fetchval("SELECT settings FROM groups WHERE chat_id = $1", chat_id)
@@ -259,8 +227,7 @@ class PostgresStore(Store):
             # One change of a user's username at a time (usernames_by_user: two workers each
             # inserting another username of the same user would collide); two users taking
             # the same username meet in the primary key's ON CONFLICT instead.
-            await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
-                               f"username:{user_id}")
+            await conn.advisory_lock(f"username:{user_id}")
             await conn.execute(
                 "DELETE FROM usernames WHERE user_id = $1 AND username IS DISTINCT FROM $2",
                 user_id, key,
@@ -312,17 +279,32 @@ class PostgresStore(Store):
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> bool:
         old_prefix, new_prefix = f"{old_chat_id}:", f"{new_chat_id}:"
-        # $1 old key prefix, $2 new key prefix, $3 where the thread part of the key starts
-        own_key = "substr(table_key, 1, length($1)) = $1"
         keys = (old_prefix, new_prefix, len(old_prefix) + 1)
         ids = (old_chat_id, new_chat_id)
-        statements: list[tuple[str, tuple[Any, ...]]] = [
+        moved = 0
+        async with self._write() as conn:
+            # Telegram's two migration messages may reach two workers at once: one moves
+            await conn.advisory_lock(f"migrate_chat:{old_chat_id}")
+            moved += await self._move_group_settings(conn, old_chat_id, new_chat_id)
+            for sql, params in self._chat_moves(conn, keys, ids):
+                moved += await conn.execute(sql, *params)
+        return moved > 0
+
+    @staticmethod
+    def _chat_moves(
+        conn: Conn, keys: tuple[str, str, int], ids: tuple[int, int]
+    ) -> list[tuple[str, tuple[Any, ...]]]:
+        """The statements of :meth:`migrate_chat` after the settings, with their parameters;
+        ``keys``: the old key prefix ($1), the new one ($2), where the thread part of a key
+        starts ($3); ``ids``: the old and the new chat id."""
+        own_key = "substr(table_key, 1, length($1)) = $1"
+        return [
             # a table already stored under the new key stays; the old one keeps its old key
-            ("UPDATE tables t SET table_key = $2 || substr(t.table_key, $3),"
-             " data = jsonb_set(data::jsonb, '{chat_id}', to_jsonb($4::bigint))::text"
+            ("UPDATE tables AS t SET table_key = $2 || substr(t.table_key, $3),"
+             f" data = {conn.json_set('data', 'chat_id', '$4')}"
              f" WHERE {own_key} AND NOT EXISTS"
              " (SELECT 1 FROM tables u WHERE u.table_key = $2 || substr(t.table_key, $3))",
-             (*keys, new_chat_id)),
+             (*keys, ids[1])),
             (f"UPDATE deals SET chat_id = $5, table_key = CASE WHEN {own_key}"
              " THEN $2 || substr(table_key, $3) ELSE table_key END WHERE chat_id = $4",
              (*keys, *ids)),
@@ -346,36 +328,31 @@ class PostgresStore(Store):
              " ON CONFLICT DO NOTHING", ids),
             ("DELETE FROM posts WHERE chat_id = $1", ids[:1]),
         ]
-        moved = 0
-        async with self._write() as conn:
-            # Telegram's two migration messages may reach two workers at once: one moves
-            await conn.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended('migrate_chat:' || $1, 0))",
-                str(old_chat_id),
-            )
-            text = await conn.fetchval(
-                "SELECT settings FROM groups WHERE chat_id = $1 FOR UPDATE", old_chat_id
-            )
-            if text is not None:
-                newer = await conn.fetchval(
-                    "SELECT settings FROM groups WHERE chat_id = $1 FOR UPDATE", new_chat_id
-                )
-                merged = {**json.loads(text), **(json.loads(newer) if newer else {})}
-                await conn.execute(
-                    "INSERT INTO groups (chat_id, settings, updated_at) VALUES ($1, $2, $3)"
-                    " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings,"
-                    " updated_at = excluded.updated_at",
-                    new_chat_id, json.dumps(merged, sort_keys=True), _ms(self.clock()),
-                )
-                await conn.execute("DELETE FROM groups WHERE chat_id = $1", old_chat_id)
-                moved += 1
-            for sql, params in statements:
-                moved += _count(await conn.execute(sql, *params))
-        return moved > 0
+
+    async def _move_group_settings(self, conn: Conn, old_chat_id: int, new_chat_id: int) -> int:
+        """Move the group's settings to its new id (values already set there win); 1 if it
+        had settings, else 0."""
+        text = await conn.fetchval(
+            "SELECT settings FROM groups WHERE chat_id = $1 FOR UPDATE", old_chat_id
+        )
+        if text is None:
+            return 0
+        newer = await conn.fetchval(
+            "SELECT settings FROM groups WHERE chat_id = $1 FOR UPDATE", new_chat_id
+        )
+        merged = {**json.loads(text), **(json.loads(newer) if newer else {})}
+        await conn.execute(
+            "INSERT INTO groups (chat_id, settings, updated_at) VALUES ($1, $2, $3)"
+            " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings,"
+            " updated_at = excluded.updated_at",
+            new_chat_id, json.dumps(merged, sort_keys=True), _ms(self.clock()),
+        )
+        await conn.execute("DELETE FROM groups WHERE chat_id = $1", old_chat_id)
+        return 1
 
     # Tables
 
-    async def _put_table(self, conn: asyncpg.Connection, key: str, data: dict[str, Any]) -> None:
+    async def _put_table(self, conn: Conn, key: str, data: dict[str, Any]) -> None:
         await conn.execute(
             "INSERT INTO tables (table_key, data, updated_at) VALUES ($1, $2, $3)"
             " ON CONFLICT (table_key) DO UPDATE SET data = excluded.data,"
@@ -450,7 +427,7 @@ class PostgresStore(Store):
                         row["balance_at_start"])
 
     @staticmethod
-    async def _hold(conn: asyncpg.Connection, user_id: int) -> asyncpg.Record | None:
+    async def _hold(conn: Conn, user_id: int) -> Any | None:
         """The player's oldest hold of a running deal, with the deal's table key."""
         return await conn.fetchrow(
             "SELECT h.deal_id, h.chat_id, d.table_key, h.seat, h.balance_at_start"
@@ -460,7 +437,7 @@ class PostgresStore(Store):
         )
 
     @staticmethod
-    async def _locked_deal(conn: asyncpg.Connection, deal_id: int) -> asyncpg.Record:
+    async def _locked_deal(conn: Conn, deal_id: int) -> Any:
         """The deal's row, locked for this transaction. Raises ``UnknownDeal``."""
         row = await conn.fetchrow("SELECT * FROM deals WHERE id = $1 FOR UPDATE", deal_id)
         if row is None:
@@ -516,7 +493,7 @@ class PostgresStore(Store):
 
     async def _settle(
         self,
-        conn: asyncpg.Connection,
+        conn: Conn,
         deal_id: int,
         points: tuple[int, ...],
         state_json: str,
@@ -562,8 +539,8 @@ class PostgresStore(Store):
 
     async def _write_settlement(
         self,
-        conn: asyncpg.Connection,
-        deal: asyncpg.Record,
+        conn: Conn,
+        deal: Any,
         seats: Sequence[SeatRecord],
         settlement: Settlement,
         facts: Sequence[SeatFacts] | None,
@@ -630,7 +607,7 @@ class PostgresStore(Store):
                 await self._put_table_of(conn, deal_id, table)
         return cancelled
 
-    async def _cancel(self, conn: asyncpg.Connection, deal_id: int,
+    async def _cancel(self, conn: Conn, deal_id: int,
                       state_json: str | None) -> bool:
         """Cancel a running deal in the caller's transaction (see :meth:`Store.cancel_deal`);
         locks the deal's row."""
@@ -647,7 +624,7 @@ class PostgresStore(Store):
         await conn.execute("DELETE FROM deal_holds WHERE deal_id = $1", deal_id)
         return True
 
-    async def _put_table_of(self, conn: asyncpg.Connection, deal_id: int,
+    async def _put_table_of(self, conn: Conn, deal_id: int,
                             table: dict[str, Any]) -> None:
         """Store ``table`` under the key of deal ``deal_id``'s table (its end's transaction);
         call after the deal's row is locked (locks in the order deal, table)."""
@@ -704,7 +681,7 @@ class PostgresStore(Store):
         return match_id
 
     @staticmethod
-    async def _locked_match(conn: asyncpg.Connection, match_id: int) -> asyncpg.Record:
+    async def _locked_match(conn: Conn, match_id: int) -> Any:
         """The match's row, locked for this transaction. Raises ``UnknownMatch``."""
         row = await conn.fetchrow("SELECT * FROM matches WHERE id = $1 FOR UPDATE", match_id)
         if row is None:
@@ -913,14 +890,14 @@ class PostgresStore(Store):
                     chat_id, thread_id, opener_id, json.dumps(options), seed, seed_hash,
                     entry_fee, daily, _ms(self.clock()), _ms(closes_at),
                 ))
-        except asyncpg.UniqueViolationError:  # another worker opened one at the same moment
+        except Conflict:  # another worker opened one at the same moment
             code = "challenge_daily" if daily is not None else "challenge_open"
             raise ChallengeRefused(code, "the chat has an open challenge") from None
         return challenge_id
 
     @staticmethod
-    async def _locked_challenge(conn: asyncpg.Connection, challenge_id: int,
-                                mode: str = "UPDATE") -> asyncpg.Record:
+    async def _locked_challenge(conn: Conn, challenge_id: int,
+                                mode: str = "UPDATE") -> Any:
         """The challenge's row, locked (``FOR UPDATE`` / ``FOR SHARE``) for this transaction."""
         row = await conn.fetchrow(f"SELECT * FROM challenges WHERE id = $1 FOR {mode}",
                                   challenge_id)
@@ -944,7 +921,7 @@ class PostgresStore(Store):
         async with self._write() as conn:
             status = await conn.execute("UPDATE challenges SET message_id = $2 WHERE id = $1",
                                         challenge_id, message_id)
-        if _count(status) != 1:
+        if status != 1:
             raise UnknownChallenge(f"unknown challenge {challenge_id}")
 
     async def enter_challenge(self, challenge_id: int, user_id: int, name: str) -> ChallengeEntry:
@@ -1056,14 +1033,14 @@ class PostgresStore(Store):
             status = await conn.execute(
                 "UPDATE challenges SET announced = 1 WHERE id = $1 AND status = 'closed'"
                 " AND announced IN (0, 2)", challenge_id)
-        return _count(status) == 1
+        return status == 1
 
     async def claim_announcement(self, challenge_id: int) -> bool:
         async with self._write() as conn:
             status = await conn.execute(
                 "UPDATE challenges SET announced = 2 WHERE id = $1 AND status = 'closed'"
                 " AND announced = 0", challenge_id)
-        return _count(status) == 1
+        return status == 1
 
     async def release_announcement(self, challenge_id: int) -> None:
         async with self._write() as conn:
@@ -1116,7 +1093,7 @@ class PostgresStore(Store):
 
     @staticmethod
     async def _last_claim(
-        conn: asyncpg.Connection, user_id: int, kind: str, day: date
+        conn: Conn, user_id: int, kind: str, day: date
     ) -> tuple[date, int] | None:
         """The last claim of this kind (day, streak); raises ``AlreadyClaimed`` unless ``day`` is
         later."""
@@ -1134,7 +1111,7 @@ class PostgresStore(Store):
 
     async def _grant(
         self,
-        conn: asyncpg.Connection,
+        conn: Conn,
         user_id: int,
         kind: str,
         day: date,
@@ -1227,8 +1204,8 @@ class PostgresStore(Store):
 
     @staticmethod
     async def _balance_board(
-        conn: asyncpg.Connection, chat_id: int | None, limit: int
-    ) -> list[asyncpg.Record]:
+        conn: Conn, chat_id: int | None, limit: int
+    ) -> list[Any]:
         if chat_id is None:
             return await conn.fetch(
                 "SELECT user_id, name, balance, games, wins FROM players"
@@ -1244,8 +1221,8 @@ class PostgresStore(Store):
 
     @staticmethod
     async def _net_board(
-        conn: asyncpg.Connection, chat_id: int | None, start: int, end: int, limit: int
-    ) -> list[asyncpg.Record]:
+        conn: Conn, chat_id: int | None, start: int, end: int, limit: int
+    ) -> list[Any]:
         where = "s.finished_at >= $1 AND s.finished_at < $2 AND s.user_id IS NOT NULL"
         params: tuple[Any, ...] = (start, end, limit)
         if chat_id is not None:
@@ -1272,7 +1249,7 @@ class PostgresStore(Store):
 
     @staticmethod
     async def _rank(
-        conn: asyncpg.Connection, player: asyncpg.Record, chat_id: int | None
+        conn: Conn, player: Any, chat_id: int | None
     ) -> int | None:
         """Position by balance with the leaderboard's tie rules (1 = first), in the group's
         players or among all players; ``None`` if the player has not played in the group."""
@@ -1327,7 +1304,7 @@ class PostgresStore(Store):
                 " ON CONFLICT DO NOTHING",
                 chat_id, kind, day.isoformat(), _ms(self.clock()),
             )
-        return _count(status) == 1
+        return status == 1
 
     async def totals(self) -> Totals:
         async with self._read() as conn:
@@ -1358,7 +1335,7 @@ class PostgresStore(Store):
     async def cancel_timer(self, key: str) -> bool:
         async with self._write() as conn:
             status = await conn.execute("DELETE FROM timers WHERE key = $1", key)
-        return _count(status) == 1
+        return status == 1
 
     async def claim_timers(
         self, worker: str, *, limit: int = 20, lease: float = 30.0
@@ -1383,4 +1360,45 @@ class PostgresStore(Store):
                 "DELETE FROM timers WHERE key = $1 AND generation = $2 AND claimed_by = $3",
                 timer.key, timer.generation, timer.claimed_by,
             )
-        return _count(status) == 1
+        return status == 1
+
+
+class SQLiteStore(SQLStore):
+    """The store on one SQLite file in WAL mode, for one bot process."""
+
+    @staticmethod
+    async def open(
+        path: str | Path,
+        *,
+        economy: EconomyRules | None = None,
+        clock: Clock | None = None,
+    ) -> SQLiteStore:
+        """Open (create, with its directory) the file at ``path`` and run its pending
+        migrations.
+
+        Raises:
+            sqlite3.Error: the file cannot be opened or migrated.
+        """
+        backend = await SQLiteBackend.open(path)
+        return SQLiteStore(backend, economy or EconomyRules(), clock or utc_now)
+
+
+class PostgresStore(SQLStore):
+    """The store on a PostgreSQL database, for several bot processes."""
+
+    @staticmethod
+    async def open(
+        url: str,
+        *,
+        economy: EconomyRules | None = None,
+        clock: Clock | None = None,
+    ) -> PostgresStore:
+        """Connect to the database at ``url`` (``postgresql://user:password@host:port/name``,
+        asyncpg's URL syntax, ``?host=/socket/dir`` for a Unix socket) and run the numbered
+        migrations not yet recorded in ``schema_version``.
+
+        Raises:
+            OSError, asyncpg.PostgresError: the server cannot be reached or refuses the login.
+        """
+        backend = await PostgresBackend.open(url)
+        return PostgresStore(backend, economy or EconomyRules(), clock or utc_now)
