@@ -6,7 +6,8 @@ limit), for example ``A:k3Xq9ZpT:12:bid3`` or ``S:k3Xq9ZpT:40:r7``:
 * ``KIND``: one letter naming the kind of button (see :data:`PAYLOADS`):
   ``L`` lobby, ``A`` deal action (bidding, doubling, show cards, pass, auto-play),
   ``S`` card selection on the private hand message (a rank, Play, Hint, Clear, or an offered
-  play ``p<ranks>``), ``M`` "My cards" on the group table message,
+  play ``p<ranks>``), ``M`` "My cards" on the group table message (payload ``""``), the card
+  counter (``c``) and the last trick (``t``, 上一轮, on both),
   ``Q`` the confirmation of ``/leave`` during a deal, ``G`` "Play again" (payload ``""``) and
   "Leave" (``leave``) under a result, ``O`` a match
   lobby's option buttons (``deals+``, ``fee-``…). (``C`` is taken by the group settings menu,
@@ -51,6 +52,9 @@ SELECT = "S"
 MY_CARDS = "M"
 #: The payload of :data:`MY_CARDS` that asks for the card counter instead of the hand.
 COUNTER = "c"
+#: The payload of :data:`MY_CARDS` that asks for the last trick that is over (上一轮), which
+#: anyone may see: players and watchers.
+LAST_TRICK = "t"
 CONFIRM_LEAVE = "Q"
 PLAY_AGAIN = "G"
 MATCH_OPTION = "O"
@@ -58,9 +62,12 @@ MATCH_OPTION = "O"
 #: The ``/start`` argument of a lobby's "join in the private chat" link, before its token
 #: (``t.me/<bot>?start=join_<token>``).
 JOIN_LINK = "join_"
+#: The ``/start`` argument of the link a challenge's Enter answers with when the bot cannot
+#: write to the presser privately yet, before the challenge's id (``challenge_<id>``).
+CHALLENGE_LINK = "challenge_"
 
 #: A match lobby's options with −/+ buttons (see :mod:`bot.match_views`).
-MATCH_OPTIONS = ("deals", "chips", "base", "time", "rise", "fee")
+MATCH_OPTIONS = ("deals", "chips", "base", "per", "out", "time", "rise", "fee")
 
 #: Deal-action payloads and the engine ``Action`` (kind, value) each stands for.
 ACTION_PAYLOADS: dict[str, tuple[str, int | None]] = {
@@ -96,7 +103,7 @@ PAYLOADS: dict[str, frozenset[str]] = {
     LOBBY: frozenset({"join", "leave", "bot", "start", "close"}),
     ACTION: frozenset(ACTION_PAYLOADS),
     SELECT: SELECT_PAYLOADS,
-    MY_CARDS: frozenset({"", COUNTER}),
+    MY_CARDS: frozenset({"", COUNTER, LAST_TRICK}),
     CONFIRM_LEAVE: frozenset(f"{answer}{seat}" for answer in ("yes", "no")
                              for seat in range(MAX_SEATS)),
     PLAY_AGAIN: frozenset({"", "leave"}),

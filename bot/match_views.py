@@ -10,36 +10,56 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks as cb
 from bot import views
-from bot.game.match import FIXED, PRIZE_SPLIT, MatchOptions, MatchState, Standing
+from bot.game.match import FIXED, KNOCKOUT, PRIZE_SPLIT, MatchOptions, MatchState, Standing
 from bot.game.table import Table
 from bot.i18n import join_names, normalize_language, t
 from bot.scenes import drawn_name, picture_labels
+from engine.knockout import PER_DEAL, PER_POINT
 from images.standings import StandingsRow, StandingsScene
 
-#: The values each option button steps through (−/+), by callback option name.
+#: The values each option button steps through (−/+), by callback option name (which is also
+#: the name typed in ``/knockout chips=15``, :data:`TYPED_NAMES`).
 CHOICES: dict[str, tuple[str, tuple[int, ...]]] = {
     "deals": ("deals", tuple(range(3, 13))),
-    "chips": ("chips", (10, 20, 30, 50, 100)),
+    "chips": ("chips", (5, 10, 15, 20, 30, 50, 100, 150, 200)),
     "base": ("chip_base", (1, 2, 3, 5, 10)),
+    "out": ("threshold", (1, 2, 3, 5, 10, 20)),
     "time": ("time_limit", (0, 15, 30, 45, 60, 90)),
     "rise": ("rise_every", (0, 3, 5, 10)),
     "fee": ("entry_fee", (0, 10, 20, 50, 100, 200, 500, 1000)),
 }
+#: The word options' buttons: one button that switches to the next word.
+WORD_CHOICES: dict[str, tuple[str, tuple[str, ...]]] = {"per": ("base_per", (PER_DEAL, PER_POINT))}
 #: The option buttons of each format, one row per option.
-FORMAT_OPTIONS = {FIXED: ("deals", "fee"), "knockout": ("chips", "base", "time", "rise", "fee")}
+FORMAT_OPTIONS = {FIXED: ("deals", "fee"),
+                  KNOCKOUT: ("chips", "base", "per", "out", "time", "rise", "fee")}
+#: The options typed after ``/match`` or ``/knockout`` (``name=value``), by format: the button
+#: names, and the options' own names.
+TYPED_NAMES: dict[str, dict[str, str]] = {
+    fmt: {**{n: (CHOICES | WORD_CHOICES)[n][0] for n in names},
+          **{(CHOICES | WORD_CHOICES)[n][0]: (CHOICES | WORD_CHOICES)[n][0] for n in names}}
+    for fmt, names in FORMAT_OPTIONS.items()
+}
 
 
 def stepped(options: MatchOptions, payload: str) -> MatchOptions:
     """The options after an option button (``<option>+`` or ``<option>-``): the next or
     previous value of :data:`CHOICES` (a value between two choices moves to the nearer one in
-    that direction; the ends stay).
+    that direction; the ends stay); a word option's button (``per+``) switches to its other
+    word (:data:`WORD_CHOICES`).
 
     Raises:
         KeyError: an option the format has no button for.
+        MatchError: the value does not fit the other options (a threshold above the chips).
     """
     name, sign = payload[:-1], payload[-1]
-    if name not in FORMAT_OPTIONS[options.format]:
+    if name not in FORMAT_OPTIONS[options.format] or sign not in "+-":
         raise KeyError(name)
+    if name in WORD_CHOICES:
+        field, words = WORD_CHOICES[name]
+        now_word = getattr(options, field)
+        index = words.index(now_word) if now_word in words else 0
+        return options.with_option(field, words[(index + 1) % len(words)])
     field, values = CHOICES[name]
     now = getattr(options, field)
     if sign == "+":
@@ -71,7 +91,10 @@ def options_lines(options: MatchOptions, lang: str, humans: int) -> list[str]:
     if options.format == FIXED:
         lines.append(t("match.opt_deals", lang, n=options.deals))
     else:
-        lines.append(t("match.opt_chips", lang, chips=options.chips, base=options.chip_base))
+        key = "match.opt_chips_deal" if options.base_per == PER_DEAL else "match.opt_chips"
+        lines.append(t(key, lang, chips=options.chips, base=options.chip_base))
+        lines.append(t("match.opt_out", lang, n=options.threshold) if options.threshold > 1
+                     else t("match.opt_out_zero", lang))
         lines.append(t("match.opt_time", lang, minutes=options.time_limit)
                      if options.time_limit else t("match.opt_time_off", lang))
         lines.append(t("match.opt_rise", lang, k=options.rise_every)
@@ -100,12 +123,23 @@ def lobby_view(table: Table, bot_username: str | None,
                               callback_data=cb.make_callback(cb.MATCH_OPTION, table.token, 0,
                                                              name + sign))
          for sign in "-+"]
+        if name not in WORD_CHOICES else
+        [InlineKeyboardButton(t(f"match.btn_{name}_{getattr(options, WORD_CHOICES[name][0])}",
+                                lang),
+                              callback_data=cb.make_callback(cb.MATCH_OPTION, table.token, 0,
+                                                             name + "+"))]
         for name in FORMAT_OPTIONS[options.format]
     ]
     # the lobby's own first lines (title, preset, stake) give way to the match's
     seats_start = body.index("") if "" in body else 0
     text = "\n".join(head + body[seats_start:])
     return text, InlineKeyboardMarkup(rows + [list(r) for r in markup.inline_keyboard])
+
+
+def _chip_base_note(state: MatchState, lang: str) -> str:
+    """The chip base of the next deal, per deal or per point."""
+    key = "match.chip_base_deal" if state.options.base_per == PER_DEAL else "match.chip_base"
+    return t(key, lang, base=state.chip_base)
 
 
 def _score(state: MatchState, standing: Standing, lang: str) -> str:
@@ -137,7 +171,7 @@ def standings_text(state: MatchState, names: Sequence[str], lang: str, now: floa
                        name=views.short_name(names[s.seat]), score=_score(state, s, lang),
                        progress=_progress(state, s, lang)))
     if state.knockout:
-        lines.append(t("match.chip_base", lang, base=state.chip_base))
+        lines.append(_chip_base_note(state, lang))
     if state.next_is_extra(now):
         lines.append(t("match.extra_deal", lang))
     return "\n".join(lines)
@@ -161,7 +195,7 @@ def standings_scene(state: MatchState, names: Sequence[str], lang: str, now: flo
     if not final and state.next_is_extra(now):
         note = t("match.extra_deal", lang)
     elif not final and state.knockout:
-        note = t("match.chip_base", lang, base=state.chip_base)
+        note = _chip_base_note(state, lang)
     title = (words.match_over if final else words.standings).format(format=fmt)
     return StandingsScene(title, rows, note, final, words, chips=state.knockout)
 

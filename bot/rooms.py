@@ -10,7 +10,8 @@ Settings (key: values, default):
 - ``players``: seats at the table: ``3`` (RULES.md §1–§9, the default) or ``4`` (the
   four-player, two-deck game of RULES.md §11, engine preset ``four``). With four seats the
   options §11 does not have (``bidding`` rob, ``doubling``, ``show_cards``, ``third_min_two``,
-  ``rocket_kickers``, ``four_two_is_bomb``, ``alarm_at``, ``all_pass_forced_landlord``) are kept
+  ``rocket_kickers``, ``four_two_is_bomb``, ``alarm_at``, ``all_pass_forced_landlord``,
+  ``redeal_rule``) are kept
   but not passed to the engine: the four-player game bids 1/2/3, never doubles, forces a
   landlord when all pass (逼打) and announces 10 cards left (:func:`rules_for`).
 - ``bidding``: preset ``"score"`` (RULES.md §2.1) or ``"rob"`` (§2.2).
@@ -26,6 +27,14 @@ Settings (key: values, default):
   smallest single, otherwise pass; the default) or ``"ai"`` (the built-in AI).
 - ``bot_level``: how well the bot seats ("Add bot") play: ``"easy"``, ``"normal"`` (the
   default) or ``"hard"`` (``engine.ai`` levels).
+- ``redeal_rule``: §2.3 when everybody passes again and again: ``"redeal"`` (deal again
+  without end; a table closes after ``engine.redeal.REDEAL_VALVE`` redeals in a row, and says
+  so), ``"forced_bid"`` (the third deal's first bidder may not pass) or ``"penalty"`` (the third
+  all-pass deal in a row costs the first bidder 4 points, 2 to each other seat); ``None``, the
+  default: §2.3's own defaults, ``redeal`` at a group's table and ``forced_bid`` in a match
+  (:func:`rules_for`). Not at a four-seat table (逼打: it never redeals).
+- ``winner_bids_first``: §1.4 option, the winner of the last deal bids first (off: the first
+  bidder rotates).
 - House options: ``third_min_two`` (§2.1, off), ``all_pass_forced_landlord`` (§2, off),
   ``rocket_kickers`` (§5, off), ``four_two_is_bomb`` (§5, off), ``alarm_at`` (§4.5, 2 or 3),
   ``autoplay_penalty`` (§9, on).
@@ -55,7 +64,7 @@ from zoneinfo import available_timezones
 
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, match_language, t
 from bot.numbers import parse_whole
-from engine.presets import Rules, preset
+from engine.presets import REDEAL_RULES, Rules, preset
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +100,8 @@ DEFAULT_GROUP_SETTINGS: dict[str, Any] = {
     "bot_level": "normal",
     "third_min_two": False,
     "all_pass_forced_landlord": False,
+    "redeal_rule": None,
+    "winner_bids_first": False,
     "rocket_kickers": False,
     "four_two_is_bomb": False,
     "alarm_at": 2,
@@ -115,7 +126,13 @@ RULE_KEYS = (
     "four_two_is_bomb",
     "alarm_at",
     "autoplay_penalty",
+    "winner_bids_first",
 )
+
+#: RULES.md §2.3: the redeal rule where the group left ``redeal_rule`` at its default.
+DEFAULT_REDEAL_RULE = "redeal"
+#: RULES.md §2.3, §10: the redeal rule of a match where the group left it at its default.
+COMPETITION_REDEAL_RULE = "forced_bid"
 
 
 class GroupSettingError(ValueError):
@@ -191,6 +208,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "bot_level": ("easy", "normal", "hard"),
     "alarm_at": (2, 3),
     "challenge_open": ("admins", "anyone"),
+    "redeal_rule": (*REDEAL_RULES, None),
 }
 
 _CHECKS: dict[str, Callable[[Any], bool]] = {
@@ -301,6 +319,8 @@ def parse_value(key: str, text: str) -> Any:
         value = _LANGUAGE_BY_NAME.get(lowered) or match_language(word) or word
     elif key == "timezone":
         value = _timezones_by_lower().get(lowered, word)
+    elif key == "redeal_rule":  # forced_bid, forced-bid
+        value = lowered.replace("-", "_")
     else:
         value = lowered
     return validate_changes({key: value})[key]
@@ -342,7 +362,7 @@ def room_stake(settings: Mapping[str, Any]) -> StakeTier:
 
 #: The rule options a four-seat table (``players`` 4) passes to the engine: the others are the
 #: three-player game's and the ``four`` preset refuses them (RULES.md §11).
-FOUR_RULE_KEYS = ("multiplier_cap", "autoplay_penalty")
+FOUR_RULE_KEYS = ("multiplier_cap", "autoplay_penalty", "winner_bids_first")
 
 
 def is_four(settings: Mapping[str, Any]) -> bool:
@@ -356,14 +376,18 @@ def preset_name(rules: Rules) -> str:
     return "four" if rules.variant == "four" else rules.bidding
 
 
-def rules_for(settings: Mapping[str, Any]) -> Rules:
+def rules_for(settings: Mapping[str, Any], *, competition: bool = False) -> Rules:
     """The engine rules of a room's next deal from its full settings.
 
-    ``doubling`` = ``None`` keeps the preset's own default (RULES.md §3). With ``players`` 4
-    the preset is ``four`` (RULES.md §11) with only :data:`FOUR_RULE_KEYS` applied.
+    ``doubling`` = ``None`` keeps the preset's own default (RULES.md §3); ``redeal_rule`` =
+    ``None`` is ``redeal`` at a group's table and ``forced_bid`` for a match (``competition``,
+    RULES.md §2.3). With ``players`` 4 the preset is ``four`` (RULES.md §11) with only
+    :data:`FOUR_RULE_KEYS` applied.
 
     >>> rules_for({"players": 4, "bidding": "rob", "show_cards": True}).seats
     4
+    >>> rules_for({}).redeal_rule, rules_for({}, competition=True).redeal_rule
+    ('redeal', 'forced_bid')
 
     Raises:
         ValueError: a value the engine does not accept.
@@ -373,4 +397,6 @@ def rules_for(settings: Mapping[str, Any]) -> Rules:
     options = {key: settings[key] for key in RULE_KEYS if key in settings}
     if options.get("doubling") is None:
         options.pop("doubling", None)
+    options["redeal_rule"] = settings.get("redeal_rule") or (
+        COMPETITION_REDEAL_RULE if competition else DEFAULT_REDEAL_RULE)
     return preset(settings.get("bidding", "score"), **options)

@@ -27,6 +27,7 @@ from bot.store import LeaderboardRow
 from bot.views import (
     action_label,
     action_play,
+    bidding_escape_multiplier,
     bot_number,
     current_multipliers,
     last_actions,
@@ -69,6 +70,7 @@ SHARED_KEYS = {
     "beans": "beans",
     "shown": "btn.show",
     "bidding_escape": "result.bidding_escape",
+    "bidding_escape_bid": "result.bidding_escape_bid",
 }
 
 
@@ -287,8 +289,10 @@ def result_scene(
 ) -> ResultScene | None:
     """The result picture of a finished deal (RULES.md §3, §4.4, §7, §8, §9) in the table's
     language: a deal left during the bidding has no winner and no roles, its picture names the
-    leaver and the flat payment (RULES.md §9) like every other result picture; ``None`` only
-    for a deal with no result, or none of those (no winner and nobody left).
+    leaver and the payment (RULES.md §9: flat before anyone bid, else for the highest bid, the
+    scene's ``base``, and the multiplier so far, its ``multiplier``) like every other result
+    picture; ``None`` only for a deal with no result, or none of those (no winner and nobody
+    left).
 
     The multiplier's parts are the deal's own facts (robs, each seat's doubling and show, bombs
     and rockets, spring or anti-spring, the cap) and each farmer's pair multiplier the engine's
@@ -335,7 +339,8 @@ def result_scene(
         winner=winner,
         seats=seats,
         base=result.base,
-        multiplier=max(result.multipliers or (1,)),
+        multiplier=bidding_escape_multiplier(table, view) if result.landlord is None
+        else max(result.multipliers or (1,)),
         bombs=result.bombs,
         rockets=result.rockets,
         robs=view.bidding.robs,

@@ -67,6 +67,8 @@ MENU: tuple[MenuItem, ...] = (
     MenuItem("autoplay_penalty"),
     MenuItem("third_min_two"),
     MenuItem("all_pass_forced_landlord"),
+    MenuItem("redeal_rule", (None, "redeal", "forced_bid", "penalty")),
+    MenuItem("winner_bids_first"),
     MenuItem("rocket_kickers"),
     MenuItem("four_two_is_bomb"),
     MenuItem("alarm_at", (2, 3)),
@@ -84,10 +86,11 @@ ITEMS: dict[str, MenuItem] = {item.key: item for item in MENU}
 #: not use them, so its menu hides them and says so (:func:`main_page`).
 THREE_ONLY = frozenset({
     "bidding", "doubling", "show_cards", "third_min_two", "all_pass_forced_landlord",
-    "rocket_kickers", "four_two_is_bomb", "alarm_at",
+    "rocket_kickers", "four_two_is_bomb", "alarm_at", "redeal_rule",
 })
-#: Options pages that explain how to type a value the page does not offer.
-TYPED_HINTS = frozenset({"stake_tier", "multiplier_cap", "timezone"})
+#: Options pages that explain how to type a value the page does not offer, or what the
+#: options mean (``redeal_rule``, RULES.md §2.3).
+TYPED_HINTS = frozenset({"stake_tier", "multiplier_cap", "timezone", "redeal_rule"})
 
 _DATA_RE = re.compile(
     rf"{PREFIX}:(?P<version>[0-9a-f]{{{VERSION_LENGTH}}}):"
@@ -201,6 +204,8 @@ def value_label(key: str, value: Any, settings: Mapping[str, Any], lang: str,
         return t("set.alarm_value", lang, n=value)
     if key == "players":
         return t(f"set.players_{value}", lang)
+    if key == "redeal_rule":
+        return t(f"set.redeal_rule_{value or 'default'}", lang)
     return str(value)
 
 

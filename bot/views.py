@@ -25,7 +25,11 @@ from bot.numbers import signed
 from bot.selection import MAX_ENCODED, encode_ranks, offers
 from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
 from engine.ai import card_counter, format_counter
+from engine.bidding import must_speak
 from engine.cards import BIG_JOKER, RANK_LABELS, SMALL_JOKER, cards_to_ranks, rank_counts
+from engine.redeal import is_penalty_result
+from engine.scoring import bidding_multiplier
+from engine.trick import last_trick
 
 NAME_LIMIT = 24
 RANKS_PER_ROW = 5
@@ -140,9 +144,19 @@ def lobby_view(
         [_button(t("btn.close", lang), cb.LOBBY, table.token, 0, "close")],
     ]
     if table.join_link and bot_username:
-        url = f"https://t.me/{bot_username}?start={cb.JOIN_LINK}{table.token}"
+        url = start_link(bot_username, f"{cb.JOIN_LINK}{table.token}")
         rows.append([InlineKeyboardButton(t("btn.open_private", lang), url=url)])
     return "\n".join(lines), InlineKeyboardMarkup(rows)
+
+
+def start_link(bot_username: str, payload: str) -> str:
+    """The link that opens the bot's private chat and, at its Start, sends ``/start payload``
+    (Telegram's deep link; ``payload``: 1–64 letters, digits, ``_`` or ``-``).
+
+    >>> start_link("ddz_bot", "join_k3Xq9ZpT")
+    'https://t.me/ddz_bot?start=join_k3Xq9ZpT'
+    """
+    return f"https://t.me/{bot_username}?start={payload}"
 
 
 def lobby_closed_text(table: Table, reason: str, name: str | None = None) -> str:
@@ -439,9 +453,11 @@ def table_view(
                         seconds=max(0, round(seconds)))]
     if notice:
         lines += ["", notice]
-    keyboard = InlineKeyboardMarkup(
-        [[_button(t("btn.my_cards", lang), cb.MY_CARDS, table.token)]]
-    ) if _playing(view) else None
+    row = [_button(t("btn.my_cards", lang), cb.MY_CARDS, table.token)]
+    if view.phase == "playing":
+        row.append(_button(t("btn.last_trick", lang), cb.MY_CARDS, table.token, 0,
+                           cb.LAST_TRICK))
+    keyboard = InlineKeyboardMarkup([row]) if _playing(view) else None
     return "\n".join(lines), keyboard
 
 
@@ -559,9 +575,13 @@ def hand_view(
     if not prompted and table.card_counter and view.phase == "playing":
         rows.append([_button(t("btn.counter", lang), cb.MY_CARDS, table.token, 0, cb.COUNTER)])
     if view.autoplay[seat]:
-        rows.append([_button(t("btn.take_back", lang), cb.ACTION, table.token, 0, "auto0")])
+        last = [_button(t("btn.take_back", lang), cb.ACTION, table.token, 0, "auto0")]
     else:
-        rows.append([_button(t("btn.autoplay", lang), cb.ACTION, table.token, 0, "auto1")])
+        last = [_button(t("btn.autoplay", lang), cb.ACTION, table.token, 0, "auto1")]
+    if view.phase == "playing":  # 上一轮: the last trick that is over, in a pop-up
+        last.append(_button(t("btn.last_trick", lang), cb.MY_CARDS, table.token, 0,
+                            cb.LAST_TRICK))
+    rows.append(last)
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 
 
@@ -683,6 +703,8 @@ def _hand_status(table: Table, view: SeatView, seconds: float, lang: str,
     if seat not in view.to_act:
         return t("hand.waiting", lang, names=_names(table, view.to_act, lang))
     if view.phase == "bidding":
+        if must_speak(view.bidding):  # RULES.md §2.3 forced_bid: no pass on its keyboard
+            return t(f"hand.must_bid_{bidding_word(view)}", lang, seconds=left)
         return t(f"hand.your_bid_{bidding_word(view)}", lang, seconds=left)
     if view.phase == "doubling":
         return t("hand.your_double", lang, seconds=left)
@@ -717,6 +739,25 @@ def counter_popup(table: Table, view: SeatView, lang: str) -> str:
 POPUP_LIMIT = 200
 
 
+def last_trick_popup(table: Table, view: SeatView, lang: str) -> str:
+    """The 上一轮 pop-up, for players and watchers alike: who played what in the last trick
+    that is over, in order (:func:`engine.trick.last_trick`; passes as 不出 / Pass), e.g.
+    ``Last trick: Ann 3 4 5 6 7 · Bob Pass · Cat Pass``; public facts only, never a hand. At
+    most :data:`POPUP_LIMIT` characters: a trick too long for it keeps its last plays, after
+    "…"."""
+    trick = last_trick(view.history, view.rules.seats)
+    if not trick:
+        return t("pop.no_last_trick", lang)[:POPUP_LIMIT]
+    parts = [t("pop.trick_play", lang, name=seat_name(table.seats[a.seat], a.seat, lang),
+               play=t("btn.pass", lang) if a.kind == "pass" else action_label(a, view, lang))
+             for a in trick]
+    text = t("pop.last_trick", lang, plays=" · ".join(parts))
+    while len(text) > POPUP_LIMIT and len(parts) > 1:
+        parts.pop(0)
+        text = t("pop.last_trick", lang, plays=" · ".join(["…", *parts]))
+    return text[:POPUP_LIMIT]
+
+
 def my_cards_text(view: SeatView, lang: str) -> str:
     """The "My cards" pop-up for the seat's owner only (at most 200 characters)."""
     return t("pop.my_cards", lang, cards=cards_text(view.hand, lang))[:200]
@@ -747,6 +788,15 @@ def short_payers(table: Table, points: Sequence[int], beans: Sequence[int]) -> l
     if all(beans[i] == points[i] * stake for i in humans if points[i] > 0):
         return []
     return [i for i in humans if points[i] < 0 and -beans[i] < -points[i] * stake]
+
+
+def bidding_escape_multiplier(table: Table, view: SeatView) -> int:
+    """The multiplier so far of a deal a seat left during the bidding (RULES.md §9): its robs
+    and a show before the bidding (the table's deal state, when ``view`` is of it), capped;
+    what the leaver's payment ``3 × highest bid × multiplier`` was computed with."""
+    state = table.state
+    shown = state.shown if state is not None and state.version == view.version else ()
+    return bidding_multiplier(view.rules, robs=view.bidding.robs, shown=shown)
 
 
 def result_view(
@@ -787,6 +837,10 @@ def result_view(
         lines = [t("result.title", lang, winner=t("result.landlord_wins", lang))]
     elif result.winner == "farmers":
         lines = [t("result.title", lang, winner=t("result.farmers_win", lang))]
+    elif is_penalty_result(result):  # RULES.md §2.3: the third all-pass deal in a row
+        payer = view.bidding.first_bidder
+        lines = [t("result.all_pass_penalty", lang, name=names[payer],
+                   lost=-result.points[payer], won=max(result.points))]
     else:
         lines = [t("result.cancelled", lang)]
         if result.escaped:
@@ -803,8 +857,15 @@ def result_view(
         pass
     elif breakdown:
         lines += list(breakdown)
-    elif result.landlord is None and result.escaped:  # left during the bidding: a flat charge
-        lines.append(t("result.bidding_escape", lang, n=-result.points[result.escaped[0]]))
+    elif result.landlord is None and result.escaped:  # left during the bidding
+        owed = -result.points[result.escaped[0]]
+        if result.base:
+            lines.append(t("result.bidding_escape_bid", lang, n=owed, base=result.base,
+                           m=bidding_escape_multiplier(table, view)))
+        else:
+            lines.append(t("result.bidding_escape", lang, n=owed))
+    elif is_penalty_result(result):
+        pass  # no base, no multiplier: the title said what each pays
     else:
         lines.append(t("table.base_multiplier", lang, base=result.base,
                        multiplier=multiplier_text(result.multipliers or [1])))

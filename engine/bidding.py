@@ -40,6 +40,9 @@ class Bidding:
         caller: rob preset, the seat that called.
         declined: rob preset, seats that declined to call (they may not rob).
         robs: rob preset, number of robs so far (each doubles the multiplier).
+        must_bid: the seat that may not pass (score: bids 2 or 3) or decline (rob: calls), the
+            first bidder of a third deal in a row under ``redeal_rule`` ``forced_bid``
+            (RULES.md §2.3, :func:`engine.redeal.must_bid_seat`); ``None`` = nobody.
     """
 
     first_bidder: int
@@ -51,6 +54,7 @@ class Bidding:
     caller: int | None = None
     declined: tuple[int, ...] = ()
     robs: int = 0
+    must_bid: int | None = None
 
     @property
     def finished(self) -> bool:
@@ -63,10 +67,16 @@ class Bidding:
         return self.high_bidder is not None
 
 
-def start_bidding(rules: Rules, first_bidder: int) -> Bidding:
-    """The bidding before anyone speaks; seats speak in seat order from ``first_bidder``."""
+#: RULES.md §2.3: the lowest bid of a seat that may not pass (score preset).
+FORCED_MIN_BID = 2
+
+
+def start_bidding(rules: Rules, first_bidder: int, *, must_bid: int | None = None) -> Bidding:
+    """The bidding before anyone speaks; seats speak in seat order from ``first_bidder``.
+    ``must_bid``: a seat that may not pass (RULES.md §2.3, ``forced_bid``)."""
     order = tuple((first_bidder + i) % rules.seats for i in range(rules.seats))
-    return Bidding(first_bidder, order, stage="call" if rules.bidding == "rob" else "bid")
+    return Bidding(first_bidder, order, stage="call" if rules.bidding == "rob" else "bid",
+                   must_bid=must_bid)
 
 
 def shower_calls_first(bidding: Bidding, rules: Rules, seat: int) -> Bidding:
@@ -87,20 +97,34 @@ def shower_calls_first(bidding: Bidding, rules: Rules, seat: int) -> Bidding:
 
 
 def min_bid(bidding: Bidding, rules: Rules) -> int:
-    """Lowest bid the seat to speak may make (RULES.md §2.1, house option ``third_min_two``)."""
+    """Lowest bid the seat to speak may make (RULES.md §2.1, house option ``third_min_two``;
+    §2.3: a seat that may not pass bids at least 2)."""
+    low = bidding.high_bid + 1
     if rules.third_min_two and bidding.high_bid == 0 and len(bidding.spoken) == rules.seats - 1:
-        return 2
-    return bidding.high_bid + 1
+        low = max(low, 2)
+    if bidding.queue and bidding.queue[0] == bidding.must_bid:
+        low = max(low, FORCED_MIN_BID)
+    return low
+
+
+def must_speak(bidding: Bidding) -> bool:
+    """The seat to speak may not pass or decline (RULES.md §2.3, ``forced_bid``): it is the
+    bidding's ``must_bid`` seat, in the first round (bid, or call while nobody has called)."""
+    return bool(bidding.queue) and bidding.queue[0] == bidding.must_bid \
+        and bidding.stage in ("bid", "call")
 
 
 def bidding_choices(bidding: Bidding, rules: Rules) -> list[tuple[str, int | None]]:
     """``(kind, value)`` pairs the seat ``bidding.queue[0]`` may choose; empty when finished."""
     if bidding.finished:
         return []
+    forced = must_speak(bidding)
     if bidding.stage == "bid":
-        return [("bid", v) for v in range(min_bid(bidding, rules), MAX_BID + 1)] + [("pass", None)]
+        bids: list[tuple[str, int | None]] = [
+            ("bid", v) for v in range(min_bid(bidding, rules), MAX_BID + 1)]
+        return bids if forced else bids + [("pass", None)]
     if bidding.stage == "call":
-        return [("call", None), ("decline", None)]
+        return [("call", None)] if forced else [("call", None), ("decline", None)]
     return [("rob", None), ("norob", None)]
 
 
@@ -108,9 +132,10 @@ def bid_step(bidding: Bidding, rules: Rules, action: Action) -> Bidding:
     """Apply one bidding action of the seat to speak (RULES.md §2.1 / §2.2).
 
     Raises:
-        IllegalAction: ``not_your_turn``; ``not_allowed`` (a kind this preset or stage does not
-            use); ``bid_not_allowed`` (a bid outside 1..3, or a 1 under ``third_min_two``);
-            ``bid_too_low`` (not higher than the highest bid).
+        IllegalAction: ``not_your_turn``; ``must_bid`` (a pass or decline of the seat that may
+            not, RULES.md §2.3); ``not_allowed`` (a kind this preset or stage does not use);
+            ``bid_not_allowed`` (a bid outside 1..3, a 1 under ``third_min_two`` or from the
+            seat that must bid); ``bid_too_low`` (not higher than the highest bid).
     """
     if bidding.finished:
         raise IllegalAction("wrong_phase", "The bidding is over.")
@@ -118,6 +143,9 @@ def bid_step(bidding: Bidding, rules: Rules, action: Action) -> Bidding:
     if action.seat != seat:
         raise IllegalAction("not_your_turn", f"It is seat {seat}'s turn to bid.")
     allowed = {kind for kind, _ in bidding_choices(bidding, rules)}
+    if must_speak(bidding) and action.kind in ("pass", "decline"):
+        word = "bid 2 or 3" if bidding.stage == "bid" else "call the landlord"
+        raise IllegalAction("must_bid", f"Everybody passed two deals in a row: you must {word}.")
     if action.kind not in allowed:
         words = " or ".join(sorted(allowed))
         raise IllegalAction("not_allowed", f"Now the choice is {words}, not {action.kind}.")
@@ -145,8 +173,10 @@ def _bid(bidding: Bidding, rules: Rules, value: int) -> Bidding:
     low = min_bid(bidding, rules)
     if value < low:
         if value > bidding.high_bid:
-            raise IllegalAction("bid_not_allowed",
-                                "After two passes the third seat may only bid 2 or 3.")
+            why = ("Everybody passed two deals in a row: you must bid 2 or 3."
+                   if bidding.must_bid == seat else
+                   "After two passes the third seat may only bid 2 or 3.")
+            raise IllegalAction("bid_not_allowed", why)
         raise IllegalAction("bid_too_low",
                             f"The bid must be higher than {bidding.high_bid}.")
     queue = () if value == MAX_BID else bidding.queue[1:]

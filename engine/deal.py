@@ -8,7 +8,9 @@ Both games run here: the three-player game and the four-player, two-deck game of
 the old one; an action the rules forbid raises :class:`IllegalAction` with a stable ``code``.
 
 Phases: ``"bidding"`` → (``"doubling"`` if ``rules.doubling``) → ``"playing"`` → ``"finished"``;
-or ``"bidding"`` → ``"redeal"`` when everybody passes (RULES.md §2); a seat leaving during
+or ``"bidding"`` → ``"redeal"`` when everybody passes (RULES.md §2), unless the house option
+``redeal_rule`` scores a third all-pass deal in a row (``"finished"``, RULES.md §2.3,
+:mod:`engine.redeal`); a seat leaving during
 bidding ends the deal at once (``"finished"`` with an escape result, RULES.md §9).
 
 Rule choices where RULES.md is silent (in RULES terms):
@@ -25,16 +27,18 @@ Rule choices where RULES.md is silent (in RULES terms):
   dealt first bidder (rotation and a redeal follow it, RULES.md §1.4, §2.2).
 * **Timeout** (RULES.md §9): auto-play goes on, then the seeds' default action is taken
   (:func:`auto_action`). The history records the ``timeout`` followed by that action.
-* **Auto-play penalty** (RULES.md §9): a seat counts as "on auto-play" if it is still on
-  auto-play when the deal ends and went on it during play while holding 2 or more cards
-  (``DealState.autoplayed``). Taking back control before the end clears it, as in the big apps (one
-  slow move must not cost a whole win), and going on auto-play with the last card does not count
-  (seed 003: 剩下最后1张牌托管或断线，输赢得分正常计算).
+* **Auto-play penalty** (RULES.md §9): a farmer counts as "on auto-play" once a play or a pass of
+  theirs in the playing phase was made by auto-play (a timeout, or made while the seat was on
+  auto-play by the toggle) while they held 2 or more cards (``DealState.autoplayed``). Taking
+  back control does not undo it; a decision made by auto-play with the last card in hand does
+  not count (seed 003: 剩下最后1张牌托管或断线，输赢得分正常计算), nor do bidding and doubling
+  decisions, nor being on auto-play without a turn coming.
 * **Leaving** (RULES.md §9): during doubling or play the seat goes on auto-play for the rest of the
   deal (it cannot switch it off) and at the end pays instead of the normal result
   (:func:`engine.scoring.escape_points`); during bidding the deal is cancelled at once and the
-  leaver pays ``2 × escape_factor`` points (:func:`engine.scoring.bidding_escape_result`). If every
-  seat has left, the deal ends at once with zero points.
+  leaver pays 6 points before anyone bid or called, else ``max(6, 3 × highest bid so far ×
+  multiplier so far)`` (:func:`engine.scoring.bidding_escape_result`). If every seat has left,
+  the deal ends at once with zero points.
 """
 
 from __future__ import annotations
@@ -48,7 +52,14 @@ from typing import Any
 
 from engine import combos
 from engine.action import Action, IllegalAction
-from engine.bidding import Bidding, bid_step, shower_calls_first, start_bidding
+from engine.bidding import (
+    Bidding,
+    bid_step,
+    min_bid,
+    must_speak,
+    shower_calls_first,
+    start_bidding,
+)
 from engine.cards import DECK, card_rank, format_ranks, shuffled_deck
 from engine.codec import (
     action_from_dict,
@@ -64,6 +75,7 @@ from engine.combos import ComboType, Play
 from engine.four.allowance import bomb_limits, is_bomb
 from engine.four.score import four_multipliers, score_four
 from engine.presets import Rules
+from engine.redeal import must_bid_seat, penalty_result, scores_all_pass
 from engine.scoring import DealResult, bidding_escape_result, pair_multipliers, score_deal
 from engine.trick import Trick, read_play
 from engine.view import SeatView
@@ -107,11 +119,14 @@ class DealState:
             (RULES.md §11, :func:`engine.four.allowance.bomb_limits`); always ``None`` in the
             three-player game.
         autoplay: per seat, auto-play is on now (RULES.md §9).
-        autoplayed: per seat, on auto-play since a moment of play with 2+ cards (penalty, RULES §9).
+        autoplayed: per seat, a play or pass of the playing phase was made by auto-play while
+            the seat held 2+ cards; never cleared (the auto-play penalty, RULES.md §9).
         escaped: per seat, left the deal (RULES.md §9).
         history: every applied action in order (a ``timeout`` is followed by its resolution).
         version: +1 per applied action (0 when dealt).
         result: the result once ``phase == "finished"``, else ``None``.
+        all_passed: deals in a row right before this one in which everybody passed (RULES.md
+            §2.3: the first bidder of a third may have to bid, or a third is scored).
     """
 
     rules: Rules
@@ -138,6 +153,7 @@ class DealState:
     history: tuple[Action, ...]
     version: int
     result: DealResult | None
+    all_passed: int = 0
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -209,13 +225,17 @@ class DealState:
             "autoplay": list(self.autoplay), "autoplayed": list(self.autoplayed),
             "escaped": list(self.escaped), "history": [action_to_dict(a) for a in self.history],
             "version": self.version, "result": result_to_dict(self.result),
+            "all_passed": self.all_passed,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DealState:
         """Inverse of :meth:`to_dict`. A state stored before ``last_cards`` existed reads with
         ``None`` for every seat (no play's cards known); one stored before ``seat_bombs`` and
-        ``bomb_limits`` with no bombs counted per seat and no limits (three-player states).
+        ``bomb_limits`` with no bombs counted per seat and no limits (three-player states). A
+        state without ``autoplayed`` reads as no seat marked; one stored while a take-back still
+        cleared the mark keeps the marks it had (RULES.md §9); one stored before ``all_passed``
+        with 0.
 
         Raises:
             ValueError: an unknown format or malformed data.
@@ -235,9 +255,11 @@ class DealState:
                 seat_bombs=tuple(data.get("seat_bombs") or (0,) * len(data["hands"])),
                 bomb_limits=tuple(data.get("bomb_limits") or (None,) * len(data["hands"])),
                 autoplay=tuple(data["autoplay"]),
-                autoplayed=tuple(data["autoplayed"]), escaped=tuple(data["escaped"]),
+                autoplayed=tuple(data.get("autoplayed") or (False,) * len(data["hands"])),
+                escaped=tuple(data["escaped"]),
                 history=tuple(action_from_dict(a) for a in data["history"]),
-                version=data["version"], result=result_from_dict(data["result"]))
+                version=data["version"], result=result_from_dict(data["result"]),
+                all_passed=int(data.get("all_passed", 0)))
         except (KeyError, TypeError, IllegalAction) as exc:
             raise ValueError(f"malformed deal state: {exc}") from exc
 
@@ -257,11 +279,13 @@ class DealState:
 
 def new_deal(rules: Rules, *, seed: int | None = None, first_bidder: int = 0,
              hands: Sequence[Sequence[int]] | None = None,
-             kitty: Sequence[int] | None = None) -> DealState:
+             kitty: Sequence[int] | None = None, all_passed: int = 0) -> DealState:
     """Deal a new deal (RULES.md §1): ``rules.hand_size`` cards per seat, the rest as the kitty.
 
     Without ``hands``, a deck shuffled by ``random.Random(seed)`` is dealt (the same seed gives
     the same deal). With ``hands`` (card ids per seat), ``kitty`` defaults to the cards left over.
+    ``all_passed``: deals in a row before this one in which everybody passed (a redeal's
+    count; RULES.md §2.3, ``rules.redeal_rule``: the first bidder may have to bid).
 
     >>> from engine.presets import SCORE
     >>> state = new_deal(SCORE, seed=7, first_bidder=1)
@@ -269,9 +293,12 @@ def new_deal(rules: Rules, *, seed: int | None = None, first_bidder: int = 0,
     ('bidding', (1,), (17, 17, 17))
 
     Raises:
-        ValueError: a bad seat, or hands/kitty that are not exactly the deck dealt to size.
+        ValueError: a bad seat, or hands/kitty that are not exactly the deck dealt to size, or
+            a negative ``all_passed``.
     """
     _check_seat(rules, first_bidder)
+    if all_passed < 0:
+        raise ValueError("all_passed counts deals: 0 or more")
     n = rules.seats
     deck = [c for _ in range(rules.decks) for c in DECK]
     if n * rules.hand_size + rules.kitty_size != len(deck):
@@ -295,21 +322,27 @@ def new_deal(rules: Rules, *, seed: int | None = None, first_bidder: int = 0,
     return DealState(
         rules=rules, first_bidder=first_bidder, phase="bidding",
         hands=tuple(tuple(sorted(h)) for h in hands), kitty=tuple(sorted(kitty)),
-        to_act=(first_bidder,), bidding=start_bidding(rules, first_bidder), landlord=None,
+        to_act=(first_bidder,),
+        bidding=start_bidding(rules, first_bidder,
+                              must_bid=must_bid_seat(rules, first_bidder, all_passed)),
+        landlord=None,
         base=1 if rules.bidding == "rob" else 0, doubled=(None,) * n, shown=zero, trick=Trick(),
         play_counts=zero, last_cards=(None,) * n, bombs=0, rockets=0, seat_bombs=zero,
         bomb_limits=(None,) * n, autoplay=no,
-        autoplayed=no, escaped=no, history=(), version=0, result=None)
+        autoplayed=no, escaped=no, history=(), version=0, result=None, all_passed=all_passed)
 
 
-def next_first_bidder(state: DealState, *, winner_bids_first: bool = False) -> int:
-    """First bidder of the next deal (RULES.md §1.4, §2.1).
+def next_first_bidder(state: DealState, *, winner_bids_first: bool | None = None) -> int:
+    """First bidder of the next deal (RULES.md §1.4, §2.1, §2.3).
 
-    After a redeal the same seat bids first; otherwise it rotates one seat. With
-    ``winner_bids_first`` (RULES.md §1.4 option) the seat that played out bids first.
+    After a redeal the same seat bids first; otherwise it rotates one seat (also after a
+    scored all-pass deal, §2.3). With ``winner_bids_first`` (RULES.md §1.4 option; ``None``:
+    ``state.rules.winner_bids_first``) the seat that played out bids first.
     """
     if state.phase == "redeal":
         return state.first_bidder
+    if winner_bids_first is None:
+        winner_bids_first = state.rules.winner_bids_first
     if winner_bids_first and state.result is not None and state.result.winner is not None:
         return state.counts.index(0)
     return (state.first_bidder + 1) % state.rules.seats
@@ -330,7 +363,6 @@ def apply(state: DealState, action: Action) -> DealState:
     if action.seat >= state.rules.seats:
         raise IllegalAction("bad_action", f"There is no seat {action.seat}.")
     new = _HANDLERS[action.kind](state, action)
-    new = _mark_autoplay(new)
     if new.phase == "finished" and new.result is None:
         score = score_four if new.rules.variant == "four" else score_deal
         new = replace(new, result=score(new))
@@ -340,7 +372,9 @@ def apply(state: DealState, action: Action) -> DealState:
 def auto_action(state: DealState, seat: int) -> Action:
     """The seeds' default action for ``seat``, which must be in ``to_act`` (RULES.md §9).
 
-    Bidding: pass / decline / norob; doubling: nodouble; leading: the smallest single card;
+    Bidding: pass / decline / norob, except that a seat that may not pass (RULES.md §2.3,
+    ``forced_bid``) makes the lowest bid it may (2) or calls; doubling: nodouble; leading: the
+    smallest single card;
     following: pass, except that a last card that beats the trick is played (seed 003:
     如果剩下最后1张牌托管，系统自动跟牌).
 
@@ -351,6 +385,10 @@ def auto_action(state: DealState, seat: int) -> Action:
     if seat not in state.to_act:
         raise IllegalAction("not_your_turn", f"Seat {seat} is not to act.")
     if state.phase == "bidding":
+        if must_speak(state.bidding):
+            if state.bidding.stage == "call":
+                return Action("call", seat)
+            return Action("bid", seat, value=min_bid(state.bidding, state.rules))
         kind = {"bid": "pass", "call": "decline"}.get(state.bidding.stage, "norob")
         return Action(kind, seat)
     if state.phase == "doubling":
@@ -380,10 +418,14 @@ def _bidding_action(state: DealState, action: Action) -> DealState:
 
 
 def _end_bidding(state: DealState) -> DealState:
-    """Landlord takes the kitty (RULES.md §1.3); all passed → redeal or forced landlord."""
+    """Landlord takes the kitty (RULES.md §1.3); all passed → redeal, forced landlord, or the
+    third all-pass deal in a row scored (RULES.md §2.3, ``redeal_rule`` ``penalty``)."""
     rules, bidding = state.rules, state.bidding
     landlord, base = bidding.high_bidder, state.base
     if landlord is None:
+        if scores_all_pass(rules, state.all_passed):
+            return replace(state, phase="finished", to_act=(),
+                           result=penalty_result(rules, state.first_bidder))
         if not rules.all_pass_forced_landlord:
             return replace(state, phase="redeal", to_act=())
         landlord, base = bidding.first_bidder, 1
@@ -454,7 +496,7 @@ def _after_play(state: DealState, action: Action, play: Play, hand: tuple[int, .
     bomb = is_bomb(play)
     seat_bombs = list(state.seat_bombs)
     seat_bombs[seat] += bomb
-    state = replace(state, hands=tuple(hands), play_counts=tuple(counts),
+    state = replace(_mark_autoplay(state, seat), hands=tuple(hands), play_counts=tuple(counts),
                     last_cards=tuple(last_cards), bombs=state.bombs + bomb,
                     rockets=state.rockets + is_rocket, seat_bombs=tuple(seat_bombs),
                     history=state.history + (action,), trick=Trick(play, seat, 0))
@@ -469,6 +511,7 @@ def _pass_trick(state: DealState, action: Action) -> DealState:
     if trick.play is None or trick.seat is None:
         raise IllegalAction("leader_cannot_pass", "You lead this trick: play any combination.")
     history = state.history + (action,)
+    state = _mark_autoplay(state, seat)
     if trick.passes + 1 == state.rules.seats - 1:
         return replace(state, trick=Trick(), to_act=(trick.seat,), history=history)
     return replace(state, trick=replace(trick, passes=trick.passes + 1),
@@ -512,8 +555,8 @@ def _timeout(state: DealState, action: Action) -> DealState:
     seat = action.seat
     if seat not in state.to_act:
         raise IllegalAction("not_your_turn", f"Seat {seat} is not to act.")
-    state = _mark_autoplay(replace(state, autoplay=_set(state.autoplay, seat, True),
-                                   history=state.history + (action,)))
+    state = replace(state, autoplay=_set(state.autoplay, seat, True),
+                    history=state.history + (action,))
     resolved = auto_action(state, seat)
     return _HANDLERS[resolved.kind](state, resolved)
 
@@ -527,7 +570,8 @@ def _leave(state: DealState, action: Action) -> DealState:
     if state.phase == "bidding":
         return replace(state, phase="finished", to_act=(), history=history,
                        escaped=_set(state.escaped, seat, True),
-                       result=bidding_escape_result(state.rules, seat, state.base))
+                       result=bidding_escape_result(state.rules, seat, state.bidding,
+                                                    state.shown))
     escaped = _set(state.escaped, seat, True)
     state = replace(state, escaped=escaped, autoplay=_set(state.autoplay, seat, True),
                     history=history)
@@ -550,16 +594,14 @@ _HANDLERS: dict[str, Callable[[DealState, Action], DealState]] = {
 }
 
 
-def _mark_autoplay(state: DealState) -> DealState:
-    """Track seats on auto-play since a moment of play with 2+ cards (RULES.md §9 penalty).
-
-    Taking back control clears the mark; the penalty looks at the marks when the deal ends.
-    """
-    if state.phase != "playing":
+def _mark_autoplay(state: DealState, seat: int) -> DealState:
+    """Before ``seat``'s play or pass in the playing phase: if auto-play makes it (the seat is on
+    auto-play now, by a timeout or the toggle) and the seat holds 2 or more cards, mark the seat
+    for the auto-play penalty (RULES.md §9; seed 003: the last card does not count). The mark
+    stays when the seat takes back control."""
+    if not state.autoplay[seat] or len(state.hands[seat]) < 2 or state.autoplayed[seat]:
         return state
-    marks = tuple(on and (was or len(hand) >= 2) for was, on, hand
-                  in zip(state.autoplayed, state.autoplay, state.hands, strict=True))
-    return state if marks == state.autoplayed else replace(state, autoplayed=marks)
+    return replace(state, autoplayed=_set(state.autoplayed, seat, True))
 
 
 def _bomb_limit_text(limit: int) -> str:

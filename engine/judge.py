@@ -1,8 +1,8 @@
-"""The JSON-lines referee: ``python -m engine.judge`` (protocol in ``shared/cases/README.md``).
+"""The JSON-lines referee: ``python -m engine.judge`` (protocol in ``docs/judge.md``).
 
 Reads one JSON object per line on standard input and writes one answer per line on standard
 output, in the same order; blank lines are skipped. Operations: ``classify`` (RULES.md §5),
-``beats`` (§6), ``moves`` (§4–§6), ``replay`` (§1–§4, §7, delegated to
+``beats`` (§6), ``moves`` (§4–§6), ``replay`` (§1–§4, §7, §9, delegated to
 :func:`engine.replay.run_replay`) and ``challenge`` (§10: a duplicate challenge's deals and the
 SHA-256 of its seed, :mod:`engine.challenge`) and ``tournament_draw`` (§10.1: a tournament
 stage's tables and byes from the revealed seed, :mod:`engine.tournament`). A line it cannot

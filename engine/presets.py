@@ -13,6 +13,9 @@ from typing import Any, Literal
 
 BiddingPreset = Literal["score", "rob"]
 Variant = Literal["three", "four"]
+#: RULES.md §2.3: what happens when all pass again and again.
+RedealRule = Literal["redeal", "forced_bid", "penalty"]
+REDEAL_RULES: tuple[RedealRule, ...] = ("redeal", "forced_bid", "penalty")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,12 +45,18 @@ class Rules:
             rule).
         bomb_doubling: §11 house option of the four-player game: every bomb played doubles each
             pair's points (off; the three-player game always doubles, RULES.md §7).
+        redeal_rule: §2.3 house option when all pass again and again: ``"redeal"`` (without
+            end, the default), ``"forced_bid"`` (the first bidder of the third deal in a row
+            may not pass) or ``"penalty"`` (the third all-pass deal in a row costs the first
+            bidder 4 points, 2 to each other seat); see :mod:`engine.redeal`.
+        winner_bids_first: §1.4 option, the seat that played out last deal bids first in the
+            next one (instead of the rotation).
 
     Raises:
         ValueError: a four-player rule set with options §11 does not have (another seat, deck,
             hand or kitty size, rob bidding, doubling, show cards, rocket kickers, four-with-two
-            bombs, the third seat's 2+ rule); the four-player game always forces a landlord
-            when all pass (逼打).
+            bombs, the third seat's 2+ rule, a redeal rule); the four-player game always
+            forces a landlord when all pass (逼打). An unknown ``redeal_rule``.
     """
 
     variant: Variant = "three"
@@ -68,18 +77,22 @@ class Rules:
     escape_factor: int = 3
     farmer_bomb_limits: bool = True
     bomb_doubling: bool = False
+    redeal_rule: RedealRule = "redeal"
+    winner_bids_first: bool = False
 
     def __post_init__(self) -> None:
         if self.variant == "four":
             fixed = {"seats": 4, "decks": 2, "hand_size": 25, "kitty_size": 8, "bidding": "score",
                      "doubling": False, "show_cards": False, "rocket_kickers": False,
                      "four_two_is_bomb": False, "third_min_two": False,
-                     "all_pass_forced_landlord": True}
+                     "all_pass_forced_landlord": True, "redeal_rule": "redeal"}
             wrong = sorted(k for k, v in fixed.items() if getattr(self, k) != v)
             if wrong:
                 raise ValueError(f"the four-player game (RULES.md §11) has no option {wrong}")
         elif self.variant != "three":
             raise ValueError(f"unknown variant {self.variant!r}")
+        if self.redeal_rule not in REDEAL_RULES:
+            raise ValueError(f"unknown redeal rule {self.redeal_rule!r} (RULES.md §2.3)")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict for JSON."""

@@ -1,4 +1,4 @@
-"""The judge's ``replay`` operation: play a whole deal from fixed cards (shared/cases/README.md).
+"""The judge's ``replay`` operation: play a whole deal from fixed cards (docs/judge.md).
 
 >>> hands = ["3333444455556666X", "777788889999TTTTD", "JJJJQQQQKKKKAAAA2"]
 >>> out = run_replay({"op": "replay", "preset": "score", "hands": hands, "kitty": "222",
@@ -19,19 +19,25 @@ from engine.presets import Rules, preset
 
 
 def run_replay(request: dict[str, Any], rules: Rules | None = None) -> dict[str, Any]:
-    """Replay a deal and report its result (RULES.md §1–§4, §7, §11; shared/cases/README.md).
+    """Replay a deal and report its result (RULES.md §1–§4, §7, §9, §11; docs/judge.md).
 
     ``request``: ``{"preset": "score"|"rob", "hands": [3 card strings], "kitty": str,
     "first_bidder": int, "actions": [str, ...], "options": {house options}}``. Each action is
     made by the seat whose turn it is (``to_act[0]``; in the doubling round that is seat order
-    starting with the landlord). ``rules``, when given, replaces ``preset`` and ``options``
+    starting with the landlord), ``leave``, ``autoplay 0|1``, ``show`` and ``timeout`` included:
+    a play or pass made while that seat is on auto-play counts as made by auto-play (RULES.md
+    §9). ``rules``, when given, replaces ``preset`` and ``options``
     (the judge passes the four-player rules of RULES.md §11 this way: four hands of 25 and a
     kitty of 8).
 
     Returns:
         finished: ``{"ok": True, "finished": True, "landlord", "base", "winner", "bombs",
-        "rockets", "spring", "anti_spring", "multiplier", "points"}``; ``bombs`` counts bombs and
-        rockets played, ``multiplier`` each farmer–landlord pair's, farmers in seat order.
+        "rockets", "spring", "anti_spring", "multiplier", "points", "escaped",
+        "autoplay_penalized"}``; ``bombs`` counts bombs and rockets played, ``multiplier`` each
+        farmer–landlord pair's, farmers in seat order; ``escaped`` the seats that left (RULES.md
+        §9; a leave during the bidding ends the deal with ``winner`` and ``landlord`` null and
+        ``base`` the highest bid so far), ``autoplay_penalized`` the farmers the auto-play
+        penalty fell on (RULES.md §9).
         All passed: ``{"ok": True, "finished": False, "redeal": True}``. Actions ran out
         first: ``{"ok": True, "finished": False, "phase", "to_act", "landlord", "base", "bombs",
         "multiplier", "counts"}``. Illegal action: ``{"ok": False, "at": index, "error": text,
@@ -61,7 +67,8 @@ def summary(state: DealState) -> dict[str, Any]:
     return {"ok": True, "finished": True, "landlord": result.landlord, "base": result.base,
             "winner": result.winner, "bombs": result.bombs, "rockets": result.rockets,
             "spring": result.spring, "anti_spring": result.anti_spring,
-            "multiplier": list(result.multipliers), "points": list(result.points)}
+            "multiplier": list(result.multipliers), "points": list(result.points),
+            "escaped": list(result.escaped), "autoplay_penalized": list(result.autoplay_penalized)}
 
 
 def _setup(request: dict[str, Any], rules: Rules | None) -> tuple[DealState, list[str]]:

@@ -18,8 +18,9 @@ from typing import Protocol
 from engine.bidding import Bidding
 from engine.presets import Rules
 
-#: RULES.md §9 / seed 000 "还没人叫牌时逃跑：扣6分": leaving during bidding costs
-#: ``BIDDING_ESCAPE_BASE × escape_factor`` points (6 with the default factor 3).
+#: RULES.md §9 / seed 000 "还没人叫牌时逃跑：扣6分": leaving during the bidding costs at least
+#: ``BIDDING_ESCAPE_BASE × escape_factor`` points (6 with the default factor 3), and exactly that
+#: before anyone bid (:func:`bidding_escape_points`).
 BIDDING_ESCAPE_BASE = 2
 
 
@@ -184,16 +185,53 @@ def escape_points(rules: Rules, base: int, landlord: int, multipliers: Sequence[
     return tuple(points)
 
 
-def bidding_escape_result(rules: Rules, leaver: int, base: int) -> DealResult:
-    """Result of a deal cancelled because ``leaver`` left during bidding (RULES.md §9).
+def bidding_multiplier(rules: Rules, *, robs: int, shown: Sequence[int]) -> int:
+    """The multiplier so far during the bidding (RULES.md §3, §7, §9): ``2^robs`` × the largest
+    show factor taken (4 for a show before the first bid or call, 1 if nobody showed), capped at
+    ``rules.multiplier_cap``. Doubling, bombs and spring come only after the bidding, so every
+    pair has this same multiplier while the seats bid.
 
-    Seed 000 (还没人叫牌时逃跑：扣6分) charges a flat 6 points; we charge
-    ``BIDDING_ESCAPE_BASE × escape_factor`` points (6 by default) whatever was bid so far, shared
-    equally by the other seats (odd points first to the seat after the leaver).
+    >>> from engine.presets import ROB
+    >>> bidding_multiplier(ROB, robs=2, shown=(0, 4, 0))
+    16
     """
+    m = 2 ** robs * max((1, *shown))
+    return m if rules.multiplier_cap is None else min(m, rules.multiplier_cap)
+
+
+def bidding_escape_points(rules: Rules, *, bid: int, multiplier: int) -> int:
+    """What a seat that leaves during the bidding pays, in points (RULES.md §9).
+
+    ``bid`` is the highest bid so far (``rob`` preset: 1 once someone called), 0 while nobody
+    has bid or called; ``multiplier`` is :func:`bidding_multiplier`. Before anyone bid the leaver
+    pays ``BIDDING_ESCAPE_BASE × escape_factor`` (6, seed 000: 还没人叫牌时逃跑：扣6分); after a
+    bid ``max(6, escape_factor × bid × multiplier)``, so leaving later never costs less than
+    leaving earlier.
+
+    >>> from engine.presets import ROB
+    >>> [bidding_escape_points(ROB, bid=b, multiplier=m) for b, m in [(0, 1), (1, 1), (1, 4)]]
+    [6, 6, 12]
+    """
+    least = BIDDING_ESCAPE_BASE * rules.escape_factor
+    return least if bid == 0 else max(least, rules.escape_factor * bid * multiplier)
+
+
+def bidding_escape_result(rules: Rules, leaver: int, bidding: Bidding,
+                          shown: Sequence[int]) -> DealResult:
+    """Result of a deal cancelled because ``leaver`` left during ``bidding`` (RULES.md §9).
+
+    The leaver pays :func:`bidding_escape_points` for the highest bid so far (``score`` preset:
+    the bid; ``rob`` preset: 1 once someone called) and the multiplier so far
+    (:func:`bidding_multiplier`: robs, shown cards), shared equally by the other seats (odd
+    points first to the seat after the leaver). The result's ``base`` is that bid (0 if nobody
+    had bid or called); it has no landlord, farmers or pair multipliers.
+    """
+    bid = bidding.high_bid if rules.bidding == "score" else int(bidding.started)
+    multiplier = bidding_multiplier(rules, robs=bidding.robs, shown=shown)
     points = [0] * rules.seats
-    _charge(points, BIDDING_ESCAPE_BASE * rules.escape_factor, leaver, (leaver,))
-    return DealResult(winner=None, landlord=None, base=base, bombs=0, rockets=0, spring=False,
+    _charge(points, bidding_escape_points(rules, bid=bid, multiplier=multiplier), leaver,
+            (leaver,))
+    return DealResult(winner=None, landlord=None, base=bid, bombs=0, rockets=0, spring=False,
                       anti_spring=False, farmers=(), multipliers=(), points=tuple(points),
                       escaped=(leaver,))
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import combos
-from engine.action import IllegalAction
+from engine.action import Action, IllegalAction
 from engine.cards import format_ranks
 from engine.combos import ComboType, Play
 from engine.presets import Rules
@@ -62,3 +62,30 @@ def read_play(ranks: Sequence[int], type_: ComboType | None, prev: Play | None,
                             reading=same[0], beaten=prev, reason=combos.beat_reason(same[0], prev))
     same_type = [r for r in beating if r.type == prev.type]
     return (same_type or beating)[0]
+
+
+def last_trick(history: Sequence[Action], seats: int) -> tuple[Action, ...]:
+    """The plays and passes of the last trick that is over (RULES.md §4.3: a play, then the
+    others in turn until ``seats - 1`` passes in a row), in the order they were made; empty
+    while no trick is over. Public: played cards are face up (RULES.md §4). The bidding's
+    passes come before the first play and are not counted; a ``timeout`` is followed by the
+    action it resolved to, which is.
+
+    >>> moves = [Action("pass", 1), Action("play", 0, cards=(0,)), Action("play", 1, cards=(5,)),
+    ...          Action("pass", 2), Action("pass", 0), Action("play", 1, cards=(2,))]
+    >>> [(a.kind, a.seat) for a in last_trick(moves, 3)]
+    [('play', 0), ('play', 1), ('pass', 2), ('pass', 0)]
+    """
+    done: tuple[Action, ...] = ()
+    current: list[Action] = []
+    passes = 0
+    for action in history:
+        if action.kind == "play":
+            current.append(action)
+            passes = 0
+        elif action.kind == "pass" and current:
+            current.append(action)
+            passes += 1
+            if passes == seats - 1:
+                done, current, passes = tuple(current), [], 0
+    return done

@@ -28,7 +28,9 @@ class Labels:
         escape_paid: a leaver's payment, ``{name}``, ``{points}``, ``{beans}`` (RULES.md §9);
             ``escape_points`` the same without beans; ``practice_left``: the title when
             ``{names}`` left a practice deal (nobody pays); ``bidding_escape``: the flat
-            payment of a seat that left during the bidding, ``{n}`` points.
+            payment of a seat that left during the bidding before anyone bid, ``{n}`` points;
+            ``bidding_escape_bid``: the payment of one that left after a bid, ``{n}`` points
+            for the highest bid ``{base}`` and the multiplier so far ``{m}`` (RULES.md §9).
         win, lose, left, penalty, short: a result row's tags (``penalty``: the auto-play
             penalty; ``short``: a loser who paid every bean it held, RULES.md §8).
         points, beans: a result row's column heads.
@@ -64,6 +66,8 @@ class Labels:
     practice_left: str = "{names} ended the practice"
     bidding_escape: str = ("Left during the bidding: the leaver pays a flat {n} points (no base "
                            "or multiplier yet).")
+    bidding_escape_bid: str = ("Left during the bidding at base {base} ×{m}: the leaver pays {n} "
+                               "points (3 × base × multiplier, at least 6).")
     win: str = "Win"
     lose: str = "Lose"
     left: str = "Left"

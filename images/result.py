@@ -85,8 +85,9 @@ def totals(scene: ResultScene) -> list[int]:
 def breakdown(scene: ResultScene) -> list[str]:
     """The parts every pair shares, then the cap if it cut, then the total(s) and the 头撂
     bonus, as the picture's tags (RULES.md §3, §7, §11), e.g. ``['Base 3', 'Robbed 2 times ×4',
-    'Show ×2', '1 bomb ×2', '×16']``. A deal left during the bidding has no base or
-    multiplier: its one tag is the leaver's flat payment (RULES.md §9). A practice deal its
+    'Show ×2', '1 bomb ×2', '×16']``. A deal left during the bidding has one tag, the leaver's
+    payment (RULES.md §9): the flat one before anyone bid (``base`` 0), else the one for the
+    highest bid (``base``) and the multiplier so far (``multiplier``). A practice deal its
     player left has none: every seat scores 0, there is nothing to explain.
 
     A farmer's own doubling is in its row (:func:`seat_factors`)."""
@@ -96,7 +97,10 @@ def breakdown(scene: ResultScene) -> list[str]:
     if scene.practice and leavers:
         return []
     if landlord is None:
-        return [words.bidding_escape.format(n=-leavers[0].points)]
+        paid = -leavers[0].points
+        if scene.base:
+            return [words.bidding_escape_bid.format(n=paid, base=scene.base, m=scene.multiplier)]
+        return [words.bidding_escape.format(n=paid)]
     parts = [words.base.format(base=scene.base)]
     if scene.robs:
         parts.append(_times(words.rob, words.rob_one, scene.robs))

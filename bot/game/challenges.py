@@ -200,7 +200,8 @@ class Challenges:
 
     async def enter(self, challenge_id: int, person: Person, lang: str, chat_id: int) -> str:
         """The Enter button, pressed in group ``chat_id``: the member is written to privately
-        first (a closed private chat refuses, nothing taken), then entered with the fee, gets
+        first (a closed private chat refuses, nothing taken; either is remembered,
+        :class:`~bot.game.reach.PrivateChats`), then entered with the fee, gets
         their menu of deals and the board is drawn again. Returns the pop-up text in ``lang``
         (the presser's). A press whose button names a challenge of another group (forged
         callback data: the ids are public and count up) is refused as an invalid button."""
@@ -221,11 +222,14 @@ class Challenges:
             if player.balance < record.entry_fee:
                 return t("challenge.pop_fee", lang, fee=record.entry_fee, balance=player.balance)
             try:
-                await self.ctx.outlet.send(person.user_id, t(
+                sent = await self.ctx.outlet.send(person.user_id, t(
                     "challenge.welcome", own, title=views.title(challenge_id, own),
                     group=record.options.get("title", "")))
             except Unreachable:
+                self.ctx.private_chats.unreachable(person.user_id)
                 return t("challenge.pop_need_private", lang)
+            if sent is not None:
+                self.ctx.private_chats.reached(person.user_id)
             try:
                 await st.enter_challenge(challenge_id, person.user_id, person.name)
             except ChallengeRefused as exc:

@@ -34,6 +34,9 @@ class TableConfig:
             issue 17, :func:`bot.views.counter_line`).
         auto_pass: a human seat that cannot follow passes by itself (自动要不起,
             :func:`bot.views.passes_itself`).
+        match_rules: the rules a match started now would play by: ``rules`` with the
+            competitions' defaults where the group left a setting at its default
+            (``redeal_rule``: ``forced_bid``, RULES.md §2.3); ``None``: ``rules``.
     """
 
     lang: str
@@ -47,6 +50,7 @@ class TableConfig:
     pictures: bool
     card_counter: bool
     auto_pass: bool
+    match_rules: Rules | None = None
 
     @classmethod
     def of(cls, group: Mapping[str, Any], *, default_language: str, play_timeout: float,
@@ -66,4 +70,5 @@ class TableConfig:
             pictures=bool(group.get("pictures", True)),
             card_counter=bool(group.get("card_counter", True)),
             auto_pass=bool(group.get("auto_pass", True)),
+            match_rules=rules_for(group, competition=True),
         )

@@ -4,12 +4,13 @@ settings snapshot, store a table, close a table)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from bot.game import timers
 from bot.game.ai import AiWorker
 from bot.game.config import TableConfig
 from bot.game.outlet import Outlet
+from bot.game.reach import PrivateChats
 from bot.game.table import SeatClaims, Table, Tables
 from bot.settings import Settings
 from bot.store import Store
@@ -30,6 +31,8 @@ class GameContext:
         seat_claims: with several worker processes, the seats being taken and given up on
             any of them (players being seated, Joins answered as seated, Leaves on their way:
             :class:`~bot.game.table.SeatClaims`); ``None``: this process alone.
+        private_chats: whether each user's private chat took this process's messages
+            (:class:`~bot.game.reach.PrivateChats`).
     """
 
     store: Store
@@ -41,6 +44,7 @@ class GameContext:
     deal_seed: int | None = None
     first_bidder: int | None = None
     seat_claims: SeatClaims | None = None
+    private_chats: PrivateChats = field(default_factory=PrivateChats)
 
     async def config(self, table: Table) -> TableConfig:
         """The table's group settings now, frozen (:class:`~bot.game.config.TableConfig`); a

@@ -52,6 +52,7 @@ from engine import (
 )
 from engine.ai import Advice
 from engine.presets import Rules
+from engine.redeal import REDEAL_VALVE
 from images import render_hand, render_result, render_table
 from images.standings import StandingsScene, render_result_with_standings, render_standings
 
@@ -63,10 +64,10 @@ ACTIVE = ("bidding", "doubling", "playing")
 AUTOPLAY_LEVEL = "hard"
 #: The key of the audience's table message in ``Table.rendered`` / ``Table.pictured``.
 TABLE = "table"
-#: Redeals in a row (everybody passed) after which a table closes rather than deal forever.
-MAX_REDEALS = 10
-#: Seconds a match waits for a deal's result to be sent before it deals on.
-MATCH_RESULT_WAIT = 30.0
+#: Redeals in a row (everybody passed) after which a table closes rather than deal forever: the
+#: documented safety valve of ``redeal_rule`` ``redeal`` (RULES.md §2.3); the other rules never
+#: redeal more than twice in a row.
+MAX_REDEALS = REDEAL_VALVE
 #: Seconds after which a result that was not sent yet (``Table.result_due``) is posted again.
 RESULT_RETRY_SECONDS = 30.0
 #: Seconds after the bot starts taking updates (:attr:`DealDriver.started`) before a turn that
@@ -170,7 +171,6 @@ class DealDriver:
         #: (:func:`bot.views.outcome_line`: won or lost, points, beans, balance).
         self.outcomes: dict[str, list[str | None]] = {}
         #: Per table key, the match deal's result asked to be posted, done once it was sent.
-        self._match_posts: dict[str, asyncio.Future[None]] = {}
         #: (table key, seat): held while the seat's hand message is drawn and sent, so that a
         #: watcher's edit in the background and a direct one never overtake each other.
         self._hand_locks: dict[tuple[str, int], asyncio.Lock] = {}
@@ -187,10 +187,14 @@ class DealDriver:
         hand in private, the table message for the audience.
 
         The first bidder is random for a table's first deal and rotates afterwards (RULES.md
-        §1.4). After a redeal (everybody passed, RULES.md §2) the same seat bids first, the hand
+        §1.4), or is the last deal's winner with the option ``winner_bids_first`` (§1.4). After
+        a redeal (everybody passed, RULES.md §2) the same seat bids first, the deal counts the
+        all-pass deals in a row before it (``redeal_rule``, RULES.md §2.3), the hand
         messages are reused, and seats that were on auto-play stay on it (RULES.md §9: until the
         owner takes back control). The table is stored with the new deal, and a redeal's old
         deal is cancelled in that same transaction (``store.create_deal(replaces=...)``).
+        Only a deal for beans (:attr:`Table.plays_for_beans`) holds its players' beans
+        (``store.deal_hold``): a practice, challenge or match deal can take none.
         ``config``: the snapshot to deal with (the one the lobby showed), else read now.
         Test hooks: ``GameContext.deal_seed``, ``first_bidder``.
         """
@@ -199,7 +203,7 @@ class DealDriver:
             config = await ctx.config(table)
         hook = self._hook(table)
         if hook is not None:  # the table takes the competition's seats and preset too
-            config = replace(config, rules=hook.rules(table, config.rules))
+            config = replace(config, rules=hook.rules(table, config.match_rules or config.rules))
         self._take_config(table, config)
         rules = config.rules
         old = table.state if redeal else None
@@ -208,12 +212,16 @@ class DealDriver:
         elif table.first_bidder is None:
             first = ctx.first_bidder if ctx.first_bidder is not None \
                 else random.randrange(rules.seats)
+        elif rules.winner_bids_first and table.last_winner is not None \
+                and table.last_winner < rules.seats:
+            first = table.last_winner
         else:
             first = (table.first_bidder + 1) % rules.seats
         seed = ctx.deal_seed
         if seed is not None and old is not None:
             seed += table.redeals
-        state = new_deal(rules, seed=seed, first_bidder=first)
+        all_passed = old.all_passed + 1 if old is not None else 0
+        state = new_deal(rules, seed=seed, first_bidder=first, all_passed=all_passed)
         if table.challenge_id is not None and self.challenge is not None:
             state = self.challenge.new_state(table, rules)  # its fixed cards
             first = state.first_bidder
@@ -247,7 +255,7 @@ class DealDriver:
         table.deal_id = await ctx.store.create_deal(
             table.key, table.chat_id, records, rules.to_dict(), max(1, table.stake),
             state.to_json(), state.version, match_id=table.match_id, replaces=replaces,
-            table=table.to_dict(),
+            table=table.to_dict(), for_beans=table.plays_for_beans,
         )
         self._fresh.add(table.key)
         self.outcomes.pop(table.key, None)
@@ -375,19 +383,28 @@ class DealDriver:
 
     async def _redeal(self, table: Table) -> None:
         """Everybody passed (RULES.md §2): cancel this deal (nobody pays) and deal again, in one
-        store transaction (:meth:`start`); after :data:`MAX_REDEALS` redeals in a row the table
-        closes instead (lock held)."""
+        store transaction (:meth:`start`). The table's line says so, and on a third deal in a
+        row under ``redeal_rule`` ``forced_bid`` who must bid (RULES.md §2.3). After
+        :data:`MAX_REDEALS` redeals in a row (``redeal_rule`` ``redeal``, its safety valve) the
+        table closes instead, nobody paying, and the group is told in a message of its own
+        (lock held)."""
         state = table.state
         assert state is not None
         table.redeals += 1
         if table.redeals >= MAX_REDEALS:
+            text = t(f"table.no_bids_{table.preset}", table.lang, n=table.redeals)
             await self.ctx.store.cancel_deal(_deal_id(table), state.to_json())
             await self.close_hands(table)
-            await self.ctx.close_table(
-                table, t(f"table.no_bids_{table.preset}", table.lang, n=table.redeals))
+            self.say(table, text)  # a new message: the table message's edit notifies nobody
+            await self.ctx.close_table(table, text)
             return
         await self.start(table, redeal=True)
-        table.notice = t(f"table.redeal_{table.preset}", table.lang)
+        notice = t(f"table.redeal_{table.preset}", table.lang)
+        must = table.state.bidding.must_bid if table.state is not None else None
+        if must is not None:
+            name = views.seat_name(table.seats[must], must, table.lang)
+            notice += "\n" + t(f"table.must_bid_{table.preset}", table.lang, name=name)
+        table.notice = notice
 
     # --- Showing -------------------------------------------------------------------------------
 
@@ -477,7 +494,10 @@ class DealDriver:
             async with self._hand_lock(table.key, seat):
                 await self._draw_hand(table, seat, rank, clock=clock)
         except Unreachable:
-            table.seats[seat].blocked = True
+            player = table.seats[seat]
+            player.blocked = True
+            if player.user_id is not None:
+                self.ctx.private_chats.unreachable(player.user_id)
             return False
         return True
 
@@ -884,6 +904,8 @@ class DealDriver:
         ctx.cancel_timers(table.key)
         await self._withdraw_notices(table, every=True)
         table.phase = RESULT
+        # RULES.md §1.4 option winner_bids_first: the seat that played out bids first next
+        table.last_winner = state.counts.index(0) if state.result.winner is not None else None
         table.deadline = None
         match = self._hook(table)
         # a match's result is posted once, with its standings, before the match deals on; it
@@ -917,7 +939,7 @@ class DealDriver:
         await self.show_outcomes(table, points, beans, balances, presser)
         self.update_table(table)  # the final state, then the result below it
         self.post_result(table, points, beans, standings)
-        if match is not None:
+        if match is not None and not table.result_due:  # a challenge's: nothing to wait for
             await match.deal_over(table)
 
     async def show_outcomes(self, table: Table, points: list[int], beans: list[int],
@@ -953,7 +975,10 @@ class DealDriver:
         :data:`RESULT_RETRY_SECONDS` (a failed send) and after a restart (the step is
         idempotent: a table whose result was posted is not posted again). A match deal's
         result (``standings``: the match's standings, in the caption and drawn under the
-        picture) has no button and is posted once: the match deals on by itself."""
+        picture) has no button; once it was sent the match deals on
+        (:meth:`MatchHook.deal_over`, under the lock), and until then it is posted again as a
+        deal's result is (a send that failed lost it once, and the match dealt on without
+        it). A challenge's (``result_due`` off) is posted once."""
         state = table.state
         assert state is not None
         view = state.view(0)
@@ -981,33 +1006,28 @@ class DealDriver:
                               partial(render_standings, standings.scene), "standings.png")
         else:
             drawing = Drawing(text, markup)
-        if standings is not None:
-            posted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._match_posts[table.key] = posted
-
-            async def match_sent(message_id: int) -> None:
-                if not posted.done():
-                    posted.set_result(None)
-
-            self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id,
-                                 sent=match_sent)
-            return
         deal_id = table.deal_id
+        match = self._hook(table) if standings is not None else None
 
         async def sent(message_id: int) -> None:
             # under the lock: with several workers the stored table may have moved on
             async with self.ctx.tables.lock(table.key):
-                if table.deal_id != deal_id or table.phase != RESULT:
+                if table.deal_id != deal_id or table.phase != RESULT or not table.result_due:
                     return
                 if table.ready:  # Play again is offered on it: its keyboard goes once answered
                     table.result_message_id = message_id
                 table.result_due = False
                 if self.ctx.tables.get(table.key) is table:
                     self.ctx.outlet.cancel(timers.RESULT, table.key)
-                    await self.ctx.save(table)
+                    if match is not None:
+                        await match.deal_over(table)  # stores the next deal, or the end
+                    else:
+                        await self.ctx.save(table)
 
         self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id,
                              sent=sent)
+        if not table.result_due:
+            return  # a challenge's: shown once, nothing waits for it
 
         async def retry(stamp: timers.Stamp) -> None:
             async with self.ctx.tables.lock(stamp.key):
@@ -1016,25 +1036,13 @@ class DealDriver:
                     if self.ctx.outlet.posting(f"{table.key}#result"):
                         arm()  # still on its way: look again later (it may fail yet)
                     else:
-                        self.post_result(table, points, beans)
+                        self.post_result(table, points, beans, standings)
 
         def arm() -> None:
             self.ctx.outlet.arm(timers.RESULT, timers.Stamp(table.key, table.token),
                                 time.time() + RESULT_RETRY_SECONDS, retry)
 
         arm()
-
-    async def match_result_sent(self, table: Table, timeout: float = MATCH_RESULT_WAIT) -> None:
-        """Wait until the match deal's result asked for last at ``table`` was sent (at most
-        ``timeout`` seconds: a send that failed is only logged) (lock held)."""
-        posted = self._match_posts.pop(table.key, None)
-        if posted is None:
-            return
-        try:
-            await asyncio.wait_for(posted, timeout)
-        except TimeoutError:
-            log.warning("table %s: the match result was not sent in %.0f s; dealing on",
-                        table.key, timeout)
 
     async def post_due_result(self, table: Table) -> None:
         """Post the stored result of the table's last deal, still due (``result_due``: after a

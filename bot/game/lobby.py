@@ -106,8 +106,10 @@ class Lobby:
         Returns ``(table, None)``, ``(table, refusal)`` when the lobby opened but the opener
         could not sit (the refusal text says why), or ``(None, text)`` when a lobby or deal
         already runs here, the last deal's players are answering Play again under its result
-        (:mod:`bot.game.again`: they still sit), the opener already sits at another table, or
-        the lobby message could not be sent.
+        (:mod:`bot.game.again`: they still sit), a match plays at this table (between two of
+        its deals too, also when the worker that was to deal on died: the table is the
+        match's until it is over, :meth:`bot.game.matches.Matches.resume`), the opener
+        already sits at another table, or the lobby message could not be sent.
         """
         ctx = self.ctx
         key = table_key(chat_id, thread_id)
@@ -118,6 +120,10 @@ class Lobby:
             existing = ctx.tables.get(key)
             if existing is not None and existing.again_offered():  # its players still sit
                 return None, t("reply.again_pending", lang)
+            if existing is not None and existing.match_id is not None:
+                # a match's table between two deals (its next deal, or its end, may wait for
+                # the worker that takes it over) belongs to the match until it frees it
+                return None, t("reply.match_running", lang)
             if existing is not None and existing.phase != RESULT:
                 return None, t("reply.table_exists", lang)
             elsewhere = self.seated_elsewhere(person.user_id, lang) \
@@ -233,8 +239,10 @@ class Lobby:
         """Seat ``person`` in the lobby; ``None`` on success, else the text saying why not, in
         ``lang`` (the group's for a reply in the group, the user's for a pop-up or in private).
 
-        Refuses: not a lobby any more, already seated here or at another table, no free seat, a
-        balance below the room's minimum (RULES.md §8), or (``check_private``) a private chat
+        Refuses: not a lobby any more, already seated here or at another table, no free seat,
+        beans a running deal still holds at a table for beans (:meth:`beans_held`: also after
+        the player left that deal), a balance below the room's minimum (RULES.md §8), or
+        (``check_private``) a private chat
         the bot cannot write to — then the lobby gets its deep-link button (lock held). With
         ``welcome_after`` (a Join press, answered before any request it causes) the private
         chat is not checked here: the seat is taken with its welcome still due
@@ -319,9 +327,11 @@ class Lobby:
         if check_private and not welcome_after:
             welcome = t("hand.welcome", player.language or table.lang, group=table.title)
             try:
-                await ctx.outlet.send(person.user_id, welcome)
+                if await ctx.outlet.send(person.user_id, welcome) is not None:
+                    ctx.private_chats.reached(person.user_id)
             except Unreachable:
                 log.info("cannot write to user %s privately", person.user_id)
+                ctx.private_chats.unreachable(person.user_id)
                 if not table.join_link:
                     table.join_link = True
                     await self.refresh(table)
@@ -360,11 +370,12 @@ class Lobby:
         held: str | None = None
         try:
             reads = asyncio.gather(self.ctx.store.get_player(person.user_id),
-                                   self._minimum(table))
+                                   self._minimum(table),
+                                   self.beans_held(table, person.user_id, lang))
             if shared is None:
-                known, minimum = await reads
+                known, minimum, beans_held = await reads
             else:
-                (known, minimum), held = await asyncio.gather(
+                (known, minimum, beans_held), held = await asyncio.gather(
                     reads, shared.claim_seat(table.key, person.user_id))
         except BaseException:
             await self.joined(person.user_id, table.key)
@@ -374,6 +385,8 @@ class Lobby:
         balance = known.balance if known is not None else self.ctx.store.economy.start_balance
         if held is not None:  # another worker is seating them
             refusal = self._held_refusal(table.key, person.user_id, held, lang)
+        elif beans_held is not None:
+            refusal = beans_held
         elif balance < minimum:
             refusal = t("pop.need_beans", lang, minimum=minimum, balance=balance)
         else:  # the same checks again, without this claim: a bot may have taken the seat
@@ -505,11 +518,14 @@ class Lobby:
         refusal = self._seat_refusal(table, person.user_id, lang)
         if refusal is not None:
             return refusal, None
-        player, minimum, elsewhere = await asyncio.gather(
+        player, minimum, elsewhere, held = await asyncio.gather(
             self.ctx.store.ensure_player(person.user_id, person.name, person.language),
-            self._minimum(table), self._stored_elsewhere(table.key, person.user_id, lang))
+            self._minimum(table), self._stored_elsewhere(table.key, person.user_id, lang),
+            self.beans_held(table, person.user_id, lang))
         if elsewhere is not None:
             return elsewhere, None
+        if held is not None:
+            return held, None
         if player.balance < minimum:
             return t("pop.need_beans", lang, minimum=minimum, balance=player.balance), None
         return None, player
@@ -523,15 +539,17 @@ class Lobby:
                  reason=reason or "").strip()
 
     async def welcome(self, key: str, token: str, user_id: int) -> bool:
-        """Send the welcome of a seat taken with ``welcome_after`` (:meth:`seat`) at lobby
-        ``key`` (its ``token``), with no lock held, ahead of the bot's other waiting requests
-        (a Start may be waiting for it); then, under the lock, the seat is welcomed, or, when
-        the private chat is closed to the bot (the user never started it, or blocked it),
-        given up again: the lobby shows its deep-link button (a press of it seats the player
-        from the private chat) and the group is told, by name, why the seat is free
-        (``lobby.unreachable``). ``False`` when the player could not be reached; ``True``
-        otherwise (also when the lobby moved on meanwhile: nothing to do; or a failure that
-        is not a closed chat: logged, and the seat kept, its hands will tell)."""
+        """Send the welcome of a seat taken with ``welcome_after`` (:meth:`seat`) at lobby ``key``
+        (its ``token``), with no lock held, ahead of the bot's other waiting requests (a Start
+        may be waiting for it); then, under the lock, the seat is welcomed, or, when the
+        private chat is closed to the bot (the user never started it, or blocked it), given up
+        again: the lobby shows its deep-link button (a press of it seats the player from the
+        private chat) and the group is told, by name, that they are not seated and why
+        (``lobby.unreachable``). Either is remembered (:class:`~bot.game.reach.PrivateChats`):
+        their next Join is answered by it. A welcomed seat is shown in the lobby (a Join not
+        sure of the private chat did not show it). ``False`` when the player could not be
+        reached; ``True`` otherwise (also when the lobby moved on meanwhile: nothing to do; or
+        a failure that is not a closed chat: logged, and the seat kept, its hands will tell)."""
         ctx = self.ctx
         table = ctx.tables.get(key)
         seat = table.seat_of(user_id) if table is not None and table.token == token else None
@@ -539,11 +557,13 @@ class Lobby:
             return True
         text = t("hand.welcome", table.seat_lang(seat), group=table.title)
         try:
-            await ctx.outlet.send(user_id, text, rank=PRESSER)
+            if await ctx.outlet.send(user_id, text, rank=PRESSER) is not None:
+                ctx.private_chats.reached(user_id)
             reached = True
         except Unreachable:
             log.info("cannot write to user %s privately", user_id)
             reached = False
+            ctx.private_chats.unreachable(user_id)
         async with ctx.tables.lock(key):
             table = ctx.tables.get(key)
             if table is None or table.token != token or table.phase != LOBBY:
@@ -553,7 +573,7 @@ class Lobby:
                 return reached
             if reached:
                 table.seats[seat].welcoming = None
-                await ctx.save(table)
+                await self.refresh(table)  # stored; shown now if the Join did not show it
                 return True
             name = views.seat_name(table.seats[seat], seat, table.lang)
             table.join_link = True
@@ -692,6 +712,7 @@ class Lobby:
         worker process or straight in the store), the lobby takes them, is drawn again, and
         Start is refused politely (``pop.rules_changed``: check the table and press Start
         again); surplus bot seats go, surplus players must leave (``pop.too_many_seats``).
+        A seat whose beans a running deal elsewhere holds (:meth:`held_seats`) is refused too.
         The caller deals with :attr:`shown_config`, the snapshot the players saw.
         """
         config = await self.ctx.config(table)
@@ -761,10 +782,14 @@ class Lobby:
             return self._too_few(table, lang), None
         if next(table.humans(), None) is None:
             return t("pop.need_player", lang), None
-        minimum, short = await self.lacking_beans(table, room_minimum)
+        (minimum, short), held = await asyncio.gather(
+            self.lacking_beans(table, room_minimum), self.held_seats(table))
         if short:
             return (self._need_beans_text(table, short, minimum, lang)[:200],
                     self._need_beans_text(table, short, minimum, table.lang))
+        if held:
+            return (self._beans_held_text(table, held, lang)[:200],
+                    self._beans_held_text(table, held, table.lang))
         return None, None
 
     @staticmethod
@@ -821,6 +846,47 @@ class Lobby:
                 del table.seats[i]
 
     @staticmethod
+    def stakes_beans(table: Table) -> bool:
+        """A player's beans are at stake at lobby ``table``: a group's table for beans, or a
+        match's with an entry fee (a practice or challenge table, and a free match, move no
+        beans, RULES.md §8, §10)."""
+        if table.private:
+            return False
+        return table.match_options is None or bool(table.match_options.get("entry_fee"))
+
+    async def beans_held(self, table: Table, user_id: int, lang: str) -> str | None:
+        """Why ``user_id`` cannot sit at ``table`` (in ``lang``) while a running deal for
+        beans holds their beans (``Store.deal_hold``): they may still sit there or have left
+        it (RULES.md §9: a leaver's seat plays on and the escape is settled against what they
+        held at its start), and beans lost at a second table first would leave that deal
+        nothing to pay its winners with. Names the group of that deal when this process knows
+        its table. ``None`` when nothing is held, or ``table`` puts no beans at stake
+        (:meth:`stakes_beans`: practising and challenges stay open)."""
+        if not self.stakes_beans(table):
+            return None
+        hold = await self.ctx.store.deal_hold(user_id)
+        if hold is None:
+            return None
+        there = self.ctx.tables.get(hold.table_key)
+        if there is None or not there.title:
+            return t("pop.beans_held_any", lang)
+        return t("pop.beans_held", lang, group=views.short_name(there.title))
+
+    async def held_seats(self, table: Table) -> list[int]:
+        """The human seats of lobby ``table`` whose beans a running deal holds (Start's
+        check of :meth:`beans_held`; empty when ``table`` puts no beans at stake)."""
+        if not self.stakes_beans(table):
+            return []
+        humans = [(i, seat.user_id) for i, seat in table.humans() if seat.user_id is not None]
+        holds = await asyncio.gather(*(self.ctx.store.deal_hold(user) for _, user in humans))
+        return [i for (i, _), hold in zip(humans, holds, strict=True) if hold is not None]
+
+    @staticmethod
+    def _beans_held_text(table: Table, held: list[int], lang: str) -> str:
+        names = join_names((views.seat_name(table.seats[i], i, lang) for i in held), lang)
+        return t("pop.start_beans_held", lang, names=names)
+
+    @staticmethod
     def _need_beans_text(table: Table, short: list[int], minimum: int, lang: str) -> str:
         names = join_names((views.seat_name(table.seats[i], i, lang) for i in short), lang)
         return t("pop.start_need_beans", lang, names=names, minimum=minimum)
@@ -845,6 +911,7 @@ class Lobby:
         ctx = self.ctx
         config = await ctx.config(table)
         table.seats = [Seat(s.user_id, s.name, s.is_bot, lang=s.lang) for s in seats]
+        table.last_winner = None  # the seats change: the last winner's seat means nobody now
         table.seat_count = config.rules.seats
         self._drop_surplus_bots(table)
         table.lang = config.lang

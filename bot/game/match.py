@@ -8,17 +8,23 @@ Rules, and the choices made where §10 is silent:
 - **Fixed deals**: ``deals`` deals (default 9, 3–12); a seat's score is the sum of its points per
   deal (RULES.md §7). When the ``deals`` are played and first place is tied, one extra deal (加赛)
   at a time is played until it is broken (seed 001); ties below first share the place.
-- **Knock-out**: every seat starts with ``chips`` (default 20); a deal moves ``points × chip
-  base`` chips (default 2; bombs and rockets already double the points, no cap); a loser who
-  cannot cover what they owe pays what they have and the winners share it in proportion
-  (:func:`bot.economy.settle_beans`, as RULES.md §8). A seat is **out** when its chips reach 0 or
-  fall below ``threshold`` (default 1; RULES.md §10 — with the default, out at 0 chips); the
-  match ends after the deal in which someone went out, the others ranked by chips. Optional
+- **Knock-out** (the chip arithmetic is :mod:`engine.knockout`): every seat starts with
+  ``chips`` (default 20, seed 002; 5–200, seed 000 plays 15); a deal moves ``units × chip base``
+  chips per farmer–landlord pair, the units counted per deal (default, seed 002: "每把以2个为基础
+  开局", the bid does not multiply; bombs, rockets and spring do, no cap) or per point
+  (``base_per``; the bid multiplies too); a loser who cannot cover what they owe pays what they
+  have and the winners share it in proportion (as RULES.md §8). The chip base (default 2)
+  doubles every ``rise_every`` deals (default 5; 0: never; deals 1..K at the base, K+1..2K at
+  twice it, …; extra deals continue the count). These defaults make a knock-out last a median
+  of 8 deals (``bench/knockout.py``; 20 chips at 2 per point ended after a median of 3, often
+  after one). A seat is **out** when its chips reach 0 or fall below ``threshold`` (default 1,
+  so out at 0; seed 003 积分小于某个值; at most the starting chips), and stays out. The match
+  ends after the deal in which someone went out, the others ranked by chips; when the seats
+  still in share first place (a landlord who loses everything pays both farmers alike) the tie
+  is played off by extra deals, one at a time, in which the seats that are out are played by
+  the AI and neither pay nor receive chips (RULES.md §10.1; seed 002 每桌只能一名胜出). Optional
   ``time_limit`` (minutes, wall clock from the start): the deal in progress is finished, then
-  chips decide; a tie for first plays one more deal, again until it is broken. Optional rising
-  base: the chip base doubles every ``rise_every`` deals (deals 1..K at the base, K+1..2K at
-  twice it, …; extra deals continue the count). Two survivors tied on chips when someone went
-  out share first place (nobody is left to play the tie off with).
+  chips decide; a tie for first plays one more deal, again until it is broken.
 - **Leaving** (逃跑, RULES.md §9) forfeits the match: the deal is finished with the escape result,
   the seat is ranked last (below every finisher, forfeiters among themselves by score) and wins
   no prize; in a knock-out the leaver is out at once, so the match ends with that deal.
@@ -38,7 +44,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.economy import settle_beans
+from engine.knockout import BASE_PER, PER_DEAL, PER_POINT, Chips, KnockoutRules, after_deal, decided
 from engine.prizes import DEFAULT_PRIZE_TABLE, split_pool
 
 FIXED = "fixed"
@@ -51,13 +57,20 @@ PRIZE_SPLIT = DEFAULT_PRIZE_TABLE
 #: Limits of each option the opener may set (inclusive); see :class:`MatchOptions`.
 LIMITS: dict[str, tuple[int, int]] = {
     "deals": (3, 12),
-    "chips": (4, 200),
+    "chips": (5, 200),
     "chip_base": (1, 20),
-    "threshold": (1, 50),
+    "threshold": (1, 200),
     "time_limit": (0, 240),
     "rise_every": (0, 12),
     "entry_fee": (0, 1_000_000),
 }
+
+#: Options written as words, with the words each takes (see :class:`MatchOptions`).
+WORD_OPTIONS: dict[str, tuple[str, ...]] = {"base_per": BASE_PER}
+
+#: What options a dict written before an option existed means by leaving it out: the value
+#: the match was played with then (not today's default).
+OLD_VALUES: dict[str, Any] = {"base_per": PER_POINT}
 
 #: Version of the dict written by :meth:`MatchState.to_dict`.
 DICT_VERSION = 1
@@ -74,13 +87,18 @@ class MatchOptions:
     Attributes:
         format: :data:`FIXED` or :data:`KNOCKOUT`.
         deals: fixed deals: deals to play before extra deals (3–12, default 9).
-        chips: knock-out: starting chips per seat (default 20).
-        chip_base: knock-out: chips per point (default 2).
-        threshold: knock-out: a seat below this many chips (or at 0) is out (default 1).
+        chips: knock-out: starting chips per seat (5–200, default 20).
+        chip_base: knock-out: chips per unit of a deal (default 2).
+        threshold: knock-out: a seat below this many chips (or at 0) is out (default 1; at
+            most ``chips``).
         time_limit: knock-out: minutes from the start after which the deal in progress is the
             last (a tie for first plays on); 0: no limit (default).
-        rise_every: knock-out: the chip base doubles every this many deals; 0: never (default).
+        rise_every: knock-out: the chip base doubles every this many deals; 0: never
+            (default 5).
         entry_fee: beans each human seat pays into the pool at the start (default 0).
+        base_per: knock-out: :data:`engine.knockout.PER_DEAL` (default: the chip base is a
+            deal's price whatever the bid) or :data:`engine.knockout.PER_POINT` (per point of
+            the deal, bid included).
     """
 
     format: str
@@ -89,8 +107,9 @@ class MatchOptions:
     chip_base: int = 2
     threshold: int = 1
     time_limit: int = 0
-    rise_every: int = 0
+    rise_every: int = 5
     entry_fee: int = 0
+    base_per: str = PER_DEAL
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -99,28 +118,43 @@ class MatchOptions:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise MatchError(f"{name} must be a whole number in {low}..{high}")
+        for name, words in WORD_OPTIONS.items():
+            if getattr(self, name) not in words:
+                raise MatchError(f"{name} must be one of {', '.join(words)}")
+        if self.threshold > self.chips:
+            raise MatchError("the threshold must not exceed the starting chips")
 
-    def with_option(self, name: str, value: int) -> MatchOptions:
+    @property
+    def knockout_rules(self) -> KnockoutRules:
+        """The chip numbers of a knock-out (:mod:`engine.knockout`)."""
+        return KnockoutRules(self.chips, self.chip_base, self.base_per, self.rise_every,
+                             self.threshold)
+
+    def with_option(self, name: str, value: int | str) -> MatchOptions:
         """A copy with one option changed.
 
         Raises:
-            MatchError: unknown option or value out of :data:`LIMITS`.
+            MatchError: unknown option, a value out of :data:`LIMITS` or not one of
+                :data:`WORD_OPTIONS`, or a threshold above the starting chips.
         """
-        if name not in LIMITS:
+        if name not in LIMITS and name not in WORD_OPTIONS:
             raise MatchError(f"unknown option {name!r}")
         return MatchOptions.from_dict({**self.to_dict(), name: value})
 
     def to_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in ("format", *LIMITS)}
+        return {name: getattr(self, name) for name in ("format", *LIMITS, *WORD_OPTIONS)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchOptions:
-        """Inverse of :meth:`to_dict` (missing options take their defaults).
+        """Inverse of :meth:`to_dict`. A dict written before an option existed (a stored
+        match or lobby) gets the value it was played with then (:data:`OLD_VALUES`); other
+        missing options take their defaults.
 
         Raises:
             MatchError: as the constructor.
         """
-        return cls(**{k: data[k] for k in ("format", *LIMITS) if k in data})
+        known = {k: data[k] for k in ("format", *LIMITS, *WORD_OPTIONS) if k in data}
+        return cls(**{**OLD_VALUES, **known})
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,38 +240,45 @@ class MatchState:
     def chip_base_of(self, number: int) -> int:
         """The chip base of deal ``number`` (1-based): ``chip_base × 2^((number − 1) // K)``
         with the rising base every ``K`` deals, else ``chip_base``."""
-        k = self.options.rise_every
-        return self.options.chip_base * (2 ** ((number - 1) // k) if k else 1)
+        return self.options.knockout_rules.chip_base_of(number)
 
     @property
     def chip_base(self) -> int:
         """The chip base of the next deal (of the last one once the match is over)."""
         return self.chip_base_of(max(1, self.played + 1))
 
+    def _chips(self) -> Chips:
+        """Knock-out: chips per seat and who is out (for good: chips at 0 or below the
+        threshold after a deal, or left) after the deals played."""
+        rules = self.options.knockout_rules
+        chips, out = [rules.chips] * self.seats, [False] * self.seats
+        for deal in self.deals:
+            chips = [c + d for c, d in zip(chips, deal.chips, strict=True)]
+            out = [o or rules.is_out(c) or s in deal.left
+                   for s, (c, o) in enumerate(zip(chips, out, strict=True))]
+        return Chips(tuple(chips), tuple(out), self.played)
+
     def scores(self) -> list[int]:
         """Per seat: total points (fixed) or chips now (knock-out)."""
         if self.knockout:
-            chips = [self.options.chips] * self.seats
-            for deal in self.deals:
-                chips = [c + d for c, d in zip(chips, deal.chips, strict=True)]
-            return chips
+            return list(self._chips().chips)
         totals = [0] * self.seats
         for deal in self.deals:
             totals = [s + p for s, p in zip(totals, deal.points, strict=True)]
         return totals
 
     def out(self) -> list[bool]:
-        """Knock-out: per seat, out (chips at 0 or below the threshold, or left); all
-        ``False`` in a fixed match."""
+        """Knock-out: per seat, out (chips at 0 or below the threshold after some deal, or
+        left; a seat once out stays out); all ``False`` in a fixed match."""
         if not self.knockout:
             return [False] * self.seats
-        low = self.options.threshold
-        return [c <= 0 or c < low or f
-                for c, f in zip(self.scores(), self.forfeited, strict=True)]
+        return list(self._chips().out)
 
-    def record(self, deal_id: int, points: Sequence[int], left: Sequence[int] = ()) -> MatchState:
-        """The state after deal ``deal_id`` finished with ``points`` per seat; seats in ``left``
-        left during it and forfeit. Recording the same deal again changes nothing.
+    def record(self, deal_id: int, points: Sequence[int], left: Sequence[int] = (), *,
+               bid: int = 1) -> MatchState:
+        """The state after deal ``deal_id`` finished with ``points`` per seat at base score
+        ``bid`` (RULES.md §7; a knock-out charging per deal divides the points by it); seats in
+        ``left`` left during it and forfeit. Recording the same deal again changes nothing.
 
         Raises:
             MatchError: the match is over, ``points`` has the wrong length or does not sum to
@@ -252,20 +293,26 @@ class MatchState:
             raise MatchError("unknown seat")
         if self.winner_known():
             raise MatchError("the match is over")
+        left = tuple(sorted(set(left)))
         if self.knockout:
             base = self.chip_base_of(self.played + 1)
-            chips = tuple(settle_beans(points, base, self.scores()))
+            _, chips = after_deal(self.options.knockout_rules, self._chips(), points, bid, left)
         else:
             base, chips = 0, (0,) * self.seats
-        deal = MatchDeal(deal_id, points, base, chips, tuple(sorted(set(left))))
+        deal = MatchDeal(deal_id, points, base, chips, left)
         forfeited = tuple(f or s in deal.left for s, f in enumerate(self.forfeited))
         return replace(self, deals=(*self.deals, deal), forfeited=forfeited)
 
+    def _keys(self) -> list[tuple[bool, bool, int]]:
+        """Per seat, its ranking key (smaller is better): forfeited, out, −score."""
+        return [(f, o, -s) for f, o, s in zip(self.forfeited, self.out(), self.scores(),
+                                              strict=True)]
+
     def standings(self) -> list[Standing]:
-        """Every seat, best first: finishers by score (higher first), then those who
-        forfeited, by score; equal keys share a place; seat order breaks display ties."""
-        scores, out = self.scores(), self.out()
-        keys = [(f, -s) for f, s in zip(self.forfeited, scores, strict=True)]
+        """Every seat, best first: finishers by score (higher first; in a knock-out the seats
+        still in before those that are out), then those who forfeited, by score; equal keys
+        share a place; seat order breaks display ties."""
+        scores, out, keys = self.scores(), self.out(), self._keys()
         order = sorted(range(self.seats), key=lambda i: (keys[i], i))
         return [
             Standing(i, 1 + sum(k < keys[i] for k in keys), scores[i], self.played, out[i],
@@ -285,14 +332,16 @@ class MatchState:
     def winner_known(self, now: float | None = None) -> bool:
         """The match is over (see the module docstring): every human seat forfeited (bots
         would play on for nothing); fixed: the deals are played and first place is not tied;
-        knock-out: a seat is out, or (given ``now``) the time is up and first place is not
-        tied."""
+        knock-out: a seat is out and one seat still in leads alone
+        (:func:`engine.knockout.decided`), or (given ``now``) the time is up and first place is
+        not tied."""
         human = [f for f, h in zip(self.forfeited, self.humans, strict=True) if h]
         if all(self.forfeited) or (human and all(human)):
             return True
         if self.knockout:
-            if any(self.out()):
-                return True
+            chips = self._chips()
+            if any(chips.out):
+                return decided(chips.chips, chips.out)
             return now is not None and self.time_up(now) and not self._first_tied()
         return self.played >= self.options.deals and not self._first_tied()
 
@@ -305,16 +354,17 @@ class MatchState:
         if self.is_over(now):
             return False
         if self.knockout:
-            return self.time_up(now)
+            return any(self.out()) or self.time_up(now)
         return self.played >= self.options.deals
 
     def places(self) -> list[int | None]:
         """Per seat, the place among the **human finishers** (for prizes); ``None`` for bot
         seats and for seats that forfeited."""
-        finishers = [s for s in self.standings() if self.humans[s.seat] and not s.forfeited]
+        keys = self._keys()
+        finishers = [s.seat for s in self.standings() if self.humans[s.seat] and not s.forfeited]
         result: list[int | None] = [None] * self.seats
         for s in finishers:
-            result[s.seat] = 1 + sum(o.score > s.score for o in finishers)
+            result[s] = 1 + sum(keys[o] < keys[s] for o in finishers)
         return result
 
     def to_dict(self) -> dict[str, Any]:

@@ -62,14 +62,20 @@ class Matches:
     # --- The lobby -----------------------------------------------------------------------------
 
     async def open(self, chat_id: int, thread_id: int | None, title: str, person: Person,
-                   fmt: str, *, entry_fee: int = 0) -> tuple[Table | None, str | None]:
-        """Open a match lobby (``/match``: fixed deals, ``/knockout``) with the defaults of
-        RULES.md §10 and ``entry_fee`` beans; as :meth:`bot.game.lobby.Lobby.open_table`.
+                   fmt: str, *, entry_fee: int = 0,
+                   options: MatchOptions | None = None) -> tuple[Table | None, str | None]:
+        """Open a match lobby (``/match``: fixed deals, ``/knockout``) with ``options`` (typed
+        ones), else the defaults of RULES.md §10 and ``entry_fee`` beans; as
+        :meth:`bot.game.lobby.Lobby.open_table`.
 
         Raises:
-            MatchError: a fee out of :data:`bot.game.match.LIMITS`.
+            MatchError: a fee out of :data:`bot.game.match.LIMITS`, or options of another
+                format.
         """
-        options = MatchOptions(fmt, entry_fee=entry_fee)
+        if options is None:
+            options = MatchOptions(fmt, entry_fee=entry_fee)
+        elif options.format != fmt:
+            raise MatchError(f"options of a {options.format} match")
         return await self.lobby.open_table(chat_id, thread_id, title, person,
                                            match_options=options.to_dict())
 
@@ -88,6 +94,36 @@ class Matches:
             return False
         table.match_options = changed.to_dict()
         return True
+
+    async def option_refusal(self, table: Table, payload: str, lang: str) -> str | None:
+        """Why the option button ``payload`` may not change match lobby ``table`` now (a
+        pop-up in ``lang``), ``None`` when it may (lock held): the entry fee is not raised
+        once a player besides the opener sits, or a Join of theirs answered as seated is on
+        its way to a seat (:meth:`bot.game.lobby.Lobby.promised_seats`). A fee raised under
+        them would take more beans at the Start than they joined for (three ``fee+`` presses
+        and a Start took 1,000 beans from players who joined at 100).
+
+        The fee is fixed rather than the seats un-readied because the lobby has no readiness
+        to take back: a Join is a player's assent to the terms the lobby shows, and the
+        opener's Start deals every seat at once (Play again's own answers live under a result,
+        and a lobby shows a changed stake without asking anyone again). Lowering the fee stays
+        open (it costs the seated less than they accepted; a Start refused because somebody
+        cannot pay is answered by lowering it), and so do the options that take no beans
+        (deals, chips, chip base, time limit, rises)."""
+        if table.match_options is None or not payload.startswith("fee"):
+            return None
+        options = MatchOptions.from_dict(table.match_options)
+        try:
+            fee = match_views.stepped(options, payload).entry_fee
+        except (KeyError, MatchError):
+            return None  # refused by set_option
+        if fee <= options.entry_fee:
+            return None
+        others = any(seat.user_id != table.opener_id for _, seat in table.humans())
+        promised = None if others else await self.lobby.promised_seats(table)
+        if others or (promised is not None and promised[1] > 0):
+            return t("match.pop_fee_fixed", lang)
+        return None
 
     async def start(self, table: Table) -> tuple[str, str] | None:
         """Start the match of a full lobby (lock held): the match record with every human's
@@ -141,7 +177,7 @@ class Matches:
         result = state.result
         assert result is not None and table.deal_id is not None
         before = await self._state(match_id)
-        after = before.record(table.deal_id, result.points, left=result.escaped)
+        after = before.record(table.deal_id, result.points, left=result.escaped, bid=result.base)
         settlement = await self.ctx.store.settle_match_deal(
             match_id, table.deal_id, list(result.points), state.to_json(), _json(after),
             seat_facts(state), version=state.version, table=table.to_dict())
@@ -155,21 +191,22 @@ class Matches:
                          match_views.standings_scene(state, names, table.lang, now))
 
     async def deal_over(self, table: Table) -> None:
-        """After a match deal's result (lock held): once the result was sent (issue 16: it is
-        due until then, ``Table.result_due``, so a worker that dies before leaves it to the
-        next), seats that left are played by the AI from now on (the leaver is free to go),
-        then the next deal is dealt, or the match ends."""
-        match_id = _match_id(table)
+        """After a match deal's result was sent (lock held; the result is due until then,
+        ``Table.result_due``, and its send calls this: nothing happens while it is due, so a
+        result that failed to send is posted again, and a worker that dies before leaves it
+        to the next, :meth:`resume`), seats that left, and in a knock-out's extra deals seats
+        that are out, are played by the AI from now on (the player is free to go; an out
+        seat's chips no longer move), then the next deal is dealt, or the match ends."""
         if table.result_due:
-            await self.deals.match_result_sent(table)
-            table.result_due = False
+            return
+        match_id = _match_id(table)
         state = await self._state(match_id)
         if state.is_over(self.clock()):
             await self._finish(table, state)
             return
-        for seat, gone in enumerate(state.forfeited):
+        for seat, (gone, out) in enumerate(zip(state.forfeited, state.out(), strict=True)):
             player = table.seats[seat]
-            if gone and not player.is_bot:
+            if (gone or out) and not player.is_bot:
                 table.seats[seat] = Seat(None, player.name, True)
         if state.next_is_extra(self.clock()):
             self.deals.say(table, t("match.extra_deal", table.lang))
@@ -301,25 +338,31 @@ class Matches:
             self._forget(match_id)
             await self._free(table)
             return
-        if table.result_due:
-            await self._post_due_result(table, MatchState.from_dict(_loads(record.state_json)))
+        if table.result_due and not await self._post_due_result(
+                table, MatchState.from_dict(_loads(record.state_json))):
+            table.result_due = False  # no result to post
         await self.deal_over(table)
 
-    async def _post_due_result(self, table: Table, state: MatchState) -> None:
+    async def _post_due_result(self, table: Table, state: MatchState) -> bool:
         """Post the result of the table's last deal, with the standings after it (``state``:
         the match as stored, which that deal's settlement was the last to change), when its
-        worker died before it was sent (lock held). At least once: a worker killed after it
-        was sent and before the next deal was stored gets it posted twice."""
-        if table.deal_id is None or self.ctx.outlet.posting(f"{table.key}#result"):
-            return  # none, or on its way from this process (deal_over waits for it)
+        worker died before it was sent or its send failed (lock held); its send deals on
+        (:meth:`deal_over`). At least once: a worker killed after it was sent and before the
+        next deal was stored gets it posted twice. ``False`` when there is no result to post
+        (nothing will deal on)."""
+        if table.deal_id is None:
+            return False
+        if self.ctx.outlet.posting(f"{table.key}#result"):
+            return True  # on its way from this process: its send deals on
         record = await self.ctx.store.get_deal(table.deal_id)
         deal = DealState.from_json(record.state_json)
         if deal.result is None:
-            return
+            return False
         table.state = deal
         points = list(record.result["points"]) if record.result else list(deal.result.points)
         self.deals.post_result(table, points, [0] * len(points),
                                await self._standings(table, state))
+        return True
 
     async def _state(self, match_id: int) -> MatchState:
         """The match's state as stored (after its last deal): read every time, so that a

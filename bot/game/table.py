@@ -157,6 +157,9 @@ class Table:
         deal_id: the store's id of the running (or last) deal.
         first_bidder: first bidder of the current deal (rotates per deal, RULES.md §1.4).
         redeals: redeals in a row because everybody passed (RULES.md §2).
+        last_winner: the seat that played out the table's last deal, for the option
+            ``winner_bids_first`` (RULES.md §1.4); ``None`` when that deal had no winner or
+            the seats changed since.
         deadline: absolute UTC timestamp (seconds) when the current turn times out, or ``None``.
         lobby_deadline: absolute UTC timestamp when an unstarted lobby expires; in the result
             phase, when the seats that did not answer Play again are freed.
@@ -199,6 +202,7 @@ class Table:
     deal_id: int | None = None
     first_bidder: int | None = None
     redeals: int = 0
+    last_winner: int | None = None
     deadline: float | None = None
     lobby_deadline: float | None = None
     selections: list[list[int]] = field(default_factory=list)
@@ -304,7 +308,8 @@ class Table:
         "auto_pass", "message_id", "message_photo", "hand_message_ids": [...], "hand_photos": [...],
         "turn_notices": [...], "autoplay_notices": [...], "leave_prompts": [...], "join_link",
         "deal_id", "first_bidder",
-        "redeals", "deadline", "lobby_deadline", "selections": [[rank, ...], ...],
+        "redeals", "last_winner", "deadline", "lobby_deadline",
+        "selections": [[rank, ...], ...],
         "hint_index": [...], "private", "match_options", "match_id", "result_due",
         "ready": [bool, ...], "result_message_id", "challenge_id", "challenge_deal"}``, meaning
         what the attributes do.
@@ -317,7 +322,7 @@ class Table:
         counter on (its default), dicts stored before ``auto_pass`` with it on (its default),
         dicts stored before ``result_due`` as a result already posted, dicts stored before
         ``ready`` as no Play again pending, dicts stored before ``challenge_id`` as no
-        challenge's.
+        challenge's, dicts stored before ``last_winner`` as no winner known.
         """
         return {
             "v": DICT_VERSION,
@@ -350,6 +355,7 @@ class Table:
             "deal_id": self.deal_id,
             "first_bidder": self.first_bidder,
             "redeals": self.redeals,
+            "last_winner": self.last_winner,
             "deadline": self.deadline,
             "lobby_deadline": self.lobby_deadline,
             "selections": [list(s) for s in self.selections],
@@ -410,6 +416,7 @@ class Table:
                 deal_id=data["deal_id"],
                 first_bidder=data["first_bidder"],
                 redeals=int(data["redeals"]),
+                last_winner=data.get("last_winner"),
                 deadline=data["deadline"],
                 lobby_deadline=data["lobby_deadline"],
                 selections=[list(s) for s in data["selections"]],

@@ -9,6 +9,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler
 
+from bot import callbacks as cb
 from bot import challenge_views as views
 from bot.game.challenge import DEFAULT_DEALS, LIMITS, ChallengeOptions
 from bot.game.lobby import Person
@@ -16,6 +17,8 @@ from bot.handlers import senders
 from bot.handlers.common import (
     GROUP_TYPES,
     answer,
+    answer_private_link,
+    ask_private_first,
     chat_language,
     game,
     group_language,
@@ -109,7 +112,12 @@ async def _cancel(app: App, update: Update, lang: str) -> None:
 
 
 async def on_press(update: Update, context: Context) -> None:
-    """A challenge button: Enter (group), ▶ a deal or 👁 a played deal (private)."""
+    """A challenge button: Enter (group), ▶ a deal or 👁 a played deal (private).
+
+    An Enter by someone the bot cannot write to privately (known before, or its welcome
+    refused: :class:`bot.game.reach.PrivateChats`) enters nothing and is answered with a link
+    that opens the bot's chat (:func:`~bot.handlers.common.ask_private_first`); its Start there
+    says to press Enter again."""
     app = context.application
     query = senders.query_of(update)
     user = query.from_user
@@ -129,7 +137,14 @@ async def on_press(update: Update, context: Context) -> None:
         group = await store(app).get_group_settings(message.chat.id)
         lang = user_language(app, user, player.language if player else
                              group_language(app, group))
+        link = f"{cb.CHALLENGE_LINK}{press.challenge_id}"
+        opened = t("challenge.pop_open_private", lang)
+        if await ask_private_first(app, query, link, opened):
+            return
         text = await challenges.enter(press.challenge_id, person(user), lang, message.chat.id)
+        if game(app).ctx.private_chats.known(user.id) is False:  # its welcome was refused
+            await answer_private_link(app, query, link, opened)
+            return
         await answer(query, text, alert=True)
         return
     async def ack() -> None:

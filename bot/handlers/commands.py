@@ -61,7 +61,9 @@ async def _group_only(update: Update, context: ContextTypes.DEFAULT_TYPE) -> boo
 
 async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/start: in private, a welcome, or with ``join_<token>`` (the lobby's deep link) a seat at
-    that table; in a group, the help."""
+    that table, or with ``challenge_<id>`` (the link of a challenge's Enter pressed before the
+    bot could write privately) a word to press Enter again; in a group, the help. The user
+    can be written to privately from now on (:class:`bot.game.reach.PrivateChats`)."""
     app = context.application
     message = senders.message_of(update)
     if message.chat.type != ChatType.PRIVATE:
@@ -70,10 +72,14 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = await senders.player(app, update)
     if user is None:
         return
+    game(app).ctx.private_chats.reached(user.id)  # they opened the private chat
     player = await store(app).ensure_player(user.id, display_name(user),
                                             match_language(user.language_code))
     lang = user_language(app, user, player.language)
     arg = context.args[0] if context.args else ""
+    if arg.startswith(cb.CHALLENGE_LINK):
+        await message.reply_text(t("reply.start_challenge", lang))
+        return
     if not arg.startswith(cb.JOIN_LINK):
         text, markup = views.welcome_view(display_name(user), context.bot.username, lang)
         await message.reply_text(text, reply_markup=markup)

@@ -31,10 +31,14 @@ from bot.refusals import Verdict
 from bot.services import App, bot_data
 from bot.settings import Settings
 from bot.store import Store
+from bot.views import start_link
+from engine import DealState
 
 __all__ = [
-    "GROUP_TYPES", "First", "Press", "answer", "chat_language", "display_name", "edit_text",
-    "edited", "game", "group_language", "is_admin", "locked_press", "may_manage", "not_modified",
+    "GROUP_TYPES", "First", "Press", "answer", "answer_private_link", "ask_private_first",
+    "chat_language", "decision_current",
+    "display_name", "edit_text", "edited", "game", "group_language", "is_admin",
+    "kitty_version", "locked_press", "may_manage", "not_modified",
     "parse_press", "person", "photo_cache", "press_refusal", "pressed_table", "refuse",
     "refuse_press", "say", "send_text", "settings", "store", "tables", "user_language",
 ]
@@ -116,13 +120,40 @@ def display_name(user: User) -> str:
 _ANSWERED_FIRST: ContextVar[str | None] = ContextVar("answered_first", default=None)
 
 
-async def answer(query: CallbackQuery, text: str | None = None, alert: bool = False) -> None:
-    """Answer a button press (:func:`bot.outlet.send.answer`), unless it was answered before
-    its table's lock already (then whatever its block would answer now is dropped: a press
-    gets exactly one answer)."""
+async def answer(query: CallbackQuery, text: str | None = None, alert: bool = False,
+                 url: str | None = None) -> None:
+    """Answer a button press (:func:`bot.outlet.send.answer`, ``url`` a link its app opens),
+    unless it was answered before its table's lock already (then whatever its block would
+    answer now is dropped: a press gets exactly one answer)."""
     if _ANSWERED_FIRST.get() == query.id:
         return
-    await send.answer(query, text, alert)
+    await send.answer(query, text, alert, url)
+
+
+async def ask_private_first(app: App, query: CallbackQuery, payload: str, text: str) -> bool:
+    """For a press that needs the presser's private chat (a lobby's Join, a challenge's Enter,
+    a tournament's Sign up): when this process knows the bot cannot write to them there
+    (:class:`bot.game.reach.PrivateChats`), the press is answered at once with ``text`` and a
+    link that opens the bot's chat and sends ``/start payload`` at its Start
+    (:func:`answer_private_link`); ``True``, and the caller claims nothing (no seat, no entry).
+    ``False``, nothing answered: the bot can write to them, or it does not know yet (the
+    caller answers without promising, and the outcome is told once the first private message
+    was tried)."""
+    if game(app).ctx.private_chats.known(query.from_user.id) is not False:
+        return False
+    await answer_private_link(app, query, payload, text)
+    return True
+
+
+async def answer_private_link(app: App, query: CallbackQuery, payload: str, text: str) -> None:
+    """Answer the press with ``text`` and the link to the bot's private chat with ``/start
+    payload`` (:func:`bot.views.start_link`; no link while the bot's username is unknown). The
+    answer is the press's one answer: whatever its locked block answers later is dropped
+    (:func:`answer`)."""
+    username = game(app).ctx.bot_username
+    if _ANSWERED_FIRST.get() != query.id:
+        await send.answer(query, text, False, start_link(username, payload) if username else None)
+        _ANSWERED_FIRST.set(query.id)
 
 
 #: A press's answer decided before its table's lock (:func:`locked_press`): ``(pop-up or
@@ -282,16 +313,69 @@ def _early_refusal(app: App, query: CallbackQuery, data: cb.Callback,
                    table: Table) -> tuple[str, bool] | None:
     """The pop-up (and whether it is an alert) for a deal press that cannot act whatever the
     lock's holder does: the presser is not seated, or a decision carries an older state's
-    version (versions only grow). ``None``: check under the lock."""
+    version (versions only grow) and is not a simultaneous decision still due
+    (:func:`decision_current`). ``None``: check under the lock."""
     if data.kind not in (cb.ACTION, cb.SELECT) or table.state is None:
         return None
     lang = user_language(app, query.from_user, table.lang)
-    if table.seat_of(query.from_user.id) is None:
+    seat = table.seat_of(query.from_user.id)
+    if seat is None:
         return t("pop.not_seated", lang), True
     versioned = data.kind == cb.SELECT or cb.ACTION_PAYLOADS[data.payload][0] != "autoplay"
-    if versioned and data.version < table.state.version:
+    if versioned and data.version < table.state.version \
+            and not decision_current(table.state, seat, data):
         return t("pop.stale", lang), False
     return None
+
+
+#: The decisions RULES.md §3 lets every seat due take at once, whatever the others decide
+#: meanwhile: doubling (加倍, all seats asked together) and showing cards (明牌).
+SIMULTANEOUS = frozenset({"double", "nodouble", "show"})
+#: The bidding actions; the last one of a deal is the landlord taking the kitty.
+_BIDDING = frozenset({"bid", "call", "decline", "rob", "norob", "pass"})
+
+
+def decision_current(state: DealState, seat: int, data: cb.Callback) -> bool:
+    """Whether a decision press of ``seat`` (``A:`` or ``S:`` data drawn at state
+    ``data.version``) may act on ``state``: drawn for this very state, or a simultaneous
+    decision (:data:`SIMULTANEOUS`, RULES.md §3) that means now what it meant when drawn, as
+    the other seats' decisions move the version on under it:
+
+    * double / not double: ``seat`` has not decided yet in the doubling round (the only phase
+      that draws these buttons, once per deal), so three presses at once are all taken;
+    * show cards: the seat may still show at the factor its button offered: ×4 before the
+      first bid (that window only closes), ×2 for the landlord only if the button was drawn
+      after the kitty was taken (:func:`kitty_version`), not a bidding-time ×4 button.
+
+    A seat that decided already, a version above ``state``'s (forged, or this process's copy
+    is behind) and every other decision on an older state are not current: the caller refuses
+    them as out of date (``pop.stale``), unchanged."""
+    if data.version == state.version:
+        return True
+    if data.version > state.version or data.kind != cb.ACTION:
+        return False
+    kind = cb.ACTION_PAYLOADS[data.payload][0]
+    if kind not in SIMULTANEOUS or state.phase not in ("bidding", "doubling", "playing"):
+        return False
+    if kind != "show":
+        return state.phase == "doubling" and seat in state.to_act
+    factor = state.view(seat).may_show()
+    return factor == 4 or (factor == 2 and data.version >= kitty_version(state))
+
+
+def kitty_version(state: DealState) -> int:
+    """The state version at which the landlord took the kitty (RULES.md §1.3): the version
+    right after the deal's last bidding action, 0 before any; meaningful until the first play
+    (a pass in play is not told apart). Every applied action is one history entry and one
+    version, except a timeout: its ``timeout`` entry and the action it resolved to are one."""
+    version = taken = 0
+    for action in state.history:
+        if action.kind == "timeout":
+            continue
+        version += 1
+        if action.kind in _BIDDING:
+            taken = version
+    return taken
 
 
 def pressed_table(app: App, query: CallbackQuery) -> Table | None:

@@ -2,7 +2,11 @@
 
 Each press is parsed and checked (:func:`~bot.handlers.common.locked_press`: token, phase, the
 table's lock), then the seat and the state version; a refused press gets a pop-up and changes
-nothing. A press is answered first (issue 16): what it will be answered is decided on this
+nothing. A decision the seats take at once (doubling, showing cards: RULES.md §3) is taken by a
+seat still due to take it whatever the others decided since its button was drawn
+(:func:`~bot.handlers.common.decision_current`); a seat decides it once.
+
+A press is answered first (issue 16): what it will be answered is decided on this
 process's copy of the table before its lock is taken (:func:`_first_action`,
 :func:`_first_select`: the same checks, the engine's on the current state), so the answer never
 waits for the table's other steps (hand messages sent within the token's budget, another
@@ -23,6 +27,7 @@ from bot.game.table import Table
 from bot.handlers.common import (
     First,
     answer,
+    decision_current,
     game,
     locked_press,
     parse_press,
@@ -43,23 +48,33 @@ def _seat(query: CallbackQuery, table: Table, data: cb.Callback, lang: str, *,
     seat = table.seat_of(query.from_user.id)
     if seat is None:
         return None, t("pop.not_seated", lang)
-    if check_version and (table.state is None or data.version != table.state.version):
+    if check_version and (table.state is None
+                          or not decision_current(table.state, seat, data)):
         return None, t("pop.stale", lang)
     return seat, None
 
 
-#: Decisions answered as accepted before their table's lock whose block has not finished:
-#: (table key, seat, state version). A second press of the same decision (a double click)
-#: is stale, as it is once the first one was applied.
-_DECIDING: set[tuple[str, int, int]] = set()
+#: One decision of a seat: (table key, seat, the state version it is taken at, or for a
+#: simultaneous decision its kind: ``"double"`` or ``"show"``, taken once a deal whatever the
+#: version).
+Claim = tuple[str, int, int | str]
+#: Decisions answered as accepted before their table's lock whose block has not finished. A
+#: second press of the same decision (a double click, or Double then No double) is stale, as
+#: it is once the first one was applied.
+_DECIDING: set[Claim] = set()
 
 
-def _decide(claims: list[tuple[str, int, int]], table: Table, seat: int, lang: str
+def _decide(claims: list[Claim], table: Table, seat: int, kind: str, lang: str
             ) -> tuple[str | None, bool] | None:
-    """Claim the seat's decision at the table's current state for this press; the stale pop-up
-    when another press claimed it."""
+    """Claim the seat's decision ``kind`` (an engine action kind) at the table's current state
+    for this press; the stale pop-up when another press claimed it."""
     assert table.state is not None
-    claim = (table.key, seat, table.state.version)
+    decision: int | str = table.state.version
+    if kind in ("double", "nodouble"):
+        decision = "double"
+    elif kind == "show":
+        decision = "show"
+    claim = (table.key, seat, decision)
     if claim in _DECIDING:
         return t("pop.stale", lang), False
     _DECIDING.add(claim)
@@ -67,19 +82,20 @@ def _decide(claims: list[tuple[str, int, int]], table: Table, seat: int, lang: s
     return None
 
 
-def _release(claims: list[tuple[str, int, int]]) -> None:
+def _release(claims: list[Claim]) -> None:
     for claim in claims:
         _DECIDING.discard(claim)
 
 
-def _first_action(query: CallbackQuery, claims: list[tuple[str, int, int]]) -> First:
+def _first_action(query: CallbackQuery, claims: list[Claim]) -> First:
     """The answer of an ``A:`` press as its locked block would give it, on the table as it is
     now (``None``: a seat or version check the block answers); an accepted decision is
     claimed in ``claims``."""
     async def first(data: cb.Callback, table: Table, lang: str) -> tuple[str | None, bool] | None:
         seat, state = table.seat_of(query.from_user.id), table.state
         kind, value = cb.ACTION_PAYLOADS[data.payload]
-        if seat is None or state is None or (kind != "autoplay" and data.version != state.version):
+        if seat is None or state is None or (
+                kind != "autoplay" and not decision_current(state, seat, data)):
             return None
         if kind not in ("autoplay", "show") and seat not in state.to_act:
             return t("pop.not_your_turn", lang), False
@@ -89,7 +105,7 @@ def _first_action(query: CallbackQuery, claims: list[tuple[str, int, int]]) -> F
             apply(state, Action(kind, seat, value=value))
         except IllegalAction as exc:
             return views.refusal_text(exc, lang), True
-        return _decide(claims, table, seat, lang) or (None, False)
+        return _decide(claims, table, seat, kind, lang) or (None, False)
     return first
 
 
@@ -98,7 +114,7 @@ async def on_action_button(update: Update, context: Context) -> None:
     app = context.application
     query = update.callback_query
     assert query is not None
-    claims: list[tuple[str, int, int]] = []
+    claims: list[Claim] = []
     try:
         await _action(app, query, _first_action(query, claims))
     finally:
@@ -135,8 +151,7 @@ async def _action(app: App, query: CallbackQuery, first: First) -> None:
             await answer(query, views.refusal_text(exc, lang), alert=True)
 
 
-def _first_select(app: App, query: CallbackQuery,
-                  claims: list[tuple[str, int, int]]) -> First:
+def _first_select(app: App, query: CallbackQuery, claims: list[Claim]) -> First:
     """The answer of an ``S:`` press as its locked block would give it, on the table as it is
     now (``None``: a seat or version check the block answers, or a Play of the selection
     refused while a block of the table runs here: it may be one of the presser's own taps)."""
@@ -160,7 +175,7 @@ def _first_select(app: App, query: CallbackQuery,
                 apply(state, Action("play", seat, cards=selection))
             except IllegalAction as exc:
                 return None if busy else (views.refusal_text(exc, lang), True)
-            return _decide(claims, table, seat, lang) or (None, False)
+            return _decide(claims, table, seat, "play", lang) or (None, False)
         if data.payload == "hint":
             hinted = await the_game.next_hint(table, seat)
             if hinted is None:
@@ -180,7 +195,7 @@ async def on_select_button(update: Update, context: Context) -> None:
     app = context.application
     query = update.callback_query
     assert query is not None
-    claims: list[tuple[str, int, int]] = []
+    claims: list[Claim] = []
     try:
         await _select(app, query, _first_select(app, query, claims))
     finally:
@@ -236,8 +251,10 @@ async def _select(app: App, query: CallbackQuery, first: First) -> None:
 async def on_my_cards(update: Update, context: Context) -> None:
     """"My cards" on the table message: the presser's own hand, in a pop-up only they see;
     记牌器 on a waiting seat's hand: the card counter and the status line in the same way
-    (:func:`bot.views.counter_popup`); anyone else is told they are not seated. Needs no
-    lock: it changes nothing."""
+    (:func:`bot.views.counter_popup`); anyone else is told they are not seated. 上一轮 (on
+    the hand and on the table message): the last trick that is over, to anyone, players and
+    watchers (:func:`bot.views.last_trick_popup`, public facts only). Needs no lock: it
+    changes nothing."""
     app = context.application
     query = update.callback_query
     assert query is not None
@@ -249,6 +266,10 @@ async def on_my_cards(update: Update, context: Context) -> None:
         return
     assert table is not None and table.state is not None
     lang = user_language(app, query.from_user, table.lang)
+    if data.payload == cb.LAST_TRICK:  # public: watchers too; a view for the rules only
+        await answer(query, views.last_trick_popup(table, table.state.view(0), lang),
+                     alert=True)
+        return
     seat, refusal = _seat(query, table, data, lang, check_version=False)
     if seat is None:
         await refuse(app, query, refusal or "", alert=True)

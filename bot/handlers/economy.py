@@ -51,6 +51,9 @@ log = logging.getLogger(__name__)
 GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
 TOP_LIMIT = 10
 AUDIT_ROWS = 20
+#: Seconds a message waits at most for its people's usernames to be stored before its
+#: handlers run (the write goes on in the background after that).
+USERNAME_WAIT = 2.0
 #: ``/top`` words (English and Chinese) and what they ask for.
 PERIOD_WORDS = {
     "today": "today", "今日": "today", "今天": "today",
@@ -103,7 +106,10 @@ async def remember_usernames(update: Update, context: ContextTypes.DEFAULT_TYPE)
     and /audit: in the store, written only when it changed since this process last stored it
     (:class:`bot.usernames.UsernameBook`). A store error is logged and the update goes on (the
     next update of that user tries again). A press's user is recorded in a task of its own:
-    a press is answered before any other work."""
+    a press is answered before any other work. A message waits for its people's writes, so
+    that a ``/give @them`` right after finds them, but at most :data:`USERNAME_WAIT` seconds:
+    a write held up (with several workers, another worker's transaction on that user frozen
+    half-way) must not hold the command, whose reply came once never."""
     app = context.application
     message = update.message or update.edited_message  # written by the sender, not the bot
     users = [update.effective_user]
@@ -112,12 +118,10 @@ async def remember_usernames(update: Update, context: ContextTypes.DEFAULT_TYPE)
         if message.reply_to_message is not None:
             users.append(person(message.reply_to_message))
     people = [user for user in users if user is not None and not user.is_bot]
-    if message is None:
-        for user in people:
-            app.create_task(_note_username(app, user), name="remember_username")
-        return
-    for user in people:
-        await _note_username(app, user)
+    notes = {app.create_task(_note_username(app, user), name="remember_username")
+             for user in people}
+    if message is not None and notes:
+        await asyncio.wait(notes, timeout=USERNAME_WAIT)
 
 
 async def _note_username(app: Application, user: User) -> None:

@@ -15,6 +15,7 @@ from bot.game.table import LOBBY, Table
 from bot.handlers.common import (
     Press,
     answer,
+    ask_private_first,
     display_name,
     game,
     locked_press,
@@ -32,15 +33,19 @@ async def on_lobby_button(update: Update, context: Context) -> None:
 
     A Join and a Start are answered before their table's lock (issue 16: a press is answered
     first; the lock may wait for another worker's step, and the database). A Join by what
-    :meth:`~bot.game.lobby.Lobby.join_refusal` says on this process's copy of the table; it is
-    seated under the lock and welcomed once the lock is free
-    (:meth:`~bot.game.lobby.Lobby.welcome`: a player the bot cannot write to privately is
-    unseated again and told in the group); a seat gone meanwhile (another worker seated the
-    last player) is told in the group too. A Start by the opener is answered by what the
-    lobby's copy and the store say (:meth:`~bot.game.lobby.Lobby.start_check`; a seat that a
-    Join answered as seated, on any worker, has not stored yet counts as taken), never behind
-    the lock (whose holder may wait seconds for the token's budget). A Start answered as
-    starting deals once the seats promised are taken
+    :meth:`~bot.game.lobby.Lobby.join_refusal` says on this process's copy of the table, and by
+    what the bot knows of the presser's private chat (:class:`bot.game.reach.PrivateChats`):
+    known closed, the answer opens it with the lobby's deep link (whose Start there seats them,
+    :func:`~bot.handlers.common.ask_private_first`) and nobody is seated; known open, "You are
+    seated"; not known, "Taking your seat…", promising nothing. It is seated under the lock and
+    welcomed once the lock is free (:meth:`~bot.game.lobby.Lobby.welcome`, which tells them
+    privately that they sit; a player the bot cannot write to privately is unseated again and
+    told in the group, with the deep link under the lobby); a seat gone meanwhile (another
+    worker seated the last player) is told in the group too. A Start by the opener is answered
+    by what the lobby's copy and the store say (:meth:`~bot.game.lobby.Lobby.start_check`; a
+    seat that a Join answered as seated, on any worker, has not stored yet counts as taken),
+    never behind the lock (whose holder may wait seconds for the token's budget). A Start
+    answered as starting deals once the seats promised are taken
     (:meth:`~bot.game.lobby.Lobby.await_seats`) and the welcomes on their way told, so nobody
     whose hand cannot reach them is dealt in; a refusal found only under the lock (changed
     meanwhile, a promised seat refused) is then told in the group. A Start refused before the
@@ -68,7 +73,14 @@ async def on_lobby_button(update: Update, context: Context) -> None:
         decided: tuple[str | None, bool] | None = None
         if data.payload == "join":
             refusal = await lobby.join_refusal(table, person(user), lang)
-            decided = (refusal or t("pop.joined", lang), refusal is not None)
+            if refusal is None and await ask_private_first(
+                    app, query, f"{cb.JOIN_LINK}{table.token}", t("pop.open_private", lang)):
+                await lobby.joined(user.id, table.key)  # its claim goes: nobody is seated
+                told.append(None)
+                return None
+            reached = game(app).ctx.private_chats.known(user.id)
+            decided = (refusal or t("pop.joined" if reached else "pop.seating", lang),
+                       refusal is not None)
             if refusal is None:
                 claimed.append(table.key)
         elif data.payload == "leave":
@@ -124,9 +136,12 @@ async def _locked(app: App, query: CallbackQuery, press: Press, told: list[str |
             await answer(query, t("pop.left_lobby", lang))
             return None, None
         refusal = await lobby.seat(table, person(user), lang=lang, welcome_after=True)
-        await answer(query, refusal or t("pop.joined", lang), alert=refusal is not None)
+        reached = game(app).ctx.private_chats.known(user.id)
+        await answer(query, refusal or t("pop.joined" if reached else "pop.seating", lang),
+                     alert=refusal is not None)
         if refusal is None:
-            await lobby.refresh(table)
+            if reached:  # else the lobby shows them once their welcome reached them
+                await lobby.refresh(table)
             return (table.key, table.token), None
         if told:  # answered as seated, and the seat went meanwhile (another worker's Join)
             await say(app, table, lobby.not_seated_text(table, person(user)))

@@ -1,14 +1,21 @@
 """Competitions (issue 11): ``/match`` (fixed deals, 定局积分) and ``/knockout`` (打立出局) open a
 match lobby; its option buttons (``O:``) let the opener or an admin set the options before the
-start. Entry points into :class:`bot.game.matches.Matches`."""
+start. Options can also be typed after the command: ``/knockout [fee] [name=value …]``, e.g.
+``/knockout 100 chips=15 out=5 per=point`` (names: the lobby buttons' :data:`TYPED_NAMES`); a
+value out of its range is refused with the range and nothing opens. Entry points into
+:class:`bot.game.matches.Matches`."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot import callbacks as cb
-from bot.game.match import FIXED, KNOCKOUT, LIMITS
+from bot.game.match import FIXED, KNOCKOUT, LIMITS, WORD_OPTIONS, MatchError, MatchOptions
 from bot.handlers import senders
 from bot.handlers.common import (
     GROUP_TYPES,
@@ -20,11 +27,79 @@ from bot.handlers.common import (
     person,
 )
 from bot.i18n import t
+from bot.match_views import CHOICES, FORMAT_OPTIONS, TYPED_NAMES, WORD_CHOICES
 from bot.numbers import parse_whole
 from bot.services import App, Context
 
 #: The command of each format.
 COMMANDS = {FIXED: "match", KNOCKOUT: "knockout"}
+#: The lobby button (its label names the option in a refusal) of each option.
+BUTTONS = {field: name for name, (field, _) in (CHOICES | WORD_CHOICES).items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why typed options were refused: ``key`` (an i18n key) and its fields."""
+
+    key: str
+    fields: dict[str, Any]
+
+
+def typed_options(fmt: str, args: Sequence[str]) -> MatchOptions | Refusal:
+    """The options typed after ``/match`` or ``/knockout``: an optional entry fee first, then
+    ``name=value`` words (``=`` or the full-width ``＝``) with the names of
+    :data:`bot.match_views.TYPED_NAMES` (the lobby buttons' names, or the options' own); the
+    rest keep their defaults (RULES.md §10). A number must be whole and in
+    :data:`bot.game.match.LIMITS` (the threshold at most the starting chips); a word option one
+    of its words. Returns the options, or a :class:`Refusal` (``match.usage``: not the
+    command's syntax; ``match.typed_range`` / ``match.typed_words``: a value out of range, with
+    the range) — nothing opens then.
+    """
+    values: dict[str, Any] = {}
+    names = TYPED_NAMES[fmt]
+    for n, word in enumerate(args):
+        name, sep, value = word.replace("＝", "=").partition("=")
+        if not sep:
+            if n:
+                return Refusal("match.usage", {})
+            name, value = "fee", word
+        field = names.get(name.lower())
+        if field is None or field in values:
+            return Refusal("match.usage", {})
+        if field in WORD_OPTIONS:
+            if value.lower() not in WORD_OPTIONS[field]:
+                return Refusal("match.typed_words", {"option": BUTTONS[field],
+                                                     "words": WORD_OPTIONS[field]})
+            values[field] = value.lower()
+            continue
+        low, high = LIMITS[field]
+        number = parse_whole(value, low=low, high=high)
+        if number is None:
+            return Refusal("match.typed_range", {"option": BUTTONS[field], "low": low,
+                                                 "high": high})
+        values[field] = number
+    try:
+        return MatchOptions(fmt, **values)
+    except MatchError:  # the only cross-check: a threshold above the starting chips
+        options = MatchOptions(fmt, **{k: v for k, v in values.items() if k != "threshold"})
+        return Refusal("match.typed_range", {"option": BUTTONS["threshold"],
+                                             "low": LIMITS["threshold"][0],
+                                             "high": options.chips})
+
+
+def refusal_text(refusal: Refusal, fmt: str, lang: str) -> str:
+    """A :class:`Refusal` in ``lang``: the usage, or the option's range (its button's name)."""
+    if refusal.key == "match.usage":
+        names = ", ".join(f"{n}=" for n in FORMAT_OPTIONS[fmt] if n != "fee")
+        return t("match.usage", lang, command=f"/{COMMANDS[fmt]}",
+                 high=LIMITS["entry_fee"][1], names=names,
+                 example=("/knockout 100 chips=15 out=5" if fmt == KNOCKOUT
+                          else "/match 100 deals=6"))
+    fields = dict(refusal.fields)
+    fields["option"] = t(f"match.btn_{fields['option']}", lang)
+    if "words" in fields:
+        fields["words"] = ", ".join(fields["words"])
+    return t(refusal.key, lang, **fields)
 
 
 async def _open(update: Update, context: ContextTypes.DEFAULT_TYPE, fmt: str) -> None:
@@ -36,34 +111,35 @@ async def _open(update: Update, context: ContextTypes.DEFAULT_TYPE, fmt: str) ->
     user = await senders.player(app, update)
     if user is None:
         return
-    args = context.args or []
-    low, high = LIMITS["entry_fee"]
-    fee = parse_whole(args[0], low=low, high=high) if len(args) == 1 else 0
-    if fee is None or len(args) > 1:
+    options = typed_options(fmt, context.args or [])
+    if isinstance(options, Refusal):
         lang = await chat_language(app, update)
-        await message.reply_text(t("match.usage", lang, command=f"/{COMMANDS[fmt]}", high=high))
+        await message.reply_text(refusal_text(options, fmt, lang))
         return
     chat = message.chat
     thread = message.message_thread_id if message.is_topic_message else None
     _, text = await game(app).matches.open(chat.id, thread, chat.title or "", person(user), fmt,
-                                           entry_fee=fee)
+                                           options=options)
     if text is not None:
         await message.reply_text(text)
 
 
 async def cmd_match(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/match [entry fee]: open a fixed-deal match (定局积分, RULES.md §10) in this group or
-    topic; the fee (beans, default 0) can also be typed, any whole number up to 1,000,000."""
+    """/match [entry fee] [deals=N]: open a fixed-deal match (定局积分, RULES.md §10) in this
+    group or topic; the fee (beans, default 0) can also be typed, any whole number up to
+    1,000,000, and the options (:func:`typed_options`)."""
     await _open(update, context, FIXED)
 
 
 async def cmd_knockout(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/knockout [entry fee]: open a knock-out by chips (打立出局, RULES.md §10)."""
+    """/knockout [entry fee] [chips=N base=N per=deal|point out=N time=N rise=N]: open a
+    knock-out by chips (打立出局, RULES.md §10) with these options (:func:`typed_options`)."""
     await _open(update, context, KNOCKOUT)
 
 
 async def on_option(update: Update, context: Context) -> None:
-    """A match lobby's option button: the opener or an admin steps one option."""
+    """A match lobby's option button: the opener or an admin steps one option (the entry fee
+    is not raised under players who joined: :meth:`bot.game.matches.Matches.option_refusal`)."""
     app = context.application
     query = senders.query_of(update)
     async with locked_press(app, query) as press:
@@ -71,6 +147,11 @@ async def on_option(update: Update, context: Context) -> None:
             return
         if not await may_manage(app, press.table, query.from_user.id):
             await answer(query, t("pop.only_opener", press.lang), alert=True)
+            return
+        refusal = await game(app).matches.option_refusal(press.table, press.data.payload,
+                                                         press.lang)
+        if refusal is not None:
+            await answer(query, refusal, alert=True)
             return
         if not game(app).matches.set_option(press.table, press.data.payload):
             await answer(query, t("match.pop_limit", press.lang))

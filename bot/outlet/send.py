@@ -38,11 +38,14 @@ _rendered: OrderedDict[tuple[str, Hashable], bytes] = OrderedDict()
 ANSWER_PENDING: ContextVar[bool] = ContextVar("answer_pending", default=False)
 
 
-async def answer(query: CallbackQuery, text: str | None = None, alert: bool = False) -> None:
-    """Answer a button press (every press gets exactly one answer); errors are only logged."""
+async def answer(query: CallbackQuery, text: str | None = None, alert: bool = False,
+                 url: str | None = None) -> None:
+    """Answer a button press (every press gets exactly one answer); errors are only logged.
+    ``url``: a ``t.me/<bot>?start=<payload>`` link the presser's app opens (the bot's private
+    chat, which a Start there sends ``/start <payload>`` to)."""
     ANSWER_PENDING.set(False)
     try:
-        await query.answer(text, show_alert=alert)
+        await query.answer(text, show_alert=alert, url=url)
     except TelegramError as exc:
         log.info("answerCallbackQuery failed: %s", exc)
 

@@ -159,19 +159,26 @@ class Store(ABC):
         match_id: int | None = None,
         replaces: int | None = None,
         table: dict[str, Any] | None = None,
+        for_beans: bool = True,
     ) -> int:
         """Record a new running deal; returns its id (``match_id``: a deal of that match,
         settled by :meth:`settle_match_deal`, moving no beans).
 
-        In the same transaction each human seat gets its hold (:meth:`deal_hold`): the
-        player's balance now, which is what the deal may take (:meth:`settle_deal`) and what
-        they cannot move away while it runs (:meth:`give`). :meth:`settle_deal` and
-        :meth:`cancel_deal` release the holds in their own transactions.
+        In the same transaction each human seat of a deal that can move beans gets its hold
+        (:meth:`deal_hold`): the player's balance now, which is what the deal may take
+        (:meth:`settle_deal`) and what they cannot move away while it runs (:meth:`give`,
+        :meth:`start_match`). :meth:`settle_deal` and :meth:`cancel_deal` release the holds in
+        their own transactions. Only such deals hold beans (RULES.md §8): a match's deal
+        (``match_id``) and one with ``for_beans=False`` (a practice or challenge deal, which
+        its end cancels or records without settling) hold none, so a player who only practises
+        or plays a challenge may still /give and pay a match's entry fee.
 
         Args:
             seats: in seat order; human seats must be known players.
             rules: ``Rules.to_dict()``; stake: beans per point (≥ 1); state_json: the engine's
                 initial ``DealState.to_json()`` with its ``version``.
+            for_beans: the deal is settled by :meth:`settle_deal` (a group's deal for beans);
+                ``False`` for one that moves no beans: no holds.
             replaces: a running deal of the same table that this one deals again (a redeal,
                 RULES.md §2): cancelled in the same transaction (its holds released, its
                 stored state kept), so no crash leaves the table with neither deal.
@@ -185,9 +192,10 @@ class Store(ABC):
 
     @abstractmethod
     async def deal_hold(self, user_id: int) -> DealHold | None:
-        """The running deal the player sits at, with the balance they held when it started;
-        ``None`` when they sit at none (RULES.md §8, issue 14: beans a running deal may still
-        take cannot be moved away)."""
+        """The running deal for beans the player was dealt into (seated still or left), with
+        the balance they held when it started; ``None`` when there is none (RULES.md §8, issue
+        14: beans a running deal may still take cannot be moved away, nor staked at another
+        table). A practice, challenge or match deal holds nothing (:meth:`create_deal`)."""
 
     @abstractmethod
     async def save_deal_state(

@@ -388,6 +388,7 @@ class SQLStore(Store):
         match_id: int | None = None,
         replaces: int | None = None,
         table: dict[str, Any] | None = None,
+        for_beans: bool = True,
     ) -> int:
         if stake < 1:
             raise ValueError("stake must be at least 1 bean per point")
@@ -411,7 +412,7 @@ class SQLStore(Store):
                 [
                     (deal_id, seat_no, seat.user_id, chat_id, balances[seat.user_id], now)
                     for seat_no, seat in enumerate(seats)
-                    if seat.user_id is not None
+                    if seat.user_id is not None and for_beans and match_id is None
                 ],
             )
             if table is not None:

@@ -162,15 +162,24 @@ def _checked(view: SeatView, play: Play | None) -> Action:
 
 
 def _bid(view: SeatView) -> Action:
+    """The level's bid; a seat that may not pass or decline (RULES.md §2.3, ``forced_bid``)
+    takes its lowest bid or calls instead."""
+    wanted = _wanted_bid(view)
+    legal = [a for a in view.legal_actions() if a.kind != "show"]
+    return wanted if wanted in legal else legal[0]
+
+
+def _wanted_bid(view: SeatView) -> Action:
     legal = view.legal_actions()
     kinds = {a.kind: a for a in legal}
     ranks = view.hand_ranks
     if "bid" in kinds or ("pass" in kinds and "call" not in kinds and "rob" not in kinds):
         want = bidding.bid_value(ranks)
         bids = [a for a in legal if a.kind == "bid" and (a.value or 0) <= want]
-        return max(bids, key=lambda a: a.value or 0) if bids else kinds["pass"]
+        return max(bids, key=lambda a: a.value or 0) if bids \
+            else Action("pass", view.seat)
     if "call" in kinds:
-        return kinds["call"] if bidding.wants_call(ranks) else kinds["decline"]
+        return kinds["call"] if bidding.wants_call(ranks) else Action("decline", view.seat)
     if "rob" in kinds:
         return kinds["rob"] if bidding.wants_rob(ranks) else kinds["norob"]
     return next(a for a in legal if a.kind != "show")

@@ -91,6 +91,14 @@ def hand_strength(ranks: tuple[int, ...]) -> int:
 
 
 def _bidding_action(view: SeatView, strength: int) -> Action:
+    """The bid for ``strength``; a seat that may not pass or decline (RULES.md §2.3,
+    ``forced_bid``) takes its lowest bid or calls instead."""
+    wanted = _wanted_bid(view, strength)
+    legal = [a for a in view.legal_actions() if a.kind != "show"]
+    return wanted if wanted in legal else legal[0]
+
+
+def _wanted_bid(view: SeatView, strength: int) -> Action:
     seat = view.seat
     choices = {a.kind: a for a in view.legal_actions() if a.kind != "show"}
     if "bid" in choices or "pass" in choices:

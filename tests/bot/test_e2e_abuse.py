@@ -152,7 +152,7 @@ async def test_join_without_private_chat_shows_deep_link(fake_api: FakeBotApi, r
     players = Players(fake_api, group, [ann])
     lobby = await players.open_table(ann, [])
     answer = await players.click(kim, lobby, t("btn.join", LANG))
-    assert answer.params["text"] == t("pop.joined", LANG)  # answered first, welcomed after
+    assert answer.params["text"] == t("pop.seating", LANG)  # answered first, welcomed after
     welcome = fake_api.calls_to("sendMessage", chat_id=kim.id)
     assert [call.status for call in welcome] == [403]
     assert fake_api.calls.index(answer) < fake_api.calls.index(welcome[0])

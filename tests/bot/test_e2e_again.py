@@ -126,7 +126,7 @@ async def test_leave_frees_the_seat_and_the_others_wait_seated_in_the_lobby(
     dan = fake_api.new_user("Dan")
     fake_api.open_private_chat(dan)
     answer = await players.click(dan, lobby, t("btn.join"))
-    assert answer.params["text"] == t("pop.joined")
+    assert answer.params["text"] == t("pop.seating")
     answer = await players.click(ann, lobby, t("btn.start"))
     assert answer.params["text"] == t("lobby.starting")
     table = app.bot_data.tables.table_of(dan.id)

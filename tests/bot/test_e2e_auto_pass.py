@@ -119,7 +119,8 @@ async def test_with_the_setting_off_the_seat_is_prompted_and_waits(
     for seat, user in ((1, bob), (2, cat)):
         message = await players.prompt(user, suffix=":pass")
         assert [b.text for b in message.buttons] == [
-            t("btn.cannot_beat", LANG), t("btn.my_cards", LANG), t("btn.autoplay", LANG)]
+            t("btn.cannot_beat", LANG), t("btn.my_cards", LANG), t("btn.autoplay", LANG),
+            t("btn.last_trick", LANG)]
         assert message.content.splitlines()[-1] == t(
             "hand.cannot_beat", LANG, cards=views.play_text(played.trick.play, LANG),
             name="Ann", seconds=30)
@@ -239,10 +240,11 @@ def test_the_hand_of_a_seat_that_cannot_follow(auto_pass: bool):
     cards = views.play_text(state.trick.play, "en")
     if auto_pass:
         assert text.splitlines()[-1] == t("hand.auto_pass", "en", cards=cards, name="Ann")
-        assert labels == [t("btn.counter", "en"), t("btn.autoplay", "en")]
+        assert labels == [t("btn.counter", "en"), t("btn.autoplay", "en"),
+                          t("btn.last_trick", "en")]
         assert not any(line.startswith("Card counter: ") for line in text.splitlines())
     else:
         assert text.splitlines()[-1] == t("hand.cannot_beat", "en", cards=cards, name="Ann",
                                           seconds=30)
         assert labels == [t("btn.cannot_beat", "en"), t("btn.my_cards", "en"),
-                          t("btn.autoplay", "en")]
+                          t("btn.autoplay", "en"), t("btn.last_trick", "en")]

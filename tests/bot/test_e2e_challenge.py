@@ -592,3 +592,38 @@ async def test_a_forged_enter_from_another_chat_and_practice_beside_a_challenge_
         "text") == t("reply.leave_challenge", LANG, where=where))
     assert told.ok and app.bot_data.tables.get(challenge_key(ann.id)).phase == "deal"
     await app.bot_data.game.challenges.close(cid)
+
+
+async def test_a_challenge_deal_holds_no_beans_for_a_match_fee(
+        fake_api: FakeBotApi, running_bot: BotRunner):
+    """A challenge deal moves no beans, so it holds none: its player may sit at a match with
+    an entry fee meanwhile and pay it at the Start (was refused "Still seated at a running
+    deal, their beans are held")."""
+    api = fake_api
+    app = running_bot.app
+    store = app.bot_data.store
+    ann, bob, cat = api.new_user("Ann"), api.new_user("Bob"), api.new_user("Cat")
+    group = api.new_group("Club")
+    for user in (ann, bob, cat):
+        api.open_private_chat(user)
+    api.make_admin(group, ann)
+    api.send_text(ann, group, "/challenge")
+    await api.wait_for(lambda: any(m.buttons for m in api.messages_in(group)))
+    (record,) = await store.open_challenges()
+    cid = record.challenge_id
+    await press(api, ann, enter_message(api, group), challenge_callback(cid, "enter"))
+    answer = await press(api, ann, menu_message(api, ann), challenge_callback(cid, "play", 1))
+    assert answer.params.get("text") is None
+    assert app.bot_data.tables.get(challenge_key(ann.id)).phase == DEAL
+    assert await store.deal_hold(ann.id) is None
+    before = await store.balance(ann.id)
+    players = Players(api, api.new_group("Match night"), [ann, bob, cat])
+    await players.command(ann, "/match 100")
+    lobby = players.table_message()
+    for user in (bob, cat):
+        await players.click(user, lobby, t("btn.join", LANG))
+    await players.click(ann, lobby, t("btn.start", LANG))
+    (match,) = await store.running_matches()
+    assert match.pool == 300
+    assert [await store.balance(u.id) for u in (ann, bob, cat)] == [before - 100, 900, 900]
+    assert app.bot_data.tables.get(challenge_key(ann.id)).phase == DEAL  # still playing it

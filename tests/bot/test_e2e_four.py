@@ -53,7 +53,7 @@ async def test_four_humans_forced_landlord_and_a_farmer_refused_a_bomb(
     assert t("lobby.help_four", lang) in lobby.text.splitlines()
     for user in (bob, cat):
         answer = await table.click(user, lobby, "btn.join")
-        assert answer.params["text"] == t("pop.joined", lang)
+        assert answer.params["text"] == t("pop.seating", lang)
     answer = await table.click(ann, lobby, "btn.start")  # three of four seats
     assert answer.params["text"] == t("pop.need_four", lang)
     assert answer.params["show_alert"] is True

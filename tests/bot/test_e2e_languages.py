@@ -59,7 +59,7 @@ async def test_a_player_reads_their_own_language_at_an_english_table(
     players = Players(fake_api, group, [ann, li, cat])
     lobby = await players.open_table(ann, [])
     answer = await players.click(li, lobby, t("btn.join", LANG))
-    assert answer.params["text"] == t("pop.joined", ZH) != t("pop.joined", LANG)
+    assert answer.params["text"] == t("pop.seating", ZH) != t("pop.seating", LANG)
     welcome = fake_api.messages_in(li)[-1]
     assert welcome.text == t("hand.welcome", ZH, group="Mixed company")
     await players.click(cat, lobby, t("btn.join", LANG))

@@ -181,3 +181,39 @@ async def test_leaving_practice_in_the_bidding_ends_it_at_once(fake_api: FakeBot
     assert result.content.splitlines() == [
         t("result.practice_left", LANG, names="Ann"), "", "Ann: 0 points", "🤖 Bot 2: 0 points",
         "🤖 Bot 3: 0 points"]
+
+
+async def test_leaving_after_two_robs_costs_the_bidding_so_far_in_the_ledger(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """RULES.md §9 at a bean table (10 beans a point) of the rob preset: Ann calls, Bob and Cat
+    rob (×4), and Ann, about to rob back, leaves: she pays 3 × 1 × 4 = 12 points, 120 beans
+    (it was a flat 6 whatever the bidding), one deal ledger row each, summing to zero, and the
+    result says how the 12 came about."""
+    app = running_bot.app
+    store = app.bot_data.store
+    app.bot_data.game.deal_seed = SEED
+    app.bot_data.game.first_bidder = 0
+    group = fake_api.new_group("Robbers")
+    await store.update_group_settings(group.id, bidding="rob")
+    users = [fake_api.new_user(name) for name in ("Ann", "Bob", "Cat")]
+    players = Players(fake_api, group, users)
+    players.lobby = await players.open_table(users[0], users[1:])
+    await players.click(users[0], players.lobby, t("btn.start", LANG))
+    table = app.bot_data.tables.table_of(users[0].id)
+    players.state = table.state
+    assert table.state.rules.bidding == "rob" and table.state.to_act == (0,)
+    for action in (Action("call", 0), Action("rob", 1), Action("rob", 2)):
+        await players.act(action)
+    assert table.state.bidding.robs == 2 and table.state.to_act == (0,)
+    since = len(fake_api.calls)
+    await _leave(players, users[0])
+    result = await result_message(fake_api, group, since=since)
+    assert table.state.result.points == (-12, 6, 6)
+    line = t("result.bidding_escape_bid", LANG, n=12, base=1, m=4)
+    assert line in result.content.splitlines()
+    rows = [(await store.ledger(user.id, limit=1))[0] for user in users]
+    assert [(r.reason, r.amount, r.balance_after) for r in rows] == [
+        ("deal", -120, 880), ("deal", 60, 1060), ("deal", 60, 1060)]
+    assert len({r.deal_id for r in rows}) == 1
+    assert [await store.balance(user.id) for user in users] == [880, 1060, 1060]

@@ -1,24 +1,34 @@
 """End to end: competitions at a group table (issue 11, RULES.md §10) through the fake Bot API.
 
 Each test checks the standings the bot posts against its own computation from the engine's
-results of the stored deals (points per deal summed, or chips moved as points × chip base with
-losers paying at most what they hold), and that every bean moved by fees and prizes is a ledger
-row of the match, summing to zero.
+results of the stored deals (points per deal summed, or chips moved as units × chip base with
+losers paying at most what they hold, units being the points, or the points ÷ the bid when the
+chip base is per deal), and that every bean moved by fees and prizes is a ledger row of the
+match, summing to zero.
 """
 
 from __future__ import annotations
 
 import asyncio
 
+from bot.game import deal as deal_module
 from bot.game.table import DEAL
 from bot.i18n import t
 from bot.match_views import place_text
 from bot.scenes import picture_labels
 from bot.store import open_store
-from engine import DealState
+from engine import DealState, apply
 from engine.ai import choose_action
 from images.standings import StandingsRow, StandingsScene, render_standings
-from tests.bot.flow_helpers import LANG, Players, button_data, cannot_follow, hand_message
+from tests.bot.flow_helpers import (
+    LANG,
+    Players,
+    button_data,
+    call_text,
+    cannot_follow,
+    hand_message,
+    join_answers,
+)
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 
@@ -40,7 +50,7 @@ async def open_match(api: FakeBotApi, app, title: str, command: str, names=("Ann
     players.lobby = players.table_message()
     for user in users[1:]:
         answer = await players.click(user, players.lobby, t("btn.join", LANG))
-        assert answer.params.get("text") == t("pop.joined", LANG), answer
+        assert answer.params.get("text") in join_answers(), answer
     for _ in range(bots):
         await players.click(users[0], players.lobby, t("btn.add_bot", LANG))
     return players
@@ -53,6 +63,14 @@ async def set_option(players: Players, name: str, sign: str, times: int = 1) -> 
         assert answer.params.get("text") in (t("match.pop_set", LANG), t("match.pop_limit", LANG))
 
 
+async def old_numbers(players: Players) -> None:
+    """A knock-out lobby back to the numbers before the defaults changed: the chip base per
+    point, no rising base."""
+    await set_option(players, "per", "+")
+    await set_option(players, "rise", "-", 2)  # 5 → 3 → off
+    assert t("match.opt_rise_off", LANG) in players.lobby.text
+
+
 async def start(players: Players) -> None:
     await players.click(players.users[0], players.lobby, t("btn.start", LANG))
 
@@ -63,7 +81,8 @@ def key_of(players: Players) -> str:
 
 async def play_deals(players: Players, deals: int, *, before_last=None) -> None:
     """Play until ``deals`` more deals of the table have finished, every human seat deciding
-    with ``engine.ai.choose_action`` through its buttons (bot seats play by themselves)."""
+    with ``engine.ai.choose_action`` through its buttons (bot seats play by themselves);
+    ``before_last()`` is called before each human play that ends a deal."""
     tables = players.app.bot_data.tables
     store = players.app.bot_data.store
     key = key_of(players)
@@ -103,38 +122,63 @@ async def play_deals(players: Players, deals: int, *, before_last=None) -> None:
 
         await players.api.wait_for(ready, 10)
         players.state = state
-        await players.act(choose_action(state.view(seat)))
+        action = choose_action(state.view(seat))
+        if before_last is not None and apply(state, action).phase == "finished":
+            before_last()
+        await players.act(action)
     await players.app.bot_data.outlet.caught_up()
 
 
-async def match_deal_points(store, match_id: int) -> list[tuple[int, ...]]:
-    """The engine's points of every settled deal of the match, from the stored final states."""
+async def match_deal_points(store, match_id: int, *,
+                            bids: bool = False) -> list[tuple[int, ...]]:
+    """The engine's points of every settled deal of the match, from the stored final states
+    (with ``bids``: each deal's points followed by its base score)."""
     db = store._backend._db  # the test reads the deals table directly: an independent source
     rows = await db.execute_fetchall(
         "SELECT id FROM deals WHERE match_id = ? AND status = 'settled' ORDER BY id", (match_id,))
     points = []
     for (deal_id,) in rows:
         record = await store.get_deal(deal_id)
-        points.append(tuple(DealState.from_json(record.state_json).result.points))
+        result = DealState.from_json(record.state_json).result
+        points.append(tuple(result.points) + ((result.base,) if bids else ()))
     return points
 
 
-def chips_after(points: list[tuple[int, ...]], chips: int, base: int) -> list[int]:
+def chips_after(points: list[tuple[int, ...]], chips: int, base: int, *,
+                per_deal: bool = False, left: int | None = None) -> list[int]:
     """Knock-out chips computed here: a loser pays min(owed, held); the winners share what was
-    paid in proportion to what they were owed (no bot rule: everybody holds chips)."""
+    paid in proportion to what they were owed (no bot rule: everybody holds chips). With
+    ``per_deal`` each deal is its points and its bid (:func:`match_deal_points` with ``bids``)
+    and counts points ÷ bid. A seat that is out (no chips, or seat ``left`` after the first
+    deal) pays and gets nothing in the deals after."""
     held = [chips] * 3
-    for deal in points:
-        owed = [-p * base for p in deal]
+    out = [False] * 3
+    for n, deal in enumerate(points):
+        if per_deal:
+            *deal, bid = deal
+            if bid > 1 and all(p % bid == 0 for p in deal):
+                deal = [p // bid for p in deal]
+        owed = [-p * base if not o else 0 for p, o in zip(deal, out, strict=True)]
         paid = [min(o, h) if o > 0 else 0 for o, h in zip(owed, held, strict=True)]
         total = sum(paid)
-        gains = [p * base if p > 0 else 0 for p in deal]
-        shares = [total * g // sum(gains) for g in gains]
-        rest = total - sum(shares)
-        order = sorted(range(3), key=lambda i: (-(total * gains[i] % sum(gains)), i))
-        for i in order[:rest]:
-            shares[i] += 1
+        gains = [p * base if p > 0 and not o else 0 for p, o in zip(deal, out, strict=True)]
+        total = min(total, sum(gains))
+        paid, shares = _shares(total, paid), _shares(total, gains)
         held = [h - p + s for h, p, s in zip(held, paid, shares, strict=True)]
+        out = [o or h <= 0 or (n == 0 and i == left)
+               for i, (o, h) in enumerate(zip(out, held, strict=True))]
     return held
+
+
+def _shares(total: int, weights: list[int]) -> list[int]:
+    """``total`` split in proportion to ``weights``, the remainder by largest fractions."""
+    if not sum(weights):
+        return [0] * len(weights)
+    shares = [total * w // sum(weights) for w in weights]
+    order = sorted(range(len(weights)), key=lambda i: (-(total * weights[i] % sum(weights)), i))
+    for i in order[:total - sum(shares)]:
+        shares[i] += 1
+    return shares
 
 
 async def assert_pool_sums_to_zero(store, match_id: int, fee: int, humans: int) -> list:
@@ -159,13 +203,12 @@ async def test_fixed_match_of_three_deals_with_a_tie_broken_by_an_extra_deal(
 ):
     app = running_bot.app
     store = app.bot_data.store
-    players = await open_match(fake_api, app, "Card club", "/match")
+    players = await open_match(fake_api, app, "Card club", "/match 50")
     players.app = app
     lobby = players.lobby
     assert t("match.title", LANG, format=t("match.format_fixed", LANG)) in lobby.text
     assert t("match.opt_deals", LANG, n=9) in lobby.text
     await set_option(players, "deals", "-", 6)  # 9 → 3
-    await set_option(players, "fee", "+", 3)  # 0 → 50
     assert t("match.opt_deals", LANG, n=3) in lobby.text
     assert t("match.fee", LANG, fee=50, pool=150) in lobby.text
     # a stranger may not change the options
@@ -247,16 +290,16 @@ async def test_knockout_ends_when_a_player_is_out(fake_api: FakeBotApi, running_
     store = app.bot_data.store
     players = await open_match(fake_api, app, "Chip room", "/knockout")
     players.app = app
-    await set_option(players, "chips", "-")  # 20 → 10
+    await set_option(players, "chips", "-", 2)  # 20 → 15 → 10
     await set_option(players, "base", "+", 4)  # 2 → 10
-    assert t("match.opt_chips", LANG, chips=10, base=10) in players.lobby.text
+    assert t("match.opt_chips_deal", LANG, chips=10, base=10) in players.lobby.text
     await start(players)
     (match,) = await store.running_matches()
     await play_deals(players, 1)
-    points = await match_deal_points(store, match.match_id)
+    points = await match_deal_points(store, match.match_id, bids=True)
     assert len(points) == 1  # any result costs a farmer ≥ 10 chips: someone is out
-    chips = chips_after(points, 10, 10)
-    assert min(chips) <= 0
+    chips = chips_after(points, 10, 10, per_deal=True)
+    assert min(chips) <= 0 and chips.count(max(chips)) == 1  # one leads: no extra deal
     record = await store.get_match(match.match_id)
     assert record.status == "finished"
     assert record.result["scores"] == chips
@@ -268,23 +311,66 @@ async def test_knockout_ends_when_a_player_is_out(fake_api: FakeBotApi, running_
     await assert_pool_sums_to_zero(store, match.match_id, 0, 0)
 
 
+#: A shuffle whose first deal (first bidder 0, the seats played by engine.ai's normal level)
+#: the landlord, seat 0, loses: -2/1/1.
+LANDLORD_LOSES_SEED = 103
+
+
+async def test_a_knockout_tie_for_first_is_played_off(fake_api: FakeBotApi,
+                                                      running_bot: BotRunner):
+    """RULES.md §10.1 (seed 002: 每桌只能一名胜出; testers saw a bot crowned co-champion): the
+    landlord loses every chip in the first deal and pays both farmers alike; they play extra
+    deals until one leads, Ann's seat (out) played by the AI with its chips left alone."""
+    app = running_bot.app
+    store = app.bot_data.store
+    players = await open_match(fake_api, app, "Play-off", "/knockout", seed=LANDLORD_LOSES_SEED)
+    players.app = app
+    await set_option(players, "chips", "-", 2)  # 10
+    await set_option(players, "base", "+", 4)  # 10 a deal: the landlord owes 20
+    await set_option(players, "rise", "-", 2)  # off
+    await start(players)
+    (match,) = await store.running_matches()
+    await play_deals(players, 1)
+    points = await match_deal_points(store, match.match_id, bids=True)
+    assert [p[:3] for p in points] == [(-2, 1, 1)]
+    assert chips_after(points, 10, 10, per_deal=True) == [0, 15, 15]
+    assert (await store.get_match(match.match_id)).status == "running"
+    texts = [m.content for m in fake_api.messages_in(players.group)]
+    assert any(t("match.extra_deal", LANG) in x for x in texts)
+    table = app.bot_data.tables.get(key_of(players))
+    assert table.seats[0].is_bot and not table.seats[1].is_bot  # out: the AI plays Ann's seat
+    # the same cards every deal would make Ann's seat the losing landlord again and again (it
+    # moves no chips: the tie stays); other cards from the deal after next
+    app.bot_data.game.deal_seed = TIE_SEED
+    await play_deals(players, 12)
+    record = await store.get_match(match.match_id)
+    points = await match_deal_points(store, match.match_id, bids=True)
+    assert record.status == "finished", points
+    chips = chips_after(points, 10, 10, per_deal=True)
+    assert len(points) >= 2 and record.result["scores"] == chips
+    assert chips[0] == 0 and chips[1] != chips[2] and sum(chips) == 30
+    champion = "Bob" if chips[1] > chips[2] else "Cat"
+    final = final_post(fake_api, players)
+    assert t("match.champion", LANG, names=champion) in final
+    assert record.result["places"][0] == 3
+
+
 async def test_knockout_ends_on_its_time_limit(fake_api: FakeBotApi, running_bot: BotRunner):
     app = running_bot.app
     store = app.bot_data.store
     matches = app.bot_data.game.matches
-    players = await open_match(fake_api, app, "Timed", "/knockout", seed=42)
+    players = await open_match(fake_api, app, "Timed", "/knockout 100", seed=42)
     players.app = app
     await set_option(players, "time", "+", 3)  # 45 minutes
-    await set_option(players, "fee", "+", 4)  # 100 beans
     await start(players)
     (match,) = await store.running_matches()
     started = matches.clock()
     matches.clock = lambda: started + 45 * 60 + 1  # the deal in progress is the last
     await play_deals(players, 1)
-    points = await match_deal_points(store, match.match_id)
-    assert points == [(6, -3, -3)]
-    chips = chips_after(points, 20, 2)
-    assert chips == [32, 14, 14]
+    points = await match_deal_points(store, match.match_id, bids=True)
+    assert points == [(6, -3, -3, 3)]  # a bid of 3 costs what a bid of 1 does: 2 chips a pair
+    chips = chips_after(points, 20, 2, per_deal=True)
+    assert chips == [24, 18, 18]
     record = await store.get_match(match.match_id)
     assert record.status == "finished" and record.result["scores"] == chips
     final = final_post(fake_api, players)
@@ -299,17 +385,17 @@ async def test_a_match_with_bot_seats_shares_the_pool_among_humans_only(
 ):
     app = running_bot.app
     store = app.bot_data.store
-    players = await open_match(fake_api, app, "Two and a bot", "/knockout",
+    players = await open_match(fake_api, app, "Two and a bot", "/knockout 100",
                                names=("Ann", "Bob"), bots=1)
     players.app = app
-    await set_option(players, "chips", "-")
-    await set_option(players, "base", "+", 4)
-    await set_option(players, "fee", "+", 4)  # 100: the pool is 200 (the bot pays nothing)
+    await old_numbers(players)
+    await set_option(players, "chips", "-", 2)
+    await set_option(players, "base", "+", 4)  # the fee 100: the pool is 200 (no bot pays)
     assert t("match.fee", LANG, fee=100, pool=200) in players.lobby.text
     await start(players)
     (match,) = await store.running_matches()
     assert match.pool == 200 and [s.is_bot for s in match.seats] == [False, False, True]
-    await play_deals(players, 1)
+    await play_deals(players, 12)  # until it is over (a tie for first is played off)
     points = await match_deal_points(store, match.match_id)
     chips = chips_after(points, 10, 10)
     record = await store.get_match(match.match_id)
@@ -356,10 +442,9 @@ async def test_a_restart_mid_match_resumes_the_deal_and_the_standings(
 async def test_leaving_mid_match_forfeits_it(fake_api: FakeBotApi, running_bot: BotRunner):
     app = running_bot.app
     store = app.bot_data.store
-    players = await open_match(fake_api, app, "Runaway", "/match")
+    players = await open_match(fake_api, app, "Runaway", "/match 100")
     players.app = app
     await set_option(players, "deals", "-", 6)
-    await set_option(players, "fee", "+", 4)  # 100
     await start(players)
     (match,) = await store.running_matches()
     bob = players.users[1]
@@ -386,9 +471,8 @@ async def test_an_admin_cancels_a_match_and_every_fee_is_refunded_once(
 ):
     app = running_bot.app
     store = app.bot_data.store
-    players = await open_match(fake_api, app, "Cancelled", "/match")
+    players = await open_match(fake_api, app, "Cancelled", "/match 100")
     players.app = app
-    await set_option(players, "fee", "+", 4)
     await start(players)
     (match,) = await store.running_matches()
     assert [await store.balance(u.id) for u in players.users] == [900, 900, 900]
@@ -411,9 +495,8 @@ async def test_a_player_who_cannot_pay_the_fee_cannot_start(
 ):
     app = running_bot.app
     store = app.bot_data.store
-    players = await open_match(fake_api, app, "Short of beans", "/match")
+    players = await open_match(fake_api, app, "Short of beans", "/match 1000")
     players.app = app
-    await set_option(players, "fee", "+", 7)  # 1000
     ann, bob, cat = players.users
     await store.update_group_settings(players.group.id, give_enabled=True)
     await store.give(bob.id, cat.id, 1, players.group.id)
@@ -437,10 +520,9 @@ async def test_leaving_a_knockout_puts_the_leaver_out_at_once(
 ):
     app = running_bot.app
     store = app.bot_data.store
-    players = await open_match(fake_api, app, "Knock-out runaway", "/knockout")
+    players = await open_match(fake_api, app, "Knock-out runaway", "/knockout 20")
     players.app = app
-    await set_option(players, "chips", "+", 4)  # 100 chips: nobody is out by points alone
-    await set_option(players, "fee", "+", 2)  # 20
+    await set_option(players, "chips", "+", 3)  # 100 chips: nobody is out by points alone
     await start(players)
     (match,) = await store.running_matches()
     cat = players.users[2]
@@ -448,11 +530,11 @@ async def test_leaving_a_knockout_puts_the_leaver_out_at_once(
     prompt = players.table_message()
     assert t("match.leave_warning", LANG) in prompt.text
     await players.press(cat, prompt, button_data(prompt, suffix=":yes2"))
-    await play_deals(players, 1)
+    await play_deals(players, 12)  # until it is over (Ann and Bob may tie: they play it off)
     record = await store.get_match(match.match_id)
     assert record.status == "finished"
-    points = await match_deal_points(store, match.match_id)
-    chips = chips_after(points, 100, 2)
+    points = await match_deal_points(store, match.match_id, bids=True)
+    chips = chips_after(points, 100, 2, per_deal=True, left=2)
     assert record.result["scores"] == chips and min(chips) > 0  # out by leaving, not by chips
     assert record.result["forfeited"] == [False, False, True]
     assert record.result["places"][2] == 3
@@ -511,14 +593,56 @@ async def test_the_entry_fee_can_be_typed_and_bad_numbers_are_refused(
     group = fake_api.new_group("Typed fee")
     players = Players(fake_api, group, [ann])
     fake_api.open_private_chat(ann)
-    for bad in ("/match -5", "/match 1e3", "/knockout 1000001", "/match 5 6"):
+    fee_range = t("match.typed_range", LANG, option=t("match.btn_fee", LANG), low=0,
+                  high=1000000)
+    usage = t("match.usage", LANG, command="/match", high=1000000, names="deals=",
+              example="/match 100 deals=6")
+    for bad, answer in (("/match -5", fee_range), ("/match 1e3", fee_range),
+                        ("/knockout 1000001", fee_range), ("/match 5 6", usage),
+                        ("/match chips=15", usage), ("/match 5 fee=6", usage)):
         await players.command(ann, bad)
-        assert fake_api.messages_in(group)[-1].text.startswith(t("match.usage", LANG,
-                                                                 command="/x", high=1)[:6])
+        assert fake_api.messages_in(group)[-1].text == answer, bad
     assert app.bot_data.tables.get(f"{group.id}:0") is None
     await players.command(ann, "/knockout 250")
     lobby = players.table_message()
     assert t("match.fee", LANG, fee=250, pool=250) in lobby.text
+
+
+async def test_knockout_options_can_be_typed_and_bad_ones_are_refused_with_their_range(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """``/knockout 100 chips=15 out=5`` (seed 000 starts at 15, seed 003 out below a value);
+    a value out of its range is answered with the range and opens nothing."""
+    app = running_bot.app
+    ann = fake_api.new_user("Ann")
+    group = fake_api.new_group("Typed options")
+    players = Players(fake_api, group, [ann])
+    fake_api.open_private_chat(ann)
+
+    def refusal(option: str, low: int, high: int) -> str:
+        return t("match.typed_range", LANG, option=t(f"match.btn_{option}", LANG), low=low,
+                 high=high)
+
+    for bad, answer in (
+            ("/knockout chips=300", refusal("chips", 5, 200)),
+            ("/knockout chips=4", refusal("chips", 5, 200)),
+            ("/knockout 10 chips=15 out=16", refusal("out", 1, 15)),
+            ("/knockout out=0", refusal("out", 1, 200)),
+            ("/knockout per=hand", t("match.typed_words", LANG, option=t("match.btn_per", LANG),
+                                     words="point, deal")),
+            ("/knockout colour=red", t("match.usage", LANG, command="/knockout",
+                                       high=1000000, names="chips=, base=, per=, out=, time=, "
+                                       "rise=", example="/knockout 100 chips=15 out=5"))):
+        await players.command(ann, bad)
+        assert fake_api.messages_in(group)[-1].text == answer, bad
+    assert app.bot_data.tables.get(f"{group.id}:0") is None
+    await players.command(ann, "/knockout 100 chips=15 out=5 rise=0")
+    lobby = players.table_message().text
+    assert t("match.opt_chips_deal", LANG, chips=15, base=2) in lobby
+    assert t("match.opt_out", LANG, n=5) in lobby and t("match.opt_rise_off", LANG) in lobby
+    assert t("match.fee", LANG, fee=100, pool=100) in lobby
+    table = app.bot_data.tables.get(f"{group.id}:0")
+    assert table.match_options["chips"] == 15 and table.match_options["threshold"] == 5
 
 
 async def test_a_settings_change_during_a_match_counts_from_the_next_match(
@@ -554,3 +678,120 @@ async def test_a_settings_change_during_a_match_counts_from_the_next_match(
     for (deal_id,) in rows:
         rules = (await store.get_deal(deal_id)).rules
         assert rules["seats"] == 3 and rules["bidding"] == "score", rules
+
+
+async def test_the_fee_is_not_raised_under_players_who_joined(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """Attack: the opener pressed fee+ three times and Start at once, and players who had
+    joined at 100 beans paid 1,000 each. Alone the opener sets any fee; once a player joined
+    it can be lowered, not raised, and the Start takes the fee they joined at."""
+    app = running_bot.app
+    store = app.bot_data.store
+    players = await open_match(fake_api, app, "Raised", "/match 100", names=("Ann",))
+    players.app = app
+    await set_option(players, "fee", "+")  # 200: nobody else sits yet
+    await set_option(players, "fee", "-")  # 100
+    bob, cat = fake_api.new_user("Bob"), fake_api.new_user("Cat")
+    players.users += [bob, cat]
+    for user in (bob, cat):
+        fake_api.open_private_chat(user)
+        answer = await players.click(user, players.lobby, t("btn.join", LANG))
+        assert answer.params.get("text") in join_answers()
+    for _ in range(3):
+        data = button_data(players.lobby, suffix=":fee+")
+        answer = await players.press(players.users[0], players.lobby, data)
+        assert answer.params.get("text") == t("match.pop_fee_fixed", LANG)
+        assert answer.params.get("show_alert") is True
+    table = app.bot_data.tables.get(key_of(players))
+    assert table.match_options["entry_fee"] == 100
+    await app.bot_data.outlet.caught_up()
+    assert t("match.fee", LANG, fee=100, pool=300) in players.lobby.text
+    await start(players)
+    (match,) = await store.running_matches()
+    assert match.pool == 300 and match.entry_fee == 100
+    assert [await store.balance(u.id) for u in players.users] == [900, 900, 900]
+
+
+async def test_a_match_between_two_deals_keeps_its_table_when_its_worker_died(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """Attack: the worker died between two deals of a match (its table in the result phase,
+    the result due, no Play again offered: it looked free), and anyone's /newgame replaced
+    it; the pool stayed frozen until a restart refunded it. The table stays the match's: the
+    /newgame is refused, and the worker that takes the table over deals on."""
+    app = running_bot.app
+    store = app.bot_data.store
+    matches = app.bot_data.game.matches
+    players = await open_match(fake_api, app, "Orphan", "/match 100")
+    players.app = app
+    await set_option(players, "deals", "-", 6)
+    died = asyncio.Event()
+    outlet = app.bot_data.game.ctx.outlet
+    post = outlet.post
+
+    def dead(key, *args, **kwargs) -> None:  # the worker dies right after the settlement
+        if key.endswith("#result"):
+            died.set()
+        else:
+            post(key, *args, **kwargs)
+
+    outlet.post = dead
+    await start(players)
+    (match,) = await store.running_matches()
+    playing = asyncio.create_task(play_deals(players, 1))
+    await asyncio.wait_for(died.wait(), 30)
+    playing.cancel()
+    await app.bot_data.outlet.caught_up()
+    table = app.bot_data.tables.get(key_of(players))
+    assert table.phase == "result" and table.match_id == match.match_id
+    assert table.result_due and not table.again_offered()
+    stranger = fake_api.new_user("Zed")
+    fake_api.open_private_chat(stranger)
+    await players.command(stranger, "/newgame")
+    assert fake_api.messages_in(players.group)[-1].text == t("reply.match_running", LANG)
+    assert app.bot_data.tables.get(key_of(players)) is table
+    assert app.bot_data.tables.table_of(stranger.id) is None
+    assert (await store.get_match(match.match_id)).status == "running"
+    assert [await store.balance(u.id) for u in players.users] == [900, 900, 900]
+    outlet.post = post  # the watchdog's worker takes the table over
+    async with app.bot_data.tables.lock(table.key):
+        await matches.resume(table)
+    await fake_api.wait_for(lambda: table.phase == DEAL, 10)  # once the result was sent
+    assert table.match_id == match.match_id
+    assert len(await match_deal_points(store, match.match_id)) == 1
+
+
+async def test_a_match_deals_on_only_once_a_deals_result_that_failed_to_send_was_posted(
+    fake_api: FakeBotApi, running_bot: BotRunner, monkeypatch
+):
+    """The first deal's result fails to send: it is posted again, and the match's next deal is
+    dealt only after it (before, the match waited 30 s, dealt on and the result was lost)."""
+    monkeypatch.setattr(deal_module, "RESULT_RETRY_SECONDS", 0.5)
+    app = running_bot.app
+    players = await open_match(fake_api, app, "Lost post", "/match")
+    players.app = app
+    await set_option(players, "deals", "-", 6)  # 9 → 3
+    await start(players)
+    heading = t("match.standings", LANG, format=t("match.format_fixed", LANG))
+
+    def results() -> list:
+        return [c for c in fake_api.calls if c.ok and c.method in ("sendMessage", "sendPhoto")
+                and c.params.get("chat_id") == players.group.id and heading in call_text(c)]
+
+    def fail_the_result() -> None:
+        if not results():
+            pictured = app.bot_data.tables.get(key_of(players)).pictures
+            fake_api.fail_next("sendPhoto" if pictured else "sendMessage", 500,
+                               chat=players.group)
+
+    await play_deals(players, 1, before_last=fail_the_result)
+    await fake_api.wait_for(lambda: results() or None, 10)
+    failed = [c for c in fake_api.calls if not c.ok and c.params.get("chat_id") == players.group.id
+              and heading in call_text(c)]
+    assert len(failed) == 1
+    (posted,) = results()
+    table = app.bot_data.tables.get(key_of(players))
+    await fake_api.wait_for(lambda: table.phase == DEAL and table.message_id is not None, 10)
+    assert table.message_id > posted.result["message_id"]  # the next deal, below the result
+    assert t("match.deals_of", LANG, n=1, total=3) in call_text(posted)

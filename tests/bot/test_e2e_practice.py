@@ -8,6 +8,7 @@ sent to any group. Play again deals the next practice deal at once.
 from __future__ import annotations
 
 from bot.i18n import t
+from tests.bot.economy_helpers import reply
 from tests.bot.flow_helpers import (
     HAND_PREFIX,
     LANG,
@@ -183,3 +184,21 @@ async def test_leave_under_a_practice_result_forgets_the_table(
     assert app.bot_data.tables.get(key) is None
     assert key not in await app.bot_data.store.load_tables()
     await fake_api.wait_for(lambda: result.buttons == [] or None)
+
+
+async def test_a_practice_deal_holds_no_beans(fake_api: FakeBotApi, running_bot: BotRunner):
+    """A practice deal moves no beans, so it holds none: its player may /give meanwhile (was
+    refused "You sit at a running deal, which may still take your beans")."""
+    app = running_bot.app
+    store = app.bot_data.store
+    ann, _ = await start_practice(fake_api, app, SEED)
+    assert app.bot_data.tables.table_of(ann.id).practice
+    assert await store.deal_hold(ann.id) is None
+    market, mule = fake_api.new_group("Market"), fake_api.new_user("Mule")
+    await store.update_group_settings(market.id, give_enabled=True)
+    fake_api.make_admin(market, ann)
+    said = fake_api.send_text(mule, market, "send me your beans")
+    answer = await reply(fake_api, ann, market, "/give 300", reply_to=said)
+    assert answer.startswith("🎁"), answer
+    assert [await store.balance(u.id) for u in (ann, mule)] == [700, 1300]
+    assert app.bot_data.tables.table_of(ann.id).practice  # still practising

@@ -102,7 +102,7 @@ async def test_the_ai_thinks_off_the_event_loop(
         fake_api.open_private_chat(user)
     await players.command(yan, "/newgame")
     answer = await players.click(zoe, players.table_message(), t("btn.join", LANG))
-    assert answer.params.get("text") == t("pop.joined", LANG)
+    assert answer.params.get("text") == t("pop.seating", LANG)
     await fake_api.wait_for(lambda: spans, timeout=5)
     assert answer.time < spans[0][1]  # answered while the AI was still thinking
 

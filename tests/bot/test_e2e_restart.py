@@ -125,8 +125,8 @@ async def test_restart_restores_lobbies_and_settles_a_deal_that_ended_while_down
     joiner = fake_api.new_user("Oz")
     fake_api.open_private_chat(joiner)
     answer = await other.click(joiner, other_lobby, t("btn.join", LANG))
-    assert answer.params["text"] == t("pop.joined", LANG)
-    assert "2. Oz" in other_lobby.text
+    assert answer.params["text"] == t("pop.seating", LANG)
+    await fake_api.wait_for(lambda: "2. Oz" in other_lobby.text)
 
 
 async def test_a_press_made_in_time_while_the_bot_was_down_is_taken_after_the_restart(

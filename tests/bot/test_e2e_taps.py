@@ -57,7 +57,7 @@ async def test_a_deal_played_in_few_taps(fake_api: FakeBotApi, running_bot: BotR
         if not legal:
             labels = [b.text for b in message.buttons]
             assert labels == [t("btn.cannot_beat", LANG), t("btn.my_cards", LANG),
-                              t("btn.autoplay", LANG)]
+                              t("btn.autoplay", LANG), t("btn.last_trick", LANG)]
             await players.click(user, message, t("btn.cannot_beat", LANG))
             players.state = apply(state, action)
             cannot_beat += 1

@@ -111,3 +111,59 @@ async def test_a_farmer_on_autoplay_who_wins_nothing_is_told_and_why(
                   if m.content == t("notice.timed_out", LANG))
     assert notice.buttons == []  # the deal is over: no Take back that would only be refused
     assert table.state.phase == "finished" and table.state.autoplay[1] is True
+
+
+TAKE_BACK = t("btn.take_back", LANG)
+
+
+async def test_a_farmer_who_timed_out_and_took_back_still_bears_the_penalty(
+    fake_api: FakeBotApi, bot_runner: BotRunner
+):
+    """RULES.md §9: Jon's first turn times out (auto-play passes for him), he presses Take back
+    at once and plays the rest of the deal himself; the auto-play penalty still falls on him
+    (it used to fall only on a farmer still on auto-play at the end), and the result says so."""
+    app = await bot_runner.start(play_timeout=4.0)
+    app.bot_data.game.first_bidder = 0
+    app.bot_data.game.deal_seed = 4
+    store = app.bot_data.store
+    group = fake_api.new_group("Took back")
+    users = [fake_api.new_user(name) for name in ("Ivy", "Jon", "Kit")]
+    players = Players(fake_api, group, users)
+    lobby = await players.open_table(users[0], users[1:])
+    await players.click(users[0], lobby, t("btn.start", LANG))
+    players.state = new_deal(SCORE, seed=4, first_bidder=0)
+    await players.act(Action("bid", 0, value=3))
+    table = app.bot_data.tables.table_of(users[0].id)
+    took_back = False
+    while table.state.phase == "playing":
+        state = table.state
+        seat = state.to_act[0]
+        if state.autoplay[seat] or cannot_follow(state, seat) or (seat == 1 and not took_back):
+            version = state.version  # the bot's move, or Jon's turn running out
+            await fake_api.wait_for(lambda v=version: table.state.version != v or None,
+                                    timeout=10)
+            if seat == 1 and not took_back and table.state.autoplay[1]:
+                assert table.state.autoplayed == (False, True, False)
+                hand = await fake_api.wait_for(lambda: (m := hand_message(fake_api, users[1]))
+                                               and any(b.text == TAKE_BACK for b in m.buttons)
+                                               and m, timeout=5)
+                answer = await players.click(users[1], hand, TAKE_BACK)
+                assert answer.params["text"] == t("pop.autoplay_off", LANG)
+                took_back = True
+            continue
+        user = users[seat]
+        await fake_api.wait_for(lambda u=user: any(  # that hand's keyboard is drawn for the turn
+            ":r" in (b.callback_data or "") or (b.callback_data or "").endswith(":pass")
+            for b in hand_message(fake_api, u).buttons) or None, timeout=10)
+        players.state = state
+        await players.act(auto_action(state, 0) if seat == 0 else choose_action(state.view(seat)))
+    assert took_back and table.state.autoplay == (False, False, False)
+    result = table.state.result
+    assert result.autoplay_penalized == (1,)
+    loser_or_winner = 2 if result.winner == "landlord" else 1  # who scores 0 of the farmers
+    assert result.points[loser_or_winner] == 0
+    assert sum(result.points) == 0 and result.points[0] != 0
+    message = await result_message(fake_api, group, timeout=10)
+    assert t("result.autoplay_penalty", LANG, name="Jon") in message.content.splitlines()
+    balances = [await store.balance(u.id) for u in users]
+    assert balances == [1000 + p * 10 for p in result.points]

@@ -267,3 +267,28 @@ async def test_balance_and_me_in_private(fake_api: FakeBotApi, running_bot: BotR
     assert me[1] == t("stats.balance", "zh-Hant", beans=1000,
                       rank=t("stats.rank_global", "zh-Hant", rank=1))
     assert me[2] == t("stats.games", "zh-Hant", games=0, wins=0, rate="—")
+
+
+async def test_a_command_is_answered_while_its_senders_username_write_is_held_up(
+    fake_api: FakeBotApi, running_bot: BotRunner, monkeypatch
+):
+    """With several workers another worker's transaction on a user's username (its advisory
+    lock held) can be frozen half-way: that user's /leave waited for it and was never
+    answered. A command waits at most USERNAME_WAIT for its sender's username to be stored;
+    the write goes on in the background."""
+    store = running_bot.app.bot_data.store
+    held = asyncio.Event()
+    remember = store.remember_username
+
+    async def frozen(user_id: int, username: str | None, name: str) -> None:
+        await held.wait()
+        await remember(user_id, username, name)
+
+    monkeypatch.setattr(store, "remember_username", frozen)
+    group = fake_api.new_group("Held")
+    ann = fake_api.new_user("Ann", username="ann_h")
+    assert await reply(fake_api, ann, group, "/balance") == t(
+        "eco.balance", LANG, name="Ann", beans=1000)
+    assert await store.username_owner("ann_h") is None  # still on its way
+    held.set()
+    await username_stored(store, "ann_h", ann)

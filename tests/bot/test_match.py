@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.economy import settle_beans
 from bot.game.match import (
     FIXED,
     KNOCKOUT,
@@ -16,6 +17,7 @@ from bot.game.match import (
     payout,
     prizes,
 )
+from engine.knockout import PER_DEAL, PER_POINT, settle_chips
 
 HUMANS = (True, True, True)
 
@@ -24,8 +26,12 @@ def fixed(deals: int = 3, fee: int = 0, humans: tuple[bool, ...] = HUMANS) -> Ma
     return MatchState(MatchOptions(FIXED, deals=deals, entry_fee=fee), humans, started_at=1000.0)
 
 
-def knockout(**options: int) -> MatchState:
-    return MatchState(MatchOptions(KNOCKOUT, **options), HUMANS, started_at=1000.0)
+def knockout(**options: int | str) -> MatchState:
+    """A knock-out charged per point without a rising base (the numbers before the defaults
+    changed), unless ``options`` say otherwise."""
+    numbers: dict[str, int | str] = {"base_per": PER_POINT, "rise_every": 0, **options}
+    return MatchState(MatchOptions(KNOCKOUT, **numbers), HUMANS,  # type: ignore[arg-type]
+                      started_at=1000.0)
 
 
 def play(state: MatchState, *deals: tuple[int, ...], first_id: int = 1) -> MatchState:
@@ -37,11 +43,38 @@ def play(state: MatchState, *deals: tuple[int, ...], first_id: int = 1) -> Match
 def test_defaults_follow_rules_section_10() -> None:
     options = MatchOptions(FIXED)
     assert (options.deals, options.chips, options.chip_base, options.threshold,
-            options.time_limit, options.rise_every, options.entry_fee) == (9, 20, 2, 1, 0, 0, 0)
+            options.time_limit, options.entry_fee) == (9, 20, 2, 1, 0, 0)
+    # seed 002: 20 chips, 2 a deal whatever the bid; the base doubles every 5 deals
+    assert (options.base_per, options.rise_every) == (PER_DEAL, 5)
+
+
+def test_options_stored_before_the_chip_base_unit_existed_keep_their_numbers() -> None:
+    old = {"format": "knockout", "deals": 9, "chips": 20, "chip_base": 2, "threshold": 1,
+           "time_limit": 0, "rise_every": 0, "entry_fee": 0}
+    options = MatchOptions.from_dict(old)
+    assert (options.chips, options.chip_base, options.base_per, options.rise_every) == \
+        (20, 2, PER_POINT, 0)
+    state = MatchState(options, HUMANS, 1000.0).record(1, (6, -3, -3), bid=3)
+    assert state.scores() == [32, 14, 14]  # 3 points × 2 chips, as before
+    stored = {"v": 1, "options": old, "humans": [True] * 3, "started_at": 1000.0,
+              "deals": [{"deal_id": 1, "points": [6, -3, -3], "chip_base": 2,
+                         "chips": [12, -6, -6], "left": []}], "forfeited": [False] * 3}
+    restored = MatchState.from_dict(stored)
+    assert restored == state and restored.to_dict()["options"]["base_per"] == PER_POINT
+
+
+def test_the_chip_base_per_deal_leaves_the_bid_out_and_the_bombs_in() -> None:
+    state = MatchState(MatchOptions(KNOCKOUT, rise_every=0), HUMANS, 1000.0)
+    state = state.record(1, (6, -3, -3), bid=3)  # landlord bid 3, no bomb
+    assert state.scores() == [24, 18, 18] and state.deals[-1].chips == (4, -2, -2)
+    state = state.record(2, (-24, 12, 12), bid=3)  # bid 3, two bombs: 4 × 2 chips a farmer
+    assert state.scores() == [8, 26, 26]
 
 
 @pytest.mark.parametrize("name,value", [("deals", 2), ("deals", 13), ("chip_base", 0),
-                                        ("entry_fee", -1), ("time_limit", 241)])
+                                        ("entry_fee", -1), ("time_limit", 241), ("chips", 4),
+                                        ("chips", 201), ("threshold", 0), ("threshold", 21),
+                                        ("base_per", "hand")])
 def test_options_out_of_limits_are_refused(name: str, value: int) -> None:
     with pytest.raises(MatchError):
         MatchOptions(FIXED).with_option(name, value)
@@ -109,13 +142,39 @@ def test_knockout_chips_follow_points_times_base_and_end_when_a_seat_is_out() ->
     state = state.record(1, (4, -2, -2))  # landlord won base 1 with a bomb: 2 points per farmer
     assert state.scores() == [28, 16, 16]
     assert not state.is_over(0)
-    state = state.record(2, (-16, 8, 8))  # landlord lost with ×8: owes 32, holds 28
-    assert state.scores() == [0, 30, 30]
-    assert state.deals[-1].chips == (-28, 14, 14)
+    state = state.record(2, (-16, 9, 7))  # landlord lost with ×8: owes 32, holds 28
+    assert state.scores() == [0, 32, 28]
+    assert state.deals[-1].chips == (-28, 16, 12)
     assert state.out() == [True, False, False]
     assert state.is_over(0)
     assert [(s.seat, s.place, s.out) for s in state.standings()] == \
-        [(1, 1, False), (2, 1, False), (0, 3, True)]
+        [(1, 1, False), (2, 2, False), (0, 3, True)]
+
+
+def test_knockout_survivors_tied_for_first_play_it_off() -> None:
+    """RULES.md §10.1 (seed 002 每桌只能一名胜出): a landlord who loses every chip pays both
+    farmers alike; they play extra deals until one leads, the seat that is out played on
+    without chips."""
+    state = knockout().record(1, (-12, 6, 6))  # 20 − 24: pays 20, 10 to each farmer
+    assert state.scores() == [0, 30, 30] and state.out() == [True, False, False]
+    assert not state.is_over(0) and state.next_is_extra(0)
+    assert [(s.seat, s.place) for s in state.standings()] == [(1, 1), (2, 1), (0, 3)]
+    state = state.record(2, (4, -2, -2))  # the out seat wins as landlord: no chip moves
+    assert state.scores() == [0, 30, 30] and state.deals[-1].chips == (0, 0, 0)
+    assert not state.is_over(0)
+    state = state.record(3, (-2, 4, -2))  # seat 1 wins as landlord: seat 2 pays it 4
+    assert state.scores() == [0, 34, 26] and state.deals[-1].chips == (0, 4, -4)
+    assert state.is_over(0) and not state.next_is_extra(0)
+    assert [(s.seat, s.place, s.out) for s in state.standings()] == \
+        [(1, 1, False), (2, 2, False), (0, 3, True)]
+    assert state.places() == [3, 1, 2]
+
+
+def test_a_seat_once_out_stays_out_and_below_the_seats_still_in() -> None:
+    state = knockout(threshold=5).record(1, (-8, 4, 4))  # 20 − 16 = 4 < 5: out, tie behind
+    state = state.record(2, (1, 1, -2), left=())  # farmers 0 and 1 won: only seat 1 is paid
+    assert state.scores() == [4, 30, 26] and state.out() == [True, False, False]
+    assert state.is_over(0)
 
 
 def test_knockout_threshold_is_below_the_threshold_or_zero() -> None:
@@ -151,9 +210,12 @@ def test_knockout_time_limit_finishes_then_ties_play_on() -> None:
 
 
 def test_leaver_in_a_knockout_is_out_at_once() -> None:
-    state = knockout().record(1, (-6, 3, 3), left=(0,))
-    assert state.scores() == [8, 26, 26]
+    state = knockout().record(1, (-6, 4, 2), left=(0,))
+    assert state.scores() == [8, 28, 24]
     assert state.out() == [True, False, False] and state.is_over(0)
+    state = knockout().record(1, (-6, 3, 3), left=(0,))  # the two left tie: they play it off
+    assert state.scores() == [8, 26, 26] and state.out() == [True, False, False]
+    assert not state.is_over(0) and state.next_is_extra(0)
 
 
 def test_prize_split_and_bot_seats() -> None:
@@ -211,3 +273,26 @@ def test_knockout_chips_are_conserved_and_never_negative(deals: list[tuple[int, 
         assert sum(state.scores()) == 60
         assert min(state.scores()) >= 0
     assert payout(state) == [0, 0, 0]
+
+
+@given(st.lists(st.integers(-100, 100), min_size=2, max_size=4), st.integers(1, 20),
+       st.lists(st.integers(0, 300), min_size=4, max_size=4))
+def test_chips_settle_as_beans_do(points: list[int], base: int, holdings: list[int]) -> None:
+    """The engine's chip settlement is the bean settlement of RULES.md §8 (the knock-out's
+    chips moved by ``bot.economy.settle_beans`` before it moved to the engine)."""
+    points = [*points[:-1], -sum(points[:-1])]
+    holdings = holdings[: len(points)]
+    assert list(settle_chips(points, base, holdings)) == settle_beans(points, base, holdings)
+
+
+def test_a_knockout_with_the_default_numbers_lasts() -> None:
+    """``bench/knockout.py`` in small: AI seats at the default numbers play a median of at
+    least 6 deals (the old 20 chips at 2 per point: 3, often 1 or 2; issue: both knock-outs
+    testers played ended after one deal). Deterministic: seeded deals and AI."""
+    from bench.knockout import OLD, new_setting, one_knockout
+
+    def median(setting: object) -> float:
+        deals = sorted(one_knockout((setting, seed, "normal"))[0] for seed in range(11))
+        return deals[len(deals) // 2]
+
+    assert median(new_setting()) >= 6 > median(OLD)

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from bot.game.match import FIXED, KNOCKOUT, MatchOptions, MatchState
+from bot.game.match import FIXED, KNOCKOUT, MatchError, MatchOptions, MatchState
 from bot.i18n import t
-from bot.match_views import final_text, place_text, standings_scene, standings_text, stepped
+from bot.match_views import (
+    final_text,
+    options_lines,
+    place_text,
+    standings_scene,
+    standings_text,
+    stepped,
+)
+from engine.knockout import PER_POINT
 
 NAMES = ["Ann", "Bob", "Cat"]
 
@@ -17,6 +25,18 @@ def test_option_buttons_step_through_their_choices_and_stop_at_the_ends() -> Non
     assert stepped(options, "fee+").entry_fee == 10
     knockout = MatchOptions(KNOCKOUT)
     assert stepped(knockout, "base+").chip_base == 3
+    assert stepped(knockout, "chips-").chips == 15 and stepped(knockout, "chips+").chips == 30
+    assert stepped(MatchOptions(KNOCKOUT, chips=5), "chips-").chips == 5
+    assert stepped(MatchOptions(KNOCKOUT, chips=200), "chips+").chips == 200
+    assert stepped(knockout, "out+").threshold == 2 and stepped(knockout, "out-").threshold == 1
+    assert stepped(knockout, "per+").base_per == PER_POINT
+    assert stepped(stepped(knockout, "per+"), "per+").base_per == "deal"
+    try:  # out at 20 chips or fewer, starting with 10: nobody could play
+        stepped(MatchOptions(KNOCKOUT, chips=10, threshold=10), "out+")
+    except MatchError:
+        pass
+    else:
+        raise AssertionError("a threshold above the starting chips")
     assert stepped(knockout, "time+").time_limit == 15
     assert stepped(MatchOptions(KNOCKOUT, chip_base=4), "base-").chip_base == 3
     try:
@@ -34,18 +54,31 @@ def test_places_in_three_languages() -> None:
 
 
 def test_knockout_standings_show_chips_out_and_the_chip_base() -> None:
-    state = MatchState(MatchOptions(KNOCKOUT, rise_every=1), (True, True, False), 0.0)
-    state = state.record(1, (-12, 6, 6))  # 20 − 24: pays 20
+    options = MatchOptions(KNOCKOUT, rise_every=1, base_per=PER_POINT)
+    state = MatchState(options, (True, True, False), 0.0)
+    state = state.record(1, (-12, 7, 5))  # 20 − 24: pays 20, shared 14 : 10
     text = standings_text(state, NAMES, "en", 0.0).splitlines()
     assert text == [
         t("match.standings", "en", format="Knock-out"),
-        "1st place Bob · 30 chips · deals played: 1",
-        "1st place Cat · 30 chips · deals played: 1",
+        "1st place Bob · 32 chips · deals played: 1",
+        "2nd place Cat · 28 chips · deals played: 1",
         "3rd place Ann · 0 chips · out",
-        t("match.chip_base", "en", base=4),
+        "Chip base: 4 per point",
     ]
     zh = standings_text(state, NAMES, "zh-Hans", 0.0).splitlines()
     assert zh[3] == "第3名 Ann · 0 筹码 · 出局"
+    state = MatchState(MatchOptions(KNOCKOUT), (True, True, False), 0.0).record(1, (2, -1, -1))
+    assert standings_text(state, NAMES, "en", 0.0).splitlines()[-1] == "Chip base: 2 per deal"
+    assert standings_text(state, NAMES, "zh-Hant", 0.0).splitlines()[-1] == "每局籌碼：2 個"
+
+
+def test_the_knockout_lobby_shows_its_chips_threshold_and_unit() -> None:
+    lines = options_lines(MatchOptions(KNOCKOUT), "en", 3)
+    assert lines[1:5] == ["Starting chips: 20 · chip base: 2 per deal", "Out at 0 chips",
+                          "Time limit: off", "Rising base: doubles every 5 deals"]
+    lines = options_lines(MatchOptions(KNOCKOUT, chips=15, threshold=5, base_per=PER_POINT),
+                          "zh-Hans", 3)
+    assert lines[1:3] == ["初始筹码：15 · 每分 2 个筹码", "筹码少于 5 个即出局"]
 
 
 def test_final_standings_name_the_champion_and_the_prizes() -> None:
@@ -80,7 +113,8 @@ def test_shared_champions_are_listed_the_way_each_language_lists() -> None:
 
 
 def test_the_standings_picture_has_the_texts_rows_and_the_final_one_the_prizes() -> None:
-    state = MatchState(MatchOptions(KNOCKOUT, rise_every=1), (True, True, False), 0.0)
+    options = MatchOptions(KNOCKOUT, rise_every=1, base_per=PER_POINT)
+    state = MatchState(options, (True, True, False), 0.0)
     state = state.record(1, (-12, 6, 6))
     scene = standings_scene(state, NAMES, "zh-Hans", 0.0)
     assert scene.title == "排名 · 打立出局" and not scene.final and scene.chips
@@ -89,7 +123,8 @@ def test_the_standings_picture_has_the_texts_rows_and_the_final_one_the_prizes()
         (1, "Cat", "30 筹码", "已打 1 局", False),
         (3, "Ann", "0 筹码", "出局", True),
     ]
-    assert scene.note == t("match.chip_base", "zh-Hans", base=4)
+    # the two still in are tied for first: an extra deal plays it off (RULES.md §10.1)
+    assert scene.note == t("match.extra_deal", "zh-Hans") == "⚔️ 第一名并列：加赛一局！"
     final = standings_scene(state, NAMES, "en", 0.0, paid=[0, 60, 0])
     assert final.final and final.title == "Match over · Knock-out" and final.note == ""
     assert [(r.name, r.prize) for r in final.rows] == [("Bob", 60), ("Cat", 0), ("Ann", 0)]

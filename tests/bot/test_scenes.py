@@ -214,6 +214,35 @@ def test_a_deal_left_during_the_bidding_has_a_result_picture():
     assert render_result(scene).startswith(b"\x89PNG")
 
 
+def test_a_deal_left_after_robs_shows_the_bid_and_the_multiplier_so_far():
+    """RULES.md §9: the caller leaves after two robs (×4) with a show (×4): 3 × 1 × 16 = 48
+    points; the picture's one tag and the caption's line name the base, the multiplier so far
+    and what was paid; a leave before any call keeps the flat line."""
+    rules = preset("rob", show_cards=True)
+    state = apply(new_deal(rules, seed=SEED, first_bidder=0), Action("show", 0))
+    for kind, seat in (("call", 0), ("rob", 1), ("rob", 2)):
+        state = apply(state, Action(kind, seat))
+    cancelled = apply(state, Action("leave", 0))
+    points = list(cancelled.result.points)
+    assert points == [-48, 24, 24] and cancelled.result.base == 1
+    table = table_for(cancelled)
+    view = cancelled.view(1)
+    beans = [p * 10 for p in points]
+    scene = scenes.result_scene(table, view, cancelled.hands, points, beans)
+    assert scene is not None and (scene.base, scene.multiplier) == (1, 16)
+    line = t("result.bidding_escape_bid", "en", n=48, base=1, m=16)
+    assert line == ("Left during the bidding at base 1 ×16: the leaver pays 48 points "
+                    "(3 × base × multiplier, at least 6).")
+    assert scenes.result_breakdown(scene) == [line]
+    assert render_result(scene).startswith(b"\x89PNG")
+    text, _ = views.result_view(table, view, points, beans)  # the caption without a picture
+    assert line in text.splitlines()
+    early = apply(new_deal(rules, seed=SEED), Action("leave", 2))
+    scene = scenes.result_scene(table_for(early), early.view(0), early.hands,
+                                list(early.result.points), [30, 30, -60])
+    assert scenes.result_breakdown(scene) == [t("result.bidding_escape", "en", n=6)]
+
+
 @pytest.mark.parametrize(("lang", "kind", "value", "phase", "word"), [
     ("zh-Hans", "bid", 2, "bidding", "2分"), ("zh-Hans", "pass", None, "bidding", "不叫"),
     ("zh-Hans", "pass", None, "playing", "不出"), ("zh-Hant", "rob", None, "bidding", "搶地主"),

@@ -87,7 +87,7 @@ def test_hand_view_buttons_follow_the_phase():
     text, markup = views.hand_view(table, state.view(1), 30)
     # on auto-play the seat is not prompted: no status or counter line, the 记牌器 button
     assert [[b.text for b in row] for row in markup.inline_keyboard] == [
-        [t("btn.counter", "en")], ["Take back"]]
+        [t("btn.counter", "en")], ["Take back", t("btn.last_trick", "en")]]
     assert markup.inline_keyboard[1][0].callback_data.endswith(":0:auto0")
     assert t("hand.counter", "en", counts="") not in text
     assert views.status_line(table, state.view(1), "en") not in text

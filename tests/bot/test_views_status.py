@@ -57,13 +57,13 @@ def test_the_status_line_is_on_the_prompt_and_behind_the_counter_button_when_wai
     assert views.status_line(table, state.view(2), "zh-Hans") not in waiting.splitlines()
     assert "记牌器" not in waiting  # lines that change with every play: not on a waiting hand
     labels = [button.text for row in markup.inline_keyboard for button in row]
-    assert labels == ["记牌器", "托管"]
+    assert labels == ["记牌器", "托管", "上一轮"]
     popup = views.counter_popup(table, state.view(2), "zh-Hans").splitlines()
     assert popup == [views.counter_line(state.view(2), "zh-Hans"),
                      views.status_line(table, state.view(2), "zh-Hans")]
     table.card_counter = False
     waiting, markup = views.hand_view(table, state.view(2), 20)
-    assert [button.text for row in markup.inline_keyboard for button in row] == ["托管"]
+    assert [button.text for row in markup.inline_keyboard for button in row] == ["托管", "上一轮"]
 
 
 @pytest.mark.parametrize(("args", "lang", "expected"), [

@@ -20,7 +20,8 @@ def test_finished_replay_reports_the_result_rules_7():
                               "play XD"]))
     assert out == {"ok": True, "finished": True, "landlord": 0, "base": 3, "winner": "landlord",
                    "bombs": 4, "rockets": 1, "spring": True, "anti_spring": False,
-                   "multiplier": [32, 32], "points": [192, -96, -96]}
+                   "multiplier": [32, 32], "points": [192, -96, -96], "escaped": [],
+                   "autoplay_penalized": []}
 
 
 def test_unfinished_replay_reports_the_state_so_far():
@@ -68,3 +69,33 @@ def test_options_third_min_two_rules_2_1():
 def test_malformed_requests_get_an_error_and_no_exception(bad):
     out = run_replay(bad)
     assert set(out) == {"error"} and out["error"]
+
+
+# RULES.md §9 through the referee: ``leave`` and ``autoplay 0|1`` are made by the seat to act.
+PLAIN_LINE = ["play J", "play Q", "pass", "play K", "pass", "pass", "play JJQQQ", "pass", "pass",
+              "play AAKKK", "pass", "pass", "play AA", "pass", "pass", "play 222", "pass", "pass",
+              "play 2", "pass", "pass", "play X", "pass", "pass", "play D"]
+
+
+def test_a_leave_after_two_robs_costs_3_x_base_x_4_rules_9():
+    """The caller, about to rob back after two robs (×4), leaves: 3 × 1 × 4 = 12, not 6."""
+    out = run_replay(request(["call", "rob", "rob", "leave"], preset="rob"))
+    assert out == {"ok": True, "finished": True, "landlord": None, "base": 1, "winner": None,
+                   "bombs": 0, "rockets": 0, "spring": False, "anti_spring": False,
+                   "multiplier": [], "points": [-12, 6, 6], "escaped": [0],
+                   "autoplay_penalized": []}
+    assert run_replay(request(["leave"], preset="rob"))["points"] == [-6, 3, 3]
+    assert run_replay(request(["bid 2", "leave"]))["points"] == [3, -6, 3]
+
+
+def test_a_farmer_who_took_back_control_still_bears_the_autoplay_penalty_rules_9():
+    """Seat 1's Q is played on auto-play; it switches auto-play off on its next turn and passes
+    to the end, yet bears both farmers' losses."""
+    actions = ["bid 3", PLAIN_LINE[0], "autoplay 1", *PLAIN_LINE[1:4], "autoplay 0",
+               *PLAIN_LINE[4:]]
+    out = run_replay(request(actions))
+    assert (out["winner"], out["points"], out["autoplay_penalized"]) == (
+        "landlord", [6, -6, 0], [1])
+    switched_only = ["bid 3", PLAIN_LINE[0], "autoplay 1", "autoplay 0", *PLAIN_LINE[1:]]
+    out = run_replay(request(switched_only))  # never played by auto-play: no penalty
+    assert (out["points"], out["autoplay_penalized"]) == ([6, -3, -3], [])

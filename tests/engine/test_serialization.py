@@ -116,6 +116,18 @@ def test_from_json_reads_a_state_stored_before_last_cards_existed():
     assert old == replace(state, last_cards=(None, None, None))
 
 
+def test_from_json_reads_a_state_stored_without_autoplay_marks_as_none_marked():
+    """RULES.md §9: a stored state without ``autoplayed`` loads with no seat marked."""
+    state = apply_texts(new_deal(SCORE, seed=3), ["bid 3"])
+    state = apply(state, Action("timeout", state.landlord))
+    assert state.autoplayed[state.landlord]
+    data = json.loads(state.to_json())
+    del data["autoplayed"]
+    old = DealState.from_json(json.dumps(data))
+    assert old.autoplayed == (False, False, False)
+    assert old == replace(state, autoplayed=(False, False, False))
+
+
 def test_from_json_refuses_other_text():
     state = new_deal(SCORE, seed=2)
     data = json.loads(state.to_json())

@@ -99,6 +99,8 @@ class FakeBotApi:
         self._watchers: dict[object, set[asyncio.Event]] = {}
         #: The first answerCallbackQuery call of each callback query, by query id.
         self._answers: dict[str, Call] = {}
+        #: Callback queries whose answer's HTTP response waits for its event (:meth:`hold_answer`).
+        self._held_answers: dict[str, asyncio.Event] = {}
         self._closing = False
         self._runner: web.AppRunner | None = None
         self.webhooks: WebhookDelivery | None = None
@@ -163,6 +165,8 @@ class FakeBotApi:
         """Release long polls, stop webhook deliveries and close the server."""
         self._closing = True
         self._notify()
+        for gate in self._held_answers.values():
+            gate.set()
         if self.webhooks is not None:
             await self.webhooks.stop()
         if self._runner is not None:
@@ -515,6 +519,14 @@ class FakeBotApi:
         await self.wait_for(lambda: query_id in self.handled_queries, timeout)
         return answer
 
+    def hold_answer(self, query_id: str) -> asyncio.Event:
+        """The bot's answer to the press ``query_id`` is recorded (and :meth:`wait_answer`
+        returns it) when it arrives, but its HTTP response waits until the returned event is
+        set: the bot's request stays on its way, as over a slow network. Set the event before
+        the test ends."""
+        gate = self._held_answers[query_id] = asyncio.Event()
+        return gate
+
     # ---------------------------------------------------------------- failures on demand
 
     def fail_next(
@@ -572,6 +584,9 @@ class FakeBotApi:
             query_id = str(params.get("callback_query_id"))
             self._answers.setdefault(query_id, call)
             self._notify(("answer", query_id))
+            held = self._held_answers.get(query_id)
+            if held is not None:
+                await held.wait()
         else:
             self._notify(_chat_id_param(params))
         return web.json_response(call.response, status=call.status)

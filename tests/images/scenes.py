@@ -29,6 +29,8 @@ HANS = Labels(
     escape_paid="{name} 逃跑，付 {points} 分（{beans} 欢乐豆）",
     escape_points="{name} 逃跑，付 {points} 分", practice_left="{names} 结束了练习",
     bidding_escape="叫牌时逃跑：逃跑者固定付 {n} 分（还没有底分和倍数）。", win="胜",
+    bidding_escape_bid=("叫牌时逃跑（底分 {base}，倍数 ×{m}）：逃跑者付 {n} 分（3 × 底分 × 倍数，"
+                        "至少 6 分）。"),
     lose="负",
     left="逃跑", penalty="托管惩罚", short="欢乐豆不足", points="分数", beans="欢乐豆",
     played_out="出完了",
@@ -48,6 +50,8 @@ HANT = dataclasses.replace(
     farmers_win="農民勝", escape_paid="{name} 逃跑，付 {points} 分（{beans} 歡樂豆）",
     practice_left="{names} 結束了練習",
     bidding_escape="叫牌時逃跑：逃跑者固定付 {n} 分（還沒有底分和倍數）。", win="勝",
+    bidding_escape_bid=("叫牌時逃跑（底分 {base}，倍數 ×{m}）：逃跑者付 {n} 分（3 × 底分 × 倍數，"
+                        "至少 6 分）。"),
     lose="負", penalty="託管懲罰", short="歡樂豆不足", points="分數", beans="歡樂豆",
     rob="搶地主 {n} 次 ×{m}",
     rob_one="搶地主 1 次 ×{m}", bombs="炸彈 {n} 個 ×{m}", bomb_one="炸彈 1 個 ×{m}",

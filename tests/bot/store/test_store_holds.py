@@ -28,6 +28,32 @@ async def test_a_deal_holds_its_humans_from_creation_until_settlement(store, mak
     assert await store.deal_hold(1) is None and await store.deal_hold(3) is None
 
 
+async def test_only_a_deal_that_can_move_beans_holds_them(store, make_deal, players):
+    """A practice or challenge deal (``for_beans=False``) and a match's deal move no beans:
+    they hold none, so their players may /give and pay a match's entry fee meanwhile (a
+    practising player was refused both with "a running deal holds your beans")."""
+    seats = [SeatRecord(1, "p1"), SeatRecord(None, "bot", True), SeatRecord(None, "bot", True)]
+    practice = await store.create_deal("1:0", 1, seats, {}, 1, "{}", for_beans=False)
+    assert await store.deal_hold(1) is None
+    match_id = await store.start_match(
+        f"{OTHER_GROUP}:0", OTHER_GROUP, "fixed", {}, [SeatRecord(1, "p1"), SeatRecord(2, "p2")],
+        100, "{}")
+    match_deal = await store.create_deal(
+        f"{OTHER_GROUP}:0", OTHER_GROUP, [SeatRecord(1, "p1"), SeatRecord(2, "p2"),
+                                          SeatRecord(None, "bot", True)],
+        {}, 1, "{}", match_id=match_id)
+    assert await store.deal_hold(2) is None
+    await store.give(1, 4, 300, OTHER_GROUP)
+    assert [await store.balance(uid) for uid in (1, 2, 4)] == [600, 900, 1300]
+    for_beans = await make_deal([1, 3, None])
+    assert await store.deal_hold(1) == DealHold(for_beans, GROUP, f"t{GROUP}", 0, 600)
+    await store.cancel_deal(practice)
+    await store.cancel_match(match_id)
+    assert (await store.get_deal(match_deal)).status == "cancelled"
+    totals = await store.totals()
+    assert totals.balances == totals.ledger == totals.grants
+
+
 async def test_cancelling_a_deal_releases_its_holds(store, make_deal, players):
     deal_id = await make_deal([1, 2, 3])
     await store.cancel_deal(deal_id)

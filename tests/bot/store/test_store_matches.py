@@ -155,7 +155,7 @@ async def test_a_bot_seat_wins_no_prize(store, players):
 async def test_cancel_refunds_every_fee_exactly_once(store, players):
     match_id = await start(store)
     deal_id = await match_deal(store, match_id)
-    assert await store.deal_hold(1) is not None
+    assert await store.deal_hold(1) is None  # a match deal moves no beans: it holds none
     first = await store.cancel_match(match_id)
     assert first.paid == (100, 100, 100) and not first.repeated
     for _ in range(3):
