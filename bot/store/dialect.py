@@ -54,7 +54,7 @@ class Conflict(Exception):
 
 
 _ANY = re.compile(r"=\s*ANY\(\$(\d+)::\w+\[\]\)")
-_LOCKS = re.compile(r"\s+FOR (UPDATE|SHARE)( SKIP LOCKED)?")
+_LOCKS = re.compile(r"\s+FOR (UPDATE|SHARE)( OF \w+)?( SKIP LOCKED)?")
 _CAST = re.compile(r"::\w+")
 _PLACEHOLDER = re.compile(r"\$(\d+)")
 

@@ -515,17 +515,11 @@ class SQLStore(Store):
             raise ValueError(f"deal {deal_id} has {len(seats)} seats")
         if version is not None and version < row["version"]:
             raise StaleVersion(f"deal {deal_id}: version {version} < {row['version']}")
-        before = await self._lock_players(
-            conn, (seat.user_id for seat in seats if seat.user_id is not None)
+        before, holds = await self._lock_seated(
+            conn, deal_id, (seat.user_id for seat in seats if seat.user_id is not None)
         )
         balances = [before[s.user_id] if s.user_id is not None else None for s in seats]
         if beans_apply:
-            holds = {
-                hold["seat"]: hold["balance_at_start"]
-                for hold in await conn.fetch(
-                    "SELECT seat, balance_at_start FROM deal_holds WHERE deal_id = $1", deal_id
-                )
-            }
             beans = settle_beans(points, row["stake"], at_stake(balances, holds))
         else:
             if sum(points) != 0:
@@ -537,6 +531,31 @@ class SQLStore(Store):
         settlement = Settlement(deal_id, row["stake"], points, tuple(beans), after)
         await self._write_settlement(conn, row, seats, settlement, facts, state_json, version)
         return settlement
+
+    @staticmethod
+    async def _lock_seated(
+        conn: Conn, deal_id: int, user_ids: Iterable[int]
+    ) -> tuple[dict[int, int], dict[int, int]]:
+        """Lock the deal's players' rows (in user id order, as :meth:`_lock_players`) and read
+        their balances and the deal's holds in one round trip: (balance by user id, balance
+        at the start by seat).
+
+        Raises:
+            UnknownPlayer: one of them does not exist.
+        """
+        wanted = sorted(set(user_ids))
+        rows = await conn.fetch(
+            "SELECT p.user_id, p.balance, h.seat, h.balance_at_start FROM players p"
+            " LEFT JOIN deal_holds h ON h.deal_id = $2 AND h.user_id = p.user_id"
+            " WHERE p.user_id = ANY($1::bigint[]) ORDER BY p.user_id FOR UPDATE OF p",
+            wanted, deal_id,
+        )
+        balances = {row["user_id"]: row["balance"] for row in rows}
+        missing = set(wanted) - set(balances)
+        if missing:
+            raise UnknownPlayer(f"unknown players {sorted(missing)}")
+        holds = {row["seat"]: row["balance_at_start"] for row in rows if row["seat"] is not None}
+        return balances, holds
 
     async def _write_settlement(
         self,
@@ -761,7 +780,7 @@ class SQLStore(Store):
             prizes = {s.user_id: p for s, p in zip(seats, paid, strict=True)
                       if p and s.user_id is not None}
             await self._lock_players(conn, prizes)
-            for user_id in prizes:  # seat order, as on SQLite
+            for user_id in prizes:  # seat order
                 await self._move_beans(conn, user_id, prizes[user_id], LedgerReason.MATCH, now,
                                        chat_id=row["chat_id"], match_id=match_id)
             await conn.executemany(
