@@ -28,7 +28,7 @@ _NO_VALUE = frozenset(ACTION_KINDS) - {"bid", "autoplay", "play"}
 ERROR_CODES = (
     "bad_action", "wrong_phase", "not_your_turn", "bid_too_low", "bid_not_allowed",
     "leader_cannot_pass", "cannot_beat", "invalid_combination", "not_in_hand",
-    "already_decided", "not_allowed", "bomb_limit", "must_bid",
+    "already_decided", "not_allowed", "bomb_limit", "must_bid", "barred",
 )
 
 

@@ -43,6 +43,10 @@ class Bidding:
         must_bid: the seat that may not pass (score: bids 2 or 3) or decline (rob: calls), the
             first bidder of a third deal in a row under ``redeal_rule`` ``forced_bid``
             (RULES.md §2.3, :func:`engine.redeal.must_bid_seat`); ``None`` = nobody.
+        barred: per seat, ``True`` for a seat that may only pass (RULES.md §11, seed 004 rule
+            5: a player who lost three deals as landlord in a match or tournament stage);
+            empty = nobody. A barred first bidder still becomes the forced landlord (逼打)
+            when all pass.
     """
 
     first_bidder: int
@@ -55,6 +59,11 @@ class Bidding:
     declined: tuple[int, ...] = ()
     robs: int = 0
     must_bid: int | None = None
+    barred: tuple[bool, ...] = ()
+
+    def is_barred(self, seat: int) -> bool:
+        """``seat`` may only pass in this bidding (:attr:`barred`, RULES.md §11)."""
+        return 0 <= seat < len(self.barred) and self.barred[seat]
 
     @property
     def finished(self) -> bool:
@@ -71,12 +80,14 @@ class Bidding:
 FORCED_MIN_BID = 2
 
 
-def start_bidding(rules: Rules, first_bidder: int, *, must_bid: int | None = None) -> Bidding:
+def start_bidding(rules: Rules, first_bidder: int, *, must_bid: int | None = None,
+                  barred: tuple[bool, ...] = ()) -> Bidding:
     """The bidding before anyone speaks; seats speak in seat order from ``first_bidder``.
-    ``must_bid``: a seat that may not pass (RULES.md §2.3, ``forced_bid``)."""
+    ``must_bid``: a seat that may not pass (RULES.md §2.3, ``forced_bid``); ``barred``: per
+    seat, may only pass (:attr:`Bidding.barred`, RULES.md §11)."""
     order = tuple((first_bidder + i) % rules.seats for i in range(rules.seats))
     return Bidding(first_bidder, order, stage="call" if rules.bidding == "rob" else "bid",
-                   must_bid=must_bid)
+                   must_bid=must_bid, barred=barred if any(barred) else ())
 
 
 def shower_calls_first(bidding: Bidding, rules: Rules, seat: int) -> Bidding:
@@ -120,6 +131,8 @@ def bidding_choices(bidding: Bidding, rules: Rules) -> list[tuple[str, int | Non
         return []
     forced = must_speak(bidding)
     if bidding.stage == "bid":
+        if bidding.is_barred(bidding.queue[0]) and not forced:  # RULES.md §11
+            return [("pass", None)]
         bids: list[tuple[str, int | None]] = [
             ("bid", v) for v in range(min_bid(bidding, rules), MAX_BID + 1)]
         return bids if forced else bids + [("pass", None)]
@@ -133,15 +146,21 @@ def bid_step(bidding: Bidding, rules: Rules, action: Action) -> Bidding:
 
     Raises:
         IllegalAction: ``not_your_turn``; ``must_bid`` (a pass or decline of the seat that may
-            not, RULES.md §2.3); ``not_allowed`` (a kind this preset or stage does not use);
-            ``bid_not_allowed`` (a bid outside 1..3, a 1 under ``third_min_two`` or from the
-            seat that must bid); ``bid_too_low`` (not higher than the highest bid).
+            not, RULES.md §2.3); ``barred`` (a bid of a seat that may only pass, RULES.md §11;
+            a seat that must bid is not barred); ``not_allowed`` (a kind this preset or stage
+            does not use); ``bid_not_allowed`` (a bid outside 1..3, a 1 under
+            ``third_min_two`` or from the seat that must bid); ``bid_too_low`` (not higher than
+            the highest bid).
     """
     if bidding.finished:
         raise IllegalAction("wrong_phase", "The bidding is over.")
     seat = bidding.queue[0]
     if action.seat != seat:
         raise IllegalAction("not_your_turn", f"It is seat {seat}'s turn to bid.")
+    if action.kind == "bid" and bidding.stage == "bid" and bidding.is_barred(seat) \
+            and not must_speak(bidding):
+        raise IllegalAction("barred", "You lost three deals as landlord: you may only pass "
+                                      "(RULES.md §11).")
     allowed = {kind for kind, _ in bidding_choices(bidding, rules)}
     if must_speak(bidding) and action.kind in ("pass", "decline"):
         word = "bid 2 or 3" if bidding.stage == "bid" else "call the landlord"

@@ -279,13 +279,18 @@ class DealState:
 
 def new_deal(rules: Rules, *, seed: int | None = None, first_bidder: int = 0,
              hands: Sequence[Sequence[int]] | None = None,
-             kitty: Sequence[int] | None = None, all_passed: int = 0) -> DealState:
+             kitty: Sequence[int] | None = None, all_passed: int = 0,
+             barred: Sequence[bool] = ()) -> DealState:
     """Deal a new deal (RULES.md §1): ``rules.hand_size`` cards per seat, the rest as the kitty.
 
     Without ``hands``, a deck shuffled by ``random.Random(seed)`` is dealt (the same seed gives
     the same deal). With ``hands`` (card ids per seat), ``kitty`` defaults to the cards left over.
     ``all_passed``: deals in a row before this one in which everybody passed (a redeal's
     count; RULES.md §2.3, ``rules.redeal_rule``: the first bidder may have to bid).
+    ``barred`` (the four-player game, RULES.md §11): per seat, ``True`` for a seat that may only
+    pass in the bidding, having lost three deals as landlord in its match or tournament stage
+    (the caller counts them); all four passing still makes the first bidder landlord (逼打),
+    barred or not. Empty: nobody.
 
     >>> from engine.presets import SCORE
     >>> state = new_deal(SCORE, seed=7, first_bidder=1)
@@ -294,11 +299,13 @@ def new_deal(rules: Rules, *, seed: int | None = None, first_bidder: int = 0,
 
     Raises:
         ValueError: a bad seat, or hands/kitty that are not exactly the deck dealt to size, or
-            a negative ``all_passed``.
+            a negative ``all_passed``, or ``barred`` that is not one flag per seat or given
+            outside the four-player game.
     """
     _check_seat(rules, first_bidder)
     if all_passed < 0:
         raise ValueError("all_passed counts deals: 0 or more")
+    bar = _barred(rules, barred)
     n = rules.seats
     deck = [c for _ in range(rules.decks) for c in DECK]
     if n * rules.hand_size + rules.kitty_size != len(deck):
@@ -324,7 +331,8 @@ def new_deal(rules: Rules, *, seed: int | None = None, first_bidder: int = 0,
         hands=tuple(tuple(sorted(h)) for h in hands), kitty=tuple(sorted(kitty)),
         to_act=(first_bidder,),
         bidding=start_bidding(rules, first_bidder,
-                              must_bid=must_bid_seat(rules, first_bidder, all_passed)),
+                              must_bid=must_bid_seat(rules, first_bidder, all_passed),
+                              barred=bar),
         landlord=None,
         base=1 if rules.bidding == "rob" else 0, doubled=(None,) * n, shown=zero, trick=Trick(),
         play_counts=zero, last_cards=(None,) * n, bombs=0, rockets=0, seat_bombs=zero,
@@ -356,7 +364,8 @@ def apply(state: DealState, action: Action) -> DealState:
             ``wrong_phase``, ``not_your_turn``, ``bid_too_low``, ``bid_not_allowed``,
             ``leader_cannot_pass``, ``cannot_beat``, ``invalid_combination``, ``not_in_hand``,
             ``already_decided``, ``not_allowed``; ``bomb_limit``: a farmer of the four-player
-            game past their bomb allowance, RULES.md §11).
+            game past their bomb allowance, RULES.md §11; ``barred``: a bid of a seat that may
+            only pass, RULES.md §11).
     """
     if not isinstance(action, Action):
         raise IllegalAction("bad_action", "Not an action.")
@@ -634,6 +643,19 @@ def _last_cards_from(data: Any, seats: int) -> tuple[tuple[int, ...] | None, ...
     if data is None:
         return (None,) * seats
     return tuple(None if c is None else tuple(c) for c in data)
+
+
+def _barred(rules: Rules, barred: Sequence[bool]) -> tuple[bool, ...]:
+    """``new_deal``'s ``barred`` checked: one flag per seat, four-player game only (RULES.md
+    §11); empty stays empty."""
+    flags = tuple(bool(b) for b in barred)
+    if not flags:
+        return ()
+    if len(flags) != rules.seats:
+        raise ValueError(f"barred: one flag per seat ({rules.seats}), not {len(flags)}")
+    if any(flags) and rules.variant != "four":
+        raise ValueError("barred: only the four-player game bars a seat (RULES.md §11)")
+    return flags
 
 
 def _check_seat(rules: Rules, seat: int) -> None:

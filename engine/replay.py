@@ -22,7 +22,10 @@ def run_replay(request: dict[str, Any], rules: Rules | None = None) -> dict[str,
     """Replay a deal and report its result (RULES.md §1–§4, §7, §9, §11; docs/judge.md).
 
     ``request``: ``{"preset": "score"|"rob", "hands": [3 card strings], "kitty": str,
-    "first_bidder": int, "actions": [str, ...], "options": {house options}}``. Each action is
+    "first_bidder": int, "actions": [str, ...], "options": {house options}}``, and in the
+    four-player game optionally ``"barred": [seats]``: seats that may only pass in the bidding,
+    having lost three deals as landlord in their match (RULES.md §11; a bid of theirs is
+    illegal, code ``barred``; 逼打 still makes a barred first bidder landlord). Each action is
     made by the seat whose turn it is (``to_act[0]``; in the doubling round that is seat order
     starting with the landlord), ``leave``, ``autoplay 0|1``, ``show`` and ``timeout`` included:
     a play or pass made while that seat is on auto-play counts as made by auto-play (RULES.md
@@ -86,22 +89,32 @@ def _setup(request: dict[str, Any], rules: Rules | None) -> tuple[DealState, lis
     actions = request["actions"]
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise ValueError("actions must be a list of strings")
-    return deal_from_strings(rules, hands_text, kitty_text, first_bidder=first_bidder), actions
+    seats = request.get("barred", [])
+    if not isinstance(seats, list) or not all(
+            isinstance(s, int) and not isinstance(s, bool) and 0 <= s < rules.seats
+            for s in seats):
+        raise ValueError("barred must be a list of seat numbers")
+    barred = [s in seats for s in range(rules.seats)] if seats else []
+    return deal_from_strings(rules, hands_text, kitty_text, first_bidder=first_bidder,
+                             barred=barred), actions
 
 
 def deal_from_strings(rules: Rules, hands: Sequence[str], kitty: str, *,
-                      first_bidder: int = 0) -> DealState:
+                      first_bidder: int = 0, barred: Sequence[bool] = ()) -> DealState:
     """A new deal with fixed cards written as rank strings (RULES.md §1), e.g. for tests and
     the judge: ``deal_from_strings(SCORE, ["33344…", …], "XD2")``. Suits are handed out in
-    order (they never matter, RULES.md §1.1).
+    order (they never matter, RULES.md §1.1). ``barred``: as :func:`engine.deal.new_deal`
+    (RULES.md §11).
 
     Raises:
         CardError: an unknown character or too many of a rank in one string.
-        ValueError: the strings are not exactly one deck dealt to size, or a bad seat.
+        ValueError: the strings are not exactly one deck dealt to size, a bad seat, or a bar
+            :func:`engine.deal.new_deal` refuses.
     """
     groups = [parse_ranks(t, decks=rules.decks) for t in [*hands, kitty]]
     cards = _cards_from_ranks(groups, rules.decks)
-    return new_deal(rules, first_bidder=first_bidder, hands=cards[:-1], kitty=cards[-1])
+    return new_deal(rules, first_bidder=first_bidder, hands=cards[:-1], kitty=cards[-1],
+                    barred=barred)
 
 
 def apply_texts(state: DealState, actions: Sequence[str]) -> DealState:

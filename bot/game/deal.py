@@ -23,7 +23,7 @@ import logging
 import math
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Protocol
@@ -181,7 +181,7 @@ class DealDriver:
     # --- Starting a deal -----------------------------------------------------------------------
 
     async def start(self, table: Table, *, redeal: bool = False,
-                    config: TableConfig | None = None) -> None:
+                    config: TableConfig | None = None, barred: Sequence[bool] = ()) -> None:
         """Deal a new deal at a full table (lock held): a snapshot of the group's settings
         (:class:`~bot.game.config.TableConfig`), a ``store.create_deal`` record, each human's
         hand in private, the table message for the audience.
@@ -196,6 +196,9 @@ class DealDriver:
         Only a deal for beans (:attr:`Table.plays_for_beans`) holds its players' beans
         (``store.deal_hold``): a practice, challenge or match deal can take none.
         ``config``: the snapshot to deal with (the one the lobby showed), else read now.
+        ``barred``: per seat, may only pass in the bidding (a match's seats with three deals
+        lost as landlord, RULES.md §11; ``engine.new_deal``), applied to a four-player deal
+        only; a redeal keeps the old deal's.
         Test hooks: ``GameContext.deal_seed``, ``first_bidder``.
         """
         ctx = self.ctx
@@ -209,6 +212,7 @@ class DealDriver:
         old = table.state if redeal else None
         if old is not None:
             first = next_first_bidder(old)
+            barred = old.bidding.barred
         elif table.first_bidder is None:
             first = ctx.first_bidder if ctx.first_bidder is not None \
                 else random.randrange(rules.seats)
@@ -221,7 +225,9 @@ class DealDriver:
         if seed is not None and old is not None:
             seed += table.redeals
         all_passed = old.all_passed + 1 if old is not None else 0
-        state = new_deal(rules, seed=seed, first_bidder=first, all_passed=all_passed)
+        bar = barred if rules.variant == "four" else ()  # RULES.md §11 only
+        state = new_deal(rules, seed=seed, first_bidder=first, all_passed=all_passed,
+                         barred=bar)
         if table.challenge_id is not None and self.challenge is not None:
             state = self.challenge.new_state(table, rules)  # its fixed cards
             first = state.first_bidder
@@ -282,10 +288,11 @@ class DealDriver:
         table.card_counter = config.card_counter
         table.auto_pass = config.auto_pass
 
-    async def deal(self, table: Table, config: TableConfig | None = None) -> None:
-        """Start a deal and show it (lock held): :meth:`start` (with ``config`` if given), then
-        the same show and schedule steps as after an action."""
-        await self.start(table, config=config)
+    async def deal(self, table: Table, config: TableConfig | None = None,
+                   barred: Sequence[bool] = ()) -> None:
+        """Start a deal and show it (lock held): :meth:`start` (with ``config`` and ``barred``
+        if given), then the same show and schedule steps as after an action."""
+        await self.start(table, config=config, barred=barred)
         await self.advance(table)
 
     @staticmethod

@@ -25,6 +25,11 @@ Rules, and the choices made where §10 is silent:
   the AI and neither pay nor receive chips (RULES.md §10.1; seed 002 每桌只能一名胜出). Optional
   ``time_limit`` (minutes, wall clock from the start): the deal in progress is finished, then
   chips decide; a tie for first plays one more deal, again until it is broken.
+- **Three failed landlord deals** (RULES.md §11, seed 004 rule 5, four-player matches): a seat
+  that has lost three deals as landlord (its points in the deal negative, a forced 逼打
+  landlord's included: it was the landlord) may only pass in the biddings of the match's later
+  deals (:meth:`MatchState.barred`, given to ``engine.new_deal``); all four passing still makes
+  it the forced landlord. Deals stored before the landlord was recorded count as none.
 - **Leaving** (逃跑, RULES.md §9) forfeits the match: the deal is finished with the escape result,
   the seat is ranked last (below every finisher, forfeiters among themselves by score) and wins
   no prize; in a knock-out the leaver is out at once, so the match ends with that deal.
@@ -71,6 +76,10 @@ WORD_OPTIONS: dict[str, tuple[str, ...]] = {"base_per": BASE_PER}
 #: What options a dict written before an option existed means by leaving it out: the value
 #: the match was played with then (not today's default).
 OLD_VALUES: dict[str, Any] = {"base_per": PER_POINT}
+
+#: Deals lost as landlord after which a seat of a four-player match may only pass in the
+#: bidding (RULES.md §11: 做了三副大地主失败).
+LANDLORD_LOSSES_BAR = 3
 
 #: Version of the dict written by :meth:`MatchState.to_dict`.
 DICT_VERSION = 1
@@ -167,6 +176,8 @@ class MatchDeal:
         chip_base: knock-out: the chip base this deal was played at (0 in a fixed match).
         chips: knock-out: per seat, the chips won (+) or paid (−); zeros in a fixed match.
         left: seats that left during this deal (they forfeit the match).
+        landlord: the deal's landlord seat; ``None`` when nobody became landlord (a leave
+            during the bidding) or the deal was stored before the landlord was recorded.
     """
 
     deal_id: int
@@ -174,15 +185,25 @@ class MatchDeal:
     chip_base: int = 0
     chips: tuple[int, ...] = ()
     left: tuple[int, ...] = ()
+    landlord: int | None = None
+
+    @property
+    def landlord_lost(self) -> bool:
+        """The landlord lost this deal: its points are negative (RULES.md §7, §9)."""
+        return self.landlord is not None and self.points[self.landlord] < 0
 
     def to_dict(self) -> dict[str, Any]:
         return {"deal_id": self.deal_id, "points": list(self.points),
-                "chip_base": self.chip_base, "chips": list(self.chips), "left": list(self.left)}
+                "chip_base": self.chip_base, "chips": list(self.chips), "left": list(self.left),
+                "landlord": self.landlord}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchDeal:
+        """Inverse of :meth:`to_dict`; a deal stored without ``landlord`` reads with ``None``."""
+        landlord = data.get("landlord")
         return cls(int(data["deal_id"]), tuple(data["points"]), int(data["chip_base"]),
-                   tuple(data["chips"]), tuple(data["left"]))
+                   tuple(data["chips"]), tuple(data["left"]),
+                   None if landlord is None else int(landlord))
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,21 +296,24 @@ class MatchState:
         return list(self._chips().out)
 
     def record(self, deal_id: int, points: Sequence[int], left: Sequence[int] = (), *,
-               bid: int = 1) -> MatchState:
+               bid: int = 1, landlord: int | None = None) -> MatchState:
         """The state after deal ``deal_id`` finished with ``points`` per seat at base score
         ``bid`` (RULES.md §7; a knock-out charging per deal divides the points by it); seats in
-        ``left`` left during it and forfeit. Recording the same deal again changes nothing.
+        ``left`` left during it and forfeit; ``landlord``: its landlord seat, ``None`` if there
+        was none (counted by :meth:`landlord_losses`). Recording the same deal again changes
+        nothing.
 
         Raises:
             MatchError: the match is over, ``points`` has the wrong length or does not sum to
-                zero, or a seat in ``left`` does not exist.
+                zero, or a seat in ``left`` or ``landlord`` does not exist.
         """
         if any(d.deal_id == deal_id for d in self.deals):
             return self
         points = tuple(int(p) for p in points)
         if len(points) != self.seats or sum(points) != 0:
             raise MatchError(f"a deal of this match needs {self.seats} points summing to zero")
-        if any(not 0 <= s < self.seats for s in left):
+        if any(not 0 <= s < self.seats for s in left) or (
+                landlord is not None and not 0 <= landlord < self.seats):
             raise MatchError("unknown seat")
         if self.winner_known():
             raise MatchError("the match is over")
@@ -299,9 +323,25 @@ class MatchState:
             _, chips = after_deal(self.options.knockout_rules, self._chips(), points, bid, left)
         else:
             base, chips = 0, (0,) * self.seats
-        deal = MatchDeal(deal_id, points, base, chips, left)
+        deal = MatchDeal(deal_id, points, base, chips, left, landlord)
         forfeited = tuple(f or s in deal.left for s, f in enumerate(self.forfeited))
         return replace(self, deals=(*self.deals, deal), forfeited=forfeited)
+
+    def landlord_losses(self) -> list[int]:
+        """Per seat, the deals of this match it lost as landlord (RULES.md §11; a forced 逼打
+        landlord's too); deals stored without their landlord count for nobody."""
+        losses = [0] * self.seats
+        for deal in self.deals:
+            if deal.landlord_lost and deal.landlord is not None:
+                losses[deal.landlord] += 1
+        return losses
+
+    def barred(self) -> tuple[bool, ...]:
+        """Per seat, ``True`` once it has lost :data:`LANDLORD_LOSSES_BAR` deals as landlord:
+        in a four-player match it may only pass in the biddings of the later deals (RULES.md
+        §11, seed 004 rule 5: 以后不得再争叫地主，逼打除外; the caller applies it to
+        four-player deals only, ``engine.new_deal(..., barred=...)``)."""
+        return tuple(n >= LANDLORD_LOSSES_BAR for n in self.landlord_losses())
 
     def _keys(self) -> list[tuple[bool, bool, int]]:
         """Per seat, its ranking key (smaller is better): forfeited, out, −score."""
@@ -369,7 +409,8 @@ class MatchState:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"v": 1, "options": {...}, "humans": [bool], "started_at": seconds,
-        "deals": [{"deal_id", "points", "chip_base", "chips", "left"}], "forfeited": [bool]}``."""
+        "deals": [{"deal_id", "points", "chip_base", "chips", "left", "landlord"}],
+        "forfeited": [bool]}``."""
         return {"v": DICT_VERSION, "options": self.options.to_dict(),
                 "humans": list(self.humans), "started_at": self.started_at,
                 "deals": [d.to_dict() for d in self.deals], "forfeited": list(self.forfeited)}

@@ -177,7 +177,8 @@ class Matches:
         result = state.result
         assert result is not None and table.deal_id is not None
         before = await self._state(match_id)
-        after = before.record(table.deal_id, result.points, left=result.escaped, bid=result.base)
+        after = before.record(table.deal_id, result.points, left=result.escaped, bid=result.base,
+                              landlord=result.landlord)
         settlement = await self.ctx.store.settle_match_deal(
             match_id, table.deal_id, list(result.points), state.to_json(), _json(after),
             seat_facts(state), version=state.version, table=table.to_dict())
@@ -196,7 +197,9 @@ class Matches:
         result that failed to send is posted again, and a worker that dies before leaves it
         to the next, :meth:`resume`), seats that left, and in a knock-out's extra deals seats
         that are out, are played by the AI from now on (the player is free to go; an out
-        seat's chips no longer move), then the next deal is dealt, or the match ends."""
+        seat's chips no longer move), then the next deal is dealt, or the match ends. In a
+        four-player match a seat that has lost three deals as landlord may only pass in the
+        next deal's bidding (RULES.md §11, :meth:`MatchState.barred`)."""
         if table.result_due:
             return
         match_id = _match_id(table)
@@ -212,7 +215,7 @@ class Matches:
             self.deals.say(table, t("match.extra_deal", table.lang))
         table.message_id = None  # the result stays; the next deal's table goes below it
         table.message_photo = False
-        await self.deals.deal(table)
+        await self.deals.deal(table, barred=state.barred())
 
     # --- The end -------------------------------------------------------------------------------
 

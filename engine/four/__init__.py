@@ -11,6 +11,10 @@ score. The rest of the engine dispatches here when ``rules.variant == "four"``
   ``SeatView.bombs_left(seat)`` says how many remain ("你还能出 1 个炸弹");
   ``SeatView.legal_plays()`` and ``legal_actions()`` leave bombs out past it, and ``apply``
   refuses one with ``IllegalAction("bomb_limit", …)``.
+* Three failed landlord deals: ``new_deal(FOUR, barred=…)`` (per seat) bars the seats that
+  lost three deals as landlord in their match or stage: they may only pass
+  (``Bidding.barred``; a bid is ``IllegalAction("barred", …)``), and 逼打 still makes a barred
+  first bidder landlord.
 * ``engine.classify(ranks, FOUR)``, ``engine.legal_moves(hand, prev, FOUR)``, ``engine.beats``:
   the combinations of §11 (:mod:`engine.four.reader`, :mod:`engine.four.moves`); a bomb's ``n`` is
   its number of cards, ``ComboType.JOKER_BOMB`` is 天尊; ``engine.play_groups`` writes chains in

@@ -32,7 +32,7 @@ from tests.databases import PostgresServer, RawDatabase
 from tests.fakebot import FakeBotApi
 
 SECRET = "test-secret_0123456789"
-TIMEOUT = 20.0
+TIMEOUT = 60.0
 
 Start = Callable[[str], Awaitable[App]]
 
