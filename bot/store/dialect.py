@@ -28,8 +28,8 @@ import functools
 import json
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
 
@@ -70,21 +70,15 @@ def sqlite_sql(sql: str) -> str:
     return _PLACEHOLDER.sub(r"?\1", sql)
 
 
-@contextmanager
-def _conflicts() -> Iterator[None]:
-    """Raise a unique constraint's refusal, on either database, as :class:`Conflict`."""
-    try:
-        yield
-    except asyncpg.UniqueViolationError as error:
-        raise Conflict(str(error)) from None
-    except sqlite3.IntegrityError as error:
-        if "UNIQUE" not in str(error):
-            raise
-        raise Conflict(str(error)) from None
+def _conflict(error: sqlite3.IntegrityError) -> Exception:
+    """SQLite's refusal by a unique constraint as :class:`Conflict`; any other as it is."""
+    return Conflict(str(error)) if "UNIQUE" in str(error) else error
 
 
 def _sqlite_params(params: Sequence[Any]) -> tuple[Any, ...]:
     """Lists (the ``ANY`` parameters) as JSON arrays, everything else as it is."""
+    if not any(type(p) is list for p in params):
+        return tuple(params)
     return tuple(json.dumps(p) if isinstance(p, list) else p for p in params)
 
 
@@ -133,17 +127,23 @@ class SQLiteConn(Conn):
         self._db = db
 
     async def fetch(self, sql: str, *params: Any) -> list[Any]:
-        with _conflicts():
+        try:
             return list(await self._db.execute_fetchall(sqlite_sql(sql), _sqlite_params(params)))
+        except sqlite3.IntegrityError as error:
+            raise _conflict(error) from None
 
     async def fetchrow(self, sql: str, *params: Any) -> Any:
-        with _conflicts():
+        try:
             rows = await self._db.execute_fetchall(sqlite_sql(sql), _sqlite_params(params))
+        except sqlite3.IntegrityError as error:
+            raise _conflict(error) from None
         return next(iter(rows), None)
 
     async def execute(self, sql: str, *params: Any) -> int:
-        with _conflicts():
+        try:
             cursor = await self._db.execute(sqlite_sql(sql), _sqlite_params(params))
+        except sqlite3.IntegrityError as error:
+            raise _conflict(error) from None
         return max(cursor.rowcount, 0)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
@@ -168,20 +168,28 @@ class PostgresConn(Conn):
         self._conn = conn
 
     async def fetch(self, sql: str, *params: Any) -> list[Any]:
-        with _conflicts():
+        try:
             return list(await self._conn.fetch(sql, *params))
+        except asyncpg.UniqueViolationError as error:
+            raise Conflict(str(error)) from None
 
     async def fetchrow(self, sql: str, *params: Any) -> Any:
-        with _conflicts():
+        try:
             return await self._conn.fetchrow(sql, *params)
+        except asyncpg.UniqueViolationError as error:
+            raise Conflict(str(error)) from None
 
     async def fetchval(self, sql: str, *params: Any) -> Any:
-        with _conflicts():
+        try:
             return await self._conn.fetchval(sql, *params)
+        except asyncpg.UniqueViolationError as error:
+            raise Conflict(str(error)) from None
 
     async def execute(self, sql: str, *params: Any) -> int:
-        with _conflicts():
+        try:
             return _count(await self._conn.execute(sql, *params))
+        except asyncpg.UniqueViolationError as error:
+            raise Conflict(str(error)) from None
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self._conn.executemany(sql, list(rows))
