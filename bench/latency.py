@@ -137,7 +137,15 @@ NO = ("decline", "norob")
 DECISIONS = (*BIDS, "pass", *YES, *NO, "double", "nodouble")
 #: History entries that are no player's decision (taking over a seat, leaving it, timeouts).
 NOT_ACTIONS = ("autoplay", "leave", "timeout")
-VARIANTS = {"humans": "three humans", "bots": "two humans and one bot seat"}
+VARIANTS = {"humans": "three humans", "bots": "two humans and one bot seat",
+            "busy": "three humans in a busy group: bystanders send 4 commands in 3 s, "
+                    "every 20 s"}
+#: The busy group's bystanders' commands, in turn (``{other}``: another bystander's username).
+BUSY_COMMANDS = ("/balance", "/give @{other} 100", "/top", "/me", "/daily", "/top week")
+#: A busy group's bystanders send their commands in bursts (people answer each other): every
+#: BUSY_EVERY seconds BUSY_BURST commands, BUSY_APART seconds apart (12 a minute: more than
+#: half the group's 20-a-minute budget, with the lobby, the table and the results on top).
+BUSY_EVERY, BUSY_BURST, BUSY_APART = 20.0, 4, 1.0
 
 
 # --- The bot in its own process -------------------------------------------------------------
@@ -236,6 +244,16 @@ class Press:
 
 
 @dataclass
+class Asked:
+    """One command a bystander sent into a busy group."""
+
+    chat_id: int
+    message_id: int
+    text: str
+    time: float
+
+
+@dataclass
 class Run:
     """What one run saw: its fake server, the presses, finished deals, errors."""
 
@@ -250,6 +268,10 @@ class Run:
     #: decision press; then the calls in between go to ``between`` (the cost of Play again).
     between_from: dict[int, int] = field(default_factory=dict)
     between: list[Counter[str]] = field(default_factory=list)
+    #: Commands the busy groups' bystanders sent (``busy`` variant), in the order asked.
+    commands: list[Asked] = field(default_factory=list)
+    #: (group chat id, when Start was pressed) of every table.
+    starts: list[tuple[int, float]] = field(default_factory=list)
 
     async def press(self, user: User, message: FakeMessage, data: str,
                     *, changes_deal: bool = False) -> Call:
@@ -381,12 +403,28 @@ async def play_table(run: Run, index: int, variant: str, deals: int) -> None:
     every human presses Play again, and the last press deals the next one: issue 10 item 7)."""
     api = run.api
     group = api.new_group(f"Bench table {index}")
-    humans = 3 if variant == "humans" else 2
+    humans = 2 if variant == "bots" else 3
     users = [api.new_user(f"T{index}P{seat}") for seat in range(humans)]
     players = Players(api, group, users)
     for user in users:
         api.open_private_chat(user)
         run.table_of[user.id] = group.id
+    chatting: asyncio.Task[None] | None = None
+    if variant == "busy":
+        chatting = asyncio.create_task(chatter(run, group, index))
+    try:
+        await play_deals(run, group, users, players, variant, deals)
+    finally:
+        if chatting is not None:
+            chatting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await chatting
+
+
+async def play_deals(run: Run, group: Chat, users: list[User], players: Players, variant: str,
+                     deals: int) -> None:
+    """Open the table's lobby, seat ``users`` (and a bot seat), play ``deals`` deals."""
+    api = run.api
     since = len(api.calls)
     api.send_text(users[0], group, "/newgame")
     await api.wait_for("sendMessage", 60, since=since, chat_id=group)
@@ -399,6 +437,7 @@ async def play_table(run: Run, index: int, variant: str, deals: int) -> None:
         await run.press(users[0], lobby, payloads(lobby)["bot"])
     await asyncio.sleep(run.think)
     before = shown_in(api, group)
+    run.starts.append((group.id, time.monotonic()))
     await run.press(users[0], lobby, payloads(lobby)["start"])
     seen: set[int] = set()
     for number in range(deals):
@@ -418,6 +457,29 @@ async def play_table(run: Run, index: int, variant: str, deals: int) -> None:
             for user in users:  # every human presses Play again: the last press deals
                 await asyncio.sleep(run.think)
                 await run.press(user, result, again)
+
+
+async def chatter(run: Run, group: Chat, index: int) -> None:
+    """The bystanders of a busy group (``busy`` variant): from before the lobby opens until the
+    table's last result, they send commands in bursts (:data:`BUSY_BURST` every
+    :data:`BUSY_EVERY` seconds), in turn :data:`BUSY_COMMANDS` (/give to another bystander by
+    @username, /top's picture, ...), each noted (:attr:`Run.commands`) for its reply's latency
+    and order."""
+    api = run.api
+    people = [api.new_user(name, username=f"{name.lower()}{index}")
+              for name in ("Chris", "Dana", "Eli")]
+    admin = people[0]
+    api.make_admin(group, admin)
+    api.send_text(admin, group, "/settings give_enabled on")  # not timed: before the lobby
+    await api.wait_for("sendMessage", 30, since=0, chat_id=group)
+    for turn in itertools.count():
+        who = people[turn % len(people)]
+        text = BUSY_COMMANDS[turn % len(BUSY_COMMANDS)].format(  # /give: to the last speaker
+            other=people[(turn - 1) % len(people)].username)
+        sent = api.send_text(who, group, text)
+        run.commands.append(Asked(group.id, sent.message_id, text, time.monotonic()))
+        last = turn % BUSY_BURST == BUSY_BURST - 1
+        await asyncio.sleep(BUSY_EVERY - (BUSY_BURST - 1) * BUSY_APART if last else BUSY_APART)
 
 
 # --- Figures --------------------------------------------------------------------------------
@@ -482,6 +544,46 @@ class Figures:
     by_kind: Counter[str]
     group_gap: float  # the longest time between two sends/edits into one group
     answers_by_button: dict[str, list[float]] = field(default_factory=dict)
+    #: Busy groups: command → its reply (seconds), commands never answered, replies that came
+    #: after the reply to a command asked later in the same group, and Start → the table's
+    #: first picture (seconds), one a table.
+    replies: list[float] = field(default_factory=list)
+    unreplied: int = 0
+    overtaken: int = 0
+    first_pictures: list[float] = field(default_factory=list)
+
+
+def reply_figures(run: Run, index: CallIndex, end: float) -> tuple[list[float], int, int]:
+    """Each busy-group command's reply latency (its first send that quotes the command), the
+    commands never answered, and the replies overtaken by a later command's reply."""
+    latencies: list[float] = []
+    unreplied = overtaken = 0
+    arrived: dict[int, list[tuple[float, float]]] = defaultdict(list)  # chat: (asked, replied)
+    for asked in run.commands:
+        def quotes(call: Call, asked: Asked = asked) -> bool:
+            quoted = (call.params.get("reply_parameters") or {}).get("message_id",
+                                                                   call.params.get(
+                                                                       "reply_to_message_id"))
+            return call.method in SENDS and quoted is not None \
+                and int(quoted) == asked.message_id
+        reply = index.first_after(asked.chat_id, asked.time, quotes)
+        if reply is None:
+            if end - asked.time > BUSY_EVERY:  # not one sent just before the end
+                unreplied += 1
+            continue
+        latencies.append(reply.time - asked.time)
+        arrived[asked.chat_id].append((asked.time, reply.time))
+    for pairs in arrived.values():
+        overtaken += sum(1 for i, (_, replied) in enumerate(pairs)
+                         if any(later < replied for _, later in pairs[i + 1:]))
+    return latencies, unreplied, overtaken
+
+
+def table_picture_call(call: Call) -> bool:
+    """A table picture sent or edited into the group: a photo that quotes no command."""
+    if call.params.get("reply_parameters") or call.params.get("reply_to_message_id"):
+        return False
+    return call.method in ("sendPhoto", "editMessageMedia", "editMessageCaption")
 
 
 def measure(run: Run, first_call: int, end: float) -> Figures:
@@ -536,8 +638,14 @@ def measure(run: Run, first_call: int, end: float) -> Figures:
         for r in api.rate_limited)
     gap = max((b.time - a.time for chat in groups for a, b in itertools.pairwise(
         [c for c in index.by_chat[chat] if table_call(c)])), default=0.0)
+    replies, unreplied, overtaken = reply_figures(run, index, end)
+    firsts = []
+    for chat_id, started in run.starts:
+        shown = index.first_after(chat_id, started, table_picture_call)
+        firsts.append((shown.time if shown else end) - started)
     return Figures(answer_times, unanswered, hand_times, no_edit, lags, rate_limited, limited_by,
-                   by_method, bytes_by_method, by_kind, gap, by_button)
+                   by_method, bytes_by_method, by_kind, gap, by_button, replies, unreplied,
+                   overtaken, firsts)
 
 
 def code_version() -> str:
@@ -645,14 +753,20 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
     for error in run.errors[:5] + problems[:5]:
         print(f"  ! {error}")
     print(f"{'latency (ms)':32}{'n':>6}{'p50':>8}{'p95':>8}{'max':>8}")
-    rows = (("press -> answerCallbackQuery", fig.answers), ("press -> own hand edit",
-            fig.hand_edits), ("group table lag", fig.lags))
+    rows = [("press -> answerCallbackQuery", fig.answers), ("press -> own hand edit",
+            fig.hand_edits), ("group table lag", fig.lags),
+            ("Start -> first table picture", fig.first_pictures)]
+    if run.commands:
+        rows.append(("command -> its reply", fig.replies))
     stats = {}
     for name, values in rows:
         p50, p95, top = quantiles(values)
         stats[name] = (p50, p95, top)
         print(f"  {name:30}{len(values):>6}{p50 * 1000:>8.0f}{p95 * 1000:>8.0f}"
               f"{top * 1000:>8.0f}")
+    if run.commands:
+        print(f"  (busy groups: {len(run.commands)} commands, never answered {fig.unreplied}, "
+              f"replies overtaken by a later command's reply {fig.overtaken})")
     print(f"  (longest time between two sends/edits into one group: {fig.group_gap:.1f} s)")
     print("  answer by button (n p50/p95/max ms): " + ", ".join(
         f"{name} {len(values)} " + "/".join(f"{q * 1000:.0f}" for q in quantiles(values))

@@ -1,13 +1,14 @@
 """Benchmark the pictures: ``python bench/render.py [--n 200] [--seed 7]``.
 
-Prints the vendored CJK fonts' install size (issue 10), then renders ``n`` random hands and
-tables (and results and leaderboards) from a fixed seed and prints, per picture and format, the
-median and p95 milliseconds and the median and largest size in bytes. Tables, results and boards
-carry new random names each (Chinese, Latin, emoji, long), in zh-Hans, zh-Hant and English in
-turn, so their text is laid out afresh as in a new deal; the words of the catalogues repeat, as
-they do in the bot. Targets (issue 4): hand <= 15 ms median, table <= 25 ms median, every picture
-< 150 KB. Card faces and fonts are loaded once per process and cached; that one-off cost is
-measured first, on its own line, so that the figures after it are the steady state.
+Prints the vendored CJK fonts' and court/joker pictures' install size, then renders ``n``
+random hands and tables (and results and leaderboards) from a fixed seed and prints, per picture
+and format, the median and p95 milliseconds and the median and largest size in bytes. Tables,
+results and boards carry new random names each (Chinese, Latin, emoji, long), in zh-Hans,
+zh-Hant and English in turn, so their text is laid out afresh as in a new deal; the words of the
+catalogues repeat, as they do in the bot. Targets (issue 4): hand <= 15 ms median, table <= 25
+ms median, every picture < 150 KB. Card faces and fonts are loaded once per process and cached;
+that one-off cost is measured first, on its own line, so that the figures after it are the
+steady state.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from images import (
     render_result,
     render_table,
 )
+from images.cards import ART_DIR
 from images.text import FONT_DIR, FONT_FILES, text_width
 
 Job = Callable[[], bytes]
@@ -147,6 +149,10 @@ def main() -> None:
     sizes = {face: (FONT_DIR / name).stat().st_size for face, name in FONT_FILES.items()}
     print(f"{'fonts installed':<18} {sum(sizes.values()) / 1024 / 1024:6.2f} MB   "
           + "   ".join(f"{FONT_FILES[face]} {size / 1024:.0f} KB" for face, size in sizes.items()))
+
+    art = sorted(ART_DIR.glob("*.png"))
+    print(f"{'cards installed':<18} {sum(p.stat().st_size for p in art) / 1024:6.0f} KB   "
+          f"{len(art)} court and joker pictures (images/cards)")
 
     t = time.perf_counter()
     for face in FONT_FILES:

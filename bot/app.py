@@ -15,19 +15,19 @@ import os
 import sys
 import time
 
-from telegram import BotCommand
 from telegram.ext import ApplicationBuilder, Defaults
 
 from bot import handlers
 from bot.game.service import Game
-from bot.i18n import t
+from bot.inbox import InboxProcessor, InboxQueue, replay
+from bot.menus import set_menus
 from bot.outlet.http import UNREAD, AiohttpRequest
 from bot.outlet.limiter import ChatRateLimiter
 from bot.outlet.outbox import Outbox
 from bot.outlet.telegram import TelegramOutlet
 from bot.services import CONTEXT_TYPES, App, bot_data
 from bot.settings import Settings
-from bot.store import open_store
+from bot.store import Store, open_store
 from bot.workers.wiring import start_worker
 from images.warm import warm_up
 
@@ -35,19 +35,14 @@ from images.warm import warm_up
 # Without it PTB warns about the coming change on every 429 answer.
 os.environ.setdefault("PTB_TIMEDELTA", "true")
 
-# The command menu, in menu order; each has a `cmd.<name>` description in the catalogues.
-COMMANDS = (
-    "newgame", "join", "leave", "start", "practice", "challenge", "help", "daily", "relief",
-    "balance", "top", "me", "give", "settings", "stop",
-)
-# Telegram matches menu languages by two-letter code: "zh" covers zh-Hans and zh-Hant users.
-MENU_LANGUAGES = {"zh": "zh-Hans", None: "en"}
 # How often AIORateLimiter retries a request that Telegram answered with 429 retry_after.
 RATE_LIMIT_RETRIES = 3
 # Telegram's overall limit for one bot: about 30 messages per second.
 OVERALL_RATE_LIMIT = 30
 # Connections the bot's requests may keep open (PTB's own default).
 BOT_CONNECTIONS = 256
+# Updates processed at once at most (PTB's `concurrent_updates(True)`).
+CONCURRENT_UPDATES = 256
 # Seconds a stopping bot waits for the outbox to send what it holds.
 FLUSH_SECONDS = 5.0
 # Seconds a thread holding the GIL keeps it while another waits (`sys.setswitchinterval`).
@@ -73,8 +68,11 @@ def build_application(settings: Settings) -> App:
       with 400 "message to be replied not found".
     - PTB's JobQueue (timers) and concurrent update processing: handlers must take the
       per-table lock, updates of different tables run side by side.
+    - Polled updates go through the store's inbox (:mod:`bot.inbox`): stored before Telegram
+      is told they arrived, marked done once handled, the ones not done handled at start-up.
     - Handlers registered by `bot.handlers.register`.
-    - `post_init` opens the store, sets the command menus and restores running deals;
+    - `post_init` opens the store, sets the command menus, restores running deals and queues
+      the updates a stopped bot had not handled;
       `post_shutdown` closes the store.
     """
     application: App = (
@@ -93,7 +91,8 @@ def build_application(settings: Settings) -> App:
             )
         )
         .defaults(Defaults(allow_sending_without_reply=True))
-        .concurrent_updates(True)
+        .update_queue(InboxQueue())
+        .concurrent_updates(InboxProcessor(CONCURRENT_UPDATES))
         .post_init(_post_init)
         .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
@@ -105,12 +104,10 @@ def build_application(settings: Settings) -> App:
 
 
 async def set_commands(application: App) -> None:
-    """Register the command menu: Chinese for "zh" users, English for everyone else."""
-    for language_code, lang in MENU_LANGUAGES.items():
-        await application.bot.set_my_commands(
-            [BotCommand(name, t(f"cmd.{name}", lang)) for name in COMMANDS],
-            language_code=language_code,
-        )
+    """Register the command menus (:func:`bot.menus.set_menus`: a group's and a private
+    chat's, Simplified Chinese for "zh" users, English for everyone else; Traditional Chinese
+    chats get theirs per chat, :class:`bot.menus.Menus`)."""
+    await set_menus(application.bot)
 
 
 async def _post_init(application: App) -> None:
@@ -135,8 +132,19 @@ async def _post_init(application: App) -> None:
     data.game = Game(data.store, settings, data.outlet, bot_username=application.bot.username)
     await set_commands(application)
     await data.game.restore()
+    _take_inbox(application, data.store)
+    await replay(application.update_queue, data.store, application.bot)
     await _settle()
     data.game.deals.started = time.time()  # updates are taken from now on (RESTART_GRACE)
+
+
+def _take_inbox(application: App, store: Store) -> None:
+    """Updates fetched from now on go through the store's inbox (:mod:`bot.inbox`)."""
+    queue, processor = application.update_queue, application.update_processor
+    if isinstance(queue, InboxQueue):
+        queue.store = store
+    if isinstance(processor, InboxProcessor):
+        processor.store = store
 
 
 async def _settle() -> None:

@@ -67,7 +67,7 @@ JOIN_LINK = "join_"
 CHALLENGE_LINK = "challenge_"
 
 #: A match lobby's options with −/+ buttons (see :mod:`bot.match_views`).
-MATCH_OPTIONS = ("deals", "chips", "base", "per", "out", "time", "rise", "fee")
+MATCH_OPTIONS = ("deals", "target", "chips", "base", "per", "out", "time", "rise", "fee")
 
 #: Deal-action payloads and the engine ``Action`` (kind, value) each stands for.
 ACTION_PAYLOADS: dict[str, tuple[str, int | None]] = {

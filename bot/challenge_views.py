@@ -1,4 +1,4 @@
-"""What members read about a duplicate challenge (复式挑战, issue 12, RULES.md §10): the group's
+"""What members read about a duplicate challenge (复式挑战, RULES.md §10): the group's
 challenge message with its board and Enter button, a member's menu of deals in private, a
 deal's comparison with the others, the final board with the revealed seed, and the buttons'
 data. Pure functions, no I/O, every string through :func:`bot.i18n.t` (words from GLOSSARY.md).
@@ -21,9 +21,9 @@ from zoneinfo import ZoneInfo
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.game.challenge import ChallengeOptions, Standing
-from bot.game.match import PRIZE_SPLIT
 from bot.i18n import t
 from bot.match_views import place_text
+from bot.numbers import grouped
 from bot.scenes import drawn_name
 from bot.views import play_text, points_text, ranks_text
 from engine import Action, classify
@@ -121,8 +121,9 @@ def announcement(challenge_id: int, options: ChallengeOptions, seed_hash: str,
     lines = [f"🎯 {title(challenge_id, lang)}",
              t("challenge.about", lang, n=options.deals)]
     if options.entry_fee and not cancelled:
-        split = " / ".join(f"{p}%" for p in PRIZE_SPLIT)
-        lines.append(t("challenge.fee", lang, fee=options.entry_fee, pool=pool, split=split))
+        split = " / ".join(f"{p}%" for p in options.prizes)
+        lines.append(t("challenge.fee", lang, fee=grouped(options.entry_fee), pool=grouped(pool),
+                       split=split))
     if cancelled:
         lines.append(t("challenge.cancelled_note", lang))
     else:
@@ -258,7 +259,7 @@ def cancelled_text(challenge_id: int, options: ChallengeOptions, seed: str, seed
     lines = [t("challenge.cancelled", lang, title=title(challenge_id, lang), name=by)]
     total = sum(refunds.values())
     if total:
-        lines.append(t("challenge.cancel_refunded", lang, n=len(refunds), pool=total))
+        lines.append(t("challenge.cancel_refunded", lang, n=len(refunds), pool=grouped(total)))
     lines.append("")
     lines.append(t("challenge.seed", lang, seed=seed))
     lines.append(t("challenge.verify", lang, hash=seed_hash))
@@ -281,7 +282,7 @@ def final_text(challenge_id: int, options: ChallengeOptions, seed: str, seed_has
             text = t("challenge.line_unplaced", lang, name=line.name, played=line.deals,
                      total=options.deals)
         if prize and options.entry_fee:
-            text += t("challenge.prize", lang, beans=prize)
+            text += t("challenge.prize", lang, beans=grouped(prize))
         lines.append(text)
     if not board:
         lines.append(t("challenge.final_no_entrants", lang))

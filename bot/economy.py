@@ -13,7 +13,7 @@ receives; the human seats settle with each other only. The beans that change han
 of what the human losers can pay and what the human winners are owed. A human playing with two bots
 therefore neither wins nor loses beans, and beans can never be created by beating the AI.
 
-Escrow (issue 14, our rule within RULES.md §8): a running deal may take at most what each human
+Escrow (our rule within RULES.md §8): a running deal may take at most what each human
 seat held when it started. The store records that balance at deal start; while the deal runs the
 player cannot ``/give``, and settlement passes the held balance to :func:`settle_beans` as the
 seat's ``balances`` entry (never more than the balance at settlement).
@@ -38,7 +38,7 @@ from engine.prizes import largest_remainder  # the Hamilton split, shared with p
 
 DEFAULT_TIMEZONE = "Asia/Shanghai"
 #: The time zone of every player's day (check-in, relief, the /give limit): Beijing time, the
-#: zone of the game's players, the same for every group (issue 14).
+#: zone of the game's players, the same for every group.
 PLAYER_TIMEZONE = "Asia/Shanghai"
 
 Period = Literal["today", "yesterday", "week", "all"]

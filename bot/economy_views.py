@@ -1,5 +1,5 @@
 """What players read about beans: check-in, relief, /give, balances, leaderboards, statistics,
-the admins' audit and the end-of-day post (issue 5, RULES.md §8).
+the admins' audit and the end-of-day post (RULES.md §8).
 
 Pure functions, no I/O: each takes store records and a language and returns text, every string
 through :func:`bot.i18n.t` (words from GLOSSARY.md). Names are cut by
@@ -13,6 +13,7 @@ from datetime import date
 from zoneinfo import ZoneInfo
 
 from bot.i18n import t
+from bot.numbers import grouped
 from bot.store import Claim, Gift, LeaderboardRow, LedgerEntry, MatchStats, PlayerStats
 from bot.views import beans_text, short_name
 
@@ -35,8 +36,8 @@ def percent(rate: float | None) -> str:
 
 def daily_text(name: str, claim: Claim, lang: str) -> str:
     """A granted check-in: beans, the streak, the new balance."""
-    return t("eco.daily_ok", lang, name=short_name(name), beans=claim.amount,
-             streak=claim.streak, balance=claim.balance)
+    return t("eco.daily_ok", lang, name=short_name(name), beans=grouped(claim.amount),
+             streak=claim.streak, balance=grouped(claim.balance))
 
 
 def daily_refused_text(next_day: date, lang: str) -> str:
@@ -46,23 +47,24 @@ def daily_refused_text(next_day: date, lang: str) -> str:
 
 def relief_text(name: str, claim: Claim, lang: str) -> str:
     """A granted relief (救济金): the top-up and the new balance."""
-    return t("eco.relief_ok", lang, name=short_name(name), beans=claim.amount,
-             balance=claim.balance)
+    return t("eco.relief_ok", lang, name=short_name(name), beans=grouped(claim.amount),
+             balance=grouped(claim.balance))
 
 
 def relief_refused_text(code: str, lang: str, *, below: int, balance: int) -> str:
     """Why relief was refused: ``not_eligible`` (balance not below ``below``) or
     ``already_claimed`` (once a day)."""
     if code == "not_eligible":
-        return t("eco.relief_not_eligible", lang, below=below, balance=balance)
+        return t("eco.relief_not_eligible", lang, below=grouped(below),
+                 balance=grouped(balance))
     return t("eco.relief_already", lang)
 
 
 def balance_text(name: str, balance: int, lang: str, *, relief_below: int) -> str:
     """``/balance``: the beans, with a hint at relief when the balance is low."""
-    text = t("eco.balance", lang, name=short_name(name), beans=balance)
+    text = t("eco.balance", lang, name=short_name(name), beans=grouped(balance))
     if balance < relief_below:
-        text += "\n" + t("eco.balance_low", lang, below=relief_below)
+        text += "\n" + t("eco.balance_low", lang, below=grouped(relief_below))
     return text
 
 
@@ -70,27 +72,31 @@ def give_text(giver: str, receiver: str, gift: Gift, lang: str) -> str:
     """A completed ``/give``: who gave whom how much (with the unit's plural form: ``1 bean``),
     both balances, what is left today."""
     return t("give.ok", lang, giver=short_name(giver), receiver=short_name(receiver),
-             beans=_beans(gift.amount, lang, balance=True), giver_balance=gift.giver_balance,
-             receiver_balance=gift.receiver_balance, remaining=gift.remaining_today)
+             beans=_beans(gift.amount, lang, balance=True),
+             giver_balance=grouped(gift.giver_balance),
+             receiver_balance=grouped(gift.receiver_balance),
+             remaining=grouped(gift.remaining_today))
 
 
 def give_refused_text(code: str, lang: str, remaining: int | None = None, *,
-                      word: str = "", amount: int = 0, balance: int = 0) -> str:
+                      word: str = "", amount: int | str = 0, balance: int = 0) -> str:
     """Why ``/give`` was refused, from :class:`bot.store.GiveRefused` codes (and the bot's own
     ``give_usage``, ``give_not_number`` naming the ``word`` typed, ``give_unknown_target``,
     ``give_bot``, ``give_no_account``): ``give_limit`` says the beans ``remaining`` today,
-    ``give_insufficient`` the giver's ``balance`` and the ``amount`` asked."""
+    ``give_insufficient`` the giver's ``balance`` and the ``amount`` asked (a number, or the
+    word typed for one too large to read)."""
     return t(f"give.{code.removeprefix('give_')}", lang, n=remaining or 0,
-             remaining=remaining or 0, word=word[:32], amount=amount,
+             remaining=grouped(remaining or 0), word=word[:32],
+             amount=grouped(amount) if isinstance(amount, int) else amount,
              beans=_beans(balance, lang, balance=True))
 
 
 def _beans(value: int, lang: str, *, balance: bool = False) -> str:
     """Beans with their unit in the catalogue's plural form: a balance without a sign
-    (``1,000`` is written ``1000 beans``), a change signed except a zero (``+40 beans``,
-    ``0 beans``)."""
+    (``1,000 beans``), a change signed except a zero (``+40 beans``, ``0 beans``), digits
+    grouped (:func:`bot.numbers.grouped`)."""
     if balance:
-        return t("unit.beans", lang, n=value, signed=str(value))
+        return t("unit.beans", lang, n=value, signed=grouped(value))
     return beans_text(value, lang)
 
 
@@ -130,15 +136,15 @@ def stats_text(stats: PlayerStats, lang: str, *, in_group: bool,
                matches: MatchStats | None = None) -> str:
     """``/me``: deals, wins and win rates as landlord and as farmer, springs, bombs played, the
     best single-deal win, the current and longest win streak, the balance and its rank (in this
-    group when ``in_group``, else over all players), and the matches played and won (issue
-    11; only for a player who has finished one)."""
+    group when ``in_group``, else over all players), and the matches played and won (only
+    for a player who has finished one)."""
     if stats.rank is None:
         rank = t("stats.rank_none", lang)
     else:
         rank = t("stats.rank_group" if in_group else "stats.rank_global", lang, rank=stats.rank)
     return "\n".join([
         t("stats.title", lang, name=short_name(stats.name)),
-        t("stats.balance", lang, beans=stats.balance, rank=rank),
+        t("stats.balance", lang, beans=grouped(stats.balance), rank=rank),
         t("stats.games", lang, games=stats.games, wins=stats.wins,
           rate=percent(stats.win_rate)),
         t("stats.landlord", lang, wins=stats.landlord_wins, games=stats.landlord_games,
@@ -146,7 +152,7 @@ def stats_text(stats: PlayerStats, lang: str, *, in_group: bool,
         t("stats.farmer", lang, wins=stats.farmer_wins, games=stats.farmer_games,
           rate=percent(stats.farmer_win_rate)),
         t("stats.springs_bombs", lang, springs=stats.springs, bombs=stats.bombs),
-        t("stats.best", lang, beans=stats.best_win),
+        t("stats.best", lang, beans=grouped(stats.best_win)),
         t("stats.streak", lang, current=stats.current_streak, longest=stats.longest_streak),
         *([t("me.matches", lang, played=matches.played, won=matches.won)]
           if matches and matches.played else []),
@@ -169,7 +175,8 @@ def audit_text(name: str, user_id: int, entries: Sequence[LedgerEntry], tz: str,
             reason += f" #{entry.match_id}"
         lines.append(t("audit.row", lang,
                        time=entry.created_at.astimezone(zone).strftime("%Y-%m-%d %H:%M"),
-                       amount=f"{entry.amount:+d}", reason=reason, balance=entry.balance_after))
+                       amount=f"{entry.amount:+,d}", reason=reason,
+                       balance=grouped(entry.balance_after)))
     if not entries:
         lines.append(t("audit.empty", lang))
     return "\n".join(lines)
@@ -178,7 +185,7 @@ def audit_text(name: str, user_id: int, entries: Sequence[LedgerEntry], tz: str,
 def match_top_text(week: Sequence[LeaderboardRow], ever: Sequence[LeaderboardRow],
                    lang: str) -> str:
     """``/top matches``: the group's match winners (冠军) of this week and of all time, most
-    matches won first (issue 11)."""
+    matches won first."""
     lines = [t("top.matches_title", lang)]
     for heading, rows in (("top.matches_week", week), ("top.matches_all", ever)):
         lines += ["", t(heading, lang)]

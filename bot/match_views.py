@@ -1,4 +1,4 @@
-"""What players read about a competition (issue 11, RULES.md §10): the match lobby with its
+"""What players read about a competition (RULES.md §10): the match lobby with its
 option buttons, the standings after each deal and the final standings. Pure functions, no I/O,
 every string through :func:`bot.i18n.t` (words from GLOSSARY.md)."""
 
@@ -10,9 +10,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks as cb
 from bot import views
-from bot.game.match import FIXED, KNOCKOUT, PRIZE_SPLIT, MatchOptions, MatchState, Standing
+from bot.game.match import FIRST_TO, FIXED, KNOCKOUT, MatchOptions, MatchState, Standing
 from bot.game.table import Table
 from bot.i18n import join_names, normalize_language, t
+from bot.numbers import grouped
 from bot.scenes import drawn_name, picture_labels
 from engine.knockout import PER_DEAL, PER_POINT
 from images.standings import StandingsRow, StandingsScene
@@ -20,7 +21,8 @@ from images.standings import StandingsRow, StandingsScene
 #: The values each option button steps through (−/+), by callback option name (which is also
 #: the name typed in ``/knockout chips=15``, :data:`TYPED_NAMES`).
 CHOICES: dict[str, tuple[str, tuple[int, ...]]] = {
-    "deals": ("deals", tuple(range(3, 13))),
+    "deals": ("deals", tuple(range(3, 19))),
+    "target": ("target", (10, 15, 20, 30, 50, 100)),
     "chips": ("chips", (5, 10, 15, 20, 30, 50, 100, 150, 200)),
     "base": ("chip_base", (1, 2, 3, 5, 10)),
     "out": ("threshold", (1, 2, 3, 5, 10, 20)),
@@ -30,14 +32,19 @@ CHOICES: dict[str, tuple[str, tuple[int, ...]]] = {
 }
 #: The word options' buttons: one button that switches to the next word.
 WORD_CHOICES: dict[str, tuple[str, tuple[str, ...]]] = {"per": ("base_per", (PER_DEAL, PER_POINT))}
-#: The option buttons of each format, one row per option.
-FORMAT_OPTIONS = {FIXED: ("deals", "fee"),
+#: The option buttons of each kind of match (:attr:`bot.game.match.MatchOptions.kind`), one
+#: row per option.
+FORMAT_OPTIONS = {FIXED: ("deals", "time", "fee"),
+                  FIRST_TO: ("target", "time", "fee"),
                   KNOCKOUT: ("chips", "base", "per", "out", "time", "rise", "fee")}
-#: The options typed after ``/match`` or ``/knockout`` (``name=value``), by format: the button
-#: names, and the options' own names.
+#: The typed option that has no button: the prize table (``prizes=60,40``), every kind.
+PRIZES_NAMES = ("prizes", "prize")
+#: The options typed after ``/match``, ``/firstto`` or ``/knockout`` (``name=value``), by kind:
+#: the button names, and the options' own names (and ``prizes``).
 TYPED_NAMES: dict[str, dict[str, str]] = {
     fmt: {**{n: (CHOICES | WORD_CHOICES)[n][0] for n in names},
-          **{(CHOICES | WORD_CHOICES)[n][0]: (CHOICES | WORD_CHOICES)[n][0] for n in names}}
+          **{(CHOICES | WORD_CHOICES)[n][0]: (CHOICES | WORD_CHOICES)[n][0] for n in names},
+          **dict.fromkeys(PRIZES_NAMES, "prizes")}
     for fmt, names in FORMAT_OPTIONS.items()
 }
 
@@ -53,7 +60,7 @@ def stepped(options: MatchOptions, payload: str) -> MatchOptions:
         MatchError: the value does not fit the other options (a threshold above the chips).
     """
     name, sign = payload[:-1], payload[-1]
-    if name not in FORMAT_OPTIONS[options.format] or sign not in "+-":
+    if name not in FORMAT_OPTIONS[options.kind] or sign not in "+-":
         raise KeyError(name)
     if name in WORD_CHOICES:
         field, words = WORD_CHOICES[name]
@@ -85,36 +92,45 @@ def format_name(fmt: str, lang: str) -> str:
     return t(f"match.format_{fmt}", lang)
 
 
+def prize_table_text(prizes: Sequence[int], lang: str) -> str:
+    """A prize table as players read it: "1st 60% · 2nd 40%" (第1名 60% · 第2名 40%)."""
+    return " · ".join(t("match.prize_share", lang, place=place_text(place, lang), share=share)
+                      for place, share in enumerate(prizes, start=1))
+
+
 def options_lines(options: MatchOptions, lang: str, humans: int) -> list[str]:
-    """The options, the entry fee and the prize pool (for ``humans`` paying seats)."""
-    lines = [t("match.title", lang, format=format_name(options.format, lang))]
-    if options.format == FIXED:
+    """The options, the entry fee, the prize pool (for ``humans`` paying seats) and its prize
+    table."""
+    lines = [t("match.title", lang, format=format_name(options.kind, lang))]
+    if options.kind == FIXED:
         lines.append(t("match.opt_deals", lang, n=options.deals))
+    elif options.kind == FIRST_TO:
+        lines.append(t("match.opt_target", lang, n=options.target))
     else:
         key = "match.opt_chips_deal" if options.base_per == PER_DEAL else "match.opt_chips"
         lines.append(t(key, lang, chips=options.chips, base=options.chip_base))
         lines.append(t("match.opt_out", lang, n=options.threshold) if options.threshold > 1
                      else t("match.opt_out_zero", lang))
-        lines.append(t("match.opt_time", lang, minutes=options.time_limit)
-                     if options.time_limit else t("match.opt_time_off", lang))
+    lines.append(t("match.opt_time", lang, minutes=options.time_limit)
+                 if options.time_limit else t("match.opt_time_off", lang))
+    if options.format == KNOCKOUT:
         lines.append(t("match.opt_rise", lang, k=options.rise_every)
                      if options.rise_every else t("match.opt_rise_off", lang))
-    lines.append(t("match.fee", lang, fee=options.entry_fee,
-                   pool=options.entry_fee * humans))
-    lines.append(t("match.split", lang, first=PRIZE_SPLIT[0], second=PRIZE_SPLIT[1],
-                   third=PRIZE_SPLIT[2]))
+    lines.append(t("match.fee", lang, fee=grouped(options.entry_fee),
+                   pool=grouped(options.entry_fee * humans)))
+    lines.append(t("match.split", lang, split=prize_table_text(options.prizes, lang)))
     return lines
 
 
 def lobby_view(table: Table, bot_username: str | None,
-               minutes_left: int) -> tuple[str, InlineKeyboardMarkup]:
+               seconds_left: float) -> tuple[str, InlineKeyboardMarkup]:
     """The match lobby: the lobby of :func:`bot.views.lobby_view` (seats, Join, Add bot,
     Start) with the format, its options, the entry fee and the prize pool above, and a −/+
     pair of buttons per option (the opener or an admin may press them)."""
     assert table.match_options is not None
     options = MatchOptions.from_dict(table.match_options)
     lang = table.lang
-    text, markup = views.lobby_view(table, bot_username, minutes_left)
+    text, markup = views.lobby_view(table, bot_username, seconds_left)
     body = text.split("\n")
     humans = sum(1 for _ in table.humans())
     head = options_lines(options, lang, humans) + [t("match.no_stake", lang)]
@@ -128,7 +144,7 @@ def lobby_view(table: Table, bot_username: str | None,
                                 lang),
                               callback_data=cb.make_callback(cb.MATCH_OPTION, table.token, 0,
                                                              name + "+"))]
-        for name in FORMAT_OPTIONS[options.format]
+        for name in FORMAT_OPTIONS[options.kind]
     ]
     # the lobby's own first lines (title, preset, stake) give way to the match's
     seats_start = body.index("") if "" in body else 0
@@ -153,7 +169,7 @@ def _progress(state: MatchState, standing: Standing, lang: str) -> str:
         return t("match.forfeited", lang)
     if standing.out:
         return t("match.out", lang)
-    if state.knockout:
+    if state.knockout or state.first_to:
         return t("match.deals_played", lang, n=standing.deals)
     total = state.options.deals
     if standing.deals > total:
@@ -165,13 +181,15 @@ def standings_text(state: MatchState, names: Sequence[str], lang: str, now: floa
     """The standings after a deal: a line per seat (place, name, points or chips, deals played
     / N or "out"), the chip base of the next deal in a knock-out, and a line when the next deal
     is an extra deal (加赛)."""
-    lines = [t("match.standings", lang, format=format_name(state.options.format, lang))]
+    lines = [t("match.standings", lang, format=format_name(state.options.kind, lang))]
     for s in state.standings():
         lines.append(t("match.line", lang, place=place_text(s.place, lang),
                        name=views.short_name(names[s.seat]), score=_score(state, s, lang),
                        progress=_progress(state, s, lang)))
     if state.knockout:
         lines.append(_chip_base_note(state, lang))
+    if state.first_to:
+        lines.append(t("match.opt_target", lang, n=state.options.target))
     if state.next_is_extra(now):
         lines.append(t("match.extra_deal", lang))
     return "\n".join(lines)
@@ -183,7 +201,7 @@ def standings_scene(state: MatchState, names: Sequence[str], lang: str, now: flo
     deal the rows of :func:`standings_text` and its chip-base or extra-deal note; with ``paid``
     (beans per seat) the final standings, champions crowned and prizes drawn."""
     words = picture_labels(lang)
-    fmt = format_name(state.options.format, lang)
+    fmt = format_name(state.options.kind, lang)
     final = paid is not None
     rows = tuple(
         StandingsRow(s.place, drawn_name(names[s.seat], s.seat + 1, lang), _score(state, s, lang),
@@ -206,7 +224,7 @@ def final_text(state: MatchState, names: Sequence[str], paid: Sequence[int], lan
     and prize, and the pool; ``refunded``: nobody won it and every fee went back."""
     standings = state.standings()
     champions = [s for s in standings if s.place == 1 and not s.forfeited]
-    lines = [t("match.over", lang, format=format_name(state.options.format, lang))]
+    lines = [t("match.over", lang, format=format_name(state.options.kind, lang))]
     if champions:
         lines.append(t("match.champion", lang,
                        names=join_names((views.short_name(names[s.seat]) for s in champions),
@@ -217,11 +235,12 @@ def final_text(state: MatchState, names: Sequence[str], paid: Sequence[int], lan
                  name=views.short_name(names[s.seat]), score=_score(state, s, lang),
                  progress=_progress(state, s, lang))
         if paid[s.seat] and not refunded:
-            line += " · " + t("match.prize", lang, beans=paid[s.seat])
+            line += " · " + t("match.prize", lang, beans=grouped(paid[s.seat]))
         lines.append(line)
     pool = state.options.entry_fee * sum(state.humans)
     if pool:
-        lines += ["", t("match.refunded" if refunded else "match.pool_paid", lang, pool=pool)]
+        key = "match.refunded" if refunded else "match.pool_paid"
+        lines += ["", t(key, lang, pool=grouped(pool))]
     return "\n".join(lines)
 
 
@@ -229,5 +248,6 @@ def cancelled_text(lang: str, name: str, refunds: Sequence[int]) -> str:
     """An admin stopped the match: fees went back."""
     total = sum(refunds)
     if total:
-        return t("match.cancelled_refund", lang, name=views.short_name(name), pool=total)
+        return t("match.cancelled_refund", lang, name=views.short_name(name),
+                 pool=grouped(total))
     return t("match.cancelled", lang, name=views.short_name(name))

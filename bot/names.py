@@ -1,4 +1,4 @@
-"""Players' names as the bot shows them (issue 14): what Telegram lets people put in a name
+"""Players' names as the bot shows them: what Telegram lets people put in a name
 must not rearrange the line it is shown in.
 
 Bidirectional controls (U+202E RIGHT-TO-LEFT OVERRIDE and the other embeddings, overrides,

@@ -1,4 +1,4 @@
-"""The numbers users type (amounts, user ids, settings), parsed once and strictly (issue 14).
+"""The numbers users type (amounts, user ids, settings), parsed once and strictly.
 
 Only ASCII digits count, and the full-width ones a Chinese keyboard in full-width mode types
 (``５０``, read as ``50``: :func:`typed_digits`): ``"²"``, ``"٣"`` or ``"1e3"`` are not numbers
@@ -42,10 +42,23 @@ def parse_whole(word: str, *, low: int = 0, high: int = SQL_INTEGER_MAX) -> int 
     return value if low <= value <= high else None
 
 
-def signed(value: int) -> str:
-    """A change as people write it: ``+4``, ``-4``, and ``0`` for no change (not ``+0``).
+def grouped(value: int) -> str:
+    """The one way the texts write an amount (beans, a balance, a stake, a fee, a prize):
+    digits grouped by three with a comma, as English and both Chinese scripts write them
+    (CLDR's ``#,##0`` for en, zh-Hans and zh-Hant), so ``/daily``, ``/balance`` and a deal's
+    result all say ``1,320``.
 
-    >>> signed(4), signed(-4), signed(0)
-    ('+4', '-4', '0')
+    >>> grouped(1320), grouped(-45000), grouped(999)
+    ('1,320', '-45,000', '999')
     """
-    return f"{value:+d}" if value else "0"
+    return f"{value:,d}"
+
+
+def signed(value: int) -> str:
+    """A change as people write it, grouped like :func:`grouped`: ``+4``, ``-1,200``, and
+    ``0`` for no change (not ``+0``).
+
+    >>> signed(4), signed(-1200), signed(0)
+    ('+4', '-1,200', '0')
+    """
+    return f"{value:+,d}" if value else "0"

@@ -1,4 +1,4 @@
-"""Sending and editing photo messages, uploading each picture only once (issue 4).
+"""Sending and editing photo messages, uploading each picture only once.
 
 Telegram gives every uploaded photo a ``file_id``; sending that id again costs no upload. The
 :class:`PhotoCache` (``BotData.photo_cache``) maps the sha256 of a picture's bytes to the

@@ -1,4 +1,4 @@
-"""A per-user rate limit on refused presses (issue 14, item 8): one user flooding forged, stale
+"""A per-user rate limit on refused presses: one user flooding forged, stale
 or strangers' presses cannot keep the bot busy answering them while a table waits.
 
 Each user has a token bucket of :data:`CAPACITY` refusals that refills at :data:`REFILL_PER_SECOND`.

@@ -40,15 +40,15 @@ Settings (key: values, default):
   ``autoplay_penalty`` (§9, on).
 - ``daily_post``: post yesterday's top 3 at the end of each day (on).
 - ``give_enabled``: ``/give`` between players allowed (off).
-- ``pictures``: the table, hand and result messages are pictures with captions (issue 4, on);
+- ``pictures``: the table, hand and result messages are pictures with captions (on);
   off: text only.
-- ``card_counter``: each player's private hand message carries the card counter (记牌器,
-  issue 17: how many of each rank are still out, from public information only; on).
+- ``card_counter``: each player's private hand message carries the card counter (记牌器:
+  how many of each rank are still out, from public information only; on).
 - ``auto_pass``: 自动要不起: when nothing in a human's hand can follow the play to beat, the bot
   passes for them after ``BOT_MOVE_DELAY`` instead of prompting them with the one button 要不起
   (pass is then the only legal action, RULES.md §4 rule 2, §11; on). Off: the prompt and its
   button, as for a seat that may choose.
-- ``challenge_open``: who may open a duplicate challenge (``/challenge``, issue 12):
+- ``challenge_open``: who may open a duplicate challenge (``/challenge``):
   ``"admins"`` (the default) or ``"anyone"``.
 - ``daily_challenge``: a duplicate challenge opens by itself every day (off).
 """
@@ -166,9 +166,23 @@ def _int_range(low: int, high: int, *, optional: bool = False) -> Callable[[Any]
     return check
 
 
+#: Entries of the system's zone database that are no place's time: the machine's own zone
+#: (``localtime``), the "time zone not set" placeholder (``Factory``), and the POSIX rules
+#: files and the leap-second and System V copies of the database on some systems.
+NOT_ZONES = frozenset({"localtime", "Factory", "posixrules"})
+NOT_ZONE_DIRS = ("posix/", "right/", "SystemV/")
+
+
 @cache
 def _timezones() -> frozenset[str]:
-    return frozenset(available_timezones())
+    """The IANA zones ``/settings timezone`` accepts: the system's, without :data:`NOT_ZONES`
+    and :data:`NOT_ZONE_DIRS` entries.
+
+    >>> "Asia/Taipei" in _timezones(), "localtime" in _timezones(), "Factory" in _timezones()
+    (True, False, False)
+    """
+    return frozenset(name for name in available_timezones()
+                     if name not in NOT_ZONES and not name.startswith(NOT_ZONE_DIRS))
 
 
 @cache
@@ -182,12 +196,12 @@ def _timezone(value: Any) -> bool:
 
 #: Seconds a group may give a decision (``play_timeout``, ``bid_timeout``; RULES.md §9): the
 #: menu offers 10–90 s to play and 10–30 s to bid, ``/settings play_timeout N`` takes any whole
-#: number in this range (QA of issue 10: the old 600 s let one turn stall a table for ten
+#: number in this range (the old 600 s let one turn stall a table for ten
 #: minutes; 5 s stays for quick tables).
 TIMEOUT_RANGE = (5, 120)
 
 #: The whole-number settings with a range of values (``/settings KEY N`` outside it is told the
-#: range, QA5 defect 8): ``(low, high)`` beans, points or seconds. ``multiplier_cap``,
+#: range): ``(low, high)`` beans, points or seconds. ``multiplier_cap``,
 #: ``play_timeout`` and ``bid_timeout`` may also be ``None`` (no cap, the bot's own time).
 INT_RANGES: dict[str, tuple[int, int]] = {
     "custom_stake": (1, 10_000),

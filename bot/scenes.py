@@ -1,4 +1,4 @@
-"""What the pictures show (issues 4, 10): the inputs of :mod:`images` built from a table and a
+"""What the pictures show: the inputs of :mod:`images` built from a table and a
 deal, and from a leaderboard, in the group's language. Pure, no I/O.
 
 Privacy: :func:`table_scene` reads only the public fields of a ``SeatView`` (card counts, plays
@@ -209,8 +209,10 @@ def table_scene(table: Table, view: SeatView, seconds: float) -> TableScene:
     Reads only public facts of ``view`` (any seat's view gives the same scene): each seat's
     name, role, card count, alarm (RULES.md §4.5), latest decision
     (:func:`bot.views.last_actions`; a play as the very cards that left the hand,
-    ``SeatView.last_cards``), shown hand (RULES.md §3), auto-play and doubling; the kitty face
-    down until revealed; the base and the largest pair multiplier; whose turn it is with
+    ``SeatView.last_cards``; none for the seat to play, whose clock runs: its 不出 or play of
+    the round before is not the trick it answers), shown hand (RULES.md §3), auto-play and
+    doubling; the kitty face down until revealed; the base and the pair multipliers (both
+    when a farmer's doubling set them apart, as the result shows them); whose turn it is with
     :func:`picture_seconds` of ``seconds``.
     """
     lang = table.lang
@@ -223,6 +225,8 @@ def table_scene(table: Table, view: SeatView, seconds: float) -> TableScene:
         if view.landlord is not None:
             role = "landlord" if i == view.landlord else "farmer"
         action = latest[i]
+        if view.phase == "playing" and i in view.to_act:
+            action = None  # its clock runs: its pass or play of the round before is over
         seats.append(SeatScene(
             label=labels[i],
             name=picture_name(seat, i, lang),
@@ -245,6 +249,7 @@ def table_scene(table: Table, view: SeatView, seconds: float) -> TableScene:
         multiplier=max(current_multipliers(view)),
         seconds_left=picture_seconds(seconds) if playing and view.to_act else None,
         labels=picture_labels(lang),
+        multipliers=tuple(current_multipliers(view)),
     )
 
 

@@ -1,4 +1,4 @@
-"""Choosing a play in few taps (issue 10 item 4): the hand keyboard's logic, no Telegram types.
+"""Choosing a play in few taps: the hand keyboard's logic, no Telegram types.
 
 A player builds a *selection* (ranks, one card per tap, :func:`tap`) and the keyboard then
 *offers* the plays that complete it (:func:`offers`): a button that plays one of them at once.

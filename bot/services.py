@@ -1,4 +1,4 @@
-"""The bot's services, typed, for every handler (issue 9, item 4): PTB's ``ContextTypes`` with
+"""The bot's services, typed, for every handler: PTB's ``ContextTypes`` with
 :class:`BotData` as ``bot_data``, following PTB's ``contexttypesbot.py`` example.
 
 ``context.bot_data`` (and ``application.bot_data``) is a :class:`BotData`: ``settings`` from build
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 
+from bot.menus import Menus
 from bot.photos import PhotoCache
 from bot.refusals import RefusalLimiter
 from bot.settings import Settings
@@ -44,10 +45,12 @@ class BotData:
         self.admin_cache: dict[tuple[int, int], float] = {}
         #: Per group chat id: one /settings change or menu press at a time.
         self.settings_locks: dict[int, asyncio.Lock] = {}
-        #: Refused presses per user (issue 14, item 8).
+        #: Refused presses per user.
         self.refusals = RefusalLimiter()
-        #: What this process last stored of each user's @username (QA5 defect 7).
+        #: What this process last stored of each user's @username.
         self.usernames = UsernameBook()
+        #: The chats given a command menu of their own (Traditional Chinese ones).
+        self.menus = Menus()
 
     @property
     def tables(self) -> Tables:

@@ -64,7 +64,7 @@ class Settings:
     `ai_workers`: threads running the AI off the event loop. The token, the database URL (it
     may hold a password) and the webhook secret are left out of `repr`.
 
-    Several workers (issue 16, :mod:`bot.workers`): with both `webhook_url` and `database_url`
+    Several workers (:mod:`bot.workers`): with both `webhook_url` and `database_url`
     set, the bot runs as a webhook worker on PostgreSQL (updates stored before they are
     answered, timers and flood budgets in the database, tables locked across processes),
     listening on `webhook_listen`:`webhook_port`; `workers` such processes share the port

@@ -1,5 +1,5 @@
 """The ``/settings`` inline menu of a group: what it offers, its button data, and its texts and
-keyboards (issue 5; the settings themselves are :mod:`bot.rooms`). Pure, no I/O.
+keyboards (the settings themselves are :mod:`bot.rooms`). Pure, no I/O.
 
 Every button carries ``C:<version>:<op>[:<key>[:<index>]]`` (at most 64 bytes):
 
@@ -27,6 +27,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import LANGUAGE_NAMES, t
+from bot.numbers import grouped
 from bot.rooms import STAKE_TIERS, is_four, room_stake, rules_for
 
 PREFIX = "C"
@@ -191,7 +192,8 @@ def value_label(key: str, value: Any, settings: Mapping[str, Any], lang: str,
         return t(f"preset.{value}", lang)
     if key == "stake_tier":
         tier = room_stake({**settings, "stake_tier": value})
-        return t(f"set.tier_{value}", lang, stake=tier.stake, minimum=tier.min_balance)
+        return t(f"set.tier_{value}", lang, stake=grouped(tier.stake),
+                 minimum=grouped(tier.min_balance))
     if key == "multiplier_cap":
         return t("set.unlimited", lang) if value is None else f"×{value}"
     if key in ("play_timeout", "bid_timeout"):

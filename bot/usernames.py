@@ -1,4 +1,4 @@
-"""Usernames for ``/give @user`` and ``/audit @user`` (QA5 defect 7): Telegram offers no look-up
+"""Usernames for ``/give @user`` and ``/audit @user``: Telegram offers no look-up
 of a username, so the bot records who holds each one from the updates it sees, in the store
 (:meth:`bot.store.Store.remember_username`), where every worker and every restart finds it.
 

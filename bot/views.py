@@ -4,7 +4,7 @@ Pure functions, no I/O: each returns text (every string through :func:`bot.i18n.
 ``(text, InlineKeyboardMarkup | None)`` pair. Cards are written as people read them: ``10`` (not
 ``T``), 小王/大王 (Small/Big joker) — GLOSSARY.md.
 
-Privacy (issue 3): group views (:func:`lobby_view`, :func:`table_view`, :func:`result_text`) take
+Privacy: group views (:func:`lobby_view`, :func:`table_view`, :func:`result_text`) take
 only public facts (card counts, plays made, the kitty once revealed, shown hands); a hand is
 rendered only by :func:`hand_view` and :func:`my_cards_text`, for its owner. So is the card
 counter (:func:`counter_line`): with the public plays it gives away its seat's hand.
@@ -12,16 +12,17 @@ counter (:func:`counter_line`): with the public plays it gives away its seat's h
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 
-from babel.numbers import format_decimal
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks as cb
 from bot.game.table import Seat, Table
-from bot.i18n import join_names, normalize_language, t
-from bot.numbers import signed
+from bot.i18n import join_names, t
+from bot.menus import help_commands
+from bot.numbers import grouped, signed
 from bot.selection import MAX_ENCODED, encode_ranks, offers
 from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
 from engine.ai import card_counter, format_counter
@@ -113,20 +114,34 @@ def _button(
 # --- Lobby ---------------------------------------------------------------------------------------
 
 
+def wait_text(seconds: float, lang: str) -> str:
+    """A time left to wait as the lobby and the result say it: whole seconds under a minute
+    (``30 s``), else minutes rounded up (``5 min``, ``5 分钟``); at least ``1 s``.
+
+    >>> wait_text(300, "en"), wait_text(29.2, "zh-Hans"), wait_text(61, "en")
+    ('5 min', '30 秒', '2 min')
+    """
+    whole = max(1, math.ceil(seconds))
+    if whole < 60:
+        return t("unit.wait_seconds", lang, n=whole)
+    return t("unit.wait_minutes", lang, n=math.ceil(whole / 60))
+
+
 def lobby_view(
-    table: Table, bot_username: str | None, minutes_left: int
+    table: Table, bot_username: str | None, seconds_left: float
 ) -> tuple[str, InlineKeyboardMarkup]:
     """The lobby message: preset, stake, the seats (three, or four for the four-player game,
-    RULES.md §11), and Join/Leave/Add bot/Start/Close.
+    RULES.md §11), the time left before it closes (``seconds_left``, :func:`wait_text`), and
+    Join/Leave/Add bot/Start/Close.
 
     When ``table.join_link`` is set and the bot's username is known, a URL button opens the private
-    chat with ``/start join_<token>``, which seats the player (issue 3, flow step 2).
+    chat with ``/start join_<token>``, which seats the player.
     """
     lang = table.lang
     lines = [
         t("lobby.title", lang),
         t("lobby.preset", lang, preset=t(f"preset.{table.preset}", lang)),
-        t("lobby.stake", lang, stake=table.stake),
+        t("lobby.stake", lang, stake=grouped(table.stake)),
         "",
     ]
     for i in range(max(table.seat_count, len(table.seats))):
@@ -135,7 +150,7 @@ def lobby_view(
         else:
             lines.append(t("lobby.seat_empty", lang, n=i + 1))
     help_key = "lobby.help_four" if table.seat_count == 4 else "lobby.help"
-    lines += ["", t(help_key, lang), t("lobby.expires", lang, minutes=max(1, minutes_left))]
+    lines += ["", t(help_key, lang), t("lobby.expires", lang, time=wait_text(seconds_left, lang))]
     rows = [
         [_button(t("btn.join", lang), cb.LOBBY, table.token, 0, "join"),
          _button(t("btn.leave", lang), cb.LOBBY, table.token, 0, "leave")],
@@ -172,7 +187,7 @@ STARTGROUP = "ddz"
 
 def welcome_view(name: str, bot_username: str | None,
                  lang: str) -> tuple[str, InlineKeyboardMarkup | None]:
-    """``/start`` in private (issue 10 item 8): a short welcome (groups, /practice, /help) and a
+    """``/start`` in private: a short welcome (groups, /practice, /help) and a
     button that adds the bot to a group (``https://t.me/<bot>?startgroup=ddz``; no button while
     the bot's username is unknown)."""
     text = t("reply.start", lang, name=short_name(name))
@@ -183,13 +198,15 @@ def welcome_view(name: str, bot_username: str | None,
                                                              url=url)]])
 
 
-def help_text(lang: str, seats: int = 3) -> str:
+def help_text(lang: str, seats: int = 3, *, group: bool = True) -> str:
     """``/help``: the rules in a few lines, then the commands, in ``lang``: the three-player
     game's (RULES.md §1–§7: the deal, bidding in both presets, play, the combinations, scoring),
     or with ``seats`` 4 (a group set to the four-player game) the four-player one's (RULES.md
-    §11: two decks, bidding and 逼打, the farmers' bomb allowances, its combinations, scoring)."""
+    §11: two decks, bidding and 逼打, the farmers' bomb allowances, its combinations, scoring);
+    the commands are those a group (``group``) or a private chat offers, the admins' marked
+    (:func:`bot.menus.help_commands`)."""
     rules = "help.rules_four" if seats == 4 else "help.rules"
-    return t(rules, lang) + "\n\n" + t("help.commands", lang)
+    return t(rules, lang) + "\n\n" + help_commands(lang, group)
 
 
 # --- Hands (private) ---------------------------------------------------------------------------
@@ -350,7 +367,7 @@ _CALLED = {"rob": "callout.rob", "double": "callout.double", "show": "callout.sh
 
 
 def callout(table: Table, view: SeatView, lang: str) -> str | None:
-    """The call-out of the latest moment worth announcing (issue 10 item 5), or ``None``:
+    """The call-out of the latest moment worth announcing, or ``None``:
     炸弹, 王炸, 飞机 (a play), 抢地主, 加倍, 明牌 (a decision), 春天 / 反春 (the deal's end),
     with the multiplier it leads to when it moved it, e.g. ``💣 李雷 炸弹！倍数 ×4``.
 
@@ -408,7 +425,7 @@ def table_view(
         lines = [t("table.title_match", lang, preset=preset, format=fmt)]
     else:
         lines = [t("table.title_practice", lang, preset=preset) if table.private
-                 else t("table.title", lang, preset=preset, stake=table.stake)]
+                 else t("table.title", lang, preset=preset, stake=grouped(table.stake))]
     if view.phase == "bidding":
         lines.append(t(f"table.phase_{bidding_word(view)}", lang))
     elif view.phase == "doubling":
@@ -478,7 +495,7 @@ def passes_itself(table: Table, view: SeatView) -> bool:
     """The seat is to follow, nothing in its hand beats the play on the table (pass is its only
     legal action, RULES.md §4 rule 2; §11 with its bomb allowance) and the table's
     ``auto_pass`` (自动要不起, a group setting) is on: the bot passes for it after
-    ``BOT_MOVE_DELAY`` and its player is not prompted (issue 9: a prompt and its keyboard's
+    ``BOT_MOVE_DELAY`` and its player is not prompted (a prompt and its keyboard's
     removal are two edits for a press that decides nothing)."""
     return table.auto_pass and view.phase == "playing" and view.seat in view.to_act \
         and not view.autoplay[view.seat] and not view.leading and not view.legal_plays()
@@ -503,16 +520,16 @@ def hand_view(
 
     The status line and the card counter (:func:`counter_line`, when the table's
     ``card_counter`` is on) stand on the prompt of a seat to act: a waiting seat's message is
-    not edited for every play of the others (issue 9: at most 100 calls a deal besides
+    not edited for every play of the others (at most 100 calls a deal besides
     answers, which one edit per play and waiting seat would double), so lines that change
     with every play would go stale there. A waiting seat has a 记牌器 button instead
     (:data:`bot.callbacks.COUNTER`): both lines, fresh, in a pop-up (:func:`counter_popup`);
     so has a seat on auto-play or that left (RULES.md §9), even on its turns: it is never
     prompted, and its message changes only with its hand (not twice per turn).
 
-    Buttons (issue 3, flow steps 4–6): bidding/doubling choices when the seat is to act; in play,
+    Buttons: bidding/doubling choices when the seat is to act; in play,
     one button per rank (:func:`selection_keyboard_rows`), the plays that complete the selection
-    (:func:`offer_rows`, issue 10 item 4), then Play, Pass (only when following, RULES.md §4.1),
+    (:func:`offer_rows`), then Play, Pass (only when following, RULES.md §4.1),
     Hint, Clear — or, when nothing in the hand beats the table, only 要不起 / Can't beat and
     My cards; "Show cards" while allowed (RULES.md §3); and Auto-play or Take
     back (RULES.md §9). Decision buttons carry the state version; the auto-play switch does not
@@ -590,7 +607,7 @@ def hand_view(
 
 
 def status_line(table: Table, view: SeatView, lang: str) -> str:
-    """What a player needs of the table under their hand (issue 10 item 2), in ``lang``: each
+    """What a player needs of the table under their hand, in ``lang``: each
     other seat from the next one on (下家 first) with its name, role once the landlord is known
     and card count, ⚠️ at the alarm (RULES.md §4.5: 1–2 cards left); the multiplier once there
     is a base (RULES.md §7); the kitty once revealed (RULES.md §1.3). Public facts only, e.g.
@@ -626,18 +643,19 @@ def status_parts(table: Table, view: SeatView, lang: str) -> list[str]:
 
 def outcome_line(points: int, beans: int | None, balance: int | None, lang: str, *,
                  won: bool | None = None, penalized: bool = False) -> str:
-    """The last line of a player's hand message once the deal is settled (issue 10 item 2):
+    """The last line of a player's hand message once the deal is settled:
     won or lost by the sign of the seat's ``points`` (after an escape the side that did not
     leave may win points though the landlord's side "won", RULES.md §9), the points, and where
     beans were at stake (``beans`` and the new ``balance`` given) the beans and the balance,
     e.g. ``🎉 你赢了 +2 分 · +80 欢乐豆（余额 1,080）``.
 
-    No points: won or lost by ``won`` (the seat's side), followed by the reason when the
-    auto-play penalty took them (``penalized``, RULES.md §9: a farmer on auto-play wins
-    nothing); ``本局已结束。`` when ``won`` is ``None`` (a deal with no winner)."""
+    No points: lost by ``won`` (the seat's side), or its side won with nothing for it
+    (``hand.side_won``: no 🎉 for 0 points), followed by the reason when the auto-play penalty
+    took them (``penalized``, RULES.md §9: a farmer on auto-play wins nothing);
+    ``本局已结束。`` when ``won`` is ``None`` (a deal with no winner)."""
     if not points and won is None:
         return t("hand.finished", lang)
-    key = "hand.won" if points > 0 or (not points and won) else "hand.lost"
+    key = "hand.won" if points > 0 else "hand.side_won" if not points and won else "hand.lost"
     if beans is None or balance is None:
         line = t(key, lang, points=points_text(points, lang))
     else:
@@ -647,13 +665,14 @@ def outcome_line(points: int, beans: int | None, balance: int | None, lang: str,
 
 
 def amount_text(amount: int, lang: str) -> str:
-    """A whole amount (a balance in beans) with the language's digit grouping: ``1,080``."""
-    return format_decimal(amount, locale=normalize_language(lang).replace("-", "_"))
+    """A whole amount (a balance in beans) with the language's digit grouping: ``1,080``
+    (:func:`bot.numbers.grouped`, the same in every language the bot speaks)."""
+    return grouped(amount)
 
 
 def timeout_notice(table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup]:
-    """The private message to a seat whose turn timed out into auto-play (RULES.md §9, issue 10
-    item 3): what happened and how to take back control, with the hand message's own Take back
+    """The private message to a seat whose turn timed out into auto-play (RULES.md §9):
+    what happened and how to take back control, with the hand message's own Take back
     button (取消托管), in the player's language."""
     lang = table.seat_lang(seat)
     button = _button(t("btn.take_back", lang), cb.ACTION, table.token, 0, "auto0")
@@ -661,7 +680,7 @@ def timeout_notice(table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup]:
 
 
 def counter_line(view: SeatView, lang: str) -> str:
-    """The card counter (记牌器, issue 17) of ``view.seat`` in ``lang``: how many of each rank
+    """The card counter (记牌器) of ``view.seat`` in ``lang``: how many of each rank
     are neither played nor in the seat's hand, strongest first (``记牌器：大王1 小王0 2×3 …``,
     ``Card counter: BJ×1 SJ×0 2×3 …``), from the seat's view alone
     (:func:`engine.ai.card_counter`); two decks in the four-player game (RULES.md §11).
@@ -806,15 +825,16 @@ def bidding_escape_multiplier(table: Table, view: SeatView) -> int:
 def result_view(
     table: Table, view: SeatView, points: Sequence[int], beans: Sequence[int],
     breakdown: Sequence[str] = (),
-    again_minutes: int | None = None,
+    again_seconds: float | None = None,
     *, again: bool = True,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The result message: the winner — or, after an escape, who left and what each paid
     (RULES.md §9) —, spring/anti-spring, the multiplier's breakdown, each seat's points and bean
     change (a line for each loser who could pay only what it held, :func:`short_payers`), the
-    landlord's kitty (RULES.md §7, §8); buttons "Play again" and "Leave" (issue 10 item 7,
-    :mod:`bot.game.again`) unless ``again`` is off (nobody is left to answer), with a line
-    saying how they work when ``again_minutes`` (the minutes to answer) is given.
+    landlord's kitty (RULES.md §7, §8); buttons "Play again" and "Leave"
+    (:mod:`bot.game.again`) unless ``again`` is off (nobody is left to answer), with a line
+    saying how they work when ``again_seconds`` (the time to answer, ``LOBBY_TIMEOUT``) is
+    given.
 
     ``breakdown`` is the result picture's own (:func:`bot.scenes.result_breakdown`: 底分, robs,
     show, bombs, spring, the totals, each farmer's doubling), so caption and picture say the
@@ -835,7 +855,7 @@ def result_view(
         paid = "result.escape_paid" if table.plays_for_beans else "result.escape_points"
         lines += [t(paid, lang, name=names[i],
                     points=t("unit.points", lang, n=-points[i], signed=str(-points[i])),
-                    beans=t("unit.beans", lang, n=-beans[i], signed=str(-beans[i])))
+                    beans=t("unit.beans", lang, n=-beans[i], signed=grouped(-beans[i])))
                   for i in result.escaped]
     elif result.winner == "landlord":
         lines = [t("result.title", lang, winner=t("result.landlord_wins", lang))]
@@ -889,11 +909,11 @@ def result_view(
         lines.append(t("result.autoplay_penalty", lang, name=names[i]))
     for i in short_payers(table, points, beans):
         lines.append(t("result.short", lang, name=names[i],
-                       beans=t("unit.beans", lang, n=-beans[i], signed=str(-beans[i]))))
+                       beans=t("unit.beans", lang, n=-beans[i], signed=grouped(-beans[i]))))
     if view.kitty is not None and view.landlord is not None:
         lines += ["", t("result.kitty", lang, cards=cards_text(view.kitty, lang))]
-    if again_minutes is not None:
-        lines += ["", t("result.again_note", lang, minutes=again_minutes)]
+    if again_seconds is not None:
+        lines += ["", t("result.again_note", lang, time=wait_text(again_seconds, lang))]
     keyboard = InlineKeyboardMarkup(
         [[_button(t("btn.play_again", lang), cb.PLAY_AGAIN, table.token),
           _button(t("btn.leave", lang), cb.PLAY_AGAIN, table.token, 0, "leave")]]

@@ -29,7 +29,21 @@ _SEPARATORS = re.compile(r"[\s,/，、;；]+")
 
 
 class PrizeTableError(ValueError):
-    """A prize table that cannot be used; the message says why, in words an admin understands."""
+    """A prize table that cannot be used; the message says why, in words an admin understands.
+
+    Attributes:
+        rule: which rule it broke, for a caller that words the refusal itself: ``"text"`` (not
+            a list of whole percentages; ``word``), ``"empty"``, ``"places"`` (more than
+            :data:`MAX_PLACES`; ``places``), ``"share"`` (a share not from 1 to 100; ``place``,
+            ``share``), ``"order"`` (a share above the one before; ``place``, ``share``,
+            ``above``), ``"sum"`` (``total`` is not 100).
+        fields: the values named above, by name.
+    """
+
+    def __init__(self, message: str, rule: str = "text", **fields: object) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.fields = fields
 
 
 def check_prize_table(shares: Sequence[int]) -> tuple[int, ...]:
@@ -43,23 +57,25 @@ def check_prize_table(shares: Sequence[int]) -> tuple[int, ...]:
             number from 1 to 100, a share larger than the one above it, or a sum other than 100.
     """
     if isinstance(shares, (str, bytes)):
-        raise PrizeTableError("a prize table is a list of whole percentages, e.g. 50,30,20")
+        raise PrizeTableError("a prize table is a list of whole percentages, e.g. 50,30,20",
+                              "text", word=str(shares))
     table = tuple(shares)
     if not table:
-        raise PrizeTableError("a prize table needs at least one place, e.g. 100")
+        raise PrizeTableError("a prize table needs at least one place, e.g. 100", "empty")
     if len(table) > MAX_PLACES:
         raise PrizeTableError(f"a prize table pays at most {MAX_PLACES} places, "
-                              f"not {len(table)}")
+                              f"not {len(table)}", "places", places=len(table))
     for place, share in enumerate(table, start=1):
         if isinstance(share, bool) or not isinstance(share, int) or not 1 <= share <= 100:
             raise PrizeTableError(f"place {place}: a whole percentage from 1 to 100 is "
-                                  f"expected, not {share!r}")
+                                  f"expected, not {share!r}", "share", place=place, share=share)
         if place > 1 and share > table[place - 2]:
             raise PrizeTableError(f"place {place} ({share} %) would get more than place "
-                                  f"{place - 1} ({table[place - 2]} %)")
+                                  f"{place - 1} ({table[place - 2]} %)", "order", place=place,
+                                  share=share, above=table[place - 2])
     total = sum(table)
     if total != 100:
-        raise PrizeTableError(f"the shares add up to {total} %, not 100 %")
+        raise PrizeTableError(f"the shares add up to {total} %, not 100 %", "sum", total=total)
     return table
 
 
@@ -77,13 +93,14 @@ def parse_prize_table(text: str) -> tuple[int, ...]:
             refuses.
     """
     if not isinstance(text, str):
-        raise PrizeTableError("a prize table is text such as 50,30,20")
+        raise PrizeTableError("a prize table is text such as 50,30,20", "text", word=str(text))
     words = [w for w in _SEPARATORS.split(text.strip()) if w]
     shares: list[int] = []
     for word in words:
         digits = word.removesuffix("%").removesuffix("％")
         if not digits.isascii() or not digits.isdigit():
-            raise PrizeTableError(f"{word!r} is not a whole percentage; write e.g. 50,30,20")
+            raise PrizeTableError(f"{word!r} is not a whole percentage; write e.g. 50,30,20",
+                                  "text", word=word)
         shares.append(int(digits))
     return check_prize_table(shares)
 

@@ -97,7 +97,7 @@ class SeatView:
         """The show-cards factor this seat may take now (RULES.md §3), 0 if it may not show.
 
         4 during bidding before the first bid/call; 2 for the landlord after taking the kitty
-        and before the first play. RULES.md §3 (corrected by issue 15) lets the landlord show ×2
+        and before the first play. RULES.md §3 lets the landlord show ×2
         even after another seat showed ×4 (seed 003 does not: 如果此前无人明牌); only the
         largest factor of the deal counts, so that show reveals the hand and adds nothing.
         """

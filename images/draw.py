@@ -162,6 +162,10 @@ def avatar(canvas: Image.Image, cx: float, cy: float, r: float, label: str,
 
 #: A picture's own palette is taken from every 4th pixel in each direction (see :func:`encode`).
 PALETTE_STEP = 4
+#: A JPEG larger than this at quality 88 is saved again at :data:`JPEG_FALLBACK_QUALITY`: a
+#: table with most of the deck face up (the court figures are detailed) stays under 150 KB.
+JPEG_LIMIT = 150 * 1024
+JPEG_FALLBACK_QUALITY = 80
 
 
 def encode(im: Image.Image, fmt: str, palette: Image.Image | None = None) -> bytes:
@@ -173,7 +177,8 @@ def encode(im: Image.Image, fmt: str, palette: Image.Image | None = None) -> byt
     octree of every :data:`PALETTE_STEP`-th pixel each way (flat colours: the sample has them
     all, the mean error is the same as the whole picture's), then the picture mapped to it —
     half the CPU of an octree of all 1280 × 720 pixels (~10 ms). zlib level 6 (a 1280 × 720
-    table: 27 KB against 34 KB at level 3, for ~4 ms more). JPEG is quality 88.
+    table: 27 KB against 34 KB at level 3, for ~4 ms more). JPEG is quality 88, or 80 for the
+    rare picture over :data:`JPEG_LIMIT` at 88 (a table with most of the deck face up).
 
     Raises:
         RenderError: an unknown format.
@@ -191,6 +196,9 @@ def encode(im: Image.Image, fmt: str, palette: Image.Image | None = None) -> byt
         small.save(buf, "PNG", compress_level=6)
     elif fmt in ("JPEG", "JPG"):
         im.save(buf, "JPEG", quality=88, subsampling="4:2:0")
+        if buf.tell() > JPEG_LIMIT:
+            buf = io.BytesIO()
+            im.save(buf, "JPEG", quality=JPEG_FALLBACK_QUALITY, subsampling="4:2:0")
     else:
         raise RenderError(f"format must be one of {FORMATS}, not {fmt!r}")
     return buf.getvalue()

@@ -27,7 +27,8 @@ class Labels:
         landlord_wins, farmers_win: the result's title; ``escape_title`` with ``{names}``.
         escape_paid: a leaver's payment, ``{name}``, ``{points}``, ``{beans}`` (RULES.md §9);
             ``escape_points`` the same without beans; ``practice_left``: the title when
-            ``{names}`` left a practice deal (nobody pays); ``bidding_escape``: the flat
+            ``{names}`` left a practice deal (nobody pays), ``practice_free`` the tag under it
+            where the multiplier's parts would be; ``bidding_escape``: the flat
             payment of a seat that left during the bidding before anyone bid, ``{n}`` points;
             ``bidding_escape_bid``: the payment of one that left after a bid, ``{n}`` points
             for the highest bid ``{base}`` and the multiplier so far ``{m}`` (RULES.md §9).
@@ -64,6 +65,7 @@ class Labels:
     escape_paid: str = "{name} left and pays {points} points ({beans} beans)"
     escape_points: str = "{name} left and pays {points} points"
     practice_left: str = "{names} ended the practice"
+    practice_free: str = "Practice: no points"
     bidding_escape: str = ("Left during the bidding: the leaver pays a flat {n} points (no base "
                            "or multiplier yet).")
     bidding_escape_bid: str = ("Left during the bidding at base {base} ×{m}: the leaver pays {n} "

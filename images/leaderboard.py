@@ -21,10 +21,10 @@ COLUMNS = {"rank": 80, "name": 150, "beans": 700, "games": 860, "rate": 1060}
 
 def value_text(value: int, balances: bool) -> str:
     """A row's value: a balance as it is, beans won with a sign (``+12``, ``-3``), zero as
-    ``0``."""
+    ``0``; digits grouped by three as the texts write beans (``12,400``)."""
     if balances or value <= 0:
-        return str(value)
-    return f"+{value}"
+        return f"{value:,d}"
+    return f"{value:+,d}"
 
 
 def row_start(canvas: Image.Image, y: int, shade: bool) -> tuple[ImageDraw.ImageDraw, float]:

@@ -168,9 +168,12 @@ class TableScene:
         kitty: the kitty's card ids once revealed (RULES.md §1.3), else ``None``.
         kitty_size: how many face-down cards to draw while the kitty is hidden (0 for none).
         base: base score (底分, RULES.md §7), ``>= 1``; 0 while bidding has not set it.
-        multiplier: the current multiplier (倍数, RULES.md §7), ``>= 1``.
+        multiplier: the current multiplier (倍数, RULES.md §7), ``>= 1``: the largest pair's.
         seconds_left: countdown for the seat whose turn it is, in seconds, or ``None``.
         labels: the words, in the group's language (:class:`~images.labels.Labels`).
+        multipliers: each farmer–landlord pair's multiplier, in seat order, when a farmer's own
+            doubling sets the pairs apart (RULES.md §3): drawn ``×64 / ×32`` as the result
+            does; empty (or all alike): ``multiplier`` alone.
     """
 
     seats: tuple[SeatScene, ...]
@@ -180,6 +183,7 @@ class TableScene:
     multiplier: int = 1
     seconds_left: int | None = None
     labels: Labels = ENGLISH
+    multipliers: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         seats = tuple(self.seats)
@@ -191,6 +195,9 @@ class TableScene:
         _check_count(self.kitty_size, "kitty_size")
         _check_count(self.base, "base")
         _check_count(self.multiplier, "multiplier", 1)
+        object.__setattr__(self, "multipliers", tuple(self.multipliers))
+        for m in self.multipliers:
+            _check_count(m, "multipliers", 1)
         if self.seconds_left is not None:
             _check_count(self.seconds_left, "seconds_left")
         _check_labels(self.labels)

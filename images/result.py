@@ -43,8 +43,9 @@ Tag = tuple[str, tuple[int, int, int]]
 
 
 def signed(value: int) -> str:
-    """``+12``, ``-3`` or ``0`` (no sign on zero)."""
-    return f"+{value}" if value > 0 else str(value)
+    """``+12``, ``-3,840`` or ``0`` (no sign on zero), digits grouped by three as the texts
+    write beans (``bot.numbers.signed``)."""
+    return f"{value:+,d}" if value else "0"
 
 
 def _farmers(scene: ResultScene) -> list[ResultSeat]:
@@ -88,14 +89,15 @@ def breakdown(scene: ResultScene) -> list[str]:
     'Show ×2', '1 bomb ×2', '×16']``. A deal left during the bidding has one tag, the leaver's
     payment (RULES.md §9): the flat one before anyone bid (``base`` 0), else the one for the
     highest bid (``base``) and the multiplier so far (``multiplier``). A practice deal its
-    player left has none: every seat scores 0, there is nothing to explain.
+    player ended has one tag, ``practice_free``: every seat scores 0, there is no multiplier
+    to explain.
 
     A farmer's own doubling is in its row (:func:`seat_factors`)."""
     words = scene.labels
     landlord = scene.landlord
     leavers = escaped_seats(scene)
-    if scene.practice and leavers:
-        return []
+    if ended_practice(scene):
+        return [words.practice_free]
     if landlord is None:
         paid = -leavers[0].points
         if scene.base:
@@ -144,10 +146,17 @@ def escaped_seats(scene: ResultScene) -> list[ResultSeat]:
     return [s for s in scene.seats if s.escaped]
 
 
+def ended_practice(scene: ResultScene) -> bool:
+    """A practice deal its player ended (``/leave``): nobody won or lost, nobody pays."""
+    return scene.practice and bool(escaped_seats(scene))
+
+
 def won(scene: ResultScene, seat: ResultSeat) -> bool:
-    """The seat's side won; after an escape (RULES.md §9), the seats that were paid won (at
-    practice nobody is paid: the side that played out won)."""
-    if escaped_seats(scene) and not scene.practice:
+    """The seat's side won; after an escape (RULES.md §9), the seats that were paid won; in a
+    practice deal its player ended, nobody (:func:`ended_practice`)."""
+    if ended_practice(scene):
+        return False
+    if escaped_seats(scene):
         return seat.points > 0
     return (seat.role == "landlord") == (scene.winner == "landlord")
 
@@ -199,6 +208,31 @@ def _wrap(tags: list[Tag], size: int, lang: str) -> list[list[Tag]]:
     return lines
 
 
+def row_tags(scene: ResultScene, seat: ResultSeat) -> list[Tag]:
+    """A row's tags, ``(word, colour)``: win or lose (none when every seat left, RULES.md §9),
+    auto-play, left, the auto-play penalty, short of beans (RULES.md §8), show and a farmer's
+    doubling (:func:`seat_factors`); none in a practice deal its player ended
+    (:func:`ended_practice`: nobody won, lost, left or pays, the title says it all)."""
+    words = scene.labels
+    if ended_practice(scene):
+        return []
+    tags: list[Tag] = [(words.win, (40, 150, 70))] if won(scene, seat) \
+        else [(words.lose, (150, 50, 50))]
+    if scene.winner is None and not seat.points:  # every seat left: nobody won or lost
+        tags = []
+    if seat.autoplay:
+        tags.append((words.autoplay, (90, 100, 96)))
+    if seat.escaped:
+        tags.append((words.left, ALARM))
+    if seat.penalized:
+        tags.append((words.penalty, (150, 50, 50)))
+    if seat.short:
+        tags.append((words.short, (176, 112, 20)))
+    if seat.shown:
+        tags.append((words.shown, (60, 110, 170)))
+    return tags + [(part, (214, 96, 30)) for part in seat_factors(scene, seat)]
+
+
 def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> None:
     words = scene.labels
     lang = words.lang
@@ -218,21 +252,7 @@ def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> N
     if name:
         draw_text(canvas, (left, y + 34), name, 26, WHITE, anchor="lm", lang=lang,
                   max_width=POINTS_X - 70 - left)
-    tags: list[Tag] = [(words.win, (40, 150, 70))] if good else [(words.lose, (150, 50, 50))]
-    if scene.winner is None and not seat.points:  # every seat left: nobody won or lost
-        tags = []
-    if seat.autoplay:
-        tags.append((words.autoplay, (90, 100, 96)))
-    if seat.escaped:
-        tags.append((words.left, ALARM))
-    if seat.penalized:
-        tags.append((words.penalty, (150, 50, 50)))
-    if seat.short:
-        tags.append((words.short, (176, 112, 20)))
-    if seat.shown:
-        tags.append((words.shown, (60, 110, 170)))
-    tags += [(part, (214, 96, 30)) for part in seat_factors(scene, seat)]
-    size, lines = tag_lines(tags, lang)
+    size, lines = tag_lines(row_tags(scene, seat), lang)
     for i, line in enumerate(lines):  # one line under the name; more spread below it
         mid = y + 88 if len(lines) == 1 else y + 60 + (ROW_H - 68) * (2 * i + 1) // (2 * len(lines))
         tag_x = NAME_X

@@ -148,6 +148,18 @@ def _action(canvas: Image.Image, text: str, x: int, y: int, align: str, lang: st
          color=WHITE, anchor=align, lang=lang)
 
 
+def multiplier_words(scene: TableScene) -> str:
+    """The table's multiplier tag: ``×64``, or each distinct pair multiplier in seat order,
+    ``×64 / ×32``, when the pairs differ (RULES.md §3, §7), as the result picture writes them.
+
+    >>> multiplier_words(TableScene(seats=(SeatScene("A"),) * 3, multiplier=64,
+    ...                             multipliers=(64, 32)))
+    '×64 / ×32'
+    """
+    values = list(dict.fromkeys(scene.multipliers)) or [scene.multiplier]
+    return " / ".join(scene.labels.multiplier.format(n=m) for m in values)
+
+
 def table_image(scene: TableScene) -> Image.Image:
     """The table as an ``RGB`` image; see :func:`render_table`."""
     n = len(scene.seats)
@@ -158,8 +170,8 @@ def table_image(scene: TableScene) -> Image.Image:
     x = 24
     base = labels.base.format(base=scene.base) if scene.base else labels.base_unset
     x += pill(canvas, (x, 42), base, 20, fill=(8, 40, 24), color=WHITE, lang=lang) + 10
-    pill(canvas, (x, 42), labels.multiplier.format(n=scene.multiplier), 20, fill=(214, 96, 30),
-         color=WHITE, lang=lang)
+    pill(canvas, (x, 42), multiplier_words(scene), 20, fill=(214, 96, 30), color=WHITE,
+         lang=lang)
 
     kx, ky, kalign, kmax = KITTY[n]
     kitty: Sequence[int | None] = [None] * scene.kitty_size

@@ -1,5 +1,5 @@
 """The game layer: tables, the lobby, the deal driver, timers and the AI worker, with no Telegram
-types (issue 9).
+types.
 
 Modules: :mod:`~bot.game.table` (a table's persistent value and the registry of tables and
 seats), :mod:`~bot.game.config` (a group's settings frozen when a deal starts),

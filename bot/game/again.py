@@ -1,4 +1,4 @@
-"""Play again keeps the table (issue 10 item 7): 再来一局 / 离开 under a deal's result.
+"""Play again keeps the table: 再来一局 / 离开 under a deal's result.
 
 When a deal of single deals ends (:meth:`bot.game.deal.DealDriver.finish`), its result carries
 two buttons and every human seat has until ``settings.lobby_timeout`` to answer (bot seats are
@@ -38,6 +38,7 @@ from bot.game.deal import DealDriver
 from bot.game.lobby import Lobby
 from bot.game.table import RESULT, Table
 from bot.i18n import t
+from bot.numbers import grouped
 
 log = logging.getLogger(__name__)
 
@@ -146,6 +147,10 @@ class PlayAgain:
         if table.result_message_id is not None:
             await ctx.outlet.strip(table.chat_id, table.result_message_id)
         async with self.lobby.keeping(table) as elsewhere:
+            moved = sorted(elsewhere - set(freed))
+            if moved and not table.private:  # they sat down elsewhere (a practice deal…)
+                self.deals.say(table, t("again.freed_elsewhere", table.lang,
+                                        names=_names(table, moved, table.lang)))
             await self._keep(table, set(freed) | elsewhere)
 
     async def _keep(self, table: Table, gone: set[int]) -> None:
@@ -155,7 +160,7 @@ class PlayAgain:
         minimum, short = await self.lobby.lacking_beans(table)
         short = [i for i in short if i not in gone]
         if short and not table.private:
-            self.deals.say(table, t("again.freed_beans", table.lang, minimum=minimum,
+            self.deals.say(table, t("again.freed_beans", table.lang, minimum=grouped(minimum),
                                     names=_names(table, short, table.lang)))
         gone |= set(short)
         stays = [seat for i, seat in enumerate(table.seats) if i not in gone]

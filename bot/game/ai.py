@@ -1,4 +1,4 @@
-"""The AI off the event loop (issue 9, item 7): bot decisions and hints in a worker thread pool,
+"""The AI off the event loop: bot decisions and hints in a worker thread pool,
 each with a deadline, so that a slow decision at one table never delays another table's press.
 
 A decision that misses its deadline is replaced by the seeds' simple rule

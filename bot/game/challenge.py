@@ -1,9 +1,11 @@
-"""The duplicate challenge's rules (复式挑战, RULES.md §10, issue 12): options, matchpoints,
+"""The duplicate challenge's rules (复式挑战, RULES.md §10): options, matchpoints,
 standings, prizes and the window. Pure values and functions, no I/O; the driver is
 :mod:`bot.game.challenges`, the deals come from :mod:`engine.challenge`.
 
 - **Options**: ``deals`` (1–12, default 6), ``days`` (0: until the end of the group's day, in
-  its time zone; 1–7: that many days from the opening), ``entry_fee`` (beans, 0–1,000,000).
+  its time zone; 1–7: that many days from the opening), ``entry_fee`` (beans, 0–1,000,000),
+  ``prizes`` (the prize table: whole percentages by place, at most 10 places, summing to 100;
+  default 50/30/20; :mod:`engine.prizes`).
 - **A member's result** in a deal is their points (RULES.md §7, after the auto-play and escape
   rules of §9) from the member's seat (:data:`engine.challenge.MEMBER_SEAT`).
 - **Matchpoints** (:func:`matchpoints`): per deal, among the members who played it, 2 for every
@@ -13,7 +15,8 @@ standings, prizes and the window. Pure values and functions, no I/O; the driver 
   landlord, then the earlier finish (the time of the member's last deal); members tied on all
   three share the place. Members who entered but played no deal are listed last, unplaced.
 - **Prizes** (:func:`payout`): the pool (every entrant's fee) is split among the placed members
-  as RULES.md §10 (50 / 30 / 20 %, unused shares to first, shared places share;
+  as RULES.md §10 by the prize table (default 50 / 30 / 20 %, unused shares to first, shared
+  places share;
   :func:`bot.game.match.prizes`); when nobody played a deal every fee goes back to its payer.
 """
 
@@ -28,6 +31,7 @@ from zoneinfo import ZoneInfo
 
 from bot.game.match import prizes
 from engine.challenge import MAX_DEALS, MIN_DEALS
+from engine.prizes import DEFAULT_PRIZE_TABLE, PrizeTableError, check_prize_table
 
 K = TypeVar("K", bound=Hashable)
 
@@ -49,25 +53,35 @@ class ChallengeOptions:
     """A challenge's options, fixed when it opens (see the module docstring).
 
     Raises:
-        ChallengeError: a value that is not a whole number within :data:`LIMITS`.
+        ChallengeError: a value that is not a whole number within :data:`LIMITS`, or a prize
+            table :func:`engine.prizes.check_prize_table` refuses.
     """
 
     deals: int = DEFAULT_DEALS
     days: int = 0
     entry_fee: int = 0
+    prizes: tuple[int, ...] = DEFAULT_PRIZE_TABLE
 
     def __post_init__(self) -> None:
         for name, (low, high) in LIMITS.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise ChallengeError(f"{name} must be a whole number from {low} to {high}")
+        try:
+            object.__setattr__(self, "prizes", check_prize_table(self.prizes))
+        except PrizeTableError as exc:
+            raise ChallengeError(f"prizes: {exc}") from None
 
-    def to_dict(self) -> dict[str, int]:
-        return {"deals": self.deals, "days": self.days, "entry_fee": self.entry_fee}
+    def to_dict(self) -> dict[str, Any]:
+        return {"deals": self.deals, "days": self.days, "entry_fee": self.entry_fee,
+                "prizes": list(self.prizes)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ChallengeOptions:
-        return cls(int(data["deals"]), int(data["days"]), int(data["entry_fee"]))
+        """Inverse of :meth:`to_dict`; a challenge stored before prize tables existed pays
+        50/30/20, as it was opened with."""
+        return cls(int(data["deals"]), int(data["days"]), int(data["entry_fee"]),
+                   tuple(data.get("prizes", DEFAULT_PRIZE_TABLE)))
 
 
 def closes_at(opened: datetime, days: int, tz: str) -> datetime:
@@ -169,12 +183,13 @@ def standings(entrants: Sequence[Entrant], plays: Sequence[DealPlay]) -> list[St
     return lines
 
 
-def payout(entry_fee: int, board: Sequence[Standing]) -> dict[int, int]:
+def payout(entry_fee: int, board: Sequence[Standing],
+           table: Sequence[int] = DEFAULT_PRIZE_TABLE) -> dict[int, int]:
     """Beans each entrant receives when the window closes: the pool (``entry_fee`` × entrants)
-    split by place (:func:`bot.game.match.prizes`), or every fee back when nobody played.
-    Sums to the pool."""
+    split by place by the prize table ``table`` (:func:`bot.game.match.prizes`), or every fee
+    back when nobody played. Sums to the pool."""
     places = [line.place for line in board]
     if all(p is None for p in places):
         return {line.user_id: entry_fee for line in board}
-    paid = prizes(entry_fee * len(board), places)
+    paid = prizes(entry_fee * len(board), places, table)
     return {line.user_id: amount for line, amount in zip(board, paid, strict=True)}

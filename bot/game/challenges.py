@@ -1,4 +1,4 @@
-"""Duplicate challenges (复式挑战, issue 12, RULES.md §10): opening one in a group, entering,
+"""Duplicate challenges (复式挑战, RULES.md §10): opening one in a group, entering,
 playing its deals one by one at a private table against two AI seats, the board, and the close
 with the revealed seed and the prizes; resumption after a restart.
 
@@ -26,7 +26,7 @@ Restart-safe: a member's running deal is a stored table like any other and resum
 (:mod:`bot.game.restore`); :meth:`Challenges.restore` re-arms every open window (or closes the
 windows that passed while the bot was down) and finishes a deal's end cut short by a crash.
 
-Several workers (issue 16): the stored challenge is the truth. What changes (its status, pool,
+Several workers: the stored challenge is the truth. What changes (its status, pool,
 message) is read from the store at every step (:meth:`Challenges._record`); only what never
 changes once it is open (its seed, rules, group, window) is kept per worker for the driver's
 synchronous hooks. A worker that dies in the middle of a close leaves it to the watchdog of the
@@ -64,9 +64,10 @@ from bot.game.context import GameContext
 from bot.game.deal import Ack, DealDriver, Standings
 from bot.game.drawing import Drawing
 from bot.game.lobby import Person
-from bot.game.outlet import Unreachable
+from bot.game.outlet import BoardJob, Unreachable
 from bot.game.table import DEAL, RESULT, Seat, Table, challenge_key, table_key
 from bot.i18n import t
+from bot.numbers import grouped
 from bot.rooms import preset_name, rules_for
 from bot.scenes import picture_labels
 from bot.store import (
@@ -85,10 +86,12 @@ from images.challenge_board import render_challenge_board
 
 log = logging.getLogger(__name__)
 
-#: Timer kinds: a challenge's window closes; its board may be drawn again.
+#: Timer kinds: a challenge's window closes; its board may be drawn again; another worker's
+#: claim on posting its final ranking has run out.
 CLOSE = "challenge_close"
 BOARD = "challenge_board"
-#: Seconds between two drawings of a group's board while members play (issue 12: at most once
+FINAL = "challenge_final"
+#: Seconds between two drawings of a group's board while members play (at most once
 #: a minute).
 BOARD_INTERVAL = 60.0
 #: The level of a challenge's AI seats.
@@ -97,6 +100,10 @@ AI_LEVEL = "hard"
 AI_SEATS = 2
 #: The opener id recorded for a daily challenge (opened by the bot itself).
 DAILY_OPENER = 0
+#: Seconds a claim on posting a final ranking holds (:meth:`Store.claim_announcement`): longer
+#: than one send waiting for 429 answers; once it ran out, a poster that died leaves the ranking
+#: to the next one.
+ANNOUNCE_CLAIM_SECONDS = 120.0
 #: The start of a challenge's lock key (a table key never starts so: it is a chat id).
 LOCK_PREFIX = "challenge:"
 
@@ -220,7 +227,8 @@ class Challenges:
             player = await st.ensure_player(person.user_id, person.name, person.language)
             own = player.language or lang
             if player.balance < record.entry_fee:
-                return t("challenge.pop_fee", lang, fee=record.entry_fee, balance=player.balance)
+                return t("challenge.pop_fee", lang, fee=grouped(record.entry_fee),
+                         balance=grouped(player.balance))
             try:
                 sent = await self.ctx.outlet.send(person.user_id, t(
                     "challenge.welcome", own, title=views.title(challenge_id, own),
@@ -233,8 +241,8 @@ class Challenges:
             try:
                 await st.enter_challenge(challenge_id, person.user_id, person.name)
             except ChallengeRefused as exc:
-                return t(f"challenge.pop_{exc.code}", lang, fee=record.entry_fee,
-                         balance=player.balance)
+                return t(f"challenge.pop_{exc.code}", lang, fee=grouped(record.entry_fee),
+                         balance=grouped(player.balance))
         await self.send_menu(challenge_id, person.user_id, own)
         self.refresh_board(challenge_id)
         return t("challenge.pop_welcome", lang)
@@ -461,9 +469,22 @@ class Challenges:
                        "challenge.png")
 
     def timer_callbacks(self) -> dict[str, Callable[[timers.Stamp], Awaitable[None]]]:
-        """What fires each kind of this module's timers: with several workers (issue 16) a
+        """What fires each kind of this module's timers: with several workers a
         timer is a row naming its kind, fired by whichever worker claims it."""
-        return {CLOSE: self._on_close, BOARD: self._on_board_timer}
+        return {CLOSE: self._on_close, BOARD: self._on_board_timer, FINAL: self._on_final}
+
+    async def _on_final(self, stamp: timers.Stamp) -> None:
+        """A claim on posting a final ranking has run out (:meth:`restore`): post it unless
+        it was posted meanwhile (its claim, taken right before the send, decides)."""
+        challenge_id = challenge_of_lock(stamp.key)
+        if challenge_id is None:
+            return
+        try:
+            record = await self._record(challenge_id)
+        except StoreError:
+            return
+        if record.status == "closed":
+            self._announce(record, await self.board(challenge_id), _paid(record))
 
     def refresh_board(self, challenge_id: int) -> None:
         """Ask for the group's board to be drawn again: through the outlet's outbox (only the
@@ -479,7 +500,7 @@ class Challenges:
         record = self._fixed.get(challenge_id)
         if record is not None:
             self.ctx.outlet.update_audience(key, record.chat_id,
-                                            partial(self._board_job, challenge_id))
+                                            BoardJob(partial(self._board_job, challenge_id)))
 
     async def _on_board_timer(self, stamp: timers.Stamp) -> None:
         challenge_id = challenge_of_lock(stamp.key)
@@ -540,7 +561,7 @@ class Challenges:
                 return False
             await self._stop_deals(challenge_id)
             board = await self.board(challenge_id)
-            paid = payout(record.entry_fee, board)
+            paid = payout(record.entry_fee, board, _options(record).prizes)
             result = {"board": [{"user_id": s.user_id, "place": s.place,
                                  "matchpoints": s.matchpoints, "deals": s.deals} for s in board]}
             payment = await st.close_challenge(challenge_id, paid, result)
@@ -562,7 +583,7 @@ class Challenges:
         self._announce(record, board, paid)
 
     async def resume(self, challenge_id: int) -> None:
-        """The challenge's worker died in the middle of one of its steps (issue 16: the
+        """The challenge's worker died in the middle of one of its steps (the
         watchdog of its lock fired): an open challenge gets its close armed again (or is
         closed, its window having passed) and its board drawn; a closed one whose final
         ranking was not posted gets its final board and ranking (the payout is stored
@@ -590,7 +611,7 @@ class Challenges:
         an admin or the challenge's opener: its deals still running are stopped, every entry
         fee is refunded exactly once (ledger rows; the pool's entries and refunds sum to zero),
         nobody wins a prize, the group message says it was cancelled and a new message reveals
-        the seed. RULES.md §10 says nothing of cancelling; like a cancelled match (issue 11),
+        the seed. RULES.md §10 says nothing of cancelling; like a cancelled match,
         the fees go back. Returns the reply in ``lang``: a refusal (none open, not allowed,
         already over), or ``""`` once cancelled (the group is told by the post)."""
         open_here = [r for r in await self.ctx.store.open_challenges() if r.chat_id == chat_id]
@@ -615,15 +636,17 @@ class Challenges:
     def _announce(self, record: ChallengeRecord, board: list[Standing],
                   paid: Mapping[int, int]) -> None:
         """Post the final ranking with the revealed seed (in the background), or for a
-        cancelled challenge who cancelled it and the refunds: **at most once**, with recovery
-        (issue 16). Right before it is sent its posting is claimed in the store
+        cancelled challenge who cancelled it and the refunds: due until it was sent (the seed
+        must be revealed), once in the normal case. Right before it is sent its posting is
+        claimed in the store for :data:`ANNOUNCE_CLAIM_SECONDS`
         (:meth:`Store.claim_announcement`): a second poster (another worker, a worker's sweep,
-        the watchdog) finds it claimed and sends nothing, also when the first died after
-        sending it and before recording it sent. A ranking that was not sent yet (its worker
-        died with it waiting for the group's flood budget, or the send failed: the claim is
-        given back) is posted by the next one (a restart, the watchdog, a starting worker's
-        sweep). Only a worker killed during the very request leaves it unknown; then it is
-        not posted again (exactly once cannot be had: the Bot API has no idempotent send)."""
+        the watchdog) finds it claimed and sends nothing while the claim runs. A ranking that
+        was not sent (its worker died with it waiting for the group's flood budget, or during
+        the request; or the send failed: the claim is given back) is posted by the next one:
+        a single process's restart at once (its claims died with it), a starting worker's
+        sweep once the claim ran out. A poster killed after Telegram took the message and
+        before recording it sent makes it posted twice (the Bot API has no idempotent send;
+        a seed never revealed is the worse loss), as a deal's result."""
         cid = record.challenge_id
         lang = str(record.options["lang"])
         result = record.result or {}
@@ -678,12 +701,20 @@ class Challenges:
 
     # --- After a restart -----------------------------------------------------------------------
 
-    async def restore(self) -> None:
+    async def restore(self, *, alone: bool = False) -> None:
         """After a start (the tables are restored first): a final ranking not sent yet is
-        posted; every open challenge's window is armed again, or closed now if it passed; a
-        challenge table whose deal ended just before the restart (its result recorded) gets its
-        end finished."""
-        for record in await self.ctx.store.unannounced_challenges():
+        posted (``alone``, a single process's start: also one this process claimed before it
+        stopped, the send cut short; with several workers one another worker claimed is tried
+        again once that claim ran out, :data:`ANNOUNCE_CLAIM_SECONDS` from now); every open
+        challenge's window is armed again, or closed now if it passed; a challenge table whose
+        deal ended just before the restart (its result recorded) gets its end finished."""
+        for record in await self.ctx.store.unannounced_challenges(claimed=True):
+            if record.announced and not alone:  # another worker's claim: it may be alive
+                self.ctx.outlet.arm(FINAL, timers.Stamp(challenge_lock(record.challenge_id), ""),
+                                    self.clock() + ANNOUNCE_CLAIM_SECONDS, self._on_final)
+                continue
+            if record.announced:  # the claim of the process that stopped
+                await self.ctx.store.release_announcement(record.challenge_id)
             self._announce(record, await self.board(record.challenge_id), _paid(record))
         opened = await self.ctx.store.open_challenges()
         for record in opened:
@@ -713,7 +744,7 @@ class _Announcement:
         self.challenge_id = challenge_id
 
     async def take(self) -> bool:
-        return await self.store.claim_announcement(self.challenge_id)
+        return await self.store.claim_announcement(self.challenge_id, ANNOUNCE_CLAIM_SECONDS)
 
     async def give_back(self) -> None:
         await self.store.release_announcement(self.challenge_id)

@@ -1,5 +1,5 @@
 """A group's settings as one deal sees them: a frozen, typed snapshot taken when the deal starts
-(issue 9, "one source of truth per table").
+("one source of truth per table").
 
 The group's stored settings (``Store.get_group_settings``, defaults filled in from
 :data:`bot.rooms.DEFAULT_GROUP_SETTINGS`) are read once per deal; a change made by an admin
@@ -29,9 +29,9 @@ class TableConfig:
         play_timeout, bid_timeout: seconds per decision (RULES.md §9).
         autoplay_mode: ``"simple"`` (the seeds' rule) or ``"ai"`` for seats on auto-play.
         bot_level: the ``engine.ai`` level of bot seats.
-        pictures: messages are pictures with captions (issue 4); ``False``: text only.
+        pictures: messages are pictures with captions; ``False``: text only.
         card_counter: each player's private hand message shows the card counter (记牌器,
-            issue 17, :func:`bot.views.counter_line`).
+            :func:`bot.views.counter_line`).
         auto_pass: a human seat that cannot follow passes by itself (自动要不起,
             :func:`bot.views.passes_itself`).
         match_rules: the rules a match started now would play by: ``rules`` with the

@@ -1,4 +1,4 @@
-"""The deal driver: start, accept an action, redeal, finish, leave, stop (issue 9).
+"""The deal driver: start, accept an action, redeal, finish, leave, stop.
 
 Every change runs the same loop (:meth:`DealDriver.act`): **apply** the action to the engine
 state (``engine.apply``; an :class:`engine.IllegalAction` leaves everything as it was),
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -59,7 +58,7 @@ from images.standings import StandingsScene, render_result_with_standings, rende
 log = logging.getLogger(__name__)
 
 ACTIVE = ("bidding", "doubling", "playing")
-#: The AI level of auto-play seats when the group chose "ai" (issue 6); bot seats use the
+#: The AI level of auto-play seats when the group chose "ai"; bot seats use the
 #: group's ``bot_level``.
 AUTOPLAY_LEVEL = "hard"
 #: The key of the audience's table message in ``Table.rendered`` / ``Table.pictured``.
@@ -160,7 +159,7 @@ class DealDriver:
         #: new turn's prompt is drawn.
         self._fresh: set[str] = set()
         #: (table key, seat) whose selection Hint made: shown by the caption and the keyboard,
-        #: not by a new hand picture (issue 9: Hint costs no upload).
+        #: not by a new hand picture (Hint costs no upload).
         self.hinted: set[tuple[str, int]] = set()
         #: (table key, seat): Hint's advice for the seat to play, asked for when its turn was
         #: drawn (:meth:`advice`), with the state version it is for.
@@ -486,7 +485,7 @@ class DealDriver:
         player's chat is closed to the bot (the seat is marked ``blocked``) (lock held).
 
         A seat that is not to act is not redrawn when only the line saying whom it waits for
-        changed (issue 9: one caption edit less per turn and seat), nor when only a call-out
+        changed (one caption edit less per turn and seat), nor when only a call-out
         gave way (:func:`_gone_callout`); a seat that left the
         running deal is drawn once as left, then only with its outcome. Without ``clock`` (a press
         that may have changed nothing, e.g. Hint saying to pass with nothing selected) the
@@ -581,7 +580,7 @@ class DealDriver:
     def table_drawing(self, table: Table) -> Drawing:
         """The audience's table message: in pictures mode the table's picture from public facts
         only (:func:`bot.scenes.table_scene`) with the table text as caption. The picture is a
-        palette PNG: about 40 % of the table's JPEG and no slower to render (issue 9)."""
+        palette PNG: about 40 % of the table's JPEG and no slower to render."""
         assert table.state is not None
         view = table.state.view(0)
         seconds = self._seconds(table)
@@ -604,13 +603,21 @@ class DealDriver:
     async def _prepare_table(self, key: str) -> None:
         """Render the picture the table's audience message is about to show (the outbox calls
         this just before the chat's slot): its edit then goes as soon as the slot is there,
-        not a render later (issue 9: the table's lag at the flood limit's floor)."""
+        not a render later (the table's lag at the flood limit's floor)."""
         table = self.ctx.tables.get(key)
         if table is None or table.state is None or table.phase not in (DEAL, RESULT):
             return
         drawing = self.table_drawing(table)
         if drawing.render is not None and drawing.key != table.pictured.get(TABLE):
             await self.ctx.outlet.prepare(drawing)
+
+    def _table_fresh(self, key: str) -> bool:
+        """Nothing of the running deal was drawn on the audience's message yet (dealt, or
+        dealt again after everybody passed): its first picture is new to the audience, so the
+        outbox sends it at the chat's first free slot, not at an edit's pace."""
+        table = self.ctx.tables.get(key)
+        return table is not None and table.state is not None and table.phase == DEAL \
+            and TABLE not in table.rendered
 
     async def _table_job(self, key: str) -> bool:
         """Draw the table's latest state on its audience message, without the table's lock (the
@@ -703,7 +710,7 @@ class DealDriver:
 
     def arm_clock(self, table: Table, stamp: timers.Stamp, human: bool = True) -> None:
         """Arm the clock's next refresh of the turn (:func:`bot.game.timers.next_mark`: 10 s
-        and 5 s left, issue 10 item 3) while a human is to act, else cancel it. Only a turn
+        and 5 s left) while a human is to act, else cancel it. Only a turn
         that runs long reaches a mark: a quick player's deal costs no extra call. After a
         restart :meth:`schedule` arms it again from the stored absolute deadline."""
         mark = timers.next_mark(table.deadline) if human else None
@@ -893,7 +900,7 @@ class DealDriver:
     # --- The end of a deal ---------------------------------------------------------------------
 
     async def finish(self, table: Table, presser: int | None = None) -> None:
-        """The deal's end (issue 14: one transaction): settle the finished deal exactly once
+        """The deal's end (one transaction): settle the finished deal exactly once
         (``store.settle_deal`` is idempotent) together with the table's next state (the result
         phase, a new token for Play again, the seats' answers to it awaited: ``ready``, with
         its timeout armed, :mod:`bot.game.again`; the result still to post: ``result_due``), then
@@ -993,9 +1000,8 @@ class DealDriver:
         breakdown = scenes.result_breakdown(scene) if scene is not None else []
         again = standings is None and someone_stays(table)
         # Play again's note where it is offered: not at a practice table, nor in a match
-        minutes = math.ceil(self.ctx.settings.lobby_timeout / 60) \
-            if again and not table.private else None
-        text, keyboard = views.result_view(table, view, points, beans, breakdown, minutes,
+        seconds = self.ctx.settings.lobby_timeout if again and not table.private else None
+        text, keyboard = views.result_view(table, view, points, beans, breakdown, seconds,
                                            again=again)
         markup: object = keyboard
         if standings is not None:
@@ -1058,7 +1064,7 @@ class DealDriver:
         posted by the match, with its standings, before it deals on (:meth:`Matches.resume`).
         Nothing when this process is sending it right now (``Outlet.posting``: a dead worker's
         watchdog resumed the table between the send and its ``sent`` callback, which waits for
-        the lock to record it; issue 16, a second result with live Play again buttons)."""
+        the lock to record it; before, a second result with live Play again buttons)."""
         if table.match_id is not None:
             return
         if table.deal_id is None:
@@ -1178,6 +1184,10 @@ class _TableJob:
     async def prepare(self) -> None:
         await self.driver._prepare_table(self.key)
 
+    def fresh(self) -> bool:
+        """The deal's table was not drawn yet: its first picture is new to the group."""
+        return self.driver._table_fresh(self.key)
+
 
 def _hand_order(table: Table, first: int | None) -> list[int]:
     """The human seats, seat ``first`` (the presser) before the others."""
@@ -1210,8 +1220,8 @@ def _waiting_signature(drawing: Drawing, said: str | None) -> str:
 
 def _gone_callout(signature: str | None) -> str | None:
     """A waiting seat's drawn signature without its call-out: a call-out is worth an edit
-    when it comes (issue 10 item 5: announced as it happens), not when it goes after its
-    round of turns (issue 9: two edits a call-out and waiting seat); it gives way at the
+    when it comes (announced as it happens), not when it goes after its
+    round of turns (two edits a call-out and waiting seat); it gives way at the
     seat's next edit for another reason, at the latest its next turn."""
     return None if signature is None else signature.split(_CALLOUT_MARK, 1)[0]
 

@@ -1,4 +1,4 @@
-"""What one message should show (issue 4): text or caption, keyboard, and the picture's input.
+"""What one message should show: text or caption, keyboard, and the picture's input.
 
 A :class:`Drawing` is built by the game layer from :mod:`bot.views` and :mod:`bot.scenes` and
 handed to the outlet, which brings the message to it with as few Bot API calls as it can
@@ -45,7 +45,7 @@ class Drawing:
 def keyboard_signature(markup: Any) -> str:
     """An inline keyboard in one string (equal keyboards, equal strings; ``""`` for none): each
     button's text, callback data and URL, read from the buttons' fields rather than through
-    PTB's ``to_json`` (issue 9: a hand's keyboard is compared at every state of a deal, and the
+    PTB's ``to_json`` (a hand's keyboard is compared at every state of a deal, and the
     JSON of its 20 buttons cost more than the rest of the comparison). A keyboard with any
     other kind of button (a web app, an inline query, …) is compared by its JSON."""
     if not markup:

@@ -1,5 +1,5 @@
 """The lobby: opening a table, Join / Leave / Add bot / Start / Close, expiry, "Play again",
-and practice tables (issue 3, flow steps 1–3 and 7; issue 9, ``/practice``).
+and practice tables (``/practice``).
 
 One table per group chat, one per forum topic (key ``chat_id:thread_id``), one practice table per
 private chat. A player sits at one table at a time: the check and the seat are taken in one step
@@ -17,14 +17,13 @@ told so in the group, and Start waits for the welcomes still on their way
 (:meth:`Lobby.await_welcomes`), so nobody is dealt in whose hand cannot reach them.
 
 A lobby exists only once its message does: if the lobby message cannot be sent, the table is
-dropped again (issue 14, item 3).
+dropped again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -39,9 +38,10 @@ from bot.game.config import TableConfig
 from bot.game.context import GameContext
 from bot.game.deal import DealDriver
 from bot.game.drawing import Drawing
-from bot.game.outlet import PRESSER, Unreachable
+from bot.game.outlet import PRESSER, BoardJob, Unreachable
 from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table, challenge_key, table_key
 from bot.i18n import join_names, t
+from bot.numbers import grouped
 from bot.rooms import preset_name
 from bot.store import Player
 
@@ -59,12 +59,23 @@ WELCOME_POLL = 0.2
 
 
 
+#: Characters of a group's title a pop-up names (a pop-up holds 200).
+TITLE_CHARS = 40
+
+
 def _sits_elsewhere(other: Table | None, lang: str) -> str | None:
-    """Why a player who sits at table ``other`` cannot sit down, in ``lang`` (a practice deal
-    is left in its private chat); ``None`` without such a table."""
+    """Why a player who sits at table ``other`` cannot sit down, in ``lang``: a practice deal
+    is left in its private chat; a group's table is named by the group's title, and at a
+    running deal the player is warned that ``/leave`` there forfeits it (RULES.md §9)
+    (``pop.seated_elsewhere`` for a table without a title). ``None`` without such a table."""
     if other is None:
         return None
-    return t("pop.practising" if other.private else "pop.seated_elsewhere", lang)
+    if other.private:
+        return t("pop.practising", lang)
+    title = " ".join(other.title.split())[:TITLE_CHARS]
+    if not title:
+        return t("pop.seated_elsewhere", lang)
+    return t("pop.seated_deal" if other.phase == DEAL else "pop.seated_at", lang, group=title)
 
 @dataclass(frozen=True, slots=True)
 class Person:
@@ -95,6 +106,9 @@ class Lobby:
         #: Per table key, the Starts answered as starting that have not taken the table's lock
         #: yet (:meth:`start_answered`).
         self._starts: dict[str, list[asyncio.Event]] = {}
+        #: (table key, user id) of the players this process told their cards come privately
+        #: (``hand.welcome``): told once per table (its group or topic), not at every lobby.
+        self._welcomed: set[tuple[str, int]] = set()
 
     async def open_table(
         self, chat_id: int, thread_id: int | None, title: str, person: Person,
@@ -192,10 +206,10 @@ class Lobby:
         return True
 
     def _lobby(self, table: Table) -> tuple[str, object]:
-        minutes = math.ceil(timers.seconds_left(table.lobby_deadline) / 60)
+        seconds = timers.seconds_left(table.lobby_deadline)
         if table.match_options is not None:
-            return match_views.lobby_view(table, self.ctx.bot_username, minutes)
-        return views.lobby_view(table, self.ctx.bot_username, minutes)
+            return match_views.lobby_view(table, self.ctx.bot_username, seconds)
+        return views.lobby_view(table, self.ctx.bot_username, seconds)
 
     async def refresh(self, table: Table, *, at_once: bool = False) -> None:
         """Store the table and ask for its lobby message to show the seats as they are: through
@@ -207,7 +221,7 @@ class Lobby:
             await self._lobby_job(table.key)
         else:
             self.ctx.outlet.update_audience(table.key, table.chat_id,
-                                            partial(self._lobby_job, table.key))
+                                            BoardJob(partial(self._lobby_job, table.key)))
 
     async def _lobby_job(self, key: str) -> bool:
         """Draw the lobby as it is now on its message (the outbox's job, no lock); ``False``
@@ -247,10 +261,13 @@ class Lobby:
         ``welcome_after`` (a Join press, answered before any request it causes) the private
         chat is not checked here: the seat is taken with its welcome still due
         (:attr:`Seat.welcoming`), and the caller sends it once the lock is free
-        (:meth:`welcome`). The seat keeps the player's own language (``Player.language``) for
-        their private messages. Everything that waits comes first; the checks that decide and
-        the seat itself follow in one step, so no other table of this process can seat the
-        same player in between.
+        (:meth:`welcome`). A player this process told at this table (its group or topic) that
+        their cards come privately is not told again at its next lobbies, nor checked: one
+        such message per player per table; a chat closed since then shows when the hands are
+        dealt (the seat is auto-played). The seat keeps the player's own language
+        (``Player.language``) for their private messages. Everything that waits comes first;
+        the checks that decide and the seat itself follow in one step, so no other table of
+        this process can seat the same player in between.
 
         With several workers the player is claimed for this table among the workers while
         they are seated (:meth:`_claiming`; a Join press's claim was taken before its answer,
@@ -309,13 +326,14 @@ class Lobby:
                     gone.add(i)
             yield gone
 
-    @staticmethod
-    def _held_refusal(key: str, user_id: int, held: str, lang: str) -> str:
+    def _held_refusal(self, key: str, user_id: int, held: str, lang: str) -> str:
         """Why a player being seated at table ``held`` cannot sit at table ``key``."""
         if held == key:
             return t("pop.already_seated", lang)
-        return t("pop.practising" if held == table_key(user_id) else "pop.seated_elsewhere",
-                 lang)
+        if held == table_key(user_id):
+            return t("pop.practising", lang)
+        return _sits_elsewhere(self.ctx.tables.get(held), lang) \
+            or t("pop.seated_elsewhere", lang)
 
     async def _seat(self, table: Table, person: Person, *, lang: str, check_private: bool,
                     welcome_after: bool) -> str | None:
@@ -324,7 +342,9 @@ class Lobby:
         refusal, player = await self._refusal_to_sit(table, person, lang)
         if refusal is not None or player is None:
             return refusal
-        if check_private and not welcome_after:
+        welcomed = (table.key, person.user_id) in self._welcomed \
+            and ctx.private_chats.known(person.user_id) is not False  # not refused since
+        if check_private and not welcome_after and not welcomed:
             welcome = t("hand.welcome", player.language or table.lang, group=table.title)
             try:
                 if await ctx.outlet.send(person.user_id, welcome) is not None:
@@ -336,15 +356,17 @@ class Lobby:
                     table.join_link = True
                     await self.refresh(table)
                 return t("pop.need_private", lang)
+            self._welcomed.add((table.key, person.user_id))
         refusal = self._seat_refusal(table, person.user_id, lang)  # again: we waited
         if refusal is not None:
             return refusal
+        welcoming = time.time() if welcome_after and not welcomed else None
         table.seats.append(Seat(person.user_id, person.name, lang=player.language,
-                                welcoming=time.time() if welcome_after else None))
+                                welcoming=welcoming))
         return None
 
     async def join_refusal(self, table: Table, person: Person, lang: str) -> str | None:
-        """What a Join press on ``table`` is answered before its table's lock (issue 16: a
+        """What a Join press on ``table`` is answered before its table's lock (a
         press is answered first): why ``person`` cannot sit, as :meth:`seat` would refuse it
         (the private chat apart: the welcome tells after the answer), on this process's copy
         of the table; ``None``: they may (:meth:`seat` decides again under the lock). A
@@ -388,7 +410,8 @@ class Lobby:
         elif beans_held is not None:
             refusal = beans_held
         elif balance < minimum:
-            refusal = t("pop.need_beans", lang, minimum=minimum, balance=balance)
+            refusal = t("pop.need_beans", lang, minimum=grouped(minimum),
+                        balance=grouped(balance))
         else:  # the same checks again, without this claim: a bot may have taken the seat
             self._joining.pop(person.user_id, None)
             refusal = self._claim_refusal(table, person.user_id, lang)
@@ -401,8 +424,10 @@ class Lobby:
         """:meth:`_seat_refusal` with the Joins claimed here counted (:meth:`join_refusal`)."""
         claimed = self._joining.get(user_id)
         if claimed is not None:  # a Join of theirs is being seated (a double press, or two)
-            return t("pop.already_seated" if claimed == table.key else "pop.seated_elsewhere",
-                     lang)
+            if claimed == table.key:
+                return t("pop.already_seated", lang)
+            return _sits_elsewhere(self.ctx.tables.get(claimed), lang) \
+                or t("pop.seated_elsewhere", lang)
         refusal = self._seat_refusal(table, user_id, lang)
         seated = {seat.user_id for seat in table.seats}
         claims = sum(1 for user, key in self._joining.items()
@@ -423,7 +448,7 @@ class Lobby:
 
     async def leaving(self, key: str, user_id: int) -> None:
         """A Leave of ``user_id`` at table ``key`` is on its way to its block (called before
-        the table's lock, as a Join claims its seat: QA defect D3 of issue 16): a Start
+        the table's lock, as a Join claims its seat): a Start
         answered meanwhile counts the seat as given up (:meth:`start_check`), here and, with
         several workers, on any (:meth:`SeatClaims.claim_leave`), until :meth:`left`."""
         self._leaving[user_id, key] += 1
@@ -467,7 +492,7 @@ class Lobby:
     async def withdraw(self, table: Table, user_id: int) -> bool:
         """A Leave of ``user_id``, who does not sit at lobby ``table`` (lock held): a Join of
         theirs answered as seated whose block has not seated them yet, in this process or,
-        with several workers, in any (QA defect D2 of issue 16), is withdrawn: its block will
+        with several workers, in any, is withdrawn: its block will
         not seat them (:meth:`withdrawn`), and a Start counts the seat as free. ``True`` when
         there was such a Join (the Leave is answered as having left), ``False`` when not. The
         withdrawal goes with the Join's claim (:meth:`joined`): a later Join seats them."""
@@ -527,7 +552,8 @@ class Lobby:
         if held is not None:
             return held, None
         if player.balance < minimum:
-            return t("pop.need_beans", lang, minimum=minimum, balance=player.balance), None
+            return t("pop.need_beans", lang, minimum=grouped(minimum),
+                     balance=grouped(player.balance)), None
         return None, player
 
     def not_seated_text(self, table: Table, person: Person) -> str:
@@ -553,8 +579,8 @@ class Lobby:
         ctx = self.ctx
         table = ctx.tables.get(key)
         seat = table.seat_of(user_id) if table is not None and table.token == token else None
-        if table is None or seat is None:
-            return True
+        if table is None or seat is None or table.seats[seat].welcoming is None:
+            return True  # welcomed at this table before (once per table, not per lobby)
         text = t("hand.welcome", table.seat_lang(seat), group=table.title)
         try:
             if await ctx.outlet.send(user_id, text, rank=PRESSER) is not None:
@@ -573,6 +599,7 @@ class Lobby:
                 return reached
             if reached:
                 table.seats[seat].welcoming = None
+                self._welcomed.add((key, user_id))
                 await self.refresh(table)  # stored; shown now if the Join did not show it
                 return True
             name = views.seat_name(table.seats[seat], seat, table.lang)
@@ -678,7 +705,7 @@ class Lobby:
     def bot_refusal(table: Table, lang: str) -> str | None:
         """Why Add bot cannot seat a bot at lobby ``table`` now (pop-up in ``lang``), ``None``
         when it can: the table is full, or no player sits at it yet (a table of bots alone
-        would play itself in the group: a player sits down first, QA of issue 9)."""
+        would play itself in the group: a player sits down first)."""
         if table.is_full():
             return t("pop.table_full", lang)
         if next(table.humans(), None) is None:
@@ -725,7 +752,7 @@ class Lobby:
     async def start_check(self, table: Table, lang: str) -> tuple[str | None, str | None]:
         """What :meth:`start_refusal` would answer, read on this process's copy of the table
         without changing anything (no lock needed): a Start's answer before its table's lock
-        (issue 16: a press is answered first, never behind a lock whose holder may wait for
+        (a press is answered first, never behind a lock whose holder may wait for
         the token's budget). The seats are counted as :meth:`promised_seats` says: a Join
         answered as seated, here or on another worker, whose seat is not stored yet counts as
         taken (the deal waits for it: :meth:`seats_pending`, :meth:`await_seats`), and a seat
@@ -775,13 +802,19 @@ class Lobby:
     async def _seats_refusal(self, table: Table, lang: str, room_minimum: int | None = None
                              ) -> tuple[str | None, str | None]:
         """Start's refusal for the seats: too many, too few, or players short of beans (the
-        room's minimum ``room_minimum`` when read already)."""
+        room's minimum ``room_minimum`` when read already; at a match's table its entry fee,
+        ``match.need_fee``, so the press is answered with the refusal the match's start would
+        give, not as starting)."""
         if len(table.seats) > table.seat_count:
             return t("pop.too_many_seats", lang, n=table.seat_count), None
         if not table.is_full():
             return self._too_few(table, lang), None
         if next(table.humans(), None) is None:
             return t("pop.need_player", lang), None
+        if table.match_options is not None:
+            popup, notice = await self._fee_refusal(table, lang)
+            if popup is not None:
+                return popup, notice
         (minimum, short), held = await asyncio.gather(
             self.lacking_beans(table, room_minimum), self.held_seats(table))
         if short:
@@ -791,6 +824,26 @@ class Lobby:
             return (self._beans_held_text(table, held, lang)[:200],
                     self._beans_held_text(table, held, table.lang))
         return None, None
+
+    async def _fee_refusal(self, table: Table, lang: str) -> tuple[str | None, str | None]:
+        """A match's Start refused for the humans who cannot pay its entry fee now (RULES.md
+        §10; the store decides again when the match starts), as :meth:`Matches.start` says it:
+        ``(pop-up in lang, message for the audience)``, or ``(None, None)``."""
+        fee = int((table.match_options or {}).get("entry_fee", 0))
+        humans = [(i, seat.user_id) for i, seat in table.humans() if seat.user_id is not None]
+        if not fee or not humans:
+            return None, None
+        balances = await asyncio.gather(*(self.ctx.store.balance(user) for _, user in humans))
+        short = [i for (i, _), balance in zip(humans, balances, strict=True) if balance < fee]
+        if not short:
+            return None, None
+
+        def text(in_lang: str) -> str:
+            names = join_names((views.seat_name(table.seats[i], i, in_lang) for i in short),
+                               in_lang)
+            return t("match.need_fee", in_lang, names=names, fee=grouped(fee))
+
+        return text(lang)[:200], text(table.lang)
 
     @staticmethod
     def _too_few(table: Table, lang: str) -> str:
@@ -889,7 +942,7 @@ class Lobby:
     @staticmethod
     def _need_beans_text(table: Table, short: list[int], minimum: int, lang: str) -> str:
         names = join_names((views.seat_name(table.seats[i], i, lang) for i in short), lang)
-        return t("pop.start_need_beans", lang, names=names, minimum=minimum)
+        return t("pop.start_need_beans", lang, names=names, minimum=grouped(minimum))
 
     async def lacking_beans(self, table: Table, room_minimum: int | None = None
                             ) -> tuple[int, list[int]]:

@@ -1,13 +1,22 @@
-"""Competitions at one table (RULES.md §10, issue 11): the fixed-deal match (定局积分) and the
-knock-out by chips (打立出局). Pure values and functions, no I/O: the match driver
-(:mod:`bot.game.matches`) records each finished deal here and asks whether the match is over,
-the store keeps the state as JSON (:meth:`MatchState.to_dict`).
+"""Competitions at one table (RULES.md §10): the fixed-deal match (定局积分), the
+first-to-N match (先得N分者胜) and the knock-out by chips (打立出局). Pure values and functions,
+no I/O: the match driver (:mod:`bot.game.matches`) records each finished deal here and asks
+whether the match is over, the store keeps the state as JSON (:meth:`MatchState.to_dict`).
 
 Rules, and the choices made where §10 is silent:
 
-- **Fixed deals**: ``deals`` deals (default 9, 3–12); a seat's score is the sum of its points per
-  deal (RULES.md §7). When the ``deals`` are played and first place is tied, one extra deal (加赛)
-  at a time is played until it is broken (seed 001); ties below first share the place.
+- **Fixed deals**: ``deals`` deals (default 9, 3–18; seed 000's final plays 18); a seat's score
+  is the sum of its points per deal (RULES.md §7). When the ``deals`` are played and first place
+  is tied, one extra deal (加赛) at a time is played until it is broken (seed 001); ties below
+  first share the place. Optional ``time_limit`` (minutes from the start, seed 001: 15): the
+  deal in progress is the last, then the points decide; a tie for first plays on.
+- **First to N** (seed 000: 先得30分者或时间到分数最多者胜出): a fixed-deal match with a
+  ``target`` (5–300 points, default 30 when opened with ``/firstto``; 0 means fixed deals) and
+  no deal count: it ends after the deal in which a seat's total reaches the target (the seat
+  with the most points wins), or, with a ``time_limit``, after the deal in progress when the
+  time is up (most points wins). A tie for first plays on, one extra deal at a time, until it
+  is broken. Stored as a ``fixed`` match (its points are summed as a fixed-deal match's): the
+  target tells them apart (:attr:`MatchOptions.kind`).
 - **Knock-out** (the chip arithmetic is :mod:`engine.knockout`): every seat starts with
   ``chips`` (default 20, seed 002; 5–200, seed 000 plays 15); a deal moves ``units × chip base``
   chips per farmer–landlord pair, the units counted per deal (default, seed 002: "每把以2个为基础
@@ -34,10 +43,11 @@ Rules, and the choices made where §10 is silent:
   the seat is ranked last (below every finisher, forfeiters among themselves by score) and wins
   no prize; in a knock-out the leaver is out at once, so the match ends with that deal.
 - **Prizes** (:func:`prizes`): only human seats that finished are ranked for the pool (bot seats
-  pay no fee and win no prize). The split is 50 % / 30 % / 20 % by place among them; with
-  fewer finishers the unused shares go to the first; seats sharing a place share the shares of
-  the places they cover, equally. With no human finisher every fee goes back to its payer
-  (:func:`refunds`).
+  pay no fee and win no prize). The split is the match's prize table (``prizes``, whole
+  percentages by place, at most 10 places, summing to 100: :mod:`engine.prizes`; default
+  50 % / 30 % / 20 %); with fewer finishers the unused shares go to the first; seats sharing a
+  place share the shares of the places they cover, equally. With no human finisher every fee
+  goes back to its payer (:func:`refunds`).
 
 Units: ``points`` are the engine's points (RULES.md §7), ``chips`` the knock-out's own score,
 ``beans`` the players' balances (only the entry fee and the prizes are beans).
@@ -50,18 +60,25 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.knockout import BASE_PER, PER_DEAL, PER_POINT, Chips, KnockoutRules, after_deal, decided
-from engine.prizes import DEFAULT_PRIZE_TABLE, split_pool
+from engine.prizes import DEFAULT_PRIZE_TABLE, PrizeTableError, check_prize_table, split_pool
 
 FIXED = "fixed"
 KNOCKOUT = "knockout"
 FORMATS = (FIXED, KNOCKOUT)
+#: The first-to-N match: a :data:`FIXED` match with a target (:attr:`MatchOptions.kind`).
+FIRST_TO = "first_to"
+#: What a player opens: the formats, and the first-to-N match.
+KINDS = (FIXED, FIRST_TO, KNOCKOUT)
+#: The first-to-N match's target when none is typed (seed 000: 30分为一局).
+DEFAULT_TARGET = 30
 
 #: The pool's split by place, in percent (RULES.md §10).
 PRIZE_SPLIT = DEFAULT_PRIZE_TABLE
 
 #: Limits of each option the opener may set (inclusive); see :class:`MatchOptions`.
 LIMITS: dict[str, tuple[int, int]] = {
-    "deals": (3, 12),
+    "deals": (3, 18),
+    "target": (5, 300),
     "chips": (5, 200),
     "chip_base": (1, 20),
     "threshold": (1, 200),
@@ -95,23 +112,28 @@ class MatchOptions:
 
     Attributes:
         format: :data:`FIXED` or :data:`KNOCKOUT`.
-        deals: fixed deals: deals to play before extra deals (3–12, default 9).
+        deals: fixed deals: deals to play before extra deals (3–18, default 9).
+        target: fixed format: 0 (default): fixed deals; else a first-to-N match (5–300):
+            the points a seat's total must reach (see :attr:`kind`).
         chips: knock-out: starting chips per seat (5–200, default 20).
         chip_base: knock-out: chips per unit of a deal (default 2).
         threshold: knock-out: a seat below this many chips (or at 0) is out (default 1; at
             most ``chips``).
-        time_limit: knock-out: minutes from the start after which the deal in progress is the
-            last (a tie for first plays on); 0: no limit (default).
+        time_limit: minutes from the start after which the deal in progress is the last (a
+            tie for first plays on); 0: no limit (default).
         rise_every: knock-out: the chip base doubles every this many deals; 0: never
             (default 5).
         entry_fee: beans each human seat pays into the pool at the start (default 0).
         base_per: knock-out: :data:`engine.knockout.PER_DEAL` (default: the chip base is a
             deal's price whatever the bid) or :data:`engine.knockout.PER_POINT` (per point of
             the deal, bid included).
+        prizes: the prize table, percent by place (:func:`engine.prizes.check_prize_table`;
+            default 50/30/20).
     """
 
     format: str
     deals: int = 9
+    target: int = 0
     chips: int = 20
     chip_base: int = 2
     threshold: int = 1
@@ -119,19 +141,34 @@ class MatchOptions:
     rise_every: int = 5
     entry_fee: int = 0
     base_per: str = PER_DEAL
+    prizes: tuple[int, ...] = DEFAULT_PRIZE_TABLE
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
             raise MatchError(f"unknown match format {self.format!r}")
         for name, (low, high) in LIMITS.items():
             value = getattr(self, name)
+            if name == "target" and value == 0 and not isinstance(value, bool):
+                continue  # no target: fixed deals (or a knock-out)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise MatchError(f"{name} must be a whole number in {low}..{high}")
+        if self.target and self.format != FIXED:
+            raise MatchError("only a fixed-format match has a target")
+        try:
+            object.__setattr__(self, "prizes", check_prize_table(self.prizes))
+        except PrizeTableError as exc:
+            raise MatchError(f"prizes: {exc}") from None
         for name, words in WORD_OPTIONS.items():
             if getattr(self, name) not in words:
                 raise MatchError(f"{name} must be one of {', '.join(words)}")
         if self.threshold > self.chips:
             raise MatchError("the threshold must not exceed the starting chips")
+
+    @property
+    def kind(self) -> str:
+        """What was opened: :data:`FIRST_TO` for a fixed-format match with a target, else the
+        format."""
+        return FIRST_TO if self.format == FIXED and self.target else self.format
 
     @property
     def knockout_rules(self) -> KnockoutRules:
@@ -151,18 +188,24 @@ class MatchOptions:
         return MatchOptions.from_dict({**self.to_dict(), name: value})
 
     def to_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in ("format", *LIMITS, *WORD_OPTIONS)}
+        return {**{name: getattr(self, name) for name in ("format", *LIMITS, *WORD_OPTIONS)},
+                "prizes": list(self.prizes)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchOptions:
         """Inverse of :meth:`to_dict`. A dict written before an option existed (a stored
         match or lobby) gets the value it was played with then (:data:`OLD_VALUES`); other
-        missing options take their defaults.
+        missing options take their defaults (no target, no time limit, prizes 50/30/20: what
+        such matches were played with).
 
         Raises:
             MatchError: as the constructor.
         """
         known = {k: data[k] for k in ("format", *LIMITS, *WORD_OPTIONS) if k in data}
+        if "prizes" in data:
+            if not isinstance(data["prizes"], (list, tuple)):
+                raise MatchError("prizes: a list of whole percentages is expected")
+            known["prizes"] = tuple(data["prizes"])
         return cls(**{**OLD_VALUES, **known})
 
 
@@ -252,6 +295,11 @@ class MatchState:
     @property
     def knockout(self) -> bool:
         return self.options.format == KNOCKOUT
+
+    @property
+    def first_to(self) -> bool:
+        """A first-to-N match (:data:`FIRST_TO`)."""
+        return self.options.kind == FIRST_TO
 
     @property
     def played(self) -> int:
@@ -365,16 +413,28 @@ class MatchState:
         return len(firsts) > 1
 
     def time_up(self, now: float) -> bool:
-        """Knock-out with a time limit: the limit has passed at UTC time ``now`` (seconds)."""
+        """A match with a time limit: the limit has passed at UTC time ``now`` (seconds)."""
         limit = self.options.time_limit
-        return self.knockout and limit > 0 and now >= self.started_at + limit * 60
+        return limit > 0 and now >= self.started_at + limit * 60
+
+    def target_reached(self) -> bool:
+        """First to N: a seat's total reached the target after some deal (for good: a tie
+        for first then plays on, whatever the totals do next)."""
+        if not self.first_to:
+            return False
+        totals = [0] * self.seats
+        for deal in self.deals:
+            totals = [s + p for s, p in zip(totals, deal.points, strict=True)]
+            if max(totals) >= self.options.target:
+                return True
+        return False
 
     def winner_known(self, now: float | None = None) -> bool:
         """The match is over (see the module docstring): every human seat forfeited (bots
-        would play on for nothing); fixed: the deals are played and first place is not tied;
-        knock-out: a seat is out and one seat still in leads alone
-        (:func:`engine.knockout.decided`), or (given ``now``) the time is up and first place is
-        not tied."""
+        would play on for nothing); fixed: the deals are played (first to N: a seat reached
+        the target) and first place is not tied; knock-out: a seat is out and one seat still
+        in leads alone (:func:`engine.knockout.decided`); any format: (given ``now``) the time
+        is up and first place is not tied."""
         human = [f for f, h in zip(self.forfeited, self.humans, strict=True) if h]
         if all(self.forfeited) or (human and all(human)):
             return True
@@ -383,7 +443,9 @@ class MatchState:
             if any(chips.out):
                 return decided(chips.chips, chips.out)
             return now is not None and self.time_up(now) and not self._first_tied()
-        return self.played >= self.options.deals and not self._first_tied()
+        ended = self.target_reached() if self.first_to else self.played >= self.options.deals
+        timed = now is not None and self.time_up(now) and self.played > 0
+        return (ended or timed) and not self._first_tied()
 
     def is_over(self, now: float) -> bool:
         """:meth:`winner_known` at UTC time ``now`` (seconds)."""
@@ -395,7 +457,9 @@ class MatchState:
             return False
         if self.knockout:
             return any(self.out()) or self.time_up(now)
-        return self.played >= self.options.deals
+        if self.first_to:
+            return self.target_reached() or self.time_up(now)
+        return self.played >= self.options.deals or self.time_up(now)
 
     def places(self) -> list[int | None]:
         """Per seat, the place among the **human finishers** (for prizes); ``None`` for bot
@@ -464,4 +528,4 @@ def payout(state: MatchState) -> list[int]:
     places = state.places()
     if all(p is None for p in places):
         return refunds(state.options.entry_fee, state.humans)
-    return prizes(pool, places)
+    return prizes(pool, places, state.options.prizes)

@@ -1,4 +1,4 @@
-"""Competitions at a table (issue 11, RULES.md §10): the match lobby's options, the start with
+"""Competitions at a table (RULES.md §10): the match lobby's options, the start with
 its entry fees, each deal's standings, the next deal or the end with its prizes, an admin's
 cancel with refunds, and the resumption after a restart.
 
@@ -12,7 +12,7 @@ Restart-safe: the store holds the match's state after every deal (``Store.settle
 so a restart resumes the running deal as any deal (:mod:`bot.game.restore`) and a match caught
 between two deals deals the next one (:meth:`Matches.restore`); the time limit is wall-clock
 time from the start. A running match whose table is gone is cancelled with refunds. With
-several workers (issue 16) the match's state is read from the store whenever it is needed (no
+several workers, the match's state is read from the store whenever it is needed (no
 worker keeps it), and a worker that dies between two deals leaves the table to the watchdog,
 whose worker deals on (:meth:`Matches.resume`).
 """
@@ -34,10 +34,20 @@ from bot.game.context import GameContext
 from bot.game.deal import RESULT_RETRY_SECONDS, DealDriver, Standings, seat_facts
 from bot.game.drawing import Drawing
 from bot.game.lobby import Lobby, Person
-from bot.game.match import KNOCKOUT, MatchError, MatchOptions, MatchState, payout
+from bot.game.match import (
+    DEFAULT_TARGET,
+    FIRST_TO,
+    FIXED,
+    KNOCKOUT,
+    MatchError,
+    MatchOptions,
+    MatchState,
+    payout,
+)
 from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table
 from bot.game.timers import Stamp
 from bot.i18n import join_names, t
+from bot.numbers import grouped
 from bot.store import MatchNotRunning, MatchPayout, MatchRefused, SeatRecord, Settlement
 from engine import DealState
 from engine.presets import Rules
@@ -64,18 +74,20 @@ class Matches:
     async def open(self, chat_id: int, thread_id: int | None, title: str, person: Person,
                    fmt: str, *, entry_fee: int = 0,
                    options: MatchOptions | None = None) -> tuple[Table | None, str | None]:
-        """Open a match lobby (``/match``: fixed deals, ``/knockout``) with ``options`` (typed
-        ones), else the defaults of RULES.md §10 and ``entry_fee`` beans; as
-        :meth:`bot.game.lobby.Lobby.open_table`.
+        """Open a match lobby (``/match``: fixed deals, ``/firstto``: first to N points,
+        ``/knockout``; ``fmt`` the kind, :attr:`bot.game.match.MatchOptions.kind`) with
+        ``options`` (typed ones), else the defaults of RULES.md §10 and ``entry_fee`` beans;
+        as :meth:`bot.game.lobby.Lobby.open_table`.
 
         Raises:
             MatchError: a fee out of :data:`bot.game.match.LIMITS`, or options of another
-                format.
+                kind.
         """
         if options is None:
-            options = MatchOptions(fmt, entry_fee=entry_fee)
-        elif options.format != fmt:
-            raise MatchError(f"options of a {options.format} match")
+            options = (MatchOptions(FIXED, target=DEFAULT_TARGET, entry_fee=entry_fee)
+                       if fmt == FIRST_TO else MatchOptions(fmt, entry_fee=entry_fee))
+        elif options.kind != fmt:
+            raise MatchError(f"options of a {options.kind} match")
         return await self.lobby.open_table(chat_id, thread_id, title, person,
                                            match_options=options.to_dict())
 
@@ -145,7 +157,7 @@ class Matches:
             who = join_names((names[i] for i, s in enumerate(table.seats)
                                if s.user_id in exc.user_ids), lang)
             key = "match.need_fee" if exc.code == "match_fee" else "match.held"
-            text = t(key, lang, names=who, fee=options.entry_fee)
+            text = t(key, lang, names=who, fee=grouped(options.entry_fee))
             return text[:200], text
         table.match_id = match_id
         self._names[match_id] = names
@@ -222,7 +234,7 @@ class Matches:
     async def _finish(self, table: Table, state: MatchState) -> None:
         """Pay the pool out once, post the final standings (they stay in the chat) and free
         the table once they were sent (lock held). Until then the table stays stored with
-        ``result_due`` (issue 16, as a deal's result): a worker that dies after the payout
+        ``result_due`` (as a deal's result): a worker that dies after the payout
         leaves the post to the next (:meth:`resume` runs this again: the payout is not
         repeated, the post is), a send that failed is tried again every
         :data:`bot.game.deal.RESULT_RETRY_SECONDS`; at least once."""
@@ -369,7 +381,7 @@ class Matches:
 
     async def _state(self, match_id: int) -> MatchState:
         """The match's state as stored (after its last deal): read every time, so that a
-        worker never goes on from a state another worker moved on from (issue 16)."""
+        worker never goes on from a state another worker moved on from."""
         record = await self.ctx.store.get_match(match_id)
         return MatchState.from_dict(_loads(record.state_json))
 

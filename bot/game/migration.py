@@ -1,4 +1,4 @@
-"""A group upgraded to a supergroup (issue 14, item 6): its open tables move to the new chat id.
+"""A group upgraded to a supergroup: its open tables move to the new chat id.
 
 The store moves what it keeps (:meth:`bot.store.Store.migrate_chat`, called by the migration
 handler first); this module moves what lives in memory: each table of the old group gets the

@@ -1,4 +1,4 @@
-"""The game layer's one interface to the outside world (issue 9).
+"""The game layer's one interface to the outside world.
 
 A table's **audience** is a chat (``chat_id``, and ``thread_id`` in a forum topic): a group, a
 topic, or a player's private chat (``/practice``). Each human **seat** has a private message with
@@ -15,7 +15,8 @@ message posted again).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Protocol
+from dataclasses import dataclass
+from typing import ClassVar, Protocol
 
 from bot.game.drawing import Drawing
 from bot.game.timers import Stamp
@@ -49,8 +50,24 @@ class Claim(Protocol):
 #: An audience message's job in the outbox: called when the chat's flood budget allows one
 #: call; returns ``False`` when it found nothing to change (the budget is given back). A job
 #: may also have an ``async prepare()`` method, called just before the chat's slot comes
-#: (e.g. to render the picture it will send, :meth:`Outlet.prepare`).
+#: (e.g. to render the picture it will send, :meth:`Outlet.prepare`); a ``fresh()`` method,
+#: ``True`` when what it will send is new to the chat (a deal's first table picture: it goes
+#: at the chat's first free slot after the replies to commands, not at an edit's pace);
+#: and a ``board`` attribute, ``True`` for a lobby's or a board's message (:class:`BoardJob`:
+#: its edits go after the tables' pictures in a group's line, :mod:`bot.outlet.limiter`).
 OutboxJob = Callable[[], Awaitable[bool]]
+
+
+@dataclass(frozen=True)
+class BoardJob:
+    """The :data:`OutboxJob` ``job`` of a lobby's or a board's message (``board``: in a
+    group's line its edits come after the replies to commands and the tables' pictures)."""
+
+    job: OutboxJob
+    board: ClassVar[bool] = True
+
+    async def __call__(self) -> bool:
+        return await self.job()
 
 
 class Unreachable(Exception):

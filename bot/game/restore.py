@@ -1,4 +1,4 @@
-"""Reloading every stored table and running deal after a start (issue 3, "Survives restarts").
+"""Reloading every stored table and running deal after a start ("Survives restarts").
 
 The one module that knows both the lobby and the deal driver.
 """

@@ -80,7 +80,7 @@ class Game:
         """Reload stored tables and running deals after a start (:mod:`bot.game.restore`)."""
         await restore(self.ctx, self.lobby, self.deals)
         await self.matches.restore()
-        await self.challenges.restore()
+        await self.challenges.restore(alone=True)  # one process: no claim of another lives
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> int:
         """A group became a supergroup: move its open tables to the new id (timers, messages;
@@ -122,9 +122,9 @@ class Game:
     async def redraw_hand(self, table: Table, seat: int) -> None:
         """Draw the seat's hand message again after a press that changed no state (a
         selection, Hint, Clear, an auto-play switch already so): edited only if what it shows
-        changed, not for the seconds left alone (issue 9: Hint saying to pass costs no edit).
+        changed, not for the seconds left alone (Hint saying to pass costs no edit).
         It is the presser's own hand: it goes first in the token's line (:data:`PRESSER`), as
-        after a play (issue 9: at 10 tables of three humans a Hint's edit drawn at a prompt's
+        after a play (at 10 tables of three humans a Hint's edit drawn at a prompt's
         rank waited behind other tables' prompts, p95 324 ms)."""
         self._back(table, seat)
         await self.deals.show_hand(table, seat, clock=False, rank=PRESSER)
@@ -166,7 +166,7 @@ class Game:
         rocket last (:func:`bot.selection.hint_order`; the advice was asked for when the turn
         was drawn: :meth:`bot.game.deal.DealDriver.advice`). When the AI's own choice is to pass
         (e.g. a partner's play wins the trick), the cycle starts with Pass instead, so Hint never
-        opens with a bomb over the partner (QA of issue 10). Returns ``"play"`` (a play is
+        opens with a bomb over the partner. Returns ``"play"`` (a play is
         selected), ``"pass"`` (the selection is cleared: the caller says to pass), or ``None``
         when nothing can be played."""
         plays = await self._hint_cycle(table, seat)

@@ -45,7 +45,7 @@ def table_key(chat_id: int, thread_id: int | None = None) -> str:
 
 
 def challenge_key(user_id: int) -> str:
-    """The key of a member's challenge table (issue 12): one per user, whichever challenge, so
+    """The key of a member's challenge table: one per user, whichever challenge, so
     that nobody plays two challenge deals at once; apart from their practice table.
 
     >>> challenge_key(42)
@@ -109,17 +109,17 @@ class Table:
         chat_id, thread_id: the table's audience: the group chat and forum topic (``None``
             outside topics), or the player's private chat for a ``private`` table.
         private: a practice table in a private chat (one human, two bot seats, no beans).
-        match_options: a competition's table (issue 11): the options chosen in its lobby
+        match_options: a competition's table: the options chosen in its lobby
             (``bot.game.match.MatchOptions.to_dict()``); ``None``: single deals.
         match_id: the store's id of the running match this table plays, once it started.
-        challenge_id, challenge_deal: a duplicate challenge's deal (issue 12) played at this
+        challenge_id, challenge_deal: a duplicate challenge's deal played at this
             private table: the challenge's id and the deal's number (1-based); such a table has
             its own key (:func:`challenge_key`) and does not keep its player from a group's.
-        result_due: the last deal's result is stored (settled with the table, issue 14) but not
+        result_due: the last deal's result is stored (settled with the table) but not
             yet posted: posting it is retried (after a restart too) until it succeeded once.
         ready: in the result phase, per seat, the seat answered "Play again" (再来一局; bot seats
-            are always ready): the next deal starts once every human seat is ready (issue 10
-            item 7, :mod:`bot.game.again`); empty when Play again is not offered (a match's
+            are always ready): the next deal starts once every human seat is ready
+            (:mod:`bot.game.again`); empty when Play again is not offered (a match's
             table, a lobby, a running deal). Its deadline is ``lobby_deadline``.
         result_message_id: the posted result's message (``None`` until it was sent), to take
             its Play again keyboard away once answered.
@@ -138,9 +138,9 @@ class Table:
             ``engine.auto_action``) or ``"ai"`` (``engine.ai.choose_action``), a group setting.
         bot_level: the ``engine.ai`` level of the bot seats (group setting ``bot_level``).
         pictures: the table's messages are pictures with captions (the group's ``pictures``
-            setting, issue 4); ``False``: text only.
+            setting); ``False``: text only.
         card_counter: the hand messages show the card counter (记牌器, the group's
-            ``card_counter`` setting, issue 17).
+            ``card_counter`` setting).
         auto_pass: a human seat that nothing in its hand lets follow passes by itself
             (自动要不起, the group's ``auto_pass`` setting; :func:`bot.views.passes_itself`).
         message_id: the group message showing the lobby, then the table.
@@ -275,7 +275,7 @@ class Table:
         self.leave_prompts[seat] = message_id
 
     def offer_again(self, deadline: float) -> None:
-        """Offer Play again after the deal ended (issue 10 item 7, :mod:`bot.game.again`): every
+        """Offer Play again after the deal ended (:mod:`bot.game.again`): every
         human seat is to answer by ``deadline`` (a UTC timestamp); bot seats are ready."""
         self.ready = [seat.is_bot for seat in self.seats]
         self.lobby_deadline = deadline
@@ -440,7 +440,7 @@ def _padded(values: list, n: int, fill: object) -> list:
 
 
 class TableGuard(Protocol):
-    """Serializes a table's actions across processes (issue 16, :mod:`bot.workers.guard`)."""
+    """Serializes a table's actions across processes (:mod:`bot.workers.guard`)."""
 
     def hold(self, key: str) -> AbstractAsyncContextManager[None]:
         """Entered inside the table's ``asyncio.Lock``: waits until no other process acts on
@@ -462,8 +462,8 @@ class StoredLobby:
 
 
 class SeatClaims(Protocol):
-    """Seats being taken and given up, shared by every worker process (issue 16,
-    :mod:`bot.workers.shared`): a Start answered on one worker counts the seats a Join on
+    """Seats being taken and given up, shared by every worker process
+    (:mod:`bot.workers.shared`): a Start answered on one worker counts the seats a Join on
     another has promised and the Leaves on their way (:meth:`bot.game.lobby.Lobby.start_check`);
     a player is being seated at one table at a time, whichever worker seats them
     (:meth:`claim_seat`), and a Leave withdraws a Join of theirs that another worker has not

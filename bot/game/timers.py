@@ -1,4 +1,4 @@
-"""What a timer is armed for, and absolute deadlines (issue 3, "Survives restarts").
+"""What a timer is armed for, and absolute deadlines ("Survives restarts").
 
 The game layer asks its outlet to arm timers (:meth:`bot.game.outlet.Outlet.arm`); each kind has
 one timer per table, so arming replaces the previous one of that kind. A timer carries a
@@ -24,13 +24,13 @@ LOBBY = "lobby"
 NOTICE = "notice"
 #: A deal's result not posted yet (its send failed): post it again.
 RESULT = "result"
-#: The seats that did not answer "Play again" in time are freed (issue 10 item 7).
+#: The seats that did not answer "Play again" in time are freed.
 AGAIN = "again"
 #: A human's turn reached one of :data:`CLOCK_MARKS`: show the time left again.
 CLOCK = "clock"
 KINDS = (TURN, BOT_MOVE, LOBBY, NOTICE, RESULT, CLOCK, AGAIN)
 
-#: Seconds left in a turn at which the prompts show the time again (issue 10 item 3).
+#: Seconds left in a turn at which the prompts show the time again.
 CLOCK_MARKS = (10.0, 5.0)
 #: A mark this close (seconds) to now is not armed: the prompt was just drawn with that time.
 CLOCK_LEAD = 0.5

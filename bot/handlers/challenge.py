@@ -1,10 +1,13 @@
-"""The duplicate challenge (复式挑战, issue 12): ``/challenge [deals] [days] [entry fee]`` opens one
+"""The duplicate challenge (复式挑战): ``/challenge [deals] [days] [entry fee]
+[prizes=60,40]`` opens one
 in a group (its admins, or anyone if the group's ``challenge_open`` setting allows); its buttons
 (``D:``) enter it (in the group), play a deal and show how the others did on a deal (in the
 member's private chat); ``/challenge cancel`` cancels it (admins or its opener). Entry points
 into :class:`bot.game.challenges.Challenges`."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler
@@ -28,8 +31,9 @@ from bot.handlers.common import (
     user_language,
 )
 from bot.i18n import t
-from bot.numbers import parse_whole
+from bot.numbers import grouped, parse_whole
 from bot.services import App, Context
+from engine.prizes import PrizeTableError, parse_prize_table
 
 #: ``/challenge cancel`` (also 取消): the group's open challenge is cancelled.
 CANCEL_WORDS = frozenset({"cancel", "取消"})
@@ -37,28 +41,52 @@ CANCEL_WORDS = frozenset({"cancel", "取消"})
 ARGUMENTS = ("deals", "days", "entry_fee")
 
 
-def parse_options(args: list[str]) -> ChallengeOptions | None:
-    """``/challenge``'s numbers (deals, days, fee; each optional, in that order), or ``None``
-    for more than three or any that is not a whole number within :data:`LIMITS`.
+#: The word that sets the prize table: ``prizes=60,40`` (``=`` or ``＝``), anywhere.
+PRIZES_WORDS = ("prizes", "prize")
 
-    >>> parse_options([]), parse_options(["2", "1", "50"]).entry_fee, parse_options(["1e3"])
-    (ChallengeOptions(deals=6, days=0, entry_fee=0), 50, None)
+
+def parse_options(args: list[str]) -> ChallengeOptions | PrizeTableError | None:
+    """``/challenge``'s numbers (deals, days, fee; each optional, in that order) and an
+    optional prize table ``prizes=60,40`` (:func:`engine.prizes.parse_prize_table`, default
+    50/30/20); ``None`` for more than three numbers or any that is not a whole number within
+    :data:`LIMITS`, the :class:`engine.prizes.PrizeTableError` of a prize table that breaks
+    a rule.
+
+    >>> parse_options(["2", "1", "50"]).entry_fee, parse_options(["1e3"])
+    (50, None)
+    >>> parse_options(["prizes=60,40"]).prizes, parse_options(["prizes=60,30"]).rule
+    ((60, 40), 'sum')
     """
-    if len(args) > len(ARGUMENTS):
+    numbers: list[str] = []
+    prizes: tuple[int, ...] | None = None
+    for word in args:
+        name, sep, value = word.replace("＝", "=").partition("=")
+        if not sep:
+            numbers.append(word)
+        elif name.lower() in PRIZES_WORDS and prizes is None:
+            try:
+                prizes = parse_prize_table(value)
+            except PrizeTableError as exc:
+                return exc
+        else:
+            return None
+    if len(numbers) > len(ARGUMENTS):
         return None
     values: dict[str, int] = {"deals": DEFAULT_DEALS, "days": 0, "entry_fee": 0}
-    for name, word in zip(ARGUMENTS, args, strict=False):
+    for name, word in zip(ARGUMENTS, numbers, strict=False):
         low, high = LIMITS[name]
-        value = parse_whole(word, low=low, high=high)
-        if value is None:
+        number = parse_whole(word, low=low, high=high)
+        if number is None:
             return None
-        values[name] = value
-    return ChallengeOptions(**values)
+        values[name] = number
+    options = ChallengeOptions(values["deals"], values["days"], values["entry_fee"])
+    return options if prizes is None else replace(options, prizes=prizes)
 
 
 def _usage(lang: str) -> str:
     return t("challenge.usage", lang, deals_low=LIMITS["deals"][0],
-             deals_high=LIMITS["deals"][1], days=LIMITS["days"][1], fee=LIMITS["entry_fee"][1])
+             deals_high=LIMITS["deals"][1], days=LIMITS["days"][1],
+             fee=grouped(LIMITS["entry_fee"][1]))
 
 
 async def cmd_challenge(update: Update, context: Context) -> None:
@@ -83,6 +111,9 @@ async def cmd_challenge(update: Update, context: Context) -> None:
     options = parse_options(context.args or [])
     if options is None:
         await message.reply_text(_usage(lang))
+        return
+    if isinstance(options, PrizeTableError):
+        await message.reply_text(t(f"prizes.bad_{options.rule}", lang, **options.fields))
         return
     chat = message.chat
     thread = message.message_thread_id if message.is_topic_message else None

@@ -1,4 +1,4 @@
-"""Commands (issue 3, flow step 8): /start, /help, /newgame (/ddz), /join, /leave, /stop,
+"""Commands: /start, /help, /newgame (/ddz), /join, /leave, /stop,
 and the confirmation buttons of /leave during a deal (the bean commands are
 :mod:`bot.handlers.economy`)."""
 
@@ -15,9 +15,15 @@ from telegram import (
     Update,
     User,
 )
-from telegram.constants import ChatType
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    ContextTypes,
+)
 
 from bot import callbacks as cb
 from bot import match_views, views
@@ -38,6 +44,7 @@ from bot.handlers.common import (
 )
 from bot.i18n import match_language, t
 from bot.rooms import rules_for
+from bot.services import bot_data
 from engine import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -76,6 +83,7 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     player = await store(app).ensure_player(user.id, display_name(user),
                                             match_language(user.language_code))
     lang = user_language(app, user, player.language)
+    await bot_data(app).menus.follow(context.bot, message.chat.id, lang, group=False)
     arg = context.args[0] if context.args else ""
     if arg.startswith(cb.CHALLENGE_LINK):
         await message.reply_text(t("reply.start_challenge", lang))
@@ -100,15 +108,39 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/help: the rules in a few lines and the commands, in the chat's language; in a group
-    set to the four-player game its rules (RULES.md §11)."""
+    """/help: the rules in a few lines and the commands this chat offers (a group's or a
+    private chat's, :func:`bot.menus.help_commands`), in the chat's language; in a group set to
+    the four-player game its rules (RULES.md §11)."""
     app = context.application
     lang = await chat_language(app, update)
     chat = update.effective_chat
     seats = 3
-    if chat is not None and chat.type in GROUP_TYPES:
+    group = chat is not None and chat.type in GROUP_TYPES
+    if chat is not None and group:
         seats = rules_for(await store(app).get_group_settings(chat.id)).seats
-    await senders.message_of(update).reply_text(views.help_text(lang, seats))
+    await senders.message_of(update).reply_text(views.help_text(lang, seats, group=group))
+    if chat is not None:
+        await bot_data(app).menus.follow(context.bot, chat.id, lang, group=group)
+
+
+async def on_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot became a member of a group (a ``my_chat_member`` update: from left or kicked to
+    member or administrator): a short greeting in the group's language that says how to start
+    (``greet.group``), and the group's own menu if its language needs one
+    (:class:`bot.menus.Menus`). Nothing for a private chat, a channel or a change of rights."""
+    change = update.my_chat_member
+    if change is None or change.chat.type not in GROUP_TYPES:
+        return
+    inside = (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR)
+    if change.old_chat_member.status in inside or change.new_chat_member.status not in inside:
+        return
+    app = context.application
+    lang = await chat_language(app, update)
+    try:
+        await context.bot.send_message(change.chat.id, t("greet.group", lang))
+    except TelegramError as error:  # added and removed at once, or not allowed to write
+        log.info("no greeting in group %s: %s", change.chat.id, error)
+    await bot_data(app).menus.follow(context.bot, change.chat.id, lang, group=True)
 
 
 async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -224,7 +256,7 @@ async def _leave(app: Application, update: Update, key: str, user: User) -> None
         ]])
         text = t("reply.leave_practice" if table.practice else "reply.leave_confirm", lang,
                  name=name)
-        if table.match_id is not None:  # leaving forfeits the match too (issue 11)
+        if table.match_id is not None:  # leaving forfeits the match too
             text += "\n" + t("match.leave_warning", lang)
         prompt = await message.reply_text(text, reply_markup=markup)
         table.set_leave_prompt(seat, prompt.message_id)
@@ -288,8 +320,7 @@ async def _close_prompt(query: CallbackQuery, text: str) -> bool:
 async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/stop (group admins): cancel the running deal, nobody pays; or close the lobby. The
     reply says who stopped it and what it means; the table (or lobby) message loses its buttons
-    and says only that the table is closed, so the group reads the notice once (QA of issue
-    10)."""
+    and says only that the table is closed, so the group reads the notice once."""
     if not await _group_only(update, context):
         return
     app = context.application
@@ -339,4 +370,5 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler("join", cmd_join))
     app.add_handler(CommandHandler("leave", cmd_leave))
     app.add_handler(CommandHandler("stop", cmd_stop))
+    app.add_handler(ChatMemberHandler(on_added, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(CallbackQueryHandler(on_leave_confirm, pattern=cb.pattern(cb.CONFIRM_LEAVE)))

@@ -111,7 +111,7 @@ async def chat_language(app: App, update: Update) -> str:
 
 def display_name(user: User) -> str:
     """The name a player is shown by: first and last name without bidirectional controls
-    (:func:`bot.names.clean_name`, issue 14), else the username, else the id."""
+    (:func:`bot.names.clean_name`), else the username, else the id."""
     return clean_name(user.full_name) or user.username or str(user.id)
 
 
@@ -269,11 +269,11 @@ async def locked_press(app: App, query: CallbackQuery,
     under the lock, on the table looked up again: whatever held the lock may have moved it on
     (a new token, the next phase).
 
-    Refusals that need no lock are answered before taking it (issue 14, item 8): an unknown
+    Refusals that need no lock are answered before taking it: an unknown
     token, the wrong phase, a presser who does not sit at a running deal, a decision on an older
     state; so a flood of forged or stale presses never queues behind a table's lock.
 
-    ``first`` (issue 16: a press is answered first): what the press will be answered, decided
+    ``first`` (a press is answered first): what the press will be answered, decided
     on this process's copy of the table (brought up to date before the handlers), is answered
     before the lock is taken, so the answer never waits for another block of the table (its
     hands still being sent within the token's budget, another worker's step, the database);
@@ -423,6 +423,6 @@ async def is_admin(app: App, chat_id: int, user_id: int) -> bool:
 
 
 async def may_manage(app: App, table: Table, user_id: int) -> bool:
-    """The lobby's opener or a group admin may start and close it (issue 3, flow step 1)."""
+    """The lobby's opener or a group admin may start and close it."""
     return user_id == table.opener_id or await is_admin(app, table.chat_id, user_id)
 

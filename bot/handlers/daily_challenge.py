@@ -1,4 +1,4 @@
-"""The daily challenge (issue 12): where a group's ``daily_challenge`` setting is on, a
+"""The daily challenge: where a group's ``daily_challenge`` setting is on, a
 duplicate challenge with the default options opens by itself every day of the group's time
 zone (:meth:`bot.game.challenges.Challenges.open_daily`).
 

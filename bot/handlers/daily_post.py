@@ -1,4 +1,4 @@
-"""The end-of-day post (issue 5): yesterday's top 3 of each group that played, in the group's
+"""The end-of-day post: yesterday's top 3 of each group that played, in the group's
 time zone, where the group's ``daily_post`` setting is on.
 
 A repeating JobQueue job asks the store every :data:`CHECK_INTERVAL` seconds (and

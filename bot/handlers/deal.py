@@ -1,4 +1,4 @@
-"""The deal's buttons (issue 3, flow steps 4–6): entry points into the game layer.
+"""The deal's buttons: entry points into the game layer.
 
 Each press is parsed and checked (:func:`~bot.handlers.common.locked_press`: token, phase, the
 table's lock), then the seat and the state version; a refused press gets a pop-up and changes
@@ -6,7 +6,7 @@ nothing. A decision the seats take at once (doubling, showing cards: RULES.md §
 seat still due to take it whatever the others decided since its button was drawn
 (:func:`~bot.handlers.common.decision_current`); a seat decides it once.
 
-A press is answered first (issue 16): what it will be answered is decided on this
+A press is answered first: what it will be answered is decided on this
 process's copy of the table before its lock is taken (:func:`_first_action`,
 :func:`_first_select`: the same checks, the engine's on the current state), so the answer never
 waits for the table's other steps (hand messages sent within the token's budget, another
@@ -190,7 +190,7 @@ def _first_select(app: App, query: CallbackQuery, claims: list[Claim]) -> First:
 
 async def on_select_button(update: Update, context: Context) -> None:
     """The play keyboard (``S:`` buttons): select a rank, Hint, Clear, Play, or an offered play
-    (issue 3 step 5, issue 10 item 4; an offer's cards are checked against the hand). Hint
+    (an offer's cards are checked against the hand). Hint
     shows its choice on the keyboard and the hand picture of the presser only."""
     app = context.application
     query = update.callback_query

@@ -1,4 +1,4 @@
-"""Bean commands (issue 5, RULES.md §8): /daily, /relief, /give, /balance, /top, /me (/stats) and
+"""Bean commands (RULES.md §8): /daily, /relief, /give, /balance, /top, /me (/stats) and
 the admins' /audit.
 
 Every command that needs a player makes sure its sender is a person
@@ -8,12 +8,12 @@ wallet) and a player (``store.ensure_player``: 1000 beans the first time). A pla
 (:func:`bot.economy.player_day`); today's and this week's leaderboards use the group's time zone.
 Numbers are ASCII (or full-width) digits only (:func:`bot.numbers.parse_whole`); /give says what
 is wrong with anything else (not a number, zero or less).
-/give is refused while the giver sits at a running deal (the store's hold, issue 14).
+/give is refused while the giver sits at a running deal (the store's hold).
 
 A player named in /give or /audit is found, in this order, as the author of the message the
 command replies to, a text mention (a tap on a name without @username), ``@username`` of someone
 the bot has seen (Telegram offers no look-up: every update's people are recorded in the store,
-:mod:`bot.usernames`, so every worker finds them, after a restart too; QA5 defect 7), or the
+:mod:`bot.usernames`, so every worker finds them, after a restart too), or the
 user id of a known player.
 """
 
@@ -235,12 +235,13 @@ async def cmd_give(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/give @user N, /give <user id> N, or /give N in reply to someone: move N beans to another
     player. Only where the group turned /give on, within the giver's daily limit
     (``economy.give_daily_limit``, per player's day), and never while the giver sits at a
-    running deal (it may still take the beans, issue 14); ledger rows ``give`` for both
+    running deal (it may still take the beans); ledger rows ``give`` for both
     (RULES.md §8).
 
-    The checks run in the order that tells a player the first thing worth fixing (QA of issue
-    10): /give being off in this group comes first (no change to the command helps), then the
-    command's shape (no amount), the amount (not a number, zero or less), whom it names, and last
+    The checks run in the order that tells a player the first thing worth fixing:
+    /give being off in this group comes first (no change to the command helps), then the
+    command's shape (no amount, or more words than a player and an amount: ``/give @bob 5 6``
+    gives neither 5 nor 6), the amount (not a number, zero or less), whom it names, and last
     what the store decides (a running deal, today's limit, more than the balance, which says the
     balance)."""
     app = context.application
@@ -255,7 +256,7 @@ async def cmd_give(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _reply(update, ev.give_refused_text("give_disabled", lang))
         return
     args = context.args or []
-    if not args:
+    if not args or len(args) > 2:  # /give @bob 5 6: which number is meant? the usage says
         await _reply(update, ev.give_refused_text("give_usage", lang))
         return
     amount = _give_amount(args[-1])
@@ -278,7 +279,8 @@ async def cmd_give(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         gift = await store(app).give(user.id, target.user_id, amount, message.chat.id)
     except GiveRefused as exc:
         balance = await store(app).balance(user.id) if exc.code == "give_insufficient" else 0
-        await _reply(update, ev.give_refused_text(exc.code, lang, exc.remaining, amount=amount,
+        asked = args[-1][:32] if amount == SQL_INTEGER_MAX else amount  # as typed, not capped
+        await _reply(update, ev.give_refused_text(exc.code, lang, exc.remaining, amount=asked,
                                                   balance=balance))
         return
     await _reply(update, ev.give_text(display_name(user), target.name, gift, lang))
@@ -348,7 +350,7 @@ async def _is_member(app: Application, chat_id: int, user_id: int) -> bool:
 # --- Leaderboards and statistics ------------------------------------------------------------------
 
 
-#: ``/top matches``: the group's match winners (issue 11).
+#: ``/top matches``: the group's match winners.
 MATCH_TOP_WORDS = (["matches"], ["match"], ["比赛"], ["比賽"])
 
 
@@ -378,8 +380,8 @@ def top_kind(args: list[str], in_group: bool) -> str | None:
 
 async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/top [today|week|all|global]: a leaderboard, best first; ties: fewer deals, then whoever
-    got there earlier (see :meth:`bot.store.Store.leaderboard`). In a group with pictures on
-    (issue 4), the leaderboard picture (:func:`bot.scenes.leaderboard_scene`) with the text
+    got there earlier (see :meth:`bot.store.Store.leaderboard`). In a group with pictures on,
+    the leaderboard picture (:func:`bot.scenes.leaderboard_scene`) with the text
     board as its caption; otherwise the text."""
     app = context.application
     message = message_of(update)

@@ -2,7 +2,7 @@
 
 Errors are logged without the update's content (a private message or callback could carry a
 hand), with the traceback for errors that are not Telegram's answers. Every input still gets an
-answer (issue 14): a button press that would otherwise spin forever is answered, with a short
+answer: a button press that would otherwise spin forever is answered, with a short
 apology when our code failed; a command whose handler failed gets a short apology in its chat.
 """
 

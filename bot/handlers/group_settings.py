@@ -1,5 +1,5 @@
-"""/settings: a group's settings, for its admins only, anonymous admins included (issue 5;
-the settings are :mod:`bot.rooms`, the menu :mod:`bot.settings_menu`).
+"""/settings: a group's settings, for its admins only, anonymous admins included (the
+settings are :mod:`bot.rooms`, the menu :mod:`bot.settings_menu`).
 
 ``/settings`` opens the inline menu; ``/settings <key> <value>`` sets any setting by name, also
 values the menu does not offer (``/settings custom_stake 30`` — which also picks the custom stake
@@ -60,7 +60,7 @@ def _lock(app: Application, chat_id: int) -> asyncio.Lock:
 
 def _invalid_text(key: str, name: str, lang: str) -> str:
     """Why ``/settings KEY value`` was refused, with what it takes: a number's range where it
-    has one (QA5 defect 8: ``custom_min_balance 99999999`` said only "not a valid value"), the
+    has one (``custom_min_balance 99999999`` is told the range, not only "not a valid value"), the
     words it takes for a flag or a choice (``auto_pass maybe``: ``开, 关`` in Chinese, ``on, off``
     in English), an example of a time zone name."""
     choices = typed_choices(key, lang)
@@ -110,6 +110,7 @@ async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await game(app).lobby.follow_settings(chat.id)
     lang = group_language(app, group)
     await message.reply_text(menu.saved_text(key, group, lang, _timeouts(app)))
+    await bot_data(app).menus.follow(app.bot, chat.id, lang, group=True)
 
 
 async def on_menu_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -159,6 +160,7 @@ async def on_menu_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     lang = user_language(app, query.from_user, group_language(app, group))
     await answer(query, menu.saved_text(press.key, group, lang, _timeouts(app)))
     await game(app).lobby.follow_settings(chat_id)
+    await bot_data(app).menus.follow(app.bot, chat_id, group_language(app, group), group=True)
 
 
 async def _show(app: Application, query: CallbackQuery, group: dict[str, Any], page: str,

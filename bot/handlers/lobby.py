@@ -1,4 +1,4 @@
-"""The lobby's buttons and "Play again" (issue 3, flow steps 1–3 and 7): entry points into
+"""The lobby's buttons and "Play again": entry points into
 :class:`bot.game.lobby.Lobby`. Each press is checked (:func:`~bot.handlers.common.locked_press`),
 answered, and only then is the lobby redrawn or the deal dealt."""
 
@@ -31,7 +31,7 @@ from bot.services import App, Context
 async def on_lobby_button(update: Update, context: Context) -> None:
     """Join, Leave, Add bot, Start, Close (``L:`` buttons).
 
-    A Join and a Start are answered before their table's lock (issue 16: a press is answered
+    A Join and a Start are answered before their table's lock (a press is answered
     first; the lock may wait for another worker's step, and the database). A Join by what
     :meth:`~bot.game.lobby.Lobby.join_refusal` says on this process's copy of the table, and by
     what the bot knows of the presser's private chat (:class:`bot.game.reach.PrivateChats`):
@@ -215,10 +215,13 @@ async def _start(app: App, query: CallbackQuery, table: Table, lang: str, *,
 
 
 async def on_play_again(update: Update, context: Context) -> None:
-    """再来一局 / 离开 under a result (``G:`` buttons, issue 10 item 7): the presser's seat is
+    """再来一局 / 离开 under a result (``G:`` buttons): the presser's seat is
     ready, or freed (:class:`bot.game.again.PlayAgain`); each press is answered first. A
     player who is not seated is told to press Join; a second press says whom the table waits
-    for; buttons of an older deal were refused by :func:`locked_press`."""
+    for; a player who sat down at another table meanwhile (a practice deal) is told so and
+    her seat is not made ready: it waits, as if unanswered, until she presses again once
+    free or Play again's time runs out (then the group is told she left); buttons of an older
+    deal were refused by :func:`locked_press`."""
     app = context.application
     query = update.callback_query
     assert query is not None
@@ -240,6 +243,10 @@ async def on_play_again(update: Update, context: Context) -> None:
             return
         if table.ready[seat]:
             await answer(query, t("pop.again_already", lang, names=waiting_names(table, lang)))
+            return
+        elsewhere = game(app).lobby.seated_elsewhere(query.from_user.id, lang)
+        if elsewhere is not None:  # practising meanwhile: the seat waits, unready, till the
+            await answer(query, elsewhere, alert=True)  # timeout; she may press again after
             return
         others = waiting_names(table, lang, besides=seat)
         if others:

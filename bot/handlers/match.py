@@ -1,8 +1,10 @@
-"""Competitions (issue 11): ``/match`` (fixed deals, 定局积分) and ``/knockout`` (打立出局) open a
-match lobby; its option buttons (``O:``) let the opener or an admin set the options before the
-start. Options can also be typed after the command: ``/knockout [fee] [name=value …]``, e.g.
-``/knockout 100 chips=15 out=5 per=point`` (names: the lobby buttons' :data:`TYPED_NAMES`); a
-value out of its range is refused with the range and nothing opens. Entry points into
+"""Competitions: ``/match`` (fixed deals, 定局积分), ``/firstto`` (first to N points,
+先得N分者胜) and ``/knockout`` (打立出局) open a match lobby; its option buttons (``O:``) let the
+opener or an admin set the options before the start. Options can also be typed after the
+command: ``/knockout [fee] [name=value …]``, e.g. ``/knockout 100 chips=15 out=5 per=point`` or
+``/match 100 prizes=60,40`` (names: the lobby buttons' :data:`TYPED_NAMES`, and ``prizes``, the
+prize table); a value out of its range is refused with the range, a prize table breaking a rule
+of :mod:`engine.prizes` with that rule, and nothing opens. Entry points into
 :class:`bot.game.matches.Matches`."""
 
 from __future__ import annotations
@@ -15,7 +17,16 @@ from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot import callbacks as cb
-from bot.game.match import FIXED, KNOCKOUT, LIMITS, WORD_OPTIONS, MatchError, MatchOptions
+from bot.game.match import (
+    DEFAULT_TARGET,
+    FIRST_TO,
+    FIXED,
+    KNOCKOUT,
+    LIMITS,
+    WORD_OPTIONS,
+    MatchError,
+    MatchOptions,
+)
 from bot.handlers import senders
 from bot.handlers.common import (
     GROUP_TYPES,
@@ -30,9 +41,13 @@ from bot.i18n import t
 from bot.match_views import CHOICES, FORMAT_OPTIONS, TYPED_NAMES, WORD_CHOICES
 from bot.numbers import parse_whole
 from bot.services import App, Context
+from engine.prizes import PrizeTableError, parse_prize_table
 
-#: The command of each format.
-COMMANDS = {FIXED: "match", KNOCKOUT: "knockout"}
+#: The command of each kind of match (:attr:`bot.game.match.MatchOptions.kind`).
+COMMANDS = {FIXED: "match", FIRST_TO: "firstto", KNOCKOUT: "knockout"}
+#: The example of each command's usage.
+EXAMPLES = {FIXED: "/match 100 deals=6 time=15", FIRST_TO: "/firstto 100 target=30 time=30",
+            KNOCKOUT: "/knockout 100 chips=15 out=5"}
 #: The lobby button (its label names the option in a refusal) of each option.
 BUTTONS = {field: name for name, (field, _) in (CHOICES | WORD_CHOICES).items()}
 
@@ -46,14 +61,17 @@ class Refusal:
 
 
 def typed_options(fmt: str, args: Sequence[str]) -> MatchOptions | Refusal:
-    """The options typed after ``/match`` or ``/knockout``: an optional entry fee first, then
-    ``name=value`` words (``=`` or the full-width ``＝``) with the names of
-    :data:`bot.match_views.TYPED_NAMES` (the lobby buttons' names, or the options' own); the
-    rest keep their defaults (RULES.md §10). A number must be whole and in
-    :data:`bot.game.match.LIMITS` (the threshold at most the starting chips); a word option one
-    of its words. Returns the options, or a :class:`Refusal` (``match.usage``: not the
-    command's syntax; ``match.typed_range`` / ``match.typed_words``: a value out of range, with
-    the range) — nothing opens then.
+    """The options typed after ``/match``, ``/firstto`` or ``/knockout`` (``fmt``: the kind of
+    match, :data:`COMMANDS`): an optional entry fee first, then ``name=value`` words (``=`` or
+    the full-width ``＝``) with the names of :data:`bot.match_views.TYPED_NAMES` (the lobby
+    buttons' names, or the options' own); the rest keep their defaults (RULES.md §10; a
+    first-to match's target :data:`bot.game.match.DEFAULT_TARGET`). A number must be whole and
+    in :data:`bot.game.match.LIMITS` (the threshold at most the starting chips); a word option
+    one of its words; ``prizes`` a prize table (:func:`engine.prizes.parse_prize_table`: e.g.
+    ``60,40``). Returns the options, or a :class:`Refusal` (``match.usage``: not the command's
+    syntax; ``match.typed_range`` / ``match.typed_words``: a value out of range, with the
+    range; ``prizes.bad_<rule>``: the rule of :class:`engine.prizes.PrizeTableError` the table
+    broke) — nothing opens then.
     """
     values: dict[str, Any] = {}
     names = TYPED_NAMES[fmt]
@@ -66,6 +84,12 @@ def typed_options(fmt: str, args: Sequence[str]) -> MatchOptions | Refusal:
         field = names.get(name.lower())
         if field is None or field in values:
             return Refusal("match.usage", {})
+        if field == "prizes":
+            try:
+                values[field] = parse_prize_table(value)
+            except PrizeTableError as exc:
+                return prize_refusal(exc)
+            continue
         if field in WORD_OPTIONS:
             if value.lower() not in WORD_OPTIONS[field]:
                 return Refusal("match.typed_words", {"option": BUTTONS[field],
@@ -78,6 +102,9 @@ def typed_options(fmt: str, args: Sequence[str]) -> MatchOptions | Refusal:
             return Refusal("match.typed_range", {"option": BUTTONS[field], "low": low,
                                                  "high": high})
         values[field] = number
+    if fmt == FIRST_TO:
+        values.setdefault("target", DEFAULT_TARGET)
+    fmt = FIXED if fmt == FIRST_TO else fmt
     try:
         return MatchOptions(fmt, **values)
     except MatchError:  # the only cross-check: a threshold above the starting chips
@@ -87,14 +114,21 @@ def typed_options(fmt: str, args: Sequence[str]) -> MatchOptions | Refusal:
                                              "high": options.chips})
 
 
+def prize_refusal(error: PrizeTableError) -> Refusal:
+    """The refusal of a prize table that broke a rule of :mod:`engine.prizes` (its
+    ``rule``, e.g. ``prizes.bad_sum`` with the total)."""
+    return Refusal(f"prizes.bad_{error.rule}", dict(error.fields))
+
+
 def refusal_text(refusal: Refusal, fmt: str, lang: str) -> str:
-    """A :class:`Refusal` in ``lang``: the usage, or the option's range (its button's name)."""
+    """A :class:`Refusal` in ``lang``: the usage, the option's range (its button's name), or
+    the prize table's broken rule."""
     if refusal.key == "match.usage":
-        names = ", ".join(f"{n}=" for n in FORMAT_OPTIONS[fmt] if n != "fee")
+        names = ", ".join([*(f"{n}=" for n in FORMAT_OPTIONS[fmt] if n != "fee"), "prizes="])
         return t("match.usage", lang, command=f"/{COMMANDS[fmt]}",
-                 high=LIMITS["entry_fee"][1], names=names,
-                 example=("/knockout 100 chips=15 out=5" if fmt == KNOCKOUT
-                          else "/match 100 deals=6"))
+                 high=LIMITS["entry_fee"][1], names=names, example=EXAMPLES[fmt])
+    if refusal.key.startswith("prizes."):
+        return t(refusal.key, lang, **refusal.fields)
     fields = dict(refusal.fields)
     fields["option"] = t(f"match.btn_{fields['option']}", lang)
     if "words" in fields:
@@ -131,6 +165,13 @@ async def cmd_match(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _open(update, context, FIXED)
 
 
+async def cmd_firstto(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/firstto [entry fee] [target=N time=N prizes=…]: open a first-to-N match (先得N分者胜,
+    seed 000): it ends when a seat's points reach the target (default 30) or the time limit
+    is up (:func:`typed_options`)."""
+    await _open(update, context, FIRST_TO)
+
+
 async def cmd_knockout(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/knockout [entry fee] [chips=N base=N per=deal|point out=N time=N rise=N]: open a
     knock-out by chips (打立出局, RULES.md §10) with these options (:func:`typed_options`)."""
@@ -161,7 +202,8 @@ async def on_option(update: Update, context: Context) -> None:
 
 
 def register(app: App) -> None:
-    """Route /match, /knockout and the option buttons."""
+    """Route /match, /firstto, /knockout and the option buttons."""
     app.add_handler(CommandHandler("match", cmd_match))
+    app.add_handler(CommandHandler("firstto", cmd_firstto))
     app.add_handler(CommandHandler("knockout", cmd_knockout))
     app.add_handler(CallbackQueryHandler(on_option, pattern=cb.pattern(cb.MATCH_OPTION)))

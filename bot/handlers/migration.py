@@ -1,4 +1,4 @@
-"""A group upgraded to a supergroup (issue 14): Telegram gives it a new chat id and tells the
+"""A group upgraded to a supergroup: Telegram gives it a new chat id and tells the
 bot twice, with a service message in the old group (``migrate_to_chat_id``) and one in the new
 supergroup (``migrate_from_chat_id``).
 

@@ -1,4 +1,4 @@
-"""Who sent a command: a person, or a chat speaking for itself (issue 14).
+"""Who sent a command: a person, or a chat speaking for itself.
 
 Telegram delivers some group messages from accounts that are not people: an anonymous admin's
 message comes from ``GroupAnonymousBot`` with ``sender_chat`` = the group; a channel's post (or

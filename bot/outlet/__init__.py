@@ -1,4 +1,4 @@
-"""Telegram output in one place (issue 9): sending and editing messages and pictures with
+"""Telegram output in one place: sending and editing messages and pictures with
 Telegram's harmless answers handled (:mod:`~bot.outlet.send`, :mod:`~bot.outlet.edits`,
 :mod:`bot.photos`), flood limits (:mod:`~bot.outlet.limiter`: a strict sliding window per group,
 a 429 pausing only its own chat), the per-chat outbox that sends only the latest state of a

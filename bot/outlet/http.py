@@ -1,4 +1,4 @@
-"""The Bot API's HTTP client: PTB's request interface over aiohttp (issue 9: CPU per deal).
+"""The Bot API's HTTP client: PTB's request interface over aiohttp (CPU per deal).
 
 PTB sends every request through a :class:`telegram.request.BaseRequest`. Its default,
 ``HTTPXRequest`` (httpx over httpcore, anyio and h11, all pure Python), was most of the event

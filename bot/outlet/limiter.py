@@ -1,4 +1,4 @@
-"""Flood limits (issue 9, items 6 and 9): a strict sliding window per group, Telegram's overall
+"""Flood limits: a strict sliding window per group, Telegram's overall
 rate through PTB's ``AIORateLimiter``, and a 429 that pauses only its own chat.
 
 Telegram allows a group about 20 messages (sends, edits, deletes) per minute; a bucket that
@@ -20,9 +20,31 @@ too (it lets about 60 through in a sliding second), so a strict window for the w
 (many tables), they start in the order of how much a player feels them (:data:`RANK`, set by
 the caller: the presser's own hand, then the prompt of the seat to act, then the group's
 table, then the other seats' messages), not in the order they were asked for, and the last
-:data:`PRESS_RESERVE` slots are the presser's alone (issue 9: "the presser's own message is
+:data:`PRESS_RESERVE` slots are the presser's alone ("the presser's own message is
 edited next"; at 10 tables of three humans, press → own hand edit p95 240 → 30–75 ms, the next
 seat's prompt p50 240 → 360 ms).
+
+**A group's line.** Requests of one group that wait for room in its window start in one
+order, kept here (:meth:`SlidingWindow.acquire`) and by the outbox (:mod:`bot.outlet.outbox`),
+most wanted first:
+
+1. :data:`RESULT`: a deal's result (and the other new messages the outbox posts: a match's
+   standings), at its paced slot, before anyone waiting (at once while anyone waits);
+2. :data:`REPLY`: whatever is sent straight rather than through the outbox: replies to
+   commands (``/give``, ``/top``, ``/balance``), notices, a new lobby; the moment the window
+   has room, first asked first sent (a busy group's ``/give`` confirmation came 13.8 s late,
+   after a ``/top`` asked 8 s later: waiters polled the window and whoever woke first won);
+3. :data:`TABLE`: the table's picture of the current turn (latest state only: a newer state
+   replaces the pending edit); paced evenly at the share of the window the replies leave
+   (:meth:`bot.outlet.outbox.Outbox._slot`), and only while nobody above waits. A deal's
+   first picture is new content (the group has not seen the deal yet): it waits only for the
+   replies ahead of it, room, and the floor pace after the table's last request;
+4. :data:`BOARD`: a lobby's and a board's edits (latest only, paced);
+5. :data:`TIDY`: tidying (a keyboard taken off an old result, a replaced lobby deleted),
+   only at a slot nobody else wants.
+
+Button presses come before all of these: ``answerCallbackQuery`` names no chat and is in no
+group's budget (:meth:`ChatRateLimiter.process_request` sends it at once).
 
 ``AIORateLimiter`` answers a 429 by pausing *every* request of the bot; :class:`ChatRateLimiter`
 pauses only the chat the 429 was for, for its ``retry_after``, and then sends the request again
@@ -63,6 +85,11 @@ OVERALL_RATE = 30
 #: Added to the overall second, for clocks that differ a little (requests that overtake each
 #: other on the way are handled by :class:`InFlightWindow`).
 OVERALL_MARGIN = 0.05
+
+#: The group's line (module docstring), most wanted first: a deal's result, a request sent
+#: straight (a command's reply), the table's picture, a lobby's or a board's edit, tidying.
+RESULT, REPLY, TABLE, BOARD, TIDY = 0, 1, 2, 3, 4
+
 
 class _QuietRetryAfter(logging.Filter):
     """``AIORateLimiter`` logs every 429 it passes on as an error with a traceback; here a 429
@@ -125,7 +152,11 @@ class SlidingWindow:
         self._starts: dict[object, deque[float]] = {}  # sorted: starts, or answers once known
         self._open: dict[object, list[float]] = {}  # starts of requests not answered yet
         self._latest: dict[object, float] = {}  # the latest start per key
-        self._waiting: dict[object, int] = {}  # per key, requests waiting in acquire()
+        #: per key, the requests waiting in :meth:`acquire`, most wanted first:
+        #: (line rank, order of asking, reserve, waiter)
+        self._line: dict[object, list[tuple[int, int, int, asyncio.Future[None]]]] = {}
+        self._order = itertools.count()
+        self._timers: dict[object, asyncio.TimerHandle] = {}
 
     def _recent(self, key: object) -> deque[float]:
         starts = self._starts.setdefault(key, deque())
@@ -153,20 +184,75 @@ class SlidingWindow:
         self._latest[key] = now
         return True
 
-    async def acquire(self, key: object, reserve: int = 0) -> None:
-        """Wait until ``key`` may start a request (leaving ``reserve`` slots), and take it."""
-        if self.take(key, reserve):
-            return
-        self._waiting[key] = self._waiting.get(key, 0) + 1
-        try:
-            while not self.take(key, reserve):
-                await asyncio.sleep(max(0.01, self.wait_time(key)))
-        finally:
-            self._waiting[key] -= 1
+    async def acquire(self, key: object, reserve: int = 0, rank: int = REPLY) -> None:
+        """Wait until ``key`` may start a request (leaving ``reserve`` slots), and take it.
 
-    def waiting(self, key: object) -> int:
-        """Requests of ``key`` waiting in :meth:`acquire` for the window to have room."""
-        return self._waiting.get(key, 0)
+        Requests of one key that wait for room start in the group's line order (module
+        docstring): lowest ``rank`` first (:data:`RESULT` … :data:`TIDY`; a request sent
+        straight, such as a command's reply, is a :data:`REPLY`), in the order they were asked
+        within a rank; none starts while a more wanted one waits, even if its own reserve
+        would let it."""
+        line = self._line.setdefault(key, [])
+        if not any(not entry[3].done() for entry in line) and self.take(key, reserve):
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        entry = (rank, next(self._order), reserve, waiter)
+        index = len(line)
+        while index and line[index - 1][:2] > entry[:2]:
+            index -= 1
+        line.insert(index, entry)
+        self._serve(key)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():  # granted, then cancelled: unused
+                self.give_back(key)
+            else:
+                waiter.cancel()
+                self._serve(key)
+            raise
+
+    def _serve(self, key: object) -> None:
+        """Let the head of ``key``'s line start while the window has room for it; wake up
+        again when the oldest request leaves the window (a slot given back calls this too)."""
+        line = self._line.get(key)
+        if not line:
+            return
+        while line:
+            rank, _, reserve, waiter = line[0]
+            if waiter.done():  # cancelled
+                line.pop(0)
+                continue
+            if not self.take(key, reserve):
+                break
+            line.pop(0)
+            waiter.set_result(None)
+        if not line:
+            self._line.pop(key, None)
+            return
+        if key not in self._timers:
+            wait = self.room_in(key, line[0][2])
+            self._timers[key] = asyncio.get_running_loop().call_later(
+                max(0.005, wait), self._woken, key)
+
+    def _woken(self, key: object) -> None:
+        self._timers.pop(key, None)
+        self._serve(key)
+
+    def room_in(self, key: object, reserve: int = 0) -> float:
+        """Seconds until ``key``'s window has room for a request leaving ``reserve`` slots,
+        as far as known now (a request answered later than it started counts longer)."""
+        starts = self._recent(key)
+        leaving = len(starts) - (self.limit - min(reserve, self.limit - 1)) + 1
+        if leaving <= 0:
+            return 0.0
+        return max(0.0, starts[leaving - 1] + self.period - self._clock())
+
+    def waiting(self, key: object, before: int | None = None) -> int:
+        """Requests of ``key`` waiting in :meth:`acquire` for the window to have room (only
+        those of a rank more wanted than ``before``, if given)."""
+        return sum(1 for entry in self._line.get(key, ()) if not entry[3].done()
+                   and (before is None or entry[0] < before))
 
     def finish(self, key: object, start: float) -> None:
         """The request of ``key`` taken at ``start`` (:meth:`last_start` right after taking it)
@@ -196,6 +282,8 @@ class SlidingWindow:
                 starts.remove(start)
         else:
             starts.pop()
+        if key in self._line:
+            self._serve(key)
 
     def now(self) -> float:
         """The window's clock (seconds)."""

@@ -1,4 +1,4 @@
-"""The per-chat outbox of audience messages (issue 9, item 6): only the latest state is sent.
+"""The per-chat outbox of audience messages: only the latest state is sent.
 
 Each table's audience message (the group's table picture) has at most one pending job. A new
 request replaces the pending one — intermediate states are skipped, never queued. One task per
@@ -18,11 +18,21 @@ the outbox) use part of the budget, and back to the floor as they leave the wind
 budget is never spent in a burst followed by a long silence (ten edits in the first seconds of
 a deal, or a result, a lobby and a new table message within a second, would leave the table
 frozen for the rest of the minute); the table is never more than about one pace behind its
-state. At each paced slot of a chat the most wanted pending request goes
-(:data:`URGENT`: new messages such as a deal's result, then :data:`AUDIENCE`: the table's
-edits, then :data:`BACKGROUND`: tidying such as taking Play again off an old result or
-deleting a replaced lobby, which waits for a slot no other request of the chat wants: a
-tidy-up never delays the table).
+state.
+
+Jobs take their place in the group's line (:mod:`bot.outlet.limiter`, "A group's line"). Each
+waits for its paced slot (:meth:`Outbox._slot`), and at its slot for nobody but the more
+wanted requests waiting in the line: a deal's result (:data:`~bot.outlet.limiter.RESULT`, the
+outbox's ``urgent`` posts) goes first, before the replies to commands sent straight past the
+outbox (:data:`~bot.outlet.limiter.REPLY`; while some wait for room the result is not paced:
+it takes its place at the head of the line at once); the table's picture of the current turn
+(:data:`~bot.outlet.limiter.TABLE`), a lobby's or a board's edits (:data:`~bot.outlet.limiter.
+BOARD`, a job whose ``board`` says so) and tidying such as taking Play again off an old result
+or deleting a replaced lobby (:data:`~bot.outlet.limiter.TIDY`, which also waits for a slot no
+other job of the chat wants: a tidy-up never delays the table) go only while no reply waits.
+A deal's first table picture (a job whose ``fresh()`` says so) waits for room, the replies
+ahead of it and the floor pace only, not for a pace stretched by the replies. Only the latest
+state of each is sent: a newer request replaces the pending one.
 
 A group's paced slot is perishable (the pace runs from it, so a slot taken late pushes every
 later edit back by as much), so the job takes its place in the bot's overall budget
@@ -38,12 +48,17 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 
 from bot.outlet.limiter import (
+    BOARD,
     PREPAID,
     PREPAID_START,
     RANK,
+    RESULT,
+    TABLE,
+    TIDY,
     TOKEN_PREPAID,
     InFlightWindow,
     SlidingWindow,
@@ -61,8 +76,6 @@ PREPARE_AHEAD = 0.2
 #: Seconds before a group job's paced slot when it takes its place in the bot's overall
 #: budget, and holds it until the slot comes (module docstring).
 TOKEN_AHEAD = 0.2
-#: Ranks of the requests of one chat, most wanted first (see the module docstring).
-URGENT, AUDIENCE, BACKGROUND = 0, 1, 2
 #: The overall :data:`~bot.outlet.limiter.RANK` of the audience's messages (a group's table),
 #: and of a seat's message that only watches (:meth:`Outbox.request` ``watcher``).
 AUDIENCE_RANK, WATCHER_RANK = 2, 3
@@ -91,7 +104,7 @@ class Outbox:
         self.min_interval = min_interval
         self.reserve = reserve
         self._jobs: dict[str, tuple[int, Job]] = {}
-        self._rank: dict[str, tuple[int, int]] = {}  # per pending key: (rank, request order)
+        self._rank: dict[str, tuple[int, int]] = {}  # per pending key: (line rank, order)
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._last: dict[str, float] = {}
         self._requested: dict[str, int] = {}  # per key, requests so far
@@ -99,15 +112,23 @@ class Outbox:
         self._order = 0
         self._changed: dict[str, asyncio.Event] = {}  # per key, set by each request
         self.skipped = 0  # requests replaced before they ran (for benchmarks)
+        self._own: dict[int, deque[float]] = {}  # per group, this outbox's recent starts
+        self._own_last: dict[int, float] = {}  # per group, this outbox's last start
 
     def request(self, key: str, chat_id: int, job: Job, *, urgent: bool = False,
                 background: bool = False, watcher: bool = False) -> None:
         """Run ``job`` for ``key`` (in chat ``chat_id``) when the window allows, replacing a
-        pending job of ``key``. At a slot of the chat, ``urgent`` jobs (new messages) go
-        before the others, ``background`` jobs (tidying) only when no other job of the chat
-        is pending (module docstring). A ``watcher`` job (a private message of a seat that
-        only watches) waits for the bot's overall budget at the lowest rank, after the
-        audience's messages (``overall``). A job makes one request. Never waits."""
+        pending job of ``key``. Its place in the group's line (module docstring): ``urgent``
+        (a new message such as a deal's result): :data:`~bot.outlet.limiter.RESULT`, first
+        at its paced slot (at once while replies wait for room); ``background`` (tidying):
+        :data:`~bot.outlet.limiter.TIDY`, only when no other job of the chat is pending; a
+        job whose ``board`` attribute is true (a lobby's or a board's message):
+        :data:`~bot.outlet.limiter.BOARD`; any other: :data:`~bot.outlet.limiter.TABLE`. A
+        job whose ``fresh()`` answers ``True`` when its turn comes (a deal's first table
+        picture) waits for the floor pace only (:meth:`_slot`). A ``watcher`` job (a private
+        message of a seat that only watches) waits for the bot's overall budget at the lowest
+        rank, after the audience's messages (``overall``). A job makes one request. Never
+        waits."""
         if watcher:
             self._watchers.add(key)
         else:
@@ -117,7 +138,8 @@ class Outbox:
         else:
             self._order += 1
         self._jobs[key] = (chat_id, job)
-        rank = URGENT if urgent else BACKGROUND if background else AUDIENCE
+        rank = RESULT if urgent else TIDY if background \
+            else BOARD if getattr(job, "board", False) else TABLE
         self._rank[key] = (rank, self._rank.get(key, (rank, self._order))[1])
         self._requested[key] = self._requested.get(key, 0) + 1
         changed = self._changed.get(key)
@@ -150,13 +172,13 @@ class Outbox:
         """``key`` is the most wanted pending job of its chat that may run now: no pending
         job of the chat ranks before it (a background job: no other job is pending at all),
         counting only jobs whose ``min_interval`` has passed."""
-        rank, order = self._rank.get(key, (AUDIENCE, 0))
+        rank, order = self._rank.get(key, (TABLE, 0))
         now = time.monotonic()
         for other, (other_chat, _) in self._jobs.items():
             if other == key or other_chat != chat_id:
                 continue
-            other_rank, other_order = self._rank.get(other, (AUDIENCE, 0))
-            if rank == BACKGROUND and other_rank != BACKGROUND:
+            other_rank, other_order = self._rank.get(other, (TABLE, 0))
+            if rank == TIDY and other_rank != TIDY:
                 return False
             if self._last.get(other, -1e9) + self.min_interval > now:
                 continue  # not ready yet: it does not hold this one up
@@ -176,9 +198,21 @@ class Outbox:
             start: float | None = None
             held = False
             if window is not None:
-                held = await self._pace(window, chat_id, key)
-                await window.acquire(chat_id, self.reserve)
+                held = await self._pace(window, chat_id, key)  # at once for new content
+                preparing = None
+                if not self._paced(key):  # its place in the line now, its picture drawn meanwhile
+                    preparing = asyncio.ensure_future(self._prepare(key))
+                try:
+                    await window.acquire(chat_id, self.reserve, self._line_rank(key))
+                except BaseException:
+                    if preparing is not None:
+                        preparing.cancel()
+                    raise
+                if preparing is not None:
+                    await preparing
                 start = window.last_start(chat_id)
+                self._own.setdefault(chat_id, deque()).append(start)
+                self._own_last[chat_id] = start
             overall = self.overall
             if overall is not None and not held:  # the state is read once the request can go
                 await overall.acquire()
@@ -215,6 +249,27 @@ class Outbox:
                 self._last[key] = time.monotonic()
             self._done[key] = covered
 
+    def _line_rank(self, key: str) -> int:
+        """The pending job's place in the group's line (:meth:`request`)."""
+        return self._rank.get(key, (TABLE, 0))[0]
+
+    def _paced(self, key: str) -> bool:
+        """Whether the pending job of ``key`` waits for its slot (:meth:`_slot`): every job
+        does but a result while requests wait in the group's line for room (it goes before
+        them: a pace later they would have taken the room first)."""
+        entry = self._jobs.get(key)
+        if entry is None:
+            return True
+        return not (self._line_rank(key) == RESULT and self.window is not None
+                    and self.window.waiting(entry[0]))
+
+    def _fresh(self, key: str) -> bool:
+        """The pending job of ``key`` sends what the chat has not seen (its ``fresh()``: a
+        deal's first table picture)."""
+        entry = self._jobs.get(key)
+        fresh = getattr(entry[1], "fresh", None) if entry is not None else None
+        return fresh is not None and bool(fresh())
+
     def pace(self, window: SlidingWindow, chat_id: int) -> float:
         """Seconds from the chat's last request to its next paced edit: the shortest even
         spacing of the edits from then on that never finds the window full, given the
@@ -237,31 +292,87 @@ class Outbox:
             spacing = max(spacing, (newest[limit - i - 1] + window.period - last) / (i + 1))
         return spacing
 
+    def _slot(self, window: SlidingWindow, chat_id: int, key: str) -> float:
+        """When the chat's next paced edit may go (window clock), :meth:`_pace`: after this
+        outbox's last request in the chat (the chat's last request if it made none yet) by
+        :meth:`pace` or by the share of the window the other requests leave, whichever is
+        longer, and not before the window has room.
+
+        The share: with ``n`` requests a window that this outbox did not make (replies to
+        commands, notices: their rate over the time the window holds them, half a window at
+        least, so that the first minute of a busy group counts them at their rate too; a
+        lone lobby or notice not at all, :meth:`pace` counts it),
+        ``window.period / (limit - reserve - n)``: the paced edits take what the replies
+        leave, evenly (15 replies a minute leave 5 edits a minute, one every 12 s);
+        taking more would run the window dry and hold the next replies up (a reply waited
+        20 s when the table's edits kept their 3 s pace among replies every 4 s).
+
+        A deal's first picture (:meth:`_fresh`) waits neither for the pace nor for the share
+        (the group has not seen the deal: it came 8.3 s after Start in a busy group), only
+        for room and for the floor, ``window.period / (limit - reserve)``, after this outbox's
+        last request (so that it does not bunch up with a result)."""
+        now = window.now()
+        if self._fresh(key):
+            floor = window.period / max(1, window.limit - self.reserve)
+            return max(self._own_last.get(chat_id, float("-inf")) + floor,
+                       now + window.room_in(chat_id, self.reserve))
+        own = self._own.setdefault(chat_id, deque())
+        anchor = self._own_last.get(chat_id, window.last_start(chat_id))
+        while own and own[0] <= now - window.period:
+            own.popleft()
+        recent = window.recent(chat_id)
+        others = max(0, len(recent) - len(own))
+        if others < 2:  # a lone lobby or notice: pace() counts it
+            others = 0
+        else:  # their rate over the time the window holds them (half a window at least)
+            span = max(now - recent[0], window.period / 2)
+            others = round(others * window.period / span)
+        share = window.period / max(1, window.limit - self.reserve - others)
+        return max(anchor + max(self.pace(window, chat_id), share),
+                   now + window.room_in(chat_id, self.reserve))
+
     async def _pace(self, window: SlidingWindow, chat_id: int, key: str) -> bool:
-        """Wait one :meth:`pace` since the chat's last request (this outbox's or any other
-        that took a slot of the chat's window), while another request of the chat waits for
-        the window (it goes first), and while a more wanted job of the chat is pending
-        (:meth:`_first`); the job is prepared :data:`PREPARE_AHEAD` before its slot, and
-        again at once for each newer request that comes after that (the state it was
-        prepared for changed: its picture is then drawn before the slot comes, not when the
-        slot has come, which would hold the request up by a render). With an ``overall``
-        budget, the job takes its place there :data:`TOKEN_AHEAD` before its slot, at
-        :data:`SLOT_RANK`, and gives it back if its slot moves further off (another request
-        of the chat went first). Returns whether it holds that place (the caller uses it for
-        the job's request)."""
+        """Wait for the chat's paced slot (:meth:`_slot`: after this outbox's last request in
+        the chat, at the share of the window the other requests leave), while another request
+        of the chat waits for the window (it goes first: a command's reply), and while a more
+        wanted job of the chat is pending (:meth:`_first`). A reply sent straight does not
+        move the table's slot back (paced from the chat's last request, whoever sent it, a
+        command every 4 s in a busy group kept the table from any edit for 24 s): it makes
+        the table's share smaller.
+
+        Returns at once (``False``) when the pending job is a result and replies wait
+        (:meth:`_paced`).
+
+        The job is prepared :data:`PREPARE_AHEAD` before its slot, and again at once for each
+        newer request that comes after that (the state it was prepared for changed: its
+        picture is then drawn before the slot comes, not when the slot has come, which would
+        hold the request up by a render). With an ``overall`` budget, the job takes its place
+        there :data:`TOKEN_AHEAD` before its slot, at :data:`SLOT_RANK`, and gives it back if
+        its slot moves further off (another request of the chat went first). Returns whether
+        it holds that place (the caller uses it for the job's request)."""
         prepared = -1  # the request count the job was last prepared for
         changed = self._changed.setdefault(key, asyncio.Event())
         overall = self.overall
         held = False
         try:
             while True:
-                wait = window.last_start(chat_id) + self.pace(window, chat_id) - window.now()
+                if not self._paced(key):
+                    if held and overall is not None:
+                        overall.give_back()
+                    return False
+                wait = self._slot(window, chat_id, key) - window.now()
+                if wait < 1e-6:  # due (a float's rounding is no reason to sleep 10 ms more)
+                    wait = 0.0
+                recent = window.recent(chat_id)  # the slot comes sooner as they leave
+                wait_a_bit = min(wait, recent[0] + window.period - window.now()) if recent \
+                    else wait
                 requested = self._requested.get(key, 0)
                 if wait <= PREPARE_AHEAD and prepared != requested:
                     prepared = requested
                     await self._prepare(key)
                     continue
-                first = not window.waiting(chat_id) and self._first(key, chat_id)
+                first = not window.waiting(chat_id, before=self._line_rank(key)) \
+                    and self._first(key, chat_id)
                 if overall is not None and held != (wait <= TOKEN_AHEAD and first):
                     if held:
                         overall.give_back()
@@ -276,12 +387,15 @@ class Outbox:
                     continue
                 if wait <= 0 and first:
                     return held
-                if prepared < 0:
-                    await asyncio.sleep(max(wait - max(PREPARE_AHEAD, TOKEN_AHEAD), 0.01))
+                if prepared < 0:  # a newer request wakes it: it may be new content
+                    changed.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(changed.wait(), max(
+                            min(wait - max(PREPARE_AHEAD, TOKEN_AHEAD), wait_a_bit), 0.01))
                     continue
                 changed.clear()  # once prepared, a newer request wakes it to prepare that
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(changed.wait(), max(wait, 0.01))
+                    await asyncio.wait_for(changed.wait(), max(wait_a_bit, 0.01))
         except BaseException:
             if held and overall is not None:
                 overall.give_back()

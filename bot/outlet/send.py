@@ -34,7 +34,7 @@ _rendered: OrderedDict[tuple[str, Hashable], bytes] = OrderedDict()
 #: Set while a press's block runs whose answer is still to come (``bot.handlers.common.
 #: locked_press``): what it sends meanwhile (a Join's welcome, which decides the answer) is
 #: what the press waits for, so it goes ahead of the requests already waiting for the token's
-#: budget (issue 16, :class:`bot.workers.flood.SharedOverall`). Cleared by :func:`answer`.
+#: budget (:class:`bot.workers.flood.SharedOverall`). Cleared by :func:`answer`.
 ANSWER_PENDING: ContextVar[bool] = ContextVar("answer_pending", default=False)
 
 

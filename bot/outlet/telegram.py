@@ -222,7 +222,7 @@ class TelegramOutlet:
 class _Posted:
     """The outbox's job for a new message (:meth:`TelegramOutlet.post`), with ``prepare()``:
     its picture is drawn before the chat's slot comes (the outbox calls it), so that the
-    send goes when the slot comes, not a render later (a deal's result, issue 9)."""
+    send goes when the slot comes, not a render later (a deal's result)."""
 
     def __init__(self, job: OutboxJob, drawing: Drawing) -> None:
         self._job = job

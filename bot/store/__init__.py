@@ -1,4 +1,4 @@
-"""Persistent data of the bot behind one small async interface (issues 3 and 5, RULES.md §8).
+"""Persistent data of the bot behind one small async interface (RULES.md §8).
 
 >>> store = await open_store(settings.database)   # doctest: +SKIP
 

@@ -49,7 +49,7 @@ Clock = Callable[[], datetime]
 
 
 class Store(ABC):
-    """Players, beans, groups, tables and deals (issues 3 and 5)."""
+    """Players, beans, groups, tables and deals."""
 
     economy: EconomyRules
     clock: Clock
@@ -78,7 +78,7 @@ class Store(ABC):
     async def balance(self, user_id: int) -> int:
         """The player's balance in beans. Raises ``UnknownPlayer``."""
 
-    # Usernames (for /give @user and /audit @user, QA5 defect 7)
+    # Usernames (for /give @user and /audit @user)
 
     @abstractmethod
     async def remember_username(self, user_id: int, username: str | None, name: str) -> None:
@@ -112,7 +112,7 @@ class Store(ABC):
     @abstractmethod
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> bool:
         """Move everything stored under a group that Telegram upgraded to a supergroup
-        (``migrate_to_chat_id``) to its new id, in one transaction (issue 14).
+        (``migrate_to_chat_id``) to its new id, in one transaction.
 
         Moves: the group's settings (values already set under the new id win), its stored
         tables (keys ``"<chat_id>:<thread>"``, :func:`bot.table.table_key`, and their data's
@@ -193,8 +193,8 @@ class Store(ABC):
     @abstractmethod
     async def deal_hold(self, user_id: int) -> DealHold | None:
         """The running deal for beans the player was dealt into (seated still or left), with
-        the balance they held when it started; ``None`` when there is none (RULES.md §8, issue
-        14: beans a running deal may still take cannot be moved away, nor staked at another
+        the balance they held when it started; ``None`` when there is none (RULES.md §8:
+        beans a running deal may still take cannot be moved away, nor staked at another
         table). A practice, challenge or match deal holds nothing (:meth:`create_deal`)."""
 
     @abstractmethod
@@ -247,7 +247,7 @@ class Store(ABC):
                 springs are not counted and a seat has won when its points are positive.
             table: the table's next data (:meth:`save_table`: the result phase, the new
                 token, the result still to post), stored under the deal's table key in the same
-                transaction (issue 14: a crash cannot split a deal's end); a repeated call
+                transaction (a crash cannot split a deal's end); a repeated call
                 stores it too.
 
         Raises:
@@ -266,7 +266,7 @@ class Store(ABC):
             UnknownDeal, DealNotRunning: it was settled.
         """
 
-    # Matches (issue 11, RULES.md §10)
+    # Matches (RULES.md §10)
 
     @abstractmethod
     async def start_match(
@@ -375,9 +375,9 @@ class Store(ABC):
             ValueError: unknown period, or ``limit`` < 1.
         """
 
-    # Economy (issue 5)
+    # Economy (RULES.md §8)
 
-    # Duplicate challenges (issue 12, RULES.md §10)
+    # Duplicate challenges (RULES.md §10)
 
     @abstractmethod
     async def open_challenge(
@@ -477,11 +477,14 @@ class Store(ABC):
         it was already (or the challenge is still open)."""
 
     @abstractmethod
-    async def claim_announcement(self, challenge_id: int) -> bool:
-        """Claim the posting of a closed challenge's final ranking, right before it is sent:
-        ``True`` for one caller only, while it is neither posted nor claimed (issue 16: the
-        ranking is posted at most once, whichever worker tries and whoever dies after
-        sending it). A claimed ranking counts as posted (``ChallengeRecord.announced``)."""
+    async def claim_announcement(self, challenge_id: int, seconds: float = 120.0) -> bool:
+        """Claim the posting of a closed challenge's final ranking for ``seconds``, right
+        before it is sent: ``True`` for one caller only, while it is neither posted nor under a
+        claim that still runs (two workers do not post it side by side). A claim
+        that ran out (its poster died before recording it sent) may be taken again: the
+        ranking, which reveals the seed, is posted at least once; twice only when its poster
+        died between Telegram taking it and :meth:`announce_challenge`. A claimed ranking
+        counts as posted (``ChallengeRecord.announced``)."""
 
     @abstractmethod
     async def release_announcement(self, challenge_id: int) -> None:
@@ -489,8 +492,10 @@ class Store(ABC):
         ranking is posted again later (after a restart, or by the watchdog)."""
 
     @abstractmethod
-    async def unannounced_challenges(self) -> list[ChallengeRecord]:
-        """Closed challenges whose final ranking was not posted yet (posted after a restart)."""
+    async def unannounced_challenges(self, *, claimed: bool = False) -> list[ChallengeRecord]:
+        """Closed challenges whose final ranking was not posted yet and is under no claim that
+        still runs (posted after a restart); ``claimed``: with those under a running claim too
+        (``announced`` set: a single process's start, whose claims died with the process)."""
 
     @abstractmethod
     async def daily_challenge_groups(self) -> list[int]:
@@ -532,7 +537,9 @@ class Store(ABC):
         their day (:meth:`claim_daily`) stay within ``economy.give_daily_limit``.
 
         Raises:
-            UnknownPlayer, GiveRefused (code says why).
+            UnknownPlayer, GiveRefused (code says why; more than the giver's balance is
+            ``give_insufficient`` even when it is over today's limit too: no limit would let
+            it through).
         """
 
     @abstractmethod
@@ -588,7 +595,7 @@ class Store(ABC):
         """Bean totals: balances, all ledger rows, granted beans and the fees held by running
         matches' pools (``balances == ledger == grants − pools``, :attr:`Totals.conserved`)."""
 
-    # Several workers (issue 16)
+    # Several workers
 
     @abstractmethod
     async def schedule_timer(self, key: str, due: datetime, payload: dict[str, Any]) -> int:
@@ -620,3 +627,26 @@ class Store(ABC):
         """Delete a fired timer if it is still this claim's: same generation (not scheduled
         again since) and still leased to ``timer.claimed_by``. ``False`` when it was
         rescheduled, cancelled or taken over by another worker after the lease ran out."""
+
+    # --- The polling inbox ---------------------------------------------------------------------
+
+    @abstractmethod
+    async def store_update(self, update_id: int, body: str) -> bool:
+        """Store an update fetched by long polling (``body``: its JSON) in the inbox (migration
+        0007's table, which the webhook workers fill too) before Telegram is told it arrived;
+        ``False`` when it was stored before (Telegram sent it again: it was, or will be,
+        processed from the inbox, not again)."""
+
+    @abstractmethod
+    async def finish_update(self, update_id: int) -> None:
+        """The update's handlers ran: it is done and is not processed again."""
+
+    @abstractmethod
+    async def pending_updates(self) -> list[tuple[int, str]]:
+        """The stored updates not done yet, oldest first: ``(update_id, body)`` (a process that
+        died before their handlers ran fetched them)."""
+
+    @abstractmethod
+    async def forget_done_updates(self, before: datetime) -> int:
+        """Delete the updates done before ``before`` (Telegram stops sending an update again
+        well within a day); returns how many."""

@@ -1,5 +1,5 @@
-"""Record types, errors and row readers of the duplicate challenge in the store (issue 12,
-RULES.md §10): plain frozen values; the SQL is in the two backends."""
+"""Record types, errors and row readers of the duplicate challenge in the store
+(RULES.md §10): plain frozen values; the SQL is in the two backends."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ class ChallengeRecord:
         options: ``ChallengeOptions.to_dict()``; entry_fee: beans per member; pool: fees taken.
         seed: the seed of its deals (secret until closed); seed_hash: its SHA-256, published.
         status: ``"open"`` or ``"closed"``; announced: the final ranking was posted
-        (or a worker claimed its posting, :meth:`Store.claim_announcement`).
+        (or a poster claimed its posting, :meth:`Store.claim_announcement`, perhaps a claim
+        that ran out).
         message_id: the group's challenge message.
         daily: the group's day (``YYYY-MM-DD``) of a daily challenge, else ``None``.
         result: the final board and payout as stored, once closed.

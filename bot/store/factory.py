@@ -1,4 +1,4 @@
-"""Opening the store a setting names: a PostgreSQL URL or a SQLite file (issue 16).
+"""Opening the store a setting names: a PostgreSQL URL or a SQLite file.
 
 >>> store = await open_store(settings.database)   # doctest: +SKIP
 """

@@ -22,8 +22,8 @@ class LedgerReason(StrEnum):
     RELIEF = "relief"  # relief (救济金) top-up
     DEAL = "deal"  # settlement of a deal
     GIVE = "give"  # /give between players (negative for the giver)
-    MATCH = "match"  # a match's entry fee (negative), prize or refund (issue 11)
-    CHALLENGE = "challenge"  # a duplicate challenge's entry fee, prize or refund (issue 12)
+    MATCH = "match"  # a match's entry fee (negative), prize or refund
+    CHALLENGE = "challenge"  # a duplicate challenge's entry fee, prize or refund
 
 
 #: Reasons that create beans; every other reason moves beans between players.
@@ -132,7 +132,7 @@ class DealRecord:
 
 @dataclass(frozen=True, slots=True)
 class DealHold:
-    """A human seat of a running deal and what it holds back (RULES.md §8, issue 14).
+    """A human seat of a running deal and what it holds back (RULES.md §8).
 
     Attributes:
         deal_id: the running deal.
@@ -203,7 +203,7 @@ class LedgerEntry:
 
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
-    """A stored match (issue 11, RULES.md §10).
+    """A stored match (RULES.md §10).
 
     Attributes:
         match_id: its id. table_key, chat_id: where it is played.
@@ -351,7 +351,7 @@ class Totals:
 
 @dataclass(frozen=True, slots=True)
 class TimerRecord:
-    """A claimed timer (issue 16): its key, due time, JSON-ready payload, the generation of its
+    """A claimed timer: its key, due time, JSON-ready payload, the generation of its
     schedule, and the worker whose lease on it runs until ``claimed_until``."""
 
     key: str

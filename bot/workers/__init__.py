@@ -1,4 +1,4 @@
-"""Several webhook workers on one PostgreSQL database (issue 16).
+"""Several webhook workers on one PostgreSQL database.
 
 SQLite in one process stays the default and uses none of this. With ``WEBHOOK_URL`` and a
 ``postgresql://`` ``DATABASE_URL`` the bot runs as a webhook worker, and any number of workers may

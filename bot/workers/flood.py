@@ -1,4 +1,4 @@
-"""Flood budgets shared by every worker (issue 16): a group's ~20 requests per minute and the
+"""Flood budgets shared by every worker: a group's ~20 requests per minute and the
 bot's ~30 requests per second are counted in the database (``flood_slots``,
 :meth:`bot.workers.shared.SharedDb.take_slot`), so N workers spend one budget, not N.
 
@@ -13,7 +13,7 @@ import asyncio
 import time
 from collections import deque
 
-from bot.outlet.limiter import AGING, RANK, InFlightWindow, SlidingWindow
+from bot.outlet.limiter import AGING, RANK, REPLY, InFlightWindow, SlidingWindow
 from bot.outlet.send import ANSWER_PENDING
 from bot.workers.shared import SharedDb
 
@@ -45,7 +45,9 @@ class SharedWindow(SlidingWindow):
         self._used: dict[object, int] = {}
         self._ending: set[asyncio.Task[None]] = set()
 
-    async def acquire(self, key: object, reserve: int = 0) -> None:
+    async def acquire(self, key: object, reserve: int = 0, rank: int = REPLY) -> None:
+        """Take a slot of ``key`` in the database, polling until one is free (the workers
+        share no line: ``rank`` is not used across workers)."""
         while True:
             slot, wait, used = await self.shared.take_slot(_chat(key), self.limit, self.period,
                                                            reserve)
@@ -82,14 +84,14 @@ class SharedOverall(InFlightWindow):
     """The bot's overall budget, all workers together, as strict as
     :class:`~bot.outlet.limiter.InFlightWindow` is in one process: at most ``limit`` requests
     in any ``period`` seconds, each counted from its start until ``period`` after its answer
-    (a request held up on the way cannot arrive in the same second as later ones; issue 16:
+    (a request held up on the way cannot arrive in the same second as later ones;
     counting starts only let a few 429s through under load).
 
     The requests of this worker wait in line here and one task at a time (the *pump*) asks
     the database for the next slot: with hundreds of requests waiting for the token's 30 a
     second, each polling the database itself held every connection of the worker's pool in
     the budget's row lock, and a press's own queries (its update stored, its table's mark)
-    waited for a connection behind them (issue 16: answers took seconds at 200 tables). The
+    waited for a connection behind them (answers took seconds at 200 tables). The
     line is ranked as the in-process window ranks it (:data:`~bot.outlet.limiter.RANK`: a
     presser's hand and a Join's welcome, then prompts, the group's table, watchers; a request
     that waited :data:`~bot.outlet.limiter.AGING` seconds counts one rank more wanted), and

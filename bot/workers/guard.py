@@ -1,5 +1,5 @@
-"""A table's actions serialized across worker processes, the stored table being the truth
-(issue 16): :class:`StoreGuard` is the :class:`bot.game.table.TableGuard` of the registry.
+"""A table's actions serialized across worker processes, the stored table being the truth:
+:class:`StoreGuard` is the :class:`bot.game.table.TableGuard` of the registry.
 
 Inside a table's ``asyncio.Lock`` (``Tables.lock``) the guard takes the table's advisory lock in
 PostgreSQL (:meth:`SharedDb.locked`), then compares the stored table's :class:`Mark` with the one
@@ -171,12 +171,12 @@ class StoreGuard:
         """Bring table ``key`` up to date before a lookup outside its lock (a press's token, a
         timer's table). A table that a block of this process holds is left as it is: that
         block is the one changing it (its stored mark moves with each of its writes), and
-        waiting for it made a press wait for the whole step before its answer (issue 16: the
+        waiting for it made a press wait for the whole step before its answer (the
         hands of that step being sent within the token's budget, seconds at 200 tables).
         A table whose local lock a block of this process holds while it waits for the
         advisory lock (another worker's step holds it, seconds at 200 tables while its hands
         wait for the token) is loaded without waiting for that block: the press is decided and
-        answered on the stored table (issue 16: hints and plays waited 10–60 s, some longer
+        answered on the stored table (hints and plays waited 10–60 s, some longer
         than the benchmark's patience). That load is dropped if the waiting block took the
         table meanwhile, or anything else brought it up to date (the block syncs itself)."""
         if key in self._holding:
@@ -203,7 +203,7 @@ class StoreGuard:
         self._put(key, stored)
 
     async def sync_for(self, user_id: int | None, chat_id: int | None) -> None:
-        """Bring up to date the tables an update may look up outside a lock (issue 16): those
+        """Bring up to date the tables an update may look up outside a lock: those
         where user ``user_id`` sits (stored, or in this process's copy: the table a player sits
         at), and those of chat ``chat_id`` (a group's tables, a private chat's practice table).
         A table that a block of this process holds or waits for is left to that block, which

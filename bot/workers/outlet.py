@@ -1,4 +1,4 @@
-"""The workers' outlet (issue 16): :class:`~bot.outlet.telegram.TelegramOutlet` with its timers
+"""The workers' outlet: :class:`~bot.outlet.telegram.TelegramOutlet` with its timers
 in the database (:class:`bot.workers.timers.DbTimers`) and each table's group message edited by
 one worker at a time.
 

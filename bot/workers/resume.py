@@ -1,4 +1,4 @@
-"""Resuming one table on this worker after another stopped in the middle of it (issue 16): the
+"""Resuming one table on this worker after another stopped in the middle of it: the
 watchdog's and the result retry's callbacks (:mod:`bot.workers.timers`), and the sweep of a
 worker's start.
 

@@ -1,4 +1,4 @@
-"""Running webhook workers (issue 16): ``ddz-bot`` with ``WEBHOOK_URL`` and a PostgreSQL
+"""Running webhook workers: ``ddz-bot`` with ``WEBHOOK_URL`` and a PostgreSQL
 ``DATABASE_URL`` set.
 
 :func:`run_worker` runs one worker: the Application's start-up (``post_init`` opens the store and

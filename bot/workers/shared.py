@@ -1,4 +1,4 @@
-"""What the webhook workers share on PostgreSQL besides the store (issue 16): table locks and
+"""What the webhook workers share on PostgreSQL besides the store: table locks and
 table marks, the update inbox, flood windows and leases (migration 0006), in SQL of their own on
 a small asyncpg pool next to the store's.
 

@@ -1,4 +1,4 @@
-"""Timers as rows in the database, fired by whichever worker is alive (issue 16).
+"""Timers as rows in the database, fired by whichever worker is alive.
 
 :class:`DbTimers` is the timer half of the workers' outlet (:class:`bot.workers.outlet.
 SharedOutlet`): ``arm``/``cancel`` store ``store.schedule_timer``/``cancel_timer`` rows named

@@ -1,4 +1,4 @@
-"""The workers' webhook (issue 16): Telegram (or the reverse proxy in front of the workers) POSTs
+"""The workers' webhook: Telegram (or the reverse proxy in front of the workers) POSTs
 each update here; it is answered 200 only once it is stored.
 
 PTB's own webhook server (``Updater.start_webhook``) answers 200 as soon as the update is in

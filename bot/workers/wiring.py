@@ -1,4 +1,4 @@
-"""Putting a webhook worker together (issue 16): the shared rows, the shared flood budgets, the
+"""Putting a webhook worker together: the shared rows, the shared flood budgets, the
 database timers and their callbacks, the workers' outlet, the game with its guarded registry, and
 the lookups that bring the registry up to date before the handlers read it.
 

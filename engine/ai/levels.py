@@ -99,7 +99,7 @@ def hints(view: SeatView, limit: int = 5, *, seed: Seed = None) -> list[Play]:
 
 @dataclass(frozen=True, slots=True)
 class Advice:
-    """What Hint says (issue 10 item 4): ``pass_first`` when the AI's own choice is to pass on
+    """What Hint says: ``pass_first`` when the AI's own choice is to pass on
     a trick it follows (e.g. a partner's play that wins: bombing it is no hint), and ``plays``,
     the best few legal plays best first (:func:`hints`)."""
 

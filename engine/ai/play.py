@@ -125,7 +125,7 @@ def _safe(k: Knowledge, play: Play, style: Style) -> bool:
     The landlord judges a play that is no bomb by its type alone: a bomb beats every such play
     alike, so the chance of one cannot tell two plays apart (and a farmer whose last four cards
     are a bomb, or last two the rocket, wins whatever is led). Farmers keep counting bombs:
-    measured on tuning deals, it helped the landlord only (issue 17)."""
+    measured on tuning deals, it helped the landlord only."""
     if k.is_landlord and play.type not in _BOMBS:
         return not any(_beats_by_type(k, e, play, style) for e in k.enemies)
     return not any(can_beat(_cards(k, e, style), play, k.counts[e]) for e in k.enemies)

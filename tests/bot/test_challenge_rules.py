@@ -19,6 +19,8 @@ from bot.game.challenge import (
     payout,
     standings,
 )
+from bot.handlers.challenge import parse_options
+from engine.prizes import PrizeTableError
 
 results = st.dictionaries(st.integers(0, 50), st.integers(-96, 96), min_size=1, max_size=12)
 
@@ -83,7 +85,8 @@ def test_the_pool_is_split_by_place_and_refunded_when_nobody_played():
 
 
 def test_options_are_checked():
-    assert ChallengeOptions().to_dict() == {"deals": 6, "days": 0, "entry_fee": 0}
+    assert ChallengeOptions().to_dict() == {"deals": 6, "days": 0, "entry_fee": 0,
+                                            "prizes": [50, 30, 20]}
     assert ChallengeOptions.from_dict({"deals": 2, "days": 7, "entry_fee": 5}).days == 7
     for bad in ({"deals": 0}, {"deals": 13}, {"days": 8}, {"entry_fee": -1}, {"deals": True}):
         with pytest.raises(ChallengeError):
@@ -95,3 +98,24 @@ def test_the_window_closes_at_the_end_of_the_groups_day_or_after_the_days():
     assert closes_at(opened, 0, "Asia/Shanghai") == datetime(2024, 5, 1, 16, 0, tzinfo=UTC)
     assert closes_at(opened, 0, "UTC") == datetime(2024, 5, 2, 0, 0, tzinfo=UTC)
     assert closes_at(opened, 3, "Asia/Shanghai") == datetime(2024, 5, 4, 12, 0, tzinfo=UTC)
+
+
+def test_a_challenge_pays_by_its_prize_table_and_refuses_a_bad_one():
+    board = standings([ANN, BOB, CY], [_play(1, 1, 4), _play(2, 1, 2), _play(3, 1, -2)])
+    assert [line.place for line in board] == [1, 2, 3]
+    assert payout(100, board, (60, 40)) == {1: 180, 2: 120, 3: 0}
+    assert payout(100, board) == {1: 150, 2: 90, 3: 60}
+    options = ChallengeOptions(prizes=(60, 40))
+    assert ChallengeOptions.from_dict(options.to_dict()) == options
+    # a challenge stored before prize tables existed pays 50/30/20
+    assert ChallengeOptions.from_dict({"deals": 6, "days": 0, "entry_fee": 5}).prizes == \
+        (50, 30, 20)
+    for bad in ((60, 30), (30, 70), (10,) * 11):
+        with pytest.raises(ChallengeError, match="prizes"):
+            ChallengeOptions(prizes=bad)
+    parsed = parse_options(["3", "1", "50", "prizes=70,30"])
+    assert parsed == ChallengeOptions(3, 1, 50, (70, 30))
+    refused = parse_options(["prizes=70,20"])
+    assert isinstance(refused, PrizeTableError) and refused.rule == "sum"
+    assert parse_options(["prizes=70,30", "prizes=70,30"]) is None
+    assert parse_options(["colour=red"]) is None

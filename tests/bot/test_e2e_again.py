@@ -64,7 +64,7 @@ async def test_everyone_ready_deals_the_next_deal_at_the_same_table(
     ann, bob, cat = players.users
     key = f"{players.group.id}:0"
     result = await _deal_out(players, app)
-    assert t("result.again_note", minutes=5) in result.content
+    assert t("result.again_note", time="5 min") in result.content
     assert [b.text for b in result.buttons] == [t(AGAIN), t("btn.leave")]
     table = app.bot_data.tables.get(key)
     assert table.first_bidder == 0 and table.ready == [False, False, False]
@@ -188,7 +188,7 @@ async def test_a_seat_below_the_minimum_balance_is_freed_instead_of_dealt(
     assert answers[-1].params["text"] == t("pop.again_lobby")
     farmers = [u.first_name for i, u in enumerate(players.users) if i != landlord]
     await fake_api.wait_for("sendMessage", chat_id=players.group,
-                            text=t("again.freed_beans", minimum=max(balances),
+                            text=t("again.freed_beans", minimum=f"{max(balances):,}",
                                    names=", ".join(farmers)))
     lobby = await fake_api.wait_for(
         lambda: (found := _lobbies_since(fake_api, players, result.message_id)) and found[-1])
@@ -355,3 +355,42 @@ async def test_play_again_after_four_seats_became_three_shows_the_three_seat_lob
     answer = await players.click(eve, lobby, t("btn.start"))
     assert answer.params["text"] == t("lobby.starting")
     assert app.bot_data.tables.table_of(eve.id).state.rules.seats == 3
+
+
+async def test_a_player_practising_meanwhile_is_told_under_the_group_result(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """A new user's report: Ann practised in private after a group deal, pressed Play again
+    under its result, was answered as ready and lost her seat without a word. Now the press
+    tells her she is practising and leaves her seat unready (it waits, as if unanswered, till
+    she presses again once free); a seat whose player sat down elsewhere after pressing goes
+    with a word in the group."""
+    app = running_bot.app
+    players = await _table(fake_api, app, "After work")
+    ann, bob, cat = players.users
+    key = f"{players.group.id}:0"
+    result = await _deal_out(players, app)
+    fake_api.send_text(ann, ann, "/practice")
+    await fake_api.wait_for(lambda: app.bot_data.tables.table_of(ann.id) is not None
+                            and app.bot_data.tables.table_of(ann.id).private or None)
+    answer = await players.click(ann, result, t(AGAIN))
+    assert answer.params["text"] == t("pop.practising") and answer.params["show_alert"]
+    assert app.bot_data.tables.get(key).ready == [False, False, False]
+    # Cat pressed before practising: when the others are ready, Cat's seat goes, with a word.
+    await players.click(cat, result, t(AGAIN))
+    fake_api.send_text(ann, ann, "/leave")  # Ann ends her practice ...
+    prompt = await fake_api.wait_for(lambda: next(
+        (m for m in reversed(fake_api.messages_in(ann))
+         if m.content == t("reply.leave_practice", name="Ann")), None), 10)
+    await Players(fake_api, fake_api.chat(ann), [ann]).click(ann, prompt,
+                                                             t("btn.leave_practice"))
+    await fake_api.wait_for(lambda: app.bot_data.tables.table_of(ann.id) is None or None)
+    fake_api.send_text(cat, cat, "/practice")  # ... and Cat starts one
+    await fake_api.wait_for(lambda: app.bot_data.tables.table_of(cat.id) is not None or None)
+    answer = await players.click(ann, result, t(AGAIN))  # free now: ready
+    assert answer.params["text"] == t("pop.again_ready", names="Bob")
+    await players.click(bob, result, t(AGAIN))
+    await fake_api.wait_for("sendMessage", chat_id=players.group.id,
+                            text=t("again.freed_elsewhere", names="Cat"))
+    table = app.bot_data.tables.get(key)
+    assert table.phase == "lobby" and [s.name for s in table.seats] == ["Ann", "Bob"]

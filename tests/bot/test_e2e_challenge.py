@@ -22,6 +22,7 @@ from bot.game.match import PRIZE_SPLIT, prizes
 from bot.game.table import DEAL, challenge_key
 from bot.i18n import t
 from bot.match_views import place_text
+from bot.outlet import send as outlet_send
 from bot.outlet.telegram import job_name
 from bot.scenes import picture_labels
 from bot.views import points_text
@@ -154,7 +155,7 @@ async def test_three_members_play_a_two_deal_challenge(fake_api: FakeBotApi,
         api.send_text(who, group, text)
         reply = await api.wait_for("sendMessage", chat_id=group)
         assert reply.params["text"] == (t(key, LANG) if key else t(
-            "challenge.usage", LANG, deals_low=1, deals_high=12, days=7, fee=1_000_000))
+            "challenge.usage", LANG, deals_low=1, deals_high=12, days=7, fee="1,000,000"))
     api.send_text(ann, ann, "/challenge")
     reply = await api.wait_for("sendMessage", chat_id=ann)
     assert reply.params["text"] == t("challenge.private", LANG)
@@ -627,3 +628,112 @@ async def test_a_challenge_deal_holds_no_beans_for_a_match_fee(
     assert match.pool == 300
     assert [await store.balance(u.id) for u in (ann, bob, cat)] == [before - 100, 900, 900]
     assert app.bot_data.tables.get(challenge_key(ann.id)).phase == DEAL  # still playing it
+
+
+async def test_a_final_ranking_cut_short_by_a_kill_reveals_the_seed_after_the_restart(
+        fake_api: FakeBotApi, running_bot: BotRunner, monkeypatch):
+    """The bot dies during the final post, its request on its way (the posting claimed, the
+    message never sent): after the restart the ranking is posted, its seed revealed, once.
+    Before, the claim stayed and the seed was never revealed in the group."""
+    api = fake_api
+    app = running_bot.app
+    store = app.bot_data.store
+    ann = api.new_user("Ann")
+    group = api.new_group("Cut")
+    api.make_admin(group, ann)
+    api.open_private_chat(ann)
+    api.send_text(ann, group, "/challenge 1 1 50")
+    await api.wait_for(lambda: any(m.buttons for m in api.messages_in(group)))
+    (record,) = await store.open_challenges()
+    cid = record.challenge_id
+    await press(api, ann, enter_message(api, group), challenge_callback(cid, "enter"))
+    cut = asyncio.Event()
+
+    async def dies(*args: object, **kwargs: object) -> None:  # the request never ends
+        cut.set()
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(outlet_send, "send_text", dies)
+    assert await app.bot_data.game.challenges.close(cid)
+    await asyncio.wait_for(cut.wait(), 10)
+    assert (await store.get_challenge(cid)).announced  # claimed, on its way
+    app.post_stop = None  # a kill: nothing flushed
+    await running_bot.stop()
+    monkeypatch.undo()
+
+    def finals() -> list[FakeMessage]:
+        return [m for m in api.messages_in(group) if record.seed in m.content]
+
+    assert finals() == []
+    app = await running_bot.restart()
+    (final,) = await api.wait_for(lambda: finals() or None, 10)
+    assert final.content.startswith("🏁")
+    await app.bot_data.outlet.caught_up()
+    assert (await app.bot_data.store.get_challenge(cid)).announced
+    app = await running_bot.restart()  # posted and recorded: not again
+    await app.bot_data.outlet.caught_up()
+    await asyncio.sleep(0.3)
+    assert len(finals()) == 1
+
+
+async def test_a_challenge_pays_by_its_prize_table_once_and_a_bad_table_opens_nothing(
+        fake_api: FakeBotApi, running_bot: BotRunner):
+    """``/challenge 1 1 100 prizes=60,40``: the announcement shows the table, the close pays
+    60 % and 40 % of the pool to the first two, once; a table that breaks a rule is refused
+    with that rule and opens nothing."""
+    api = fake_api
+    app = running_bot.app
+    store = app.bot_data.store
+    ann, bob, cy = (api.new_user(n) for n in ("Ann", "Bob", "Cy"))
+    app.bot_data.game.challenges.board_interval = 0.0
+    group = api.new_group("Two prizes")
+    api.make_admin(group, ann)
+    for user in (ann, bob, cy):
+        api.open_private_chat(user)
+    for bad, key, fields in (("/challenge 1 1 100 prizes=70,20", "prizes.bad_sum",
+                              {"total": 90}),
+                             ("/challenge prizes=20,80", "prizes.bad_order",
+                              {"place": 2, "share": 80, "above": 20})):
+        api.send_text(ann, group, bad)
+        reply = await api.wait_for("sendMessage", chat_id=group)
+        assert reply.params["text"] == t(key, LANG, **fields)
+    assert await store.open_challenges() == []
+
+    api.send_text(ann, group, f"/challenge 1 1 {FEE} prizes=60,40")
+    await api.wait_for(lambda: any(m.buttons for m in api.messages_in(group) if m.photo))
+    (record,) = await store.open_challenges()
+    cid = record.challenge_id
+    assert record.options["prizes"] == [60, 40]
+    announced = enter_message(api, group)
+    for user in (ann, bob, cy):
+        await press(api, user, announced, challenge_callback(cid, "enter"))
+    shown = t("challenge.fee", LANG, fee=FEE, pool=3 * FEE, split="60% / 40%")
+    await app.bot_data.outlet.caught_up()
+    await api.wait_for(lambda: shown in enter_message(api, group).caption, 10)
+    for user in (ann, bob, cy):
+        await press(api, user, menu_message(api, user), challenge_callback(cid, "play", 1))
+        await drive(running_bot, api, group, user, cid, 1)
+    # this test's own places: matchpoints of the one deal, ties on the landlord's wins, then
+    # the earlier finish
+    results = {}
+    for user in (ann, bob, cy):
+        ((_, state, finished),) = await stored_deals(store, user)
+        won = state.result.landlord == 0 and state.result.winner == "landlord"
+        results[user.first_name] = [(state.result.points[0], won, finished)]
+    mine = {name: r[0][0] for name, r in results.items()}
+    key = {name: (-sum(2 if mine[o] < mine[name] else 1 if mine[o] == mine[name] else 0
+                       for o in mine if o != name), -results[name][0][1], results[name][0][2])
+           for name in mine}
+    places = {name: 1 + sum(k < key[name] for k in key.values()) for name in key}
+    paid = prizes(3 * FEE, [places[n] for n in ("Ann", "Bob", "Cy")], (60, 40))
+    assert sum(paid) == 3 * FEE
+
+    assert await app.bot_data.game.challenges.close(cid) is True
+    balances = [await store.balance(u.id) for u in (ann, bob, cy)]
+    assert balances == [900 + p for p in paid]
+    assert await app.bot_data.game.challenges.close(cid) is False  # paid once
+    assert [await store.balance(u.id) for u in (ann, bob, cy)] == balances
+    ledger = await store.challenge_ledger(cid)
+    assert sum(r.amount for r in ledger) == 0
+    assert sorted(r.amount for r in ledger if r.amount > 0) == sorted(p for p in paid if p)
+    assert (await store.totals()).conserved

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot import views
 from bot.i18n import t
+from bot.menus import GROUP_COMMANDS, PRIVATE_COMMANDS
 from engine import Action
 from tests.bot.economy_helpers import reply
 from tests.bot.flow_helpers import (
@@ -178,13 +179,14 @@ async def test_small_commands(fake_api: FakeBotApi, running_bot: BotRunner):
     assert [(b.text, b.url) for b in welcome.buttons] == [
         (t("btn.add_to_group", LANG), f"https://t.me/{BOT_USERNAME}?startgroup=ddz")]
     assert await _reply(fake_api, ann, ann, "/balance") == t("eco.balance", LANG, name="Ann",
-                                                             beans=1000)
+                                                             beans="1,000")
     assert await _reply(fake_api, ann, ann, "/newgame") == t("reply.group_only", LANG)
     help_text = await _reply(fake_api, ann, group, "/help")
     # The rules in a few lines, in the group's language, not a link (issue 10 item 8).
     assert help_text == views.help_text(LANG)
     for words in ("Bidding: bid 1, 2 or 3 points", "rob", "straight of 5 or more", "bomb",
-                  "rocket", "points = base × multiplier", "/newgame", "/practice"):
+                  "rocket", "points = base × multiplier", "/newgame", "/practice", "/match",
+                  "/knockout", "/give"):
         assert words in help_text
     assert "http" not in help_text
     top = await _reply(fake_api, ann, group, "/top")
@@ -193,3 +195,96 @@ async def test_small_commands(fake_api: FakeBotApi, running_bot: BotRunner):
     assert await _reply(fake_api, ann, group, "/leave") == t("reply.not_seated", LANG)
     await running_bot.app.bot_data.store.update_group_settings(group.id, language="zh-Hans")
     assert await _reply(fake_api, ann, group, "/join") == t("reply.no_table", "zh-Hans")
+
+
+async def test_help_lists_the_commands_the_chat_offers(fake_api: FakeBotApi,
+                                                      running_bot: BotRunner):
+    """A new user's report: /match, /knockout and /give were in no /help; /help now lists the
+    commands of the chat it is asked in (a group's, a private chat's), the admins' marked."""
+    group = fake_api.new_group("Chatty")
+    ann = fake_api.new_user("Ann")
+    lines = (await _reply(fake_api, ann, group, "/help")).splitlines()
+    commands = [line.split(" — ")[0] for line in lines if line.startswith("/")]
+    assert commands == [f"/{name}" for name in GROUP_COMMANDS]
+    assert {"/match", "/firstto", "/knockout", "/give", "/settings", "/stop"} <= set(commands)
+    assert "/settings — Group settings (admins)" in lines
+    assert "/stop — Cancel the deal (admins)" in lines
+    private = (await _reply(fake_api, ann, ann, "/help")).splitlines()
+    commands = [line.split(" — ")[0] for line in private if line.startswith("/")]
+    assert commands == [f"/{name}" for name in PRIVATE_COMMANDS]
+    assert "/practice" in commands and "/join" not in commands and "/stop" not in commands
+    assert private[-1] == t("help.private_note", LANG)
+
+
+async def test_every_command_is_in_the_menus_of_each_language(fake_api: FakeBotApi,
+                                                               running_bot: BotRunner):
+    """The group menu has /match, /knockout and /give; the private one /practice; each in
+    Simplified Chinese for "zh" and English for the others (Telegram takes a two-letter
+    language code only)."""
+    await fake_api.wait_for(lambda: len(fake_api.commands) >= 6 or None)
+    menus = {key: [c["command"] for c in value] for key, value in fake_api.commands.items()}
+    for code in ("zh", ""):
+        assert menus[("all_group_chats", code)] == list(GROUP_COMMANDS)
+        assert menus[("all_private_chats", code)] == list(PRIVATE_COMMANDS)
+        assert set(menus[("default", code)]) == set(GROUP_COMMANDS) | set(PRIVATE_COMMANDS)
+    zh = {c["command"]: c["description"] for c in fake_api.commands[("all_group_chats", "zh")]}
+    assert zh["match"] == t("cmd.match", "zh-Hans") and zh["give"] == "赠送欢乐豆"
+
+
+async def test_a_traditional_chinese_chat_gets_a_traditional_menu(fake_api: FakeBotApi,
+                                                                  running_bot: BotRunner):
+    """zh-Hant users saw the Simplified menu: a language code of setMyCommands is two letters,
+    so "zh" is every Chinese user's. A zh-TW user's private chat and a group set to 繁體中文
+    get a menu of their own (a chat scope), in Traditional Chinese; a group set back to
+    English loses it."""
+    mei = fake_api.new_user("Mei", language_code="zh-TW")
+    await _reply(fake_api, mei, mei, "/start")
+    own = await fake_api.wait_for(lambda: fake_api.commands.get((f"chat:{mei.id}", "")))
+    assert [c["command"] for c in own] == list(PRIVATE_COMMANDS)
+    assert own[1] == {"command": "practice", "description": t("cmd.practice", "zh-Hant")}
+    assert "練習" in own[1]["description"]
+    ann = fake_api.new_user("Ann")
+    await _reply(fake_api, ann, ann, "/start")
+    assert (f"chat:{ann.id}", "") not in fake_api.commands  # English: the language menu
+    group = fake_api.new_group("麻雀館")
+    store = running_bot.app.bot_data.store
+    await store.update_group_settings(group.id, language="zh-Hant")
+    await _reply(fake_api, ann, group, "/help")
+    menu = await fake_api.wait_for(lambda: fake_api.commands.get((f"chat:{group.id}", "")))
+    assert [c["command"] for c in menu] == list(GROUP_COMMANDS)
+    assert menu[0]["description"] == t("cmd.newgame", "zh-Hant") == "開一桌鬥地主"
+    fake_api.make_admin(group, ann)
+    await _reply(fake_api, ann, group, "/settings language en")
+    await fake_api.wait_for(lambda: (f"chat:{group.id}", "") not in fake_api.commands or None)
+
+
+async def test_the_bot_greets_a_group_it_is_added_to(fake_api: FakeBotApi,
+                                                     running_bot: BotRunner):
+    """Added to a group (a my_chat_member update), the bot says in a few words how to start;
+    a change of its rights or being removed says nothing."""
+    group = fake_api.new_group("New friends")
+    ann = fake_api.new_user("Ann")
+    fake_api.set_bot_status(ann, group, "member")
+    greeting = await fake_api.wait_for("sendMessage", chat_id=group.id)
+    assert greeting.params["text"] == t("greet.group", LANG)
+    assert "/newgame" in greeting.params["text"] and "/help" in greeting.params["text"]
+    fake_api.set_bot_status(ann, group, "administrator", old_status="member")
+    fake_api.set_bot_status(ann, group, "left", old_status="administrator")
+    fake_api.send_text(ann, ann, "/balance")  # a later update: the ones before are handled
+    await fake_api.wait_for("sendMessage", chat_id=ann.id)
+    assert len(fake_api.calls_to("sendMessage", chat_id=group.id)) == 1
+
+
+async def test_seated_at_a_running_deal_names_the_group_and_warns_leaving_forfeits(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """A new user's report: "你已在另一桌" did not say which table, nor that /leave there
+    forfeits the running deal (RULES.md §9)."""
+    players = await start_seeded_deal(fake_api, running_bot.app, "Friday night 🃏", seed=SEED)
+    ann = players.users[0]
+    other = fake_api.new_group("Office")
+    assert await _reply(fake_api, ann, other, "/newgame") == t(
+        "pop.seated_deal", LANG, group="Friday night 🃏")
+    await running_bot.app.bot_data.store.update_group_settings(other.id, language="zh-Hans")
+    assert await _reply(fake_api, ann, other, "/newgame") == \
+        "你正在「Friday night 🃏」打一局：请先打完。在那里发 /leave 会判负（逃跑扣分）。"

@@ -21,7 +21,8 @@ LANG = "en"
     ("/give @bob ²", "give.not_number", {"word": "²"}),
     ("/give @bob ٣", "give.not_number", {"word": "٣"}),
     ("/give 99999999999999999999999 5", "give.unknown_target", {}),
-    ("/give @bob 99999999999999999999999", "give.limit", {"n": 1000}),  # more than anyone has
+    ("/give @bob 99999999999999999999999", "give.insufficient",  # more than anyone has
+     {"beans": "1,000 beans", "amount": "99999999999999999999999"}),
     ("/audit 99999999999999999999", "audit.usage", {}),
     ("/audit ²", "audit.usage", {}),
     ("/settings play_timeout ²", "set.invalid_seconds",
@@ -91,6 +92,6 @@ async def test_full_width_digits_are_numbers(fake_api: FakeBotApi, running_bot: 
     assert (settings["stake_tier"], settings["custom_stake"]) == ("custom", 50)
     assert await reply(fake_api, ann, group, f"/give {bob.id} ９９") == t(
         "give.ok", LANG, giver="Ann", receiver="Bob", beans="99 beans", giver_balance=901,
-        receiver_balance=1099, remaining=901)
+        receiver_balance="1,099", remaining=901)
     assert await reply(fake_api, ann, group, "/give @bob －５") == t("give.invalid_amount", LANG)
     assert [await store.balance(u.id) for u in (ann, bob)] == [901, 1099]

@@ -421,3 +421,31 @@ async def test_a_start_checked_on_a_copy_older_than_the_stored_seats_is_answered
     assert await game_lobby.start_check(table, LANG) == (None, None)
     monkeypatch.setattr(game_lobby.ctx, "seat_claims", _StoredElsewhere([ann.id, bob.id]))
     assert await game_lobby.start_check(table, LANG) == (t("pop.need_three", LANG), None)
+
+
+async def test_one_welcome_per_player_and_table_not_per_lobby(fake_api: FakeBotApi,
+                                                              running_bot: BotRunner):
+    """A new user's report: "your cards for the table in … come here" arrived at every lobby
+    of the same group; now once per player and table (the group)."""
+    group = fake_api.new_group("Regulars")
+    ann, bob = fake_api.new_user("Ann"), fake_api.new_user("Bob")
+    players = Players(fake_api, group, [ann, bob])
+    welcome = t("hand.welcome", LANG, group="Regulars")
+    seated = (t("pop.joined", LANG), t("pop.seating", LANG))
+    lobby = await players.open_table(ann, [])
+    assert (await players.click(bob, lobby, t("btn.join", LANG))).params["text"] in seated
+    await players.click(bob, lobby, t("btn.leave", LANG))
+    assert (await players.click(bob, lobby, t("btn.join", LANG))).params["text"] in seated
+    await players.click(ann, lobby, t("btn.close", LANG))
+    again = await players.open_table(ann, [])  # a new lobby of the same table
+    assert again is not lobby
+    assert (await players.click(bob, again, t("btn.join", LANG))).params["text"] in seated
+    await fake_api.wait_for(lambda: "2. Bob" in again.text)
+    for user in (ann, bob):
+        texts = [c.params["text"] for c in fake_api.calls_to("sendMessage", chat_id=user.id)]
+        assert texts.count(welcome) == 1, user.first_name
+    other = Players(fake_api, fake_api.new_group("Elsewhere"), [bob])
+    await players.click(bob, again, t("btn.leave", LANG))
+    await other.open_table(bob, [])  # another table: told where its cards come from
+    texts = [c.params["text"] for c in fake_api.calls_to("sendMessage", chat_id=bob.id)]
+    assert texts.count(t("hand.welcome", LANG, group="Elsewhere")) == 1

@@ -37,7 +37,7 @@ async def test_private_replies_are_in_the_users_language(
         assert await _reply(fake_api, hans, hans, command) == t(key, LANG)
     assert t("reply.group_only", ZH) != t("reply.group_only", LANG)
     help_text = await _reply(fake_api, li, li, "/help")
-    assert help_text == views.help_text(ZH)
+    assert help_text == views.help_text(ZH, group=False)
     assert "炸弹" in help_text and "叫 1、2 或 3 分" in help_text and "http" not in help_text
     assert await _reply(fake_api, li, li, "/settings") == t("reply.group_only", ZH)
 

@@ -159,7 +159,7 @@ async def test_a_table_every_human_left_is_free_at_once(fake_api: FakeBotApi,
         await _leave(players, user)
     result = await result_message(fake_api, players.group, timeout=20, since=since)
     assert result.buttons == []
-    assert t("result.again_note", LANG, minutes=5) not in result.content
+    assert t("result.again_note", LANG, time="5 min") not in result.content
     zed = fake_api.new_user("Zed")
     fake_api.open_private_chat(zed)
     text = await reply(fake_api, zed, players.group, "/newgame")

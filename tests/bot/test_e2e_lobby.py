@@ -24,6 +24,22 @@ async def test_lobby_expires_and_says_so(fake_api: FakeBotApi, bot_runner: BotRu
     assert answer.params["text"] == t("pop.old_button", LANG)
 
 
+async def test_the_lobby_says_the_real_lobby_timeout(fake_api: FakeBotApi,
+                                                     bot_runner: BotRunner):
+    """A new user's report: the lobby said 5 min whatever LOBBY_TIMEOUT was; under a minute
+    it now says the seconds, above it the minutes rounded up."""
+    await bot_runner.start(lobby_timeout=45)
+    ann = fake_api.new_user("Ann")
+    players = Players(fake_api, fake_api.new_group("Quick"), [ann])
+    lobby = await players.open_table(ann, [])
+    assert lobby.text.splitlines()[-1] == "The table closes in 45 s if nobody starts."
+    await bot_runner.restart(lobby_timeout=150)
+    bob = fake_api.new_user("Bob")
+    players = Players(fake_api, fake_api.new_group("Slow"), [bob])
+    lobby = await players.open_table(bob, [])
+    assert lobby.text.splitlines()[-1] == t("lobby.expires", LANG, time="3 min")
+
+
 def _token(players: Players, user) -> str:
     data = [c for c in players.api.calls_to("sendMessage", chat_id=players.group.id)
             if c.params.get("reply_markup")]
@@ -72,7 +88,8 @@ async def test_one_table_per_player_and_per_chat(fake_api: FakeBotApi, running_b
     elsewhere = Players(fake_api, second, [bob, ann])
     lobby_two = await elsewhere.open_table(bob, [])
     answer = await elsewhere.click(ann, lobby_two, t("btn.join", LANG))
-    assert answer.params["text"] == t("pop.seated_elsewhere", LANG)
+    assert answer.params["text"] == t("pop.seated_at", LANG, group="One")  # names the table
+    assert answer.params["text"] == "You sit at the table in “One”: send /leave there first."
     answer = await players.click(ann, lobby_one, t("btn.leave", LANG))
     assert answer.params["text"] == t("pop.left_lobby", LANG)
     assert lobby_one.text == t("lobby.empty", LANG)  # nobody left: the lobby closed

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.game import deal as deal_module
+from bot.game.match import prizes
 from bot.game.table import DEAL
 from bot.i18n import t
 from bot.match_views import place_text
@@ -267,7 +268,7 @@ async def test_fixed_match_of_three_deals_with_a_tie_broken_by_an_extra_deal(
     assert final_message.photo and fake_api.file(final_message.photo) == render_standings(expected)
     # below the last deal's result, which (like every match result) offers no Play again
     assert final_message.message_id > max(m.message_id for m in results)
-    assert not any(t("result.again_note", LANG, minutes=5) in m.content for m in results)
+    assert not any(t("result.again_note", LANG, time="5 min") in m.content for m in results)
     # and each deal's result picture (646 px high for three seats) has the standings (366 px,
     # 52 more for the extra deal's note) drawn under it
     assert [m.photo_size[:2] for m in results] == [(1280, 1012)] * 2 + [(1280, 1064), (1280, 1012)]
@@ -500,9 +501,12 @@ async def test_a_player_who_cannot_pay_the_fee_cannot_start(
     ann, bob, cat = players.users
     await store.update_group_settings(players.group.id, give_enabled=True)
     await store.give(bob.id, cat.id, 1, players.group.id)
-    await start(players)
+    answer = await players.click(ann, players.lobby, t("btn.start", LANG))
+    # a new user's report: the press said "The deal starts!" and the group then the refusal
+    assert answer.params["text"] == t("match.need_fee", LANG, names="Bob", fee="1,000")
+    assert answer.params["text"] != t("lobby.starting", LANG)
     await fake_api.wait_for(lambda: any(
-        t("match.need_fee", LANG, names="Bob", fee=1000) in m.content
+        t("match.need_fee", LANG, names="Bob", fee="1,000") in m.content
         for m in fake_api.messages_in(players.group)), 5)
     assert await store.running_matches() == []
     assert [await store.balance(u.id) for u in players.users] == [1000, 999, 1001]
@@ -595,8 +599,8 @@ async def test_the_entry_fee_can_be_typed_and_bad_numbers_are_refused(
     fake_api.open_private_chat(ann)
     fee_range = t("match.typed_range", LANG, option=t("match.btn_fee", LANG), low=0,
                   high=1000000)
-    usage = t("match.usage", LANG, command="/match", high=1000000, names="deals=",
-              example="/match 100 deals=6")
+    usage = t("match.usage", LANG, command="/match", high=1000000,
+              names="deals=, time=, prizes=", example="/match 100 deals=6 time=15")
     for bad, answer in (("/match -5", fee_range), ("/match 1e3", fee_range),
                         ("/knockout 1000001", fee_range), ("/match 5 6", usage),
                         ("/match chips=15", usage), ("/match 5 fee=6", usage)):
@@ -632,7 +636,7 @@ async def test_knockout_options_can_be_typed_and_bad_ones_are_refused_with_their
                                      words="point, deal")),
             ("/knockout colour=red", t("match.usage", LANG, command="/knockout",
                                        high=1000000, names="chips=, base=, per=, out=, time=, "
-                                       "rise=", example="/knockout 100 chips=15 out=5"))):
+                                       "rise=, prizes=", example="/knockout 100 chips=15 out=5"))):
         await players.command(ann, bad)
         assert fake_api.messages_in(group)[-1].text == answer, bad
     assert app.bot_data.tables.get(f"{group.id}:0") is None
@@ -795,3 +799,143 @@ async def test_a_match_deals_on_only_once_a_deals_result_that_failed_to_send_was
     await fake_api.wait_for(lambda: table.phase == DEAL and table.message_id is not None, 10)
     assert table.message_id > posted.result["message_id"]  # the next deal, below the result
     assert t("match.deals_of", LANG, n=1, total=3) in call_text(posted)
+
+
+# --- Fixed deals up to 18 with a time limit; the first-to-N match; prize tables -----------------
+
+
+async def assert_paid_once(store, match_id: int, fee: int, prizes: list[int]) -> None:
+    """Every fee in is a prize out: the match's ledger rows are the fees and exactly these
+    prizes (one row each, none twice), summing to zero."""
+    rows = await assert_pool_sums_to_zero(store, match_id, fee, len(prizes))
+    assert sorted(r.amount for r in rows if r.amount > 0) == sorted(p for p in prizes if p)
+    assert sum(prizes) == fee * len(prizes)
+
+
+async def test_a_fixed_match_of_18_deals_ends_on_its_time_limit(fake_api: FakeBotApi,
+                                                                running_bot: BotRunner):
+    """Seed 000's final plays 18 deals, seed 001 has 15 minutes: the deal in progress when the
+    time is up is the last, and its points decide."""
+    app = running_bot.app
+    store = app.bot_data.store
+    matches = app.bot_data.game.matches
+    players = await open_match(fake_api, app, "Timed final", "/match 100 deals=18", seed=42)
+    players.app = app
+    assert t("match.opt_deals", LANG, n=18) in players.lobby.text
+    assert t("match.opt_time_off", LANG) in players.lobby.text
+    await set_option(players, "time", "+")  # off → 15 minutes
+    assert t("match.opt_time", LANG, minutes=15) in players.lobby.text
+    await start(players)
+    (match,) = await store.running_matches()
+    assert match.options["deals"] == 18 and match.options["time_limit"] == 15
+    started = matches.clock()
+    matches.clock = lambda: started + 15 * 60  # the deal in progress is the last
+    await play_deals(players, 1)
+    points = await match_deal_points(store, match.match_id)
+    assert points == [(6, -3, -3)]
+    record = await store.get_match(match.match_id)
+    assert record.status == "finished" and record.result["scores"] == [6, -3, -3]
+    final = final_post(fake_api, players)
+    assert t("match.champion", LANG, names="Ann") in final
+    assert t("match.deals_of", LANG, n=1, total=18) in final
+    # 300 beans: 150 to Ann; Bob and Cat share second, (90 + 60) / 2 each
+    assert [await store.balance(u.id) for u in players.users] == [1050, 975, 975]
+    await assert_paid_once(store, match.match_id, 100, [150, 75, 75])
+    assert app.bot_data.tables.get(key_of(players)) is None
+
+
+def first_to_over(points: list[tuple[int, ...]], target: int) -> list[bool]:
+    """This test's own rule of the first-to match, per deal played: over once a seat's total
+    reached the target after some deal and one seat leads alone."""
+    totals, reached, over = [0, 0, 0], False, []
+    for deal in points:
+        totals = [a + b for a, b in zip(totals, deal, strict=True)]
+        reached = reached or max(totals) >= target
+        over.append(reached and totals.count(max(totals)) == 1)
+    return over
+
+
+async def test_a_first_to_match_ends_when_a_seat_reaches_the_target_across_a_restart(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    """Seed 000: 先得30分者胜出. /firstto opens its lobby (target 30, buttons down to 10); a
+    restart after the first deal resumes it with its stored target; it ends after the deal in
+    which a seat reached 10 and leads alone, and the pool is paid once."""
+    app = running_bot.app
+    store = app.bot_data.store
+    players = await open_match(fake_api, app, "Race", "/firstto 60")
+    players.app = app
+    lobby = players.lobby
+    assert t("match.title", LANG, format=t("match.format_first_to", LANG)) in lobby.text
+    assert t("match.opt_target", LANG, n=30) in lobby.text
+    assert t("match.opt_deals", LANG, n=9) not in lobby.text
+    labels = {b.text for b in lobby.buttons}
+    assert f"{t('match.btn_target', LANG)} +" in labels and f"{t('match.btn_deals', LANG)} +" \
+        not in labels
+    await set_option(players, "target", "-", 3)  # 30 → 20 → 15 → 10
+    assert t("match.opt_target", LANG, n=10) in players.lobby.text
+    await start(players)
+    (match,) = await store.running_matches()
+    assert match.format == "fixed" and match.options["target"] == 10
+    await play_deals(players, 1)
+    assert await match_deal_points(store, match.match_id) == [(4, -2, -2)]  # not yet at 10
+    app = await running_bot.restart()
+    app.bot_data.game.deal_seed = TIE_SEED
+    players.app = app
+    store = app.bot_data.store
+    table = app.bot_data.tables.get(key_of(players))
+    assert table.match_id == match.match_id and table.match_options["target"] == 10
+    await play_deals(players, 30)
+    record = await store.get_match(match.match_id)
+    points = await match_deal_points(store, match.match_id)
+    over = first_to_over(points, 10)
+    assert record.status == "finished" and len(points) >= 2, points
+    assert over[-1] and not any(over[:-1]), points  # ended with the first deal that decided
+    totals = [sum(p[i] for p in points) for i in range(3)]
+    assert record.result["scores"] == totals
+    names = [u.first_name for u in players.users]
+    champion = names[totals.index(max(totals))]
+    final = final_post(fake_api, players)
+    assert t("match.over", LANG, format=t("match.format_first_to", LANG)) in final
+    assert t("match.champion", LANG, names=champion) in final
+    places = [1 + sum(o > s for o in totals) for s in totals]
+    paid = prizes(180, places)
+    assert [await store.balance(u.id) for u in players.users] == [940 + p for p in paid]
+    await assert_paid_once(store, match.match_id, 60, paid)
+
+
+async def test_a_prize_table_is_typed_shown_and_paid_and_a_bad_one_is_refused(
+    fake_api: FakeBotApi, running_bot: BotRunner
+):
+    app = running_bot.app
+    store = app.bot_data.store
+    ann = fake_api.new_user("Ann")
+    group = fake_api.new_group("Prize table")
+    refusals = Players(fake_api, group, [ann])
+    fake_api.open_private_chat(ann)
+    for bad, key, fields in (
+            ("/match 100 prizes=60,30", "prizes.bad_sum", {"total": 90}),
+            ("/knockout prizes=30,70", "prizes.bad_order", {"place": 2, "share": 70,
+                                                            "above": 30}),
+            ("/firstto prizes=" + ",".join(["10"] * 11), "prizes.bad_places", {"places": 11}),
+            ("/match prizes=50,50,0", "prizes.bad_share", {"place": 3, "share": 0}),
+            ("/match prizes=half", "prizes.bad_text", {"word": "half"})):
+        await refusals.command(ann, bad)
+        assert fake_api.messages_in(group)[-1].text == t(key, LANG, **fields), bad
+    assert app.bot_data.tables.get(f"{group.id}:0") is None and await store.running_matches() == []
+
+    players = await open_match(fake_api, app, "Two prizes", "/match 100 deals=3 prizes=60,40")
+    players.app = app
+    split = t("match.split", LANG, split=f"{place_text(1, LANG)} 60% · {place_text(2, LANG)} 40%")
+    assert split in players.lobby.text
+    await start(players)
+    (match,) = await store.running_matches()
+    assert match.options["prizes"] == [60, 40]
+    await play_deals(players, 4)  # three deals and the extra deal of the tie for first
+    record = await store.get_match(match.match_id)
+    assert record.status == "finished" and record.result["scores"] == [8, -10, 2]
+    final = final_post(fake_api, players)
+    assert t("match.prize", LANG, beans=180) in final and t("match.prize", LANG, beans=120) in final
+    # 300 beans: 60 % to Ann (first), 40 % to Cat (second), nothing to Bob (third)
+    assert [await store.balance(u.id) for u in players.users] == [1080, 900, 1020]
+    await assert_paid_once(store, match.match_id, 100, [180, 0, 120])

@@ -43,7 +43,7 @@ async def test_bidi_controls_in_names_are_neutralised_everywhere(
     assert "Ann" in result.content and "Bob" in result.content
     balance = await running_bot.app.bot_data.store.balance(ann.id)
     answer = await reply(fake_api, ann, group, "/balance")
-    assert t("eco.balance", LANG, name="Ann", beans=balance) == answer
+    assert t("eco.balance", LANG, name="Ann", beans=f"{balance:,}") == answer
     top = await reply(fake_api, ann, group, "/top")
     assert "Cat" in top
     texts = group_texts(fake_api, group) + private_hand_texts(fake_api, players.users)

@@ -177,7 +177,7 @@ async def test_leave_under_a_practice_result_forgets_the_table(
     key = app.bot_data.tables.table_of(ann.id).key
     result = await _play_out(Players(fake_api, fake_api.chat(ann), [ann]), ann)
     assert [b.text for b in result.buttons] == [t("btn.play_again", LANG), t("btn.leave", LANG)]
-    assert t("result.again_note", LANG, minutes=5) not in result.content  # one human: no need
+    assert t("result.again_note", LANG, time="5 min") not in result.content  # one human: no need
     answer = await Players(fake_api, fake_api.chat(ann), [ann]).click(ann, result,
                                                                       t("btn.leave", LANG))
     assert answer.params["text"] == t("pop.left_lobby", LANG)

@@ -104,7 +104,8 @@ async def test_a_farmer_on_autoplay_who_wins_nothing_is_told_and_why(
     balance = await store.balance(users[1].id)
     assert balance == 1000
     lines = hand_message(fake_api, users[1]).content.splitlines()
-    assert lines[-1] == t("hand.won_beans", LANG, points=t("unit.points", LANG, n=0, signed="0"),
+    assert lines[-1] == t("hand.side_won_beans", LANG,
+                          points=t("unit.points", LANG, n=0, signed="0"),
                           beans=t("unit.beans", LANG, n=0, signed="0"),
                           balance="1,000") + t("hand.penalty_note", LANG)
     notice = next(m for m in fake_api.messages_in(users[1])

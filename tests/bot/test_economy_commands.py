@@ -29,13 +29,13 @@ async def test_daily_once_a_day_with_a_streak(fake_api: FakeBotApi, running_bot:
     group = fake_api.new_group("Early birds")
     ann = fake_api.new_user("Ann")
     assert await reply(fake_api, ann, group, "/daily") == t(
-        "eco.daily_ok", LANG, name="Ann", beans=200, streak=1, balance=1200)
+        "eco.daily_ok", LANG, name="Ann", beans=200, streak=1, balance="1,200")
     assert await reply(fake_api, ann, group, "/daily") == t(
         "eco.daily_already", LANG, day="2024-05-02")
     assert await store.balance(ann.id) == 1200
     clock.advance(hours=4)  # 00:00 on 2024-05-02 in Shanghai: a new day, the streak goes on
     assert await reply(fake_api, ann, ann, "/daily") == t(
-        "eco.daily_ok", LANG, name="Ann", beans=220, streak=2, balance=1420)
+        "eco.daily_ok", LANG, name="Ann", beans=220, streak=2, balance="1,420")
     # A group whose day has not ended yet (London: still 2024-05-01) gives no second claim.
     london = fake_api.new_group("London")
     await store.update_group_settings(london.id, timezone="Europe/London")
@@ -43,7 +43,7 @@ async def test_daily_once_a_day_with_a_streak(fake_api: FakeBotApi, running_bot:
         "eco.daily_already", LANG, day="2024-05-03")
     assert await _rows(store, ann.id, LedgerReason.DAILY) == [220, 200]
     assert await reply(fake_api, ann, group, "/balance") == t(
-        "eco.balance", LANG, name="Ann", beans=1420)
+        "eco.balance", LANG, name="Ann", beans="1,420")
 
 
 async def test_concurrent_daily_presses_grant_once(fake_api: FakeBotApi, running_bot: BotRunner):
@@ -58,7 +58,7 @@ async def test_concurrent_daily_presses_grant_once(fake_api: FakeBotApi, running
         lambda: len(fake_api.calls_to("sendMessage", since=start, chat_id=group)) == 5)
     texts = [c.params["text"] for c in fake_api.calls_to("sendMessage", since=start,
                                                           chat_id=group)]
-    granted = t("eco.daily_ok", LANG, name="Bob", beans=200, streak=1, balance=1200)
+    granted = t("eco.daily_ok", LANG, name="Bob", beans=200, streak=1, balance="1,200")
     assert texts.count(granted) == 1
     assert texts.count(t("eco.daily_already", LANG, day="2024-05-02")) == 4
     assert await store.balance(bob.id) == 1200
@@ -73,7 +73,7 @@ async def test_relief_below_100_once_a_day(fake_api: FakeBotApi, running_bot: Bo
     group = fake_api.new_group("Broke")
     ann, bob, cat = (fake_api.new_user(n) for n in ("Ann", "Bob", "Cat"))
     assert await reply(fake_api, ann, group, "/relief") == t(
-        "eco.relief_not_eligible", LANG, below=100, balance=1000)
+        "eco.relief_not_eligible", LANG, below=100, balance="1,000")
     await settle(store, group.id, [ann, bob, cat], [-96, 48, 48])  # Ann pays 960 of 1000
     assert await reply(fake_api, ann, group, "/balance") == "\n".join([
         t("eco.balance", LANG, name="Ann", beans=40), t("eco.balance_low", LANG, below=100)])
@@ -105,15 +105,15 @@ async def test_give_is_off_by_default_then_limited_per_day(
 
     assert await reply(fake_api, ann, group, "/give @bobby 300") == t(
         "give.ok", LANG, giver="Ann", receiver="Bob", beans=_beans(300), giver_balance=700,
-        receiver_balance=1300, remaining=700)
+        receiver_balance="1,300", remaining=700)
     assert await reply(fake_api, ann, group, "/give 50", reply_to=bob_says_hi) == t(
         "give.ok", LANG, giver="Ann", receiver="Bob", beans=_beans(50), giver_balance=650,
-        receiver_balance=1350, remaining=650)
+        receiver_balance="1,350", remaining=650)
     assert await reply(fake_api, ann, group, f"/give {bob.id} 10") == t(
         "give.ok", LANG, giver="Ann", receiver="Bob", beans=_beans(10), giver_balance=640,
-        receiver_balance=1360, remaining=640)
+        receiver_balance="1,360", remaining=640)
     assert await reply(fake_api, ann, group, "/give @bobby 641") == t(
-        "give.limit", LANG, n=640)
+        "give.insufficient", LANG, beans=_beans(640), amount=641)  # the balance, first
     assert await reply(fake_api, ann, group, "/give @bobby lots") == t(
         "give.not_number", LANG, word="lots")
     assert await reply(fake_api, ann, group, "/give @nobody 5") == t("give.unknown_target", LANG)
@@ -145,7 +145,7 @@ async def test_give_and_audit_find_a_username_after_a_restart(
     assert len(app.bot_data.usernames) == 0
     assert await reply(fake_api, ann, group, "/give @BobBy 100") == t(
         "give.ok", LANG, giver="Ann", receiver="Bob", beans=_beans(100), giver_balance=900,
-        receiver_balance=1100, remaining=900)
+        receiver_balance="1,100", remaining=900)
     fake_api.open_private_chat(ann)
     assert await reply(fake_api, ann, group, "/audit @bobby") == t("audit.sent", LANG,
                                                                    name="Ann")
@@ -160,10 +160,10 @@ async def test_give_and_audit_find_a_username_after_a_restart(
     await username_stored(store, "bobby", cat)
     assert await reply(fake_api, ann, group, "/give @bobby 10") == t(  # a first-time player
         "give.ok", LANG, giver="Ann", receiver="Cat", beans=_beans(10), giver_balance=890,
-        receiver_balance=1010, remaining=890)
+        receiver_balance="1,010", remaining=890)
     assert await reply(fake_api, ann, group, "/give @bob_new 10") == t(
         "give.ok", LANG, giver="Ann", receiver="Bob", beans=_beans(10), giver_balance=880,
-        receiver_balance=1110, remaining=880)
+        receiver_balance="1,110", remaining=880)
 
     bob = replace(bob, username=None)  # Bob drops his username
     fake_api.send_text(bob, group, "anonymous now")
@@ -176,7 +176,7 @@ async def test_give_and_audit_find_a_username_after_a_restart(
     assert await store.username_owner("bob_new") is None
     assert await reply(fake_api, ann, group, f"/give {bob.id} 10") == t(  # the id still works
         "give.ok", LANG, giver="Ann", receiver="Bob", beans=_beans(10), giver_balance=870,
-        receiver_balance=1120, remaining=870)
+        receiver_balance="1,120", remaining=870)
     assert [await store.balance(u.id) for u in (ann, bob, cat)] == [870, 1120, 1010]
 
 
@@ -197,6 +197,8 @@ async def test_give_says_what_is_wrong_first_thing_first(
         assert await reply(fake_api, ann, group, command) == t("give.disabled", LANG), command
     await store.update_group_settings(group.id, give_enabled=True)
     assert await reply(fake_api, ann, group, "/give") == t("give.usage", LANG)
+    for command in ("/give @bob 5 6", "/give 5 6 7", "/give @bob 5 beans"):  # nothing given
+        assert await reply(fake_api, ann, group, command) == t("give.usage", LANG), command
     for word in ("lots", "1.5", "²", "5k"):
         assert await reply(fake_api, ann, group, f"/give @bob {word}") == t(
             "give.not_number", LANG, word=word)
@@ -206,12 +208,15 @@ async def test_give_says_what_is_wrong_first_thing_first(
     assert await reply(fake_api, ann, group, "/give @nobody 5") == t("give.unknown_target", LANG)
     assert await reply(fake_api, ann, group, "/give @bob 1") == t(
         "give.ok", LANG, giver="Ann", receiver="Bob", beans="1 bean", giver_balance=999,
-        receiver_balance=1001, remaining=999)
+        receiver_balance="1,001", remaining=999)
     await settle(store, group.id, [cat, ann, bob], [-90, 45, 45])  # Cat keeps 100 beans
     assert await reply(fake_api, cat, group, "/give @bob 200") == t(
         "give.insufficient", LANG, beans="100 beans", amount=200)
-    assert await reply(fake_api, cat, group, "/give @bob 99999999999999999999999") == t(
-        "give.limit", LANG, n=1000)
+    # a new user's report: more than the balance said "1000 more today", not the balance
+    assert await reply(fake_api, cat, group, "/give @bob 1001") == t(
+        "give.insufficient", LANG, beans="100 beans", amount="1,001")
+    assert await reply(fake_api, ann, group, "/give @bob 1000") == t(
+        "give.limit", LANG, n=999, remaining=999)
     assert [await store.balance(u.id) for u in (ann, bob, cat)] == [1449, 1451, 100]
 
 
@@ -243,9 +248,9 @@ async def test_audit_is_for_admins_and_arrives_privately(
     assert lines[0] == t("audit.title", LANG, name="Bob", user_id=bob.id, n=20)
     # Newest first, times in Shanghai: the 24th gift was the last change.
     assert lines[1] == t("audit.row", LANG, time="2024-05-01 20:00", amount="+24",
-                         reason=t("audit.reason_give", LANG), balance=1000 + 300)
+                         reason=t("audit.reason_give", LANG), balance="1,300")
     assert lines[20] == t("audit.row", LANG, time="2024-05-01 20:00", amount="+5",
-                          reason=t("audit.reason_give", LANG), balance=1000 + 15)
+                          reason=t("audit.reason_give", LANG), balance="1,015")
     assert len(lines) == 21
     assert await reply(fake_api, ann, group, f"/audit {bob.id}") == t("audit.sent", LANG,
                                                                       name="Ann")
@@ -261,10 +266,10 @@ async def test_audit_is_for_admins_and_arrives_privately(
 async def test_balance_and_me_in_private(fake_api: FakeBotApi, running_bot: BotRunner):
     dee = fake_api.new_user("Dee", language_code="zh-hant")
     assert await reply(fake_api, dee, dee, "/balance") == t("eco.balance", "zh-Hant", name="Dee",
-                                                           beans=1000)
+                                                           beans="1,000")
     me = (await reply(fake_api, dee, dee, "/me")).splitlines()
     assert me[0] == t("stats.title", "zh-Hant", name="Dee")
-    assert me[1] == t("stats.balance", "zh-Hant", beans=1000,
+    assert me[1] == t("stats.balance", "zh-Hant", beans="1,000",
                       rank=t("stats.rank_global", "zh-Hant", rank=1))
     assert me[2] == t("stats.games", "zh-Hant", games=0, wins=0, rate="—")
 

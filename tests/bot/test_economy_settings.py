@@ -116,8 +116,9 @@ async def test_settings_menu_for_admins_only(fake_api: FakeBotApi, running_bot: 
     assert await reply(fake_api, ann, group, "/settings doubling maybe") == t(
         "set.invalid_choice", "zh-Hant", name=t("set.name.doubling", "zh-Hant"),
         choices="開, 關, 預設")
-    assert await reply(fake_api, ann, group, "/settings timezone Mars/Olympus") == (
-        "時區：請填時區名稱，如 Asia/Taipei 或 Europe/Berlin。")
+    for zone in ("Mars/Olympus", "localtime", "Factory", "posixrules"):  # no place's time
+        assert await reply(fake_api, ann, group, f"/settings timezone {zone}") == (
+            "時區：請填時區名稱，如 Asia/Taipei 或 Europe/Berlin。"), zone
     assert await reply(fake_api, ann, group, "/settings bogus 1") == t(
         "set.usage", "zh-Hant", keys=", ".join(DEFAULT_GROUP_SETTINGS))
     assert await store.get_group_settings(group.id) == settings

@@ -65,12 +65,12 @@ async def test_top_orderings_and_variants(fake_api: FakeBotApi, running_bot: Bot
     # Balances of this group's players: Cat reached 1190 before Bob.
     everything = await reply(fake_api, ann, group, "/top all")
     assert everything.splitlines()[0] == t("top.title_all", LANG)
-    assert _board(everything) == [("Cat", "1190", 5), ("Bob", "1190", 5), ("Dan", "1020", 3),
-                                  ("Ann", "1000", 2)]
+    assert _board(everything) == [("Cat", "1,190", 5), ("Bob", "1,190", 5), ("Dan", "1,020", 3),
+                                  ("Ann", "1,000", 2)]
     # All groups: Eve and Fay played elsewhere (Eve won only what Fay paid: bots pay nothing).
     assert _board(await reply(fake_api, ann, group, "/top global")) == [
-        ("Cat", "1190", 5), ("Bob", "1190", 5), ("Dan", "1020", 3), ("Eve", "1010", 1),
-        ("Ann", "1000", 2), ("Fay", "990", 1)]
+        ("Cat", "1,190", 5), ("Bob", "1,190", 5), ("Dan", "1,020", 3), ("Eve", "1,010", 1),
+        ("Ann", "1,000", 2), ("Fay", "990", 1)]
     global_today = await reply(fake_api, ann, group, "/top global today")
     assert global_today.splitlines()[0] == t("top.title_global_today", LANG)
     assert _board(global_today) == [("Ann", "+20", 1), ("Dan", "+20", 3), ("Eve", "+10", 1),
@@ -150,7 +150,7 @@ async def test_me_after_deals_played_with_buttons(fake_api: FakeBotApi, running_
     me = (await reply(fake_api, ann, group, "/me")).splitlines()
     assert me == [
         t("stats.title", LANG, name="Ann"),
-        t("stats.balance", LANG, beans=1060, rank=t("stats.rank_group", LANG, rank=1)),
+        t("stats.balance", LANG, beans="1,060", rank=t("stats.rank_group", LANG, rank=1)),
         t("stats.games", LANG, games=2, wins=1, rate="50%"),
         t("stats.landlord", LANG, wins=1, games=1, rate="100%"),
         t("stats.farmer", LANG, wins=0, games=1, rate="0%"),
@@ -160,7 +160,7 @@ async def test_me_after_deals_played_with_buttons(fake_api: FakeBotApi, running_
     ]
     assert await reply(fake_api, users[1], group, "/stats") == "\n".join([
         t("stats.title", LANG, name="Bob"),
-        t("stats.balance", LANG, beans=1060, rank=t("stats.rank_group", LANG, rank=2)),
+        t("stats.balance", LANG, beans="1,060", rank=t("stats.rank_group", LANG, rank=2)),
         t("stats.games", LANG, games=2, wins=1, rate="50%"),
         t("stats.landlord", LANG, wins=1, games=1, rate="100%"),
         t("stats.farmer", LANG, wins=0, games=1, rate="0%"),

@@ -102,7 +102,7 @@ def test_texts_show_real_values():
     assert top_text("today", even, "en").splitlines()[1:] == [
         "🥈 Cat: 0 beans (deals: 2)", "🥉 Dan: +1 bean (deals: 1)"]
     assert top_text("all", [LeaderboardRow(1, 9, "Cat", 1000, 0, 0)], "zh-Hans").splitlines()[1] \
-        == "🥇 Cat：1000 欢乐豆（0 局）"
+        == "🥇 Cat：1,000 欢乐豆（0 局）"
     assert percent(2 / 3) == "67%" and percent(None) == "—"
     stats = PlayerStats(7, "Ann", 900, 3, 2, 1, 0, 2, 2, 0, 4, 60, 2, 2, None)
     lines = stats_text(stats, "en", in_group=True).splitlines()
@@ -112,3 +112,26 @@ def test_texts_show_real_values():
                         datetime(2024, 5, 1, 16, 30, tzinfo=UTC))
     assert audit_text("Ann", 7, [entry], "Asia/Shanghai", "en").splitlines()[1] == (
         "2024-05-02 00:30  -40  deal #12  → 960")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_text_writes_beans_with_the_same_digit_grouping(lang):
+    """A new user's report: 余额 1,120 after a deal, but /daily said 1320 and /balance 1080.
+    Every text that shows beans groups their digits the one way (bot.numbers.grouped)."""
+    from datetime import date
+
+    from bot import views
+    from bot.economy_views import balance_text, daily_text, give_text, relief_text
+    from bot.store import Claim, Gift
+
+    claim = Claim(amount=1200, balance=1320, day=date(2026, 1, 2), streak=3)
+    assert "1,320" in daily_text("Ann", claim, lang) and "1320" not in daily_text(
+        "Ann", claim, lang)
+    assert "1,200" in daily_text("Ann", claim, lang)
+    assert "1,320" in relief_text("Ann", claim, lang)
+    assert "1,080" in balance_text("Ann", 1080, lang, relief_below=100)
+    gift = Gift(amount=1500, giver_balance=12000, receiver_balance=2500, remaining_today=3500)
+    given = give_text("Ann", "Bob", gift, lang)
+    assert all(n in given for n in ("1,500", "12,000", "2,500", "3,500"))
+    assert views.amount_text(1120, lang) == "1,120" and views.beans_text(-1200, lang).startswith(
+        "-1,200")

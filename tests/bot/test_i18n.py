@@ -6,8 +6,8 @@ import string
 
 import pytest
 
-from bot.app import COMMANDS
 from bot.i18n import CATALOGUES, LANGUAGES, match_language, normalize_language, t
+from bot.menus import COMMANDS
 
 
 def placeholders(text: str) -> set[str]:

@@ -3,12 +3,15 @@ chips, time limits, rising base, prizes."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.economy import settle_beans
 from bot.game.match import (
+    FIRST_TO,
     FIXED,
     KNOCKOUT,
     MatchError,
@@ -71,7 +74,7 @@ def test_the_chip_base_per_deal_leaves_the_bid_out_and_the_bombs_in() -> None:
     assert state.scores() == [8, 26, 26]
 
 
-@pytest.mark.parametrize("name,value", [("deals", 2), ("deals", 13), ("chip_base", 0),
+@pytest.mark.parametrize("name,value", [("deals", 2), ("deals", 19), ("chip_base", 0),
                                         ("entry_fee", -1), ("time_limit", 241), ("chips", 4),
                                         ("chips", 201), ("threshold", 0), ("threshold", 21),
                                         ("base_per", "hand")])
@@ -296,3 +299,127 @@ def test_a_knockout_with_the_default_numbers_lasts() -> None:
         return deals[len(deals) // 2]
 
     assert median(new_setting()) >= 6 > median(OLD)
+
+
+# --- Fixed deals up to 18 and a time limit; the first-to-N match; prize tables ------------------
+
+
+def first_to(target: int = 30, time_limit: int = 0, fee: int = 0) -> MatchState:
+    return MatchState(MatchOptions(FIXED, target=target, time_limit=time_limit, entry_fee=fee),
+                      HUMANS, started_at=1000.0)
+
+
+def test_a_fixed_match_plays_up_to_18_deals() -> None:
+    """Seed 000's final plays 18 deals."""
+    state = fixed(deals=18)
+    for n in range(17):
+        state = state.record(n + 1, (2, -1, -1))
+        assert not state.is_over(0)
+    assert state.record(18, (2, -1, -1)).is_over(0)
+    with pytest.raises(MatchError):
+        MatchOptions(FIXED, deals=19)
+
+
+def test_a_fixed_match_with_a_time_limit_ends_after_the_deal_in_progress() -> None:
+    """Seed 001: 15 minutes; the deal in progress is the last, a tie for first plays on."""
+    state = MatchState(MatchOptions(FIXED, deals=9, time_limit=15), HUMANS, started_at=1000.0)
+    state = state.record(1, (4, -2, -2))
+    before, after = 1000.0 + 15 * 60 - 1, 1000.0 + 15 * 60
+    assert not state.is_over(before) and not state.next_is_extra(before)
+    assert state.is_over(after)
+    tied = state.record(2, (-2, 4, -2))  # seats 0 and 1 on 2
+    assert not tied.is_over(after) and tied.next_is_extra(after)
+    assert tied.record(3, (2, -1, -1)).is_over(after)
+    # without a limit the same deals are nowhere near the end
+    assert not fixed(deals=9).record(1, (4, -2, -2)).is_over(after + 10_000)
+
+
+def test_first_to_n_ends_when_a_seat_reaches_the_target() -> None:
+    """Seed 000: 先得30分者胜出."""
+    state = first_to(30)
+    assert state.options.kind == FIRST_TO and state.first_to
+    state = play(state, (24, -12, -12), (4, -2, -2))
+    assert state.scores() == [28, -14, -14] and not state.is_over(0)
+    assert not state.next_is_extra(0)
+    state = state.record(3, (2, -1, -1))  # exactly 30
+    assert state.is_over(0) and state.places() == [1, 2, 2]
+    # many deals and nobody at 30: it plays on (no deal count)
+    state = play(first_to(30), *[(2, -1, -1), (-1, 2, -1), (-1, -1, 2)] * 10)
+    assert state.played == 30 and not state.is_over(0)
+
+
+def test_first_to_n_a_tie_for_first_plays_on_until_broken() -> None:
+    state = play(first_to(30), (12, -24, 12), (12, -24, 12), (6, -12, 6))
+    assert state.scores() == [30, -60, 30]
+    assert not state.is_over(0) and state.next_is_extra(0)
+    state = state.record(4, (-4, 2, 2))  # both below the target again: still decided
+    assert state.scores() == [26, -58, 32] and state.is_over(0)
+    assert [s.seat for s in state.standings()][0] == 2
+
+
+def test_first_to_n_time_up_the_most_points_win() -> None:
+    """Seed 000: 或时间到分数最多者胜出."""
+    state = first_to(30, time_limit=30).record(1, (4, -2, -2))
+    assert not state.is_over(1000.0 + 30 * 60 - 1)
+    assert state.is_over(1000.0 + 30 * 60)
+    tied = state.record(2, (-4, 8, -4))  # seats 0 and 1: 0 and 6
+    assert tied.scores() == [0, 6, -6] and tied.is_over(1000.0 + 30 * 60)
+
+
+def test_first_to_options_round_trip_and_old_dicts_load_as_before() -> None:
+    options = MatchOptions(FIXED, target=50, time_limit=15, prizes=(60, 40))
+    assert MatchOptions.from_dict(options.to_dict()) == options
+    state = first_to(50).record(1, (2, -1, -1))
+    assert MatchState.from_dict(state.to_dict()) == state
+    old = {"format": "fixed", "deals": 6, "chips": 20, "chip_base": 2, "threshold": 1,
+           "time_limit": 0, "rise_every": 0, "entry_fee": 100}
+    loaded = MatchOptions.from_dict(old)
+    assert (loaded.kind, loaded.target, loaded.prizes) == (FIXED, 0, (50, 30, 20))
+    for bad in ({"target": 4}, {"target": 301}, {"target": True}):
+        with pytest.raises(MatchError):
+            MatchOptions(FIXED, **bad)  # type: ignore[arg-type]
+    with pytest.raises(MatchError):
+        MatchOptions(KNOCKOUT, target=30)
+
+
+def test_the_prize_table_pays_the_pool() -> None:
+    state = MatchState(MatchOptions(FIXED, deals=3, entry_fee=100, prizes=(60, 40)), HUMANS,
+                       started_at=1000.0)
+    state = play(state, (4, -2, -2), (2, -4, 2), (4, -2, -2))
+    assert state.scores() == [10, -8, -2] and state.places() == [1, 3, 2]
+    assert payout(state) == [180, 0, 120]
+    winner_takes_all = replace(state, options=replace(state.options, prizes=(100,)))
+    assert payout(winner_takes_all) == [300, 0, 0]
+
+
+@pytest.mark.parametrize("table", [(60, 30), (40, 60), (0, 100), (101,), (10,) * 11, (),
+                                   (50.5, 49.5)])
+def test_a_bad_prize_table_is_refused(table: tuple[int, ...]) -> None:
+    with pytest.raises(MatchError, match="prizes"):
+        MatchOptions(FIXED, prizes=table)
+    with pytest.raises(MatchError):
+        MatchOptions.from_dict({"format": "fixed", "prizes": list(table)})
+
+
+@given(st.lists(st.integers(1, 30), min_size=1, max_size=10).filter(lambda t: sum(t) <= 100),
+       st.lists(st.tuples(st.integers(-12, 12), st.integers(-12, 12)), max_size=40),
+       st.integers(0, 1000))
+def test_first_to_ends_exactly_when_reached_and_untied_and_pays_the_pool(
+        shares: list[int], deals: list[tuple[int, int]], fee: int) -> None:
+    """Property: a first-to match is over exactly when some seat's total reached the target
+    after some deal and one seat leads alone; its payout under any valid prize table sums to
+    the pool."""
+    table = sorted(shares, reverse=True)
+    table[0] += 100 - sum(table)
+    state = MatchState(MatchOptions(FIXED, target=20, entry_fee=fee, prizes=tuple(table)),
+                       HUMANS, started_at=0.0)
+    totals, reached = [0, 0, 0], False
+    for n, (a, b) in enumerate(deals):
+        if state.is_over(0):
+            break
+        state = state.record(n + 1, (a, b, -a - b))
+        totals = [totals[0] + a, totals[1] + b, totals[2] - a - b]
+        reached = reached or max(totals) >= 20
+        assert state.is_over(0) == (reached and totals.count(max(totals)) == 1)
+    paid = payout(state)
+    assert sum(paid) == 3 * fee and min(paid) >= 0

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.game.match import FIXED, KNOCKOUT, MatchError, MatchOptions, MatchState
+from bot.game.match import FIRST_TO, FIXED, KNOCKOUT, MatchError, MatchOptions, MatchState
+from bot.handlers.match import Refusal, refusal_text, typed_options
 from bot.i18n import t
 from bot.match_views import (
     final_text,
@@ -21,7 +22,7 @@ def test_option_buttons_step_through_their_choices_and_stop_at_the_ends() -> Non
     options = MatchOptions(FIXED)
     assert stepped(options, "deals-").deals == 8
     assert stepped(MatchOptions(FIXED, deals=3), "deals-").deals == 3
-    assert stepped(MatchOptions(FIXED, deals=12), "deals+").deals == 12
+    assert stepped(MatchOptions(FIXED, deals=18), "deals+").deals == 18
     assert stepped(options, "fee+").entry_fee == 10
     knockout = MatchOptions(KNOCKOUT)
     assert stepped(knockout, "base+").chip_base == 3
@@ -128,3 +129,57 @@ def test_the_standings_picture_has_the_texts_rows_and_the_final_one_the_prizes()
     final = standings_scene(state, NAMES, "en", 0.0, paid=[0, 60, 0])
     assert final.final and final.title == "Match over · Knock-out" and final.note == ""
     assert [(r.name, r.prize) for r in final.rows] == [("Bob", 60), ("Cat", 0), ("Ann", 0)]
+
+
+def test_the_first_to_lobby_and_standings_show_the_target_and_the_prize_table() -> None:
+    options = MatchOptions(FIXED, target=30, time_limit=15, entry_fee=100, prizes=(60, 40))
+    assert options_lines(options, "en", 3) == [
+        "🏆 First-to match", "First to 30 points wins", "Time limit: 15 min",
+        "Entry fee: 100 beans · Prize pool: 300 beans",
+        "Prize split: 1st place 60% · 2nd place 40% (bots take no part)"]
+    assert options_lines(options, "zh-Hans", 3)[1:3] == ["先得 30 分者胜", "限时：15 分钟"]
+    assert options_lines(options, "zh-Hant", 3)[-1] == \
+        "獎池分配：第1名 60% · 第2名 40%（機器人不參與）"
+    assert options_lines(MatchOptions(FIXED, deals=18), "en", 3)[1:3] == [
+        "Deals: 18", "Time limit: off"]
+    assert options_lines(MatchOptions(FIXED), "en", 3)[-1] == \
+        "Prize split: 1st place 50% · 2nd place 30% · 3rd place 20% (bots take no part)"
+    state = MatchState(options, (True,) * 3, 0.0).record(1, (4, -2, -2))
+    assert standings_text(state, NAMES, "en", 0).splitlines() == [
+        "📊 Standings · First-to match",
+        "1st place Ann · +4 points · deals played: 1",
+        "2nd place Bob · -2 points · deals played: 1",
+        "2nd place Cat · -2 points · deals played: 1",
+        "First to 30 points wins"]
+    assert stepped(options, "target+").target == 50
+    assert stepped(MatchOptions(FIXED, target=10), "target-").target == 10
+    assert stepped(options, "time-").time_limit == 0
+
+
+def test_typed_options_take_a_target_and_a_prize_table_and_refuse_a_bad_one() -> None:
+    assert typed_options(FIRST_TO, []) == MatchOptions(FIXED, target=30)
+    assert typed_options(FIRST_TO, ["50", "target=20", "time=15"]) == \
+        MatchOptions(FIXED, target=20, time_limit=15, entry_fee=50)
+    assert typed_options(FIXED, ["100", "prizes=60,40"]) == \
+        MatchOptions(FIXED, entry_fee=100, prizes=(60, 40))
+    assert typed_options(KNOCKOUT, ["prizes=100"]).prizes == (100,)  # type: ignore[union-attr]
+    assert typed_options(FIXED, ["deals=18"]).deals == 18  # type: ignore[union-attr]
+    assert typed_options(FIRST_TO, ["target=3"]) == \
+        Refusal("match.typed_range", {"option": "target", "low": 5, "high": 300})
+    assert typed_options(FIXED, ["target=30"]) == Refusal("match.usage", {})  # /firstto's
+    cases = {"60,30": ("prizes.bad_sum", {"total": 90}),
+             "40,60": ("prizes.bad_order", {"place": 2, "share": 60, "above": 40}),
+             ",".join(["10"] * 11): ("prizes.bad_places", {"places": 11}),
+             "0,100": ("prizes.bad_share", {"place": 1, "share": 0}),
+             "half": ("prizes.bad_text", {"word": "half"}),
+             "": ("prizes.bad_empty", {})}
+    for table, (key, fields) in cases.items():
+        refusal = typed_options(FIXED, ["100", f"prizes={table}"])
+        assert refusal == Refusal(key, fields), table
+        text = refusal_text(refusal, FIXED, "en")  # type: ignore[arg-type]
+        assert text == t(key, "en", **fields) and "{" not in text
+    assert refusal_text(typed_options(FIXED, ["prizes=60,30"]), FIXED, "en") == (  # type: ignore[arg-type]
+        "Prize table: the percentages add up to 90%; they must add up to exactly 100%. "
+        "Nothing was opened.")
+    assert refusal_text(typed_options(FIXED, ["prizes=60,30"]), FIXED, "zh-Hans") == (  # type: ignore[arg-type]
+        "奖金分配：百分比合计 90%，须正好是 100%。未开桌。")

@@ -4,6 +4,7 @@ a 429 that pauses only its own chat, and an outbox that sends only the latest st
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
@@ -11,6 +12,7 @@ from datetime import timedelta
 import pytest
 from telegram.error import RetryAfter
 
+from bot.game.outlet import BoardJob
 from bot.outlet import limiter
 from bot.outlet import outbox as outbox_module
 from bot.outlet.limiter import (
@@ -254,9 +256,10 @@ def test_the_chats_other_messages_slow_the_pace_so_the_window_never_runs_dry():
         window = SlidingWindow(6, 1.2, clock=loop.time)  # 6 - 2 reserved = 4 per 1.2 s: 0.3 s
         outbox = Outbox(window, reserve=2)
         assert outbox.pace(window, -5) == pytest.approx(0.3)
-        assert window.take(-5) and window.take(-5)  # a result and a lobby of the same group
+        assert window.take(-5) and window.take(-5)  # a lobby and a reply of the same group
         # two of the four slots are theirs until they leave the window 1.2 s from now: edits
-        # 0.4 s apart fit (0.4, 0.8 with them; 1.2, 1.6 after them), 0.3 s apart would not
+        # 0.4 s apart would fit (0.4, 0.8 with them; 1.2, 1.6 after them), 0.3 s apart would
+        # not; and the edits take only the share they leave (more replies may come)
         assert outbox.pace(window, -5) == pytest.approx(0.4)
         times: list[float] = []
 
@@ -268,8 +271,10 @@ def test_the_chats_other_messages_slow_the_pace_so_the_window_never_runs_dry():
             outbox.request("t", -5, edit)
             await outbox.idle()
             assert window.used(-5) <= window.limit - outbox.reserve
-        # evenly 0.4 s apart, never a full window; once the two have left it, back to the floor
-        assert times == pytest.approx([0.4, 0.8, 1.2, 1.5])
+        # never a full window: the first edit waits while the two (at the rate of two in
+        # half a window: all four slots) hold the budget; once they left it, the floor
+        assert 0.6 <= times[0] <= 1.2
+        assert [b - a for a, b in itertools.pairwise(times)] == pytest.approx([0.3] * 3)
 
     run_in_virtual_time(scenario)
 
@@ -598,5 +603,89 @@ def test_a_held_token_place_is_given_back_when_the_groups_slot_moves_off():
         assert overall.in_flight == 0 and overall.used() == 0  # given back, and not counted
         await outbox.idle()
         assert ran == [0.0, pytest.approx(1.0)]
+
+    run_in_virtual_time(scenario)
+
+
+def test_a_full_groups_line_sends_the_result_then_the_replies_as_asked_then_the_table():
+    """A busy group (a /give confirmation came 13.8 s late, after a /top asked 8 s later):
+    with the group's window full, the requests waiting for it start in the group's line,
+    whatever order they wake up in: the deal's result first, then the replies to commands in
+    the order they were asked, then the table's pending edit."""
+
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        window = SlidingWindow(1, 1.0, clock=loop.time)  # one request a second
+        outbox = Outbox(window)
+        sent: list[tuple[str, float]] = []
+
+        def job(name: str) -> Callable[[], Awaitable[bool]]:
+            async def run() -> bool:
+                sent.append((name, loop.time()))
+                return True
+            return run
+
+        async def reply(name: str) -> None:  # a command's reply: sent straight, not queued
+            await window.acquire(-5)
+            sent.append((name, loop.time()))
+
+        assert window.take(-5)  # a request on its way at 0: the window is full
+        first = window.last_start(-5)
+        outbox.request("t", -5, job("table edit"))
+        give = asyncio.create_task(reply("/give reply"))  # asked first: room at 1.0, it thinks
+        await asyncio.sleep(0.5)
+        window.finish(-5, first)  # answered at 0.5: it counts from then, room at 1.5
+        top = asyncio.create_task(reply("/top reply"))  # asked later
+        await asyncio.sleep(0.1)
+        outbox.request("t#result", -5, job("result"), urgent=True)
+        await asyncio.gather(give, top, outbox.idle())
+        assert [name for name, _ in sent] == ["result", "/give reply", "/top reply",
+                                              "table edit"]
+        assert [at for _, at in sent] == pytest.approx([1.5, 2.5, 3.5, 4.5])  # never 2 a second
+
+    run_in_virtual_time(scenario)
+
+
+def test_a_fresh_table_picture_is_not_paced_but_waits_for_the_replies_ahead_of_it():
+    """A deal's first table picture is new to the group: it goes at the group's first free
+    slot, not at a pace stretched by the replies in the window (8.3 s after Start in a busy
+    group), after the replies waiting there and before a lobby's edit."""
+
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        window = SlidingWindow(4, 4.0, clock=loop.time)  # pace 1 s with an empty window
+        outbox = Outbox(window)
+        sent: list[tuple[str, float]] = []
+
+        class Picture:
+            async def __call__(self) -> bool:
+                sent.append(("first picture", loop.time()))
+                return True
+
+            def fresh(self) -> bool:
+                return True
+
+        async def lobby() -> bool:
+            sent.append(("lobby edit", loop.time()))
+            return True
+
+        async def reply(name: str) -> None:
+            await window.acquire(-6)
+            sent.append((name, loop.time()))
+
+        for _ in range(3):  # three replies in the window's first second: one slot left
+            await reply("earlier reply")
+        await asyncio.sleep(0.9)
+        edit_wait = window.last_start(-6) + outbox.pace(window, -6) - loop.time()
+        assert edit_wait > 1.0  # an edit now would wait for its pace: 2 s from the last reply
+        outbox.request("t:1", -6, BoardJob(lobby))
+        outbox.request("t:0", -6, Picture())
+        await outbox.idle()
+        assert sent[3:] == [("first picture", pytest.approx(0.9)),
+                            ("lobby edit", pytest.approx(4.0))]
+        assert window.take(-6) and window.take(-6)  # full now: room at 4.9, then at 8.0
+        waiting = asyncio.create_task(reply("reply"))
+        await asyncio.sleep(0.1)
+        outbox.request("t:0", -6, Picture())  # e.g. a redeal: its first picture again
+        await asyncio.gather(waiting, outbox.idle())
+        assert sent[5:] == [("reply", pytest.approx(4.9)), ("first picture", pytest.approx(8.0))]
 
     run_in_virtual_time(scenario)

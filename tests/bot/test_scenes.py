@@ -160,6 +160,40 @@ def test_autoplay_of_a_human_is_drawn_and_a_finished_deal_has_no_countdown():
     assert not any(s.is_turn for s in scene.seats)
 
 
+def test_the_seat_to_play_shows_its_clock_not_its_last_pass_and_both_pair_multipliers():
+    """A new user's report: the seat to act showed the 不出 of the trick before next to its
+    clock; and the table said one multiplier where the result says ×64 / ×32 (a farmer
+    doubled, RULES.md §3)."""
+    from engine import ROB
+
+    state = apply(new_deal(ROB, seed=SEED, first_bidder=0), Action("call", 0))
+    table = table_for(state)
+    stale = 0
+    for _ in range(400):
+        if state.phase == "finished":
+            break
+        seat = state.to_act[0]
+        view = state.view(seat)
+        if state.phase == "playing":
+            scene = scenes.table_scene(table, view, 20)
+            assert scene.seats[seat].last_play is None and scene.seats[seat].is_turn
+            assert scene.seconds_left == 20
+            stale += views.last_actions(view)[seat] is not None
+        if state.phase == "doubling":
+            kind = "double" if seat == 1 else "nodouble"  # one farmer doubles
+            state = apply(state, Action(kind, seat))
+            if state.phase == "playing":
+                scene = scenes.table_scene(table, state.view(0), 20)
+                pairs = views.current_multipliers(state.view(0))
+                assert len(set(pairs)) == 2 and scene.multipliers == tuple(pairs)
+                from images.table import multiplier_words
+                assert multiplier_words(scene) == " / ".join(
+                    f"×{m}" for m in dict.fromkeys(pairs))
+            continue
+        state = apply(state, auto_action(state, seat))
+    assert stale  # the seat's action of the round before was there to hide
+
+
 def test_hand_picture_raises_the_selected_ranks_cards():
     state = new_deal(SCORE, seed=SEED)
     view = state.view(0)
@@ -382,6 +416,32 @@ def test_an_escape_result_names_the_leaver_and_what_they_paid():
     title, lines = title_lines(scene)
     assert title == "张三 逃跑"
     assert lines == [f"张三 逃跑，付 {-result.points[1]} 分（{-beans[1]} 欢乐豆）"]
+
+
+def test_a_practice_deal_its_player_ended_tags_nobody_and_says_no_points():
+    """A new user's report: ending a practice deal drew 胜 · 托管 · 逃跑 on her row and an empty
+    multiplier row, while the text says nobody pays. Nobody won, lost or escaped: no row has a
+    tag, and where the multiplier would be the picture says practice counts no points."""
+    from images.result import row_tags, title_lines, won
+
+    state = new_deal(SCORE, seed=SEED, first_bidder=0)
+    state = apply(state, Action("bid", 0, value=3))  # Ada is landlord
+    state = apply(state, Action("autoplay", 0, value=True))
+    final = _finish(apply(state, Action("leave", 0)))
+    table = table_for(final)
+    table.lang = "zh-Hans"
+    table.private = True  # a practice table
+    table.seats = [Seat(1, "Ada Lovelace"), Seat(None, "🤖 机器人2", True),
+                   Seat(None, "🤖 机器人3", True)]
+    zeros = [0, 0, 0]
+    scene = scenes.result_scene(table, final.view(0), final.hands, zeros, zeros)
+    assert scene is not None and scene.seats[0].escaped
+    assert title_lines(scene) == ("Ada Lovelace 结束了练习", [])
+    assert breakdown(scene) == ["练习不计分"]
+    assert [row_tags(scene, seat) for seat in scene.seats] == [[], [], []]
+    assert not any(won(scene, seat) for seat in scene.seats)
+    assert scenes.result_breakdown(scene) == ["练习不计分"]
+    render_result(scene)  # a valid picture
 
 
 def test_every_top_board_has_a_picture_in_the_groups_language():

@@ -20,17 +20,20 @@ from telegram.ext import TypeHandler
 
 import bot.__main__ as bot_main
 from bot.__main__ import LIBRARY_LOG_FLOORS, configure_logging
-from bot.app import COMMANDS
 from bot.i18n import t
+from bot.menus import COMMANDS, MENU_LANGUAGES
 from bot.settings import Settings
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
+
+#: setMyCommands calls at start-up: the default, private and group menus, each language.
+MENU_CALLS = 3 * len(MENU_LANGUAGES)
 
 
 async def test_start_registers_command_menus_in_chinese_and_english(
     fake_api: FakeBotApi, running_bot: BotRunner
 ) -> None:
-    calls = fake_api.calls_to("setMyCommands")
+    calls = fake_api.calls_to("setMyCommands")[:2]  # the default scope's
     assert [call.params.get("language_code") for call in calls] == ["zh", None]
     zh_menu, en_menu = (call.params["commands"] for call in calls)
     assert [command["command"] for command in en_menu] == list(COMMANDS)
@@ -115,7 +118,7 @@ async def test_restart_keeps_the_database_and_delivers_each_update_once(
     fake_api.send_text(alice, group, "ping 3")
     await fake_api.wait_for(lambda: seen == ["ping 1", "ping 2", "ping 3"])
     assert fake_api.pending_updates <= 1
-    assert len(fake_api.calls_to("setMyCommands")) == 6
+    assert len(fake_api.calls_to("setMyCommands")) == 3 * MENU_CALLS
 
 
 async def test_private_start_is_answered_in_the_users_language(
@@ -238,7 +241,7 @@ async def test_python_m_bot_serves_until_sigterm(fake_api: FakeBotApi, tmp_path:
         _, stderr = await asyncio.wait_for(process.communicate(), 30)
     assert process.returncode == 0, stderr.decode()
     assert "Traceback" not in stderr.decode()
-    assert len(fake_api.calls_to("setMyCommands")) == 2
+    assert len(fake_api.calls_to("setMyCommands")) == MENU_CALLS
     assert (tmp_path / "db" / "ddz.sqlite3").exists()
 
 

@@ -80,6 +80,9 @@ def test_the_result_line(args, lang, expected):
 def test_zero_points_still_say_won_or_lost_and_the_penalty():
     """QA round 4, defect 3 (RULES.md §9): a farmer on auto-play the penalty left with 0."""
     assert views.outcome_line(0, 0, 1000, "zh-Hans", won=True, penalized=True) == \
-        "🎉 你赢了 0 分 · 0 欢乐豆（余额 1,000）（托管惩罚：托管的农民不得分）"
+        "你方获胜，你得 0 分 · 0 欢乐豆（余额 1,000）（托管惩罚：托管的农民不得分）"
+    # a new user's report: a 🎉 for winning nothing
+    assert "🎉" not in views.outcome_line(0, 0, 1000, "en", won=True, penalized=True)
+    assert views.outcome_line(0, None, None, "en", won=True) == "Your side won; you get 0 points"
     assert views.outcome_line(0, None, None, "zh-Hant", won=False) == "😞 你輸了 0 分"
     assert views.outcome_line(0, 0, 1000, "en", won=None) == t("hand.finished", "en")

@@ -19,12 +19,15 @@ from typing import Any
 import pytest
 
 from bot.app import build_application
+from bot.game import challenges as challenge_driver
 from bot.game import timers
 from bot.game.challenge import ChallengeOptions
 from bot.game.lobby import Person
 from bot.game.table import DEAL, challenge_key
 from bot.i18n import t
 from bot.match_views import format_name
+from bot.outlet import send as outlet_send
+from bot.outlet.send import send_text
 from bot.services import App, bot_data
 from bot.settings import Settings
 from tests.bot.flow_helpers import RESULT_MARK, call_text
@@ -414,9 +417,11 @@ def _final_posts(fake_api: FakeBotApi, group_id: int, seed: str) -> list[object]
 async def test_a_final_ranking_sent_by_a_worker_that_died_before_recording_it_is_not_sent_again(
     fake_api: FakeBotApi, database: str, start_worker: Start
 ):
-    """Issue 16: the final ranking is posted at most once. The worker dies after Telegram
-    took the message and before the store recorded it posted; a worker starting next (its
-    sweep posts the rankings not posted yet) does not post it a second time."""
+    """Issue 16: two workers do not post the final ranking side by side. The worker dies after
+    Telegram took the message and before the store recorded it posted; a worker starting next
+    (its sweep posts the rankings not posted yet) does not post it while the dead worker's
+    claim runs (``ANNOUNCE_CLAIM_SECONDS``; once it ran out the ranking is due again: the seed
+    must be revealed, so it is posted at least once)."""
     one, challenge_id, seed, group_id = await _closed_challenge(fake_api, start_worker, "w-one")
 
     async def killed(cid: int) -> bool:
@@ -459,3 +464,34 @@ async def test_a_final_ranking_its_worker_died_before_sending_is_sent_by_the_nex
 
 async def _async(value: object) -> object:
     return value
+
+
+async def test_a_final_ranking_whose_worker_died_during_the_send_is_posted_once_its_claim_ran_out(
+    fake_api: FakeBotApi, database: str, start_worker: Start, monkeypatch: pytest.MonkeyPatch
+):
+    """The worker dies with the final ranking's request on its way (its posting claimed, the
+    message never sent). The next worker to start leaves it to the claim while it may run
+    (the first worker might be alive), then posts it, once: the seed is revealed. Before, the
+    claim stayed and the seed was never revealed."""
+    one, challenge_id, seed, group_id = await _closed_challenge(fake_api, start_worker, "w-one")
+    cut = asyncio.Event()
+
+    async def dies(*args: object, **kwargs: object) -> None:  # the request never ends
+        cut.set()
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(challenge_driver, "ANNOUNCE_CLAIM_SECONDS", 1.5)
+    monkeypatch.setattr(outlet_send, "send_text", dies)
+    assert await bot_data(one).game.challenges.close(challenge_id)
+    await asyncio.wait_for(cut.wait(), TIMEOUT)
+    await stop(one)
+    monkeypatch.setattr(outlet_send, "send_text", send_text)
+    assert _final_posts(fake_api, group_id, seed) == []
+
+    two = await start_worker("w-two")
+    await asyncio.sleep(0.5)
+    assert _final_posts(fake_api, group_id, seed) == []  # the claim still runs
+    await wait_until(lambda: _async(bool(_final_posts(fake_api, group_id, seed))))
+    await asyncio.sleep(0.5)
+    assert len(_final_posts(fake_api, group_id, seed)) == 1
+    assert (await bot_data(two).store.get_challenge(challenge_id)).announced

@@ -140,3 +140,19 @@ def test_prizes_sum_to_the_pool_and_never_rise_down_the_places(pool, places, tab
 def test_largest_remainder_is_the_engine_one_everywhere():
     assert largest_remainder(10, [1, 2, 3]) == [2, 3, 5]
     assert largest_remainder(7, [0, 5, 5]) == [0, 4, 3]
+
+
+@pytest.mark.parametrize("text,rule,fields", [
+    ("60,30", "sum", {"total": 90}),
+    ("40,60", "order", {"place": 2, "share": 60, "above": 40}),
+    (",".join(["10"] * 11), "places", {"places": 11}),
+    ("0,100", "share", {"place": 1, "share": 0}),
+    ("2/1", "sum", {"total": 3}),
+    ("fifty", "text", {"word": "fifty"}),
+    ("", "empty", {}),
+])
+def test_a_refused_table_names_the_rule_it_broke(text: str, rule: str, fields: dict) -> None:
+    """A caller words the refusal in the admin's language from the rule and its values."""
+    with pytest.raises(PrizeTableError) as caught:
+        parse_prize_table(text)
+    assert (caught.value.rule, caught.value.fields) == (rule, fields)

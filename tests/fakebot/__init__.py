@@ -80,7 +80,10 @@ Waiting and reading
   `api.last_message(chat) -> FakeMessage | None`, `api.message(chat, message_id)`,
   `api.buttons(message) -> list[Button]`, `api.file(file_id) -> bytes` (uploaded photos),
   `api.calls` (every call, getUpdates included), `api.calls_to(method, *, since=0, **params)`,
-  `api.unknown_methods`, `api.commands[(scope_type, language_code or "")]` (from setMyCommands).
+  `api.unknown_methods`, `api.commands[(scope_type, language_code or "")]` (from
+  setMyCommands; a one-chat scope's type is ``"chat:<chat_id>"``).
+- `api.set_bot_status(by, chat, status, old_status="left")`: `by` adds the bot to a group
+  (status "member" or "administrator") or removes it: a ``my_chat_member`` update.
 
 Telegram's behaviour and failures on demand
 -------------------------------------------

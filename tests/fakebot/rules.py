@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import struct
 from html.parser import HTMLParser
@@ -159,12 +160,18 @@ def checked_markup(markup: Any) -> dict[str, Any] | None:
 
 
 def commands_key(params: dict[str, Any]) -> tuple[str, str]:
-    """(scope type, language code or "") of a *MyCommands call; the code must be 2 letters."""
+    """(scope type, language code or "") of a *MyCommands call; the code must be 2 letters.
+    A scope of one chat (``chat``, ``chat_administrators``) is ``"<type>:<chat_id>"``."""
     scope = params.get("scope") or {}
+    if isinstance(scope, str):
+        scope = json.loads(scope)
     language = str(params.get("language_code") or "")
     if language and not _LANGUAGE_CODE_RE.fullmatch(language):
         raise ApiError(400, "Bad Request: invalid language code specified")
-    return str(scope.get("type", "default")), language
+    kind = str(scope.get("type", "default"))
+    if "chat_id" in scope:
+        kind = f"{kind}:{scope['chat_id']}"
+    return kind, language
 
 
 def chat_member(user: User, status: str) -> dict[str, Any]:

@@ -82,6 +82,9 @@ class FakeBotApi:
         self._message_ids: dict[int, itertools.count[int]] = {}
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
+        #: Every update queued, by update id (:meth:`send_again`).
+        self.sent_updates: dict[int, dict[str, Any]] = {}
+        self._again: list[tuple[float, dict[str, Any]]] = []
         self._query_ids = itertools.count(1)
         self._file_ids = itertools.count(1)
         self._user_ids = itertools.count(1001)
@@ -298,6 +301,25 @@ class FakeBotApi:
         the channel."""
         return self.send_text(CHANNEL_BOT, group, text, reply_to=reply_to, sender_chat=channel)
 
+    def set_bot_status(self, by: User, chat: ChatLike, status: str,
+                       old_status: str = "left") -> int:
+        """`by` changes the bot's own membership in `chat` from `old_status` to `status`
+        ("member" when added to a group, "administrator", "left", "kicked"), as Telegram tells
+        the bot: a ``my_chat_member`` update (sent by default, without ``allowed_updates``).
+        Returns its update_id."""
+        if status not in MEMBER_STATUSES or old_status not in MEMBER_STATUSES:
+            raise ValueError(f"unknown member status {status!r} or {old_status!r}")
+        self._remember_user(by)
+        target = self.chat(chat)
+        self._members[(target.id, self.bot_user.id)] = status
+        return self.add_update({"my_chat_member": {
+            "chat": target.to_api(),
+            "from": by.to_api(),
+            "date": int(time.time()),
+            "old_chat_member": chat_member(self.bot_user, old_status),
+            "new_chat_member": chat_member(self.bot_user, status),
+        }})
+
     def new_channel(self, title: str = "A channel") -> Chat:
         """A new channel with a fresh id (a possible `sender_chat`)."""
         number = next(self._group_ids)
@@ -371,6 +393,7 @@ class FakeBotApi:
         Also moves the mark for `wait_for` to "now".
         """
         update_id = next(self._update_ids)
+        self.sent_updates[update_id] = {"update_id": update_id, **payload}
         if self.webhooks is not None:
             self.webhooks.push({"update_id": update_id, **payload})
         else:
@@ -378,6 +401,16 @@ class FakeBotApi:
         self._mark = len(self.calls)
         self._notify()
         return update_id
+
+    def send_again(self, update_id: int) -> None:
+        """Answer the next getUpdates with update ``update_id`` once more, whatever its offset:
+        as Telegram does when the bot stopped before its next getUpdates confirmed it (the
+        Updater of a stopping bot confirms on its way out; a killed one does not). Only a
+        getUpdates asked for after this call gets it: the long poll of a bot that stopped may
+        still wait here, and nobody would read its answer."""
+        self._again.append((time.monotonic(), self.sent_updates[update_id]))
+        self._mark = len(self.calls)
+        self._notify()
 
     @property
     def pending_updates(self) -> int:
@@ -747,8 +780,9 @@ class FakeBotApi:
         timeout = float(params.get("timeout") or 0)
         if offset > 0:
             self._updates = [update for update in self._updates if update["update_id"] >= offset]
-        deadline = time.monotonic() + timeout
-        while not self._updates and not self._closing:
+        asked = time.monotonic()
+        deadline = asked + timeout
+        while not self._updates and not self._again_after(asked) and not self._closing:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
@@ -757,7 +791,15 @@ class FakeBotApi:
                 await asyncio.wait_for(changed.wait(), remaining)
             except TimeoutError:
                 break
+        again = self._again_after(asked)
+        if again:
+            self._again = [(at, update) for at, update in self._again if at >= asked]
+            return again
         return self._updates[:limit]
+
+    def _again_after(self, asked: float) -> list[dict[str, Any]]:
+        """The updates :meth:`send_again` queued before a getUpdates asked at ``asked``."""
+        return [update for at, update in self._again if at < asked]
 
     async def _delete_webhook(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
         self.webhook_url = ""

@@ -28,6 +28,7 @@ HANS = Labels(
     farmers_win="农民胜", escape_title="{names} 逃跑",
     escape_paid="{name} 逃跑，付 {points} 分（{beans} 欢乐豆）",
     escape_points="{name} 逃跑，付 {points} 分", practice_left="{names} 结束了练习",
+    practice_free="练习不计分",
     bidding_escape="叫牌时逃跑：逃跑者固定付 {n} 分（还没有底分和倍数）。", win="胜",
     bidding_escape_bid=("叫牌时逃跑（底分 {base}，倍数 ×{m}）：逃跑者付 {n} 分（3 × 底分 × 倍数，"
                         "至少 6 分）。"),
@@ -48,7 +49,7 @@ HANS = Labels(
 HANT = dataclasses.replace(
     HANS, lang="zh-Hant", farmer="農民", autoplay="託管", landlord_wins="地主勝",
     farmers_win="農民勝", escape_paid="{name} 逃跑，付 {points} 分（{beans} 歡樂豆）",
-    practice_left="{names} 結束了練習",
+    practice_left="{names} 結束了練習", practice_free="練習不計分",
     bidding_escape="叫牌時逃跑：逃跑者固定付 {n} 分（還沒有底分和倍數）。", win="勝",
     bidding_escape_bid=("叫牌時逃跑（底分 {base}，倍數 ×{m}）：逃跑者付 {n} 分（3 × 底分 × 倍數，"
                         "至少 6 分）。"),

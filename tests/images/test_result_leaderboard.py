@@ -101,7 +101,8 @@ def test_result_picture() -> None:
 def test_leaderboard_values() -> None:
     """Issue 10: "0" for zero, a sign only on beans won over a period, none on balances."""
     assert [value_text(v, False) for v in (12, 0, -3)] == ["+12", "0", "-3"]
-    assert [value_text(v, True) for v in (1000, 0, -3)] == ["1000", "0", "-3"]
+    assert [value_text(v, True) for v in (1000, 0, -3)] == ["1,000", "0", "-3"]
+    assert value_text(12400, False) == "+12,400"  # grouped as the texts write beans
     assert LeaderboardRow(1, "A", 0, 8, 2).win_rate == 0.25
     assert LeaderboardRow(1, "A", 0, 0, 0).win_rate is None  # no deal, no rate
 

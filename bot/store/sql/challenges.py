@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot import rooms
@@ -218,11 +218,14 @@ class Challenges(SQLBase):
                 " AND announced IN (0, 2)", challenge_id)
         return status == 1
 
-    async def claim_announcement(self, challenge_id: int) -> bool:
+    async def claim_announcement(self, challenge_id: int, seconds: float = 120.0) -> bool:
+        now = self.clock()
         async with self._write() as conn:
             status = await conn.execute(
-                "UPDATE challenges SET announced = 2 WHERE id = $1 AND status = 'closed'"
-                " AND announced = 0", challenge_id)
+                "UPDATE challenges SET announced = 2, announce_until = $2 WHERE id = $1"
+                " AND status = 'closed' AND (announced = 0"
+                " OR (announced = 2 AND coalesce(announce_until, 0) <= $3))",
+                challenge_id, _ms(now + timedelta(seconds=seconds)), _ms(now))
         return status == 1
 
     async def release_announcement(self, challenge_id: int) -> None:
@@ -231,11 +234,12 @@ class Challenges(SQLBase):
                 "UPDATE challenges SET announced = 0 WHERE id = $1 AND announced = 2",
                 challenge_id)
 
-    async def unannounced_challenges(self) -> list[ChallengeRecord]:
+    async def unannounced_challenges(self, *, claimed: bool = False) -> list[ChallengeRecord]:
         async with self._read() as conn:
             rows = await conn.fetch(
-                "SELECT * FROM challenges WHERE status = 'closed' AND announced = 0"
-                " ORDER BY id")
+                "SELECT * FROM challenges WHERE status = 'closed' AND (announced = 0"
+                " OR (announced = 2 AND ($1 OR coalesce(announce_until, 0) <= $2))) ORDER BY id",
+                claimed, _ms(self.clock()))
         return [challenge_record(row) for row in rows]
 
     async def daily_challenge_groups(self) -> list[int]:

@@ -287,12 +287,12 @@ class Players(SQLBase):
                 giver_id, day,
             )
             remaining = max(self.economy.give_daily_limit - given, 0)
+            if amount > balances[giver_id]:  # first: no limit would let it through
+                raise GiveRefused("give_insufficient", "not enough beans")
             if amount > remaining:
                 raise GiveRefused(
                     "give_limit", f"only {remaining} more beans may be given today", remaining
                 )
-            if amount > balances[giver_id]:
-                raise GiveRefused("give_insufficient", "not enough beans")
             await conn.execute(
                 "INSERT INTO gives (giver_id, receiver_id, amount, chat_id, day, created_at)"
                 " VALUES ($1, $2, $3, $4, $5, $6)",

@@ -1,4 +1,5 @@
-"""The workers' rows of the store: timers, claimed by one worker at a time."""
+"""The workers' rows of the store: timers, claimed by one worker at a time, and the inbox of
+updates received by long polling."""
 
 from __future__ import annotations
 
@@ -59,3 +60,27 @@ class Timers(SQLBase):
                 timer.key, timer.generation, timer.claimed_by,
             )
         return status == 1
+
+    async def store_update(self, update_id: int, body: str) -> bool:
+        now = _ms(self.clock())
+        async with self._write() as conn:
+            status = await conn.execute(
+                "INSERT INTO inbox (update_id, body, received_at, claimed_by, claimed_until)"
+                " VALUES ($1, $2, $3, 'polling', $3) ON CONFLICT DO NOTHING",
+                update_id, body, now)
+        return status == 1
+
+    async def finish_update(self, update_id: int) -> None:
+        async with self._write() as conn:
+            await conn.execute("UPDATE inbox SET done_at = $2 WHERE update_id = $1",
+                               update_id, _ms(self.clock()))
+
+    async def pending_updates(self) -> list[tuple[int, str]]:
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT update_id, body FROM inbox WHERE done_at IS NULL ORDER BY update_id")
+        return [(int(row["update_id"]), str(row["body"])) for row in rows]
+
+    async def forget_done_updates(self, before: datetime) -> int:
+        async with self._write() as conn:
+            return await conn.execute("DELETE FROM inbox WHERE done_at < $1", _ms(before))

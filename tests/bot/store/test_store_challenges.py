@@ -251,3 +251,38 @@ async def test_a_groups_challenges_move_to_its_supergroup(store, players, clock)
     assert await store.migrate_chat(GROUP, -100777) is True
     record = await store.get_challenge(cid)
     assert record.chat_id == -100777 and record.message_id is None
+
+
+async def test_a_claim_on_the_final_ranking_runs_out(store, players, clock):
+    """A poster that died with the ranking claimed (the send cut short) leaves it due again
+    once the claim ran out, or at once to a single process's start (``claimed=True``): the
+    seed is revealed at least once."""
+    cid = await open_one(store, clock, fee=0)
+    await store.close_challenge(cid, {}, {})
+    assert await store.claim_announcement(cid, 60.0) is True
+    assert await store.unannounced_challenges() == []
+    (claimed,) = await store.unannounced_challenges(claimed=True)
+    assert claimed.challenge_id == cid and claimed.announced
+    clock.advance(seconds=59)
+    assert await store.claim_announcement(cid, 60.0) is False
+    clock.advance(seconds=1)
+    assert [c.challenge_id for c in await store.unannounced_challenges()] == [cid]
+    assert await store.claim_announcement(cid, 60.0) is True  # the next poster's
+    assert await store.announce_challenge(cid) is True
+    clock.advance(seconds=120)
+    assert await store.claim_announcement(cid, 60.0) is False  # posted: never again
+    assert await store.unannounced_challenges(claimed=True) == []
+
+
+async def test_the_polling_inbox_keeps_an_update_until_it_is_done(store, clock):
+    assert await store.store_update(7, '{"update_id": 7}') is True
+    assert await store.store_update(7, '{"update_id": 7}') is False  # sent again
+    assert await store.store_update(8, '{"update_id": 8}') is True
+    assert await store.pending_updates() == [(7, '{"update_id": 7}'), (8, '{"update_id": 8}')]
+    await store.finish_update(7)
+    assert await store.pending_updates() == [(8, '{"update_id": 8}')]
+    assert await store.store_update(7, '{"update_id": 7}') is False  # done: not again
+    clock.advance(seconds=10)
+    assert await store.forget_done_updates(clock.now - timedelta(seconds=5)) == 1
+    assert await store.forget_done_updates(clock.now) == 0
+    assert await store.pending_updates() == [(8, '{"update_id": 8}')]

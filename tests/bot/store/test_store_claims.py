@@ -91,7 +91,7 @@ async def test_hopping_between_far_time_zones_gives_one_day_of_everything(
         await store.claim_daily(1, east)
     await store.give(1, 2, 1000, west)
     with pytest.raises(GiveRefused) as error:
-        await store.give(1, 3, 1000, east)
+        await store.give(1, 3, 100, east)  # within the 200 beans left, over the day's limit
     assert (error.value.code, error.value.remaining) == ("give_limit", 0)
     assert [await store.balance(u) for u in (1, 2, 3)] == [200, 2000, 1000]
 
@@ -166,8 +166,11 @@ async def test_give_moves_beans_with_two_ledger_rows_within_the_daily_limit(stor
         LedgerReason.GIVE,
     )
     with pytest.raises(GiveRefused) as error:
-        await store.give(1, 3, 401, GROUP)
-    assert (error.value.code, error.value.remaining) == ("give_limit", 400)
+        await store.give(1, 3, 401, GROUP)  # more than the 400 held (and the 400 allowed)
+    assert error.value.code == "give_insufficient"
+    with pytest.raises(GiveRefused) as error:
+        await store.give(2, 3, 1001, GROUP)  # 1600 held: over the day's limit only
+    assert (error.value.code, error.value.remaining) == ("give_limit", 1000)
     await store.give(1, 3, 400, GROUP)
     clock.advance(days=1)
     with pytest.raises(GiveRefused) as error:
@@ -185,7 +188,7 @@ async def test_give_moves_beans_with_two_ledger_rows_within_the_daily_limit(stor
         (1, 2, -5, "give_invalid_amount"),
         (1, 2, True, "give_invalid_amount"),
         (1, 1, 10, "give_same_player"),
-        (1, 2, 1001, "give_limit"),
+        (1, 2, 1001, "give_insufficient"),  # over the daily limit too: the balance is said
     ],
 )
 async def test_give_refusals_change_nothing(store, players, giver, receiver, amount, code):
