@@ -215,13 +215,21 @@ def fill(path: Path, players: int, deals: int, groups: int, seed: int, now_ms: i
     batch_deals, batch_seats = [], []
 
     def flush() -> None:
-        db.executemany(f"INSERT INTO deals VALUES ({','.join('?' * 12)})", batch_deals)
+        db.executemany(
+            "INSERT INTO deals (id, table_key, chat_id, seats, rules, stake, status, state,"
+            f" version, result, created_at, finished_at) VALUES ({','.join('?' * 12)})",
+            batch_deals,
+        )
         db.executemany(
             "INSERT INTO deal_seats (deal_id, seat, user_id, chat_id, finished_at, role, won,"
             f" points, beans, bombs, spring, escaped) VALUES ({','.join('?' * 12)})",
             batch_seats,
         )
-        db.executemany(f"INSERT INTO ledger VALUES ({','.join('?' * 8)})", history.ledger_rows)
+        db.executemany(
+            "INSERT INTO ledger (id, user_id, amount, balance_after, reason, deal_id, chat_id,"
+            f" created_at) VALUES ({','.join('?' * 8)})",
+            history.ledger_rows,
+        )
         batch_deals.clear()
         batch_seats.clear()
         history.ledger_rows.clear()

@@ -19,7 +19,6 @@ from bot.store.challenge_records import (
     UnknownChallenge,
 )
 from bot.store.factory import open_store
-from bot.store.postgres import PostgresStore
 from bot.store.records import (
     GRANT_REASONS,
     AlreadyClaimed,
@@ -54,7 +53,7 @@ from bot.store.records import (
     UsernameOwner,
     username_key,
 )
-from bot.store.sqlite import SQLiteStore
+from bot.store.sql import PostgresStore, SQLiteStore
 
 __all__ = [
     "GRANT_REASONS",

@@ -1,9 +1,10 @@
 """The store's interface: every read and write of persistent data goes through :class:`Store`.
 
-Handlers depend on this interface only. :class:`bot.store.sqlite.SQLiteStore` implements it for one
-bot process (one connection, an ``asyncio.Lock`` around each transaction);
-:class:`bot.store.postgres.PostgresStore` for several workers on one database (row locks in the
-database). :func:`bot.store.open_store` (:mod:`bot.store.factory`) opens the one a setting names.
+Handlers depend on this interface only. :class:`bot.store.sql.SQLStore` implements it once for
+both databases: :class:`~bot.store.sql.SQLiteStore` for one bot process (one connection, an
+``asyncio.Lock`` around each transaction), :class:`~bot.store.sql.PostgresStore` for several
+workers on one database (row locks in the database). :func:`bot.store.open_store`
+(:mod:`bot.store.factory`) opens the one a setting names.
 
 All beans are ints. Methods that change beans write balance and ledger rows in one transaction
 (RULES.md §8) and, when they refuse, raise a :class:`~bot.store.records.StoreError` subclass and

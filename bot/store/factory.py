@@ -9,8 +9,8 @@ from pathlib import Path
 
 from bot.economy import EconomyRules
 from bot.store.base import Clock, Store
-from bot.store.postgres import PostgresStore, is_postgres_url
-from bot.store.sqlite import SQLiteStore
+from bot.store.dialect import is_postgres_url
+from bot.store.sql import PostgresStore, SQLiteStore
 
 
 async def open_store(

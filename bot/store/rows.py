@@ -1,6 +1,5 @@
 """What the SQL backends share: conversions between rows and records, and the pure parts of
-settlement and of the end-of-day posts, so that :mod:`bot.store.sqlite` and
-:mod:`bot.store.postgres` differ only in their SQL.
+settlement and of the end-of-day posts, kept apart from the store's SQL (:mod:`bot.store.sql`).
 
 Rows are anything indexable by column name (``aiosqlite.Row``, ``asyncpg.Record``). Times are
 stored as int milliseconds since the Unix epoch, UTC.

@@ -92,7 +92,7 @@ async def press(api: FakeBotApi, user: User, message: FakeMessage, data: str):
 async def stored_deals(store, user: User) -> list[tuple[int, DealState, int]]:
     """The member's challenge deals as the deals table holds them (id, final state, finished
     at), read directly: a source independent of the challenge's own records."""
-    rows = await store._db.execute_fetchall(
+    rows = await store._backend._db.execute_fetchall(
         "SELECT id, state, finished_at FROM deals WHERE table_key = ? AND status = 'cancelled'"
         " ORDER BY id", (challenge_key(user.id),))
     return [(row[0], DealState.from_json(row[1]), row[2]) for row in rows]

@@ -35,8 +35,8 @@ async def seed_lost_landlord_deals(store, match_id: int, seat: int, deals: int) 
         points[seat] = -3
         state = state.record(-1 - n, points, landlord=seat)
     async with store._write() as db:  # the test plays the part of three settlements
-        await db.execute("UPDATE matches SET state = ? WHERE id = ?",
-                         (json.dumps(state.to_dict()), match_id))
+        await db.execute("UPDATE matches SET state = $1 WHERE id = $2",
+                         json.dumps(state.to_dict()), match_id)
 
 
 @pytest.mark.parametrize("lang", ("en", "zh-Hans", "zh-Hant"))

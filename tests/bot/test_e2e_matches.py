@@ -139,7 +139,7 @@ async def match_deal_points(store, match_id: int, *,
                             bids: bool = False) -> list[tuple[int, ...]]:
     """The engine's points of every settled deal of the match, from the stored final states
     (with ``bids``: each deal's points followed by its base score)."""
-    db = store._db  # the test reads the deals table directly: an independent source
+    db = store._backend._db  # the test reads the deals table directly: an independent source
     rows = await db.execute_fetchall(
         "SELECT id FROM deals WHERE match_id = ? AND status = 'settled' ORDER BY id", (match_id,))
     points = []
@@ -683,7 +683,7 @@ async def test_a_settings_change_during_a_match_counts_from_the_next_match(
     assert record.status == "finished"
     points = await match_deal_points(store, match.match_id)
     assert points == [(4, -2, -2), (2, -4, 2), (-2, -2, 4), (4, -2, -2)]
-    rows = await store._db.execute_fetchall(
+    rows = await store._backend._db.execute_fetchall(
         "SELECT id FROM deals WHERE match_id = ?", (match.match_id,))
     for (deal_id,) in rows:
         rules = (await store.get_deal(deal_id)).rules

@@ -64,6 +64,19 @@ async def test_a_daily_challenge_opens_once_per_group_day(store, players, clock)
     await open_one(store, clock, daily="2024-05-02")
 
 
+async def test_a_daily_challenge_still_open_is_refused_as_that_days_daily(store, players, clock):
+    """Both refusals apply (the day's daily challenge exists and is still open): the answer is
+    the lasting one, ``challenge_daily`` (it still holds once the challenge closes), on both
+    databases alike."""
+    await open_one(store, clock, daily="2024-05-01")
+    with pytest.raises(ChallengeRefused) as error:
+        await open_one(store, clock, daily="2024-05-01")
+    assert error.value.code == "challenge_daily"
+    with pytest.raises(ChallengeRefused) as error:
+        await open_one(store, clock, daily="2024-05-02")
+    assert error.value.code == "challenge_open"
+
+
 async def test_entering_takes_the_fee_once_and_refuses_a_second_entry(store, players, clock):
     cid = await open_one(store, clock)
     entry = await store.enter_challenge(cid, 1, "Ann")

@@ -17,7 +17,7 @@ from bot.store import (
     UnknownPlayer,
     open_store,
 )
-from bot.store.sqlite import SQLiteStore
+from bot.store.sql import SQLiteStore
 
 GROUP = -1001  # Asia/Shanghai (the default)
 NEW_YORK = -1002
@@ -259,7 +259,7 @@ async def check_cancelled_claims_at_each_statement(store, clock):
     for n in range(1, 20):
         clock.advance(days=1)
         before = await store.balance(1)
-        with cancel_at_statement(store._db, n):
+        with cancel_at_statement(store._backend._db, n):
             try:
                 await store.claim_daily(1, GROUP)
                 outcomes.append("done")

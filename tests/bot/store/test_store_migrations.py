@@ -13,7 +13,7 @@ import pytest
 
 from bot.store import open_store
 from bot.store.migrate import DIALECTS, Migration, load_migrations, split_statements
-from bot.store.sqlite import SQLiteStore
+from bot.store.sql import SQLiteStore
 from tests.databases import PostgresServer, RawDatabase
 
 # A query of a missing table fails with this error on each backend.
