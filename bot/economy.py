@@ -5,8 +5,8 @@ written here are the rules applied to balances.
 
 Settlement (RULES.md §8, :func:`settle_beans`): a seat owes ``points × stake`` beans; a loser pays
 at most their balance, and the winners share what was actually paid in proportion to what they
-were owed, rounded by the largest-remainder method (:func:`largest_remainder`). The bean changes
-of a deal sum to exactly zero.
+were owed, rounded by the largest-remainder method (:func:`engine.prizes.largest_remainder`).
+The bean changes of a deal sum to exactly zero.
 
 Bot seats (RULES.md is silent; our rule): a bot seat has nothing at stake. It neither pays nor
 receives; the human seats settle with each other only. The beans that change hands are the smaller
@@ -34,7 +34,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
-from engine.prizes import largest_remainder  # the Hamilton split, shared with prizes
+from engine.knockout import settle_chips
 
 DEFAULT_TIMEZONE = "Asia/Shanghai"
 #: The time zone of every player's day (check-in, relief, the /give limit): Beijing time, the
@@ -112,7 +112,7 @@ def settle_beans(points: Sequence[int], stake: int, balances: Sequence[int | Non
     for neither side). Winners split ``T`` in proportion to ``owed_j``; losers split ``T`` in
     proportion to ``cap_i`` (so each pays exactly ``cap_i`` whenever the winners are owed at least
     that much, which is always the case without bot seats). Both splits use
-    :func:`largest_remainder`.
+    :func:`~engine.prizes.largest_remainder` (:func:`engine.knockout.settle_chips`, the same rule).
 
     >>> settle_beans([2, -1, -1], 10, [1000, 5, 1000])
     [15, -5, -10]
@@ -124,19 +124,11 @@ def settle_beans(points: Sequence[int], stake: int, balances: Sequence[int | Non
     """
     if len(points) != len(balances):
         raise ValueError("points and balances must have one entry per seat")
-    if sum(points) != 0:
-        raise ValueError(f"points must sum to zero, got {list(points)}")
     if stake < 1:
         raise ValueError("stake must be at least 1 bean per point")
     if any(b is not None and b < 0 for b in balances):
         raise ValueError("balances must not be negative")
-    seats = list(zip(points, balances, strict=True))
-    caps = [min(-p * stake, b) if b is not None and p < 0 else 0 for p, b in seats]
-    owed = [p * stake if b is not None and p > 0 else 0 for p, b in seats]
-    transfer = min(sum(caps), sum(owed))
-    paid = largest_remainder(transfer, caps)
-    received = largest_remainder(transfer, owed)
-    return [r - p for r, p in zip(received, paid, strict=True)]
+    return list(settle_chips(points, stake, balances))  # chips are settled as beans are
 
 
 def local_day(moment: datetime, tz: str = DEFAULT_TIMEZONE) -> date:

@@ -31,6 +31,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.prizes import largest_remainder
+
 #: The chip base is paid per point of the deal (bid × multiplier, RULES.md §7).
 PER_POINT = "point"
 #: The chip base is the price of a deal whatever the bid (seed 002); multipliers still apply.
@@ -105,31 +107,6 @@ def deal_units(points: Sequence[int], bid: int, per: str) -> tuple[int, ...]:
     return tuple(points)
 
 
-def split(total: int, weights: Sequence[int]) -> list[int]:
-    """Split ``total`` in proportion to ``weights`` (largest remainder, ties to the lower
-    index); the parts sum to ``total``, a zero weight gets 0.
-
-    >>> split(10, [1, 1, 1])
-    [4, 3, 3]
-
-    Raises:
-        ValueError: a negative total or weight, or a positive total over zero weights.
-    """
-    if total < 0 or any(w < 0 for w in weights):
-        raise ValueError("total and weights must not be negative")
-    weight_sum = sum(weights)
-    if weight_sum == 0:
-        if total:
-            raise ValueError("cannot split a positive total over zero weights")
-        return [0] * len(weights)
-    parts = [total * w // weight_sum for w in weights]
-    remainders = [total * w % weight_sum for w in weights]
-    order = sorted(range(len(weights)), key=lambda i: (-remainders[i], i))
-    for i in order[: total - sum(parts)]:
-        parts[i] += 1
-    return parts
-
-
 def settle_chips(units: Sequence[int], chip_base: int,
                  holdings: Sequence[int | None]) -> tuple[int, ...]:
     """Chips won (+) or paid (−) per seat for a deal worth ``units`` (:func:`deal_units`) at
@@ -138,8 +115,9 @@ def settle_chips(units: Sequence[int], chip_base: int,
     ``holdings``: per seat, the chips it holds; ``None`` for a seat that is out (it neither
     pays nor receives). A loser pays ``min(−units × chip_base, holding)``; the winners are
     owed ``units × chip_base``; the transfer is the smaller of what the losers can pay and what
-    the winners are owed, split by :func:`split` on both sides. Sums to zero; nobody pays more
-    than they hold.
+    the winners are owed, split by :func:`~engine.prizes.largest_remainder` on both sides.
+    Sums to zero; nobody pays more than they hold: the rule of a deal's beans, RULES.md §8
+    (:func:`bot.economy.settle_beans` is this with bean balances).
 
     >>> settle_chips([-4, 2, 2], 2, [5, 20, 20]), settle_chips([2, -1, -1], 2, [20, None, 20])
     ((-5, 3, 2), (2, 0, -2))
@@ -159,8 +137,8 @@ def settle_chips(units: Sequence[int], chip_base: int,
     caps = [min(-u * chip_base, h) if h is not None and u < 0 else 0 for u, h in seats]
     owed = [u * chip_base if h is not None and u > 0 else 0 for u, h in seats]
     transfer = min(sum(caps), sum(owed))
-    paid = split(transfer, caps)
-    received = split(transfer, owed)
+    paid = largest_remainder(transfer, caps)
+    received = largest_remainder(transfer, owed)
     return tuple(r - p for r, p in zip(received, paid, strict=True))
 
 

@@ -17,8 +17,8 @@ from engine.knockout import (
     decided,
     leaders,
     settle_chips,
-    split,
 )
+from engine.prizes import largest_remainder
 
 
 def test_per_deal_units_leave_the_bid_out() -> None:
@@ -106,9 +106,9 @@ def test_chips_are_conserved_never_negative_and_out_is_for_good(
 
 
 @given(st.integers(0, 10**6), st.lists(st.integers(0, 1000), min_size=1, max_size=4))
-def test_split_sums_to_the_total(total: int, weights: list[int]) -> None:
+def test_largest_remainder_sums_to_the_total(total: int, weights: list[int]) -> None:
     if sum(weights) == 0:
         return
-    parts = split(total, weights)
+    parts = largest_remainder(total, weights)
     assert sum(parts) == total
     assert all(p == 0 for p, w in zip(parts, weights, strict=True) if w == 0)

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from bot.economy import (
     EconomyRules,
-    largest_remainder,
     local_day,
     period_bounds,
     settle_beans,
 )
+from engine.prizes import largest_remainder
 
 # largest_remainder
 
