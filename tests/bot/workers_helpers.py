@@ -84,9 +84,10 @@ class WorkerProcess:
                 sys.executable, "-m", "bot", cwd=str(self.log_path.parent), env=self.env,
                 stdout=log, stderr=log, stdin=asyncio.subprocess.DEVNULL)
 
-    async def ready(self, timeout: float = 60.0) -> None:
-        """Wait until it accepts connections on its port. Raises RuntimeError if it exited
-        first."""
+    async def ready(self, timeout: float = 180.0) -> None:
+        """Wait until it accepts connections on its port. Raises RuntimeError at once if it
+        exited first, TimeoutError after ``timeout`` seconds: a bound for a worker that hangs
+        only (a start under ``nice`` on a busy machine took over 60 s)."""
         deadline = time.monotonic() + timeout
         while True:
             assert self.process is not None
