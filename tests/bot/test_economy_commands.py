@@ -292,8 +292,10 @@ async def test_a_command_is_answered_while_its_senders_username_write_is_held_up
     monkeypatch.setattr(store, "remember_username", frozen)
     group = fake_api.new_group("Held")
     ann = fake_api.new_user("Ann", username="ann_h")
-    assert await reply(fake_api, ann, group, "/balance") == t(
-        "eco.balance", LANG, name="Ann", beans=1000)
-    assert await store.username_owner("ann_h") is None  # still on its way
-    held.set()
+    try:
+        assert await reply(fake_api, ann, group, "/balance") == t(
+            "eco.balance", LANG, name="Ann", beans="1,000")
+        assert await store.username_owner("ann_h") is None  # still on its way
+    finally:
+        held.set()  # the bot stops only once its tasks are done
     await username_stored(store, "ann_h", ann)
