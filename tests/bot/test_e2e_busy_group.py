@@ -14,7 +14,7 @@ import pytest
 
 from bot.i18n import t
 from bot.settings import Settings
-from tests.bot.flow_helpers import LANG, button_data
+from tests.bot.flow_helpers import LANG, button_data, join_answers
 from tests.conftest import BotRunner
 from tests.fakebot import Call, Chat, FakeMessage, User
 from tests.fakebot.limits import FloodLimits, StrictFakeBotApi
@@ -54,11 +54,12 @@ async def _reply_to(api: StrictFakeBotApi, group: Chat, sent: FakeMessage) -> Ca
 
 
 async def _press(api: StrictFakeBotApi, user: User, message: FakeMessage, suffix: str,
-                 said: str | None) -> None:
-    """``user`` presses the button whose data ends in ``suffix``; its answer says ``said``."""
+                 *said: str | None) -> None:
+    """``user`` presses the button whose data ends in ``suffix``; its answer says one of
+    ``said``."""
     answer = await api.wait_answer(api.press(user, message, button_data(message,
                                                                         suffix=suffix)))
-    assert answer.params.get("text") == said, answer.params
+    assert answer.params.get("text") in said, answer.params
 
 
 async def test_in_a_busy_group_replies_go_first_and_the_first_table_picture_is_not_paced(
@@ -76,7 +77,7 @@ async def test_in_a_busy_group_replies_go_first_and_the_first_table_picture_is_n
     lobby_call = await api.wait_for("sendMessage", 10, chat_id=group)
     lobby = api.message(group, lobby_call.result["message_id"])
     for user in (bob, cat):
-        await _press(api, user, lobby, ":join", t("pop.joined", LANG))
+        await _press(api, user, lobby, ":join", *join_answers())
     for who in (dan, eve, dan):  # the group chats: its window fills with the replies
         await _reply_to(api, group, api.send_text(who, group, "/balance"))
 
