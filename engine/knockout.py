@@ -1,6 +1,6 @@
 """The knock-out by chips (打立出局, RULES.md §10): what a deal costs in chips, who is out, when
-the knock-out is decided. Pure functions, no I/O; the bot's match (:mod:`bot.game.match`) keeps
-the deals and the time limit, ``bench/knockout.py`` plays whole knock-outs with the AI.
+the knock-out is decided. Pure functions, no I/O; the bot's match (:mod:`bot.features.match.state`)
+keeps the deals and the time limit, ``bench/knockout.py`` plays whole knock-outs with the AI.
 
 Rules (RULES.md §10, seeds 000, 002 and 003), and the choices made where §10 is silent:
 
@@ -117,7 +117,7 @@ def settle_chips(units: Sequence[int], chip_base: int,
     owed ``units × chip_base``; the transfer is the smaller of what the losers can pay and what
     the winners are owed, split by :func:`~engine.prizes.largest_remainder` on both sides.
     Sums to zero; nobody pays more than they hold: the rule of a deal's beans, RULES.md §8
-    (:func:`bot.economy.settle_beans` is this with bean balances).
+    (:func:`bot.core.beans.settle_beans` is this with bean balances).
 
     >>> settle_chips([-4, 2, 2], 2, [5, 20, 20]), settle_chips([2, -1, -1], 2, [20, None, 20])
     ((-5, 3, 2), (2, 0, -2))

@@ -44,7 +44,7 @@ Tag = tuple[str, tuple[int, int, int]]
 
 def signed(value: int) -> str:
     """``+12``, ``-3,840`` or ``0`` (no sign on zero), digits grouped by three as the texts
-    write beans (``bot.numbers.signed``)."""
+    write beans (``bot.core.numbers.signed``)."""
     return f"{value:+,d}" if value else "0"
 
 

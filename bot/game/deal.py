@@ -27,15 +27,16 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Protocol
 
-from bot import scenes, views
+from bot.core.i18n import t
+from bot.core.rooms import preset_name
+from bot.core.table import DEAL, RESULT, Table
 from bot.game import timers
 from bot.game.config import TableConfig
 from bot.game.context import GameContext
 from bot.game.drawing import Drawing, keyboard_signature
 from bot.game.outlet import PRESSER, PROMPT, WATCHER, Unreachable
-from bot.game.table import DEAL, RESULT, Table
-from bot.i18n import t
-from bot.rooms import preset_name
+from bot.presentation import scenes, views
+from bot.presentation.keyboards import Keyboard
 from bot.store import SeatFacts, SeatRecord, Settlement
 from engine import (
     Action,
@@ -84,8 +85,8 @@ Ack = Callable[[], Awaitable[None]]
 
 def is_auto(table: Table, state: DealState, seat: int) -> bool:
     """A seat the bot plays for now: a bot seat, a human seat on auto-play (RULES.md §9), or a
-    human seat that cannot follow at a table with ``auto_pass`` (:func:`bot.views.passes_itself`:
-    the bot passes for it)."""
+    human seat that cannot follow at a table with ``auto_pass``
+    (:func:`bot.presentation.views.passes_itself`: the bot passes for it)."""
     return table.seats[seat].is_bot or state.autoplay[seat] \
         or views.passes_itself(table, state.view(seat))
 
@@ -106,8 +107,8 @@ class Standings:
 
 
 class MatchHook(Protocol):
-    """What the driver asks of the competitions (:class:`bot.game.matches.Matches`) at a table
-    that plays a match (``Table.match_id`` set): the three points where a match deal differs
+    """What the driver asks of the competitions (:class:`bot.features.match.driver.Matches`) at a
+    table that plays a match (``Table.match_id`` set): the three points where a match deal differs
     from a single deal."""
 
     def rules(self, table: Table, rules: Rules) -> Rules:
@@ -127,10 +128,11 @@ class MatchHook(Protocol):
 
 
 class ChallengeHook(MatchHook, Protocol):
-    """What the driver asks of the duplicate challenges (:class:`bot.game.challenges.Challenges`)
-    at a challenge's table (``Table.challenge_id`` set): a match's three points (``settle``
-    records the member's result, ``deal_over`` frees the table), plus the deal's fixed cards and
-    the seeds of the AI seats' decisions."""
+    """What the driver asks of the duplicate challenges
+    (:class:`bot.features.challenge.driver.Challenges`) at a challenge's table
+    (``Table.challenge_id`` set): a match's three points (``settle`` records the member's result,
+    ``deal_over`` frees the table), plus the deal's fixed cards and the seeds of the AI seats'
+    decisions."""
 
     def new_state(self, table: Table, rules: Rules) -> DealState:
         """The challenge deal's initial state: its fixed cards and first bidder."""
@@ -147,12 +149,12 @@ class DealDriver:
 
     def __init__(self, ctx: GameContext) -> None:
         self.ctx = ctx
-        #: The competitions (set by :class:`bot.game.service.Game`); used at match tables only.
+        #: The competitions (set by :class:`bot.features.service.Game`); used at match tables only.
         self.match: MatchHook | None = None
         #: Arms the Play again timeout of a table whose result offers it
-        #: (:meth:`bot.game.again.PlayAgain.arm`, set by :class:`bot.game.service.Game`).
+        #: (:meth:`bot.game.again.PlayAgain.arm`, set by :class:`bot.features.service.Game`).
         self.on_offer: Callable[[Table], None] | None = None
-        #: The duplicate challenges (set by :class:`bot.game.service.Game`); used at challenge
+        #: The duplicate challenges (set by :class:`bot.features.service.Game`); used at challenge
         #: tables only.
         self.challenge: ChallengeHook | None = None
         #: Tables whose turn changed since they were last shown: the clock restarts once the
@@ -167,13 +169,13 @@ class DealDriver:
         #: (table key, seat): the seconds left that the seat's hand message shows.
         self._drawn_seconds: dict[tuple[str, int], float] = {}
         #: Per table key, each seat's last line once its deal is settled
-        #: (:func:`bot.views.outcome_line`: won or lost, points, beans, balance).
+        #: (:func:`bot.presentation.views.outcome_line`: won or lost, points, beans, balance).
         self.outcomes: dict[str, list[str | None]] = {}
         #: Per table key, the match deal's result asked to be posted, done once it was sent.
         #: (table key, seat): held while the seat's hand message is drawn and sent, so that a
         #: watcher's edit in the background and a direct one never overtake each other.
         self._hand_locks: dict[tuple[str, int], asyncio.Lock] = {}
-        #: When this process began taking updates (UTC seconds; :func:`bot.app._post_init`
+        #: When this process began taking updates (UTC seconds; :func:`bot.telegram.app._post_init`
         #: sets it again once start-up is over): see :data:`RESTART_GRACE`.
         self.started = time.time()
 
@@ -579,8 +581,8 @@ class DealDriver:
 
     def table_drawing(self, table: Table) -> Drawing:
         """The audience's table message: in pictures mode the table's picture from public facts
-        only (:func:`bot.scenes.table_scene`) with the table text as caption. The picture is a
-        palette PNG: about 40 % of the table's JPEG and no slower to render."""
+        only (:func:`bot.presentation.scenes.table_scene`) with the table text as caption. The
+        picture is a palette PNG: about 40 % of the table's JPEG and no slower to render."""
         assert table.state is not None
         view = table.state.view(0)
         seconds = self._seconds(table)
@@ -924,7 +926,7 @@ class DealDriver:
         match = self._hook(table)
         # a match's result is posted once, with its standings, before the match deals on; it
         # is due until then (stored with the settlement: a worker that dies in between leaves
-        # it to the next, :meth:`bot.game.matches.Matches.resume`)
+        # it to the next, :meth:`bot.features.match.driver.Matches.resume`)
         table.result_due = match is None or table.match_id is not None
         offer = match is None and someone_stays(table)
         if offer:
@@ -960,9 +962,9 @@ class DealDriver:
                             balances: list[int | None] | None,
                             presser: int | None = None) -> None:
         """Draw every human's final hand message (seat ``presser`` first) with its outcome
-        line (:func:`bot.views.outcome_line`): won or lost and the points, plus the beans and
-        the new balance where ``balances`` (the settlement's) are given; a practice or match
-        deal says points only; at a practice table its player left, that nothing was charged
+        line (:func:`bot.presentation.views.outcome_line`): won or lost and the points, plus the
+        beans and the new balance where ``balances`` (the settlement's) are given; a practice or
+        match deal says points only; at a practice table its player left, that nothing was charged
         (lock held)."""
         lines: list[str | None] = []
         result = table.state.result if table.state is not None else None
@@ -1003,7 +1005,7 @@ class DealDriver:
         seconds = self.ctx.settings.lobby_timeout if again and not table.private else None
         text, keyboard = views.result_view(table, view, points, beans, breakdown, seconds,
                                            again=again)
-        markup: object = keyboard
+        markup: Keyboard | None = keyboard
         if standings is not None:
             text, markup = f"{text}\n\n{standings.text}", None
         if scene is not None and table.pictures and standings is not None \
@@ -1210,7 +1212,7 @@ _CALLOUT_MARK = "\x1f"
 def _waiting_signature(drawing: Drawing, said: str | None) -> str:
     """The signature of a waiting seat's hand message without its last text line (whom it
     waits for, RULES.md-neutral): that line alone changing is not worth an edit. The
-    call-out ``said`` on it (:func:`bot.views.callout`) comes last, after
+    call-out ``said`` on it (:func:`bot.presentation.views.callout`) comes last, after
     :data:`_CALLOUT_MARK`, so that :func:`_gone_callout` can leave it out."""
     lines = drawing.text.rsplit("\n", 1)[0].split("\n")
     text = "\n".join(line for line in lines if said is None or line != said)

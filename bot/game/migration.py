@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import logging
 
+from bot.core.table import DEAL, LOBBY, RESULT, Table, table_key
 from bot.game.context import GameContext
 from bot.game.deal import TABLE, DealDriver
 from bot.game.lobby import LOBBY_MESSAGE, Lobby
-from bot.game.table import DEAL, LOBBY, RESULT, Table, table_key
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from bot.economy import EconomyRules, Period
+from bot.core.beans import EconomyRules, Period
 from bot.store.challenge_records import (
     ChallengeEntry,
     ChallengePayout,
@@ -66,7 +66,7 @@ class Store(ABC):
 
         A new player gets ``economy.start_balance`` (1000) beans with a ledger row ``grant``. An
         existing player's name is updated, and the language too when ``language`` is given.
-        Names are stored without bidirectional controls (:func:`bot.names.clean_name`; the user
+        Names are stored without bidirectional controls (:func:`bot.core.names.clean_name`; the user
         id when nothing is left), so no stored name can reorder a leaderboard line.
         """
 
@@ -87,7 +87,7 @@ class Store(ABC):
         forgotten, and a username another user held before is this user's now (the latest
         owner wins; Telegram lets a freed username be taken). Names are stored as by
         :meth:`ensure_player`. Every call writes: callers skip calls that would change
-        nothing (:class:`bot.usernames.UsernameBook`)."""
+        nothing (:class:`bot.store.usernames.UsernameBook`)."""
 
     @abstractmethod
     async def username_owner(self, username: str) -> UsernameOwner | None:
@@ -98,7 +98,7 @@ class Store(ABC):
 
     @abstractmethod
     async def get_group_settings(self, chat_id: int) -> dict[str, Any]:
-        """The group's full settings: defaults (``bot.rooms.DEFAULT_GROUP_SETTINGS``) overlaid
+        """The group's full settings: defaults (``bot.core.rooms.DEFAULT_GROUP_SETTINGS``) overlaid
         with the values its admins changed."""
 
     @abstractmethod
@@ -106,7 +106,7 @@ class Store(ABC):
         """Change some settings; returns the full settings after the change.
 
         Raises:
-            bot.rooms.GroupSettingError: unknown key or invalid value (nothing changed).
+            bot.core.rooms.GroupSettingError: unknown key or invalid value (nothing changed).
         """
 
     @abstractmethod
@@ -229,7 +229,7 @@ class Store(ABC):
     ) -> Settlement:
         """Settle a finished deal (RULES.md §8) in one transaction.
 
-        Bean changes come from :func:`bot.economy.settle_beans`: ``points × stake``, winners
+        Bean changes come from :func:`bot.core.beans.settle_beans`: ``points × stake``, winners
         share what losers could pay in proportion, sum exactly zero, bot seats neither pay nor
         receive. The loss cap of RULES.md §8 ("never more than they hold") is computed against
         what each player held when the deal started (their hold, :meth:`create_deal`), never
@@ -510,7 +510,7 @@ class Store(ABC):
     async def claim_daily(self, user_id: int, chat_id: int | None = None) -> Claim:
         """Daily check-in (RULES.md §8): ``economy.daily_amount(streak)`` beans, ledger ``daily``.
 
-        The day is the player's day (:func:`bot.economy.player_day`: midnight Beijing time for
+        The day is the player's day (:func:`bot.core.beans.player_day`: midnight Beijing time for
         every player, whatever group ``chat_id`` they claim in; the group is only recorded).
         A claim needs a day later than the last claimed one; the streak continues when the last
         claim was the day before.

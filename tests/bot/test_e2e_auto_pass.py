@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot import views
+from bot.core.i18n import t
+from bot.core.table import Seat, Table
 from bot.game import timers
-from bot.game.table import Seat, Table
-from bot.i18n import t
-from bot.outlet.telegram import job_name
-from bot.services import App
+from bot.presentation import views
+from bot.telegram.outlet.telegram import job_name
+from bot.telegram.services import App
 from engine import SCORE, Action, DealState, apply, new_deal
 from engine.ai import choose_action
 from engine.cards import rank_counts

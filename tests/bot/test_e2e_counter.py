@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.__main__ import LIBRARY_LOG_FLOORS
-from bot.i18n import t
+from bot.core.i18n import t
 from engine import SCORE, Action, ComboType, DealState, classify, new_deal
 from engine.ai import choose_action
 from engine.cards import RANK_LABELS, cards_to_ranks

@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from bot import callbacks as cb
-from bot.handlers.common import decision_current, kitty_version
-from bot.i18n import t
+from bot.core import callbacks as cb
+from bot.core.i18n import t
+from bot.telegram.handlers.common import decision_current, kitty_version
 from engine import ROB, Action, apply, new_deal
 from tests.bot.flow_helpers import button_data
 from tests.bot.four_helpers import FourTable

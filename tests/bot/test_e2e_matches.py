@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.core.i18n import t
+from bot.core.table import DEAL
+from bot.features.match.state import prizes
 from bot.game import deal as deal_module
-from bot.game.match import prizes
-from bot.game.table import DEAL
-from bot.i18n import t
-from bot.match_views import place_text
-from bot.scenes import picture_labels
+from bot.presentation.scenes import picture_labels
+from bot.presentation.views import place_text
 from bot.store import open_store
 from engine import DealState, apply
 from engine.ai import choose_action

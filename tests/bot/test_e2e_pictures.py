@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from bot import scenes, views
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.presentation import scenes, views
 from engine import SCORE, Action, new_deal
 from engine.cards import cards_to_ranks
 from images import TableScene, render_hand, render_result

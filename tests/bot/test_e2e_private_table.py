@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from bot import scenes
-from bot.views import cards_text
+from bot.presentation import scenes
+from bot.presentation.views import cards_text
 from engine import FOUR, SCORE, Action, DealState, new_deal
 from engine.ai import choose_action
 from images import render_hand

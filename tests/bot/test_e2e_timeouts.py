@@ -3,7 +3,7 @@ back (RULES §9, issue 3 flow step 6); timers run on PTB's JobQueue."""
 
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.core.i18n import t
 from engine import SCORE, Action, auto_action, new_deal
 from engine.ai import choose_action
 from tests.bot.flow_helpers import LANG, Players, cannot_follow, hand_message, result_message

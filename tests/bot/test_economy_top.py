@@ -3,8 +3,8 @@ with buttons (issue 5, RULES.md §7–§8)."""
 
 from __future__ import annotations
 
-from bot.i18n import t
-from bot.scenes import picture_labels
+from bot.core.i18n import t
+from bot.presentation.scenes import picture_labels
 from engine import Action
 from images import LeaderboardRow as BoardRow
 from images import LeaderboardScene, render_leaderboard

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.economy import settle_beans
-from bot.game.match import (
+from bot.core.beans import settle_beans
+from bot.features.match.state import (
     FIRST_TO,
     FIXED,
     KNOCKOUT,
@@ -282,7 +282,7 @@ def test_knockout_chips_are_conserved_and_never_negative(deals: list[tuple[int, 
        st.lists(st.integers(0, 300), min_size=4, max_size=4))
 def test_chips_settle_as_beans_do(points: list[int], base: int, holdings: list[int]) -> None:
     """The engine's chip settlement is the bean settlement of RULES.md §8 (the knock-out's
-    chips moved by ``bot.economy.settle_beans`` before it moved to the engine)."""
+    chips moved by ``bot.core.beans.settle_beans`` before it moved to the engine)."""
     points = [*points[:-1], -sum(points[:-1])]
     holdings = holdings[: len(points)]
     assert list(settle_chips(points, base, holdings)) == settle_beans(points, base, holdings)

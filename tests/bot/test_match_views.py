@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from bot.game.match import FIRST_TO, FIXED, KNOCKOUT, MatchError, MatchOptions, MatchState
-from bot.handlers.match import Refusal, refusal_text, typed_options
-from bot.i18n import t
-from bot.match_views import (
+from bot.core.i18n import t
+from bot.features.match.state import FIRST_TO, FIXED, KNOCKOUT, MatchError, MatchOptions, MatchState
+from bot.features.match.views import (
     final_text,
     options_lines,
     place_text,
@@ -13,6 +12,7 @@ from bot.match_views import (
     standings_text,
     stepped,
 )
+from bot.telegram.handlers.match import Refusal, refusal_text, typed_options
 from engine.knockout import PER_POINT
 
 NAMES = ["Ann", "Bob", "Cat"]

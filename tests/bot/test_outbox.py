@@ -13,9 +13,9 @@ import pytest
 from telegram.error import RetryAfter
 
 from bot.game.outlet import BoardJob
-from bot.outlet import limiter
-from bot.outlet import outbox as outbox_module
-from bot.outlet.limiter import (
+from bot.telegram.outlet import limiter
+from bot.telegram.outlet import outbox as outbox_module
+from bot.telegram.outlet.limiter import (
     OVERALL_RATE,
     PRESS_RESERVE,
     RANK,
@@ -25,7 +25,7 @@ from bot.outlet.limiter import (
     SlidingWindow,
     is_group,
 )
-from bot.outlet.outbox import Outbox
+from bot.telegram.outlet.outbox import Outbox
 
 
 def test_the_window_is_strict_not_a_bucket():

@@ -10,9 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from bot import scenes, views
-from bot.game.table import Seat, Table
-from bot.i18n import CATALOGUES, LANGUAGES, t
+from bot.core.i18n import CATALOGUES, LANGUAGES, t
+from bot.core.table import Seat, Table
+from bot.presentation import scenes, views
 from engine import ROB, SCORE, Action, apply, auto_action, new_deal, preset
 from engine.cards import card_rank, cards_to_ranks
 from images import Labels, TableScene, render_leaderboard, render_result, render_table
@@ -445,8 +445,8 @@ def test_a_practice_deal_its_player_ended_tags_nobody_and_says_no_points():
 
 
 def test_every_top_board_has_a_picture_in_the_groups_language():
-    from bot.handlers.economy import TOP_QUERIES
     from bot.store import LeaderboardRow
+    from bot.telegram.handlers.economy import TOP_QUERIES
 
     rows = [LeaderboardRow(1, 7, "Ada Lovelace", 1200, 9, 6),
             LeaderboardRow(2, 8, "🔥🔥", 0, 0, 0)]

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import callbacks as cb
-from bot import views
-from bot.game.table import Seat, Table
-from bot.i18n import CATALOGUES, LANGUAGES, t
+from bot.core import callbacks as cb
+from bot.core.i18n import CATALOGUES, LANGUAGES, t
+from bot.core.table import Seat, Table
+from bot.presentation import views
 from engine import (
     ERROR_CODES,
     ROB,
@@ -226,7 +226,8 @@ def test_every_engine_refusal_has_a_text(lang):
 
 def test_every_key_used_by_the_flow_exists_in_every_language():
     keys = set()
-    for path in [BOT_DIR / "views.py", *sorted((BOT_DIR / "handlers").glob("*.py"))]:
+    for path in [BOT_DIR / "presentation" / "views.py",
+                 *sorted((BOT_DIR / "telegram" / "handlers").glob("*.py"))]:
         keys |= set(re.findall(r'\bt\(\s*"([a-z_.0-9]+)"', path.read_text(encoding="utf-8")))
     keys |= {f"lobby.{r}" for r in ("expired", "closed", "empty")}
     keys |= {f"preset.{p}" for p in ("score", "rob")} | {f"btn.bid_{v}" for v in (1, 2, 3)}
@@ -263,7 +264,7 @@ def test_result_view_lists_points_beans_and_kitty():
 
 
 def test_result_after_an_escape_says_who_left_what_they_paid_and_the_breakdown():
-    from bot import scenes
+    from bot.presentation import scenes
     from engine import auto_action
 
     state = new_deal(SCORE, seed=11, first_bidder=0)
@@ -362,7 +363,7 @@ def test_a_show_before_bidding_counts_in_the_multiplier_while_bidding():
     """RULES.md §3, §7: a show before bidding is ×4 for the whole deal from the moment it is made
     (QA: the table, its picture and the hands said ×1 until the landlord was decided, and the
     call-out had no multiplier); a rob doubles it again; the table's cap holds."""
-    from bot.scenes import table_scene
+    from bot.presentation.scenes import table_scene
 
     rules = ROB.with_options(show_cards=True)
     state = apply(new_deal(rules, seed=8, first_bidder=0), Action("show", 1))
@@ -391,7 +392,7 @@ def test_a_loser_who_paid_all_they_had_is_named_in_the_result():
     """RULES.md §8 (QA: Cat −6 points but −50 beans, Ann +12 points but +650 beans at 100 a
     point, and nothing said why): the caption names each loser who could pay only what it held,
     in every language, and the picture tags its row."""
-    from bot import scenes
+    from bot.presentation import scenes
     from engine import auto_action
 
     state = new_deal(SCORE, seed=11, first_bidder=0)

@@ -7,12 +7,10 @@ import json
 from datetime import date, timedelta
 from typing import Any
 
-from bot import rooms
-from bot.economy import player_day
-from bot.names import clean_name
-from bot.store.dialect import (
-    Conn,
-)
+from bot.core import rooms
+from bot.core.beans import player_day
+from bot.core.names import clean_name
+from bot.store.dialect import Conn
 from bot.store.records import (
     GRANT_REASONS,
     AlreadyClaimed,
@@ -28,10 +26,7 @@ from bot.store.records import (
     UsernameOwner,
     username_key,
 )
-from bot.store.rows import (
-    ledger_entry,
-    player_record,
-)
+from bot.store.rows import ledger_entry, player_record
 from bot.store.rows import ms as _ms
 from bot.store.sql.common import SQLBase
 

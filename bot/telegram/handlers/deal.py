@@ -1,0 +1,289 @@
+"""The deal's buttons: entry points into the game layer.
+
+Each press is parsed and checked (:func:`~bot.telegram.handlers.common.locked_press`: token, phase,
+the table's lock), then the seat and the state version; a refused press gets a pop-up and changes
+nothing. A decision the seats take at once (doubling, showing cards: RULES.md §3) is taken by a
+seat still due to take it whatever the others decided since its button was drawn
+(:func:`~bot.telegram.handlers.common.decision_current`); a seat decides it once.
+
+A press is answered first: what it will be answered is decided on this
+process's copy of the table before its lock is taken (:func:`_first_action`,
+:func:`_first_select`: the same checks, the engine's on the current state), so the answer never
+waits for the table's other steps (hand messages sent within the token's budget, another
+worker, the database); the presser's own hand is redrawn next, then the other seats and the
+table.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from telegram import CallbackQuery, Update
+from telegram.ext import CallbackQueryHandler
+
+from bot.core import callbacks as cb
+from bot.core.i18n import t
+from bot.core.table import Table
+from bot.presentation import views
+from bot.telegram.handlers.common import (
+    First,
+    answer,
+    decision_current,
+    game,
+    locked_press,
+    parse_press,
+    refuse,
+    refuse_press,
+    tables,
+    user_language,
+)
+from bot.telegram.services import App, Context
+from engine import Action, IllegalAction, apply
+
+
+def _seat(query: CallbackQuery, table: Table, data: cb.Callback, lang: str, *,
+          check_version: bool = True) -> tuple[int | None, str | None]:
+    """The presser's seat if the press may act on ``table`` now, else the pop-up saying why
+    (in ``lang``) and whether it is an alert."""
+    seat = table.seat_of(query.from_user.id)
+    if seat is None:
+        return None, t("pop.not_seated", lang)
+    if check_version and (table.state is None
+                          or not decision_current(table.state, seat, data)):
+        return None, t("pop.stale", lang)
+    return seat, None
+
+
+#: One decision of a seat: (table key, seat, the state version it is taken at, or for a
+#: simultaneous decision its kind: ``"double"`` or ``"show"``, taken once a deal whatever the
+#: version).
+Claim = tuple[str, int, int | str]
+#: Decisions answered as accepted before their table's lock whose block has not finished. A
+#: second press of the same decision (a double click, or Double then No double) is stale, as
+#: it is once the first one was applied.
+_DECIDING: set[Claim] = set()
+
+
+def _decide(claims: list[Claim], table: Table, seat: int, kind: str, lang: str
+            ) -> tuple[str | None, bool] | None:
+    """Claim the seat's decision ``kind`` (an engine action kind) at the table's current state
+    for this press; the stale pop-up when another press claimed it."""
+    assert table.state is not None
+    decision: int | str = table.state.version
+    if kind in ("double", "nodouble"):
+        decision = "double"
+    elif kind == "show":
+        decision = "show"
+    claim = (table.key, seat, decision)
+    if claim in _DECIDING:
+        return t("pop.stale", lang), False
+    _DECIDING.add(claim)
+    claims.append(claim)
+    return None
+
+
+def _release(claims: list[Claim]) -> None:
+    for claim in claims:
+        _DECIDING.discard(claim)
+
+
+def _first_action(query: CallbackQuery, claims: list[Claim]) -> First:
+    """The answer of an ``A:`` press as its locked block would give it, on the table as it is
+    now (``None``: a seat or version check the block answers); an accepted decision is
+    claimed in ``claims``."""
+    async def first(data: cb.Callback, table: Table, lang: str) -> tuple[str | None, bool] | None:
+        seat, state = table.seat_of(query.from_user.id), table.state
+        kind, value = cb.ACTION_PAYLOADS[data.payload]
+        if seat is None or state is None or (
+                kind != "autoplay" and not decision_current(state, seat, data)):
+            return None
+        if kind not in ("autoplay", "show") and seat not in state.to_act:
+            return t("pop.not_your_turn", lang), False
+        if kind == "autoplay":
+            return t("pop.autoplay_on" if value else "pop.autoplay_off", lang), False
+        try:
+            apply(state, Action(kind, seat, value=value))
+        except IllegalAction as exc:
+            return views.refusal_text(exc, lang), True
+        return _decide(claims, table, seat, kind, lang) or (None, False)
+    return first
+
+
+async def on_action_button(update: Update, context: Context) -> None:
+    """Bidding, doubling, show cards, pass, auto-play on / take back (``A:`` buttons)."""
+    app = context.application
+    query = update.callback_query
+    assert query is not None
+    claims: list[Claim] = []
+    try:
+        await _action(app, query, _first_action(query, claims))
+    finally:
+        _release(claims)
+
+
+async def _action(app: App, query: CallbackQuery, first: First) -> None:
+    async with locked_press(app, query, first) as press:
+        if press is None:
+            return
+        data, table, lang = press.data, press.table, press.lang
+        kind, value = cb.ACTION_PAYLOADS[data.payload]
+        seat, refusal = _seat(query, table, data, lang, check_version=kind != "autoplay")
+        if seat is None:
+            await refuse(app, query, refusal or "", alert=refusal == t("pop.not_seated", lang))
+            return
+        state = table.state
+        assert state is not None
+        if kind not in ("autoplay", "show") and seat not in state.to_act:
+            await answer(query, t("pop.not_your_turn", lang))
+            return
+        if kind == "autoplay":
+            popup = t("pop.autoplay_on" if value else "pop.autoplay_off", lang)
+            if state.autoplay[seat] == bool(value):
+                await answer(query, popup)
+                await game(app).redraw_hand(table, seat)
+                return
+        else:
+            popup = None
+        try:
+            await game(app).act(table, seat, Action(kind, seat, value=value),
+                                partial(answer, query, popup))
+        except IllegalAction as exc:
+            await answer(query, views.refusal_text(exc, lang), alert=True)
+
+
+def _first_select(app: App, query: CallbackQuery, claims: list[Claim]) -> First:
+    """The answer of an ``S:`` press as its locked block would give it, on the table as it is
+    now (``None``: a seat or version check the block answers, or a Play of the selection
+    refused while a block of the table runs here: it may be one of the presser's own taps)."""
+    the_game = game(app)
+
+    async def first(data: cb.Callback, table: Table, lang: str) -> tuple[str | None, bool] | None:
+        seat, state = table.seat_of(query.from_user.id), table.state
+        if seat is None or state is None or data.version != state.version:
+            return None
+        if not the_game.may_select(table, seat):
+            return t("pop.not_your_turn", lang), False
+        offer = data.offer
+        if data.payload == "play" or offer is not None:
+            if offer is not None and not the_game.holds(table, seat, offer):
+                return t("pop.invalid", lang), True
+            selection = offer if offer is not None else the_game.selection(table, seat)
+            busy = offer is None and the_game.tables.local_lock(table.key).locked()
+            if not selection:
+                return None if busy else (t("pop.select_first", lang), True)
+            try:
+                apply(state, Action("play", seat, cards=selection))
+            except IllegalAction as exc:
+                return None if busy else (views.refusal_text(exc, lang), True)
+            return _decide(claims, table, seat, "play", lang) or (None, False)
+        if data.payload == "hint":
+            hinted = await the_game.next_hint(table, seat)
+            if hinted is None:
+                return t("pop.no_hint", lang), False
+            return (t("pop.hint_pass", lang) if hinted == "pass" else None), False
+        if data.payload != "clear" and (
+                data.rank is None or data.rank not in state.view(seat).hand_ranks):
+            return t("pop.invalid", lang), True
+        return None, False
+    return first
+
+
+async def on_select_button(update: Update, context: Context) -> None:
+    """The play keyboard (``S:`` buttons): select a rank, Hint, Clear, Play, or an offered play
+    (an offer's cards are checked against the hand). Hint
+    shows its choice on the keyboard and the hand picture of the presser only."""
+    app = context.application
+    query = update.callback_query
+    assert query is not None
+    claims: list[Claim] = []
+    try:
+        await _select(app, query, _first_select(app, query, claims))
+    finally:
+        _release(claims)
+
+
+async def _select(app: App, query: CallbackQuery, first: First) -> None:
+    the_game = game(app)
+    async with locked_press(app, query, first) as press:
+        if press is None:
+            return
+        data, table, lang = press.data, press.table, press.lang
+        seat, refusal = _seat(query, table, data, lang)
+        if seat is None:
+            await refuse(app, query, refusal or "", alert=refusal == t("pop.not_seated", lang))
+            return
+        if not the_game.may_select(table, seat):
+            await answer(query, t("pop.not_your_turn", lang))
+            return
+        offer = data.offer
+        if data.payload == "play" or offer is not None:
+            selection = offer if offer is not None else the_game.selection(table, seat)
+            if offer is not None and not the_game.holds(table, seat, offer):
+                await answer(query, t("pop.invalid", lang), alert=True)
+                return
+            if not selection:
+                await answer(query, t("pop.select_first", lang), alert=True)
+                return
+            try:
+                await the_game.act(table, seat, Action("play", seat, cards=selection),
+                                   partial(answer, query))
+            except IllegalAction as exc:
+                await answer(query, views.refusal_text(exc, lang), alert=True)
+            return
+        if data.payload == "clear":
+            the_game.clear(table, seat)
+        elif data.payload == "hint":
+            hinted = await the_game.hint(table, seat)
+            if hinted is None:
+                await answer(query, t("pop.no_hint", lang))
+                return
+            if hinted == "pass":
+                await answer(query, t("pop.hint_pass", lang))
+                await the_game.redraw_hand(table, seat)
+                return
+        elif data.rank is None or not the_game.select(table, seat, data.rank):
+            await answer(query, t("pop.invalid", lang), alert=True)
+            return
+        await answer(query)
+        await the_game.redraw_hand(table, seat)
+
+
+async def on_my_cards(update: Update, context: Context) -> None:
+    """"My cards" on the table message: the presser's own hand, in a pop-up only they see;
+    记牌器 on a waiting seat's hand: the card counter and the status line in the same way
+    (:func:`bot.presentation.views.counter_popup`); anyone else is told they are not seated.
+    上一轮 (on the hand and on the table message): the last trick that is over, to anyone,
+    players and watchers (:func:`bot.presentation.views.last_trick_popup`, public facts only).
+    Needs no lock: it changes nothing."""
+    app = context.application
+    query = update.callback_query
+    assert query is not None
+    data = await parse_press(query, app)
+    if data is None:
+        return
+    table = tables(app).by_token(data.token)
+    if await refuse_press(app, query, data, table):
+        return
+    assert table is not None and table.state is not None
+    lang = user_language(app, query.from_user, table.lang)
+    if data.payload == cb.LAST_TRICK:  # public: watchers too; a view for the rules only
+        await answer(query, views.last_trick_popup(table, table.state.view(0), lang),
+                     alert=True)
+        return
+    seat, refusal = _seat(query, table, data, lang, check_version=False)
+    if seat is None:
+        await refuse(app, query, refusal or "", alert=True)
+        return
+    lang = user_language(app, query.from_user, table.seat_lang(seat))
+    view = table.state.view(seat)
+    if data.payload == cb.COUNTER:
+        await answer(query, views.counter_popup(table, view, lang), alert=True)
+        return
+    await answer(query, views.my_cards_text(view, lang), alert=True)
+
+
+def register(app: App) -> None:
+    """Route the deal's buttons."""
+    app.add_handler(CallbackQueryHandler(on_action_button, pattern=cb.pattern(cb.ACTION)))
+    app.add_handler(CallbackQueryHandler(on_select_button, pattern=cb.pattern(cb.SELECT)))
+    app.add_handler(CallbackQueryHandler(on_my_cards, pattern=cb.pattern(cb.MY_CARDS)))
