@@ -202,7 +202,8 @@ def test_env_example_lists_every_setting() -> None:
         "WORKER_LEASE",
         "WORKER_NAME",
     }
-    settings_source = (Path(__file__).resolve().parents[2] / "bot" / "core" / "settings.py").read_text()
+    root = Path(__file__).resolve().parents[2]
+    settings_source = (root / "bot" / "core" / "settings.py").read_text()
     assert names == read
     assert all(f'"{name}"' in settings_source for name in names)
     lines = example.read_text().splitlines()
