@@ -141,3 +141,15 @@ async def test_the_running_bot_sends_through_its_rate_limiter(fake_api: FakeBotA
     assert fake_api.ephemeral.seen_by(ann)[0].text == "hand!"
     assert not any(e.receiver_id not in {ann.id} for e in fake_api.ephemeral.calls())
     assert eph.WINDOW == 15.0
+
+
+async def test_a_server_that_ignores_the_parameters_leaves_no_hand_in_the_group(
+        fake_api: FakeBotApi, bot: Bot, group):
+    ann = fake_api.new_user("Ann")
+    fake_api.ephemeral.set_bot_admin(group)
+    fake_api.ephemeral.supported = False  # a Bot API server older than 10.3
+    with pytest.raises(ephemeral.NotEphemeral):
+        await ephemeral.send_text(bot, group.id, ann.id, "Ann's hand: 3 3 4")
+    (leaked,) = fake_api.messages_in(group, include_deleted=True)
+    assert leaked.text == "Ann's hand: 3 3 4" and leaked.deleted  # deleted at once
+    assert fake_api.messages_in(group) == []

@@ -115,12 +115,15 @@ Telegram's behaviour and failures on demand
   ephemeral call with its receiver), `receivers()`. Presses: `api.ephemeral.press(user,
   message, data)` / `click(user, message, label)`. Losses: `drop_next(user=None, times=1)`
   (the call succeeds, the user never sees it), `forget(user)` (app restart), `expire(message)`
-  (edits answer "not found"), `edit_window` (seconds an ephemeral message may be edited).
+  (edits answer "not found"), `edit_window` (seconds an ephemeral message may be edited),
+  `supported = False` (a server older than 10.3: the parameters are ignored, the message is
+  public).
 - Methods: getMe, getUpdates (long polling, offsets, limit), deleteWebhook, setWebhook,
   getWebhookInfo, sendMessage, sendPhoto (multipart upload or a known file id), editMessageText,
   editMessageCaption, editMessageMedia (attach://), editMessageReplyMarkup, deleteMessage,
   answerCallbackQuery, setMyCommands, getMyCommands, deleteMyCommands, getChatMember, getChat,
-  sendChatAction, the ephemeral methods above; any other method is recorded in `unknown_methods` and answers ok/true.
+  sendChatAction, the ephemeral methods above; any other method is recorded in
+  `unknown_methods` and answers ok/true.
 """
 
 from .models import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Button, Call, Chat, FakeMessage, User

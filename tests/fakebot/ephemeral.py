@@ -38,7 +38,8 @@ Test interface (``api.ephemeral``): :meth:`~EphemeralMessages.set_bot_admin`,
 :meth:`~EphemeralMessages.receivers`, :meth:`~EphemeralMessages.press`,
 :meth:`~EphemeralMessages.click`, :meth:`~EphemeralMessages.advance`,
 :meth:`~EphemeralMessages.drop_next`, :meth:`~EphemeralMessages.forget`,
-:meth:`~EphemeralMessages.expire`, :attr:`~EphemeralMessages.edit_window`.
+:meth:`~EphemeralMessages.expire`, :attr:`~EphemeralMessages.edit_window`,
+:attr:`~EphemeralMessages.supported`.
 """
 
 from __future__ import annotations
@@ -139,6 +140,10 @@ class EphemeralMessages:
     #: Seconds after its sending within which an ephemeral message may be edited (``None``:
     #: always, the default; Telegram publishes no such limit).
     edit_window: float | None = None
+    #: ``False``: the server predates ephemeral messages (Bot API 10.0/10.1, a self-hosted
+    #: server not updated): it ignores their parameters, as Telegram ignores any unknown
+    #: parameter, and sends a regular message that the whole group sees.
+    supported: bool = True
     _offset: float = 0.0
     _messages: dict[int, list[EphemeralMessage]] = field(default_factory=dict)
     _ids: dict[int, itertools.count[int]] = field(default_factory=dict)
@@ -272,6 +277,10 @@ class EphemeralMessages:
         return self.press(user, message, button.callback_data)
 
     # ------------------------------------------------------------ Bot API methods
+
+    def wanted(self, params: dict[str, Any]) -> bool:
+        """The send ``params`` asks for an ephemeral message and the server knows them."""
+        return self.supported and _is_ephemeral(params)
 
     async def send(self, params: dict[str, Any], files: dict[str, Upload], kind: str) -> Any:
         """``sendMessage`` (``kind`` "text") or ``sendPhoto`` ("photo") of an ephemeral
@@ -456,11 +465,6 @@ def _is_ephemeral(params: dict[str, Any]) -> bool:
     """A send that asks for an ephemeral message (either shape)."""
     return any(params.get(key) is not None for key in (
         "ephemeral_message_parameters", "receiver_user_id", "callback_query_id"))
-
-
-def is_ephemeral_send(params: dict[str, Any]) -> bool:
-    """True for ``sendMessage``/``sendPhoto`` parameters that ask for an ephemeral message."""
-    return _is_ephemeral(params)
 
 
 def _options(params: dict[str, Any]) -> dict[str, Any]:

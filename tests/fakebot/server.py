@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from .ephemeral import EphemeralMessages, is_ephemeral_send
+from .ephemeral import EphemeralMessages
 from .models import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Button, Call, Chat, FakeMessage, User
 from .rules import (
     BLOCKED,
@@ -824,7 +824,7 @@ class FakeBotApi:
         }
 
     async def _send_message(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
-        if is_ephemeral_send(params):
+        if self.ephemeral.wanted(params):
             return await self.ephemeral.send(params, files, "text")
         chat = self._target_chat(params)
         raw = str(params.get("text", ""))
@@ -839,7 +839,7 @@ class FakeBotApi:
         return message.to_api()
 
     async def _send_photo(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
-        if is_ephemeral_send(params):
+        if self.ephemeral.wanted(params):
             return await self.ephemeral.send(params, files, "photo")
         chat = self._target_chat(params)
         file_id = self._photo_file_id(params.get("photo"), files, "photo")

@@ -22,7 +22,9 @@ through ``Bot.do_api_request``, which answers ``true``. The fields PTB does not 
 
 Errors, as :mod:`bot.outlet.edits` and :mod:`bot.photos` handle them: a send raises what
 Telegram answered (``BadRequest``: refused, e.g. the 15 s are over, the bot is not an admin,
-the receiver left; ``RetryAfter`` once the rate limiter's retries are spent; ``Forbidden``);
+the receiver left; ``RetryAfter`` once the rate limiter's retries are spent; ``Forbidden``),
+or :class:`NotEphemeral` (a ``BadRequest``) when the server sent a regular message instead
+(it predates the parameters), which is deleted at once;
 an edit gives ``True`` when done or "not modified", ``False`` (logged) for any other
 ``BadRequest`` (the message is gone or no longer editable: send it afresh), and raises every
 other error.
@@ -87,10 +89,26 @@ def parameters(receiver_id: int, callback_query_id: str | None = None,
     return {"ephemeral_message_parameters": options}
 
 
-def _sent(message: Message, chat_id: int, receiver_id: int) -> EphemeralRef:
+class NotEphemeral(BadRequest):
+    """The Bot API server answered an ephemeral send with a regular message: it does not know
+    the parameters (a server older than Bot API 10.3, e.g. a self-hosted one not updated) and
+    ignored them, as it ignores any unknown parameter, so the whole group was shown the
+    message. It has been deleted again (as far as Telegram let us)."""
+
+
+async def _sent(bot: Bot, message: Message, chat_id: int, receiver_id: int) -> EphemeralRef:
+    """The reference of a sent ephemeral message; a regular message (the parameters were
+    ignored) is deleted at once and :class:`NotEphemeral` raised: a hand must not stay in the
+    group for everyone to read."""
     ref = ref_of(message)
-    if ref is None:  # Telegram answered a regular message: it did not take the parameters
-        raise BadRequest("the answer to an ephemeral send has no ephemeral_message_id")
+    if ref is None:
+        try:
+            await bot.delete_message(chat_id, message.message_id)
+        except TelegramError as exc:
+            log.error("a message meant for %s only is in %s and could not be deleted: %s",
+                      receiver_id, chat_id, exc)
+        raise NotEphemeral("the Bot API server sent a regular message instead of an ephemeral"
+                           " one (it needs Bot API 10.3)")
     return EphemeralRef(chat_id, receiver_id, ref.ephemeral_message_id)
 
 
@@ -114,7 +132,7 @@ async def send_text(
     message = await bot.send_message(
         chat_id, text, reply_markup=markup,
         api_kwargs=parameters(receiver_id, callback_query_id, replace_query_message))
-    return _sent(message, chat_id, receiver_id)
+    return await _sent(bot, message, chat_id, receiver_id)
 
 
 async def send_photo(
@@ -145,16 +163,17 @@ async def send_photo(
         try:
             message = await bot.send_photo(chat_id, file_id, caption=text, reply_markup=markup,
                                            api_kwargs=options)
-            return _sent(message, chat_id, receiver_id)
         except BadRequest as exc:
             if not photos._refused_file(exc):
                 raise
             log.info("cached file_id refused (%s); uploading again", exc.message)
             cache.forget(digest)
+        else:
+            return await _sent(bot, message, chat_id, receiver_id)
     message = await bot.send_photo(chat_id, picture.data, caption=text, reply_markup=markup,
                                    filename=picture.filename, api_kwargs=options)
     cache.remember(digest, message)
-    return _sent(message, chat_id, receiver_id)
+    return await _sent(bot, message, chat_id, receiver_id)
 
 
 async def _call(bot: Bot, method: str, ref: EphemeralRef, **params: Any) -> None:
