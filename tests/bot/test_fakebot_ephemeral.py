@@ -11,6 +11,7 @@ import pytest
 
 from tests.fakebot import Chat, FakeBotApi, User
 from tests.fakebot import ephemeral as eph
+from tests.fakebot.limits import FloodLimits, StrictFakeBotApi
 
 KEYBOARD = {"inline_keyboard": [[{"text": "Play", "callback_data": "p:1"}]]}
 
@@ -250,3 +251,28 @@ async def test_replacing_the_pressed_message_for_its_presser_only(fake_api, tabl
     assert status == 200
     assert [m.content for m in fake_api.ephemeral.timeline(ann, group)] == ["instead"]
     assert [m.content for m in fake_api.ephemeral.timeline(bob, group)] == ["Table"]
+
+
+@pytest.mark.parametrize(("counting", "refused"), [
+    ("group", ["group"]), ("own", ["ephemeral"]), ("none", [])])
+async def test_the_strict_server_counts_ephemeral_calls_as_told(counting, refused):
+    api = StrictFakeBotApi(limits=FloodLimits(group_per_minute=2, ephemeral=counting))
+    await api.start()
+    try:
+        group, ann = api.new_group(), api.new_user("Ann")
+        api.ephemeral.set_bot_admin(group)
+        statuses = []
+        for text in ("a", "b"):
+            statuses.append((await call(api, "sendMessage", chat_id=group.id, text=text))[0])
+        for text in ("c", "d"):
+            statuses.append((await call(
+                api, "sendMessage", chat_id=group.id, text=text,
+                ephemeral_message_parameters={"receiver_user_id": ann.id}))[0])
+        ref = {"chat_id": group.id, "receiver_user_id": ann.id, "ephemeral_message_id": 1}
+        statuses.append((await call(api, "editEphemeralMessageText", **ref, text="e"))[0])
+        expected = {"group": [200, 200, 429, 429, 429], "own": [200, 200, 200, 200, 429],
+                    "none": [200] * 5}[counting]
+        assert statuses == expected
+        assert sorted({r.window for r in api.rate_limited}) == refused
+    finally:
+        await api.stop()
