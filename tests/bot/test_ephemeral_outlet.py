@@ -153,3 +153,24 @@ async def test_a_server_that_ignores_the_parameters_leaves_no_hand_in_the_group(
     (leaked,) = fake_api.messages_in(group, include_deleted=True)
     assert leaked.text == "Ann's hand: 3 3 4" and leaked.deleted  # deleted at once
     assert fake_api.messages_in(group) == []
+
+
+async def test_an_ephemeral_command_is_answered_ephemerally(fake_api: FakeBotApi, bot: Bot,
+                                                            group):
+    ann = fake_api.new_user("Ann")
+    assert await bot.set_my_commands([ephemeral.command("cards", "Your cards")])
+    assert fake_api.commands[("default", "")] == [
+        {"command": "cards", "description": "Your cards", "is_ephemeral": True}]
+    fake_api.ephemeral.send_command(ann, group, "/cards")
+    (update,) = await bot.get_updates(timeout=0)
+    message = update.message
+    assert message is not None and message.text == "/cards"
+    command = ephemeral.ref_of(message)
+    assert command == ephemeral.EphemeralRef(group.id, fake_api.bot_user.id, 1)
+    assert message.from_user is not None
+    ref = await ephemeral.send_text(bot, group.id, message.from_user.id, "Your hand",
+                                    reply_to_ephemeral=command.ephemeral_message_id)
+    assert ref == ephemeral.EphemeralRef(group.id, ann.id, 2)
+    assert fake_api.calls_to("sendMessage")[-1].params["reply_parameters"] == {
+        "ephemeral_message_id": 1}
+    assert [m.text for m in fake_api.ephemeral.seen_by(ann)] == ["Your hand"]

@@ -276,3 +276,28 @@ async def test_the_strict_server_counts_ephemeral_calls_as_told(counting, refuse
         assert sorted({r.window for r in api.rate_limited}) == refused
     finally:
         await api.stop()
+
+
+async def test_an_ephemeral_command_may_be_answered_for_15_seconds(fake_api, table):
+    group, ann, bob = table
+    command = fake_api.ephemeral.send_command(ann, group, "/cards")
+    update = fake_api.sent_updates[max(fake_api.sent_updates)]["message"]
+    assert (update["message_id"], update["ephemeral_message_id"], update["text"],
+            update["receiver_user"]["id"], update["entities"][0]["type"]) == (
+        0, command.ephemeral_message_id, "/cards", fake_api.bot_user.id, "bot_command")
+    assert fake_api.ephemeral.timeline(bob, group) == []  # only the bot gets it
+
+    async def answer(user: User, **reply: Any) -> tuple[int, dict[str, Any]]:
+        return await call(fake_api, "sendMessage", chat_id=group.id, text="hand",
+                          reply_parameters=reply,
+                          ephemeral_message_parameters={"receiver_user_id": user.id})
+
+    assert (await answer(ann, ephemeral_message_id=command.ephemeral_message_id))[0] == 200
+    assert (await answer(bob, ephemeral_message_id=command.ephemeral_message_id))[1][
+        "description"] == eph.OTHER_USERS_MESSAGE
+    assert (await answer(ann, ephemeral_message_id=99))[1]["description"] == \
+        eph.REPLY_NOT_FOUND
+    fake_api.ephemeral.advance(16)
+    assert (await answer(ann, ephemeral_message_id=command.ephemeral_message_id))[1][
+        "description"] == eph.REPLY_NOT_FOUND
+    assert [m.text for m in fake_api.ephemeral.seen_by(ann)] == ["hand"]

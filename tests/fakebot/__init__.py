@@ -113,7 +113,9 @@ Telegram's behaviour and failures on demand
   constants there). Reading: `seen_by(user, chat)`, `last_seen_by`, `sent_to` (dropped ones
   too), `timeline(user, chat)` (what that member sees in the group), `calls()` (every
   ephemeral call with its receiver), `receivers()`. Presses: `api.ephemeral.press(user,
-  message, data)` / `click(user, message, label)`. Losses: `drop_next(user=None, times=1)`
+  message, data)` / `click(user, message, label)`; `send_command(user, chat, "/cards")`: an
+  ephemeral command only the bot gets, answerable for 15 s with
+  `reply_parameters.ephemeral_message_id`. Losses: `drop_next(user=None, times=1)`
   (the call succeeds, the user never sees it), `forget(user)` (app restart), `expire(message)`
   (edits answer "not found"), `edit_window` (seconds an ephemeral message may be edited),
   `supported = False` (a server older than 10.3: the parameters are ignored, the message is

@@ -9,9 +9,10 @@ methods' tables) and the fake does:
   the 10.2 flat parameters ``receiver_user_id`` / ``callback_query_id`` (still accepted); for
   group and supergroup chats only. The answer is a Message with ``message_id`` 0,
   ``ephemeral_message_id`` (its identifier inside the chat) and ``receiver_user``.
-- Any bot may send one within 15 s of the incoming eligible action, a callback query of the
-  receiver (``callback_query_id``); a bot that is a chat administrator may send one to any
-  non-bot member at any time without it.
+- Any bot may send one within 15 s of the incoming eligible action: a callback query of the
+  receiver (``callback_query_id``) or an ephemeral message of theirs, e.g. a command the bot
+  declared ``is_ephemeral`` (``reply_parameters.ephemeral_message_id``); a bot that is a chat
+  administrator may send one to any non-bot member at any time without either.
 - ``editEphemeralMessageText`` / ``…Caption`` / ``…Media`` / ``…ReplyMarkup`` and
   ``deleteEphemeralMessage`` take ``chat_id``, ``receiver_user_id`` and
   ``ephemeral_message_id`` and answer ``true``.
@@ -36,7 +37,8 @@ Test interface (``api.ephemeral``): :meth:`~EphemeralMessages.set_bot_admin`,
 :meth:`~EphemeralMessages.seen_by`, :meth:`~EphemeralMessages.timeline`,
 :meth:`~EphemeralMessages.sent_to`, :meth:`~EphemeralMessages.calls`,
 :meth:`~EphemeralMessages.receivers`, :meth:`~EphemeralMessages.press`,
-:meth:`~EphemeralMessages.click`, :meth:`~EphemeralMessages.advance`,
+:meth:`~EphemeralMessages.click`, :meth:`~EphemeralMessages.send_command`,
+:meth:`~EphemeralMessages.advance`,
 :meth:`~EphemeralMessages.drop_next`, :meth:`~EphemeralMessages.forget`,
 :meth:`~EphemeralMessages.expire`, :attr:`~EphemeralMessages.edit_window`,
 :attr:`~EphemeralMessages.supported`.
@@ -45,6 +47,7 @@ Test interface (``api.ephemeral``): :meth:`~EphemeralMessages.set_bot_admin`,
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -75,7 +78,9 @@ RECEIVER_IS_BOT = "Bad Request: ephemeral messages can't be sent to bots"
 NOT_A_MEMBER = "Bad Request: the receiver is not a member of the chat"
 NO_RIGHTS = "Bad Request: not enough rights to send ephemeral messages without a callback query"
 OTHER_USERS_QUERY = "Bad Request: the callback query was sent by another user"
+OTHER_USERS_MESSAGE = "Bad Request: the replied message was sent by another user"
 OTHER_CHATS_QUERY = "Bad Request: the callback query was sent from another chat"
+REPLY_NOT_FOUND = "Bad Request: message to be replied not found"
 CANT_REPLACE = "Bad Request: the message of the callback query can't be replaced"
 TO_EDIT_NOT_FOUND = "Bad Request: message to edit not found"
 TO_DELETE_NOT_FOUND = "Bad Request: message to delete not found"
@@ -148,6 +153,8 @@ class EphemeralMessages:
     _messages: dict[int, list[EphemeralMessage]] = field(default_factory=dict)
     _ids: dict[int, itertools.count[int]] = field(default_factory=dict)
     _drops: list[_Drop] = field(default_factory=list)
+    #: Ephemeral messages users sent (commands only the bot sees), by (chat id, identifier).
+    _incoming: dict[tuple[int, int], EphemeralMessage] = field(default_factory=dict)
 
     # ------------------------------------------------------------ the clock
 
@@ -276,6 +283,26 @@ class EphemeralMessages:
             raise LookupError(f"button {label!r} has no callback data")
         return self.press(user, message, button.callback_data)
 
+    def send_command(self, user: User, chat: Chat, text: str) -> EphemeralMessage:
+        """``user`` sends ``text`` in ``chat`` as an ephemeral message that only the bot
+        receives (an ephemeral command: Telegram sends a command the bot declared with
+        ``is_ephemeral`` this way): a ``message`` update with ``message_id`` 0,
+        ``ephemeral_message_id`` and ``receiver_user`` = the bot. For 15 s the bot may answer
+        it with an ephemeral message (``reply_parameters.ephemeral_message_id``)."""
+        api = self.api
+        api._remember_user(user)
+        message = EphemeralMessage(
+            chat=chat, message_id=0, from_user=user, date=int(time.time()), text=text,
+            raw_text=text, receiver=api.bot_user,
+            ephemeral_message_id=next(self._ids.setdefault(chat.id, itertools.count(1))),
+            sent_at=self.now())
+        command = re.match(r"/[A-Za-z0-9_]+(@[A-Za-z0-9_]+)?", text)
+        if command:
+            message.entities = [{"type": "bot_command", "offset": 0, "length": command.end()}]
+        self._incoming[(chat.id, message.ephemeral_message_id)] = message
+        api.add_update({"message": message.to_api()})
+        return message
+
     # ------------------------------------------------------------ Bot API methods
 
     def wanted(self, params: dict[str, Any]) -> bool:
@@ -304,6 +331,10 @@ class EphemeralMessages:
         query_id = options.get("callback_query_id")
         replace = bool(options.get("replace_callback_query_message"))
         replaces = None
+        reply = params.get("reply_parameters")
+        replied = reply.get("ephemeral_message_id") if isinstance(reply, dict) else None
+        if replied is not None:
+            self._replied(int(replied), chat, receiver)
         if query_id is not None:
             query = self._query(str(query_id), chat, receiver)
             if replace:
@@ -312,7 +343,7 @@ class EphemeralMessages:
                 replaces = int(query["message_id"])
         elif replace:
             raise ApiError(400, CANT_REPLACE)
-        elif not self.bot_is_admin(chat.id):
+        elif replied is None and not self.bot_is_admin(chat.id):
             raise ApiError(400, NO_RIGHTS)
         message = EphemeralMessage(
             chat=chat, message_id=0, from_user=api.bot_user, date=int(time.time()),
@@ -441,6 +472,15 @@ class EphemeralMessages:
         if query.get("chat") != chat.id:
             raise ApiError(400, OTHER_CHATS_QUERY)
         return query
+
+    def _replied(self, number: int, chat: Chat, receiver: User) -> EphemeralMessage:
+        """The receiver's incoming ephemeral message ``number`` if it may be answered now."""
+        incoming = self._incoming.get((chat.id, number))
+        if incoming is None or self.now() - incoming.sent_at > WINDOW:
+            raise ApiError(400, REPLY_NOT_FOUND)
+        if incoming.from_user.id != receiver.id:
+            raise ApiError(400, OTHER_USERS_MESSAGE)
+        return incoming
 
     def _known(self, params: dict[str, Any], not_found: str, edit: bool) -> EphemeralMessage:
         """The ephemeral message an edit or delete names (chat, receiver, identifier)."""

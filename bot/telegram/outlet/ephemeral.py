@@ -8,8 +8,9 @@ queries whose ``message`` is that message (``message_id`` 0). What Telegram docu
 (core.telegram.org/bots/api#ephemeral-messages-and-commands):
 
 - any bot may send one to a user within 15 s of a callback query of theirs, naming it
-  (``callback_query_id``); a bot that is a chat administrator may send one to any non-bot
-  member of the chat at any time;
+  (``callback_query_id``), or of an ephemeral message of theirs (a command the bot declared
+  ``is_ephemeral``), replying to it (``reply_parameters.ephemeral_message_id``); a bot that is
+  a chat administrator may send one to any non-bot member of the chat at any time;
 - delivery is not guaranteed, and they may disappear after some time or when the app restarts:
   an edit that succeeds says nothing about what the user sees.
 
@@ -36,7 +37,14 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, MaybeInaccessibleMessage, Message
+from telegram import (
+    Bot,
+    BotCommand,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    MaybeInaccessibleMessage,
+    Message,
+)
 from telegram.error import BadRequest, TelegramError
 
 from bot import photos
@@ -62,6 +70,14 @@ class EphemeralRef:
                 "ephemeral_message_id": self.ephemeral_message_id}
 
 
+def command(name: str, description: str) -> BotCommand:
+    """A command for ``setMyCommands`` that users send ephemerally (Bot API 10.2
+    ``BotCommand.is_ephemeral``): only the bot receives it, as a message with
+    ``ephemeral_message_id`` (:func:`ref_of`), which the bot may answer ephemerally within
+    15 s (``reply_to_ephemeral``)."""
+    return BotCommand(name, description, api_kwargs={"is_ephemeral": True})
+
+
 def ref_of(message: MaybeInaccessibleMessage | None) -> EphemeralRef | None:
     """The :class:`EphemeralRef` of an ephemeral message (one the bot sent, or the ``message``
     of a callback query from a button on one), read from the fields PTB leaves in
@@ -77,16 +93,22 @@ def ref_of(message: MaybeInaccessibleMessage | None) -> EphemeralRef | None:
 
 
 def parameters(receiver_id: int, callback_query_id: str | None = None,
-               replace_query_message: bool = False) -> dict[str, Any]:
-    """The ``ephemeral_message_parameters`` of a send (Bot API 10.3 ``EphemeralMessageParameters``):
-    the receiver, the callback query it answers (within its 15 s), and whether it is shown in
-    place of the message that query came from (never for a press on an ephemeral message)."""
+               replace_query_message: bool = False,
+               reply_to_ephemeral: int | None = None) -> dict[str, Any]:
+    """The extra parameters of an ephemeral send: ``ephemeral_message_parameters`` (Bot API
+    10.3 ``EphemeralMessageParameters``: the receiver, the callback query it answers within
+    its 15 s, and whether it is shown in place of the message that query came from, never for
+    a press on an ephemeral message), and ``reply_parameters`` naming the receiver's own
+    ephemeral message it answers within its 15 s (an ephemeral command), if given."""
     options: dict[str, Any] = {"receiver_user_id": receiver_id}
     if callback_query_id is not None:
         options["callback_query_id"] = callback_query_id
     if replace_query_message:
         options["replace_callback_query_message"] = True
-    return {"ephemeral_message_parameters": options}
+    extra: dict[str, Any] = {"ephemeral_message_parameters": options}
+    if reply_to_ephemeral is not None:
+        extra["reply_parameters"] = {"ephemeral_message_id": reply_to_ephemeral}
+    return extra
 
 
 class NotEphemeral(BadRequest):
@@ -121,17 +143,20 @@ async def send_text(
     *,
     callback_query_id: str | None = None,
     replace_query_message: bool = False,
+    reply_to_ephemeral: int | None = None,
 ) -> EphemeralRef:
-    """Send ``text`` (with ``markup``) into group ``chat_id``, seen only by ``receiver_id``;
-    tied to the press ``callback_query_id`` if given (required unless the bot is an admin of
-    the group).
+    """Send ``text`` (with ``markup``) into group ``chat_id``, seen only by ``receiver_id``,
+    tied to the press ``callback_query_id`` or as the answer to the receiver's ephemeral
+    message (command) ``reply_to_ephemeral``, if given (one of them is required unless the
+    bot is an admin of the group).
 
     Raises:
         telegram.error.TelegramError: as Telegram answered (module docstring).
     """
     message = await bot.send_message(
         chat_id, text, reply_markup=markup,
-        api_kwargs=parameters(receiver_id, callback_query_id, replace_query_message))
+        api_kwargs=parameters(receiver_id, callback_query_id, replace_query_message,
+                              reply_to_ephemeral))
     return await _sent(bot, message, chat_id, receiver_id)
 
 
@@ -146,9 +171,10 @@ async def send_photo(
     *,
     callback_query_id: str | None = None,
     replace_query_message: bool = False,
+    reply_to_ephemeral: int | None = None,
 ) -> EphemeralRef:
     """Send ``picture`` with ``caption`` (cut to 1024 characters) and ``markup`` into group
-    ``chat_id``, seen only by ``receiver_id`` (tied to ``callback_query_id`` as for
+    ``chat_id``, seen only by ``receiver_id`` (tied to a press or a command as for
     :func:`send_text`): by its cached ``file_id`` when it was uploaded before (a refused one is
     forgotten and the bytes sent), else the bytes, whose ``file_id`` is then cached.
 
@@ -157,7 +183,8 @@ async def send_photo(
     """
     digest = picture.digest
     file_id = cache.get(digest)
-    options = parameters(receiver_id, callback_query_id, replace_query_message)
+    options = parameters(receiver_id, callback_query_id, replace_query_message,
+                         reply_to_ephemeral)
     text = photos.fit_caption(caption)
     if file_id is not None:
         try:
