@@ -145,9 +145,9 @@ class EphemeralMessages:
     #: Seconds after its sending within which an ephemeral message may be edited (``None``:
     #: always, the default; Telegram publishes no such limit).
     edit_window: float | None = None
-    #: ``False``: the server predates ephemeral messages (Bot API 10.0/10.1, a self-hosted
-    #: server not updated): it ignores their parameters, as Telegram ignores any unknown
-    #: parameter, and sends a regular message that the whole group sees.
+    #: ``False``: the server does not know the ephemeral parameters (older than the Bot API
+    #: the bot speaks, e.g. a self-hosted server not updated): it ignores them, as it ignores
+    #: any unknown parameter, and sends a regular message that the whole group sees.
     supported: bool = True
     _offset: float = 0.0
     _messages: dict[int, list[EphemeralMessage]] = field(default_factory=dict)
@@ -171,8 +171,10 @@ class EphemeralMessages:
     def set_bot_admin(self, chat: Chat, admin: bool = True) -> None:
         """Make the bot an administrator of ``chat`` (or a plain member): getChatMember answers
         the same, and an admin bot may send ephemeral messages without a callback query."""
-        self.api.set_member_status(chat, self.api.bot_user,
-                                   "administrator" if admin else "member")
+        bot = self.api.bot_user
+        self.api.users.setdefault(bot.id, bot)  # so that getChatMember knows the bot
+        self.api._members[(self.api.chat(chat).id, bot.id)] = (
+            "administrator" if admin else "member")
 
     def bot_is_admin(self, chat_id: int) -> bool:
         return self.api._members.get((chat_id, self.api.bot_user.id)) in {
