@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from .ephemeral import EphemeralMessages
 from .models import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Button, Call, Chat, FakeMessage, User
 from .rules import (
     BLOCKED,
@@ -107,6 +108,8 @@ class FakeBotApi:
         self._closing = False
         self._runner: web.AppRunner | None = None
         self.webhooks: WebhookDelivery | None = None
+        #: Ephemeral messages (Bot API 10.2/10.3): :mod:`tests.fakebot.ephemeral`.
+        self.ephemeral = EphemeralMessages(self)
         self._methods: dict[str, tuple[str, Handler]] = {
             name.lower(): (name, handler)
             for name, handler in {
@@ -129,6 +132,7 @@ class FakeBotApi:
                 "getChatMember": self._get_chat_member,
                 "getChat": self._get_chat,
                 "sendChatAction": self._send_chat_action,
+                **self.ephemeral.handlers(),
             }.items()
         }
 
@@ -366,7 +370,8 @@ class FakeBotApi:
         """
         self._remember_user(user)
         query_id = str(next(self._query_ids))
-        self._queries[query_id] = {"user": user.id, "answered": False}
+        self._queries[query_id] = {"user": user.id, "answered": False, "at": time.monotonic(),
+                                   "chat": message.chat.id, "message_id": message.message_id}
         self.add_update(
             {
                 "callback_query": {
@@ -819,6 +824,8 @@ class FakeBotApi:
         }
 
     async def _send_message(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        if self.ephemeral.wanted(params):
+            return await self.ephemeral.send(params, files, "text")
         chat = self._target_chat(params)
         raw = str(params.get("text", ""))
         text = plain_text(raw, params.get("parse_mode"))
@@ -832,6 +839,8 @@ class FakeBotApi:
         return message.to_api()
 
     async def _send_photo(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        if self.ephemeral.wanted(params):
+            return await self.ephemeral.send(params, files, "photo")
         chat = self._target_chat(params)
         file_id = self._photo_file_id(params.get("photo"), files, "photo")
         message = self._new_bot_message(chat, params)
