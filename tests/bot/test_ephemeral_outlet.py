@@ -8,7 +8,7 @@ import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import BadRequest, RetryAfter
 
-from bot import photos
+from bot.telegram import photos
 from bot.telegram.outlet import ephemeral
 from images import render_hand
 from tests.fakebot import FakeBotApi

@@ -21,9 +21,9 @@ through ``Bot.do_api_request``, which answers ``true``. The fields PTB does not 
 (``ephemeral_message_id``, ``receiver_user``) are in the Message's ``api_kwargs``
 (:func:`ref_of`).
 
-Errors, as :mod:`bot.outlet.edits` and :mod:`bot.photos` handle them: a send raises what
-Telegram answered (``BadRequest``: refused, e.g. the 15 s are over, the bot is not an admin,
-the receiver left; ``RetryAfter`` once the rate limiter's retries are spent; ``Forbidden``),
+Errors, as :mod:`bot.telegram.outlet.edits` and :mod:`bot.telegram.photos` handle them: a send
+raises what Telegram answered (``BadRequest``: refused, e.g. the 15 s are over, the bot is not an
+admin, the receiver left; ``RetryAfter`` once the rate limiter's retries are spent; ``Forbidden``),
 or :class:`NotEphemeral` (a ``BadRequest``) when the server sent a regular message instead
 (it predates the parameters), which is deleted at once;
 an edit gives ``True`` when done or "not modified", ``False`` (logged) for any other
@@ -47,8 +47,8 @@ from telegram import (
 )
 from telegram.error import BadRequest, TelegramError
 
-from bot import photos
-from bot.outlet.edits import edited
+from bot.telegram import photos
+from bot.telegram.outlet.edits import edited
 
 log = logging.getLogger(__name__)
 
