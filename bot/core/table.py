@@ -19,12 +19,14 @@ import asyncio
 from collections.abc import Iterator
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from bot.core.callbacks import new_token
 
 if TYPE_CHECKING:
-    from engine import DealState
+    from engine.deal import DealState
+
+T = TypeVar("T")
 
 LOBBY = "lobby"
 DEAL = "deal"
@@ -435,7 +437,7 @@ class Table:
             raise ValueError(f"table dict lacks {exc.args[0]!r}") from None
 
 
-def _padded(values: list, n: int, fill: object) -> list:
+def _padded(values: list[T], n: int, fill: T) -> list[T]:
     """``values`` made at least ``n`` long with ``fill`` (older dicts lack the list)."""
     return values + [fill] * (n - len(values))
 
