@@ -19,6 +19,7 @@ import asyncio
 from collections.abc import Iterator
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from bot.core.callbacks import new_token
@@ -28,10 +29,17 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-LOBBY = "lobby"
-DEAL = "deal"
-RESULT = "result"
-PHASES = (LOBBY, DEAL, RESULT)
+class Phase(StrEnum):
+    """Where a table is: its lobby (seats filling), a deal being played, or a deal's result
+    (Play again offered). Stored by value (``"lobby"``, ``"deal"``, ``"result"``)."""
+
+    LOBBY = "lobby"
+    DEAL = "deal"
+    RESULT = "result"
+
+
+LOBBY, DEAL, RESULT = Phase.LOBBY, Phase.DEAL, Phase.RESULT
+PHASES = tuple(Phase)
 
 #: Version of the dict shape written by :meth:`Table.to_dict`.
 DICT_VERSION = 1
@@ -181,7 +189,7 @@ class Table:
     lang: str
     title: str = ""
     token: str = field(default_factory=new_token)
-    phase: str = LOBBY
+    phase: Phase = LOBBY
     opener_id: int | None = None
     seats: list[Seat] = field(default_factory=list)
     seat_count: int = 3
@@ -391,7 +399,7 @@ class Table:
                 lang=data["lang"],
                 title=data["title"],
                 token=data["token"],
-                phase=data["phase"],
+                phase=Phase(data["phase"]),
                 opener_id=data["opener_id"],
                 seats=[Seat.from_dict(s) for s in data["seats"]],
                 seat_count=int(data.get("seat_count", 3)),
