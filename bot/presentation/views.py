@@ -853,7 +853,7 @@ def result_view(
                    names=join_names((names[i] for i in result.escaped), lang))]
         paid = "result.escape_paid" if table.plays_for_beans else "result.escape_points"
         lines += [t(paid, lang, name=names[i],
-                    points=t("unit.points", lang, n=-points[i], signed=str(-points[i])),
+                    points=t("unit.points", lang, n=-points[i], signed=grouped(-points[i])),
                     beans=t("unit.beans", lang, n=-beans[i], signed=grouped(-beans[i])))
                   for i in result.escaped]
     elif result.winner == "landlord":
