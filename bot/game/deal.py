@@ -163,6 +163,9 @@ class DealDriver:
         #: (table key, seat): Hint's advice for the seat to play, asked for when its turn was
         #: drawn (:meth:`advice`), with the state version it is for.
         self._advice: dict[tuple[str, int], tuple[int, asyncio.Task[Advice]]] = {}
+        #: (table key, seat) whose hand message shows the seat waiting (not a prompt): while
+        #: the bot is to act it waits for the bot's move (:meth:`show`).
+        self._waiting_drawn: set[tuple[str, int]] = set()
         #: (table key, seat): the seconds left that the seat's hand message shows.
         self._drawn_seconds: dict[tuple[str, int], float] = {}
         #: Per table key, each seat's last line once its deal is settled
@@ -423,15 +426,24 @@ class DealDriver:
         returns (the turn's clock starts when its prompt was sent); the hands of seats that
         only watch are brought up to date in the background (:meth:`update_watcher`): under
         a busy bot budget they wait behind every presser, prompt and table, and show the latest
-        state when they go, never one that a later press made stale."""
+        state when they go, never one that a later press made stale. While the bot is to act
+        (a bot seat, auto-play, a seat it passes for) a hand that shows its seat waiting is
+        left as it is: the bot's move, moments later, draws it once (one caption edit per
+        waiting seat, not two)."""
         state = table.state
         assert state is not None
         blocked = []
         order = _hand_order(table, first)
         presser = 1 if first in order else 0
+        # the bot acts next (a bot seat, auto-play, a pass 自动要不起): a hand that shows its
+        # seat waiting is drawn with the bot's move, BOT_MOVE_DELAY from now, not twice
+        bot_next = state.phase in ACTIVE and bool(state.to_act) \
+            and all(is_auto(table, state, s) for s in state.to_act)
         for i, seat in enumerate(order):
             if i == presser:  # the audience's message, drawn alongside the other hands
                 self.update_table(table)
+            if seat != first and bot_next and (table.key, seat) in self._waiting_drawn:
+                continue
             if seat != first and self._watching(table, seat):
                 self.update_watcher(table, seat)
             elif not await self.show_hand(table, seat, rank=PRESSER if seat == first else None):
@@ -547,6 +559,10 @@ class DealDriver:
             table.pictured[seat] = drawing.key
             table.rendered[seat] = drawn
             self._drawn_seconds[(table.key, seat)] = seconds
+            if waiting:
+                self._waiting_drawn.add((table.key, seat))
+            else:
+                self._waiting_drawn.discard((table.key, seat))
         return True
 
     def hand_drawing(self, table: Table, view: SeatView,
