@@ -145,13 +145,11 @@ class Game:
         if rank not in view.hand_ranks:
             return False
         table.selections[seat] = tap(view.hand_ranks, table.selections[seat], rank)
-        self.deals.hinted.discard((table.key, seat))
         return True
 
     def clear(self, table: Table, seat: int) -> None:
         """Clear the seat's selection (lock held)."""
         table.selections[seat] = []
-        self.deals.hinted.discard((table.key, seat))
 
     async def hint(self, table: Table, seat: int) -> str | None:
         """Select the next hint (lock held): every legal play in turn, the AI's recommendation
@@ -168,7 +166,6 @@ class Game:
         choice = plays[table.hint_index[seat] % len(plays)]
         table.hint_index[seat] += 1
         table.selections[seat] = [] if choice is None else sorted(choice.cards)
-        self.deals.hinted.add((table.key, seat))
         return "pass" if choice is None else "play"
 
     async def next_hint(self, table: Table, seat: int) -> str | None:

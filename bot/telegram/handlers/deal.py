@@ -161,8 +161,8 @@ def _first_select(app: App, query: CallbackQuery, claims: list[Claim]) -> First:
 
 async def on_select_button(update: Update, context: Context) -> None:
     """The play keyboard (``S:`` buttons): select a rank, Hint, Clear, Play, or an offered play
-    (an offer's cards are checked against the hand). Hint
-    shows its choice on the keyboard and the hand picture of the presser only."""
+    (an offer's cards are checked against the hand). A tap, Hint
+    or Clear changes the presser's keyboard and caption only (no picture is uploaded)."""
     app = context.application
     query = update.callback_query
     assert query is not None
