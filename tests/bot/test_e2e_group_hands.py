@@ -213,8 +213,9 @@ async def test_a_player_moves_the_hand_to_private_and_back_mid_deal(
     # Bob cannot move his to a private chat he never opened
     bob_hand = players.hand(users[1])
     answer = await players.click(users[1], bob_hand, t("btn.hands_to_private", LANG))
-    assert answer.params["text"] in (t("pop.hands_need_private", LANG),
-                                     t("pop.hands_private", LANG))
+    assert answer.params["text"] == t("pop.hands_need_private", LANG)
     assert app.bot_data.tables.get(f"{players.group.id}:0").seats[1].in_group
+    assert (await store.get_player(users[1].id)).hands is None
+    assert fake_api.ephemeral.seen_by(users[1], players.group) == [bob_hand]
     await _play_out(players)
     await result_message(fake_api, players.group)

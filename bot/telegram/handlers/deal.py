@@ -286,9 +286,12 @@ async def on_my_cards(update: Update, context: Context) -> None:
         if refusal is not None:
             await answer(query, t(refusal, lang), alert=True)
             return
-        await answer_first(query, t("pop.hands_group" if to_group else "pop.hands_private",
-                                    lang), alert=True)
-        await _move_hand(app, query, to_group)
+        done = t("pop.hands_group" if to_group else "pop.hands_private", lang)
+        if to_group or game(app).ctx.private_chats.known(query.from_user.id):
+            await answer_first(query, done, alert=True)
+        # else only trying tells whether the private chat takes it: answered after it
+        refusal = await _move_hand(app, query, to_group)
+        await answer(query, t(refusal, lang) if refusal else done, alert=True)
         return
     if table.seats[seat].in_group:
         await _bring_hand(app, query)
@@ -309,15 +312,16 @@ async def _bring_hand(app: App, query: CallbackQuery) -> None:
             await game(app).deals.bring_hand(press.table, seat)
 
 
-async def _move_hand(app: App, query: CallbackQuery, to_group: bool) -> None:
-    """The button on a hand that moves it into the group or the private chat, answered
-    already: the move (:meth:`bot.game.deal.DealDriver.move_hand`)."""
+async def _move_hand(app: App, query: CallbackQuery, to_group: bool) -> str | None:
+    """The button on a hand that moves it into the group or the private chat: the move
+    (:meth:`bot.game.deal.DealDriver.move_hand`); the i18n key of why it did not, if so."""
     async with locked_press(app, query) as press:
         if press is None:
-            return
+            return None
         seat = press.table.seat_of(query.from_user.id)
-        if seat is not None:
-            await game(app).deals.move_hand(press.table, seat, to_group)
+        if seat is None:
+            return None
+        return await game(app).deals.move_hand(press.table, seat, to_group)
 
 
 def register(app: App) -> None:
