@@ -34,7 +34,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
-from engine.knockout import settle_chips
+from engine.settlement import settle
 
 DEFAULT_TIMEZONE = "Asia/Shanghai"
 #: The time zone of every player's day (check-in, relief, the /give limit): Beijing time, the
@@ -112,7 +112,7 @@ def settle_beans(points: Sequence[int], stake: int, balances: Sequence[int | Non
     for neither side). Winners split ``T`` in proportion to ``owed_j``; losers split ``T`` in
     proportion to ``cap_i`` (so each pays exactly ``cap_i`` whenever the winners are owed at least
     that much, which is always the case without bot seats). Both splits use
-    :func:`~engine.prizes.largest_remainder` (:func:`engine.knockout.settle_chips`, the same rule).
+    :func:`~engine.prizes.largest_remainder` (:func:`engine.settlement.settle`, the same rule).
 
     >>> settle_beans([2, -1, -1], 10, [1000, 5, 1000])
     [15, -5, -10]
@@ -128,7 +128,7 @@ def settle_beans(points: Sequence[int], stake: int, balances: Sequence[int | Non
         raise ValueError("stake must be at least 1 bean per point")
     if any(b is not None and b < 0 for b in balances):
         raise ValueError("balances must not be negative")
-    return list(settle_chips(points, stake, balances))  # chips are settled as beans are
+    return list(settle(points, stake, balances))
 
 
 def local_day(moment: datetime, tz: str = DEFAULT_TIMEZONE) -> date:

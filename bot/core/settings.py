@@ -131,7 +131,8 @@ class Settings:
 
     @classmethod
     def from_env(
-        cls, env: Mapping[str, str] | None = None, *, dotenv_path: str | os.PathLike | None = None
+        cls, env: Mapping[str, str] | None = None, *,
+        dotenv_path: str | os.PathLike[str] | None = None
     ) -> Settings:
         """Read settings from `env` (default: `os.environ` after loading `.env`).
 

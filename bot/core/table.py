@@ -19,17 +19,27 @@ import asyncio
 from collections.abc import Iterator
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from bot.core.callbacks import new_token
 
 if TYPE_CHECKING:
-    from engine import DealState
+    from engine.deal import DealState
 
-LOBBY = "lobby"
-DEAL = "deal"
-RESULT = "result"
-PHASES = (LOBBY, DEAL, RESULT)
+T = TypeVar("T")
+
+class Phase(StrEnum):
+    """Where a table is: its lobby (seats filling), a deal being played, or a deal's result
+    (Play again offered). Stored by value (``"lobby"``, ``"deal"``, ``"result"``)."""
+
+    LOBBY = "lobby"
+    DEAL = "deal"
+    RESULT = "result"
+
+
+LOBBY, DEAL, RESULT = Phase.LOBBY, Phase.DEAL, Phase.RESULT
+PHASES = tuple(Phase)
 
 #: Version of the dict shape written by :meth:`Table.to_dict`.
 DICT_VERSION = 1
@@ -190,7 +200,7 @@ class Table:
     lang: str
     title: str = ""
     token: str = field(default_factory=new_token)
-    phase: str = LOBBY
+    phase: Phase = LOBBY
     opener_id: int | None = None
     seats: list[Seat] = field(default_factory=list)
     seat_count: int = 3
@@ -403,7 +413,7 @@ class Table:
                 lang=data["lang"],
                 title=data["title"],
                 token=data["token"],
-                phase=data["phase"],
+                phase=Phase(data["phase"]),
                 opener_id=data["opener_id"],
                 seats=[Seat.from_dict(s) for s in data["seats"]],
                 seat_count=int(data.get("seat_count", 3)),
@@ -450,7 +460,7 @@ class Table:
             raise ValueError(f"table dict lacks {exc.args[0]!r}") from None
 
 
-def _padded(values: list, n: int, fill: object) -> list:
+def _padded(values: list[T], n: int, fill: T) -> list[T]:
     """``values`` made at least ``n`` long with ``fill`` (older dicts lack the list)."""
     return values + [fill] * (n - len(values))
 

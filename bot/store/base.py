@@ -539,11 +539,16 @@ class Store(ABC):
         """
 
     @abstractmethod
-    async def give(self, giver_id: int, receiver_id: int, amount: int, chat_id: int) -> Gift:
+    async def give(self, giver_id: int, receiver_id: int, amount: int, chat_id: int,
+                   request: str | None = None) -> Gift:
         """Move ``amount`` beans between two players in group ``chat_id`` (two ledger rows
         ``give``), if the group allows it (``give_enabled``), the giver sits at no running
         deal (:meth:`deal_hold`: that deal may still take the beans) and the giver's gifts on
         their day (:meth:`claim_daily`) stay within ``economy.give_daily_limit``.
+
+        ``request`` names the command that asked (``"<chat id>:<message id>"``): a gift is made
+        once per request, so an update processed again moves nothing and gets the gift it
+        made (with today's balances).
 
         Raises:
             UnknownPlayer, GiveRefused (code says why; more than the giver's balance is

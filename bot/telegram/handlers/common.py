@@ -35,13 +35,14 @@ from bot.telegram.photos import PhotoCache
 from bot.telegram.refusals import Verdict
 from bot.telegram.services import App, bot_data
 from engine import DealState
+from engine.decisions import still_current
 
 __all__ = [
     "GROUP_TYPES", "First", "Press", "answer", "answer_first", "answer_private_link",
     "ask_private_first",
     "chat_language", "decision_current",
     "display_name", "edit_text", "edited", "game", "group_language", "is_admin",
-    "kitty_version", "locked_press", "may_manage", "not_modified",
+    "locked_press", "may_manage", "not_modified",
     "parse_press", "person", "photo_cache", "press_refusal", "pressed_table", "refuse",
     "refuse_press", "say", "send_text", "settings", "store", "tables", "user_language",
 ]
@@ -343,54 +344,14 @@ def _early_refusal(app: App, query: CallbackQuery, data: cb.Callback,
     return None
 
 
-#: The decisions RULES.md §3 lets every seat due take at once, whatever the others decide
-#: meanwhile: doubling (加倍, all seats asked together) and showing cards (明牌).
-SIMULTANEOUS = frozenset({"double", "nodouble", "show"})
-#: The bidding actions; the last one of a deal is the landlord taking the kitty.
-_BIDDING = frozenset({"bid", "call", "decline", "rob", "norob", "pass"})
-
-
 def decision_current(state: DealState, seat: int, data: cb.Callback) -> bool:
     """Whether a decision press of ``seat`` (``A:`` or ``S:`` data drawn at state
-    ``data.version``) may act on ``state``: drawn for this very state, or a simultaneous
-    decision (:data:`SIMULTANEOUS`, RULES.md §3) that means now what it meant when drawn, as
-    the other seats' decisions move the version on under it:
-
-    * double / not double: ``seat`` has not decided yet in the doubling round (the only phase
-      that draws these buttons, once per deal), so three presses at once are all taken;
-    * show cards: the seat may still show at the factor its button offered: ×4 before the
-      first bid (that window only closes), ×2 for the landlord only if the button was drawn
-      after the kitty was taken (:func:`kitty_version`), not a bidding-time ×4 button.
-
-    A seat that decided already, a version above ``state``'s (forged, or this process's copy
-    is behind) and every other decision on an older state are not current: the caller refuses
-    them as out of date (``pop.stale``), unchanged."""
-    if data.version == state.version:
-        return True
-    if data.version > state.version or data.kind != cb.ACTION:
-        return False
-    kind = cb.ACTION_PAYLOADS[data.payload][0]
-    if kind not in SIMULTANEOUS or state.phase not in ("bidding", "doubling", "playing"):
-        return False
-    if kind != "show":
-        return state.phase == "doubling" and seat in state.to_act
-    factor = state.view(seat).may_show()
-    return factor == 4 or (factor == 2 and data.version >= kitty_version(state))
-
-
-def kitty_version(state: DealState) -> int:
-    """The state version at which the landlord took the kitty (RULES.md §1.3): the version
-    right after the deal's last bidding action, 0 before any; meaningful until the first play
-    (a pass in play is not told apart). Every applied action is one history entry and one
-    version, except a timeout: its ``timeout`` entry and the action it resolved to are one."""
-    version = taken = 0
-    for action in state.history:
-        if action.kind == "timeout":
-            continue
-        version += 1
-        if action.kind in _BIDDING:
-            taken = version
-    return taken
+    ``data.version``) may act on ``state`` (:func:`engine.decisions.still_current`: drawn for
+    this very state, or a simultaneous decision that means now what it meant when drawn). The
+    caller refuses the others as out of date (``pop.stale``), unchanged."""
+    if data.kind != cb.ACTION:
+        return data.version == state.version
+    return still_current(state, seat, cb.ACTION_PAYLOADS[data.payload][0], data.version)
 
 
 def pressed_table(app: App, query: CallbackQuery) -> Table | None:

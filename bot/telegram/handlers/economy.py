@@ -276,7 +276,8 @@ async def cmd_give(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     else:  # known by id or @username: a username's holder may not have played yet
         await store(app).ensure_player(target.user_id, target.name)
     try:
-        gift = await store(app).give(user.id, target.user_id, amount, message.chat.id)
+        gift = await store(app).give(user.id, target.user_id, amount, message.chat.id,
+                                     request=f"{message.chat.id}:{message.message_id}")
     except GiveRefused as exc:
         balance = await store(app).balance(user.id) if exc.code == "give_insufficient" else 0
         asked = args[-1][:32] if amount == SQL_INTEGER_MAX else amount  # as typed, not capped
