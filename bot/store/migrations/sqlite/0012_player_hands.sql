@@ -1,4 +1,4 @@
--- 0011: where a player wants their hands shown, whatever the group's `hands` setting says:
+-- 0012: where a player wants their hands shown, whatever the group's `hands` setting says:
 -- 'group' (an ephemeral message in the group only they see), 'private' (their private chat
 -- with the bot) or NULL (the group's setting).
 

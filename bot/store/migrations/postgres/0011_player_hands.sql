@@ -1,3 +1,0 @@
--- 0011: as sqlite/0011_player_hands.sql (where a player wants their hands shown).
-
-ALTER TABLE players ADD COLUMN hands TEXT;
