@@ -219,3 +219,21 @@ async def test_a_player_moves_the_hand_to_private_and_back_mid_deal(
     assert fake_api.ephemeral.seen_by(users[1], players.group) == [bob_hand]
     await _play_out(players)
     await result_message(fake_api, players.group)
+
+
+async def test_a_hand_whose_edit_fails_is_sent_afresh_at_the_next_press(
+        fake_api: FakeBotApi, running_bot: BotRunner):
+    app = running_bot.app
+    players, users = await _deal(fake_api, app, admin=False, title="Expired")
+    players.dealt = players.state.hands
+    await players.my_cards(users[1])
+    old = players.hand(users[1])
+    fake_api.ephemeral.expire(old)  # gone for Telegram too: its edits answer "not found"
+    await players.act(Action("bid", 0, value=1))  # Bob's turn: his hand's edit fails
+    table = app.bot_data.tables.get(f"{players.group.id}:0")
+    await fake_api.wait_for(lambda: table.hand_message_ids[1] is None)
+    assert fake_api.ephemeral.seen_by(users[1], players.group) == []
+    await players.act(Action("bid", 1, value=3))  # his next press brings it, with his prompt
+    (hand,) = fake_api.ephemeral.seen_by(users[1], players.group)
+    assert hand is not old and table.hand_message_ids[1] == hand.ephemeral_message_id
+    assert players.state.landlord == 1
