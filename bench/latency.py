@@ -59,8 +59,9 @@ Hands in the group (ephemeral messages, ``DEFAULT_HANDS=group``, the bot an admi
 group, so it pushes each hand and prompt; nobody opens the bot's private chat): ``group``
 counts them in the group's 20 a minute, in the strict fake and in the bot
 (``EPHEMERAL_FLOOD=group``); ``group-own`` in a window of their own per group, 20 a minute in
-the fake and the bot (``EPHEMERAL_FLOOD=own``, ``EPHEMERAL_RATE_LIMIT=20``): no source says
-which Telegram does, so a run of each gives a deal's pace and calls both ways. Press → own hand
+the fake and the bot (``EPHEMERAL_FLOOD=own``, ``EPHEMERAL_RATE_LIMIT=20``); ``group-free`` in
+neither (``EPHEMERAL_FLOOD=none``): no source says which Telegram does, so a run of each gives
+a deal's pace and calls every way. Press → own hand
 edit is then the first ``editEphemeralMessage…`` of the presser's hand (or a new one for them);
 "ephemeral in the group" counts those calls per deal.
 
@@ -153,10 +154,12 @@ VARIANTS = {"humans": "three humans", "bots": "two humans and one bot seat",
             "group": "three humans, hands in the group (ephemeral, an admin bot), counted in "
                      "the group's 20 a minute (EPHEMERAL_FLOOD=group)",
             "group-own": "three humans, hands in the group (ephemeral, an admin bot), counted "
-                         "in a window of their own, 20 a minute (EPHEMERAL_FLOOD=own)"}
+                         "in a window of their own, 20 a minute (EPHEMERAL_FLOOD=own)",
+            "group-free": "three humans, hands in the group (ephemeral, an admin bot), in no "
+                          "group window (EPHEMERAL_FLOOD=none)"}
 #: The variants whose hands are ephemeral messages in the group: how the strict fake and the
 #: bot count them (``FloodLimits.ephemeral``, ``EPHEMERAL_FLOOD``).
-GROUP_HANDS = {"group": "group", "group-own": "own"}
+GROUP_HANDS = {"group": "group", "group-own": "own", "group-free": "none"}
 #: The busy group's bystanders' commands, in turn (``{other}``: another bystander's username).
 BUSY_COMMANDS = ("/balance", "/give @{other} 100", "/top", "/me", "/daily", "/top week")
 #: A busy group's bystanders send their commands in bursts (people answer each other): every
