@@ -761,7 +761,7 @@ async def run_once(tables: int, variant: str, deals: int, think: float, seed: in
     await api.start()
     run = Run(api, think, random.Random(seed), group_hands=counted is not None)
     env = {"DEFAULT_HANDS": "group", "EPHEMERAL_FLOOD": counted,
-           "EPHEMERAL_RATE_LIMIT": "20"} if counted else None
+           "EPHEMERAL_RATE_LIMIT": "20"} if counted else {"DEFAULT_HANDS": "private"}
     with tempfile.TemporaryDirectory(prefix="ddz-latency-") as workdir:
         bot = BotProcess(api.token, api.base_url, Path(workdir), profile, deal_seed, env)
         await bot.start()

@@ -134,6 +134,8 @@ async def test_a_whole_deal_in_the_group_with_a_bot_that_is_not_an_admin(
     assert result.buttons
     # every hand came with its own player's press: the fake refuses any other
     assert all(c.call.ok for c in fake_api.ephemeral.calls())
+    # whether the bot is an admin is asked once, not at every step (remembered, a no too)
+    assert len(fake_api.calls_to("getChatMember")) == 1
     _assert_private(fake_api, players, users, watcher)
 
 

@@ -99,17 +99,19 @@ class EphemeralHands:
 
     async def is_admin(self, chat_id: int) -> bool:
         """The bot is an administrator of group ``chat_id`` (remembered for
-        :data:`ADMIN_CACHE_SECONDS`; ``False`` when Telegram cannot tell)."""
+        :data:`ADMIN_CACHE_SECONDS`, a failed ``getChatMember`` as ``False`` too, so that the
+        hands of a table never ask at every step)."""
         known = self._admin.get(chat_id)
         now = time.monotonic()
         if known is not None and now - known[1] < ADMIN_CACHE_SECONDS:
             return known[0]
         try:
             member = await self.bot.get_chat_member(chat_id, self.bot.id)
-        except TelegramError as exc:
+        except TelegramError as exc:  # taken as no: asked again after the same while
             log.info("getChatMember of the bot in %s failed: %s", chat_id, exc)
-            return False
-        admin = member.status in _ADMIN
+            admin = False
+        else:
+            admin = member.status in _ADMIN
         self._admin[chat_id] = (admin, now)
         return admin
 
