@@ -9,7 +9,6 @@ carry (``game.tables.by_token``).
 from __future__ import annotations
 
 from bot.core.selection import hint_order, tap
-from bot.core.selection import holds as hand_holds
 from bot.core.settings import Settings
 from bot.core.table import DEAL, Table, Tables
 from bot.features.challenge.driver import Challenges
@@ -17,7 +16,7 @@ from bot.features.match.driver import Matches
 from bot.game.again import PlayAgain
 from bot.game.ai import AiWorker
 from bot.game.context import GameContext
-from bot.game.deal import ACTIVE, Ack, DealDriver
+from bot.game.deal import Ack, DealDriver
 from bot.game.lobby import Lobby, Person
 from bot.game.migration import move_tables
 from bot.game.outlet import PRESSER, Outlet
@@ -138,12 +137,6 @@ class Game:
             player.blocked = False
             table.rendered.pop(seat, None)
 
-    def may_select(self, table: Table, seat: int) -> bool:
-        """The seat is to play now and not on auto-play (the selection keyboard works)."""
-        state = table.state
-        return state is not None and state.phase == "playing" and seat in state.to_act \
-            and not state.autoplay[seat] and state.phase in ACTIVE
-
     def select(self, table: Table, seat: int, rank: int) -> bool:
         """Tap a rank of the hand keyboard (lock held): cycles how many cards of that rank are
         selected; ``False`` (nothing changed) for a rank the hand does not hold."""
@@ -152,13 +145,11 @@ class Game:
         if rank not in view.hand_ranks:
             return False
         table.selections[seat] = tap(view.hand_ranks, table.selections[seat], rank)
-        self.deals.hinted.discard((table.key, seat))
         return True
 
     def clear(self, table: Table, seat: int) -> None:
         """Clear the seat's selection (lock held)."""
         table.selections[seat] = []
-        self.deals.hinted.discard((table.key, seat))
 
     async def hint(self, table: Table, seat: int) -> str | None:
         """Select the next hint (lock held): every legal play in turn, the AI's recommendation
@@ -175,7 +166,6 @@ class Game:
         choice = plays[table.hint_index[seat] % len(plays)]
         table.hint_index[seat] += 1
         table.selections[seat] = [] if choice is None else sorted(choice.cards)
-        self.deals.hinted.add((table.key, seat))
         return "pass" if choice is None else "play"
 
     async def next_hint(self, table: Table, seat: int) -> str | None:
@@ -195,12 +185,3 @@ class Game:
         if advice.pass_first:
             return [None, *hint_order(legal)]
         return list(hint_order(legal, advice.plays))
-
-    def holds(self, table: Table, seat: int, ranks: tuple[int, ...]) -> bool:
-        """The seat's hand holds every card of ``ranks`` (an offered play's, from a button)."""
-        assert table.state is not None
-        return hand_holds(table.state.view(seat).hand_ranks, ranks)
-
-    def selection(self, table: Table, seat: int) -> tuple[int, ...]:
-        """The seat's selected ranks, as a play's ``cards``."""
-        return tuple(table.selections[seat])

@@ -160,12 +160,12 @@ class DealDriver:
         #: Tables whose turn changed since they were last shown: the clock restarts once the
         #: new turn's prompt is drawn.
         self._fresh: set[str] = set()
-        #: (table key, seat) whose selection Hint made: shown by the caption and the keyboard,
-        #: not by a new hand picture (Hint costs no upload).
-        self.hinted: set[tuple[str, int]] = set()
         #: (table key, seat): Hint's advice for the seat to play, asked for when its turn was
         #: drawn (:meth:`advice`), with the state version it is for.
         self._advice: dict[tuple[str, int], tuple[int, asyncio.Task[Advice]]] = {}
+        #: (table key, seat) whose hand message shows the seat waiting (not a prompt): while
+        #: the bot is to act it waits for the bot's move (:meth:`show`).
+        self._waiting_drawn: set[tuple[str, int]] = set()
         #: (table key, seat): the seconds left that the seat's hand message shows.
         self._drawn_seconds: dict[tuple[str, int], float] = {}
         #: Per table key, each seat's last line once its deal is settled
@@ -349,7 +349,6 @@ class DealDriver:
         table.notice = None
         if action.kind not in ("autoplay", "show"):
             table.reset_turn_memory()
-            self.hinted = {(key, seat) for key, seat in self.hinted if key != table.key}
         if _turn(prev) != _turn(state):
             table.deadline = time.time() + self._timeout(table, state) if state.to_act else None
             self._fresh.add(table.key)
@@ -448,15 +447,24 @@ class DealDriver:
         returns (the turn's clock starts when its prompt was sent); the hands of seats that
         only watch are brought up to date in the background (:meth:`update_watcher`): under
         a busy bot budget they wait behind every presser, prompt and table, and show the latest
-        state when they go, never one that a later press made stale."""
+        state when they go, never one that a later press made stale. While the bot is to act
+        (a bot seat, auto-play, a seat it passes for) a hand that shows its seat waiting is
+        left as it is: the bot's move, moments later, draws it once (one caption edit per
+        waiting seat, not two)."""
         state = table.state
         assert state is not None
         blocked = []
         order = _hand_order(table, first)
         presser = 1 if first in order else 0
+        # the bot acts next (a bot seat, auto-play, a pass 自动要不起): a hand that shows its
+        # seat waiting is drawn with the bot's move, BOT_MOVE_DELAY from now, not twice
+        bot_next = state.phase in ACTIVE and bool(state.to_act) \
+            and all(is_auto(table, state, s) for s in state.to_act)
         for i, seat in enumerate(order):
             if i == presser:  # the audience's message, drawn alongside the other hands
                 self.update_table(table)
+            if seat != first and bot_next and (table.key, seat) in self._waiting_drawn:
+                continue
             if seat != first and self._watching(table, seat):
                 self.update_watcher(table, seat)
             elif not await self.show_hand(table, seat, rank=PRESSER if seat == first else None):
@@ -507,8 +515,8 @@ class DealDriver:
         """Send or edit one seat's private hand message where it changed; ``False`` when the
         player's chat is closed to the bot (the seat is marked ``blocked``) (lock held).
 
-        A seat that is not to act is not redrawn when only the line saying whom it waits for
-        changed (one caption edit less per turn and seat), nor when only a call-out
+        A seat that is not to act is redrawn with the others' decisions and whom it waits for
+        (a caption edit per decision), not when only a call-out
         gave way (:func:`_gone_callout`); a seat that left the
         running deal is drawn once as left, then only with its outcome. Without ``clock`` (a press
         that may have changed nothing, e.g. Hint saying to pass with nothing selected) the
@@ -660,15 +668,22 @@ class DealDriver:
             table.pictured[seat] = drawing.key
             table.rendered[seat] = drawn
             self._drawn_seconds[(table.key, seat)] = seconds
+            if waiting:
+                self._waiting_drawn.add((table.key, seat))
+            else:
+                self._waiting_drawn.discard((table.key, seat))
         return True
 
     def hand_drawing(self, table: Table, view: SeatView,
                      seconds: float | None = None) -> Drawing:
-        """A seat's private hand message: in pictures mode the hand's picture with the selection
-        raised (:func:`images.render_hand`), under it the selection keyboard, and as caption the
+        """A seat's private hand message: in pictures mode the hand's picture
+        (:func:`images.render_hand`), under it the selection keyboard, and as caption the
         same text as in text mode (the hand as text, the table's status line, whose turn it is,
-        what to beat; once settled, won or lost and the beans). A hand played out is drawn
-        empty (``render_hand``'s "played out" words in the player's language), not left
+        what to beat, the selection and whether it can be played; once settled, won or lost and
+        the beans). The picture shows the cards only, never the selection: a tap that changes
+        only the selection is a caption edit (keyboard and caption), no upload; the picture is
+        drawn again when the cards change (a play, the kitty, a new deal). A hand played out is
+        drawn empty (``render_hand``'s "played out" words in the player's language), not left
         showing its last play."""
         seat = view.seat
         outcomes = self.outcomes.get(table.key) if view.phase == "finished" else None
@@ -680,10 +695,7 @@ class DealDriver:
             markup = hands.with_switch(markup, table, seat)
         if not table.pictures:
             return Drawing(text, markup)
-        selected = table.selections[seat] if seat < len(table.selections) else []
-        if (table.key, seat) in self.hinted:
-            selected = []  # Hint's choice is in the caption and on the keyboard
-        cards, chosen = scenes.hand_picture(view, selected)
+        cards, chosen = scenes.hand_picture(view, ())  # the selection: caption and keyboard
         lang = table.seat_lang(seat)
         key: object = (cards, chosen) if cards else ("played out", lang)  # its words: lang's
         return Drawing(text, markup, key,
@@ -1340,11 +1352,11 @@ _CALLOUT_MARK = "\x1f"
 
 
 def _waiting_signature(drawing: Drawing, said: str | None) -> str:
-    """The signature of a waiting seat's hand message without its last text line (whom it
-    waits for, RULES.md-neutral): that line alone changing is not worth an edit. The
+    """The signature of a waiting seat's hand message (what the others did last and whom it
+    waits for: :func:`bot.presentation.views.others_line`, redrawn at every decision). The
     call-out ``said`` on it (:func:`bot.presentation.views.callout`) comes last, after
     :data:`_CALLOUT_MARK`, so that :func:`_gone_callout` can leave it out."""
-    lines = drawing.text.rsplit("\n", 1)[0].split("\n")
+    lines = drawing.text.split("\n")
     text = "\n".join(line for line in lines if said is None or line != said)
     base = f"{text}\n{keyboard_signature(drawing.markup)}\n{drawing.key!r}"
     return base if said is None else f"{base}{_CALLOUT_MARK}{said}"

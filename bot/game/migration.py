@@ -55,7 +55,6 @@ async def _move(ctx: GameContext, lobby: Lobby, deals: DealDriver, table: Table,
     old_key = table.key
     ctx.cancel_timers(old_key)
     ctx.tables.remove(table)
-    deals.hinted = {(key, seat) for key, seat in deals.hinted if key != old_key}
     table.chat_id = new_chat_id
     table.message_id = None  # the old group's messages answer ChatMigrated
     table.message_photo = False

@@ -29,7 +29,7 @@ from engine.bidding import must_speak
 from engine.cards import BIG_JOKER, RANK_LABELS, SMALL_JOKER, cards_to_ranks, rank_counts
 from engine.redeal import is_penalty_result
 from engine.scoring import bidding_multiplier
-from engine.trick import last_trick
+from engine.trick import last_trick, read_play
 
 NAME_LIMIT = 24
 RANKS_PER_ROW = 5
@@ -518,13 +518,14 @@ def hand_view(
     button is No bid.
 
     The status line and the card counter (:func:`counter_line`, when the table's
-    ``card_counter`` is on) stand on the prompt of a seat to act: a waiting seat's message is
-    not edited for every play of the others (at most 100 calls a deal besides
-    answers, which one edit per play and waiting seat would double), so lines that change
-    with every play would go stale there. A waiting seat has a 记牌器 button instead
-    (:data:`bot.core.callbacks.COUNTER`): both lines, fresh, in a pop-up (:func:`counter_popup`);
-    so has a seat on auto-play or that left (RULES.md §9), even on its turns: it is never
-    prompted, and its message changes only with its hand (not twice per turn).
+    ``card_counter`` is on) stand on the prompt of a seat to act. A seat that waits reads
+    instead what each other seat did last (:func:`others_line`) above whom it waits for: its
+    message follows the table (a caption edit per decision, sent at the watchers' rank within
+    the flood budget), so a player need not look at the group between turns. A waiting seat
+    has a 记牌器 button (:data:`bot.core.callbacks.COUNTER`): the counter and the status line,
+    fresh, in a pop-up (:func:`counter_popup`); so has a seat on auto-play or that left
+    (RULES.md §9), even on its turns: it is never prompted, and its message changes only with
+    its hand (not twice per turn).
 
     Buttons: bidding/doubling choices when the seat is to act; in play,
     one button per rank (:func:`selection_keyboard_rows`), the plays that complete the selection
@@ -545,6 +546,10 @@ def hand_view(
     prompted = is_prompted(table, view)
     if prompted:
         lines.append(status_line(table, view, lang))
+    elif _playing(view) and not view.autoplay[seat] and not view.escaped[seat]:
+        others = others_line(table, view, lang)  # while waiting: what the others did
+        if others:
+            lines.append(others)
     allowance = _allowance_line(view, lang)
     if allowance is not None:
         lines.append(allowance)
@@ -552,8 +557,9 @@ def hand_view(
         lines.append(t("hand.barred", lang))
     if table.card_counter and prompted:
         lines.append(counter_line(view, lang))
+    legal = view.legal_plays() if prompted and view.phase == "playing" else []
     if selected and prompted and view.phase == "playing":
-        lines.append(t("hand.selected", lang, cards=ranks_text(selected, lang)))
+        lines.append(selection_line(view, selected, legal, lang))
     announced = callout(table, view, lang)
     if announced:
         lines.append(announced)
@@ -563,7 +569,6 @@ def hand_view(
         return "\n".join(lines), None
     rows: list[list[Button]] = []
     version = view.version
-    legal = view.legal_plays() if prompted and view.phase == "playing" else []
     if prompted:
         if view.phase == "playing" and not legal:  # nothing beats the table: 要不起 only
             rows.append([_button(t("btn.cannot_beat", lang), cb.ACTION, table.token, version,
@@ -603,6 +608,51 @@ def hand_view(
                             cb.LAST_TRICK))
     rows.append(last)
     return "\n".join(lines), Keyboard(rows)
+
+
+def selection_line(view: SeatView, selected: Sequence[int], legal: Iterable[Play],
+                   lang: str) -> str:
+    """The prompt's line for the seat's selection (ranks), saying whether it can be played
+    now: ``Selected: 3 3 3 4 · ✅ trio with a single, can be played``, or why not, as Play's
+    pop-up would say it (RULES.md §5, §6; §11's bomb allowance), e.g. ``Selected: 3 4 · ✖
+    These cards are not a valid combination.`` ``legal``: the seat's legal plays
+    (``view.legal_plays()``). The selection is shown here and on the keyboard, not on the
+    hand's picture: a tap costs a caption edit, no upload."""
+    cards = tuple(sorted(selected))
+    shown = t("hand.selected", lang, cards=ranks_text(cards, lang))
+    play = next((p for p in legal if p.cards == cards), None)
+    if play is not None:
+        verdict = t("hand.selection_ok", lang, type=t(f"combo.{play.type.value}", lang))
+    else:
+        try:
+            read_play(cards, None, view.trick.play, view.rules)
+        except IllegalAction as exc:
+            reason = refusal_text(exc, lang)
+        else:  # a reading beats the table, yet no legal play: the bomb allowance is spent
+            reason = illegal_text("bomb_limit" if view.bombs_left() == 0 else "not_allowed",
+                                  lang)
+        verdict = t("hand.selection_no", lang, reason=reason)
+    return STATUS_SEP.join([shown, verdict])
+
+
+def others_line(table: Table, view: SeatView, lang: str) -> str | None:
+    """What the other seats did last, for a seat that waits (its hand message's line above
+    whom it waits for): each other seat from the next one on (下家 first, as
+    :func:`status_line`) with its latest decision as the table shows it
+    (:func:`last_actions`, :func:`action_label`: a play, 不出 / Pass, a bid...), in 上一轮's
+    words (``pop.trick_play``), e.g. ``Bob 333 4 · Cat Pass``; a seat that has not acted in the
+    current round of turns is left out; ``None`` when no other seat has. Public facts only."""
+    seats = view.rules.seats
+    latest = last_actions(view)
+    parts = []
+    for step in range(1, seats):
+        other = (view.seat + step) % seats
+        action = latest[other]
+        if action is not None:
+            parts.append(t("pop.trick_play", lang,
+                           name=seat_name(table.seats[other], other, lang),
+                           play=action_label(action, view, lang)))
+    return STATUS_SEP.join(parts) or None
 
 
 def status_line(table: Table, view: SeatView, lang: str) -> str:
@@ -853,7 +903,7 @@ def result_view(
                    names=join_names((names[i] for i in result.escaped), lang))]
         paid = "result.escape_paid" if table.plays_for_beans else "result.escape_points"
         lines += [t(paid, lang, name=names[i],
-                    points=t("unit.points", lang, n=-points[i], signed=str(-points[i])),
+                    points=t("unit.points", lang, n=-points[i], signed=grouped(-points[i])),
                     beans=t("unit.beans", lang, n=-beans[i], signed=grouped(-beans[i])))
                   for i in result.escaped]
     elif result.winner == "landlord":

@@ -15,6 +15,7 @@ from bot.telegram.services import App
 from engine import SCORE, Action, DealState, apply, new_deal
 from engine.cards import cards_to_ranks
 from tests.fakebot import Call, Chat, FakeBotApi, FakeMessage, User
+from tests.fakebot.server import WAIT
 
 LANG = "en"
 HAND_PREFIX = t("hand.title", LANG, n=0).split("(")[0] + "("  # "Your cards ("
@@ -36,7 +37,7 @@ def hand_message(api: FakeBotApi, user: User) -> FakeMessage:
     raise LookupError(f"no hand message for {user.first_name}")
 
 
-async def table_picture(api: FakeBotApi, group: Chat, timeout: float = 5.0) -> FakeMessage:
+async def table_picture(api: FakeBotApi, group: Chat, timeout: float = WAIT) -> FakeMessage:
     """Wait until the group's table is a picture (the lobby's text message replaced: sent as a
     photo, the lobby deleted) and return that message."""
     def shown() -> FakeMessage | None:

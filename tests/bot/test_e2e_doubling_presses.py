@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from bot.core import callbacks as cb
 from bot.core.i18n import t
-from bot.telegram.handlers.common import decision_current
+from bot.game.presses import decision_current
 from engine import ROB, Action, apply, new_deal
 from engine.decisions import kitty_version
 from tests.bot.flow_helpers import button_data

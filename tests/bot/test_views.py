@@ -421,3 +421,36 @@ def test_a_loser_who_paid_all_they_had_is_named_in_the_result():
     assert views.short_payers(table, [-2, 1, 1], [-100, 100, 0]) == []
     table.private = True  # points only: no beans to be short of
     assert views.short_payers(table, points, beans) == []
+
+
+def test_the_selection_line_says_whether_the_selection_can_be_played():
+    """The prompt's selection line (issue 32 item 5): the reading when it is a legal play,
+    else why not, in the words of Play's pop-up (RULES.md §5, §6)."""
+    state = apply(new_deal(SCORE, seed=20240601, first_bidder=0), Action("bid", 0, value=3))
+    view = state.view(0)  # Ann leads: 3 4 4 5 6 7 8 J Q K K K A A 2 小王 大王 and the kitty
+    legal = view.legal_plays()
+    assert views.selection_line(view, parse_ranks("KKK3"), legal, "en") == (
+        "Selected: 3 K K K · ✅ trio with a single, can be played")
+    assert views.selection_line(view, parse_ranks("34"), legal, "zh-Hant") == (
+        "已選：3 4 · ✖ 這些牌不是有效牌型。")
+    led = apply(state, Action("play", 0, cards=parse_ranks("K")))
+    bob = led.view(1)
+    assert views.selection_line(bob, parse_ranks("5"), bob.legal_plays(), "en") == (
+        "Selected: 5 · ✖ A single can only be beaten by a higher single (or a bomb).")
+    assert views.selection_line(bob, parse_ranks("2"), bob.legal_plays(), "zh-Hans") == (
+        "已选：2 · ✅ 单张，可以出")
+
+
+def test_a_waiting_hand_reads_what_the_others_did_last():
+    """Issue 32 item 4: each other seat from the next one on (下家 first) with its latest
+    decision as the table writes it; a seat that has not acted this round is left out."""
+    state = new_deal(SCORE, seed=20240601, first_bidder=0)
+    table = table_for(state)
+    assert views.others_line(table, state.view(1), "en") is None  # nobody has bid yet
+    state = apply(state, Action("bid", 0, value=1))
+    state = apply(state, Action("pass", 1))
+    table.state = state
+    assert views.others_line(table, state.view(2), "en") == "Ann 1 point · Bob No bid"
+    assert views.others_line(table, state.view(0), "zh-Hans") == "Bob 不叫"
+    text, _ = views.hand_view(table, state.view(0), 10)
+    assert text.splitlines()[-3:] == ["Bob No bid", "", "Waiting for 🤖 Bot 3."]

@@ -48,6 +48,10 @@ POLL = 0.05
 #: The same for a waiter woken by the changes of its own chats (``wait_for(chats=...)``) or
 #: by its answer (``wait_answer``): those changes wake it, the look is a safety net.
 WATCH_POLL = 1.0
+#: How long a wait for something the bot will do gives it, in seconds, unless the test says:
+#: a bound for a bot that hangs, not a speed check (speeds are measured by ``bench/``), so it
+#: is generous — under a loaded CI machine a press's whole block has taken over 5 s.
+WAIT = 15.0
 
 
 @dataclass
@@ -478,7 +482,7 @@ class FakeBotApi:
     async def wait_for(
         self,
         what: str | Callable[[], T],
-        timeout: float = 5.0,
+        timeout: float = WAIT,
         *,
         since: int | None = None,
         where: Callable[[Call], bool] | None = None,
@@ -528,7 +532,7 @@ class FakeBotApi:
                 )
             await self._changes(keys, min(remaining, POLL if keys is None else WATCH_POLL))
 
-    async def wait_answer(self, query_id: str, timeout: float = 5.0) -> Call:
+    async def wait_answer(self, query_id: str, timeout: float = WAIT) -> Call:
         """Wait for the bot's answerCallbackQuery to the press `query_id` (its first)."""
         deadline = time.monotonic() + timeout
         key = ("answer", query_id)
@@ -550,7 +554,7 @@ class FakeBotApi:
             self.handled_queries.add(query_id)
         self._notify()
 
-    async def wait_settled(self, query_id: str, timeout: float = 5.0) -> Call:
+    async def wait_settled(self, query_id: str, timeout: float = WAIT) -> Call:
         """Wait for the bot's answer to the press ``query_id`` *and* for its handler to finish
         (the bot answers first and redraws after); returns the answerCallbackQuery call."""
         answer = await self.wait_answer(query_id, timeout)

@@ -185,16 +185,23 @@ def _score(state: MatchState, standing: Standing, lang: str) -> str:
     return t("match.points", lang, n=f"{standing.score:+d}")
 
 
-def _progress(state: MatchState, standing: Standing, lang: str) -> str:
+def _progress(state: MatchState, standing: Standing, lang: str, *, compact: bool = False) -> str:
+    """A seat's deals so far ("deals 3/9", "deals played: 4", "deals 9/9 + 1 extra"), or why it
+    plays no more; ``compact``: the numbers only ("3/9", "4", "9/9 +1"), for the picture's
+    column that is headed "Deals" already."""
     if standing.forfeited:
         return t("match.forfeited", lang)
     if standing.out:
         return t("match.out", lang)
     if state.knockout or state.first_to:
-        return t("match.deals_played", lang, n=standing.deals)
+        return str(standing.deals) if compact else t("match.deals_played", lang, n=standing.deals)
     total = state.options.deals
     if standing.deals > total:
+        if compact:
+            return f"{total}/{total} +{standing.deals - total}"
         return t("match.deals_extra", lang, n=standing.deals - total, total=total)
+    if compact:
+        return f"{standing.deals}/{total}"
     return t("match.deals_of", lang, n=standing.deals, total=total)
 
 
@@ -226,7 +233,7 @@ def standings_scene(state: MatchState, names: Sequence[str], lang: str, now: flo
     final = paid is not None
     rows = tuple(
         StandingsRow(s.place, drawn_name(names[s.seat], s.seat + 1, lang), _score(state, s, lang),
-                     _progress(state, s, lang),
+                     _progress(state, s, lang, compact=True),
                      prize=paid[s.seat] if paid is not None else 0,
                      out=s.out or s.forfeited)
         for s in state.standings())

@@ -25,6 +25,7 @@ from bot.core.settings import Settings
 from bot.core.table import DEAL, LOBBY, RESULT, Table, Tables, table_key
 from bot.features.service import Game
 from bot.game.lobby import Person
+from bot.game.presses import decision_current
 from bot.presentation.views import start_link
 from bot.store import Store
 from bot.telegram.outlet import send
@@ -34,13 +35,10 @@ from bot.telegram.outlet.send import edit_text, send_text
 from bot.telegram.photos import PhotoCache
 from bot.telegram.refusals import Verdict
 from bot.telegram.services import App, bot_data
-from engine import DealState
-from engine.decisions import still_current
 
 __all__ = [
     "GROUP_TYPES", "First", "Press", "answer", "answer_first", "answer_private_link",
-    "ask_private_first",
-    "chat_language", "decision_current",
+    "ask_private_first", "chat_language",
     "display_name", "edit_text", "edited", "game", "group_language", "is_admin",
     "locked_press", "may_manage", "not_modified",
     "parse_press", "person", "photo_cache", "press_refusal", "pressed_table", "refuse",
@@ -330,7 +328,7 @@ def _early_refusal(app: App, query: CallbackQuery, data: cb.Callback,
     """The pop-up (and whether it is an alert) for a deal press that cannot act whatever the
     lock's holder does: the presser is not seated, or a decision carries an older state's
     version (versions only grow) and is not a simultaneous decision still due
-    (:func:`decision_current`). ``None``: check under the lock."""
+    (:func:`bot.game.presses.decision_current`). ``None``: check under the lock."""
     if data.kind not in (cb.ACTION, cb.SELECT) or table.state is None:
         return None
     lang = user_language(app, query.from_user, table.lang)
@@ -342,16 +340,6 @@ def _early_refusal(app: App, query: CallbackQuery, data: cb.Callback,
             and not decision_current(table.state, seat, data):
         return t("pop.stale", lang), False
     return None
-
-
-def decision_current(state: DealState, seat: int, data: cb.Callback) -> bool:
-    """Whether a decision press of ``seat`` (``A:`` or ``S:`` data drawn at state
-    ``data.version``) may act on ``state`` (:func:`engine.decisions.still_current`: drawn for
-    this very state, or a simultaneous decision that means now what it meant when drawn). The
-    caller refuses the others as out of date (``pop.stale``), unchanged."""
-    if data.kind != cb.ACTION:
-        return data.version == state.version
-    return still_current(state, seat, cb.ACTION_PAYLOADS[data.payload][0], data.version)
 
 
 def pressed_table(app: App, query: CallbackQuery) -> Table | None:

@@ -4,11 +4,12 @@ Each press is parsed and checked (:func:`~bot.telegram.handlers.common.locked_pr
 the table's lock), then the seat and the state version; a refused press gets a pop-up and changes
 nothing. A decision the seats take at once (doubling, showing cards: RULES.md §3) is taken by a
 seat still due to take it whatever the others decided since its button was drawn
-(:func:`~bot.telegram.handlers.common.decision_current`); a seat decides it once.
+(:func:`bot.game.presses.decision_current`); a seat decides it once.
 
-A press is answered first: what it will be answered is decided on this
-process's copy of the table before its lock is taken (:func:`_first_action`,
-:func:`_first_select`: the same checks, the engine's on the current state), so the answer never
+A press is decided by one rule, :mod:`bot.game.presses`, and answered first: what it will be
+answered is decided on this process's copy of the table before its lock is taken
+(:func:`_first_action`, :func:`_first_select`), then again under the lock on the table as it is
+(:func:`_action`, :func:`_select`), so the answer never
 waits for the table's other steps (hand messages sent within the token's budget, another
 worker, the database); the presser's own hand is redrawn next, then the other seats and the
 table.
@@ -24,12 +25,12 @@ from telegram.ext import CallbackQueryHandler
 from bot.core import callbacks as cb
 from bot.core.i18n import t
 from bot.core.table import Table
+from bot.game.presses import Verdict, judge_action, judge_select
 from bot.presentation import views
 from bot.telegram.handlers.common import (
     First,
     answer,
     answer_first,
-    decision_current,
     game,
     locked_press,
     parse_press,
@@ -39,21 +40,7 @@ from bot.telegram.handlers.common import (
     user_language,
 )
 from bot.telegram.services import App, Context
-from engine import Action, IllegalAction, apply
-
-
-def _seat(query: CallbackQuery, table: Table, data: cb.Callback, lang: str, *,
-          check_version: bool = True) -> tuple[int | None, str | None]:
-    """The presser's seat if the press may act on ``table`` now, else the pop-up saying why
-    (in ``lang``) and whether it is an alert."""
-    seat = table.seat_of(query.from_user.id)
-    if seat is None:
-        return None, t("pop.not_seated", lang)
-    if check_version and (table.state is None
-                          or not decision_current(table.state, seat, data)):
-        return None, t("pop.stale", lang)
-    return seat, None
-
+from engine import IllegalAction
 
 #: One decision of a seat: (table key, seat, the state version it is taken at, or for a
 #: simultaneous decision its kind: ``"double"`` or ``"show"``, taken once a deal whatever the
@@ -88,25 +75,30 @@ def _release(claims: list[Claim]) -> None:
         _DECIDING.discard(claim)
 
 
+async def _refuse(app: App, query: CallbackQuery, verdict: Verdict) -> None:
+    """Answer a refused press under the lock: a seat or version check through
+    :func:`~bot.telegram.handlers.common.refuse` (it counts towards the presser's refusals),
+    the others as their pop-up."""
+    if verdict.check is not None:
+        await refuse(app, query, verdict.popup or "", alert=verdict.alert)
+    else:
+        await answer(query, verdict.popup, alert=verdict.alert)
+
+
 def _first_action(query: CallbackQuery, claims: list[Claim]) -> First:
-    """The answer of an ``A:`` press as its locked block would give it, on the table as it is
-    now (``None``: a seat or version check the block answers); an accepted decision is
-    claimed in ``claims``."""
+    """The answer of an ``A:`` press before the table's lock: :func:`judge_action` on this
+    process's copy (``None``: a seat or version check, which the block answers); an accepted
+    decision is claimed in ``claims``."""
     async def first(data: cb.Callback, table: Table, lang: str) -> tuple[str | None, bool] | None:
-        seat, state = table.seat_of(query.from_user.id), table.state
-        kind, value = cb.ACTION_PAYLOADS[data.payload]
-        if seat is None or state is None or (
-                kind != "autoplay" and not decision_current(state, seat, data)):
+        verdict = judge_action(table, query.from_user.id, data, lang)
+        if verdict.check is not None:
             return None
-        if kind not in ("autoplay", "show") and seat not in state.to_act:
-            return t("pop.not_your_turn", lang), False
-        if kind == "autoplay":
-            return t("pop.autoplay_on" if value else "pop.autoplay_off", lang), False
-        try:
-            apply(state, Action(kind, seat, value=value))
-        except IllegalAction as exc:
-            return views.refusal_text(exc, lang), True
-        return _decide(claims, table, seat, kind, lang) or (None, False)
+        if verdict.accepted and verdict.action is not None and verdict.action.kind != "autoplay":
+            assert verdict.seat is not None
+            claimed = _decide(claims, table, verdict.seat, verdict.action.kind, lang)
+            if claimed is not None:
+                return claimed
+        return verdict.popup, verdict.alert
     return first
 
 
@@ -126,73 +118,52 @@ async def _action(app: App, query: CallbackQuery, first: First) -> None:
     async with locked_press(app, query, first) as press:
         if press is None:
             return
-        data, table, lang = press.data, press.table, press.lang
-        kind, value = cb.ACTION_PAYLOADS[data.payload]
-        seat, refusal = _seat(query, table, data, lang, check_version=kind != "autoplay")
-        if seat is None:
-            await refuse(app, query, refusal or "", alert=refusal == t("pop.not_seated", lang))
+        verdict = judge_action(press.table, query.from_user.id, press.data, press.lang)
+        if verdict.seat is None or not (verdict.accepted or verdict.redraw):
+            await _refuse(app, query, verdict)
             return
-        state = table.state
-        assert state is not None
-        if kind not in ("autoplay", "show") and seat not in state.to_act:
-            await answer(query, t("pop.not_your_turn", lang))
+        if verdict.redraw:
+            await answer(query, verdict.popup)
+            await game(app).redraw_hand(press.table, verdict.seat)
             return
-        if kind == "autoplay":
-            popup = t("pop.autoplay_on" if value else "pop.autoplay_off", lang)
-            if state.autoplay[seat] == bool(value):
-                await answer(query, popup)
-                await game(app).redraw_hand(table, seat)
-                return
-        else:
-            popup = None
+        assert verdict.action is not None
         try:
-            await game(app).act(table, seat, Action(kind, seat, value=value),
-                                partial(answer, query, popup))
+            await game(app).act(press.table, verdict.seat, verdict.action,
+                                partial(answer, query, verdict.popup))
         except IllegalAction as exc:
-            await answer(query, views.refusal_text(exc, lang), alert=True)
+            await answer(query, views.refusal_text(exc, press.lang), alert=True)
 
 
 def _first_select(app: App, query: CallbackQuery, claims: list[Claim]) -> First:
-    """The answer of an ``S:`` press as its locked block would give it, on the table as it is
-    now (``None``: a seat or version check the block answers, or a Play of the selection
-    refused while a block of the table runs here: it may be one of the presser's own taps)."""
+    """The answer of an ``S:`` press before the table's lock: :func:`judge_select` on this
+    process's copy (``None``: a seat or version check, or a Play of the selection refused
+    while a block of the table runs here: it may be one of the presser's own taps); Hint's
+    answer from the advice as :meth:`~bot.features.service.Game.hint` will give it."""
     the_game = game(app)
 
     async def first(data: cb.Callback, table: Table, lang: str) -> tuple[str | None, bool] | None:
-        seat, state = table.seat_of(query.from_user.id), table.state
-        if seat is None or state is None or data.version != state.version:
+        verdict = judge_select(table, query.from_user.id, data, lang)
+        if verdict.check is not None or (
+                verdict.uncertain and the_game.tables.local_lock(table.key).locked()):
             return None
-        if not the_game.may_select(table, seat):
-            return t("pop.not_your_turn", lang), False
-        offer = data.offer
-        if data.payload == "play" or offer is not None:
-            if offer is not None and not the_game.holds(table, seat, offer):
-                return t("pop.invalid", lang), True
-            selection = offer if offer is not None else the_game.selection(table, seat)
-            busy = offer is None and the_game.tables.local_lock(table.key).locked()
-            if not selection:
-                return None if busy else (t("pop.select_first", lang), True)
-            try:
-                apply(state, Action("play", seat, cards=selection))
-            except IllegalAction as exc:
-                return None if busy else (views.refusal_text(exc, lang), True)
-            return _decide(claims, table, seat, "play", lang) or (None, False)
-        if data.payload == "hint":
-            hinted = await the_game.next_hint(table, seat)
+        if not verdict.accepted:
+            return verdict.popup, verdict.alert
+        assert verdict.seat is not None
+        if verdict.op == "hint":
+            hinted = await the_game.next_hint(table, verdict.seat)
             if hinted is None:
                 return t("pop.no_hint", lang), False
             return (t("pop.hint_pass", lang) if hinted == "pass" else None), False
-        if data.payload != "clear" and (
-                data.rank is None or data.rank not in state.view(seat).hand_ranks):
-            return t("pop.invalid", lang), True
+        if verdict.op == "play":
+            return _decide(claims, table, verdict.seat, "play", lang) or (None, False)
         return None, False
     return first
 
 
 async def on_select_button(update: Update, context: Context) -> None:
     """The play keyboard (``S:`` buttons): select a rank, Hint, Clear, Play, or an offered play
-    (an offer's cards are checked against the hand). Hint
-    shows its choice on the keyboard and the hand picture of the presser only."""
+    (an offer's cards are checked against the hand). A tap, Hint
+    or Clear changes the presser's keyboard and caption only (no picture is uploaded)."""
     app = context.application
     query = update.callback_query
     assert query is not None
@@ -208,32 +179,22 @@ async def _select(app: App, query: CallbackQuery, first: First) -> None:
     async with locked_press(app, query, first) as press:
         if press is None:
             return
-        data, table, lang = press.data, press.table, press.lang
-        seat, refusal = _seat(query, table, data, lang)
-        if seat is None:
-            await refuse(app, query, refusal or "", alert=refusal == t("pop.not_seated", lang))
+        table, lang = press.table, press.lang
+        verdict = judge_select(table, query.from_user.id, press.data, lang)
+        seat = verdict.seat
+        if seat is None or not verdict.accepted:
+            await _refuse(app, query, verdict)
             return
-        if not the_game.may_select(table, seat):
-            await answer(query, t("pop.not_your_turn", lang))
-            return
-        offer = data.offer
-        if data.payload == "play" or offer is not None:
-            selection = offer if offer is not None else the_game.selection(table, seat)
-            if offer is not None and not the_game.holds(table, seat, offer):
-                await answer(query, t("pop.invalid", lang), alert=True)
-                return
-            if not selection:
-                await answer(query, t("pop.select_first", lang), alert=True)
-                return
+        if verdict.op == "play":
+            assert verdict.action is not None
             try:
-                await the_game.act(table, seat, Action("play", seat, cards=selection),
-                                   partial(answer, query))
+                await the_game.act(table, seat, verdict.action, partial(answer, query))
             except IllegalAction as exc:
                 await answer(query, views.refusal_text(exc, lang), alert=True)
             return
-        if data.payload == "clear":
+        if verdict.op == "clear":
             the_game.clear(table, seat)
-        elif data.payload == "hint":
+        elif verdict.op == "hint":
             hinted = await the_game.hint(table, seat)
             if hinted is None:
                 await answer(query, t("pop.no_hint", lang))
@@ -242,9 +203,9 @@ async def _select(app: App, query: CallbackQuery, first: First) -> None:
                 await answer(query, t("pop.hint_pass", lang))
                 await the_game.redraw_hand(table, seat)
                 return
-        elif data.rank is None or not the_game.select(table, seat, data.rank):
-            await answer(query, t("pop.invalid", lang), alert=True)
-            return
+        else:
+            assert press.data.rank is not None
+            the_game.select(table, seat, press.data.rank)
         await answer(query)
         await the_game.redraw_hand(table, seat)
 
@@ -271,9 +232,9 @@ async def on_my_cards(update: Update, context: Context) -> None:
         await answer(query, views.last_trick_popup(table, table.state.view(0), lang),
                      alert=True)
         return
-    seat, refusal = _seat(query, table, data, lang, check_version=False)
+    seat = table.seat_of(query.from_user.id)
     if seat is None:
-        await refuse(app, query, refusal or "", alert=True)
+        await refuse(app, query, t("pop.not_seated", lang), alert=True)
         return
     lang = user_language(app, query.from_user, table.seat_lang(seat))
     view = table.state.view(seat)

@@ -6,7 +6,7 @@ the picture's cached ``file_id`` when it was uploaded before, :mod:`bot.telegram
 changed, a text edit in text mode. A text message cannot become a photo nor a photo a text message:
 then a new message is sent and the old one deleted. Pictures are rendered in a worker thread, once
 per picture input: the last :data:`RENDERED_SIZE` pictures are kept by their drawing's ``key``
-(a hand whose selection goes back, a table message posted again, equal states at two tables).
+(a table message posted again, equal states at two tables).
 """
 
 from __future__ import annotations
