@@ -133,6 +133,10 @@ DEALS_PER_HOUR = 1300
 CHAT_CALLS_BOTS, CALLS_HUMANS = 80, 100
 #: Actions of the median deal the issue measured its calls on (80 a deal: 2.5 per action).
 ISSUE_ACTIONS = 32
+#: Calls per action a waiting hand's table line costs on top (a caption edit for the seat that
+#: waits through two moves, after the first: it sees what was played without switching to
+#: the group). Three humans' budget per action is the issue's 3.12 plus this one.
+WAITING_LINE_CALLS = 1.0
 UPLOAD_MB, CPU_PER_DEAL = 0.75, 1.0
 #: Seconds the bot gets after the last result for the edits it still owes.
 TRAILING = 5.0
@@ -1015,8 +1019,9 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
              f"{cpu_per_deal:.2f} s"),
         ]
     elif not loaded and actions:
-        checks.append((f"<= {CALLS_HUMANS / ISSUE_ACTIONS:.2f} calls/action besides answers",
-                       besides_answers / actions <= CALLS_HUMANS / ISSUE_ACTIONS,
+        budget = CALLS_HUMANS / ISSUE_ACTIONS + WAITING_LINE_CALLS
+        checks.append((f"<= {budget:.2f} calls/action besides answers",
+                       besides_answers / actions <= budget,
                        f"{besides_answers / actions:.2f} ({besides_answers / done:.1f} a "
                        f"{actions / done:.1f}-action deal)"))
     elif not loaded:
