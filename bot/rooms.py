@@ -51,6 +51,8 @@ Settings (key: values, default):
 - ``challenge_open``: who may open a duplicate challenge (``/challenge``):
   ``"admins"`` (the default) or ``"anyone"``.
 - ``daily_challenge``: a duplicate challenge opens by itself every day (off).
+- ``tournament_open``: who may open a group tournament (``/tournament``, RULES.md §10.1):
+  ``"admins"`` (the default) or ``"anyone"``.
 """
 
 from __future__ import annotations
@@ -113,6 +115,7 @@ DEFAULT_GROUP_SETTINGS: dict[str, Any] = {
     "auto_pass": True,
     "challenge_open": "admins",
     "daily_challenge": False,
+    "tournament_open": "admins",
 }
 
 #: Group settings that are engine rule options (``engine.presets.Rules`` fields).
@@ -222,6 +225,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "bot_level": ("easy", "normal", "hard"),
     "alarm_at": (2, 3),
     "challenge_open": ("admins", "anyone"),
+    "tournament_open": ("admins", "anyone"),
     "redeal_rule": (*REDEAL_RULES, None),
 }
 

@@ -80,6 +80,7 @@ MENU: tuple[MenuItem, ...] = (
     MenuItem("auto_pass"),
     MenuItem("challenge_open", ("admins", "anyone")),
     MenuItem("daily_challenge"),
+    MenuItem("tournament_open", ("admins", "anyone")),
     MenuItem("timezone", TIMEZONES),
 )
 ITEMS: dict[str, MenuItem] = {item.key: item for item in MENU}
