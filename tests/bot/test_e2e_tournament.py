@@ -23,6 +23,7 @@ from bot.callbacks import make_callback
 from bot.features.tournament.views import tournament_callback
 from bot.game.table import DEAL
 from bot.i18n import t
+from engine.prizes import split_pool
 from engine.tournament import QUICK, plan
 from tests.bot.flow_helpers import LANG, assert_no_hand_in_group, hand_message
 from tests.conftest import BotRunner
@@ -233,7 +234,12 @@ async def test_a_ten_member_quick_tournament_plays_to_the_payout(fake_api: FakeB
     assert sorted(r.user_id for r in fees) == sorted(u.id for u in users)
     assert all(r.amount == -FEE for r in fees)
     assert sum(r.amount for r in prizes) == 10 * FEE and sum(r.amount for r in rows) == 0
-    assert sorted(r.amount for r in prizes) == [200, 300, 500]
+    places = {int(p): place for p, place in record.result["places"].items()}
+    signup = [e.user_id for e in await store.tournament_entries(tid)]
+    expected = split_pool(10 * FEE, [places[p] for p in signup])  # 50/30/20, shared places
+    assert {r.user_id: r.amount for r in prizes} == \
+        {p: a for p, a in zip(signup, expected, strict=True) if a}
+    assert sorted(places.values())[:1] == [1] and None not in places.values()
     balances = [await store.balance(u.id) for u in users]
     assert sum(balances) == 10 * 1000
     champion = next(int(p) for p, place in record.result["places"].items() if place == 1)
