@@ -19,7 +19,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bot.scenes import picture_labels
+from bot.presentation.scenes import picture_labels
 from engine.cards import shuffled_deck
 from images import (
     Labels,

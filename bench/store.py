@@ -7,7 +7,7 @@ Fills a fresh SQLite database (in a temporary directory unless ``--db`` is given
 store's own migrations, then with synthetic history written in bulk: ``--players`` players,
 ``--deals`` settled deals over the past 365 days in ``--groups`` groups whose activity follows a
 Zipf law (the busiest group gets about 1/H(groups) of all deals, ~12 % for 2000 groups, and has
-~36,000 players), 5 % of deals with a bot seat, beans settled with ``bot.economy.settle_beans``
+~36,000 players), 5 % of deals with a bot seat, beans settled with ``bot.core.beans.settle_beans``
 (relief when a player falls below 100 beans), with every ledger row, seat row and statistic the
 store itself would write. The engine state of a bulk deal is a placeholder ``{}`` (real states
 are a few kB; they are read only for running deals).
@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot.economy import EconomyRules, settle_beans  # noqa: E402
+from bot.core.beans import EconomyRules, settle_beans  # noqa: E402
 from bot.store import SeatFacts, SeatRecord, open_store  # noqa: E402
 
 DAY_MS = 86_400_000

@@ -4,8 +4,8 @@ Reads `Settings` from the environment and `.env`; a bad setting, or a token Tele
 prints one line to stderr and exits with status 2; a Bot API server that cannot be reached at
 start-up exits with status 1. Runs long polling, or a webhook server on
 WEBHOOK_LISTEN:WEBHOOK_PORT when WEBHOOK_URL is set, until SIGINT/SIGTERM (exit status 0): PTB's
-own with SQLite, the webhook workers of :mod:`bot.workers.run` (``WORKERS`` processes) with a
-PostgreSQL DATABASE_URL.
+own with SQLite, the webhook workers of :mod:`bot.telegram.workers.run` (``WORKERS`` processes) with
+a PostgreSQL DATABASE_URL.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import NoReturn
 
 from telegram.error import InvalidToken, NetworkError
 
-from bot.app import build_application
-from bot.settings import Settings, SettingsError
-from bot.workers.run import run_worker, run_workers
+from bot.core.settings import Settings, SettingsError
+from bot.telegram.app import build_application
+from bot.telegram.workers.run import run_worker, run_workers
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 # Lowest level each library logger may log at, whatever LOG_LEVEL says: below these, PTB logs

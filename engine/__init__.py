@@ -13,3 +13,36 @@ from engine.replay import run_replay
 from engine.scoring import DealResult
 from engine.trick import Trick
 from engine.view import SeatView
+
+__all__ = [
+    "ACTION_KINDS",
+    "ERROR_CODES",
+    "Action",
+    "IllegalAction",
+    "CardError",
+    "check_ranks",
+    "format_ranks",
+    "parse_ranks",
+    "rank_counts",
+    "ComboType",
+    "Play",
+    "beat_reason",
+    "beats",
+    "classify",
+    "play_groups",
+    "DealState",
+    "apply",
+    "auto_action",
+    "new_deal",
+    "next_first_bidder",
+    "legal_moves",
+    "FOUR",
+    "ROB",
+    "SCORE",
+    "Rules",
+    "preset",
+    "run_replay",
+    "DealResult",
+    "Trick",
+    "SeatView",
+]

@@ -1,6 +1,6 @@
 """The knock-out by chips (打立出局, RULES.md §10): what a deal costs in chips, who is out, when
-the knock-out is decided. Pure functions, no I/O; the bot's match (:mod:`bot.game.match`) keeps
-the deals and the time limit, ``bench/knockout.py`` plays whole knock-outs with the AI.
+the knock-out is decided. Pure functions, no I/O; the bot's match (:mod:`bot.features.match.state`)
+keeps the deals and the time limit, ``bench/knockout.py`` plays whole knock-outs with the AI.
 
 Rules (RULES.md §10, seeds 000, 002 and 003), and the choices made where §10 is silent:
 
@@ -12,7 +12,7 @@ Rules (RULES.md §10, seeds 000, 002 and 003), and the choices made where §10 i
   robs and doubling still multiply). With the rising base the chip base doubles every ``rise_every``
   deals (seed 001: 倍数按 1/2/4/8 倍递增; JJ style).
 - A loser who cannot cover the chips owed pays what they have; the winners share what was paid in
-  proportion to what they were owed (as beans, RULES.md §8): :func:`settle_chips`.
+  proportion to what they were owed (as beans, RULES.md §8): :func:`engine.settlement.settle`.
 - A seat is **out** when its chips reach 0 or fall below ``threshold`` (seed 003: 积分小于某个值;
   default 1, so out at 0). Out is for good: a seat once out stays out.
 - The knock-out is decided (:func:`decided`) after the deal in which a seat went out, when one
@@ -20,8 +20,8 @@ Rules (RULES.md §10, seeds 000, 002 and 003), and the choices made where §10 i
   landlord who loses all their chips pays both farmers alike), the tie for first is played off
   (RULES.md §10.1: ties for first are broken by extra deals at the table, one at a time; seed
   002: 若筹码数量相同则进入加时赛，每桌只能一名胜出). In those extra deals the seats that are out
-  are played on but neither pay nor receive chips (:func:`settle_chips` with ``None``), so only
-  the pairs of seats still in move chips.
+  are played on but neither pay nor receive chips (:func:`engine.settlement.settle` with
+  ``None``), so only the pairs of seats still in move chips.
 
 Units: ``points`` are the engine's points (RULES.md §7), ``chips`` the knock-out's own score.
 """
@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.prizes import largest_remainder
+from engine.settlement import settle
 
 #: The chip base is paid per point of the deal (bid × multiplier, RULES.md §7).
 PER_POINT = "point"
@@ -107,41 +107,6 @@ def deal_units(points: Sequence[int], bid: int, per: str) -> tuple[int, ...]:
     return tuple(points)
 
 
-def settle_chips(units: Sequence[int], chip_base: int,
-                 holdings: Sequence[int | None]) -> tuple[int, ...]:
-    """Chips won (+) or paid (−) per seat for a deal worth ``units`` (:func:`deal_units`) at
-    ``chip_base`` chips per unit (RULES.md §10, settled as beans are, §8).
-
-    ``holdings``: per seat, the chips it holds; ``None`` for a seat that is out (it neither
-    pays nor receives). A loser pays ``min(−units × chip_base, holding)``; the winners are
-    owed ``units × chip_base``; the transfer is the smaller of what the losers can pay and what
-    the winners are owed, split by :func:`~engine.prizes.largest_remainder` on both sides.
-    Sums to zero; nobody pays more than they hold: the rule of a deal's beans, RULES.md §8
-    (:func:`bot.economy.settle_beans` is this with bean balances).
-
-    >>> settle_chips([-4, 2, 2], 2, [5, 20, 20]), settle_chips([2, -1, -1], 2, [20, None, 20])
-    ((-5, 3, 2), (2, 0, -2))
-
-    Raises:
-        ValueError: lengths differ, units do not sum to zero, chip_base < 1, negative holdings.
-    """
-    if len(units) != len(holdings):
-        raise ValueError("units and holdings must have one entry per seat")
-    if sum(units) != 0:
-        raise ValueError(f"units must sum to zero, got {list(units)}")
-    if chip_base < 1:
-        raise ValueError("the chip base must be at least 1")
-    if any(h is not None and h < 0 for h in holdings):
-        raise ValueError("holdings must not be negative")
-    seats = list(zip(units, holdings, strict=True))
-    caps = [min(-u * chip_base, h) if h is not None and u < 0 else 0 for u, h in seats]
-    owed = [u * chip_base if h is not None and u > 0 else 0 for u, h in seats]
-    transfer = min(sum(caps), sum(owed))
-    paid = largest_remainder(transfer, caps)
-    received = largest_remainder(transfer, owed)
-    return tuple(r - p for r, p in zip(received, paid, strict=True))
-
-
 def leaders(chips: Sequence[int], out: Sequence[bool]) -> list[int]:
     """The seats that lead: the seats still in holding the most chips (every seat when all
     are out)."""
@@ -198,7 +163,7 @@ def after_deal(rules: KnockoutRules, now: Chips, points: Sequence[int], bid: int
     """
     base = rules.chip_base_of(now.deals + 1)
     units = deal_units(points, bid, rules.per)
-    moved = settle_chips(units, base, [None if o else c for c, o in zip(now.chips, now.out,
+    moved = settle(units, base, [None if o else c for c, o in zip(now.chips, now.out,
                                                                          strict=True)])
     chips = tuple(c + m for c, m in zip(now.chips, moved, strict=True))
     out = tuple(o or rules.is_out(c) or s in forfeit

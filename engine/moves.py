@@ -110,8 +110,8 @@ def _four_two_tables(as_bomb: bool) -> tuple[_Table, _Table]:
 _four_two_tables(False)
 
 #: Plane plays met so far, keyed by ``(high, n, kickers)``; bounded by RULES.md §5 (≈ 24,000).
-_PLANE_SINGLES: dict[tuple, Play] = {}
-_PLANE_PAIRS: dict[tuple, Play] = {}
+_PLANE_SINGLES: dict[tuple[int, int, tuple[int, ...]], Play] = {}
+_PLANE_PAIRS: dict[tuple[int, int, tuple[int, ...]], Play] = {}
 
 
 def _plane_single(high: int, n: int, kickers: tuple[int, ...]) -> Play:
@@ -136,7 +136,7 @@ def _plane_pair(high: int, n: int, kickers: tuple[int, ...]) -> Play:
 
 
 def _chains(
-    counts: list[int], need: int, table: _Table, ending: list, above: int, n: int
+    counts: list[int], need: int, table: _Table, ending: list[list[list[Play]]], above: int, n: int
 ) -> list[Play]:
     """Chains of ranks held ``need`` times with main rank above ``above``; every length if
     ``n == 0``, else exactly ``n`` groups."""

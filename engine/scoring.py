@@ -195,7 +195,7 @@ def bidding_multiplier(rules: Rules, *, robs: int, shown: Sequence[int]) -> int:
     >>> bidding_multiplier(ROB, robs=2, shown=(0, 4, 0))
     16
     """
-    m = 2 ** robs * max((1, *shown))
+    m: int = 2 ** robs * max((1, *shown))
     return m if rules.multiplier_cap is None else min(m, rules.multiplier_cap)
 
 

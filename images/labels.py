@@ -1,10 +1,10 @@
 """The words the pictures draw, in one language.
 
 ``images`` imports nothing of the bot, so the bot fills a :class:`Labels` from its catalogues
-(``bot.scenes.picture_labels``: the field ``landlord`` is the message ``pic.landlord``…) and puts
-it in each scene; the defaults are the English catalogue's words, for tests and benchmarks.
-Fields with ``{placeholders}`` are ``str.format`` templates; ``lang`` picks the font's glyph forms
-(:func:`images.text.faces`).
+(``bot.presentation.scenes.picture_labels``: the field ``landlord`` is the message
+``pic.landlord``…) and puts it in each scene; the defaults are the English catalogue's words, for
+tests and benchmarks. Fields with ``{placeholders}`` are ``str.format`` templates; ``lang`` picks
+the font's glyph forms (:func:`images.text.faces`).
 """
 
 from __future__ import annotations

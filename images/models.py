@@ -112,7 +112,7 @@ class SeatScene:
 
     Attributes:
         label: 1–3 characters drawn in the seat's badge: initials, the name's first hanzi or a
-            seat number (``bot.scenes.seat_label``).
+            seat number (``bot.presentation.scenes.seat_label``).
         name: the player's name as it is (``""``: none drawn); the picture draws at most 6
             hanzi or 12 Latin letters and ``…``, without characters its fonts lack.
         role: ``"landlord"``, ``"farmer"`` or ``None`` before the landlord is known.

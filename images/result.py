@@ -44,7 +44,7 @@ Tag = tuple[str, tuple[int, int, int]]
 
 def signed(value: int) -> str:
     """``+12``, ``-3,840`` or ``0`` (no sign on zero), digits grouped by three as the texts
-    write beans (``bot.numbers.signed``)."""
+    write beans (``bot.core.numbers.signed``)."""
     return f"{value:+,d}" if value else "0"
 
 
@@ -101,8 +101,9 @@ def breakdown(scene: ResultScene) -> list[str]:
     if landlord is None:
         paid = -leavers[0].points
         if scene.base:
-            return [words.bidding_escape_bid.format(n=paid, base=scene.base, m=scene.multiplier)]
-        return [words.bidding_escape.format(n=paid)]
+            return [words.bidding_escape_bid.format(n=f"{paid:,d}", base=scene.base,
+                                                    m=scene.multiplier)]
+        return [words.bidding_escape.format(n=f"{paid:,d}")]
     parts = [words.base.format(base=scene.base)]
     if scene.robs:
         parts.append(_times(words.rob, words.rob_one, scene.robs))
@@ -177,8 +178,9 @@ def title_lines(scene: ResultScene) -> tuple[str, list[str]]:
     if scene.practice:
         return words.practice_left.format(names=names), []
     paid = words.escape_paid if scene.with_beans else words.escape_points
-    lines = [paid.format(name=_name(scene, s), points=-s.points, beans=-s.beans)
-             for s in leavers if s.points]  # nobody pays when every seat left
+    lines = [paid.format(name=_name(scene, s), points=f"{-s.points:,d}", beans=f"{-s.beans:,d}")
+             for s in leavers if s.points]  # nobody pays when every seat left; digits grouped
+    # by three as in every other number of the picture and in the caption
     return words.escape_title.format(names=names), lines
 
 

@@ -14,9 +14,9 @@ from telegram import Bot, Update
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, TypeHandler
 
-from bot.app import build_application
-from bot.outlet.http import AiohttpRequest
-from bot.settings import Settings
+from bot.core.settings import Settings
+from bot.telegram.app import build_application
+from bot.telegram.outlet.http import AiohttpRequest
 from tests.databases import PostgresServer
 from tests.fakebot import FakeBotApi
 
@@ -47,7 +47,7 @@ async def fake_api() -> AsyncIterator[FakeBotApi]:
 @pytest.fixture
 async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
     """A PTB ``Bot`` on the fake Bot API over the bot's own HTTP client
-    (:class:`~bot.outlet.http.AiohttpRequest`), initialized, shut down after the test."""
+    (:class:`~bot.telegram.outlet.http.AiohttpRequest`), initialized, shut down after the test."""
     client = Bot(fake_api.token, base_url=fake_api.base_url, request=AiohttpRequest(),
                  get_updates_request=AiohttpRequest(1))
     await client.initialize()

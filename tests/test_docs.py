@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.rooms import DEFAULT_GROUP_SETTINGS
+from bot.core.rooms import DEFAULT_GROUP_SETTINGS
 
 ROOT = Path(__file__).parents[1]
 README = ROOT / "README.md"
@@ -19,7 +19,8 @@ INSTALL_AND_START = "python3 -m venv .venv && .venv/bin/pip install . && .venv/b
 INSTALL_AND_TEST = (
     "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest"
 )
-#: How ``bot/settings.py`` reads a variable: ``values.get("NAME"`` or ``_seconds(values, "NAME"``.
+#: How ``bot/core/settings.py`` reads a variable: ``values.get("NAME"`` or ``_seconds(values,
+#: "NAME"``.
 _READ_RE = re.compile(r'values(?:\.get\(|, )"([A-Z][A-Z0-9_]+)"')
 _LINK_RE = re.compile(r"\]\(([^)\s]+)\)")
 
@@ -71,7 +72,7 @@ def test_every_group_setting_has_a_row_in_the_settings_table():
 
 
 def test_every_environment_variable_is_in_env_example_and_the_operators_guide():
-    names = set(_READ_RE.findall(_text(ROOT / "bot" / "settings.py")))
+    names = set(_READ_RE.findall(_text(ROOT / "bot" / "core" / "settings.py")))
     assert len(names) == 22 and {"BOT_TOKEN", "WORKER_NAME", "TURN_NOTICE_DELAY"} <= names
     example = _text(ROOT / ".env.example")
     table = _section(_text(DOCS / "operating.md"), "## Settings")

@@ -22,7 +22,7 @@ always ready; ``Table.ready``, stored with the table, the deadline in ``Table.lo
 
 A practice table (``/practice``) works the same with its one human: 再来一局 deals the next
 practice deal, 离开 or the deadline forget the table. A match's table offers no Play again: the
-match deals on by itself (:mod:`bot.game.matches`).
+match deals on by itself (:mod:`bot.features.match.driver`).
 """
 
 from __future__ import annotations
@@ -30,15 +30,15 @@ from __future__ import annotations
 import logging
 import time
 
-from bot import views
+from bot.core.i18n import t
+from bot.core.numbers import grouped
+from bot.core.table import RESULT, Table
 from bot.game import timers
 from bot.game.config import TableConfig
 from bot.game.context import GameContext
 from bot.game.deal import DealDriver
 from bot.game.lobby import Lobby
-from bot.game.table import RESULT, Table
-from bot.i18n import t
-from bot.numbers import grouped
+from bot.presentation import views
 
 log = logging.getLogger(__name__)
 

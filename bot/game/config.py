@@ -2,9 +2,10 @@
 ("one source of truth per table").
 
 The group's stored settings (``Store.get_group_settings``, defaults filled in from
-:data:`bot.rooms.DEFAULT_GROUP_SETTINGS`) are read once per deal; a change made by an admin
+:data:`bot.core.rooms.DEFAULT_GROUP_SETTINGS`) are read once per deal; a change made by an admin
 during the deal counts from the next deal, except ``pictures`` (how messages look, not a rule),
-which the game applies from the next change (:meth:`bot.game.service.Game.group_settings_changed`).
+which the game applies from the next change
+(:meth:`bot.features.service.Game.group_settings_changed`).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.i18n import normalize_language
-from bot.rooms import room_stake, rules_for
+from bot.core.i18n import normalize_language
+from bot.core.rooms import room_stake, rules_for
 from engine.presets import Rules
 
 
@@ -31,9 +32,9 @@ class TableConfig:
         bot_level: the ``engine.ai`` level of bot seats.
         pictures: messages are pictures with captions; ``False``: text only.
         card_counter: each player's private hand message shows the card counter (记牌器,
-            :func:`bot.views.counter_line`).
+            :func:`bot.presentation.views.counter_line`).
         auto_pass: a human seat that cannot follow passes by itself (自动要不起,
-            :func:`bot.views.passes_itself`).
+            :func:`bot.presentation.views.passes_itself`).
         match_rules: the rules a match started now would play by: ``rules`` with the
             competitions' defaults where the group left a setting at its default
             (``redeal_rule``: ``forced_bid``, RULES.md §2.3); ``None``: ``rules``.

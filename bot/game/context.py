@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from bot.core.settings import Settings
+from bot.core.table import SeatClaims, Table, Tables
 from bot.game import timers
 from bot.game.ai import AiWorker
 from bot.game.config import TableConfig
 from bot.game.outlet import Outlet
 from bot.game.reach import PrivateChats
-from bot.game.table import SeatClaims, Table, Tables
-from bot.settings import Settings
 from bot.store import Store
 
 
@@ -30,7 +30,7 @@ class GameContext:
         first_bidder: test hook: the first bidder of a table's first deal; ``None``: random.
         seat_claims: with several worker processes, the seats being taken and given up on
             any of them (players being seated, Joins answered as seated, Leaves on their way:
-            :class:`~bot.game.table.SeatClaims`); ``None``: this process alone.
+            :class:`~bot.core.table.SeatClaims`); ``None``: this process alone.
         private_chats: whether each user's private chat took this process's messages
             (:class:`~bot.game.reach.PrivateChats`).
     """

@@ -27,15 +27,16 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Protocol
 
-from bot import scenes, views
+from bot.core.i18n import t
+from bot.core.rooms import preset_name
+from bot.core.table import DEAL, RESULT, Table
 from bot.game import timers
 from bot.game.config import TableConfig
 from bot.game.context import GameContext
 from bot.game.drawing import Drawing, keyboard_signature
 from bot.game.outlet import PRESSER, PROMPT, WATCHER, Unreachable
-from bot.game.table import DEAL, RESULT, Table
-from bot.i18n import t
-from bot.rooms import preset_name
+from bot.presentation import scenes, views
+from bot.presentation.keyboards import Keyboard
 from bot.store import SeatFacts, SeatRecord, Settlement
 from engine import (
     Action,
@@ -84,8 +85,8 @@ Ack = Callable[[], Awaitable[None]]
 
 def is_auto(table: Table, state: DealState, seat: int) -> bool:
     """A seat the bot plays for now: a bot seat, a human seat on auto-play (RULES.md §9), or a
-    human seat that cannot follow at a table with ``auto_pass`` (:func:`bot.views.passes_itself`:
-    the bot passes for it)."""
+    human seat that cannot follow at a table with ``auto_pass``
+    (:func:`bot.presentation.views.passes_itself`: the bot passes for it)."""
     return table.seats[seat].is_bot or state.autoplay[seat] \
         or views.passes_itself(table, state.view(seat))
 
@@ -106,8 +107,8 @@ class Standings:
 
 
 class MatchHook(Protocol):
-    """What the driver asks of the competitions (:class:`bot.game.matches.Matches`) at a table
-    that plays a match (``Table.match_id`` set): the three points where a match deal differs
+    """What the driver asks of the competitions (:class:`bot.features.match.driver.Matches`) at a
+    table that plays a match (``Table.match_id`` set): the three points where a match deal differs
     from a single deal."""
 
     def rules(self, table: Table, rules: Rules) -> Rules:
@@ -127,10 +128,11 @@ class MatchHook(Protocol):
 
 
 class ChallengeHook(MatchHook, Protocol):
-    """What the driver asks of the duplicate challenges (:class:`bot.game.challenges.Challenges`)
-    at a challenge's table (``Table.challenge_id`` set): a match's three points (``settle``
-    records the member's result, ``deal_over`` frees the table), plus the deal's fixed cards and
-    the seeds of the AI seats' decisions."""
+    """What the driver asks of the duplicate challenges
+    (:class:`bot.features.challenge.driver.Challenges`) at a challenge's table
+    (``Table.challenge_id`` set): a match's three points (``settle`` records the member's result,
+    ``deal_over`` frees the table), plus the deal's fixed cards and the seeds of the AI seats'
+    decisions."""
 
     def new_state(self, table: Table, rules: Rules) -> DealState:
         """The challenge deal's initial state: its fixed cards and first bidder."""
@@ -147,36 +149,36 @@ class DealDriver:
 
     def __init__(self, ctx: GameContext) -> None:
         self.ctx = ctx
-        #: The competitions (set by :class:`bot.game.service.Game`); used at match tables only.
+        #: The competitions (set by :class:`bot.features.service.Game`); used at match tables only.
         self.match: MatchHook | None = None
         #: Arms the Play again timeout of a table whose result offers it
-        #: (:meth:`bot.game.again.PlayAgain.arm`, set by :class:`bot.game.service.Game`).
+        #: (:meth:`bot.game.again.PlayAgain.arm`, set by :class:`bot.features.service.Game`).
         self.on_offer: Callable[[Table], None] | None = None
-        #: The duplicate challenges (set by :class:`bot.game.service.Game`); used at challenge
+        #: The duplicate challenges (set by :class:`bot.features.service.Game`); used at challenge
         #: tables only.
         self.challenge: ChallengeHook | None = None
-        #: The group tournaments (set by :class:`bot.game.service.Game`); used at tournament
+        #: The group tournaments (set by :class:`bot.features.service.Game`); used at tournament
         #: tables only.
         self.tournament: MatchHook | None = None
         #: Tables whose turn changed since they were last shown: the clock restarts once the
         #: new turn's prompt is drawn.
         self._fresh: set[str] = set()
-        #: (table key, seat) whose selection Hint made: shown by the caption and the keyboard,
-        #: not by a new hand picture (Hint costs no upload).
-        self.hinted: set[tuple[str, int]] = set()
         #: (table key, seat): Hint's advice for the seat to play, asked for when its turn was
         #: drawn (:meth:`advice`), with the state version it is for.
         self._advice: dict[tuple[str, int], tuple[int, asyncio.Task[Advice]]] = {}
+        #: (table key, seat) whose hand message shows the seat waiting (not a prompt): while
+        #: the bot is to act it waits for the bot's move (:meth:`show`).
+        self._waiting_drawn: set[tuple[str, int]] = set()
         #: (table key, seat): the seconds left that the seat's hand message shows.
         self._drawn_seconds: dict[tuple[str, int], float] = {}
         #: Per table key, each seat's last line once its deal is settled
-        #: (:func:`bot.views.outcome_line`: won or lost, points, beans, balance).
+        #: (:func:`bot.presentation.views.outcome_line`: won or lost, points, beans, balance).
         self.outcomes: dict[str, list[str | None]] = {}
         #: Per table key, the match deal's result asked to be posted, done once it was sent.
         #: (table key, seat): held while the seat's hand message is drawn and sent, so that a
         #: watcher's edit in the background and a direct one never overtake each other.
         self._hand_locks: dict[tuple[str, int], asyncio.Lock] = {}
-        #: When this process began taking updates (UTC seconds; :func:`bot.app._post_init`
+        #: When this process began taking updates (UTC seconds; :func:`bot.telegram.app._post_init`
         #: sets it again once start-up is over): see :data:`RESTART_GRACE`.
         self.started = time.time()
 
@@ -331,7 +333,6 @@ class DealDriver:
         table.notice = None
         if action.kind not in ("autoplay", "show"):
             table.reset_turn_memory()
-            self.hinted = {(key, seat) for key, seat in self.hinted if key != table.key}
         if _turn(prev) != _turn(state):
             table.deadline = time.time() + self._timeout(table, state) if state.to_act else None
             self._fresh.add(table.key)
@@ -430,15 +431,24 @@ class DealDriver:
         returns (the turn's clock starts when its prompt was sent); the hands of seats that
         only watch are brought up to date in the background (:meth:`update_watcher`): under
         a busy bot budget they wait behind every presser, prompt and table, and show the latest
-        state when they go, never one that a later press made stale."""
+        state when they go, never one that a later press made stale. While the bot is to act
+        (a bot seat, auto-play, a seat it passes for) a hand that shows its seat waiting is
+        left as it is: the bot's move, moments later, draws it once (one caption edit per
+        waiting seat, not two)."""
         state = table.state
         assert state is not None
         blocked = []
         order = _hand_order(table, first)
         presser = 1 if first in order else 0
+        # the bot acts next (a bot seat, auto-play, a pass 自动要不起): a hand that shows its
+        # seat waiting is drawn with the bot's move, BOT_MOVE_DELAY from now, not twice
+        bot_next = state.phase in ACTIVE and bool(state.to_act) \
+            and all(is_auto(table, state, s) for s in state.to_act)
         for i, seat in enumerate(order):
             if i == presser:  # the audience's message, drawn alongside the other hands
                 self.update_table(table)
+            if seat != first and bot_next and (table.key, seat) in self._waiting_drawn:
+                continue
             if seat != first and self._watching(table, seat):
                 self.update_watcher(table, seat)
             elif not await self.show_hand(table, seat, rank=PRESSER if seat == first else None):
@@ -489,8 +499,8 @@ class DealDriver:
         """Send or edit one seat's private hand message where it changed; ``False`` when the
         player's chat is closed to the bot (the seat is marked ``blocked``) (lock held).
 
-        A seat that is not to act is not redrawn when only the line saying whom it waits for
-        changed (one caption edit less per turn and seat), nor when only a call-out
+        A seat that is not to act is redrawn with the others' decisions and whom it waits for
+        (a caption edit per decision), not when only a call-out
         gave way (:func:`_gone_callout`); a seat that left the
         running deal is drawn once as left, then only with its outcome. Without ``clock`` (a press
         that may have changed nothing, e.g. Hint saying to pass with nothing selected) the
@@ -554,15 +564,22 @@ class DealDriver:
             table.pictured[seat] = drawing.key
             table.rendered[seat] = drawn
             self._drawn_seconds[(table.key, seat)] = seconds
+            if waiting:
+                self._waiting_drawn.add((table.key, seat))
+            else:
+                self._waiting_drawn.discard((table.key, seat))
         return True
 
     def hand_drawing(self, table: Table, view: SeatView,
                      seconds: float | None = None) -> Drawing:
-        """A seat's private hand message: in pictures mode the hand's picture with the selection
-        raised (:func:`images.render_hand`), under it the selection keyboard, and as caption the
+        """A seat's private hand message: in pictures mode the hand's picture
+        (:func:`images.render_hand`), under it the selection keyboard, and as caption the
         same text as in text mode (the hand as text, the table's status line, whose turn it is,
-        what to beat; once settled, won or lost and the beans). A hand played out is drawn
-        empty (``render_hand``'s "played out" words in the player's language), not left
+        what to beat, the selection and whether it can be played; once settled, won or lost and
+        the beans). The picture shows the cards only, never the selection: a tap that changes
+        only the selection is a caption edit (keyboard and caption), no upload; the picture is
+        drawn again when the cards change (a play, the kitty, a new deal). A hand played out is
+        drawn empty (``render_hand``'s "played out" words in the player's language), not left
         showing its last play."""
         seat = view.seat
         outcomes = self.outcomes.get(table.key) if view.phase == "finished" else None
@@ -572,10 +589,7 @@ class DealDriver:
         text, markup = views.hand_view(table, view, seconds, outcome)
         if not table.pictures:
             return Drawing(text, markup)
-        selected = table.selections[seat] if seat < len(table.selections) else []
-        if (table.key, seat) in self.hinted:
-            selected = []  # Hint's choice is in the caption and on the keyboard
-        cards, chosen = scenes.hand_picture(view, selected)
+        cards, chosen = scenes.hand_picture(view, ())  # the selection: caption and keyboard
         lang = table.seat_lang(seat)
         key: object = (cards, chosen) if cards else ("played out", lang)  # its words: lang's
         return Drawing(text, markup, key,
@@ -584,8 +598,8 @@ class DealDriver:
 
     def table_drawing(self, table: Table) -> Drawing:
         """The audience's table message: in pictures mode the table's picture from public facts
-        only (:func:`bot.scenes.table_scene`) with the table text as caption. The picture is a
-        palette PNG: about 40 % of the table's JPEG and no slower to render."""
+        only (:func:`bot.presentation.scenes.table_scene`) with the table text as caption. The
+        picture is a palette PNG: about 40 % of the table's JPEG and no slower to render."""
         assert table.state is not None
         view = table.state.view(0)
         seconds = self._seconds(table)
@@ -973,7 +987,7 @@ class DealDriver:
         match = self._hook(table)
         # a match's result is posted once, with its standings, before the match deals on; it
         # is due until then (stored with the settlement: a worker that dies in between leaves
-        # it to the next, :meth:`bot.game.matches.Matches.resume`)
+        # it to the next, :meth:`bot.features.match.driver.Matches.resume`)
         table.result_due = match is None or table.match_id is not None
         offer = match is None and someone_stays(table)
         if offer:
@@ -1009,9 +1023,9 @@ class DealDriver:
                             balances: list[int | None] | None,
                             presser: int | None = None) -> None:
         """Draw every human's final hand message (seat ``presser`` first) with its outcome
-        line (:func:`bot.views.outcome_line`): won or lost and the points, plus the beans and
-        the new balance where ``balances`` (the settlement's) are given; a practice or match
-        deal says points only; at a practice table its player left, that nothing was charged
+        line (:func:`bot.presentation.views.outcome_line`): won or lost and the points, plus the
+        beans and the new balance where ``balances`` (the settlement's) are given; a practice or
+        match deal says points only; at a practice table its player left, that nothing was charged
         (lock held)."""
         lines: list[str | None] = []
         result = table.state.result if table.state is not None else None
@@ -1052,7 +1066,7 @@ class DealDriver:
         seconds = self.ctx.settings.lobby_timeout if again and not table.private else None
         text, keyboard = views.result_view(table, view, points, beans, breakdown, seconds,
                                            again=again)
-        markup: object = keyboard
+        markup: Keyboard | None = keyboard
         if standings is not None:
             text, markup = f"{text}\n\n{standings.text}", None
         if scene is not None and table.pictures and standings is not None \
@@ -1269,11 +1283,11 @@ _CALLOUT_MARK = "\x1f"
 
 
 def _waiting_signature(drawing: Drawing, said: str | None) -> str:
-    """The signature of a waiting seat's hand message without its last text line (whom it
-    waits for, RULES.md-neutral): that line alone changing is not worth an edit. The
-    call-out ``said`` on it (:func:`bot.views.callout`) comes last, after
+    """The signature of a waiting seat's hand message (what the others did last and whom it
+    waits for: :func:`bot.presentation.views.others_line`, redrawn at every decision). The
+    call-out ``said`` on it (:func:`bot.presentation.views.callout`) comes last, after
     :data:`_CALLOUT_MARK`, so that :func:`_gone_callout` can leave it out."""
-    lines = drawing.text.rsplit("\n", 1)[0].split("\n")
+    lines = drawing.text.split("\n")
     text = "\n".join(line for line in lines if said is None or line != said)
     base = f"{text}\n{keyboard_signature(drawing.markup)}\n{drawing.key!r}"
     return base if said is None else f"{base}{_CALLOUT_MARK}{said}"

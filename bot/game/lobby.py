@@ -26,23 +26,24 @@ import asyncio
 import logging
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from bot import match_views, views
+from bot.core.i18n import join_names, t
+from bot.core.numbers import grouped
+from bot.core.rooms import preset_name
+from bot.core.table import DEAL, LOBBY, RESULT, Seat, Table, challenge_key, table_key
 from bot.game import timers
 from bot.game.config import TableConfig
 from bot.game.context import GameContext
 from bot.game.deal import DealDriver
 from bot.game.drawing import Drawing
 from bot.game.outlet import PRESSER, BoardJob, Unreachable
-from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table, challenge_key, table_key
-from bot.i18n import join_names, t
-from bot.numbers import grouped
-from bot.rooms import preset_name
+from bot.presentation import views
+from bot.presentation.keyboards import Keyboard
 from bot.store import Player
 
 log = logging.getLogger(__name__)
@@ -87,12 +88,19 @@ class Person:
     language: str | None = None
 
 
+#: Draws a match's lobby: (table, bot username, seconds left) → (text, keyboard).
+MatchLobbyView = Callable[[Table, str | None, float], tuple[str, Keyboard]]
+
+
 class Lobby:
     """Lobbies of every table (see the module docstring)."""
 
     def __init__(self, ctx: GameContext, deals: DealDriver) -> None:
         self.ctx = ctx
         self.deals = deals
+        #: Draws a match's lobby (table, bot username, seconds left → text, keyboard): the
+        #: match feature sets it (:class:`bot.features.match.driver.Matches`).
+        self.match_lobby_view: MatchLobbyView | None = None
         #: Per table key, the settings snapshot its lobby showed when Start was last accepted
         #: by :meth:`start_refusal` (the deal is dealt with it, not with a later read).
         self.shown_config: dict[str, TableConfig] = {}
@@ -115,14 +123,14 @@ class Lobby:
         match_options: dict[str, Any] | None = None,
     ) -> tuple[Table | None, str | None]:
         """Open the lobby of a group (or topic) and seat its opener; with ``match_options``
-        the lobby of a competition (:mod:`bot.game.matches`).
+        the lobby of a competition (:mod:`bot.features.match.driver`).
 
         Returns ``(table, None)``, ``(table, refusal)`` when the lobby opened but the opener
         could not sit (the refusal text says why), or ``(None, text)`` when a lobby or deal
         already runs here, the last deal's players are answering Play again under its result
         (:mod:`bot.game.again`: they still sit), a match plays at this table (between two of
         its deals too, also when the worker that was to deal on died: the table is the
-        match's until it is over, :meth:`bot.game.matches.Matches.resume`), the opener
+        match's until it is over, :meth:`bot.features.match.driver.Matches.resume`), the opener
         already sits at another table, or the lobby message could not be sent.
         """
         ctx = self.ctx
@@ -205,10 +213,12 @@ class Lobby:
         self.arm_expiry(table)
         return True
 
-    def _lobby(self, table: Table) -> tuple[str, object]:
+    def _lobby(self, table: Table) -> tuple[str, Keyboard]:
         seconds = timers.seconds_left(table.lobby_deadline)
         if table.match_options is not None:
-            return match_views.lobby_view(table, self.ctx.bot_username, seconds)
+            if self.match_lobby_view is None:
+                raise RuntimeError("a match lobby with no match driver to draw it")
+            return self.match_lobby_view(table, self.ctx.bot_username, seconds)
         return views.lobby_view(table, self.ctx.bot_username, seconds)
 
     async def refresh(self, table: Table, *, at_once: bool = False) -> None:

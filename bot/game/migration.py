@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import logging
 
+from bot.core.table import DEAL, LOBBY, RESULT, Table, table_key
 from bot.game.context import GameContext
 from bot.game.deal import TABLE, DealDriver
 from bot.game.lobby import LOBBY_MESSAGE, Lobby
-from bot.game.table import DEAL, LOBBY, RESULT, Table, table_key
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,6 @@ async def _move(ctx: GameContext, lobby: Lobby, deals: DealDriver, table: Table,
     old_key = table.key
     ctx.cancel_timers(old_key)
     ctx.tables.remove(table)
-    deals.hinted = {(key, seat) for key, seat in deals.hinted if key != old_key}
     table.chat_id = new_chat_id
     table.message_id = None  # the old group's messages answer ChatMigrated
     table.message_photo = False

@@ -4,8 +4,8 @@ A table's **audience** is a chat (``chat_id``, and ``thread_id`` in a forum topi
 topic, or a player's private chat (``/practice``). Each human **seat** has a private message with
 its hand, in the chat ``seat.user_id``. The game layer says what these messages should show now
 (:class:`~bot.game.drawing.Drawing`) and which timers to arm; the outlet decides how (edits,
-uploads, flood budgets, retries). :class:`bot.outlet.telegram.TelegramOutlet` implements it with
-the Bot API and PTB's JobQueue; tests may implement it with anything.
+uploads, flood budgets, retries). :class:`bot.telegram.outlet.telegram.TelegramOutlet` implements it
+with the Bot API and PTB's JobQueue; tests may implement it with anything.
 
 Failures the game must know about come back as :class:`Unreachable` (the chat is closed to the
 bot: that seat goes on auto-play); every other failure is the outlet's (logged, retried, or the
@@ -20,6 +20,7 @@ from typing import ClassVar, Protocol
 
 from bot.game.drawing import Drawing
 from bot.game.timers import Stamp
+from bot.presentation.keyboards import Keyboard
 
 #: How much a player feels a message being late, most first: the presser's own hand, the
 #: prompt of a seat now to act, the audience's table, a seat that only watches. When the bot's
@@ -54,7 +55,7 @@ class Claim(Protocol):
 #: ``True`` when what it will send is new to the chat (a deal's first table picture: it goes
 #: at the chat's first free slot after the replies to commands, not at an edit's pace);
 #: and a ``board`` attribute, ``True`` for a lobby's or a board's message (:class:`BoardJob`:
-#: its edits go after the tables' pictures in a group's line, :mod:`bot.outlet.limiter`).
+#: its edits go after the tables' pictures in a group's line, :mod:`bot.telegram.outlet.limiter`).
 OutboxJob = Callable[[], Awaitable[bool]]
 
 
@@ -111,7 +112,7 @@ class Outlet(Protocol):
         needs no render."""
         ...
 
-    async def send(self, chat_id: int, text: str, markup: object = None,
+    async def send(self, chat_id: int, text: str, markup: Keyboard | None = None,
                    thread_id: int | None = None, *, notify: bool = False,
                    rank: int | None = None) -> int | None:
         """Send a text message (``notify``: with a notification even where the chat is muted

@@ -4,7 +4,7 @@ Telegram tells only by trying: a private message to a user who never opened a ch
 bot (or who blocked it) is refused with 403 (:class:`~bot.game.outlet.Unreachable`). A press
 that needs the private chat (Join, a challenge's Enter, a tournament's Sign up) would otherwise
 learn it only after its answer; what was learned before lets it answer at once with a link that
-opens the bot's chat instead (:func:`bot.handlers.common.ask_private_first`).
+opens the bot's chat instead (:func:`bot.telegram.handlers.common.ask_private_first`).
 
 Learned from: a private message sent or refused (a Join's welcome, a challenge's welcome, a
 seat's hand) and ``/start`` in the private chat (the user opened it). Kept in memory per process

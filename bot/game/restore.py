@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import logging
 
+from bot.core.i18n import t
+from bot.core.table import DEAL, LOBBY, RESULT, Table
 from bot.game import timers
 from bot.game.context import GameContext
 from bot.game.deal import DealDriver
 from bot.game.lobby import Lobby
-from bot.game.table import DEAL, LOBBY, RESULT, Table
-from bot.i18n import t
 from bot.store import StoreError
 from engine import DealState
 

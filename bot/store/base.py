@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from bot.economy import EconomyRules, Period
+from bot.core.beans import EconomyRules, Period
 from bot.store.challenge_records import (
     ChallengeEntry,
     ChallengePayout,
@@ -67,7 +67,7 @@ class Store(TournamentStore, ABC):
 
         A new player gets ``economy.start_balance`` (1000) beans with a ledger row ``grant``. An
         existing player's name is updated, and the language too when ``language`` is given.
-        Names are stored without bidirectional controls (:func:`bot.names.clean_name`; the user
+        Names are stored without bidirectional controls (:func:`bot.core.names.clean_name`; the user
         id when nothing is left), so no stored name can reorder a leaderboard line.
         """
 
@@ -88,7 +88,7 @@ class Store(TournamentStore, ABC):
         forgotten, and a username another user held before is this user's now (the latest
         owner wins; Telegram lets a freed username be taken). Names are stored as by
         :meth:`ensure_player`. Every call writes: callers skip calls that would change
-        nothing (:class:`bot.usernames.UsernameBook`)."""
+        nothing (:class:`bot.store.usernames.UsernameBook`)."""
 
     @abstractmethod
     async def username_owner(self, username: str) -> UsernameOwner | None:
@@ -99,7 +99,7 @@ class Store(TournamentStore, ABC):
 
     @abstractmethod
     async def get_group_settings(self, chat_id: int) -> dict[str, Any]:
-        """The group's full settings: defaults (``bot.rooms.DEFAULT_GROUP_SETTINGS``) overlaid
+        """The group's full settings: defaults (``bot.core.rooms.DEFAULT_GROUP_SETTINGS``) overlaid
         with the values its admins changed."""
 
     @abstractmethod
@@ -107,7 +107,7 @@ class Store(TournamentStore, ABC):
         """Change some settings; returns the full settings after the change.
 
         Raises:
-            bot.rooms.GroupSettingError: unknown key or invalid value (nothing changed).
+            bot.core.rooms.GroupSettingError: unknown key or invalid value (nothing changed).
         """
 
     @abstractmethod
@@ -230,7 +230,7 @@ class Store(TournamentStore, ABC):
     ) -> Settlement:
         """Settle a finished deal (RULES.md §8) in one transaction.
 
-        Bean changes come from :func:`bot.economy.settle_beans`: ``points × stake``, winners
+        Bean changes come from :func:`bot.core.beans.settle_beans`: ``points × stake``, winners
         share what losers could pay in proportion, sum exactly zero, bot seats neither pay nor
         receive. The loss cap of RULES.md §8 ("never more than they hold") is computed against
         what each player held when the deal started (their hold, :meth:`create_deal`), never
@@ -511,7 +511,7 @@ class Store(TournamentStore, ABC):
     async def claim_daily(self, user_id: int, chat_id: int | None = None) -> Claim:
         """Daily check-in (RULES.md §8): ``economy.daily_amount(streak)`` beans, ledger ``daily``.
 
-        The day is the player's day (:func:`bot.economy.player_day`: midnight Beijing time for
+        The day is the player's day (:func:`bot.core.beans.player_day`: midnight Beijing time for
         every player, whatever group ``chat_id`` they claim in; the group is only recorded).
         A claim needs a day later than the last claimed one; the streak continues when the last
         claim was the day before.
@@ -531,11 +531,16 @@ class Store(TournamentStore, ABC):
         """
 
     @abstractmethod
-    async def give(self, giver_id: int, receiver_id: int, amount: int, chat_id: int) -> Gift:
+    async def give(self, giver_id: int, receiver_id: int, amount: int, chat_id: int,
+                   request: str | None = None) -> Gift:
         """Move ``amount`` beans between two players in group ``chat_id`` (two ledger rows
         ``give``), if the group allows it (``give_enabled``), the giver sits at no running
         deal (:meth:`deal_hold`: that deal may still take the beans) and the giver's gifts on
         their day (:meth:`claim_daily`) stay within ``economy.give_daily_limit``.
+
+        ``request`` names the command that asked (``"<chat id>:<message id>"``): a gift is made
+        once per request, so an update processed again moves nothing and gets the gift it
+        made (with today's balances).
 
         Raises:
             UnknownPlayer, GiveRefused (code says why; more than the giver's balance is

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.economy import EconomyRules
+from bot.core.beans import EconomyRules
 from bot.store.base import Clock, Store
 from bot.store.dialect import is_postgres_url
 from bot.store.sql import PostgresStore, SQLiteStore
@@ -27,7 +27,7 @@ async def open_store(
 
     Args:
         database: ``Settings.database``: the URL or the file path.
-        economy: bean amounts (default :class:`~bot.economy.EconomyRules`).
+        economy: bean amounts (default :class:`~bot.core.beans.EconomyRules`).
         clock: returns the current aware UTC datetime (tests pass a fake clock).
 
     Raises:

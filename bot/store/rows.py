@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Protocol
 
-from bot import rooms
-from bot.economy import Period, local_day, period_bounds
+from bot.core import rooms
+from bot.core.beans import Period, local_day, period_bounds
 from bot.store.records import (
     DealRecord,
     LedgerEntry,
@@ -54,7 +54,7 @@ def utc_now() -> datetime:
 
 
 def bounded(period: Period, moment: datetime, tz: str) -> tuple[datetime, datetime]:
-    """:func:`bot.economy.period_bounds` of a period with both ends (not ``all``)."""
+    """:func:`bot.core.beans.period_bounds` of a period with both ends (not ``all``)."""
     start, end = period_bounds(period, moment, tz)
     if start is None or end is None:
         raise ValueError(f"period {period!r} has no bounds")

@@ -13,7 +13,7 @@ combinations after kickers are attached. Fewer turns and higher cards score high
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -48,7 +48,7 @@ def combo_value(kind: ComboType, main: int, n: int = 1) -> float:
     return float(main - 10)
 
 
-_BODY_VALUE = {
+_BODY_VALUE: dict[int, Callable[[int, int], float]] = {
     _SINGLE: lambda r, n: float(r - 10),
     _PAIR: lambda r, n: float(r - 10),
     _TRIO: lambda r, n: float(r - 10),
@@ -75,7 +75,13 @@ class Plan:
     turns: int
 
 
-def _enumerate(c: list[int], r: int, acc: list[tuple[int, int, int]], out: list) -> None:
+#: A body of a plan: (its kind, its top rank, its length in ranks).
+Body = tuple[int, int, int]
+#: Kickers attached to trios and planes: body → (1 singles / 2 pairs, their ranks).
+Attached = dict[Body, tuple[int, tuple[int, ...]]]
+
+
+def _enumerate(c: list[int], r: int, acc: list[Body], out: list[tuple[Body, ...]]) -> None:
     while r <= TWO and c[r] == 0:
         r += 1
     if r > TWO:
@@ -104,7 +110,7 @@ def _enumerate(c: list[int], r: int, acc: list[tuple[int, int, int]], out: list)
     c[r] = k
 
 
-def _score(bodies: Sequence[tuple[int, int, int]], jokers: list[tuple[int, int, int]]):
+def _score(bodies: Sequence[Body], jokers: list[Body]) -> tuple[float, int, Attached]:
     """Score one body split; returns (score, turns, kicker assignment)."""
     value = 0.0
     singles: list[int] = []
@@ -120,7 +126,7 @@ def _score(bodies: Sequence[tuple[int, int, int]], jokers: list[tuple[int, int, 
         elif kind in (_TRIO, _PLANE):
             slots.append(b)
     turns = len(bodies) + len(jokers)
-    attach: dict[tuple[int, int, int], tuple[int, tuple[int, ...]]] = {}
+    attach: Attached = {}
     if slots:
         singles = sorted(s for s in singles if s <= KICKER_MAX)
         pairs = sorted(p for p in pairs if p <= KICKER_MAX)
@@ -161,11 +167,14 @@ PLAN_CACHE = 1 << 14
 
 
 @lru_cache(maxsize=PLAN_CACHE)
-def _best(counts: tuple[int, ...]):
+def _best(counts: tuple[int, ...]) -> tuple[
+        float, int, tuple[Body, ...], tuple[tuple[Body, tuple[int, tuple[int, ...]]], ...], int]:
+    """The best plan of a hand (count vector): (score, turns, bodies, attached kickers as
+    pairs, how many splits were scored)."""
     jokers = _joker_bodies(counts)
-    out: list = []
+    out: list[tuple[Body, ...]] = []
     _enumerate(list(counts), 0, [], out)
-    best = None
+    best: tuple[tuple[float, int, Attached], tuple[Body, ...]] | None = None
     for bodies in out:
         s = _score(bodies, jokers)
         if best is None or s[0] > best[0][0]:

@@ -193,7 +193,7 @@ class Solver:
     def __init__(self, landlord: int, budget: Budget) -> None:
         self.landlord = landlord
         self.budget = budget
-        self.memo: dict[tuple, bool] = {}
+        self.memo: dict[tuple[object, ...], bool] = {}
 
     def landlord_wins(self, hands: tuple[tuple[int, ...], ...], turn: int,
                       prev: Play | None, owner: int | None) -> bool:
@@ -347,10 +347,14 @@ def sample_hands_known(k: Knowledge) -> tuple[tuple[int, ...], ...]:
     return tuple(k.hand if s == k.seat else (k.known[s] or zero) for s in range(k.seats))
 
 
-_CAP_TABLES: dict = {}
+#: :func:`_cap_table`'s answer: the two hidden seats, the landlord's kitty cards per rank, the
+#: pool per rank, per rank and cards still to give the first seat the cumulative weights of each
+#: count it may get there (count, cumulative weight), and the cards the first seat needs.
+CapTable = tuple[int, int, list[int], list[int], list[list[list[tuple[int, float]]]], int]
+_CAP_TABLES: dict[tuple[object, ...], CapTable | None] = {}
 
 
-def _cap_table(k: Knowledge):
+def _cap_table(k: Knowledge) -> CapTable | None:
     """The counting table :func:`capped_hands` draws from: the two hidden seats, the landlord's
     kitty cards, the pool per rank and, per rank and cards still to give the first seat, the
     cumulative weights of each count it may get there. ``None`` when fewer or more than two
@@ -364,7 +368,7 @@ def _cap_table(k: Knowledge):
     return table
 
 
-def _build_cap_table(k: Knowledge):
+def _build_cap_table(k: Knowledge) -> CapTable | None:
     hidden = [s for s in range(k.seats) if s != k.seat and k.known[s] is None]
     if len(hidden) != 2:
         return None
@@ -393,13 +397,13 @@ def _build_cap_table(k: Knowledge):
                               for x in range(lo, min(hi, c) + 1))
     if not count[0][need_a]:
         return None
-    ways = []
+    ways: list[list[list[tuple[int, float]]]] = []
     for r in range(ranks):
         lo, hi = max(0, pool[r] - caps[1][r]), min(pool[r], caps[0][r])
-        per_left = []
+        per_left: list[list[tuple[int, float]]] = []
         for c in range(need_a + 1):
             total = count[r][c]
-            cum, row = 0.0, []
+            cum, row = 0.0, list[tuple[int, float]]()
             if total:
                 for x in range(lo, min(hi, c) + 1):
                     w = comb(pool[r], x) * count[r + 1][c - x]

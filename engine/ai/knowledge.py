@@ -14,6 +14,7 @@ from engine.ai.hand import counts_of
 from engine.cards import BIG_JOKER, RANK_COUNT, SMALL_JOKER, cards_to_ranks
 from engine.combos import ComboType, Play
 from engine.trick import read_play
+from engine.view import SeatView
 
 #: Copies of each rank in one deck.
 FULL_DECK = tuple(4 if r < SMALL_JOKER else 1 for r in range(RANK_COUNT))
@@ -105,7 +106,7 @@ class Knowledge:
         return likely if likely is not None and self.known[seat] is None else self.cards_of(seat)
 
 
-def knowledge_from_view(view) -> Knowledge:
+def knowledge_from_view(view: SeatView) -> Knowledge:
     """Build :class:`Knowledge` from a :class:`engine.view.SeatView` in the play phase.
 
     Raises:
@@ -141,9 +142,10 @@ def knowledge_from_view(view) -> Knowledge:
     trick = view.trick
     passes, follows = _passes(view)
     likely = list(likely_cards(tuple(unseen), passes, seats, follows))
-    row = likely[view.landlord]
-    if row is not None and any(kitty_left):  # kitty cards it still holds, whatever it played
-        likely[view.landlord] = tuple(max(a, b) for a, b in zip(row, kitty_left, strict=True))
+    landlord_likely = likely[view.landlord]
+    if landlord_likely is not None and any(kitty_left):  # kitty cards it holds, whatever it played
+        likely[view.landlord] = tuple(max(a, b)
+                                      for a, b in zip(landlord_likely, kitty_left, strict=True))
     return Knowledge(
         passes=passes,
         follows=follows,
@@ -161,7 +163,7 @@ def knowledge_from_view(view) -> Knowledge:
     )
 
 
-def _passes(view) -> tuple[tuple[tuple[int, Play, tuple[int, ...]], ...],
+def _passes(view: SeatView) -> tuple[tuple[tuple[int, Play, tuple[int, ...]], ...],
                            tuple[tuple[int, Play, int, tuple[int, ...]], ...]]:
     """The passes of :attr:`Knowledge.passes` and the follows of :attr:`Knowledge.follows`,
     read from the history in order."""

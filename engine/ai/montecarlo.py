@@ -380,7 +380,7 @@ def _spend(budget: Budget, units: int) -> None:
     budget.spend()
 
 
-def _kind(p: Play | None) -> tuple:
+def _kind(p: Play | None) -> tuple[object, ...]:
     """What makes two candidates differ in kind: pass, or type and length, and whether the play
     spends a control (a 2, a joker, a bomb)."""
     if p is None:

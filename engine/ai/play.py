@@ -141,7 +141,12 @@ def _danger(k: Knowledge) -> int:
     return min(k.counts[e] for e in k.enemies)
 
 
-def _after_score(k: Knowledge, play: Play, style: Style, memo: dict | None = None) -> float:
+#: What :func:`_controls` learnt about a combination: (group width, main rank) or the play → its
+#: chance of winning the lead back.
+ControlMemo = dict[tuple[int, int] | Play, float]
+
+
+def _after_score(k: Knowledge, play: Play, style: Style, memo: ControlMemo | None = None) -> float:
     """Value of the hand left after ``play``, plus a bonus per combination in its plan that no
     opponent can beat by type (a control that wins the lead back; ``memo``: as
     :func:`_controls`)."""
@@ -155,7 +160,7 @@ def _after_score(k: Knowledge, play: Play, style: Style, memo: dict | None = Non
 
 
 def _controls(k: Knowledge, hand: tuple[int, ...], style: Style,
-              memo: dict | None = None) -> float:
+              memo: ControlMemo | None = None) -> float:
     """Expected number of combinations in ``hand``'s plan that win the lead back: a single,
     pair or trio counts its :func:`unbeaten_chance`, a chain 1 if no opponent can beat it by
     type, bombs and the rocket nothing (they are valued by the plan itself). ``memo`` keeps
@@ -252,7 +257,7 @@ def rank_plays(k: Knowledge, style: Style = HARD) -> list[tuple[float, Play | No
 def _ranked(k: Knowledge, style: Style) -> tuple[tuple[float, Play | None], ...]:
     scored: list[tuple[float, Play | None]]
     if k.prev is None:
-        memo: dict = {}
+        memo: ControlMemo = {}
         scored = [(_lead_score(k, p, style, memo), p) for p in lead_candidates(k.hand)]
     else:
         scored = _follow_scores(k, style)
@@ -260,13 +265,13 @@ def _ranked(k: Knowledge, style: Style) -> tuple[tuple[float, Play | None], ...]
     return tuple(scored)
 
 
-def _tiebreak(p: Play | None) -> tuple:
+def _tiebreak(p: Play | None) -> tuple[int, ...]:
     if p is None:
         return (1,)
     return (0, -len(p.cards), p.main)
 
 
-def _lead_score(k: Knowledge, p: Play, style: Style, memo: dict | None = None) -> float:
+def _lead_score(k: Knowledge, p: Play, style: Style, memo: ControlMemo | None = None) -> float:
     score = _after_score(k, p, style, memo)
     if score >= WIN:
         return score
@@ -365,7 +370,7 @@ def _follow_scores(k: Knowledge, style: Style) -> list[tuple[float, Play | None]
     prev = k.prev
     assert prev is not None and k.prev_seat is not None
     now = hand_score(k.hand)
-    memo: dict = {}
+    memo: ControlMemo = {}
     if style.counting:
         now += CONTROL_BONUS * _controls(k, k.hand, style, memo)
     moves = follow_moves(k.hand, prev)

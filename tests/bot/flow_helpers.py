@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from bot.i18n import t
-from bot.services import App
+from bot.core.i18n import t
+from bot.telegram.services import App
 from engine import SCORE, Action, DealState, apply, new_deal
 from engine.cards import cards_to_ranks
 from tests.fakebot import Call, Chat, FakeBotApi, FakeMessage, User
+from tests.fakebot.server import WAIT
 
 LANG = "en"
 HAND_PREFIX = t("hand.title", LANG, n=0).split("(")[0] + "("  # "Your cards ("
@@ -36,7 +37,7 @@ def hand_message(api: FakeBotApi, user: User) -> FakeMessage:
     raise LookupError(f"no hand message for {user.first_name}")
 
 
-async def table_picture(api: FakeBotApi, group: Chat, timeout: float = 5.0) -> FakeMessage:
+async def table_picture(api: FakeBotApi, group: Chat, timeout: float = WAIT) -> FakeMessage:
     """Wait until the group's table is a picture (the lobby's text message replaced: sent as a
     photo, the lobby deleted) and return that message."""
     def shown() -> FakeMessage | None:
@@ -62,7 +63,7 @@ def button_data(
 def cannot_follow(state: DealState, seat: int) -> bool:
     """``seat`` is to follow with nothing that beats the play to beat: at a table with
     ``auto_pass`` (自动要不起, on by default) the bot passes for it and prompts nobody
-    (``bot.views.passes_itself``)."""
+    (``bot.presentation.views.passes_itself``)."""
     view = state.view(seat)
     return view.phase == "playing" and seat in view.to_act and not view.leading \
         and not view.legal_plays()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.i18n import t
+from bot.core.i18n import t
 from engine import FOUR, Action, DealState, apply, new_deal
 from tests.bot.flow_helpers import button_data, call_text, cannot_follow, with_button
 from tests.fakebot import Call, Chat, FakeBotApi, FakeMessage, User

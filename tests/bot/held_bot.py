@@ -11,8 +11,8 @@ from telegram import Update
 from telegram.ext import TypeHandler
 
 from bot import __main__ as bot_main
-from bot import handlers
-from bot.services import App
+from bot.telegram import handlers
+from bot.telegram.services import App
 
 _register = handlers.register
 #: The handler group ahead of the bot's.

@@ -1,12 +1,12 @@
 """The fewest presses that play a given play on the hand keyboard (issue 10 item 4), found by
-trying every sequence of rank taps the way :mod:`bot.selection` answers them."""
+trying every sequence of rank taps the way :mod:`bot.core.selection` answers them."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import product
 
-from bot import selection as sel
+from bot.core import selection as sel
 from engine import Play
 
 PLAY = "play"

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.callbacks import (
+from bot.core.callbacks import (
     ACTION,
     ACTION_PAYLOADS,
     MAX_BYTES,

@@ -1,4 +1,4 @@
-"""The duplicate challenge's rules (bot/game/challenge.py, RULES.md §10): matchpoints, the
+"""The duplicate challenge's rules (bot/features/challenge/state.py, RULES.md §10): matchpoints, the
 board's order and ties, the prize split and the window."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.game.challenge import (
+from bot.features.challenge.state import (
     ChallengeError,
     ChallengeOptions,
     DealPlay,
@@ -19,7 +19,7 @@ from bot.game.challenge import (
     payout,
     standings,
 )
-from bot.handlers.challenge import parse_options
+from bot.telegram.handlers.challenge import parse_options
 from engine.prizes import PrizeTableError
 
 results = st.dictionaries(st.integers(0, 50), st.integers(-96, 96), min_size=1, max_size=12)

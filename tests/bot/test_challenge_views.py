@@ -1,5 +1,5 @@
-"""What members read about a duplicate challenge (bot/challenge_views.py), the buttons' data
-that nothing forged gets past, and the AI seats' seeded decisions (issue 12)."""
+"""What members read about a duplicate challenge (bot/features/challenge/views.py), the buttons'
+data that nothing forged gets past, and the AI seats' seeded decisions (issue 12)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bot.challenge_views import (
+from bot.features.challenge.views import (
     ChallengeDataError,
     DealLine,
     challenge_callback,
@@ -81,7 +81,7 @@ def test_a_line_of_play_shows_bids_and_plays_not_passes():
 
 
 def test_one_deal_is_singular_in_english():
-    from bot.i18n import t
+    from bot.core.i18n import t
 
     assert t("challenge.about", "en", n=1).startswith("1 deal, ")
     assert t("challenge.about", "en", n=3).startswith("3 deals, ")
@@ -91,8 +91,8 @@ def test_one_deal_is_singular_in_english():
 
 
 def test_a_challenge_deals_turn_notice_names_the_challenge_not_the_group():
+    from bot.core.table import Seat, Table
     from bot.game.deal import _notice_text
-    from bot.game.table import Seat, Table
 
     table = Table(42, None, "zh-Hans", title="斗地主群", private=True, challenge_id=3,
                   challenge_deal=2)

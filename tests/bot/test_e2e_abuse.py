@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot import views
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.presentation import views
 from engine import Action
 from tests.bot.flow_helpers import (
     LANG,

@@ -22,7 +22,7 @@ AGAIN = "btn.play_again"
 
 
 def t(key: str, lang: str = LANG, **kwargs: object) -> str:
-    from bot.i18n import t as text
+    from bot.core.i18n import t as text
     return text(key, lang, **kwargs)
 
 

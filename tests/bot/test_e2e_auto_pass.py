@@ -1,22 +1,24 @@
 """End to end: 自动要不起 (the group setting ``auto_pass``, on by default; issue 9). A human seat
 to follow with nothing in its hand that beats the table (pass is its only legal action,
 RULES.md §4 rule 2; §11 with a farmer's bomb allowance) is passed by the bot after
-``BOT_MOVE_DELAY``: its hand message gets no edit for that turn, it gets no "your turn" notice,
-and the group table shows the pass. With ``/settings auto_pass off`` the same turn prompts the
-one-button 要不起 keyboard and waits for the press. A restart while the pass is pending still
-passes. The setting parses, validates, is stored, frozen per deal and kept by the table."""
+``BOT_MOVE_DELAY``: its hand message is never a prompt (no keyboard to press or take off, only
+the caption edits of a waiting hand: what the others did, whom it waits for), it gets no "your
+turn" notice, and the group table shows the pass. With ``/settings auto_pass off`` the same turn
+prompts the one-button 要不起 keyboard and waits for the press. A restart while the pass is
+pending still passes. The setting parses, validates, is stored, frozen per deal and kept by the
+table."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot import views
+from bot.core.i18n import t
+from bot.core.table import Seat, Table
 from bot.game import timers
-from bot.game.table import Seat, Table
-from bot.i18n import t
-from bot.outlet.telegram import job_name
-from bot.services import App
-from engine import SCORE, Action, DealState, apply, new_deal
+from bot.presentation import views
+from bot.telegram.outlet.telegram import job_name
+from bot.telegram.services import App
+from engine import SCORE, Action, DealState, Play, apply, classify, new_deal
 from engine.ai import choose_action
 from engine.cards import rank_counts
 from tests.bot.economy_helpers import reply
@@ -24,6 +26,7 @@ from tests.bot.flow_helpers import (
     LANG,
     Players,
     after_bot_passes,
+    call_text,
     cannot_follow,
     hand_message,
     served,
@@ -45,6 +48,17 @@ def calls_to(api: FakeBotApi, user: User, since: int) -> list[Call]:
     return [c for c in api.calls[since:] if c.params.get("chat_id") == user.id]
 
 
+def never_prompted(api: FakeBotApi, user: User, since: int, lang: str = LANG) -> None:
+    """Since call ``since`` the user's hand changed by caption edits only (a waiting hand
+    following the table), none with a 要不起 button: no prompt, no notice."""
+    calls = calls_to(api, user, since)
+    assert {c.method for c in calls} <= {"editMessageCaption"}, calls
+    for call in calls:
+        markup = call.params.get("reply_markup") or {}
+        labels = [b["text"] for row in markup.get("inline_keyboard", []) for b in row]
+        assert t("btn.cannot_beat", lang) not in labels, call
+
+
 def table_line(api: FakeBotApi, group: Chat, name: str) -> str:
     """The group table's line of the seat named ``name`` (its newest table message)."""
     message = next(m for m in reversed(api.messages_in(group)) if name in m.content)
@@ -54,6 +68,12 @@ def table_line(api: FakeBotApi, group: Chat, name: str) -> str:
 async def shows_pass(api: FakeBotApi, group: Chat, name: str, lang: str = LANG) -> None:
     """Wait until the group table's line of ``name`` ends with the pass (不出 / Pass)."""
     await api.wait_for(lambda: table_line(api, group, name).endswith(t("btn.pass", lang)))
+
+
+def played_straight(state: DealState) -> Play:
+    """The reading of the last play of ``state`` (Ann's straight, passed by both farmers)."""
+    action = next(a for a in reversed(state.history) if a.kind == "play")
+    return classify(action.cards or ())[0]
 
 
 async def led_straight(players: Players, app: App) -> int:
@@ -82,8 +102,11 @@ async def test_a_seat_that_cannot_follow_is_passed_without_a_prompt(
     assert settled.to_act == (0,) and settled.view(0).leading
     await players.prompt(ann, label=t("btn.play", LANG))  # Ann leads again
     await app.bot_data.outlet.caught_up()
-    for user in (bob, cat):  # no prompt, no keyboard to take off, no 🔔 notice
-        assert calls_to(fake_api, user, since) == [], user.first_name
+    straight = views.play_text(played_straight(settled), LANG)
+    for user, line in ((bob, f"Cat Pass · Ann {straight}"), (cat, f"Ann {straight} · Bob Pass")):
+        never_prompted(fake_api, user, since)  # no prompt, no keyboard to take off, no 🔔
+        await fake_api.wait_for(lambda u=user, line=line: hand_message(fake_api, u).content
+                                .splitlines()[-3:] == [line, "", "Waiting for Ann."])
         labels = [b.text for b in hand_message(fake_api, user).buttons]
         assert t("btn.cannot_beat", LANG) not in labels and t("btn.counter", LANG) in labels
     notices = [c for c in calls_to(fake_api, ann, since) if c.method == "sendMessage"]
@@ -162,10 +185,11 @@ async def test_a_restart_while_the_pass_is_pending_still_passes(
     assert [(a.kind, a.seat) for a in settled.history[-2:]] == [("pass", 1), ("pass", 2)]
     await players.prompt(ann, label=t("btn.play", LANG))
     await app.bot_data.outlet.caught_up()
-    # Bob's hand, drawn again at the restart while his pass was pending, says so; nobody but
-    # Ann, who leads again, is sent a notice
-    assert hand_message(fake_api, bob).content.splitlines()[-1] == t(
-        "hand.auto_pass", LANG, cards=views.play_text(played.trick.play, LANG), name="Ann")
+    # Bob's hand, drawn again at the restart while his pass was pending, said so (then it
+    # followed the passes); nobody but Ann, who leads again, is sent a notice
+    pending = t("hand.auto_pass", LANG, cards=views.play_text(played.trick.play, LANG),
+                name="Ann")
+    assert any(call_text(c).splitlines()[-1] == pending for c in calls_to(fake_api, bob, since))
     for user in (bob, cat):
         assert [c for c in calls_to(fake_api, user, since) if c.method == "sendMessage"] == []
     for name in ("Bob", "Cat"):
@@ -207,7 +231,7 @@ async def test_a_farmer_whose_bombs_are_over_his_allowance_is_passed(
     assert [(a.kind, a.seat) for a in settled.history[-1:]] == [("pass", 3)]
     await served(fake_api, app, dan, settled.version)
     await app.bot_data.outlet.caught_up()
-    assert calls_to(fake_api, dan, since) == []
+    never_prompted(fake_api, dan, since, lang)
     assert t("btn.cannot_beat", lang) not in [b.text for b in table.hand(dan).buttons]
     await shows_pass(fake_api, table.group, "Dan", lang)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from bot.i18n import t
+from bot.core.i18n import t
 from tests.bot.flow_helpers import (
     LANG,
     Players,

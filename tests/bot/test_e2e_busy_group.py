@@ -12,8 +12,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.i18n import t
-from bot.settings import Settings
+from bot.core.i18n import t
+from bot.core.settings import Settings
 from tests.bot.flow_helpers import LANG, button_data, join_answers
 from tests.conftest import BotRunner
 from tests.fakebot import Call, Chat, FakeMessage, User

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 
-from bot.i18n import t
+from bot.core.i18n import t
 from engine import ROB, Action, ComboType, DealState, Play, new_deal
 from engine.ai import choose_action
 from engine.cards import cards_to_ranks

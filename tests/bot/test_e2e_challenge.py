@@ -16,16 +16,15 @@ import re
 import subprocess
 import sys
 
-from bot.challenge_views import challenge_callback, mp_text, title
-from bot.game import challenges as challenge_driver
-from bot.game.match import PRIZE_SPLIT, prizes
-from bot.game.table import DEAL, challenge_key
-from bot.i18n import t
-from bot.match_views import place_text
-from bot.outlet import send as outlet_send
-from bot.outlet.telegram import job_name
-from bot.scenes import picture_labels
-from bot.views import points_text
+from bot.core.i18n import t
+from bot.core.table import DEAL, challenge_key
+from bot.features.challenge import driver as challenge_driver
+from bot.features.challenge.views import challenge_callback, mp_text, title
+from bot.features.match.state import PRIZE_SPLIT, prizes
+from bot.presentation.scenes import picture_labels
+from bot.presentation.views import place_text, points_text
+from bot.telegram.outlet import send as outlet_send
+from bot.telegram.outlet.telegram import job_name
 from engine import Action, DealState, apply, new_deal
 from engine.ai import choose_action
 from images.challenge_board import BoardRow, BoardScene, render_challenge_board

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.core.i18n import t
 from bot.game import timers
-from bot.i18n import t
 from engine import SCORE, Action, new_deal
 from tests.bot.flow_helpers import call_text
 from tests.bot.four_helpers import FourTable

@@ -3,9 +3,9 @@ penalty), /stop by an admin (nobody pays), /balance, /top, /help, /start."""
 
 from __future__ import annotations
 
-from bot import views
-from bot.i18n import t
-from bot.menus import GROUP_COMMANDS, PRIVATE_COMMANDS
+from bot.core.i18n import t
+from bot.presentation import views
+from bot.presentation.menus import GROUP_COMMANDS, PRIVATE_COMMANDS
 from engine import Action
 from tests.bot.economy_helpers import reply
 from tests.bot.flow_helpers import (

@@ -7,9 +7,9 @@ import logging
 
 import pytest
 
-from bot import views
-from bot.i18n import t
-from bot.selection import hint_order
+from bot.core.i18n import t
+from bot.core.selection import hint_order
+from bot.presentation import views
 from engine import SCORE, Action, apply, beat_reason, classify, new_deal
 from engine.ai import choose_action, hint_advice, hints
 from tests.bot.flow_helpers import (

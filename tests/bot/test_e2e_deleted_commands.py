@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import aiohttp
 
-from bot.i18n import t
+from bot.core.i18n import t
 from tests.bot.flow_helpers import LANG, start_seeded_deal
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi

@@ -12,10 +12,11 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from bot import callbacks as cb
-from bot.handlers.common import decision_current, kitty_version
-from bot.i18n import t
+from bot.core import callbacks as cb
+from bot.core.i18n import t
+from bot.game.presses import decision_current
 from engine import ROB, Action, apply, new_deal
+from engine.decisions import kitty_version
 from tests.bot.flow_helpers import button_data
 from tests.bot.four_helpers import FourTable
 from tests.conftest import BotRunner

@@ -3,8 +3,8 @@ may still take (RULES.md §8), neither before losing nor before escaping (RULES.
 
 from __future__ import annotations
 
-from bot.game.table import LOBBY, Seat, table_key
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.core.table import LOBBY, Seat, table_key
 from bot.store import LedgerReason
 from engine import Action
 from tests.bot.economy_helpers import reply

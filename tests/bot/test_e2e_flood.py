@@ -1,14 +1,14 @@
 """End to end: one user flooding a table with refused presses (issue 14, item 8). Refusals are
 answered without the table's lock (tests/bot/test_e2e_seats.py); on top of that each user has a
-rate limit on refused presses (:mod:`bot.refusals`), so a flood gets one polite pop-up, costs
-the bot no answer per press, and a seated player's bid goes through within the bid limit."""
+rate limit on refused presses (:mod:`bot.telegram.refusals`), so a flood gets one polite pop-up,
+costs the bot no answer per press, and a seated player's bid goes through within the bid limit."""
 
 from __future__ import annotations
 
 import time
 
-from bot import refusals
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.telegram import refusals
 from engine import Action
 from tests.bot.flow_helpers import LANG, button_data, hand_message, start_seeded_deal
 from tests.conftest import BotRunner

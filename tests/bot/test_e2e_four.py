@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot import views
-from bot.i18n import t
-from bot.rooms import GroupSettingError, parse_value, rules_for, with_defaults
-from bot.settings_menu import THREE_ONLY
+from bot.core.i18n import t
+from bot.core.rooms import GroupSettingError, parse_value, rules_for, with_defaults
+from bot.features.settings.menu import THREE_ONLY
+from bot.presentation import views
 from engine import Action
 from engine.ai import choose_action, hints
 from engine.cards import cards_to_ranks, rank_counts

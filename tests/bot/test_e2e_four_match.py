@@ -15,8 +15,8 @@ import json
 
 import pytest
 
-from bot.game.match import MatchState
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.features.match.state import MatchState
 from engine import Action
 from tests.bot.flow_helpers import button_data
 from tests.bot.four_helpers import FourTable

@@ -8,8 +8,8 @@ import logging
 
 import pytest
 
-from bot import settings_menu
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.features.settings import menu as settings_menu
 from tests.bot.economy_helpers import reply
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
@@ -59,9 +59,9 @@ async def test_an_unexpected_error_gets_an_apology_and_a_logged_traceback(
     monkeypatch.setattr(store, "player_stats", broken)
     group = fake_api.new_group("Unlucky")
     ann = fake_api.new_user("Ann")
-    with caplog.at_level(logging.ERROR, logger="bot.handlers.errors"):
+    with caplog.at_level(logging.ERROR, logger="bot.telegram.handlers.errors"):
         assert await reply(fake_api, ann, group, "/me") == t("reply.error", LANG)
-    [record] = [r for r in caplog.records if r.name == "bot.handlers.errors"]
+    [record] = [r for r in caplog.records if r.name == "bot.telegram.handlers.errors"]
     assert record.exc_info is not None and "disk is on fire" in str(record.exc_info[1])
 
     def broken_parse(data: str):

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from bot.game.table import StoredLobby
-from bot.i18n import t
-from bot.outlet import send
+from bot.core.i18n import t
+from bot.core.table import StoredLobby
+from bot.telegram.outlet import send
 from tests.bot.flow_helpers import HAND_PREFIX, LANG, Players, button_data, hand_message
 from tests.conftest import BotRunner
 from tests.fakebot import Call, Chat, FakeBotApi, FakeMessage, User
@@ -395,7 +395,7 @@ async def test_start_refuses_a_full_table_of_bots_alone(fake_api: FakeBotApi,
 
 
 class _StoredElsewhere:
-    """The workers' shared seats (:class:`bot.game.table.SeatClaims`) as another worker left
+    """The workers' shared seats (:class:`bot.core.table.SeatClaims`) as another worker left
     them: it stored ``seats`` at the lobby after this process's copy was brought up to date."""
 
     def __init__(self, seats: list[int | None]) -> None:

@@ -1,13 +1,13 @@
 """End to end: who reads which language. Group messages are in the group's language; what one
 player alone reads (private replies, the hand, the "Your turn" notice, pop-ups) is in the
-player's own Telegram language, else the group's (``bot.handlers.common.user_language``,
+player's own Telegram language, else the group's (``bot.telegram.handlers.common.user_language``,
 ``Table.seat_lang``)."""
 
 from __future__ import annotations
 
-from bot import views
-from bot.i18n import t
-from bot.views import cards_text
+from bot.core.i18n import t
+from bot.presentation import views
+from bot.presentation.views import cards_text
 from engine import SCORE, Action, new_deal
 from tests.bot.flow_helpers import LANG, Players, button_data, table_picture
 from tests.conftest import BotRunner

@@ -6,8 +6,8 @@ hand."""
 
 from __future__ import annotations
 
-from bot import views
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.presentation import views
 from engine import Action
 from engine.ai import choose_action
 from tests.bot.flow_helpers import (

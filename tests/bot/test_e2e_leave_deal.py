@@ -4,8 +4,8 @@ edited when what it shows did not change; a table that every human left is free 
 
 from __future__ import annotations
 
-from bot.game.table import Table
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.core.table import Table
 from engine import Action
 from engine.ai import choose_action
 from tests.bot.economy_helpers import reply

@@ -3,7 +3,7 @@ per player, one table per forum topic."""
 
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.core.i18n import t
 from tests.bot.flow_helpers import LANG, Players, hand_message
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi

@@ -5,8 +5,8 @@ yet refuses Start politely, then the lobby shows the new terms and the next Star
 
 from __future__ import annotations
 
-from bot.i18n import t
-from bot.rooms import room_stake
+from bot.core.i18n import t
+from bot.core.rooms import room_stake
 from tests.bot.economy_helpers import reply
 from tests.bot.four_helpers import FourTable
 from tests.conftest import BotRunner

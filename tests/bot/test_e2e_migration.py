@@ -9,8 +9,8 @@ import asyncio
 import pytest
 from telegram.error import ChatMigrated
 
-from bot.i18n import t
-from bot.rooms import DEFAULT_GROUP_SETTINGS
+from bot.core.i18n import t
+from bot.core.rooms import DEFAULT_GROUP_SETTINGS
 from engine import SCORE, Action, new_deal
 from engine.ai import choose_action
 from tests.bot.economy_helpers import reply, settle

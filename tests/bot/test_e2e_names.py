@@ -3,8 +3,8 @@ a Telegram name never reaches what the bot shows: lobby, table, result, replies,
 
 from __future__ import annotations
 
-from bot.i18n import t
-from bot.names import BIDI_CONTROLS
+from bot.core.i18n import t
+from bot.core.names import BIDI_CONTROLS
 from engine import Action
 from tests.bot.economy_helpers import reply
 from tests.bot.flow_helpers import (

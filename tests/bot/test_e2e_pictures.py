@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from bot import scenes, views
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.presentation import scenes, views
 from engine import SCORE, Action, new_deal
 from engine.cards import cards_to_ranks
 from images import TableScene, render_hand, render_result
@@ -88,18 +88,19 @@ async def test_a_deal_in_pictures(
     await fake_api.wait_for(lambda: t("table.kitty", LANG, cards=views.cards_text(
         state.kitty, LANG)) in table_photo.caption)
 
-    # Selecting raises the card on a new picture; Clear goes back to the picture already
-    # uploaded, re-sent by its file_id.
+    # Selecting shows on the keyboard and in the caption, not on the picture: a caption edit
+    # each, no picture sent (issue 32 item 5); Clear likewise.
     plain = ann_hand.photo
     low = min(players.hand_ranks(0))
+    tapped = fake_api.mark()
     await players.press(ann, ann_hand, button_data(ann_hand, suffix=f":r{low}"))
-    lowest = min(c for c in landlord if c // 4 == low)
-    assert fake_api.file(ann_hand.photo) == render_hand(landlord, [lowest])
-    assert uploaded(fake_api, media_calls(fake_api, ann, mark)[-1])
+    await fake_api.wait_for(lambda: "Selected: " in ann_hand.caption)
     await players.click(ann, ann_hand, t("btn.clear", LANG))
-    last = media_calls(fake_api, ann, mark)[-1]
-    assert last.params["media"]["media"] == plain and not uploaded(fake_api, last)
-    assert ann_hand.photo == plain and ann_hand.buttons
+    await fake_api.wait_for(lambda: "Selected: " not in ann_hand.caption)
+    assert media_calls(fake_api, ann, tapped) == []
+    assert len(fake_api.calls_to("editMessageCaption", since=tapped, chat_id=ann.id)) == 2
+    assert ann_hand.photo == plain and fake_api.file(plain) == render_hand(landlord)
+    assert ann_hand.buttons
 
     # Everybody goes on auto-play; the result is a picture of every hand left, beans and points.
     for user in players.users:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import scenes
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.presentation import scenes
 from images import TableScene, render_result
 from tests.bot.flow_helpers import Players, button_data, result_message
 from tests.conftest import BotRunner

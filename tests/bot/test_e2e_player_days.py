@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.i18n import t
+from bot.core.i18n import t
 from tests.bot.economy_helpers import Clock, reply
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi

@@ -1,4 +1,4 @@
-"""Long polling loses no update to a kill, and handles none twice (:mod:`bot.inbox`).
+"""Long polling loses no update to a kill, and handles none twice (:mod:`bot.telegram.inbox`).
 
 PTB's Updater confirms an update (asks for the next offset) before its handlers ran; a bot
 killed in between lost it: 1 of 45 ``/give`` vanished over 10 kills. Now every fetched update is
@@ -14,7 +14,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from bot.i18n import t
+from bot.core.i18n import t
 from bot.store import open_store
 from tests.bot.economy_helpers import reply
 from tests.bot.test_startup import run_bot_process

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import CATALOGUES, LANGUAGES, t
+from bot.core.i18n import CATALOGUES, LANGUAGES, t
 from tests.bot.flow_helpers import LANG, Players, button_data, hand_message, result_message
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi

@@ -7,7 +7,7 @@ sent to any group. Play again deals the next practice deal at once.
 
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.core.i18n import t
 from tests.bot.economy_helpers import reply
 from tests.bot.flow_helpers import (
     HAND_PREFIX,

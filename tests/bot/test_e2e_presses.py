@@ -9,8 +9,8 @@ import time
 
 import pytest
 
+from bot.core.i18n import t
 from bot.game import ai as game_ai
-from bot.i18n import t
 from engine import Action
 from tests.bot.flow_helpers import (
     LANG,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from bot.challenge_views import challenge_callback
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.features.challenge.views import challenge_callback
 from tests.bot.flow_helpers import LANG, Players, button_data, group_texts
 from tests.conftest import BotRunner
 from tests.fakebot import Chat, FakeBotApi, User

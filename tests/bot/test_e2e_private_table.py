@@ -8,10 +8,11 @@ three other seats. ``SAVE_PICTURES=/some/dir`` keeps the final hand pictures the
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
-from bot import scenes
-from bot.views import cards_text
+from bot.presentation import scenes
+from bot.presentation.views import cards_text
 from engine import FOUR, SCORE, Action, DealState, new_deal
 from engine.ai import choose_action
 from images import render_hand
@@ -47,10 +48,12 @@ def expected_status(state: DealState, seat: int, names: tuple[str, ...]) -> str:
 
 
 def status_of(message: FakeMessage, names: tuple[str, ...], seat: int) -> str | None:
-    """The caption's status line: the line that begins with the next seat's name."""
-    after = names[(seat + 1) % len(names)]
+    """The caption's status line: the line that begins with the next seat's name and its
+    role or card count (not a waiting seat's line of what the others did last, ``李雷 5 · 韩梅梅
+    不出``)."""
+    after = re.escape(names[(seat + 1) % len(names)])
     return next((line for line in message.content.splitlines()
-                 if line.startswith((f"{after} ", f"{after}（"))), None)
+                 if re.match(rf"{after}(（| ⚠️|\s\d+张)", line)), None)
 
 
 async def prompt(table: FourTable, user: User) -> FakeMessage:
@@ -178,7 +181,7 @@ async def test_four_seats_list_three_others(fake_api: FakeBotApi, running_bot: B
         assert status_of(message, names, seat) == line and line.count("张") == 3
         await table.act(choose_action(state.view(seat), level="normal", seed=1))
     # The counter is on (the default): a waiting seat's 记牌器 button shows the status line,
-    # fresh, in a pop-up (its hand message is not edited for every play).
+    # fresh, in a pop-up (its hand message shows what the others did last instead).
     for seat, user in enumerate(table.users):
         if seat in table.state.to_act:
             continue

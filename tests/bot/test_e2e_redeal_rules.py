@@ -19,9 +19,9 @@ import asyncio
 
 import pytest
 
+from bot.core.i18n import t
+from bot.core.rooms import room_stake
 from bot.game import deal as deal_module
-from bot.i18n import t
-from bot.rooms import room_stake
 from engine import SCORE, Action, new_deal
 from tests.bot.economy_helpers import reply
 from tests.bot.flow_helpers import (

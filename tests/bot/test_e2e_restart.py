@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot import views
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.presentation import views
 from bot.store import open_store
 from engine import SCORE, Action, apply, new_deal
 from engine.ai import choose_action

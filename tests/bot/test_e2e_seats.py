@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot import refusals
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.telegram import refusals
 from engine import Action
 from tests.bot.flow_helpers import LANG, Players, button_data, hand_message, start_seeded_deal
 from tests.conftest import BotRunner

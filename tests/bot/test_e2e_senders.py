@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import t
+from bot.core.i18n import t
 from tests.bot.economy_helpers import reply
 from tests.conftest import BotRunner
 from tests.fakebot import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Call, Chat, FakeBotApi, FakeMessage

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from bot.i18n import t
-from bot.selection import encode_ranks
+from bot.core.i18n import t
+from bot.core.selection import encode_ranks
 from engine import SCORE, Action, ComboType, apply, new_deal
 from engine.ai import choose_action
 from tests.bot.flow_helpers import LANG, Players, button_data, hand_message
@@ -19,7 +19,7 @@ from tests.fakebot import FakeBotApi
 SEED = 20240601
 _T = ComboType
 #: Common plays whose every instance must take at most three presses (a plane's wings count
-#: only when they are the lowest, see bot.selection).
+#: only when they are the lowest, see bot.core.selection).
 ALWAYS = (_T.SINGLE, _T.PAIR, _T.TRIO_SINGLE, _T.TRIO_PAIR, _T.STRAIGHT, _T.PAIR_CHAIN,
           _T.BOMB, _T.ROCKET)
 #: Plays that the table and the captions announce (issue 10 item 5).

@@ -3,7 +3,7 @@ back (RULES §9, issue 3 flow step 6); timers run on PTB's JobQueue."""
 
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.core.i18n import t
 from engine import SCORE, Action, auto_action, new_deal
 from engine.ai import choose_action
 from tests.bot.flow_helpers import LANG, Players, cannot_follow, hand_message, result_message
@@ -64,24 +64,32 @@ async def test_timeout_goes_to_autoplay_and_take_back(fake_api: FakeBotApi, bot_
     assert table.autoplay_notices == [None, None, None]
 
 
-async def test_a_farmer_on_autoplay_who_wins_nothing_is_told_and_why(
-    fake_api: FakeBotApi, bot_runner: BotRunner
-):
-    """QA round 4, defect 3: with the auto-play penalty (RULES.md §9) a farmer on auto-play wins
-    0 points when the farmers win; their hand still says they won, the 0 points and beans, the
-    balance and the reason; the old timeout notice's Take back then gets a polite answer."""
+async def _ivy_bids_three(fake_api: FakeBotApi, bot_runner: BotRunner, title: str):
+    """The penalty deals' start: Ivy, Jon and Kit at a table of group ``title`` with a 4 s turn,
+    deal seed 4; Ivy bids 3 and is the landlord. Returns the app, the group, the users, their
+    :class:`Players` and the table."""
     app = await bot_runner.start(play_timeout=4.0)
     app.bot_data.game.first_bidder = 0
     app.bot_data.game.deal_seed = 4
-    store = app.bot_data.store
-    group = fake_api.new_group("Sleepy farmer")
+    group = fake_api.new_group(title)
     users = [fake_api.new_user(name) for name in ("Ivy", "Jon", "Kit")]
     players = Players(fake_api, group, users)
     lobby = await players.open_table(users[0], users[1:])
     await players.click(users[0], lobby, t("btn.start", LANG))
     players.state = new_deal(SCORE, seed=4, first_bidder=0)
     await players.act(Action("bid", 0, value=3))
-    table = app.bot_data.tables.table_of(users[0].id)
+    return app, group, users, players, app.bot_data.tables.table_of(users[0].id)
+
+
+async def test_a_farmer_on_autoplay_who_wins_nothing_is_told_and_why(
+    fake_api: FakeBotApi, bot_runner: BotRunner
+):
+    """QA round 4, defect 3: with the auto-play penalty (RULES.md §9) a farmer on auto-play wins
+    0 points when the farmers win; their hand still says they won, the 0 points and beans, the
+    balance and the reason; the old timeout notice's Take back then gets a polite answer."""
+    app, group, users, players, table = await _ivy_bids_three(fake_api, bot_runner,
+                                                              "Sleepy farmer")
+    store = app.bot_data.store
     # Ivy (landlord) plays the simplest way, Kit plays well, Jon lets his turn run out.
     while table.state.phase == "playing":
         state = table.state
@@ -123,18 +131,9 @@ async def test_a_farmer_who_timed_out_and_took_back_still_bears_the_penalty(
     """RULES.md §9: Jon's first turn times out (auto-play passes for him), he presses Take back
     at once and plays the rest of the deal himself; the auto-play penalty still falls on him
     (it used to fall only on a farmer still on auto-play at the end), and the result says so."""
-    app = await bot_runner.start(play_timeout=4.0)
-    app.bot_data.game.first_bidder = 0
-    app.bot_data.game.deal_seed = 4
+    app, group, users, players, table = await _ivy_bids_three(fake_api, bot_runner,
+                                                              "Took back")
     store = app.bot_data.store
-    group = fake_api.new_group("Took back")
-    users = [fake_api.new_user(name) for name in ("Ivy", "Jon", "Kit")]
-    players = Players(fake_api, group, users)
-    lobby = await players.open_table(users[0], users[1:])
-    await players.click(users[0], lobby, t("btn.start", LANG))
-    players.state = new_deal(SCORE, seed=4, first_bidder=0)
-    await players.act(Action("bid", 0, value=3))
-    table = app.bot_data.tables.table_of(users[0].id)
     took_back = False
     while table.state.phase == "playing":
         state = table.state

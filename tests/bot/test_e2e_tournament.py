@@ -19,10 +19,10 @@ import re
 import subprocess
 import sys
 
-from bot.callbacks import make_callback
+from bot.core.callbacks import make_callback
+from bot.core.i18n import t
+from bot.core.table import DEAL
 from bot.features.tournament.views import tournament_callback
-from bot.game.table import DEAL
-from bot.i18n import t
 from engine.prizes import split_pool
 from engine.tournament import QUICK, plan
 from tests.bot.flow_helpers import LANG, assert_no_hand_in_group, hand_message

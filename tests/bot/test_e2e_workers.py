@@ -16,7 +16,7 @@ import asyncio
 from collections import Counter
 from pathlib import Path
 
-from bot.i18n import t
+from bot.core.i18n import t
 from bot.store import open_store
 from tests.bot.flow_helpers import LANG, RESULT_MARK, call_text, hand_message, join_answers
 from tests.bot.workers_helpers import SECRET, WorkerProcess, keep_logs, payloads

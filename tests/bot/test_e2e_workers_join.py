@@ -17,8 +17,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.game.table import table_key
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.core.table import table_key
 from bot.store import open_store
 from tests.bot.flow_helpers import HAND_PREFIX, LANG, call_text
 from tests.bot.workers_helpers import SECRET, WorkerProcess, payloads

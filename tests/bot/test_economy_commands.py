@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from bot.i18n import t
+from bot.core.i18n import t
 from bot.store import LedgerReason
 from tests.bot.economy_helpers import Clock, reply, settle, username_stored
 from tests.conftest import BotRunner

@@ -8,8 +8,8 @@ from datetime import date
 
 import pytest
 
-from bot.handlers import daily_post
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.telegram.handlers import daily_post
 from tests.bot.economy_helpers import Clock, settle
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi

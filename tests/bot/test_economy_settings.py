@@ -8,9 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from bot import settings_menu as menu
-from bot.i18n import LANGUAGE_NAMES, t
-from bot.rooms import DEFAULT_GROUP_SETTINGS, TIMEOUT_RANGE, GroupSettingError, validate_changes
+from bot.core.i18n import LANGUAGE_NAMES, t
+from bot.core.rooms import (
+    DEFAULT_GROUP_SETTINGS,
+    TIMEOUT_RANGE,
+    GroupSettingError,
+    validate_changes,
+)
+from bot.features.settings import menu
 from tests.bot.economy_helpers import reply
 from tests.bot.flow_helpers import Players, button_data, hand_message
 from tests.conftest import BotRunner

@@ -3,8 +3,8 @@ with buttons (issue 5, RULES.md §7–§8)."""
 
 from __future__ import annotations
 
-from bot.i18n import t
-from bot.scenes import picture_labels
+from bot.core.i18n import t
+from bot.presentation.scenes import picture_labels
 from engine import Action
 from images import LeaderboardRow as BoardRow
 from images import LeaderboardScene, render_leaderboard
@@ -168,3 +168,21 @@ async def test_me_after_deals_played_with_buttons(fake_api: FakeBotApi, running_
         t("stats.best", LANG, beans=120),
         t("stats.streak", LANG, current=1, longest=1),
     ])
+
+
+async def test_the_top_usage_names_the_match_board(fake_api: FakeBotApi, running_bot: BotRunner):
+    """A word /top does not know answers with the usage, and the usage names every board a
+    player can ask for: also ``/top matches`` (the group's match winners), which a player
+    otherwise only finds in docs/playing.md. In a private chat, where that board does not
+    exist, the usage says it is a group's."""
+    group = fake_api.new_group("Curious")
+    ann = fake_api.new_user("Ann")
+    fake_api.open_private_chat(ann)
+    in_group = await reply(fake_api, ann, group, "/top sideways")
+    assert in_group == t("top.usage", LANG)
+    assert "/top matches" in in_group and "in a group" in in_group
+    assert await reply(fake_api, ann, ann, "/top matches") == in_group  # private: no such board
+    assert (await reply(fake_api, ann, group, "/top matches")).splitlines()[0] == t(
+        "top.matches_title", LANG)
+    for lang in ("zh-Hans", "zh-Hant"):
+        assert "/top matches" in t("top.usage", lang)

@@ -6,12 +6,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot import settings_menu as menu
-from bot.economy_views import audit_text, percent, stats_text, top_text
-from bot.handlers.economy import top_kind
-from bot.i18n import CATALOGUES, LANGUAGES, t
-from bot.rooms import DEFAULT_GROUP_SETTINGS, with_defaults
+from bot.core.i18n import CATALOGUES, LANGUAGES, t
+from bot.core.rooms import DEFAULT_GROUP_SETTINGS, with_defaults
+from bot.features.economy.views import audit_text, percent, stats_text, top_text
+from bot.features.settings import menu
 from bot.store import LeaderboardRow, LedgerEntry, LedgerReason, PlayerStats
+from bot.telegram.handlers.economy import top_kind
 
 TIMEOUTS = {"play_timeout": 30.0, "bid_timeout": 15.0}
 
@@ -117,11 +117,11 @@ def test_texts_show_real_values():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_text_writes_beans_with_the_same_digit_grouping(lang):
     """A new user's report: 余额 1,120 after a deal, but /daily said 1320 and /balance 1080.
-    Every text that shows beans groups their digits the one way (bot.numbers.grouped)."""
+    Every text that shows beans groups their digits the one way (bot.core.numbers.grouped)."""
     from datetime import date
 
-    from bot import views
-    from bot.economy_views import balance_text, daily_text, give_text, relief_text
+    from bot.features.economy.views import balance_text, daily_text, give_text, relief_text
+    from bot.presentation import views
     from bot.store import Claim, Gift
 
     claim = Claim(amount=1200, balance=1320, day=date(2026, 1, 2), streak=3)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.game.table import DEAL, LOBBY, RESULT, Seat, Table, Tables, table_key
+from bot.core.table import DEAL, LOBBY, RESULT, Seat, Table, Tables, table_key
 from bot.game.timers import Stamp, seconds_left
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core.rooms import GroupSettingError, parse_value, validate_changes, with_defaults
+from bot.core.table import Table
+from bot.features.settings.menu import ITEMS
 from bot.game.config import TableConfig
-from bot.game.table import Table
-from bot.rooms import GroupSettingError, parse_value, validate_changes, with_defaults
-from bot.settings_menu import ITEMS
 
 
 @pytest.mark.parametrize("key", ["card_counter", "auto_pass"])

@@ -1,16 +1,16 @@
 """Hint when the AI's own choice is to pass (QA of issue 10): Pass comes first, not a bomb or a
 rocket over the partner's winning play; pressed again, Hint cycles through the plays as
-usual (:func:`bot.selection.hint_order`)."""
+usual (:func:`bot.core.selection.hint_order`)."""
 
 from __future__ import annotations
 
 import time
 
+from bot.core.selection import hint_order
+from bot.core.settings import Settings
+from bot.core.table import Seat, Table
+from bot.features.service import Game
 from bot.game.outlet import PRESSER, PROMPT
-from bot.game.service import Game
-from bot.game.table import Seat, Table
-from bot.selection import hint_order
-from bot.settings import Settings
 from engine import SCORE, Action, apply, new_deal
 from engine.ai import choose_action, hint_advice
 from engine.combos import ComboType

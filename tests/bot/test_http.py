@@ -1,5 +1,6 @@
-"""The Bot API's HTTP client (bot.outlet.http.AiohttpRequest) under PTB, against the fake Bot API:
-JSON parameters and keyboards, uploads, Telegram's errors, timeouts and unreachable servers."""
+"""The Bot API's HTTP client (bot.telegram.outlet.http.AiohttpRequest) under PTB, against the fake
+Bot API: JSON parameters and keyboards, uploads, Telegram's errors, timeouts and unreachable
+servers."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from PIL import Image
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest, NetworkError, TimedOut
 
-from bot.outlet.http import UNREAD, AiohttpRequest
+from bot.telegram.outlet.http import UNREAD, AiohttpRequest
 from tests.fakebot import FakeBotApi
 
 

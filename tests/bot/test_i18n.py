@@ -6,8 +6,8 @@ import string
 
 import pytest
 
-from bot.i18n import CATALOGUES, LANGUAGES, match_language, normalize_language, t
-from bot.menus import COMMANDS
+from bot.core.i18n import CATALOGUES, LANGUAGES, match_language, normalize_language, t
+from bot.presentation.menus import COMMANDS
 
 
 def placeholders(text: str) -> set[str]:
@@ -126,7 +126,7 @@ def test_normalize_language_falls_back_to_the_default() -> None:
 
 
 def test_plural_forms_come_from_the_catalogue():
-    from bot.views import beans_text, points_text
+    from bot.presentation.views import beans_text, points_text
 
     assert [points_text(n, "en") for n in (-1, 1, 0, 2, -2)] == [
         "-1 point", "+1 point", "0 points", "+2 points", "-2 points"]

@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.economy import settle_beans
-from bot.game.match import (
+from bot.features.match.state import (
     FIRST_TO,
     FIXED,
     KNOCKOUT,
@@ -20,7 +19,7 @@ from bot.game.match import (
     payout,
     prizes,
 )
-from engine.knockout import PER_DEAL, PER_POINT, settle_chips
+from engine.knockout import PER_DEAL, PER_POINT
 
 HUMANS = (True, True, True)
 
@@ -276,16 +275,6 @@ def test_knockout_chips_are_conserved_and_never_negative(deals: list[tuple[int, 
         assert sum(state.scores()) == 60
         assert min(state.scores()) >= 0
     assert payout(state) == [0, 0, 0]
-
-
-@given(st.lists(st.integers(-100, 100), min_size=2, max_size=4), st.integers(1, 20),
-       st.lists(st.integers(0, 300), min_size=4, max_size=4))
-def test_chips_settle_as_beans_do(points: list[int], base: int, holdings: list[int]) -> None:
-    """The engine's chip settlement is the bean settlement of RULES.md §8 (the knock-out's
-    chips moved by ``bot.economy.settle_beans`` before it moved to the engine)."""
-    points = [*points[:-1], -sum(points[:-1])]
-    holdings = holdings[: len(points)]
-    assert list(settle_chips(points, base, holdings)) == settle_beans(points, base, holdings)
 
 
 def test_a_knockout_with_the_default_numbers_lasts() -> None:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.game.match import (
+from bot.features.match.state import (
     FIXED,
     KNOCKOUT,
     LANDLORD_LOSSES_BAR,

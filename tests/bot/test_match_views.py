@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from bot.game.match import FIRST_TO, FIXED, KNOCKOUT, MatchError, MatchOptions, MatchState
-from bot.handlers.match import Refusal, refusal_text, typed_options
-from bot.i18n import t
-from bot.match_views import (
+from bot.core.i18n import t
+from bot.features.match.state import FIRST_TO, FIXED, KNOCKOUT, MatchError, MatchOptions, MatchState
+from bot.features.match.views import (
     final_text,
     options_lines,
     place_text,
@@ -13,6 +12,7 @@ from bot.match_views import (
     standings_text,
     stepped,
 )
+from bot.telegram.handlers.match import Refusal, refusal_text, typed_options
 from engine.knockout import PER_POINT
 
 NAMES = ["Ann", "Bob", "Cat"]
@@ -120,8 +120,8 @@ def test_the_standings_picture_has_the_texts_rows_and_the_final_one_the_prizes()
     scene = standings_scene(state, NAMES, "zh-Hans", 0.0)
     assert scene.title == "排名 · 打立出局" and not scene.final and scene.chips
     assert [(r.place, r.name, r.score, r.progress, r.out) for r in scene.rows] == [
-        (1, "Bob", "30 筹码", "已打 1 局", False),
-        (1, "Cat", "30 筹码", "已打 1 局", False),
+        (1, "Bob", "30 筹码", "1", False),  # the column is headed 局数: no word repeated
+        (1, "Cat", "30 筹码", "1", False),
         (3, "Ann", "0 筹码", "出局", True),
     ]
     # the two still in are tied for first: an extra deal plays it off (RULES.md §10.1)
@@ -129,6 +129,11 @@ def test_the_standings_picture_has_the_texts_rows_and_the_final_one_the_prizes()
     final = standings_scene(state, NAMES, "en", 0.0, paid=[0, 60, 0])
     assert final.final and final.title == "Match over · Knock-out" and final.note == ""
     assert [(r.name, r.prize) for r in final.rows] == [("Bob", 60), ("Cat", 0), ("Ann", 0)]
+    fixed = MatchState(MatchOptions(FIXED, deals=9), (True, True, True), 0.0)
+    for n in range(3):
+        fixed = fixed.record(n, (2, -1, -1))
+    assert [r.progress for r in standings_scene(fixed, NAMES, "en", 0.0).rows] == ["3/9"] * 3
+    assert t("match.deals_of", "en", n=3, total=9) in standings_text(fixed, NAMES, "en", 0.0)
 
 
 def test_the_first_to_lobby_and_standings_show_the_target_and_the_prize_table() -> None:

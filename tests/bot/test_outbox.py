@@ -13,9 +13,9 @@ import pytest
 from telegram.error import RetryAfter
 
 from bot.game.outlet import BoardJob
-from bot.outlet import limiter
-from bot.outlet import outbox as outbox_module
-from bot.outlet.limiter import (
+from bot.telegram.outlet import limiter
+from bot.telegram.outlet import outbox as outbox_module
+from bot.telegram.outlet.limiter import (
     OVERALL_RATE,
     PRESS_RESERVE,
     RANK,
@@ -25,7 +25,7 @@ from bot.outlet.limiter import (
     SlidingWindow,
     is_group,
 )
-from bot.outlet.outbox import Outbox
+from bot.telegram.outlet.outbox import Outbox
 
 
 def test_the_window_is_strict_not_a_bucket():
@@ -519,6 +519,40 @@ async def test_a_newer_request_after_the_job_was_prepared_is_prepared_before_the
         ("run", "turn 2")]
     assert events[3][2] < first + 0.5 - 0.05  # the newer state drawn at once, before the slot
     assert first + 0.5 - 0.01 <= events[4][2] < first + 0.5 + 0.06  # sent when the slot came
+
+
+async def test_a_state_that_changes_faster_than_its_picture_is_drawn_is_still_shown_at_each_slot():
+    """Bots moving faster than the table's picture is drawn (a loaded machine): each newer state
+    is drawn ahead of the slot, but once the slot has come the edit goes, drawing the latest
+    state itself, instead of drawing each newer state first (the table showed nothing for a
+    whole deal, then only its end)."""
+    window = SlidingWindow(2, 1.0)  # pace 0.5 s
+    outbox = Outbox(window)
+    state = [0]
+    last_state = 40
+    runs: list[tuple[int, float]] = []
+
+    class Job:
+        async def __call__(self) -> bool:
+            runs.append((state[0], time.monotonic()))
+            move()
+            return True
+
+        async def prepare(self) -> None:  # drawing takes 0.02 s, and the game moves meanwhile
+            await asyncio.sleep(0.02)
+            move()
+
+    def move() -> None:
+        if state[0] < last_state:
+            state[0] += 1
+            outbox.request("t", -11, Job())
+
+    outbox.request("t", -11, Job())
+    await outbox.idle()
+    # At most 11 states a slot (drawn every 0.02 s from 0.2 s before it): at least 4 slots.
+    assert len(runs) >= 4 and runs[-1][0] == last_state
+    assert [drawn for drawn, _ in runs] == sorted(drawn for drawn, _ in runs)
+    assert min(b - a for (_, a), (_, b) in itertools.pairwise(runs)) >= 0.5 - 0.01
 
 
 async def test_a_request_that_waited_long_overtakes_fresher_more_wanted_ones(monkeypatch):

@@ -8,11 +8,11 @@ import time
 from PIL import Image
 from telegram import Bot
 
-from bot import photos
 from bot.game.drawing import Drawing
-from bot.outlet.limiter import SlidingWindow
-from bot.outlet.outbox import Outbox
-from bot.outlet.telegram import TelegramOutlet
+from bot.telegram import photos
+from bot.telegram.outlet.limiter import SlidingWindow
+from bot.telegram.outlet.outbox import Outbox
+from bot.telegram.outlet.telegram import TelegramOutlet
 from tests.fakebot import FakeBotApi
 
 

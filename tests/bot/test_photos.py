@@ -10,9 +10,9 @@ from types import SimpleNamespace
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import photos
 from bot.game.drawing import Drawing
-from bot.outlet import send
+from bot.telegram import photos
+from bot.telegram.outlet import send
 from images import render_hand
 from tests.fakebot import FakeBotApi
 

@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot import settings_menu as menu
-from bot.game.config import TableConfig
-from bot.game.table import Table
-from bot.i18n import t
-from bot.rooms import (
+from bot.core.i18n import t
+from bot.core.rooms import (
     GroupSettingError,
     parse_value,
     rules_for,
@@ -18,6 +15,9 @@ from bot.rooms import (
     validate_changes,
     with_defaults,
 )
+from bot.core.table import Table
+from bot.features.settings import menu
+from bot.game.config import TableConfig
 
 TIMEOUTS = {"play_timeout": 30.0, "bid_timeout": 15.0}
 

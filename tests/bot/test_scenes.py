@@ -10,13 +10,13 @@ from dataclasses import replace
 
 import pytest
 
-from bot import scenes, views
-from bot.game.table import Seat, Table
-from bot.i18n import CATALOGUES, LANGUAGES, t
+from bot.core.i18n import CATALOGUES, LANGUAGES, t
+from bot.core.table import Seat, Table
+from bot.presentation import scenes, views
 from engine import ROB, SCORE, Action, apply, auto_action, new_deal, preset
 from engine.cards import card_rank, cards_to_ranks
 from images import Labels, TableScene, render_leaderboard, render_result, render_table
-from images.result import breakdown, seat_factors
+from images.result import breakdown, seat_factors, title_lines
 from tests.images import scenes as golden
 
 SEED = 31
@@ -232,6 +232,30 @@ def test_result_scene_shows_the_cards_left_and_beans():
 
 
 
+def test_an_escape_payment_is_written_with_grouped_digits_in_caption_and_picture():
+    """RULES.md §9: what a leaver pays reads the same in the caption and on the picture, digits
+    grouped by three as every other number of the result (``1,800 points``, not ``1800``)."""
+    state = new_deal(SCORE, seed=SEED, first_bidder=0)
+    state = apply(state, Action("bid", 0, value=3))
+    state = apply(state, Action("leave", 1))
+    for _ in range(200):
+        if state.phase == "finished":
+            break
+        state = apply(state, auto_action(state, state.to_act[0]))
+    assert state.result is not None and state.result.escaped == (1,)
+    points = [p * 100 for p in state.result.points]  # settled points of a rich deal
+    beans = [p * 50 for p in points]
+    paid = -points[1]
+    assert paid >= 1000
+    table = table_for(state)
+    text, _ = views.result_view(table, state.view(0), points, beans)
+    written = t("unit.points", "en", n=paid, signed=f"{paid:,d}")
+    assert f"pays {written} (" in text and f"{paid} points" not in text
+    scene = scenes.result_scene(table, state.view(0), state.hands, points, beans)
+    assert scene is not None
+    assert f"pays {paid:,d} points ({paid * 50:,d} beans)" in " ".join(title_lines(scene)[1])
+
+
 def test_a_deal_left_during_the_bidding_has_a_result_picture():
     """RULES.md §9 (QA: this result alone was sent as text with pictures on): no winner, no
     roles, the leaver's flat payment as the picture's one tag, the same line as the caption."""
@@ -445,8 +469,8 @@ def test_a_practice_deal_its_player_ended_tags_nobody_and_says_no_points():
 
 
 def test_every_top_board_has_a_picture_in_the_groups_language():
-    from bot.handlers.economy import TOP_QUERIES
     from bot.store import LeaderboardRow
+    from bot.telegram.handlers.economy import TOP_QUERIES
 
     rows = [LeaderboardRow(1, 7, "Ada Lovelace", 1200, 9, 6),
             LeaderboardRow(2, 8, "🔥🔥", 0, 0, 0)]

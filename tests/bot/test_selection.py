@@ -1,11 +1,11 @@
-"""Fewer taps (issue 10 item 4): the selection logic of :mod:`bot.selection`, and every common
+"""Fewer taps (issue 10 item 4): the selection logic of :mod:`bot.core.selection`, and every common
 play reached in at most three taps (including the play) from dealt hands."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-from bot import selection as sel
+from bot.core import selection as sel
 from engine import FOUR, SCORE, ComboType, classify, legal_moves, new_deal
 from engine.cards import cards_to_ranks, parse_ranks
 from engine.play import play_groups

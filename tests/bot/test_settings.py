@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import Settings, SettingsError, file_url_for
+from bot.core.settings import Settings, SettingsError, file_url_for
 
 TOKEN = "123456789:AAH-fake-token-for-the-tests-only_01"
 
@@ -202,7 +202,8 @@ def test_env_example_lists_every_setting() -> None:
         "WORKER_LEASE",
         "WORKER_NAME",
     }
-    settings_source = (Path(__file__).resolve().parents[2] / "bot" / "settings.py").read_text()
+    root = Path(__file__).resolve().parents[2]
+    settings_source = (root / "bot" / "core" / "settings.py").read_text()
     assert names == read
     assert all(f'"{name}"' in settings_source for name in names)
     lines = example.read_text().splitlines()

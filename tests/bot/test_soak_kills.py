@@ -14,7 +14,7 @@ import asyncio
 import random
 import sqlite3
 
-from bot.i18n import t
+from bot.core.i18n import t
 from tests.bot.flow_helpers import LANG, RESULT_MARK, Players, call_text, play_again
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi

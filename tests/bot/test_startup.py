@@ -20,9 +20,9 @@ from telegram.ext import TypeHandler
 
 import bot.__main__ as bot_main
 from bot.__main__ import LIBRARY_LOG_FLOORS, configure_logging
-from bot.i18n import t
-from bot.menus import COMMANDS, MENU_LANGUAGES
-from bot.settings import Settings
+from bot.core.i18n import t
+from bot.core.settings import Settings
+from bot.presentation.menus import COMMANDS, MENU_LANGUAGES
 from tests.conftest import BotRunner
 from tests.fakebot import FakeBotApi
 

@@ -19,7 +19,7 @@ from bot.features.tournament.views import (
     referee_commands,
     tournament_callback,
 )
-from bot.handlers.tournament import ArgumentError, parse_arguments, start_time
+from bot.telegram.handlers.tournament import ArgumentError, parse_arguments, start_time
 from engine.tournament import CLASSIC, QUALIFIER, QUICK, draw, plan
 
 SEED = "00112233445566778899aabbccddeeff"

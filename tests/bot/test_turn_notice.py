@@ -4,7 +4,7 @@ per seat, never for seats on auto-play; kept across a restart."""
 
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.core.i18n import t
 from engine import Action
 from tests.bot.flow_helpers import (
     LANG,

@@ -1,4 +1,4 @@
-"""bot.usernames.UsernameBook (QA5 defect 7): the store is written when a user's username or
+"""bot.store.usernames.UsernameBook (QA5 defect 7): the store is written when a user's username or
 name changed since this process last stored it, not on every update."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import cast
 import pytest
 
 from bot.store import Store
-from bot.usernames import UsernameBook
+from bot.store.usernames import UsernameBook
 
 
 class RecordingStore:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import callbacks as cb
-from bot import views
-from bot.game.table import Seat, Table
-from bot.i18n import CATALOGUES, LANGUAGES, t
+from bot.core import callbacks as cb
+from bot.core.i18n import CATALOGUES, LANGUAGES, t
+from bot.core.table import Seat, Table
+from bot.presentation import views
 from engine import (
     ERROR_CODES,
     ROB,
@@ -226,7 +226,8 @@ def test_every_engine_refusal_has_a_text(lang):
 
 def test_every_key_used_by_the_flow_exists_in_every_language():
     keys = set()
-    for path in [BOT_DIR / "views.py", *sorted((BOT_DIR / "handlers").glob("*.py"))]:
+    for path in [BOT_DIR / "presentation" / "views.py",
+                 *sorted((BOT_DIR / "telegram" / "handlers").glob("*.py"))]:
         keys |= set(re.findall(r'\bt\(\s*"([a-z_.0-9]+)"', path.read_text(encoding="utf-8")))
     keys |= {f"lobby.{r}" for r in ("expired", "closed", "empty")}
     keys |= {f"preset.{p}" for p in ("score", "rob")} | {f"btn.bid_{v}" for v in (1, 2, 3)}
@@ -263,7 +264,7 @@ def test_result_view_lists_points_beans_and_kitty():
 
 
 def test_result_after_an_escape_says_who_left_what_they_paid_and_the_breakdown():
-    from bot import scenes
+    from bot.presentation import scenes
     from engine import auto_action
 
     state = new_deal(SCORE, seed=11, first_bidder=0)
@@ -362,7 +363,7 @@ def test_a_show_before_bidding_counts_in_the_multiplier_while_bidding():
     """RULES.md §3, §7: a show before bidding is ×4 for the whole deal from the moment it is made
     (QA: the table, its picture and the hands said ×1 until the landlord was decided, and the
     call-out had no multiplier); a rob doubles it again; the table's cap holds."""
-    from bot.scenes import table_scene
+    from bot.presentation.scenes import table_scene
 
     rules = ROB.with_options(show_cards=True)
     state = apply(new_deal(rules, seed=8, first_bidder=0), Action("show", 1))
@@ -391,7 +392,7 @@ def test_a_loser_who_paid_all_they_had_is_named_in_the_result():
     """RULES.md §8 (QA: Cat −6 points but −50 beans, Ann +12 points but +650 beans at 100 a
     point, and nothing said why): the caption names each loser who could pay only what it held,
     in every language, and the picture tags its row."""
-    from bot import scenes
+    from bot.presentation import scenes
     from engine import auto_action
 
     state = new_deal(SCORE, seed=11, first_bidder=0)
@@ -420,3 +421,36 @@ def test_a_loser_who_paid_all_they_had_is_named_in_the_result():
     assert views.short_payers(table, [-2, 1, 1], [-100, 100, 0]) == []
     table.private = True  # points only: no beans to be short of
     assert views.short_payers(table, points, beans) == []
+
+
+def test_the_selection_line_says_whether_the_selection_can_be_played():
+    """The prompt's selection line (issue 32 item 5): the reading when it is a legal play,
+    else why not, in the words of Play's pop-up (RULES.md §5, §6)."""
+    state = apply(new_deal(SCORE, seed=20240601, first_bidder=0), Action("bid", 0, value=3))
+    view = state.view(0)  # Ann leads: 3 4 4 5 6 7 8 J Q K K K A A 2 小王 大王 and the kitty
+    legal = view.legal_plays()
+    assert views.selection_line(view, parse_ranks("KKK3"), legal, "en") == (
+        "Selected: 3 K K K · ✅ trio with a single, can be played")
+    assert views.selection_line(view, parse_ranks("34"), legal, "zh-Hant") == (
+        "已選：3 4 · ✖ 這些牌不是有效牌型。")
+    led = apply(state, Action("play", 0, cards=parse_ranks("K")))
+    bob = led.view(1)
+    assert views.selection_line(bob, parse_ranks("5"), bob.legal_plays(), "en") == (
+        "Selected: 5 · ✖ A single can only be beaten by a higher single (or a bomb).")
+    assert views.selection_line(bob, parse_ranks("2"), bob.legal_plays(), "zh-Hans") == (
+        "已选：2 · ✅ 单张，可以出")
+
+
+def test_a_waiting_hand_reads_what_the_others_did_last():
+    """Issue 32 item 4: each other seat from the next one on (下家 first) with its latest
+    decision as the table writes it; a seat that has not acted this round is left out."""
+    state = new_deal(SCORE, seed=20240601, first_bidder=0)
+    table = table_for(state)
+    assert views.others_line(table, state.view(1), "en") is None  # nobody has bid yet
+    state = apply(state, Action("bid", 0, value=1))
+    state = apply(state, Action("pass", 1))
+    table.state = state
+    assert views.others_line(table, state.view(2), "en") == "Ann 1 point · Bob No bid"
+    assert views.others_line(table, state.view(0), "zh-Hans") == "Bob 不叫"
+    text, _ = views.hand_view(table, state.view(0), 10)
+    assert text.splitlines()[-3:] == ["Bob No bid", "", "Waiting for 🤖 Bot 3."]

@@ -9,9 +9,9 @@ from collections import Counter
 
 import pytest
 
-from bot import views
-from bot.game.table import Seat, Table
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.core.table import Seat, Table
+from bot.presentation import views
 from engine import FOUR, SCORE, Action, DealState, apply, new_deal
 from engine.ai import choose_action
 from engine.cards import RANK_LABELS, cards_to_ranks

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot import callbacks as cb
-from bot import selection, views
-from bot.game.table import Seat, Table
-from bot.i18n import t
+from bot.core import callbacks as cb
+from bot.core import selection
+from bot.core.i18n import t
+from bot.core.table import Seat, Table
+from bot.presentation import views
 from engine import FOUR, Action, apply, new_deal
 from engine.ai import choose_action
 from engine.cards import RANK_COUNT

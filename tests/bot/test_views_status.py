@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot import views
-from bot.game.table import Seat, Table
-from bot.i18n import t
+from bot.core.i18n import t
+from bot.core.table import Seat, Table
+from bot.presentation import views
 from engine import SCORE, Action, DealState, apply, new_deal
 
 

@@ -18,18 +18,18 @@ from typing import Any
 
 import pytest
 
-from bot.app import build_application
-from bot.game import challenges as challenge_driver
+from bot.core.i18n import t
+from bot.core.settings import Settings
+from bot.core.table import DEAL, challenge_key
+from bot.features.challenge import driver as challenge_driver
+from bot.features.challenge.state import ChallengeOptions
+from bot.features.match.views import format_name
 from bot.game import timers
-from bot.game.challenge import ChallengeOptions
 from bot.game.lobby import Person
-from bot.game.table import DEAL, challenge_key
-from bot.i18n import t
-from bot.match_views import format_name
-from bot.outlet import send as outlet_send
-from bot.outlet.send import send_text
-from bot.services import App, bot_data
-from bot.settings import Settings
+from bot.telegram.app import build_application
+from bot.telegram.outlet import send as outlet_send
+from bot.telegram.outlet.send import send_text
+from bot.telegram.services import App, bot_data
 from tests.bot.flow_helpers import RESULT_MARK, call_text
 from tests.databases import PostgresServer, RawDatabase
 from tests.fakebot import FakeBotApi

@@ -7,12 +7,12 @@ import asyncio
 import time
 from collections.abc import Callable
 
-from bot.game.table import Seat, StoredLobby, Table
-from bot.outlet.send import ANSWER_PENDING
+from bot.core.table import Seat, StoredLobby, Table
 from bot.store import SeatRecord, open_store
-from bot.workers.flood import SharedOverall, SharedWindow
-from bot.workers.shared import POOL_SIZE, SharedDb, now_ms
-from bot.workers.timers import DbTimers
+from bot.telegram.outlet.send import ANSWER_PENDING
+from bot.telegram.workers.flood import SharedOverall, SharedWindow
+from bot.telegram.workers.shared import POOL_SIZE, SharedDb, now_ms
+from bot.telegram.workers.timers import DbTimers
 from tests.databases import PostgresServer
 
 GROUP = -100123

@@ -11,8 +11,8 @@ from typing import Any
 import aiohttp
 
 from bot.store import open_store
-from bot.workers.shared import SharedDb
-from bot.workers.webhook import SECRET_HEADER, WebhookServer
+from bot.telegram.workers.shared import SharedDb
+from bot.telegram.workers.webhook import SECRET_HEADER, WebhookServer
 from tests.databases import PostgresServer, RawDatabase
 
 SECRET = "s3cret-token_1"

@@ -134,7 +134,7 @@ class WorkerProcess:
 
     async def dump_tasks(self) -> None:
         """SIGUSR1 to a running worker: it logs where each of its tasks waits
-        (:func:`bot.workers.run._log_tasks`); returns once it had a moment to."""
+        (:func:`bot.telegram.workers.run._log_tasks`); returns once it had a moment to."""
         if self.process is not None and self.process.returncode is None:
             self.process.send_signal(signal.SIGUSR1)
             await asyncio.sleep(1.0)

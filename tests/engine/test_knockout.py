@@ -16,9 +16,9 @@ from engine.knockout import (
     deal_units,
     decided,
     leaders,
-    settle_chips,
 )
 from engine.prizes import largest_remainder
+from engine.settlement import settle
 
 
 def test_per_deal_units_leave_the_bid_out() -> None:
@@ -34,16 +34,16 @@ def test_per_deal_units_leave_the_bid_out() -> None:
 
 
 def test_a_loser_pays_what_they_hold_and_winners_share_it() -> None:
-    assert settle_chips([-4, 2, 2], 2, [5, 20, 20]) == (-5, 3, 2)
-    assert settle_chips([-12, 7, 5], 2, [20, 20, 20]) == (-20, 12, 8)
-    assert settle_chips([4, -2, -2], 2, [28, 20, 1]) == (5, -4, -1)
+    assert settle([-4, 2, 2], 2, [5, 20, 20]) == (-5, 3, 2)
+    assert settle([-12, 7, 5], 2, [20, 20, 20]) == (-20, 12, 8)
+    assert settle([4, -2, -2], 2, [28, 20, 1]) == (5, -4, -1)
 
 
 def test_a_seat_that_is_out_neither_pays_nor_receives() -> None:
-    assert settle_chips([4, -2, -2], 2, [None, 30, 30]) == (0, 0, 0)  # out landlord won
-    assert settle_chips([-4, 2, 2], 2, [None, 30, 30]) == (0, 0, 0)  # out landlord lost
-    assert settle_chips([2, -1, -1], 2, [30, None, 30]) == (2, 0, -2)  # only the live pair
-    assert settle_chips([-2, 1, 1], 2, [30, None, 30]) == (-2, 0, 2)
+    assert settle([4, -2, -2], 2, [None, 30, 30]) == (0, 0, 0)  # out landlord won
+    assert settle([-4, 2, 2], 2, [None, 30, 30]) == (0, 0, 0)  # out landlord lost
+    assert settle([2, -1, -1], 2, [30, None, 30]) == (2, 0, -2)  # only the live pair
+    assert settle([-2, 1, 1], 2, [30, None, 30]) == (-2, 0, 2)
 
 
 def test_the_rising_base_doubles_every_k_deals() -> None:

@@ -103,11 +103,29 @@ Telegram's behaviour and failures on demand
   two-letter code.
 - `api.set_member_status(chat, user, status)` / `api.make_admin(chat, user)`: what getChatMember
   answers ("member" by default; "creator", "administrator", "left", "kicked").
+- Ephemeral messages (Bot API 10.2/10.3; `tests/fakebot/ephemeral.py`, `api.ephemeral`):
+  sendMessage/sendPhoto with `ephemeral_message_parameters` (or the 10.2 flat
+  `receiver_user_id`/`callback_query_id`) store a message only its receiver sees
+  (`message_id` 0, `ephemeral_message_id`, `receiver_user`); `editEphemeralMessageText`/
+  `Caption`/`Media`/`ReplyMarkup` and `deleteEphemeralMessage` by (chat, receiver, id).
+  Without a callback query of the receiver (at most 15 s old: `api.ephemeral.advance(s)`) only
+  an admin bot may send (`api.ephemeral.set_bot_admin(chat, True)`); refusals answer 400 (the
+  constants there). Reading: `seen_by(user, chat)`, `last_seen_by`, `sent_to` (dropped ones
+  too), `timeline(user, chat)` (what that member sees in the group), `calls()` (every
+  ephemeral call with its receiver), `receivers()`. Presses: `api.ephemeral.press(user,
+  message, data)` / `click(user, message, label)`; `send_command(user, chat, "/cards")`: an
+  ephemeral command only the bot gets, answerable for 15 s with
+  `reply_parameters.ephemeral_message_id`. Losses: `drop_next(user=None, times=1)`
+  (the call succeeds, the user never sees it), `forget(user)` (app restart), `expire(message)`
+  (edits answer "not found"), `edit_window` (seconds an ephemeral message may be edited),
+  `supported = False` (a server older than 10.3: the parameters are ignored, the message is
+  public).
 - Methods: getMe, getUpdates (long polling, offsets, limit), deleteWebhook, setWebhook,
   getWebhookInfo, sendMessage, sendPhoto (multipart upload or a known file id), editMessageText,
   editMessageCaption, editMessageMedia (attach://), editMessageReplyMarkup, deleteMessage,
   answerCallbackQuery, setMyCommands, getMyCommands, deleteMyCommands, getChatMember, getChat,
-  sendChatAction; any other method is recorded in `unknown_methods` and answers ok/true.
+  sendChatAction, the ephemeral methods above; any other method is recorded in
+  `unknown_methods` and answers ok/true.
 """
 
 from .models import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Button, Call, Chat, FakeMessage, User

@@ -13,6 +13,11 @@ The strict model counts, in *sliding* windows (never a bucket that lets a burst 
   ``AIORateLimiter``'s 30 per second apply to: at most ``overall_per_second`` in any 1 s.
   ``answerCallbackQuery``, ``getUpdates``, ``getMe`` and the command menu are not counted.
 
+Ephemeral messages (``tests/fakebot/ephemeral.py``): whether their sends, edits and deletes
+count against a group's minute is not published; ``FloodLimits.ephemeral`` says how the strict
+server counts them: "group" (default, like any message), "own" (a window of their own per
+group) or "none".
+
 A refused request is not counted. ``retry_after`` is the whole number of seconds (at least 1)
 until the window has room again, as Telegram rounds it.
 
@@ -32,6 +37,7 @@ from typing import Any
 
 from aiohttp import web
 
+from .ephemeral import METHODS as EPHEMERAL_METHODS
 from .models import Call
 from .rules import ApiError
 from .server import BOT_USERNAME, DEFAULT_TOKEN, FakeBotApi, _chat_id_param
@@ -75,21 +81,33 @@ class FloodLimits:
 
     group_per_minute: int = 20
     overall_per_second: int = 30
+    #: How ephemeral sends, edits and deletes count (Telegram does not say): "group" like any
+    #: message into the group, "own" in a window of their own per group (same size, refusals
+    #: name the window "ephemeral"), "none" only in the bot's overall second.
+    ephemeral: str = "group"
     _groups: dict[int, SlidingWindow] = field(default_factory=dict, repr=False)
+    _ephemeral: dict[int, SlidingWindow] = field(default_factory=dict, repr=False)
     _overall: SlidingWindow | None = field(default=None, repr=False)
 
     def check(
-        self, method: str, chat_id: int | None, is_group: bool, now: float
+        self, method: str, chat_id: int | None, is_group: bool, now: float,
+        ephemeral: bool = False,
     ) -> tuple[int, str] | None:
-        """Count a request of ``method`` into ``chat_id`` at ``now`` (seconds); returns None if
-        it is allowed, else the ``retry_after`` (whole seconds, ≥ 1) of a 429 answer and the
-        window that refused it ("group" or "overall")."""
+        """Count a request of ``method`` into ``chat_id`` at ``now`` (seconds; ``ephemeral``:
+        it sends, edits or deletes an ephemeral message); returns None if it is allowed, else
+        the ``retry_after`` (whole seconds, ≥ 1) of a 429 answer and the window that refused it
+        ("group", "ephemeral" or "overall")."""
         if chat_id is None:
             return None
         if self._overall is None:
             self._overall = SlidingWindow(self.overall_per_second, 1.0)
         windows = [("overall", self._overall)]
-        if is_group and method.lower() in GROUP_LIMITED:
+        if is_group and ephemeral and self.ephemeral == "own":
+            own = self._ephemeral.setdefault(chat_id,
+                                             SlidingWindow(self.group_per_minute, 60.0))
+            windows.insert(0, ("ephemeral", own))
+        elif is_group and (method.lower() in GROUP_LIMITED or ephemeral) and not (
+                ephemeral and self.ephemeral == "none"):
             group = self._groups.setdefault(chat_id, SlidingWindow(self.group_per_minute, 60.0))
             windows.insert(0, ("group", group))
         for name, window in windows:
@@ -109,7 +127,7 @@ class RateLimited:
     chat_id: int
     retry_after: int
     time: float
-    window: str  # "group" (the group's minute) or "overall" (the bot's second)
+    window: str  # "group" (the group's minute), "ephemeral" (its own minute), "overall"
 
 
 class StrictFakeBotApi(FakeBotApi):
@@ -143,7 +161,9 @@ class StrictFakeBotApi(FakeBotApi):
         chat = self.chats.get(chat_id) if chat_id is not None else None
         is_group = chat.type in ("group", "supergroup") if chat else (chat_id or 0) < 0
         now = self.clock()
-        refusal = self.limits.check(method, chat_id, is_group, now)
+        ephemeral = method in EPHEMERAL_METHODS or (
+            method in {"sendMessage", "sendPhoto"} and self.ephemeral.wanted(params))
+        refusal = self.limits.check(method, chat_id, is_group, now, ephemeral)
         if refusal is not None:
             assert chat_id is not None
             retry_after, window = refusal

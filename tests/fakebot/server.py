@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from .ephemeral import EphemeralMessages
 from .models import CHANNEL_BOT, GROUP_ANONYMOUS_BOT, Button, Call, Chat, FakeMessage, User
 from .rules import (
     BLOCKED,
@@ -47,6 +48,10 @@ POLL = 0.05
 #: The same for a waiter woken by the changes of its own chats (``wait_for(chats=...)``) or
 #: by its answer (``wait_answer``): those changes wake it, the look is a safety net.
 WATCH_POLL = 1.0
+#: How long a wait for something the bot will do gives it, in seconds, unless the test says:
+#: a bound for a bot that hangs, not a speed check (speeds are measured by ``bench/``), so it
+#: is generous — under a loaded CI machine a press's whole block has taken over 5 s.
+WAIT = 15.0
 
 
 @dataclass
@@ -107,6 +112,8 @@ class FakeBotApi:
         self._closing = False
         self._runner: web.AppRunner | None = None
         self.webhooks: WebhookDelivery | None = None
+        #: Ephemeral messages (Bot API 10.2/10.3): :mod:`tests.fakebot.ephemeral`.
+        self.ephemeral = EphemeralMessages(self)
         self._methods: dict[str, tuple[str, Handler]] = {
             name.lower(): (name, handler)
             for name, handler in {
@@ -129,6 +136,7 @@ class FakeBotApi:
                 "getChatMember": self._get_chat_member,
                 "getChat": self._get_chat,
                 "sendChatAction": self._send_chat_action,
+                **self.ephemeral.handlers(),
             }.items()
         }
 
@@ -366,7 +374,8 @@ class FakeBotApi:
         """
         self._remember_user(user)
         query_id = str(next(self._query_ids))
-        self._queries[query_id] = {"user": user.id, "answered": False}
+        self._queries[query_id] = {"user": user.id, "answered": False, "at": time.monotonic(),
+                                   "chat": message.chat.id, "message_id": message.message_id}
         self.add_update(
             {
                 "callback_query": {
@@ -473,7 +482,7 @@ class FakeBotApi:
     async def wait_for(
         self,
         what: str | Callable[[], T],
-        timeout: float = 5.0,
+        timeout: float = WAIT,
         *,
         since: int | None = None,
         where: Callable[[Call], bool] | None = None,
@@ -523,7 +532,7 @@ class FakeBotApi:
                 )
             await self._changes(keys, min(remaining, POLL if keys is None else WATCH_POLL))
 
-    async def wait_answer(self, query_id: str, timeout: float = 5.0) -> Call:
+    async def wait_answer(self, query_id: str, timeout: float = WAIT) -> Call:
         """Wait for the bot's answerCallbackQuery to the press `query_id` (its first)."""
         deadline = time.monotonic() + timeout
         key = ("answer", query_id)
@@ -545,7 +554,7 @@ class FakeBotApi:
             self.handled_queries.add(query_id)
         self._notify()
 
-    async def wait_settled(self, query_id: str, timeout: float = 5.0) -> Call:
+    async def wait_settled(self, query_id: str, timeout: float = WAIT) -> Call:
         """Wait for the bot's answer to the press ``query_id`` *and* for its handler to finish
         (the bot answers first and redraws after); returns the answerCallbackQuery call."""
         answer = await self.wait_answer(query_id, timeout)
@@ -819,6 +828,8 @@ class FakeBotApi:
         }
 
     async def _send_message(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        if self.ephemeral.wanted(params):
+            return await self.ephemeral.send(params, files, "text")
         chat = self._target_chat(params)
         raw = str(params.get("text", ""))
         text = plain_text(raw, params.get("parse_mode"))
@@ -832,6 +843,8 @@ class FakeBotApi:
         return message.to_api()
 
     async def _send_photo(self, params: dict[str, Any], files: dict[str, Upload]) -> Any:
+        if self.ephemeral.wanted(params):
+            return await self.ephemeral.send(params, files, "photo")
         chat = self._target_chat(params)
         file_id = self._photo_file_id(params.get("photo"), files, "photo")
         message = self._new_bot_message(chat, params)

@@ -1,8 +1,8 @@
 """Fixed inputs for the golden pictures (and the README examples in docs/).
 
-The words are the catalogues' (``bot.scenes.picture_labels``, copied here as fixed values so
-that a catalogue edit does not move the golden pictures silently): zh-Hans for the three-seat
-table and the result, zh-Hant for the four-seat table, English for the rest.
+The words are the catalogues' (``bot.presentation.scenes.picture_labels``, copied here as fixed
+values so that a catalogue edit does not move the golden pictures silently): zh-Hans for the
+three-seat table and the result, zh-Hant for the four-seat table, English for the rest.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 import images.text
-from bot.i18n import CATALOGUES
+from bot.core.i18n import CATALOGUES
 from images.text import (
     FONT_DIR,
     FONT_FILES,

@@ -84,6 +84,19 @@ def test_an_escape_says_who_left_and_what_they_paid() -> None:
                                                for s in scene.seats))).height
 
 
+def test_an_escape_payment_groups_its_digits_as_the_rest_of_the_picture() -> None:
+    """A leaver's payment of 1,000 beans or more (3 × base 3 × ×4 = 36 points at 50 beans a
+    point is 1,800 beans, RULES.md §9) is written with its digits grouped, as the beans column
+    under it (``-1,800``) and the caption write it, not ``1800``."""
+    seats = tuple(dataclasses.replace(s, points=s.points * 40, beans=s.beans * 50)
+                  for s in scenes.RESULT_ESCAPE.seats)
+    scene = dataclasses.replace(scenes.RESULT_ESCAPE, seats=seats)
+    assert title_lines(scene) == ("Bob left the deal",
+                                  ["Bob left and pays 1,440 points (18,000 beans)"])
+    match = dataclasses.replace(scene, with_beans=False)
+    assert title_lines(match)[1] == ["Bob left and pays 1,440 points"]
+
+
 def test_result_picture() -> None:
     data = render_result(scenes.RESULT)
     assert data.startswith(b"\x89PNG") and len(data) < 150 * 1024

@@ -13,7 +13,7 @@ ties, carry-over) and :mod:`engine.prizes` (the pool's split); a table's standin
   dropped and named), then the stage's draw.
 - **A stage.** Its draw (:func:`engine.tournament.draw` from the seed) is stored with every
   table's standings in one transaction and posted in the group; each table is a
-  :class:`~bot.game.table.Table` of its own key (:func:`bot.game.table.tournament_key`) whose
+  :class:`~bot.core.table.Table` of its own key (:func:`bot.core.table.tournament_key`) whose
   seats see the table, their hands and the results in their private chats; the deal driver
   runs its deals as a match's (no beans; this class is its :class:`~bot.game.deal.MatchHook`),
   the AI plays seats that are away (RULES.md §9) and seats that left (they forfeit). When
@@ -43,6 +43,9 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from bot.core.i18n import join_names, t
+from bot.core.numbers import grouped
+from bot.core.table import DEAL, RESULT, Seat, Table, tournament_key
 from bot.features.tournament import views
 from bot.features.tournament.standings import TableStandings
 from bot.game import timers
@@ -52,15 +55,8 @@ from bot.game.deal import DealDriver, Standings
 from bot.game.drawing import Drawing
 from bot.game.lobby import Person
 from bot.game.outlet import Unreachable
-from bot.game.table import DEAL, RESULT, Seat, Table, tournament_key
-from bot.i18n import join_names, t
-from bot.numbers import grouped
 from bot.store import Settlement, StoreError
-from bot.store.tournament_records import (
-    TournamentRecord,
-    TournamentRefused,
-    TournamentTable,
-)
+from bot.store.tournament_records import TournamentRecord, TournamentRefused, TournamentTable
 from engine import DealState
 from engine.challenge import new_seed, seed_hash
 from engine.presets import Rules

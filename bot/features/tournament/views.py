@@ -17,11 +17,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
+from bot.core.i18n import join_names, t
+from bot.core.numbers import grouped
 from bot.features.tournament.standings import TableStandings
-from bot.i18n import join_names, t
-from bot.numbers import grouped
+from bot.presentation.keyboards import Button, Keyboard
 from engine.tournament import Chips, PlannedStage, TournamentPreset
 
 PREFIX = "T"
@@ -132,12 +131,12 @@ def signup_text(tournament_id: int, preset: TournamentPreset, plan: Sequence[Pla
     return "\n".join(lines)
 
 
-def signup_markup(tournament_id: int, lang: str) -> InlineKeyboardMarkup:
+def signup_markup(tournament_id: int, lang: str) -> Keyboard:
     """报名 / 退出, then 开赛 / 取消 (the opener's and admins')."""
-    def button(key: str, op: str) -> InlineKeyboardButton:
-        return InlineKeyboardButton(t(key, lang),
+    def button(key: str, op: str) -> Button:
+        return Button(t(key, lang),
                                     callback_data=tournament_callback(tournament_id, op))
-    return InlineKeyboardMarkup([[button("tour.btn_join", "join"), button("tour.btn_quit", "quit")],
+    return Keyboard([[button("tour.btn_join", "join"), button("tour.btn_quit", "quit")],
                                  [button("tour.btn_start", "start"),
                                   button("tour.btn_cancel", "cancel")]])
 
@@ -215,14 +214,14 @@ def board_text(tournament_id: int, planned: PlannedStage,
 
 
 def board_markup(tournament_id: int, running: Sequence[int], lang: str
-                 ) -> InlineKeyboardMarkup | None:
+                 ) -> Keyboard | None:
     """观战 buttons, one per running table (at most 8 a row)."""
-    buttons = [InlineKeyboardButton(t("tour.btn_watch", lang, n=n),
+    buttons = [Button(t("tour.btn_watch", lang, n=n),
                                     callback_data=tournament_callback(tournament_id, "watch", n))
                for n in running]
     if not buttons:
         return None
-    return InlineKeyboardMarkup([buttons[i:i + 4] for i in range(0, len(buttons), 4)])
+    return Keyboard([buttons[i:i + 4] for i in range(0, len(buttons), 4)])
 
 
 def referee_commands(seed: str, stages: Sequence[Mapping[str, object]]) -> list[str]:

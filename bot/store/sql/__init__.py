@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.economy import EconomyRules
+from bot.core.beans import EconomyRules
 from bot.store.base import Clock
 from bot.store.dialect import PostgresBackend, SQLiteBackend
 from bot.store.rows import utc_now

@@ -6,21 +6,10 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from bot.economy import PERIODS, Period
-from bot.store.dialect import (
-    Conn,
-)
-from bot.store.records import (
-    LeaderboardRow,
-    PlayerStats,
-    UnknownPlayer,
-)
-from bot.store.rows import (
-    DAILY_POST_LOOKBACK,
-    bounded,
-    player_stats,
-    posts_due,
-)
+from bot.core.beans import PERIODS, Period
+from bot.store.dialect import Conn
+from bot.store.records import LeaderboardRow, PlayerStats, UnknownPlayer
+from bot.store.rows import DAILY_POST_LOOKBACK, bounded, player_stats, posts_due
 from bot.store.rows import ms as _ms
 from bot.store.sql.common import SQLBase
 

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import rooms
-from bot.names import clean_name
+from bot.core import rooms
+from bot.core.names import clean_name
 from bot.store.challenge_records import (
     ChallengeEntry,
     ChallengeNotOpen,
@@ -22,19 +22,9 @@ from bot.store.challenge_records import (
     challenge_play,
     challenge_record,
 )
-from bot.store.dialect import (
-    Conflict,
-    Conn,
-)
-from bot.store.records import (
-    LedgerEntry,
-    LedgerReason,
-    UnknownPlayer,
-)
-from bot.store.rows import (
-    dt,
-    ledger_entry,
-)
+from bot.store.dialect import Conflict, Conn
+from bot.store.records import LedgerEntry, LedgerReason, UnknownPlayer
+from bot.store.rows import dt, ledger_entry
 from bot.store.rows import ms as _ms
 from bot.store.sql.common import SQLBase
 

@@ -8,19 +8,11 @@ from collections.abc import Iterable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
-from bot import rooms
-from bot.economy import EconomyRules
+from bot.core import rooms
+from bot.core.beans import EconomyRules
 from bot.store.base import Clock, Store
-from bot.store.dialect import (
-    Backend,
-    Conn,
-)
-from bot.store.records import (
-    DealNotRunning,
-    LedgerReason,
-    UnknownDeal,
-    UnknownPlayer,
-)
+from bot.store.dialect import Backend, Conn
+from bot.store.records import DealNotRunning, LedgerReason, UnknownDeal, UnknownPlayer
 from bot.store.rows import ms as _ms
 
 

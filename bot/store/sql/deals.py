@@ -7,10 +7,8 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.economy import settle_beans
-from bot.store.dialect import (
-    Conn,
-)
+from bot.core.beans import settle_beans
+from bot.store.dialect import Conn
 from bot.store.records import (
     DealHold,
     DealNotRunning,
@@ -22,13 +20,7 @@ from bot.store.records import (
     UnknownDeal,
     UnknownPlayer,
 )
-from bot.store.rows import (
-    at_stake,
-    deal_record,
-    repeated_settlement,
-    seats_json,
-    settlement_rows,
-)
+from bot.store.rows import at_stake, deal_record, repeated_settlement, seats_json, settlement_rows
 from bot.store.rows import ms as _ms
 from bot.store.sql.common import SQLBase
 

@@ -7,9 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.store.dialect import (
-    Conn,
-)
+from bot.store.dialect import Conn
 from bot.store.records import (
     LedgerEntry,
     LedgerReason,
@@ -24,10 +22,7 @@ from bot.store.records import (
     UnknownDeal,
     UnknownMatch,
 )
-from bot.store.rows import (
-    ledger_entry,
-    match_record,
-)
+from bot.store.rows import ledger_entry, match_record
 from bot.store.rows import ms as _ms
 from bot.store.sql.deals import Deals
 

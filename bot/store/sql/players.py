@@ -7,12 +7,10 @@ import json
 from datetime import date, timedelta
 from typing import Any
 
-from bot import rooms
-from bot.economy import player_day
-from bot.names import clean_name
-from bot.store.dialect import (
-    Conn,
-)
+from bot.core import rooms
+from bot.core.beans import player_day
+from bot.core.names import clean_name
+from bot.store.dialect import Conn
 from bot.store.records import (
     GRANT_REASONS,
     AlreadyClaimed,
@@ -28,10 +26,7 @@ from bot.store.records import (
     UsernameOwner,
     username_key,
 )
-from bot.store.rows import (
-    ledger_entry,
-    player_record,
-)
+from bot.store.rows import ledger_entry, player_record
 from bot.store.rows import ms as _ms
 from bot.store.sql.common import SQLBase
 
@@ -267,7 +262,8 @@ class Players(SQLBase):
         )
         return Claim(amount, balance, day, streak)
 
-    async def give(self, giver_id: int, receiver_id: int, amount: int, chat_id: int) -> Gift:
+    async def give(self, giver_id: int, receiver_id: int, amount: int, chat_id: int,
+                   request: str | None = None) -> Gift:
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
             raise GiveRefused("give_invalid_amount", "the amount must be a whole number ≥ 1")
         if giver_id == receiver_id:
@@ -277,15 +273,18 @@ class Players(SQLBase):
             if not settings["give_enabled"]:
                 raise GiveRefused("give_disabled", "/give is off in this group")
             balances = await self._lock_players(conn, (giver_id, receiver_id))
-            if await self._hold(conn, giver_id) is not None:
-                raise GiveRefused("give_in_deal", "the giver sits at a running deal")
             now = self.clock()
             day = player_day(now).isoformat()
-            given = await conn.fetchval(
-                "SELECT COALESCE(SUM(amount), 0)::bigint FROM gives"
-                " WHERE giver_id = $1 AND day = $2",
-                giver_id, day,
-            )
+            if request is not None:
+                done = await conn.fetchval(
+                    "SELECT amount FROM gives WHERE request = $1", request)
+                if done is not None:
+                    given = await self._given_on(conn, giver_id, day)
+                    return Gift(int(done), balances[giver_id], balances[receiver_id],
+                                max(self.economy.give_daily_limit - given, 0))
+            if await self._hold(conn, giver_id) is not None:
+                raise GiveRefused("give_in_deal", "the giver sits at a running deal")
+            given = await self._given_on(conn, giver_id, day)
             remaining = max(self.economy.give_daily_limit - given, 0)
             if amount > balances[giver_id]:  # first: no limit would let it through
                 raise GiveRefused("give_insufficient", "not enough beans")
@@ -294,9 +293,9 @@ class Players(SQLBase):
                     "give_limit", f"only {remaining} more beans may be given today", remaining
                 )
             await conn.execute(
-                "INSERT INTO gives (giver_id, receiver_id, amount, chat_id, day, created_at)"
-                " VALUES ($1, $2, $3, $4, $5, $6)",
-                giver_id, receiver_id, amount, chat_id, day, _ms(now),
+                "INSERT INTO gives (giver_id, receiver_id, amount, chat_id, day, created_at,"
+                " request) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                giver_id, receiver_id, amount, chat_id, day, _ms(now), request,
             )
             giver_balance = await self._move_beans(
                 conn, giver_id, -amount, LedgerReason.GIVE, _ms(now), chat_id=chat_id
@@ -305,6 +304,13 @@ class Players(SQLBase):
                 conn, receiver_id, amount, LedgerReason.GIVE, _ms(now), chat_id=chat_id
             )
         return Gift(amount, giver_balance, receiver_balance, remaining - amount)
+
+    @staticmethod
+    async def _given_on(conn: Conn, giver_id: int, day: str) -> int:
+        """Beans ``giver_id`` gave on their ``day`` (ISO date)."""
+        return int(await conn.fetchval(
+            "SELECT COALESCE(SUM(amount), 0)::bigint FROM gives WHERE giver_id = $1 AND day = $2",
+            giver_id, day))
 
     async def ledger(self, user_id: int, limit: int = 20) -> list[LedgerEntry]:
         if limit < 1:

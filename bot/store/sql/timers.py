@@ -7,13 +7,9 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.store.records import (
-    TimerRecord,
-)
+from bot.store.records import TimerRecord
 from bot.store.rows import ms as _ms
-from bot.store.rows import (
-    timer_record,
-)
+from bot.store.rows import timer_record
 from bot.store.sql.common import SQLBase
 
 

@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.names import clean_name
+from bot.core.names import clean_name
 from bot.store.dialect import Conflict, Conn
 from bot.store.records import LedgerEntry, LedgerReason, UnknownPlayer
 from bot.store.rows import ledger_entry

@@ -8,7 +8,7 @@ import sqlite3
 import asyncpg
 import pytest
 
-from bot.rooms import GroupSettingError
+from bot.core.rooms import GroupSettingError
 from bot.store import (
     DealNotRunning,
     LedgerReason,

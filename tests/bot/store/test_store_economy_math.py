@@ -1,4 +1,4 @@
-"""bot.economy: settlement arithmetic (RULES.md §8), check-in amounts, day boundaries."""
+"""bot.core.beans: settlement arithmetic (RULES.md §8), check-in amounts, day boundaries."""
 
 from __future__ import annotations
 
@@ -8,12 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.economy import (
-    EconomyRules,
-    local_day,
-    period_bounds,
-    settle_beans,
-)
+from bot.core.beans import EconomyRules, local_day, period_bounds, settle_beans
 from engine.prizes import largest_remainder
 
 # largest_remainder

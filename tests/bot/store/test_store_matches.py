@@ -5,14 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import (
-    LedgerReason,
-    MatchNotRunning,
-    MatchRefused,
-    MatchStats,
-    SeatRecord,
-    Store,
-)
+from bot.store import LedgerReason, MatchNotRunning, MatchRefused, MatchStats, SeatRecord, Store
 
 GROUP = -1001
 SEATS = [SeatRecord(1, "p1"), SeatRecord(2, "p2"), SeatRecord(3, "p3")]

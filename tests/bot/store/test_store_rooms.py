@@ -1,4 +1,4 @@
-"""bot.rooms: stake tiers (RULES.md §8) and group settings validation."""
+"""bot.core.rooms: stake tiers (RULES.md §8) and group settings validation."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import doctest
 
 import pytest
 
-import bot.economy
-import bot.rooms
-from bot.rooms import (
+import bot.core.beans
+import bot.core.rooms
+from bot.core.rooms import (
     DEFAULT_GROUP_SETTINGS,
     GroupSettingError,
     StakeTier,
@@ -141,7 +141,7 @@ def test_rules_for_builds_the_engine_preset_with_house_options():
     assert (custom.doubling, custom.multiplier_cap, custom.rocket_kickers) == (False, 64, True)
 
 
-@pytest.mark.parametrize("module", [bot.economy, bot.rooms])
+@pytest.mark.parametrize("module", [bot.core.beans, bot.core.rooms])
 def test_docstring_examples_hold(module):
     result = doctest.testmod(module)
     assert result.attempted > 0

@@ -1,5 +1,5 @@
 """What several workers share through the store (issue 16): timers as rows with a due time that
-one worker at a time claims for a lease (the updates' inbox is bot/workers/shared.py's,
+one worker at a time claims for a lease (the updates' inbox is bot/telegram/workers/shared.py's,
 tests/bot/test_workers_webhook.py)."""
 
 from __future__ import annotations

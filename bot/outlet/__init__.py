@@ -1,7 +1,0 @@
-"""Telegram output in one place: sending and editing messages and pictures with
-Telegram's harmless answers handled (:mod:`~bot.outlet.send`, :mod:`~bot.outlet.edits`,
-:mod:`bot.photos`), flood limits (:mod:`~bot.outlet.limiter`: a strict sliding window per group,
-a 429 pausing only its own chat), the per-chat outbox that sends only the latest state of a
-table's audience message (:mod:`~bot.outlet.outbox`), and :class:`~bot.outlet.telegram.
-TelegramOutlet`, the game layer's outlet (:class:`bot.game.outlet.Outlet`) over the Bot API and
-PTB's JobQueue."""
