@@ -22,7 +22,10 @@ import sys
 from bot.core.callbacks import make_callback
 from bot.core.i18n import t
 from bot.core.table import DEAL
+from bot.features.tournament.driver import START, tournament_lock
 from bot.features.tournament.views import tournament_callback
+from bot.game.timers import Stamp
+from bot.telegram.outlet.telegram import job_name
 from engine.prizes import split_pool
 from engine.tournament import QUICK, plan
 from tests.bot.flow_helpers import LANG, assert_no_hand_in_group, hand_message
@@ -358,3 +361,36 @@ async def test_a_restart_mid_stage_and_a_member_who_leaves(fake_api: FakeBotApi,
     assert await store.balance(leaver.id) == 1000 - FEE
     final = [x for x in await store.tournament_tables(tid) if x.stage == 2]
     assert len(final) == 1 and leaver.id not in final[0].players
+
+
+async def test_a_timed_start_with_too_few_signed_up_cancels(fake_api: FakeBotApi,
+                                                             running_bot: BotRunner):
+    """定时赛: ``/tournament quick 50 21:30`` shows the start time in the group's time zone and
+    arms the start (a timer, kept across a restart); when it fires with fewer than one table
+    signed up, the tournament is cancelled, nothing was taken and the group is told."""
+    api = fake_api
+    app = running_bot.app
+    store = app.bot_data.store
+    ann, bob = api.new_user("Ann"), api.new_user("Bob")
+    group = api.new_group("Cards")
+    api.make_admin(group, ann)
+    for user in (ann, bob):
+        api.open_private_chat(user)
+    await store.update_group_settings(group.id, pictures=False, timezone="Asia/Shanghai")
+    api.send_text(ann, group, "/tournament quick 50 21:30")
+    await api.wait_for(lambda: any(m.buttons for m in api.messages_in(group)))
+    (record,) = await store.live_tournaments()
+    tid = record.tournament_id
+    shown = signup_message(api, group).content
+    assert t("tour.start_at", LANG, time="21:30", tz="Asia/Shanghai") in shown
+    key = tournament_lock(tid)
+    await api.wait_for(lambda: app.job_queue.get_jobs_by_name(job_name(START, key)), 5)
+    await press(api, bob, signup_message(api, group), tournament_callback(tid, "join"))
+    app = await running_bot.restart()  # the start is armed again
+    assert app.job_queue.get_jobs_by_name(job_name(START, key))
+    await app.bot_data.game.tournaments._on_start(Stamp(key, ""))  # the time has come
+    await api.wait_for(lambda: any(m.content.startswith(t("tour.too_few", LANG, id=tid, min=3))
+                                   for m in api.messages_in(group)), 10)
+    assert (await app.bot_data.store.get_tournament(tid)).status == "cancelled"
+    assert await app.bot_data.store.balance(bob.id) == 1000
+    assert await app.bot_data.store.tournament_ledger(tid) == []

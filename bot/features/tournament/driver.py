@@ -274,15 +274,21 @@ class Tournaments:
                 return
             self.ctx.outlet.cancel(START, tournament_lock(tournament_id))
             lang = _lang(record)
+            minimum = int(record.options["min"])
+            lines: list[str] = []
+            if len(await self.ctx.store.tournament_entries(tournament_id)) < minimum:
+                await self.ctx.store.cancel_tournament(tournament_id)  # nothing was taken
+                lines.append(t("tour.too_few", lang, id=tournament_id, min=minimum))
+                await self._redraw_signup(record, closed="\n".join(lines))
+                self._tell(record, "\n".join(lines))
+                return
             start = await self.ctx.store.take_tournament_fees(tournament_id)
             field = [e.user_id for e in start.field]
             names = {e.user_id: e.name for e in start.field}
-            lines = []
             if start.dropped:
                 lines.append(t("tour.dropped", lang, names=join_names(
                     (e.name for e in start.dropped), lang), fee=grouped(record.entry_fee)))
-            minimum = int(record.options["min"])
-            if len(field) < minimum:
+            if len(field) < minimum:  # fees refunded
                 await self.ctx.store.cancel_tournament(tournament_id)
                 lines.append(t("tour.too_few", lang, id=tournament_id, min=minimum))
                 await self._redraw_signup(record, closed="\n".join(lines))
