@@ -258,12 +258,13 @@ async def test_a_cancel_refunds_every_fee_once(fake_api: FakeBotApi, running_bot
     app = running_bot.app
     store = app.bot_data.store
     users = [api.new_user(name) for name in NAMES[:4]]
+    by_id = {u.id: u for u in users}
     ann = users[0]
     group = api.new_group("Cards")
     api.make_admin(group, ann)
     for user in users:
         api.open_private_chat(user)
-    await store.update_group_settings(group.id, pictures=False)
+    await store.update_group_settings(group.id, pictures=False, hands="group")
     api.send_text(ann, group, f"/tournament classic {FEE}")
     await api.wait_for(lambda: any(m.buttons for m in api.messages_in(group)))
     (record,) = await store.live_tournaments()
@@ -277,6 +278,10 @@ async def test_a_cancel_refunds_every_fee_once(fake_api: FakeBotApi, running_bot
     assert [await store.balance(u.id) for u in users] == [1000 - FEE] * 4
     running = [x for x in app.bot_data.tables if x.tournament is not None and x.phase == DEAL]
     assert len(running) == 1  # 4 players: one table and a bye
+    # the group shows hands in the group, but a tournament's hands are private (§10.1)
+    assert not any(seat.in_group for seat in running[0].seats)
+    for seat in running[0].seats:
+        await api.wait_for(lambda seat=seat: hand_message(api, by_id[seat.user_id]), 10)
 
     # A stranger's /stop is refused; the admin's cancels it and refunds every fee once.
     api.send_text(users[1], group, "/stop")

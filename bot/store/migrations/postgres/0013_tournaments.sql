@@ -1,4 +1,4 @@
--- 0012: group tournaments (锦标赛, RULES.md §10.1), as sqlite/0012_tournaments.sql.
+-- 0013: group tournaments (锦标赛, RULES.md §10.1), as sqlite/0013_tournaments.sql.
 -- The ledger's reason CHECK changes in place here (SQLite has to rebuild the table).
 
 CREATE TABLE tournaments (

@@ -1,4 +1,4 @@
--- 0012: group tournaments (锦标赛, RULES.md §10.1). A tournament row holds its preset and
+-- 0013: group tournaments (锦标赛, RULES.md §10.1). A tournament row holds its preset and
 -- options, the seed of its draws (secret until it ends) and the SHA-256 shown when sign-up
 -- opened, its status and its progress (the stages decided so far) as JSON. An entry is one row
 -- per member in sign-up order (`seq`, the last tie-break); the fee taken at the start is a
@@ -50,7 +50,7 @@ CREATE TABLE tournament_tables (
 ) WITHOUT ROWID;
 
 -- The ledger learns the reason 'tournament' and the tournament a row belongs to.
-CREATE TABLE ledger_0012 (
+CREATE TABLE ledger_0013 (
     id            INTEGER PRIMARY KEY,
     user_id       INTEGER NOT NULL REFERENCES players (user_id),
     amount        INTEGER NOT NULL CHECK (amount <> 0),
@@ -65,13 +65,13 @@ CREATE TABLE ledger_0012 (
     challenge_id  INTEGER REFERENCES challenges (id),
     tournament_id INTEGER REFERENCES tournaments (id)
 );
-INSERT INTO ledger_0012 (id, user_id, amount, balance_after, reason, deal_id, chat_id, created_at,
+INSERT INTO ledger_0013 (id, user_id, amount, balance_after, reason, deal_id, chat_id, created_at,
                          match_id, challenge_id)
 SELECT id, user_id, amount, balance_after, reason, deal_id, chat_id, created_at, match_id,
        challenge_id
 FROM ledger;
 DROP TABLE ledger;
-ALTER TABLE ledger_0012 RENAME TO ledger;
+ALTER TABLE ledger_0013 RENAME TO ledger;
 CREATE INDEX ledger_by_user ON ledger (user_id, id);
 CREATE INDEX ledger_by_match ON ledger (match_id) WHERE match_id IS NOT NULL;
 CREATE UNIQUE INDEX ledger_challenge_fee ON ledger (challenge_id, user_id)
