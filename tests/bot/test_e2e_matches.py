@@ -13,13 +13,13 @@ import asyncio
 
 from bot.core.i18n import t
 from bot.core.table import DEAL
-from bot.features.match.state import prizes
 from bot.game import deal as deal_module
 from bot.presentation.scenes import picture_labels
 from bot.presentation.views import place_text
 from bot.store import open_store
 from engine import DealState, apply
 from engine.ai import choose_action
+from engine.match import prizes
 from images.standings import StandingsRow, StandingsScene, render_standings
 from tests.bot.flow_helpers import (
     LANG,
