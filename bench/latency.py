@@ -58,6 +58,16 @@ It prints, per run:
   what the bot spends per deal. Deals are random (a new shuffle each): compare runs of several
   deals (``--tables 10``).
 
+Hands in the group (ephemeral messages, ``DEFAULT_HANDS=group``, the bot an admin of every
+group, so it pushes each hand and prompt; nobody opens the bot's private chat): ``group``
+counts them in the group's 20 a minute, in the strict fake and in the bot
+(``EPHEMERAL_FLOOD=group``); ``group-own`` in a window of their own per group, 20 a minute in
+the fake and the bot (``EPHEMERAL_FLOOD=own``, ``EPHEMERAL_RATE_LIMIT=20``); ``group-free`` in
+neither (``EPHEMERAL_FLOOD=none``): no source says which Telegram does, so a run of each gives
+a deal's pace and calls every way. Press → own hand
+edit is then the first ``editEphemeralMessage…`` of the presser's hand (or a new one for them);
+"ephemeral in the group" counts those calls per deal.
+
 ``--deal-seed N`` runs the bot through ``bench/seeded_bot.py``: the process's k-th deal is
 shuffled from N + k (and its first bidder drawn from N), so two runs of one table (same
 ``--seed``) play the same deals: compare code before and after a change with it.
@@ -104,6 +114,7 @@ from tests.bot.flow_helpers import (  # noqa: E402
     hand_message,
 )
 from tests.fakebot import Call, Chat, FakeMessage, User  # noqa: E402
+from tests.fakebot.ephemeral import EphemeralMessage  # noqa: E402
 from tests.fakebot.limits import FloodLimits, StrictFakeBotApi  # noqa: E402
 
 #: Telegram's overall limit for one bot token, requests per second.
@@ -150,7 +161,16 @@ SELECTION_ONLY = ("hint", "clear")
 NOT_ACTIONS = ("autoplay", "leave", "timeout")
 VARIANTS = {"humans": "three humans", "bots": "two humans and one bot seat",
             "busy": "three humans in a busy group: bystanders send 4 commands in 3 s, "
-                    "every 20 s"}
+                    "every 20 s",
+            "group": "three humans, hands in the group (ephemeral, an admin bot), counted in "
+                     "the group's 20 a minute (EPHEMERAL_FLOOD=group)",
+            "group-own": "three humans, hands in the group (ephemeral, an admin bot), counted "
+                         "in a window of their own, 20 a minute (EPHEMERAL_FLOOD=own)",
+            "group-free": "three humans, hands in the group (ephemeral, an admin bot), in no "
+                          "group window (EPHEMERAL_FLOOD=none)"}
+#: The variants whose hands are ephemeral messages in the group: how the strict fake and the
+#: bot count them (``FloodLimits.ephemeral``, ``EPHEMERAL_FLOOD``).
+GROUP_HANDS = {"group": "group", "group-own": "own", "group-free": "none"}
 #: The busy group's bystanders' commands, in turn (``{other}``: another bystander's username).
 BUSY_COMMANDS = ("/balance", "/give @{other} 100", "/top", "/me", "/daily", "/top week")
 #: A busy group's bystanders send their commands in bursts (people answer each other): every
@@ -166,7 +186,7 @@ class BotProcess:
     """``ddz-bot`` (``python -m bot``) against ``base_url``, with its CPU and memory from /proc."""
 
     def __init__(self, token: str, base_url: str, workdir: Path, profile: Path | None,
-                 deal_seed: int | None = None) -> None:
+                 deal_seed: int | None = None, env: dict[str, str] | None = None) -> None:
         self.workdir = workdir
         self.env = {key: os.environ[key] for key in ("PATH", "HOME", "LANG", "TMPDIR")
                     if key in os.environ}
@@ -178,6 +198,7 @@ class BotProcess:
             "LOG_LEVEL": "WARNING",
             "PTB_TIMEDELTA": "true",
             "PYTHONPATH": str(ROOT),  # the bot next to this script, whatever is installed
+            **(env or {}),
         })
         python = [sys.executable]
         run = ["-m", "bot"] if deal_seed is None else [str(Path(__file__).with_name(
@@ -252,6 +273,7 @@ class Press:
     payload: str
     hand_id: int | None  # the presser's hand message when pressed (None: a group button)
     changes_deal: bool
+    in_group: bool = False  # that hand is an ephemeral message in the group
 
 
 @dataclass
@@ -285,6 +307,18 @@ class Run:
     commands: list[Asked] = field(default_factory=list)
     #: (group chat id, when Start was pressed) of every table.
     starts: list[tuple[int, float]] = field(default_factory=list)
+    #: The hands are ephemeral messages in the groups (:data:`GROUP_HANDS`).
+    group_hands: bool = False
+
+    def hand(self, user: User) -> FakeMessage:
+        """The user's hand message: in their private chat, or the newest ephemeral message
+        they see in their table's group (LookupError: none)."""
+        if not self.group_hands:
+            return hand_message(self.api, user)
+        message = self.api.ephemeral.last_seen_by(user, self.api.chat(self.table_of[user.id]))
+        if message is None:
+            raise LookupError(f"no hand for {user.id}")
+        return message
 
     async def press(self, user: User, message: FakeMessage, data: str,
                     *, changes_deal: bool = False) -> Call:
@@ -297,6 +331,12 @@ class Run:
                  "answer " if c.method == "answerCallbackQuery" else "private ") + c.method
                 for c in calls if c.method != "getUpdates"))
         private = message.chat.id == user.id
+        if isinstance(message, EphemeralMessage):
+            query_id = self.api.ephemeral.press(user, message, data)
+            self.presses.append(Press(user, query_id, time.monotonic(),
+                                      data.rsplit(":", 1)[-1], message.ephemeral_message_id,
+                                      changes_deal, in_group=True))
+            return await self.api.wait_answer(query_id, timeout=60)
         query_id = self.api.press(user, message, data)
         self.presses.append(Press(user, query_id, time.monotonic(), data.rsplit(":", 1)[-1],
                                   message.message_id if private else None, changes_deal))
@@ -320,10 +360,10 @@ def signature(message: FakeMessage) -> tuple:
     return (message.message_id, message.edits, message.content, str(message.reply_markup))
 
 
-def own_turn(api: StrictFakeBotApi, user: User) -> FakeMessage | None:
+def own_turn(run: Run, user: User) -> FakeMessage | None:
     """The user's hand message if it shows their decision buttons now."""
     try:
-        message = hand_message(api, user)
+        message = run.hand(user)
     except LookupError:
         return None
     keys = payloads(message)
@@ -333,20 +373,19 @@ def own_turn(api: StrictFakeBotApi, user: User) -> FakeMessage | None:
 async def play_seat(run: Run, user: User, finished: Callable[[], bool]) -> None:
     """One human's turns until ``finished()``: press ``run.think`` s after the hand message
     changed into their turn."""
-    api = run.api
     pressed: tuple | None = None
     while True:
         def ready(pressed: tuple | None = pressed) -> object:
             if finished():
                 return True
-            message = own_turn(api, user)
+            message = own_turn(run, user)
             return message if message is not None and signature(message) != pressed else None
 
         seen = await run.wait(ready, TURN_WAIT, chats=(user, run.table_of[user.id]))
         if seen is True:
             return
         await asyncio.sleep(run.think)
-        message = own_turn(api, user)
+        message = own_turn(run, user)
         if message is None or finished():
             continue
         pressed = signature(message)
@@ -376,20 +415,25 @@ def decide(rng: random.Random, keys: dict[str, str]) -> str:
 
 async def play_turn(run: Run, user: User, message: FakeMessage, keys: dict[str, str]) -> None:
     """Hint, then Play what it selected (after the hand shows it), or Pass if it found none."""
-    api = run.api
     before = signature(message)
     answer = await run.press(user, message, keys["hint"])
     if answer.params.get("text"):  # nothing beats the trick
         await asyncio.sleep(run.think)
-        current = hand_message(api, user)
+        current = run.hand(user)
         data = payloads(current).get("pass")
         if data:
             await run.press(user, current, data, changes_deal=True)
         return
-    shown = await run.wait(lambda: (m := hand_message(api, user)) and signature(m) != before
-                           and m, timeout=30, chats=(user,))
+    def changed() -> FakeMessage | None:
+        try:
+            current = run.hand(user)
+        except LookupError:
+            return None
+        return current if signature(current) != before else None
+
+    shown = await run.wait(changed, timeout=30, chats=(user, run.table_of[user.id]))
     await asyncio.sleep(run.think)
-    current = hand_message(api, user) if isinstance(shown, FakeMessage) else message
+    current = run.hand(user) if isinstance(shown, FakeMessage) else message
     if run.select == "taps":
         current = await tap_selection(run, user, current)
     data = payloads(current).get("play")
@@ -412,7 +456,6 @@ def selected_ranks(message: FakeMessage) -> list[str]:
 async def tap_selection(run: Run, user: User, message: FakeMessage) -> FakeMessage:
     """Select Hint's play again by hand: Clear, then one tap per card, each once the hand
     shows the last (``--select taps``); the hand message as it is then."""
-    api = run.api
     wanted = selected_ranks(message)
     for payload in ["clear", *wanted]:
         data = payloads(message).get(payload)
@@ -422,13 +465,14 @@ async def tap_selection(run: Run, user: User, message: FakeMessage) -> FakeMessa
         answer = await run.press(user, message, data)
         if answer.params.get("text"):
             break
-        shown = await run.wait(lambda before=before: (m := hand_message(api, user))
-                               and signature(m) != before and m, timeout=30, chats=(user,))
+        shown = await run.wait(lambda before=before: (m := run.hand(user))
+                               and signature(m) != before and m, timeout=30,
+                               chats=(user, run.table_of[user.id]))
         if not isinstance(shown, FakeMessage):
             break
         message = shown
         await asyncio.sleep(TAP_THINK)
-    return hand_message(api, user)
+    return run.hand(user)
 
 
 def shown_in(api: StrictFakeBotApi, group: Chat) -> set[tuple[int, int]]:
@@ -456,8 +500,11 @@ async def play_table(run: Run, index: int, variant: str, deals: int) -> None:
     users = [api.new_user(f"T{index}P{seat}") for seat in range(humans)]
     players = Players(api, group, users)
     for user in users:
-        api.open_private_chat(user)
+        if not run.group_hands:  # in the group nobody needs the bot's private chat
+            api.open_private_chat(user)
         run.table_of[user.id] = group.id
+    if run.group_hands:
+        api.ephemeral.set_bot_admin(group)  # it pushes each hand and prompt
     chatting: asyncio.Task[None] | None = None
     if variant == "busy":
         chatting = asyncio.create_task(chatter(run, group, index))
@@ -569,6 +616,12 @@ class CallIndex:
 
 def hand_edit_of(press: Press) -> Callable[[Call], bool]:
     def match(call: Call) -> bool:
+        if press.in_group:  # an ephemeral edit of the presser's own hand, or a new one
+            if int(call.params.get("receiver_user_id") or 0) == press.user.id:
+                return int(call.params.get("ephemeral_message_id") or 0) == press.hand_id
+            options = call.params.get("ephemeral_message_parameters")
+            return call.method in SENDS and isinstance(options, dict) \
+                and int(options.get("receiver_user_id") or 0) == press.user.id
         if call.method in EDITS:
             return int(call.params.get("message_id", 0)) == press.hand_id
         return call.method in SENDS and call_text(call).startswith(HAND_PREFIX)
@@ -576,7 +629,12 @@ def hand_edit_of(press: Press) -> Callable[[Call], bool]:
 
 
 def table_call(call: Call) -> bool:
-    return call.method in EDITS or call.method in SENDS
+    return (call.method in EDITS or call.method in SENDS) and not is_ephemeral_call(call)
+
+
+def is_ephemeral_call(call: Call) -> bool:
+    """A send, edit or delete of an ephemeral message (a hand in the group)."""
+    return "Ephemeral" in call.method or "ephemeral_message_parameters" in call.params
 
 
 @dataclass
@@ -707,7 +765,8 @@ def measure(run: Run, first_call: int, end: float) -> Figures:
         by_button.setdefault(button, []).append(answer.time - press.time)
         if answer.params.get("text") or press.hand_id is None:
             continue  # a pop-up (refused, nothing to hint, lobby): no edit is due
-        edit = index.first_after(press.user.id, press.time, hand_edit_of(press))
+        where = run.table_of[press.user.id] if press.in_group else press.user.id
+        edit = index.first_after(where, press.time, hand_edit_of(press))
         if edit is None:
             no_edit += 1
         else:
@@ -727,6 +786,8 @@ def measure(run: Run, first_call: int, end: float) -> Figures:
             by_kind["answers"] += 1
         elif chat_id is None:
             by_kind["other"] += 1
+        elif is_ephemeral_call(call):
+            by_kind["group ephemeral"] += 1
         elif int(chat_id) in groups or int(chat_id) < 0:
             by_kind["group"] += 1
         else:
@@ -793,11 +854,15 @@ def dump(run: Run, first_call: int, path: Path) -> None:
 async def run_once(tables: int, variant: str, deals: int, think: float, seed: int,
                    timeout: float, profile: Path | None, dump_to: Path | None = None,
                    deal_seed: int | None = None, select: str = "hint") -> bool:
-    api = StrictFakeBotApi(limits=FloodLimits(group_per_minute=20, overall_per_second=30))
+    counted = GROUP_HANDS.get(variant)
+    api = StrictFakeBotApi(limits=FloodLimits(group_per_minute=20, overall_per_second=30,
+                                              ephemeral=counted or "group"))
     await api.start()
-    run = Run(api, think, random.Random(seed), select)
+    run = Run(api, think, random.Random(seed), select, group_hands=counted is not None)
+    env = {"DEFAULT_HANDS": "group", "EPHEMERAL_FLOOD": counted,
+           "EPHEMERAL_RATE_LIMIT": "20"} if counted else {"DEFAULT_HANDS": "private"}
     with tempfile.TemporaryDirectory(prefix="ddz-latency-") as workdir:
-        bot = BotProcess(api.token, api.base_url, Path(workdir), profile, deal_seed)
+        bot = BotProcess(api.token, api.base_url, Path(workdir), profile, deal_seed, env)
         await bot.start()
         try:
             await api.wait_for("deleteWebhook", 60, since=0)  # polling starts next
@@ -882,10 +947,11 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
     print(f"429s received: {limited}" + (f" ({dict(fig.rate_limited)}; "
                                          f"{dict(fig.limited_by)})" if limited else ""))
     total = sum(fig.by_method.values())
-    chat = fig.by_kind["group"] + fig.by_kind["private"]
+    chat = fig.by_kind["group"] + fig.by_kind["private"] + fig.by_kind["group ephemeral"]
     besides_answers = total - fig.by_kind["answers"]
     megabytes = sum(fig.bytes_by_method.values()) / 1e6 / done
     print(f"per deal: {total / done:.1f} Bot API calls = group {fig.by_kind['group'] / done:.1f}"
+          f" + ephemeral in the group {fig.by_kind['group ephemeral'] / done:.1f}"
           f" + private {fig.by_kind['private'] / done:.1f} + answers "
           f"{fig.by_kind['answers'] / done:.1f} + other {fig.by_kind['other'] / done:.1f} "
           f"(429s included: {limited / done:.1f}); {megabytes:.3f} MB uploaded")

@@ -74,6 +74,8 @@ def bot_settings(fake_api: FakeBotApi, tmp_path: Path) -> Settings:
         table_edit_interval=0.0,
         group_rate_limit=1000,
         turn_notice_delay=0.0,
+        default_hands="private",  # the tests of hands in the group choose "group" themselves
+        ephemeral_rate_limit=1000,
     )
 
 

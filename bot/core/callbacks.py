@@ -7,7 +7,8 @@ limit), for example ``A:k3Xq9ZpT:12:bid3`` or ``S:k3Xq9ZpT:40:r7``:
   ``L`` lobby, ``A`` deal action (bidding, doubling, show cards, pass, auto-play),
   ``S`` card selection on the private hand message (a rank, Play, Hint, Clear, or an offered
   play ``p<ranks>``), ``M`` "My cards" on the group table message (payload ``""``), the card
-  counter (``c``) and the last trick (``t``, 上一轮, on both),
+  counter (``c``) and the last trick (``t``, 上一轮, on both), and on a hand the switch of
+  where it is shown (``g`` into the group, ``p`` into the private chat),
   ``Q`` the confirmation of ``/leave`` during a deal, ``G`` "Play again" (payload ``""``) and
   "Leave" (``leave``) under a result, ``O`` a match
   lobby's option buttons (``deals+``, ``fee-``…). (``C`` is taken by the group settings menu,
@@ -55,6 +56,10 @@ COUNTER = "c"
 #: The payload of :data:`MY_CARDS` that asks for the last trick that is over (上一轮), which
 #: anyone may see: players and watchers.
 LAST_TRICK = "t"
+#: The payloads of :data:`MY_CARDS` on a hand that move it: into the group (an ephemeral
+#: message only its player sees) or into the player's private chat, from now on.
+HANDS_GROUP = "g"
+HANDS_PRIVATE = "p"
 CONFIRM_LEAVE = "Q"
 PLAY_AGAIN = "G"
 MATCH_OPTION = "O"
@@ -103,7 +108,7 @@ PAYLOADS: dict[str, frozenset[str]] = {
     LOBBY: frozenset({"join", "leave", "bot", "start", "close"}),
     ACTION: frozenset(ACTION_PAYLOADS),
     SELECT: SELECT_PAYLOADS,
-    MY_CARDS: frozenset({"", COUNTER, LAST_TRICK}),
+    MY_CARDS: frozenset({"", COUNTER, LAST_TRICK, HANDS_GROUP, HANDS_PRIVATE}),
     CONFIRM_LEAVE: frozenset(f"{answer}{seat}" for answer in ("yes", "no")
                              for seat in range(MAX_SEATS)),
     PLAY_AGAIN: frozenset({"", "leave"}),

@@ -51,6 +51,10 @@ Settings (key: values, default):
 - ``challenge_open``: who may open a duplicate challenge (``/challenge``):
   ``"admins"`` (the default) or ``"anyone"``.
 - ``daily_challenge``: a duplicate challenge opens by itself every day (off).
+- ``hands``: where each player's hand, prompts and outcome are shown: ``"group"`` (an
+  ephemeral message in the group that only its player sees), ``"private"`` (the player's
+  private chat with the bot) or ``None``, the default: the bot's ``DEFAULT_HANDS``. A player may
+  choose otherwise for themselves (the button in their hand); a four-seat table keeps private.
 """
 
 from __future__ import annotations
@@ -113,6 +117,7 @@ DEFAULT_GROUP_SETTINGS: dict[str, Any] = {
     "auto_pass": True,
     "challenge_open": "admins",
     "daily_challenge": False,
+    "hands": None,
 }
 
 #: Group settings that are engine rule options (``engine.presets.Rules`` fields).
@@ -222,6 +227,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "bot_level": ("easy", "normal", "hard"),
     "alarm_at": (2, 3),
     "challenge_open": ("admins", "anyone"),
+    "hands": ("group", "private", None),
     "redeal_rule": (*REDEAL_RULES, None),
 }
 

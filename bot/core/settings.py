@@ -20,6 +20,10 @@ from dotenv import find_dotenv, load_dotenv
 from bot.core.i18n import LANGUAGES, match_language
 
 TELEGRAM_API_URL = "https://api.telegram.org/bot"
+#: Where a group's hands may be shown (``DEFAULT_HANDS``, the group setting ``hands``).
+HANDS = ("group", "private")
+#: How ephemeral messages count in a group's flood budget (``EPHEMERAL_FLOOD``).
+EPHEMERAL_FLOOD = ("own", "group", "none")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # DATABASE_URL schemes that select the PostgreSQL store (asyncpg accepts both)
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -61,7 +65,13 @@ class Settings:
     (Telegram allows about 20; `bot.telegram.outlet.limiter`). `table_edit_interval`: at least this
     many seconds between two edits of one table message. `turn_notice_delay`: a human to act who has
     not acted after this many seconds gets a notifying "your turn" message (0: at once).
-    `ai_workers`: threads running the AI off the event loop. The token, the database URL (it
+    `ai_workers`: threads running the AI off the event loop. `default_hands`: where the hands
+    of a group whose ``hands`` setting is left at the default are shown: ``"group"`` (ephemeral
+    messages in the group, only their player sees them) or ``"private"`` (the private chat).
+    `ephemeral_flood`: whether ephemeral sends and edits count in a group's flood window:
+    ``"own"`` (a window of their own per group, `ephemeral_rate_limit` per minute, paused
+    by its own 429s), ``"group"`` (the group's window, with its other messages) or ``"none"``
+    (only the bot's overall rate). The token, the database URL (it
     may hold a password) and the webhook secret are left out of `repr`.
 
     Several workers (:mod:`bot.telegram.workers`): with both `webhook_url` and `database_url`
@@ -89,6 +99,9 @@ class Settings:
     group_rate_limit: int = 20
     turn_notice_delay: float = 5.0
     ai_workers: int = 2
+    default_hands: str = "group"
+    ephemeral_flood: str = "own"
+    ephemeral_rate_limit: int = 180
     webhook_url: str | None = None
     webhook_secret: str | None = field(default=None, repr=False)
     webhook_port: int = 8443
@@ -173,6 +186,14 @@ class Settings:
             raise SettingsError("WORKERS above 1 needs WEBHOOK_URL and a postgresql:// "
                                 "DATABASE_URL")
 
+        default_hands = values.get("DEFAULT_HANDS", "group").lower()
+        if default_hands not in HANDS:
+            raise SettingsError(f"DEFAULT_HANDS must be one of {', '.join(HANDS)}")
+        ephemeral_flood = values.get("EPHEMERAL_FLOOD", "own").lower()
+        if ephemeral_flood not in EPHEMERAL_FLOOD:
+            raise SettingsError(
+                f"EPHEMERAL_FLOOD must be one of {', '.join(EPHEMERAL_FLOOD)}")
+
         return cls(
             bot_token=token,
             database_path=Path(values.get("DATABASE_PATH", "./data/ddz.sqlite3")),
@@ -189,6 +210,9 @@ class Settings:
             group_rate_limit=_integer(values, "GROUP_RATE_LIMIT", 20, 1, 1000),
             turn_notice_delay=_seconds(values, "TURN_NOTICE_DELAY", 5.0, minimum=0.0),
             ai_workers=_integer(values, "AI_WORKERS", 2, 1, 64),
+            default_hands=default_hands,
+            ephemeral_flood=ephemeral_flood,
+            ephemeral_rate_limit=_integer(values, "EPHEMERAL_RATE_LIMIT", 180, 1, 10000),
             webhook_url=webhook_url,
             webhook_secret=webhook_secret,
             webhook_port=_integer(values, "WEBHOOK_PORT", 8443, 1, 65535),

@@ -72,6 +72,10 @@ class Seat:
     ``blocked``: the bot cannot write to the player privately; the seat is auto-played.
     ``lang``: the player's own language (``Player.language`` from ``store.ensure_player``), for
     their private messages; ``None``: the table's language (see :meth:`Table.seat_lang`).
+    ``in_group``: at the running deal this seat's hand message is an ephemeral message in the
+    table's group that only its player sees (``Table.hand_message_ids`` holds its
+    ``ephemeral_message_id``), not a message in their private chat (the group's ``hands``
+    setting and the player's own choice, :meth:`bot.game.deal.DealDriver.start`).
     ``welcoming``: a lobby seat whose welcome message (which tells whether the bot can write to
     the player privately) is on its way: since when (UTC seconds); ``None`` once it was sent or
     when none is due (:meth:`bot.game.lobby.Lobby.welcome`). Stored only while set.
@@ -84,6 +88,7 @@ class Seat:
     blocked: bool = False
     lang: str | None = None
     welcoming: float | None = None
+    in_group: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -96,6 +101,8 @@ class Seat:
         }
         if self.welcoming is not None:
             data["welcoming"] = self.welcoming
+        if self.in_group:
+            data["in_group"] = True
         return data
 
     @classmethod
@@ -108,6 +115,7 @@ class Seat:
             blocked=bool(data.get("blocked", False)),
             lang=data.get("lang"),
             welcoming=data.get("welcoming"),
+            in_group=bool(data.get("in_group", False)),
         )
 
 
@@ -151,6 +159,9 @@ class Table:
             setting); ``False``: text only.
         card_counter: the hand messages show the card counter (记牌器, the group's
             ``card_counter`` setting).
+        hands: where the table's hands go unless a player chose otherwise (the group's
+            ``hands`` setting resolved, :class:`bot.game.config.TableConfig`): ``"group"``
+            (ephemeral messages in the group) or ``"private"``.
         auto_pass: a human seat that nothing in its hand lets follow passes by itself
             (自动要不起, the group's ``auto_pass`` setting;
             :func:`bot.presentation.views.passes_itself`).
@@ -202,6 +213,7 @@ class Table:
     pictures: bool = True
     card_counter: bool = True
     auto_pass: bool = True
+    hands: str = "private"
     message_id: int | None = None
     message_photo: bool = False
     hand_message_ids: list[int | None] = field(default_factory=list)
@@ -316,7 +328,8 @@ class Table:
         "seat_count",
         "preset", "stake",
         "play_timeout", "bid_timeout", "autoplay_mode", "bot_level", "pictures", "card_counter",
-        "auto_pass", "message_id", "message_photo", "hand_message_ids": [...], "hand_photos": [...],
+        "auto_pass", "hands", "message_id", "message_photo", "hand_message_ids": [...],
+        "hand_photos": [...],
         "turn_notices": [...], "autoplay_notices": [...], "leave_prompts": [...], "join_link",
         "deal_id", "first_bidder",
         "redeals", "last_winner", "deadline", "lobby_deadline",
@@ -355,6 +368,7 @@ class Table:
             "pictures": self.pictures,
             "card_counter": self.card_counter,
             "auto_pass": self.auto_pass,
+            "hands": self.hands,
             "message_id": self.message_id,
             "message_photo": self.message_photo,
             "hand_message_ids": list(self.hand_message_ids),
@@ -412,6 +426,7 @@ class Table:
                 pictures=bool(data.get("pictures", True)),
                 card_counter=bool(data.get("card_counter", True)),
                 auto_pass=bool(data.get("auto_pass", True)),
+                hands=str(data.get("hands", "private")),
                 message_id=data["message_id"],
                 message_photo=bool(data.get("message_photo", False)),
                 hand_message_ids=list(data["hand_message_ids"]),

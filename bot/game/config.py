@@ -35,6 +35,9 @@ class TableConfig:
             :func:`bot.presentation.views.counter_line`).
         auto_pass: a human seat that cannot follow passes by itself (自动要不起,
             :func:`bot.presentation.views.passes_itself`).
+        hands: where the players' hands go unless one chose otherwise: ``"group"`` (ephemeral
+            messages in the group) or ``"private"``; the group's ``hands`` setting, else the
+            bot's ``default_hands``; a four-seat table (RULES.md §11) keeps ``"private"``.
         match_rules: the rules a match started now would play by: ``rules`` with the
             competitions' defaults where the group left a setting at its default
             (``redeal_rule``: ``forced_bid``, RULES.md §2.3); ``None``: ``rules``.
@@ -52,16 +55,21 @@ class TableConfig:
     card_counter: bool
     auto_pass: bool
     match_rules: Rules | None = None
+    hands: str = "private"
 
     @classmethod
     def of(cls, group: Mapping[str, Any], *, default_language: str, play_timeout: float,
-           bid_timeout: float) -> TableConfig:
+           bid_timeout: float, default_hands: str = "private") -> TableConfig:
         """The snapshot of a group's full settings (``group``); the bot's defaults fill what
-        the group left unset (language, timeouts)."""
+        the group left unset (language, timeouts, where the hands go)."""
         tier = room_stake(group)
+        rules = rules_for(group)
+        hands = str(group.get("hands") or default_hands)
+        if rules.seats != 3:
+            hands = "private"
         return cls(
             lang=normalize_language(group.get("language"), default_language),
-            rules=rules_for(group),
+            rules=rules,
             stake=tier.stake,
             min_balance=tier.min_balance,
             play_timeout=float(group.get("play_timeout") or play_timeout),
@@ -72,4 +80,5 @@ class TableConfig:
             card_counter=bool(group.get("card_counter", True)),
             auto_pass=bool(group.get("auto_pass", True)),
             match_rules=rules_for(group, competition=True),
+            hands=hands,
         )

@@ -52,9 +52,10 @@ class GameContext:
         group = await self.store.get_group_settings(table.chat_id)
         config = TableConfig.of(group, default_language=self.settings.default_language,
                                 play_timeout=self.settings.play_timeout,
-                                bid_timeout=self.settings.bid_timeout)
+                                bid_timeout=self.settings.bid_timeout,
+                                default_hands=self.settings.default_hands)
         if table.private:
-            config = replace(config, lang=table.lang, min_balance=0)
+            config = replace(config, lang=table.lang, min_balance=0, hands="private")
         return config
 
     async def save(self, table: Table) -> None:

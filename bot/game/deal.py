@@ -29,13 +29,13 @@ from typing import Protocol
 
 from bot.core.i18n import t
 from bot.core.rooms import preset_name
-from bot.core.table import DEAL, RESULT, Table
+from bot.core.table import DEAL, RESULT, Seat, Table
 from bot.game import timers
 from bot.game.config import TableConfig
 from bot.game.context import GameContext
 from bot.game.drawing import Drawing, keyboard_signature
 from bot.game.outlet import PRESSER, PROMPT, WATCHER, Unreachable
-from bot.presentation import scenes, views
+from bot.presentation import hands, scenes, views
 from bot.presentation.keyboards import Keyboard
 from bot.store import SeatFacts, SeatRecord, Settlement
 from engine import (
@@ -251,6 +251,7 @@ class DealDriver:
             table.reset_messages()
             for player in table.seats:
                 player.left = False
+            await self._place_hands(table)
         records = [
             SeatRecord(None, views.seat_name(s, i, table.lang), True) if s.is_bot
             else SeatRecord(s.user_id, s.name, False)
@@ -267,6 +268,25 @@ class DealDriver:
         self._fresh.add(table.key)
         self.outcomes.pop(table.key, None)
         ctx.outlet.cancel(timers.LOBBY, table.key)
+
+    async def _place_hands(self, table: Table) -> None:
+        """Where each human seat's hand goes for a new deal: into the group (an ephemeral
+        message only its player sees) at a table whose hands may be there
+        (:func:`bot.presentation.hands.may_be_in_group`) when the player chose so, or left it
+        to the table (``table.hands``, the group's setting), or cannot be written to
+        privately; else into their private chat."""
+        ctx = self.ctx
+        allowed = hands.may_be_in_group(table)
+        for _, player in table.humans():
+            player.in_group = False
+            if not allowed or player.user_id is None:
+                continue
+            record = await ctx.store.get_player(player.user_id)
+            choice = (record.hands if record is not None else None) or table.hands
+            player.in_group = choice == "group" \
+                or ctx.private_chats.known(player.user_id) is False
+            if player.in_group:
+                player.blocked = False  # the private chat is not needed
 
     def _hook(self, table: Table) -> MatchHook | None:
         """The competition that plays at this table, if any (a match's or a challenge's)."""
@@ -288,6 +308,7 @@ class DealDriver:
         table.pictures = config.pictures
         table.card_counter = config.card_counter
         table.auto_pass = config.auto_pass
+        table.hands = config.hands
 
     async def deal(self, table: Table, config: TableConfig | None = None,
                    barred: Sequence[bool] = ()) -> None:
@@ -517,6 +538,84 @@ class DealDriver:
             return False
         return True
 
+    async def bring_hand(self, table: Table, seat: int) -> bool:
+        """🂠 My cards, pressed by the player of a seat whose hand is shown in the group: send
+        the current hand afresh, within the press's own 15 s (so a hand that was never
+        delivered, was lost from the player's app or went stale comes back), and delete the
+        one it replaces; ``False`` when it could not be sent (lock held)."""
+        player = table.seats[seat]
+        if not player.in_group or player.user_id is None:
+            return False
+        old = table.hand_message_ids[seat]
+        table.hand_message_ids[seat] = None
+        table.rendered.pop(seat, None)
+        table.pictured.pop(seat, None)
+        await self.show_hand(table, seat, rank=PRESSER)
+        if table.hand_message_ids[seat] is None:
+            table.hand_message_ids[seat] = old  # not sent: the old one (if any) stays
+            return False
+        if old is not None:
+            await self.ctx.outlet.withdraw_hand(table.chat_id, player.user_id, old)
+        await self.ctx.save(table)
+        return True
+
+    def move_refusal(self, table: Table, seat: int, to_group: bool) -> str | None:
+        """Why the seat's hand cannot move (:meth:`move_hand`), as an i18n key, or ``None``:
+        ``pop.hands_four`` (a table whose hands stay private), ``pop.hands_need_private``
+        (the bot is known not to reach the player privately)."""
+        user_id = table.seats[seat].user_id
+        if to_group and not hands.may_be_in_group(table):
+            return "pop.hands_four"
+        if not to_group and user_id is not None \
+                and self.ctx.private_chats.known(user_id) is False:
+            return "pop.hands_need_private"
+        return None
+
+    async def move_hand(self, table: Table, seat: int, to_group: bool) -> str | None:
+        """The seat's player moves their hand into the group (``to_group``: an ephemeral
+        message only they see) or into their private chat, from now on: the choice is stored
+        for their next deals too, the message where it was is taken down (a private one says
+        where it went), and it is drawn where it goes (lock held). ``None`` when done, else
+        the i18n key of why not: ``pop.hands_need_private`` (the bot cannot write to them
+        privately; the hand stays in the group), ``pop.hands_four`` (a table whose hands stay
+        private)."""
+        player = table.seats[seat]
+        user_id = player.user_id
+        if user_id is None:
+            return None
+        refusal = self.move_refusal(table, seat, to_group)
+        if refusal is not None:
+            return refusal
+        await self.ctx.store.set_player_hands(user_id, "group" if to_group else "private")
+        if player.in_group == to_group:
+            return None
+        old, photo = table.hand_message_ids[seat], table.hand_photos[seat]
+        table.hand_message_ids[seat] = None
+        table.hand_photos[seat] = False
+        table.rendered.pop(seat, None)
+        table.pictured.pop(seat, None)
+        player.in_group = to_group
+        if to_group:
+            player.blocked = False
+        try:
+            async with self._hand_lock(table.key, seat):
+                await self._draw_hand(table, seat, PRESSER, clock=True)
+        except Unreachable:  # the private chat is closed after all: the hand stays here
+            self.ctx.private_chats.unreachable(user_id)
+            player.in_group = True
+            table.hand_message_ids[seat], table.hand_photos[seat] = old, photo
+            await self.ctx.store.set_player_hands(user_id, None)
+            return "pop.hands_need_private"
+        if old is not None and to_group:
+            await self.ctx.outlet.close(user_id, old, photo,
+                                        t("hand.moved_group", table.seat_lang(seat)))
+        elif old is not None:
+            await self.ctx.outlet.withdraw_hand(table.chat_id, user_id, old)
+        if not to_group:
+            self.ctx.private_chats.reached(user_id)
+        await self.ctx.save(table)
+        return None
+
     async def _draw_hand(self, table: Table, seat: int, rank: int, *, clock: bool) -> bool:
         """:meth:`show_hand`'s drawing (the seat's hand lock held); ``True`` when a request
         was made.
@@ -551,9 +650,19 @@ class DealDriver:
             if before == (_waiting_signature(unchanged, said) if waiting
                           else unchanged.signature):
                 return False
-        shown = await self.ctx.outlet.present(
-            player.user_id, table.hand_message_ids[seat], table.hand_photos[seat],
-            table.pictured.get(seat), drawing, rank=rank)
+        if player.in_group:
+            shown = await self.ctx.outlet.present_hand(
+                table.chat_id, player.user_id, table.hand_message_ids[seat],
+                table.hand_photos[seat], table.pictured.get(seat), drawing, rank=rank)
+            if shown is None:  # nothing shows it: the player's next press sends it
+                table.hand_message_ids[seat] = None
+                table.rendered.pop(seat, None)
+                table.pictured.pop(seat, None)
+                return True
+        else:
+            shown = await self.ctx.outlet.present(
+                player.user_id, table.hand_message_ids[seat], table.hand_photos[seat],
+                table.pictured.get(seat), drawing, rank=rank)
         if shown is not None:
             table.hand_message_ids[seat], table.hand_photos[seat] = shown
             table.pictured[seat] = drawing.key
@@ -582,6 +691,8 @@ class DealDriver:
         if seconds is None:
             seconds = self._seconds(table)
         text, markup = views.hand_view(table, view, seconds, outcome)
+        if view.phase in ACTIVE and not view.escaped[seat]:
+            markup = hands.with_switch(markup, table, seat)
         if not table.pictures:
             return Drawing(text, markup)
         cards, chosen = scenes.hand_picture(view, ())  # the selection: caption and keyboard
@@ -814,12 +925,13 @@ class DealDriver:
         player = table.seats[seat]
         if table.token != token or table.phase != DEAL:
             return
-        if player.user_id is not None and not player.blocked and not player.left:
+        if player.user_id is not None and not player.blocked and not player.left \
+                and not self._out_of_reach(player):
             text, markup = views.timeout_notice(table, seat)
             try:
                 message_id = await self.ctx.outlet.send(player.user_id, text, markup)
             except Unreachable:
-                player.blocked = True
+                self._unreachable(player)
             else:
                 if message_id is not None:  # its button goes once used (_withdraw_notices)
                     table.autoplay_notices = _padded(table.autoplay_notices, len(table.seats))
@@ -865,19 +977,34 @@ class DealDriver:
         for seat in state.to_act:
             player = table.seats[seat]
             if is_auto(table, state, seat) or player.blocked or player.left \
-                    or table.turn_notices[seat] or player.user_id is None:
+                    or table.turn_notices[seat] or player.user_id is None \
+                    or self._out_of_reach(player):
                 continue
             try:
                 message_id = await self.ctx.outlet.send(
                     player.user_id, _notice_text(table, seat), notify=True)
             except Unreachable:
-                player.blocked = True
+                self._unreachable(player)
                 continue
             if message_id is not None:
                 table.turn_notices[seat] = message_id
                 sent = True
         if sent:
             await self.ctx.save(table)
+
+    def _out_of_reach(self, player: Seat) -> bool:
+        """A player whose hand is in the group and whose private chat is known closed to the
+        bot: the private notices are not tried (the private chat is not needed)."""
+        return player.in_group and player.user_id is not None \
+            and self.ctx.private_chats.known(player.user_id) is False
+
+    def _unreachable(self, player: Seat) -> None:
+        """A private notice to ``player`` was refused: with their hand in the group they
+        play on (remembered, so as not to try again); else the seat is ``blocked``."""
+        if player.user_id is not None:
+            self.ctx.private_chats.unreachable(player.user_id)
+        if not player.in_group:
+            player.blocked = True
 
     async def _withdraw_notices(self, table: Table, *, every: bool = False) -> None:
         """Delete the pending "your turn" messages of seats no longer to act (or ``every``);
@@ -1121,6 +1248,9 @@ class DealDriver:
         for i, seat in table.humans():
             message_id = table.hand_message_ids[i] if i < len(table.hand_message_ids) else None
             if message_id is None or seat.blocked or state is None or seat.user_id is None:
+                continue
+            if seat.in_group:  # an ephemeral message: taken away (the table says it stopped)
+                await self.ctx.outlet.withdraw_hand(table.chat_id, seat.user_id, message_id)
                 continue
             text = views.hand_stopped_text(table, state.view(i))
             photo = i < len(table.hand_photos) and table.hand_photos[i]

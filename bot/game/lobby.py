@@ -156,7 +156,8 @@ class Lobby:
                 ctx.tables.remove(existing)
             table = Table(chat_id, thread_id, lang, title=title, opener_id=person.user_id,
                           seat_count=config.rules.seats, preset=preset_name(config.rules),
-                          stake=config.stake, match_options=match_options)
+                          stake=config.stake, match_options=match_options,
+                          hands=config.hands)
             ctx.tables.add(table)
             refusal = await self.seat(table, person, lang=lang)
             if not await self.post_lobby(table):
@@ -354,6 +355,8 @@ class Lobby:
             return refusal
         welcomed = (table.key, person.user_id) in self._welcomed \
             and ctx.private_chats.known(person.user_id) is not False  # not refused since
+        if table.hands == "group":
+            welcomed = True  # the hand comes in the group: no private chat needed
         if check_private and not welcome_after and not welcomed:
             welcome = t("hand.welcome", player.language or table.lang, group=table.title)
             try:
@@ -371,7 +374,14 @@ class Lobby:
         if refusal is not None:
             return refusal
         welcoming = time.time() if welcome_after and not welcomed else None
-        table.seats.append(Seat(person.user_id, person.name, lang=player.language,
+        return self._sit(table, person, player.language, welcoming)
+
+    @staticmethod
+    def _sit(table: Table, person: Person, language: str | None,
+             welcoming: float | None = None) -> None:
+        """Take the next seat for ``person`` (their own language, ``welcoming``: see
+        :attr:`Seat.welcoming`)."""
+        table.seats.append(Seat(person.user_id, person.name, lang=language,
                                 welcoming=welcoming))
         return None
 

@@ -94,6 +94,24 @@ class Outlet(Protocol):
         """
         ...
 
+    async def present_hand(
+        self, chat_id: int, receiver_id: int, ephemeral_id: int | None, is_photo: bool,
+        shown_key: object, drawing: Drawing, *, rank: int = PROMPT,
+    ) -> tuple[int, bool] | None:
+        """A hand shown in the group: make the ephemeral message ``ephemeral_id`` that only
+        ``receiver_id`` sees in group ``chat_id`` show ``drawing``, editing in place; a new one
+        is sent when there is none or it cannot be edited any more, as far as Telegram lets
+        the bot now (within 15 s of a press of the receiver's that is being handled, or at
+        any time as the group's administrator). Returns ``(ephemeral_message_id, is_photo)``
+        of the message that shows it now, or ``None`` when none does (the player's next press
+        brings it). Needs no private chat: never raises :class:`Unreachable`."""
+        ...
+
+    async def withdraw_hand(self, chat_id: int, receiver_id: int, ephemeral_id: int) -> None:
+        """Delete a hand shown in the group (:meth:`present_hand`); one gone already is no
+        error."""
+        ...
+
     def update_audience(self, key: str, chat_id: int, job: OutboxJob) -> None:
         """Ask for the table ``key``'s audience message to be brought up to date: ``job`` runs
         when ``chat_id``'s flood budget allows, reading the table's latest state then; a newer

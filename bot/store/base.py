@@ -75,6 +75,15 @@ class Store(ABC):
         """The player, or ``None`` if unknown."""
 
     @abstractmethod
+    async def set_player_hands(self, user_id: int, hands: str | None) -> None:
+        """Store where the player wants their hands shown (``"group"``, ``"private"`` or
+        ``None``: the group's setting); an unknown player is not created (nothing happens).
+
+        Raises:
+            ValueError: ``hands`` is none of these.
+        """
+
+    @abstractmethod
     async def balance(self, user_id: int) -> int:
         """The player's balance in beans. Raises ``UnknownPlayer``."""
 

@@ -32,13 +32,16 @@ GRANT_REASONS = (LedgerReason.GRANT, LedgerReason.DAILY, LedgerReason.RELIEF)
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A human player: Telegram user id, display name, language (``None`` = not chosen), beans."""
+    """A human player: Telegram user id, display name, language (``None`` = not chosen), beans,
+    and where they want their hands shown (``hands``: ``"group"``, ``"private"`` or ``None``,
+    the group's setting)."""
 
     user_id: int
     name: str
     language: str | None
     balance: int
     created_at: datetime
+    hands: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,7 +77,8 @@ def seats_json(seats: Sequence[SeatRecord]) -> str:
 
 def player_record(row: Row) -> Player:
     return Player(
-        row["user_id"], row["name"], row["language"], row["balance"], dt(row["created_at"])
+        row["user_id"], row["name"], row["language"], row["balance"], dt(row["created_at"]),
+        row["hands"],
     )
 
 

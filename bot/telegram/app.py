@@ -89,6 +89,8 @@ def build_application(settings: Settings) -> App:
                 settings.group_rate_limit,
                 overall=OVERALL_RATE_LIMIT,
                 max_retries=RATE_LIMIT_RETRIES,
+                ephemeral=settings.ephemeral_flood,
+                ephemeral_limit=settings.ephemeral_rate_limit,
             )
         )
         .defaults(Defaults(allow_sending_without_reply=True))

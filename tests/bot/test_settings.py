@@ -194,6 +194,9 @@ def test_env_example_lists_every_setting() -> None:
         "GROUP_RATE_LIMIT",
         "TURN_NOTICE_DELAY",
         "AI_WORKERS",
+        "DEFAULT_HANDS",
+        "EPHEMERAL_FLOOD",
+        "EPHEMERAL_RATE_LIMIT",
         "WEBHOOK_URL",
         "WEBHOOK_SECRET",
         "WEBHOOK_PORT",
@@ -213,3 +216,20 @@ def test_env_example_lists_every_setting() -> None:
             while lines[above] and not lines[above].startswith("#"):
                 above -= 1  # settings grouped under one comment
             assert lines[above].startswith("#"), f"{line} has no comment"
+
+
+def test_hands_and_ephemeral_flood_settings():
+    """Where hands go by default, and how ephemeral messages count in a group's flood budget:
+    read, checked, and their defaults."""
+    token = "123456:" + "A" * 35
+    default = Settings.from_env({"BOT_TOKEN": token})
+    assert (default.default_hands, default.ephemeral_flood, default.ephemeral_rate_limit) == (
+        "group", "own", 180)
+    chosen = Settings.from_env({"BOT_TOKEN": token, "DEFAULT_HANDS": "Private",
+                                "EPHEMERAL_FLOOD": "group", "EPHEMERAL_RATE_LIMIT": "40"})
+    assert (chosen.default_hands, chosen.ephemeral_flood, chosen.ephemeral_rate_limit) == (
+        "private", "group", 40)
+    with pytest.raises(SettingsError, match="DEFAULT_HANDS"):
+        Settings.from_env({"BOT_TOKEN": token, "DEFAULT_HANDS": "dm"})
+    with pytest.raises(SettingsError, match="EPHEMERAL_FLOOD"):
+        Settings.from_env({"BOT_TOKEN": token, "EPHEMERAL_FLOOD": "never"})

@@ -66,6 +66,7 @@ class WorkerProcess:
             "WORKER_NAME": name,
             "WORKER_LEASE": "2",
             "DEFAULT_LANGUAGE": "en",
+            "DEFAULT_HANDS": "private",  # as every test bot (tests/conftest.py)
             "LOG_LEVEL": "INFO",
             "PTB_TIMEDELTA": "true",
             "PYTHONPATH": str(ROOT),

@@ -77,6 +77,7 @@ MENU: tuple[MenuItem, ...] = (
     MenuItem("pictures"),
     MenuItem("card_counter"),
     MenuItem("auto_pass"),
+    MenuItem("hands", (None, "group", "private")),
     MenuItem("challenge_open", ("admins", "anyone")),
     MenuItem("daily_challenge"),
     MenuItem("timezone", TIMEZONES),
@@ -207,6 +208,8 @@ def value_label(key: str, value: Any, settings: Mapping[str, Any], lang: str,
         return t(f"set.players_{value}", lang)
     if key == "redeal_rule":
         return t(f"set.redeal_rule_{value or 'default'}", lang)
+    if key == "hands":
+        return t(f"set.hands_{value or 'default'}", lang)
     return str(value)
 
 

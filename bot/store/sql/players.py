@@ -65,6 +65,13 @@ class Players(SQLBase):
             row = await conn.fetchrow("SELECT * FROM players WHERE user_id = $1", user_id)
         return player_record(row) if row else None
 
+    async def set_player_hands(self, user_id: int, hands: str | None) -> None:
+        if hands not in ("group", "private", None):
+            raise ValueError(f"hands must be group, private or None, got {hands!r}")
+        async with self._write() as conn:
+            await conn.execute("UPDATE players SET hands = $2 WHERE user_id = $1",
+                               user_id, hands)
+
     async def balance(self, user_id: int) -> int:
         async with self._read() as conn:
             balance = await conn.fetchval(

@@ -130,10 +130,15 @@ async def on_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     member or administrator): a short greeting in the group's language that says how to start
     (``greet.group``), and the group's own menu if its language needs one
     (:class:`bot.telegram.menus.Menus`). Nothing for a private chat, a channel or a change of
-    rights."""
+    rights. Any change of the bot's status makes the hands in the group ask again whether the
+    bot is an administrator there
+    (:meth:`bot.telegram.outlet.hands.EphemeralHands.forget_admin`)."""
     change = update.my_chat_member
     if change is None or change.chat.type not in GROUP_TYPES:
         return
+    outlet = getattr(bot_data(context.application), "outlet", None)
+    if outlet is not None:  # whether it may send hands without a press: ask again
+        outlet.hands.forget_admin(change.chat.id)
     inside = (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR)
     if change.old_chat_member.status in inside or change.new_chat_member.status not in inside:
         return

@@ -30,14 +30,15 @@ from bot.presentation.views import start_link
 from bot.store import Store
 from bot.telegram.outlet import send
 from bot.telegram.outlet.edits import edited, not_modified
+from bot.telegram.outlet.hands import hold_press
 from bot.telegram.outlet.send import edit_text, send_text
 from bot.telegram.photos import PhotoCache
 from bot.telegram.refusals import Verdict
 from bot.telegram.services import App, bot_data
 
 __all__ = [
-    "GROUP_TYPES", "First", "Press", "answer", "answer_private_link", "ask_private_first",
-    "chat_language",
+    "GROUP_TYPES", "First", "Press", "answer", "answer_first", "answer_private_link",
+    "ask_private_first", "chat_language",
     "display_name", "edit_text", "edited", "game", "group_language", "is_admin",
     "locked_press", "may_manage", "not_modified",
     "parse_press", "person", "photo_cache", "press_refusal", "pressed_table", "refuse",
@@ -129,6 +130,15 @@ async def answer(query: CallbackQuery, text: str | None = None, alert: bool = Fa
     if _ANSWERED_FIRST.get() == query.id:
         return
     await send.answer(query, text, alert, url)
+
+
+async def answer_first(query: CallbackQuery, text: str | None = None,
+                       alert: bool = False) -> None:
+    """Answer a press now, before its slow work: what its block would answer later is
+    dropped (:func:`answer`)."""
+    if _ANSWERED_FIRST.get() != query.id:
+        await send.answer(query, text, alert)
+        _ANSWERED_FIRST.set(query.id)
 
 
 async def ask_private_first(app: App, query: CallbackQuery, payload: str, text: str) -> bool:
@@ -240,7 +250,10 @@ async def refuse(app: App, query: CallbackQuery, text: str, *, alert: bool = Fal
 
 
 async def parse_press(query: CallbackQuery, app: App) -> cb.Callback | None:
-    """The parsed button data, or ``None`` after a pop-up for data this bot did not draw."""
+    """The parsed button data, or ``None`` after a pop-up for data this bot did not draw. The
+    press is held for the task (:func:`bot.telegram.outlet.hands.hold_press`): a hand in the
+    group its presser lacks may be sent within its 15 s."""
+    hold_press(query)
     try:
         return cb.parse_callback(query.data)
     except cb.CallbackError:

@@ -30,6 +30,7 @@ from bot.presentation import views
 from bot.telegram.handlers.common import (
     First,
     answer,
+    answer_first,
     game,
     locked_press,
     parse_press,
@@ -240,7 +241,48 @@ async def on_my_cards(update: Update, context: Context) -> None:
     if data.payload == cb.COUNTER:
         await answer(query, views.counter_popup(table, view, lang), alert=True)
         return
+    if data.payload in (cb.HANDS_GROUP, cb.HANDS_PRIVATE):
+        to_group = data.payload == cb.HANDS_GROUP
+        refusal = game(app).deals.move_refusal(table, seat, to_group)
+        if refusal is not None:
+            await answer(query, t(refusal, lang), alert=True)
+            return
+        done = t("pop.hands_group" if to_group else "pop.hands_private", lang)
+        if to_group or game(app).ctx.private_chats.known(query.from_user.id):
+            await answer_first(query, done, alert=True)
+        # else only trying tells whether the private chat takes it: answered after it
+        refusal = await _move_hand(app, query, to_group)
+        await answer(query, t(refusal, lang) if refusal else done, alert=True)
+        return
+    if table.seats[seat].in_group:
+        await _bring_hand(app, query)
+        return
     await answer(query, views.my_cards_text(view, lang), alert=True)
+
+
+async def _bring_hand(app: App, query: CallbackQuery) -> None:
+    """🂠 My cards of a player whose hand is shown in the group: answered at once, then their
+    hand is sent afresh within the press's 15 s, the one it replaces deleted
+    (:meth:`bot.game.deal.DealDriver.bring_hand`)."""
+    await answer_first(query)
+    async with locked_press(app, query) as press:
+        if press is None:
+            return
+        seat = press.table.seat_of(query.from_user.id)
+        if seat is not None:
+            await game(app).deals.bring_hand(press.table, seat)
+
+
+async def _move_hand(app: App, query: CallbackQuery, to_group: bool) -> str | None:
+    """The button on a hand that moves it into the group or the private chat: the move
+    (:meth:`bot.game.deal.DealDriver.move_hand`); the i18n key of why it did not, if so."""
+    async with locked_press(app, query) as press:
+        if press is None:
+            return None
+        seat = press.table.seat_of(query.from_user.id)
+        if seat is None:
+            return None
+        return await game(app).deals.move_hand(press.table, seat, to_group)
 
 
 def register(app: App) -> None:

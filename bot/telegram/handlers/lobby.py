@@ -74,12 +74,12 @@ async def on_lobby_button(update: Update, context: Context) -> None:
         decided: tuple[str | None, bool] | None = None
         if data.payload == "join":
             refusal = await lobby.join_refusal(table, person(user), lang)
-            if refusal is None and await ask_private_first(
+            if refusal is None and table.hands != "group" and await ask_private_first(
                     app, query, f"{cb.JOIN_LINK}{table.token}", t("pop.open_private", lang)):
                 await lobby.joined(user.id, table.key)  # its claim goes: nobody is seated
                 told.append(None)
                 return None
-            reached = game(app).ctx.private_chats.known(user.id)
+            reached = table.hands == "group" or game(app).ctx.private_chats.known(user.id)
             decided = (refusal or t("pop.joined" if reached else "pop.seating", lang),
                        refusal is not None)
             if refusal is None:
@@ -137,7 +137,7 @@ async def _locked(app: App, query: CallbackQuery, press: Press, told: list[str |
             await answer(query, t("pop.left_lobby", lang))
             return None, None
         refusal = await lobby.seat(table, person(user), lang=lang, welcome_after=True)
-        reached = game(app).ctx.private_chats.known(user.id)
+        reached = table.hands == "group" or game(app).ctx.private_chats.known(user.id)
         await answer(query, refusal or t("pop.joined" if reached else "pop.seating", lang),
                      alert=refusal is not None)
         if refusal is None:

@@ -46,6 +46,13 @@ order, kept here (:meth:`SlidingWindow.acquire`) and by the outbox
 Button presses come before all of these: ``answerCallbackQuery`` names no chat and is in no
 group's budget (:meth:`ChatRateLimiter.process_request` sends it at once).
 
+**Ephemeral messages** (a hand shown in the group, :mod:`bot.telegram.outlet.hands`): no
+source says whether they count in a group's 20 a minute. ``ephemeral`` (the setting
+``EPHEMERAL_FLOOD``) decides: ``"own"`` (the default) counts them in a window of their own per
+group (``ephemeral_limit`` a minute) whose 429s pause only the group's ephemeral messages;
+``"group"`` counts them in the group's window with its other messages; ``"none"`` only in the
+bot's overall rate (a 429 still pauses them, on their own).
+
 ``AIORateLimiter`` answers a 429 by pausing *every* request of the bot; :class:`ChatRateLimiter`
 pauses only the chat the 429 was for, for its ``retry_after``, and then sends the request again
 (up to ``max_retries`` times), so nothing is lost and no other chat waits.
@@ -434,6 +441,22 @@ class InFlightWindow:
             self._grant()
 
 
+#: The methods that act on an ephemeral message (a send is one when it carries
+#: ``ephemeral_message_parameters``).
+EPHEMERAL_METHODS = frozenset({
+    "editEphemeralMessageText", "editEphemeralMessageCaption", "editEphemeralMessageMedia",
+    "editEphemeralMessageReplyMarkup", "deleteEphemeralMessage",
+})
+#: How ephemeral messages count in a group's flood budget (``EPHEMERAL_FLOOD``).
+EPHEMERAL_MODES = ("own", "group", "none")
+
+
+def is_ephemeral(endpoint: str, data: dict[str, Any]) -> bool:
+    """The request sends, edits or deletes an ephemeral message."""
+    return endpoint in EPHEMERAL_METHODS or "ephemeral_message_parameters" in data \
+        or "receiver_user_id" in data
+
+
 def is_group(chat_id: object) -> bool:
     """Group, supergroup and channel ids are negative (or @usernames); users' are positive."""
     if isinstance(chat_id, str):
@@ -456,15 +479,23 @@ class ChatRateLimiter(AIORateLimiter):
         overall: requests naming a chat for the whole bot in any 1 s (plus ``overall_margin``).
         max_retries: how often a request answered with 429 is sent again (after its
             ``retry_after``); then the ``RetryAfter`` propagates.
+        ephemeral: how ephemeral messages count (:data:`EPHEMERAL_MODES`, module docstring);
+            ``ephemeral_limit``: their own window's requests per group and ``group_period``.
         clock: monotonic seconds, for the windows and a 429's pause (tests pass a fake one).
     """
 
     def __init__(self, group_limit: int = GROUP_LIMIT, *, group_period: float = GROUP_PERIOD,
                  margin: float = MARGIN, overall: int = OVERALL_RATE,
                  overall_margin: float = OVERALL_MARGIN, max_retries: int = 3,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, ephemeral: str = "own",
+                 ephemeral_limit: int = 180) -> None:
         super().__init__(overall_max_rate=0, group_max_rate=0, max_retries=0)
+        if ephemeral not in EPHEMERAL_MODES:
+            raise ValueError(f"ephemeral must be one of {EPHEMERAL_MODES}, got {ephemeral!r}")
         self.window = SlidingWindow(group_limit, group_period + margin, clock)
+        self.ephemeral = ephemeral
+        #: The ephemeral messages' own window per group (``ephemeral`` ``"own"``).
+        self.ephemeral_window = SlidingWindow(ephemeral_limit, group_period + margin, clock)
         #: The group window's period for a window that counts from starts only (plus
         #: :data:`START_MARGIN`), e.g. the workers' shared one.
         self.start_period = group_period + START_MARGIN
@@ -494,6 +525,15 @@ class ChatRateLimiter(AIORateLimiter):
         if group and isinstance(chat_id, str):
             with contextlib.suppress(ValueError):
                 key = int(chat_id)
+        window = self.window
+        if group and is_ephemeral(endpoint, data):
+            # paused by their own 429s; counted in their own window, the group's or none
+            key = ("ephemeral", key)
+            window = self.ephemeral_window
+            group = self.ephemeral != "none"
+            if self.ephemeral == "group":
+                window = self.window
+                key = key[1]
         prepaid = group and PREPAID.get() == key
         prepaid_start = PREPAID_START.get()
         if prepaid:
@@ -507,8 +547,8 @@ class ChatRateLimiter(AIORateLimiter):
             if group and prepaid and attempt == 0:
                 start = prepaid_start
             elif group:
-                await self.window.acquire(key)
-                start = self.window.last_start(key)
+                await window.acquire(key)
+                start = window.last_start(key)
             counted = chat_id is not None
             if counted and attempt == 0 and TOKEN_PREPAID.get():
                 TOKEN_PREPAID.set(False)
@@ -530,5 +570,5 @@ class ChatRateLimiter(AIORateLimiter):
                 if counted:
                     self.overall.release()
                 if start is not None:
-                    self.window.finish(key, start)
+                    window.finish(key, start)
         raise AssertionError("unreachable")

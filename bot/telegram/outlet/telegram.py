@@ -24,6 +24,7 @@ from bot.game.timers import Stamp
 from bot.presentation.keyboards import Keyboard
 from bot.telegram import photos
 from bot.telegram.outlet import send
+from bot.telegram.outlet.hands import EphemeralHands
 from bot.telegram.outlet.limiter import RANK, is_group
 from bot.telegram.outlet.outbox import Outbox
 
@@ -61,6 +62,8 @@ class TelegramOutlet:
         self._chained: set[asyncio.Task[None]] = set()
         #: keys of those posts (not in the outbox yet).
         self._chained_keys: set[str] = set()
+        #: the hands shown in groups as ephemeral messages.
+        self.hands = EphemeralHands(bot, cache)
 
     async def present(
         self, chat_id: int, message_id: int | None, is_photo: bool, shown_key: object,
@@ -79,6 +82,20 @@ class TelegramOutlet:
             return None
         finally:
             RANK.reset(ranked)
+
+    async def present_hand(
+        self, chat_id: int, receiver_id: int, ephemeral_id: int | None, is_photo: bool,
+        shown_key: object, drawing: Drawing, *, rank: int = PROMPT,
+    ) -> tuple[int, bool] | None:
+        ranked = RANK.set(rank)
+        try:
+            return await self.hands.present(chat_id, receiver_id, ephemeral_id, is_photo,
+                                             shown_key, drawing)
+        finally:
+            RANK.reset(ranked)
+
+    async def withdraw_hand(self, chat_id: int, receiver_id: int, ephemeral_id: int) -> None:
+        await self.hands.withdraw(chat_id, receiver_id, ephemeral_id)
 
     async def prepare(self, drawing: Drawing) -> None:
         await send.picture_of(drawing)
