@@ -179,26 +179,29 @@ async def test_an_outbox_job_that_changes_nothing_gives_its_slot_back():
     assert window.used(-9) == 0
 
 
-async def test_one_tables_outbox_never_delays_another():
-    window = SlidingWindow(1, 30.0)
-    outbox = Outbox(window)
-    ran: list[str] = []
+def test_one_tables_outbox_never_delays_another():
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        window = SlidingWindow(1, 30.0, clock=loop.time)
+        outbox = Outbox(window)
+        ran: list[tuple[str, float]] = []
 
-    def job(name: str):
-        async def run() -> bool:
-            ran.append(name)
-            return True
-        return run
+        def job(name: str):
+            async def run() -> bool:
+                ran.append((name, loop.time()))
+                return True
+            return run
 
-    outbox.request("a", -1, job("a1"))
-    await asyncio.sleep(0.02)
-    outbox.request("a", -1, job("a2"))  # waits 30 s for group -1's window
-    outbox.request("b", -2, job("b1"))
-    outbox.request("p", 1001, job("private"))
-    await asyncio.sleep(0.1)
-    assert ran == ["a1", "b1", "private"]
-    assert outbox.pending("a")
-    await outbox.close()
+        outbox.request("a", -1, job("a1"))
+        await asyncio.sleep(0.02)
+        outbox.request("a", -1, job("a2"))  # waits 30 s for group -1's window
+        outbox.request("b", -2, job("b1"))
+        outbox.request("p", 1001, job("private"))
+        await asyncio.sleep(0.1)
+        assert ran == [("a1", 0.0), ("b1", 0.02), ("private", 0.02)]  # at once, not after a2
+        assert outbox.pending("a")
+        await outbox.close()
+
+    run_in_virtual_time(scenario)
 
 
 def test_edits_are_paced_at_the_chats_share_of_the_window_never_burst():
@@ -465,25 +468,29 @@ def test_the_bots_limiter_keeps_slots_for_presses():
     assert limiter.overall.cap(RESERVE_RANK + 1) == OVERALL_RATE - PRESS_RESERVE
 
 
-async def test_a_watchers_job_takes_its_budget_first_and_then_draws_the_latest_state():
-    overall = InFlightWindow(1, 0.3)
-    outbox = Outbox(None, overall=overall)
-    await overall.acquire()
-    overall.release()  # the bot's budget is spent for the next 0.3 s
-    state = ["turn 1"]
-    seen: list[str] = []
+def test_a_watchers_job_takes_its_budget_first_and_then_draws_the_latest_state():
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        overall = InFlightWindow(1, 0.3, clock=loop.time)
+        outbox = Outbox(None, overall=overall)
+        await overall.acquire()
+        overall.release()  # the bot's budget is spent for the next 0.3 s
+        state = ["turn 1"]
+        seen: list[tuple[str, float]] = []
 
-    async def watcher() -> bool:
-        seen.append(state[0])
-        return False  # nothing to change: its slot is given back
+        async def watcher() -> bool:
+            seen.append((state[0], loop.time()))
+            return False  # nothing to change: its slot is given back
 
-    outbox.request("t#seat1", 1001, watcher, watcher=True)
-    await asyncio.sleep(0.1)
-    state[0] = "turn 2"  # the table moved on while the watcher waited
-    outbox.request("t#seat1", 1001, watcher, watcher=True)
-    await outbox.idle()
-    assert seen == ["turn 2"]  # one job, drawn from the state when its slot came
-    assert overall.in_flight == 0
+        outbox.request("t#seat1", 1001, watcher, watcher=True)
+        await asyncio.sleep(0.1)
+        state[0] = "turn 2"  # the table moved on while the watcher waited
+        outbox.request("t#seat1", 1001, watcher, watcher=True)
+        await outbox.idle()
+        # one job, drawn from the state when its slot came
+        assert seen == [("turn 2", pytest.approx(0.3))]
+        assert overall.in_flight == 0
+
+    run_in_virtual_time(scenario)
 
 
 def test_a_jobs_picture_is_prepared_ahead_so_its_request_goes_when_the_slot_comes():
