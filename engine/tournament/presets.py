@@ -231,11 +231,15 @@ CLASSIC = TournamentPreset(
     extra_deals=3,
 )
 #: RULES.md §10.1 ``qualifier`` (seed 003, JJ style): chips qualifiers (打立出局 with §10's
-#: defaults: 20 chips, 2 chips a point, out below 1), the top 1 of each table through, until
-#: one table is left; a fixed-deal final (§10's 9 deals) with carry-over 带分 (50 %, cap 100).
+#: defaults: 20 chips, 2 chips a point, out below 1, and the JJ-style rising base: the chip base
+#: doubles every 5 deals, as a ``/knockout``'s), the top 1 of each table through, until one
+#: table is left; a fixed-deal final (§10's 9 deals) with carry-over 带分 (50 %, cap 100). The
+#: rising base is what ends a chips table whose seats are all on auto-play: the seeds' rule
+#: (lead the smallest single, pass when following) lets every landlord play out, the chips go
+#: round the table and nobody would ever fall below the threshold at a fixed base.
 QUALIFIER = TournamentPreset(
     "qualifier",
-    rounds=(Stage(Chips(), advance=Advance("per_table", 1)),),
+    rounds=(Stage(Chips(rise_every=5), advance=Advance("per_table", 1)),),
     final=Stage(FixedDeals(9), Start.carry(50, 100)),
 )
 

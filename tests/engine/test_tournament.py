@@ -73,7 +73,7 @@ def test_classic_is_ten_deals_top_nine_then_three_and_three_extra_deals_for_firs
 
 def test_qualifier_is_chips_top_one_per_table_to_a_fixed_final_with_capped_carry_over():
     (stage,) = QUALIFIER.rounds
-    assert stage.format == Chips(chips=20, chip_base=2, threshold=1, rise_every=0)
+    assert stage.format == Chips(chips=20, chip_base=2, threshold=1, rise_every=5)
     assert stage.advance == Advance("per_table", 1)
     assert QUALIFIER.final.format == FixedDeals(9)
     assert QUALIFIER.final.start == Start("carry_over", share=50, cap=100)

@@ -89,6 +89,8 @@ def stage_line(planned: PlannedStage, lang: str) -> str:
     if isinstance(fmt, Chips):
         how = t("tour.format_chips", lang, chips=fmt.chips, base=fmt.chip_base,
                 out=fmt.threshold)
+        if fmt.rise_every:
+            how += t("tour.format_rise", lang, n=fmt.rise_every)
     else:
         how = t("tour.format_fixed", lang, n=fmt.deals)
     if stage.start.kind == "base":
