@@ -184,6 +184,9 @@ async def test_a_ten_member_classic_tournament_cuts_overall_and_restarts_from_th
         for table in standings_of(rows, stage):
             assert table.start == (30, 30, 30)
             assert table.match.played == 2
+            # deals won (the cross-table tie-break) are the stage's, never an extra deal's
+            assert list(table.wins) == [sum(1 for d in table.match.deals if d.points[i] > 0)
+                                        for i in range(3)]
             assert sum(table.scores()) == 90 + sum(table.match.scores())
 
     # Stage 1: the bye and the best 8 of the 9 table players go through (the top 9 overall).
@@ -196,6 +199,15 @@ async def test_a_ten_member_classic_tournament_cuts_overall_and_restarts_from_th
     out1 = [p for group_ in stage1["out"] for p in group_]
     assert len(out1) == 1 and set(stage1["through"]) | set(out1) == set(signup)
     assert_cut(stage1["through"], out1, scores1)
+    # across tables, a tie at the line goes to more deals won, then the earlier sign-up
+    table_of = {p: i for i, x in enumerate(one) for p in x.players}
+    wins1 = {p: w for x in one for p, w in zip(x.players, x.wins, strict=True)}
+    for loser in out1:
+        for winner in stage1["through"]:
+            if winner in scores1 and scores1[winner] == scores1[loser] \
+                    and table_of[winner] != table_of[loser]:
+                assert (wins1[winner], -signup.index(winner)) > \
+                    (wins1[loser], -signup.index(loser))
     draw1 = Draw(1, tuple(x.players for x in one), tuple(byes1))
     again = advance(planned[0], draw1, [x.result(signup) for x in one], signup)
     assert isinstance(again, Advancement)

@@ -69,6 +69,7 @@ def test_a_fixed_deal_table_its_extra_deals_and_a_forfeit():
     assert not table.done and table.in_extra
     table = table.record(4, [-2, 1, 1], left=[2])
     assert table.done and table.scores() == [4, -2, -2]  # an extra deal only breaks ties
+    assert table.wins == (2, 1, 1)  # nor is it a deal won in the stage (cross-table order)
     result = table.result()
     assert [(s.player, s.score, s.extra, s.forfeited) for s in result.seats] == \
         [(7, 4, -2, False), (8, -2, 1, False), (9, -2, 1, True)]

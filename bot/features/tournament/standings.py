@@ -32,7 +32,9 @@ MAX_EXTRA_DEALS = 5
 class TableStandings:
     """A table's standings: its players (user ids in seat order), the stage's format
     (``deals`` to play in a fixed-deal stage, 0 in a chips stage), each seat's starting score,
-    the deals played (:class:`MatchState`), deals won, the extra deals' sums (``extra``), the
+    the deals played (:class:`MatchState`), deals won in them (``wins``: the stage's deals, never
+    an extra deal, RULES.md §10.1: the cross-table tie-break counts the stage's deals won, and
+    a stage ranked by wins is ranked by them), the extra deals' sums (``extra``), the
     extra deals still to play now (``extra_due``) and played so far (``extra_played``), and who
     left during the extra deals (``left``)."""
 
@@ -110,16 +112,16 @@ class TableStandings:
         """The standings after a finished deal (points per seat, RULES.md §7; seats in
         ``left`` left during it and forfeit)."""
         won = [1 if p > 0 else 0 for p in points]
-        wins = tuple(w + d for w, d in zip(self.wins, won, strict=True))
-        if self.in_extra:
+        if self.in_extra:  # counted in ``extra`` only: the stage's wins are its deals'
             unit = won if self.rank_by_wins else list(points)
             extra = tuple(e + d for e, d in zip(self.extra, unit, strict=True))
             gone = tuple(g or i in left for i, g in enumerate(self.left))
-            return replace(self, wins=wins, extra=extra, extra_due=self.extra_due - 1,
+            return replace(self, extra=extra, extra_due=self.extra_due - 1,
                            extra_played=self.extra_played + 1, left=gone)
         if self._main_over():
             return self
         match = self.match.record(deal_id, points, left, bid=bid, landlord=landlord)
+        wins = tuple(w + d for w, d in zip(self.wins, won, strict=True))
         return replace(self, match=match, wins=wins)
 
     def with_extra(self, deals: int) -> TableStandings:
