@@ -13,7 +13,7 @@ from images.errors import RenderError
 from images.labels import ENGLISH, Labels
 from images.leaderboard import MEDALS, place_badge, row_start
 from images.models import check_text, clean_name
-from images.text import drawable, shorten
+from images.text import drawable, fit_name
 
 WIDTH = 1280
 TOP = 150
@@ -72,8 +72,9 @@ def _row(canvas: Image.Image, row: BoardRow, y: int, shade: bool, lang: str) -> 
     draw, mid = row_start(canvas, y, shade)
     place_badge(canvas, draw, COLUMNS["place"], mid, str(row.place) if row.place else "-",
                 MEDALS.get(row.place or 0))
-    draw_text(canvas, (COLUMNS["name"], mid), shorten(row.name, lang=lang) or "?", 28, WHITE,
-              anchor="lm", lang=lang, max_width=COLUMNS["matchpoints"] - 120 - COLUMNS["name"])
+    room = COLUMNS["matchpoints"] - 120 - COLUMNS["name"]  # 20 px short of the widest figure
+    draw_text(canvas, (COLUMNS["name"], mid), fit_name(row.name, 28, room, lang) or "?", 28,
+              WHITE, anchor="lm", lang=lang, max_width=room)
     draw_text(canvas, (COLUMNS["matchpoints"], mid), str(row.matchpoints), 30,
               GOLD if row.place == 1 else WHITE, anchor="mm", max_width=200)
     draw_text(canvas, (COLUMNS["deals"], mid), f"{row.deals}/{row.total}", 28,

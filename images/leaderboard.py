@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw
 from images.draw import ALARM, GOLD, MUTED, PANEL, WHITE, draw_text, encode, felt
 from images.labels import Labels
 from images.models import LeaderboardRow, LeaderboardScene, RenderError
-from images.text import drawable, shorten
+from images.text import drawable, fit_name
 
 WIDTH = 1280
 TOP = 150
@@ -17,6 +17,14 @@ MEDALS = {1: GOLD, 2: (200, 206, 214), 3: (205, 127, 50)}
 GAIN = (110, 230, 120)
 #: Column centres (or left edges for the name) and their headings.
 COLUMNS = {"rank": 80, "name": 150, "beans": 700, "games": 860, "rate": 1060}
+#: The value column's widest figure (a wider one is drawn smaller) and the least room between
+#: a name and it: a name is cut to the rest (:data:`NAME_ROOM` px at :data:`NAME_SIZE`).
+VALUE_W, NAME_GAP = 190, 20
+NAME_SIZE = 28
+NAME_ROOM = COLUMNS["beans"] - VALUE_W // 2 - NAME_GAP - COLUMNS["name"]
+#: The win-rate bar's empty track on each row background (the shaded panel, the felt): a
+#: lighter green on the dark panel, a darker one on the felt, so a 0 % bar shows on both.
+TRACK = {True: (44, 104, 70), False: (8, 40, 24)}
 
 
 def value_text(value: int, balances: bool) -> str:
@@ -52,22 +60,22 @@ def _row(canvas: Image.Image, scene: LeaderboardScene, row: LeaderboardRow, y: i
     cx = COLUMNS["rank"]
     place_badge(canvas, draw, cx, mid, str(row.rank), MEDALS.get(row.rank),
                 24 if row.rank < 100 else 18)
-    name = shorten(row.name, lang=lang) or "?"
-    draw_text(canvas, (COLUMNS["name"], mid), name, 28, WHITE, anchor="lm", lang=lang,
-              max_width=COLUMNS["beans"] - 90 - COLUMNS["name"])
+    name = fit_name(row.name, NAME_SIZE, NAME_ROOM, lang) or "?"
+    draw_text(canvas, (COLUMNS["name"], mid), name, NAME_SIZE, WHITE, anchor="lm", lang=lang,
+              max_width=NAME_ROOM)
     if scene.balances:
         color = ALARM if row.beans < 0 else WHITE
     else:
         color = GAIN if row.beans > 0 else ALARM if row.beans < 0 else WHITE
     draw_text(canvas, (COLUMNS["beans"], mid), value_text(row.beans, scene.balances), 30, color,
-              anchor="mm", max_width=190)
+              anchor="mm", max_width=VALUE_W)
     draw_text(canvas, (COLUMNS["games"], mid), str(row.games), 28, WHITE, anchor="mm")
     rate = row.win_rate
     x = COLUMNS["rate"] - 110
     if rate is None:
         draw_text(canvas, (COLUMNS["rate"], mid), "-", 26, MUTED, anchor="mm")
         return
-    draw.rounded_rectangle((x, mid - 9, x + 140, mid + 9), 9, fill=(8, 40, 24))
+    draw.rounded_rectangle((x, mid - 9, x + 140, mid + 9), 9, fill=TRACK[shade])
     if row.wins:
         draw.rounded_rectangle((x, mid - 9, x + max(18, round(140 * rate)), mid + 9), 9,
                                fill=GOLD)

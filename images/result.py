@@ -32,6 +32,15 @@ LEFT_CARD = 64
 GAIN = (110, 230, 120)
 NAME_X, NAME_W = 160, 250
 POINTS_X, BEANS_X, CARDS_X = 500, 660, 740
+#: The amounts are drawn at :data:`AMOUNT_SIZE` px in a column at most :data:`AMOUNT_W` px wide
+#: (a wider points figure is drawn smaller); the beans column may widen to the right up to
+#: :data:`BEANS_MAX_W` px for big amounts (``+98,765,432``), starting no further left than
+#: :data:`BEANS_LEFT`, and the cards (or ``played_out``) move right to stay at least
+#: :data:`AMOUNT_GAP` px clear of it. Amounts wider still are drawn smaller.
+AMOUNT_SIZE, AMOUNT_W = 40, 150
+BEANS_LEFT = POINTS_X + AMOUNT_W // 2 + 10
+BEANS_MAX_W = 280
+AMOUNT_GAP = 20
 #: Narrower widths for many cards left (a four-player hand of 25 or 33), to stay one row.
 NARROW_LEFT_CARDS = (52, 40)
 #: A row's tags (win/lose, auto-play, left …) stay left of the points column: they are drawn
@@ -235,6 +244,24 @@ def row_tags(scene: ResultScene, seat: ResultSeat) -> list[Tag]:
     return tags + [(part, (214, 96, 30)) for part in seat_factors(scene, seat)]
 
 
+def beans_column(scene: ResultScene) -> tuple[int, int, int]:
+    """``(centre, width, cards_x)`` of a result picture's beans column, the same for every row:
+    as wide as the widest amount drawn at :data:`AMOUNT_SIZE` px (at least :data:`AMOUNT_W`,
+    at most :data:`BEANS_MAX_W`), centred on :data:`BEANS_X` or further right when it would
+    reach left of :data:`BEANS_LEFT`; the cards (or ``played_out``) start at :data:`CARDS_X`,
+    or further right to stay :data:`AMOUNT_GAP` px clear of it. Without beans, the points
+    column is the last one and the default places hold: ``(660, 150, 740)``, as for amounts
+    up to ``-2,560``; ``+98,765,432`` gives ``(706, 242, 847)``.
+    """
+    if not scene.with_beans:
+        return BEANS_X, AMOUNT_W, CARDS_X
+    widest = max(text_width(signed(s.beans), AMOUNT_SIZE) for s in scene.seats)
+    width = min(BEANS_MAX_W, max(AMOUNT_W, widest))
+    centre = max(BEANS_X, BEANS_LEFT + (width + 1) // 2)
+    drawn = min(width, widest)  # the widest amount as drawn, centred
+    return centre, width, max(CARDS_X, centre + (drawn + 1) // 2 + AMOUNT_GAP)
+
+
 def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> None:
     words = scene.labels
     lang = words.lang
@@ -262,26 +289,28 @@ def _row(canvas: Image.Image, scene: ResultScene, seat: ResultSeat, y: int) -> N
             tag_x += pill(canvas, (tag_x, mid), text, size, fill=color, color=WHITE,
                           lang=lang) + TAG_GAP
 
-    columns = [(POINTS_X, words.points, seat.points)]
+    beans_x, beans_w, cards_x = beans_column(scene)
+    columns = [(POINTS_X, AMOUNT_W, words.points, seat.points)]
     if scene.with_beans:
-        columns.append((BEANS_X, words.beans, seat.beans))
-    for cx, title, value in columns:
+        columns.append((beans_x, beans_w, words.beans, seat.beans))
+    for cx, room, title, value in columns:
         draw_text(canvas, (cx, y + 30), title, 18, MUTED, anchor="mm", lang=lang,
                   max_width=140)
         color = GAIN if value > 0 else ALARM if value < 0 else WHITE
-        draw_text(canvas, (cx, y + 78), signed(value), 40, color, anchor="mm", max_width=150)
+        draw_text(canvas, (cx, y + 78), signed(value), AMOUNT_SIZE, color, anchor="mm",
+                  max_width=room)
     pair = seat.multiplier or scene.multiplier
     if seat.role == "farmer" and abs(seat.points) == scene.base * pair + scene.bonus:
         formula = f"{scene.base} × {pair}" + (f" + {scene.bonus}" if scene.bonus else "")
         draw_text(canvas, (POINTS_X, y + 116), formula, 18, MUTED, anchor="mm")
 
     if seat.cards_left:
-        draw_cards_block(canvas, sorted_cards(seat.cards_left), CARDS_X, y + 22,
-                         width=LEFT_CARD, max_width=WIDTH - 48 - CARDS_X, align="l",
+        draw_cards_block(canvas, sorted_cards(seat.cards_left), cards_x, y + 22,
+                         width=LEFT_CARD, max_width=WIDTH - 48 - cards_x, align="l",
                          narrower=NARROW_LEFT_CARDS)
     else:
-        draw_text(canvas, (CARDS_X, y + ROW_H / 2), words.played_out, 26, GOLD, anchor="lm",
-                  lang=lang, max_width=WIDTH - 48 - CARDS_X)
+        draw_text(canvas, (cards_x, y + ROW_H / 2), words.played_out, 26, GOLD, anchor="lm",
+                  lang=lang, max_width=WIDTH - 48 - cards_x)
 
 
 def result_image(scene: ResultScene) -> Image.Image:

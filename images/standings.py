@@ -16,7 +16,7 @@ from images.labels import ENGLISH, Labels
 from images.leaderboard import MEDALS, place_badge, row_start
 from images.models import ResultScene, check_text, clean_name
 from images.result import result_image
-from images.text import drawable, shorten
+from images.text import drawable, fit_name
 
 WIDTH = 1280
 TOP = 150
@@ -26,6 +26,10 @@ MAX_ROWS = 4
 MAX_TEXT = 60
 #: Column centres (left edge for the name).
 COLUMNS = {"place": 80, "name": 150, "score": 700, "progress": 920, "prize": 1140}
+#: The score column's widest figure (a wider one is drawn smaller) and the least room between a
+#: name and it: a name is cut to the rest (:func:`images.text.fit_name`).
+SCORE_W, NAME_GAP = 220, 20
+NAME_SIZE = 28
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +92,12 @@ def _row(canvas: Image.Image, scene: StandingsScene, row: StandingsRow, y: int,
         crown(draw, name_x + 18, mid + 12, 36)
         name_x += 48
     color = MUTED if row.out else WHITE
-    draw_text(canvas, (name_x, mid), shorten(row.name, lang=lang) or "?", 28, color,
-              anchor="lm", lang=lang, max_width=COLUMNS["score"] - 110 - name_x)
+    room = COLUMNS["score"] - SCORE_W // 2 - NAME_GAP - name_x
+    draw_text(canvas, (name_x, mid), fit_name(row.name, NAME_SIZE, room, lang) or "?",
+              NAME_SIZE, color, anchor="lm", lang=lang, max_width=room)
     draw_text(canvas, (COLUMNS["score"], mid), drawable(row.score, lang), 30,
               GOLD if row.place == 1 and not row.out else color, anchor="mm", lang=lang,
-              max_width=220)
+              max_width=SCORE_W)
     draw_text(canvas, (COLUMNS["progress"], mid), drawable(row.progress, lang), 26, color,
               anchor="mm", lang=lang, max_width=200)
     if scene.final and row.prize:

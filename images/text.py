@@ -130,6 +130,34 @@ def shorten(text: str, units: int = NAME_UNITS, lang: str = "en") -> str:
 
 
 @lru_cache(maxsize=4096)
+def fit_name(text: str, size: int, max_width: int, lang: str = "en") -> str:
+    """A name as a board (leaderboard, standings, a challenge's board) draws it: :func:`drawable`,
+    cut with ``…`` to at most ``max_width`` px at ``size`` px, so a wide column shows as much of
+    the name as it has room for (the table and result pictures cut to :data:`NAME_UNITS`
+    instead, :func:`shorten`). Cached.
+
+    >>> fit_name("Annabelle-Christina Longname", 28, 200), fit_name("王小明", 28, 200)
+    ('Annabelle-C…', '王小明')
+    >>> fit_name("韩梅梅是一个很长很长的名字", 28, 435)
+    '韩梅梅是一个很长很长的名字'
+    """
+    text = drawable(text, lang)
+    if text_width(text, size, lang) <= max_width:
+        return text
+    room = max_width - text_width(ELLIPSIS, size, lang)
+    cut, used = 0, 0.0
+    for ch in text:  # basic layout, no kerning: a prefix is as wide as its characters
+        face = face_for(ch, lang)
+        used += font(face, size).getlength(ch) if face else 0.0
+        if used > room:
+            break
+        cut += 1
+    while cut and text_width(text[:cut].rstrip() + ELLIPSIS, size, lang) > max_width:
+        cut -= 1
+    return text[:cut].rstrip() + ELLIPSIS
+
+
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int, lang: str = "en") -> int:
     """Advance width of ``text`` in pixels at ``size`` (characters no font has count 0;
     cached)."""

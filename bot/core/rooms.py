@@ -48,7 +48,8 @@ Settings (key: values, default):
   passes for them after ``BOT_MOVE_DELAY`` instead of prompting them with the one button 要不起
   (pass is then the only legal action, RULES.md §4 rule 2, §11; on). Off: the prompt and its
   button, as for a seat that may choose.
-- ``challenge_open``: who may open a duplicate challenge (``/challenge``):
+- ``challenge_open``: who may open a duplicate challenge (``/challenge``) or a group
+  tournament (``/tournament``, RULES.md §10.1):
   ``"admins"`` (the default) or ``"anyone"``.
 - ``daily_challenge``: a duplicate challenge opens by itself every day (off).
 - ``hands``: where each player's hand, prompts and outcome are shown: ``"group"`` (an

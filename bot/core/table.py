@@ -54,6 +54,16 @@ def table_key(chat_id: int, thread_id: int | None = None) -> str:
     return f"{chat_id}:{thread_id or 0}"
 
 
+def tournament_key(tournament_id: int, stage: int, number: int) -> str:
+    """The key of a tournament's table: table ``number`` of stage ``stage`` (RULES.md §10.1);
+    its seats play in their private chats, so it has no chat of its own.
+
+    >>> tournament_key(7, 2, 1)
+    't7.2.1:tournament'
+    """
+    return f"t{tournament_id}.{stage}.{number}:tournament"
+
+
 def challenge_key(user_id: int) -> str:
     """The key of a member's challenge table: one per user, whichever challenge, so
     that nobody plays two challenge deals at once; apart from their practice table.
@@ -130,6 +140,14 @@ class Table:
         match_options: a competition's table: the options chosen in its lobby
             (``bot.features.match.state.MatchOptions.to_dict()``); ``None``: single deals.
         match_id: the store's id of the running match this table plays, once it started.
+        tournament: a group tournament's table (RULES.md §10.1): ``{"id", "stage", "number",
+            "deal"}`` (the tournament, its stage, the table's number in the stage from 1, the
+            deal's number at the table); such a table has its own key (:func:`tournament_key`),
+            ``chat_id`` is the group's, and every seat sees the table in its private chat
+            (``view_message_ids``).
+        view_message_ids, view_photos: a tournament table's per seat: the private message
+            showing the table (the audience's message of a group's table) and whether it is a
+            photo.
         challenge_id, challenge_deal: a duplicate challenge's deal played at this
             private table: the challenge's id and the deal's number (1-based); such a table has
             its own key (:func:`challenge_key`) and does not keep its player from a group's.
@@ -238,6 +256,9 @@ class Table:
     result_message_id: int | None = None
     challenge_id: int | None = None
     challenge_deal: int | None = None
+    tournament: dict[str, int] | None = None
+    view_message_ids: list[int | None] = field(default_factory=list)
+    view_photos: list[bool] = field(default_factory=list)
     state: DealState | None = field(default=None, repr=False, compare=False)
     notice: str | None = field(default=None, repr=False, compare=False)
     rendered: dict[int | str, str] = field(default_factory=dict, repr=False, compare=False)
@@ -247,7 +268,12 @@ class Table:
     def plays_for_beans(self) -> bool:
         """Its deals move beans: a group deal outside a match (a practice, match or challenge
         deal plays for points only, RULES.md §8, §10)."""
-        return not self.private and self.match_id is None
+        return not self.private and self.match_id is None and self.tournament is None
+
+    @property
+    def tournament_id(self) -> int | None:
+        """The tournament this table belongs to (:attr:`tournament`), if any."""
+        return None if self.tournament is None else self.tournament["id"]
 
     @property
     def practice(self) -> bool:
@@ -260,6 +286,9 @@ class Table:
         """The table key, see :func:`table_key` (:func:`challenge_key` for a challenge's)."""
         if self.challenge_id is not None:
             return challenge_key(self.chat_id)
+        if self.tournament is not None:
+            return tournament_key(self.tournament["id"], self.tournament["stage"],
+                                  self.tournament["number"])
         return table_key(self.chat_id, self.thread_id)
 
     def seat_of(self, user_id: int) -> int | None:
@@ -393,6 +422,8 @@ class Table:
             "result_message_id": self.result_message_id,
             "challenge_id": self.challenge_id,
             "challenge_deal": self.challenge_deal,
+            **({"tournament": dict(self.tournament), "view_message_ids": self.view_message_ids,
+                "view_photos": self.view_photos} if self.tournament is not None else {}),
         }
 
     @classmethod
@@ -455,6 +486,9 @@ class Table:
                 result_message_id=data.get("result_message_id"),
                 challenge_id=data.get("challenge_id"),
                 challenge_deal=data.get("challenge_deal"),
+                tournament=data.get("tournament"),
+                view_message_ids=list(data.get("view_message_ids", [])),
+                view_photos=[bool(p) for p in data.get("view_photos", [])],
             )
         except KeyError as exc:
             raise ValueError(f"table dict lacks {exc.args[0]!r}") from None

@@ -13,6 +13,7 @@ from bot.core.settings import Settings
 from bot.core.table import DEAL, Table, Tables
 from bot.features.challenge.driver import Challenges
 from bot.features.match.driver import Matches
+from bot.features.tournament.driver import Tournaments
 from bot.game.again import PlayAgain
 from bot.game.ai import AiWorker
 from bot.game.context import GameContext
@@ -51,6 +52,7 @@ class Game:
         self.deals.on_offer = self.again.arm
         self.matches = Matches(self.ctx, self.lobby, self.deals)
         self.challenges = Challenges(self.ctx, self.deals)
+        self.tournaments = Tournaments(self.ctx, self.deals)
 
     @property
     def tables(self) -> Tables:
@@ -80,6 +82,7 @@ class Game:
         await restore(self.ctx, self.lobby, self.deals)
         await self.matches.restore()
         await self.challenges.restore(alone=True)  # one process: no claim of another lives
+        await self.tournaments.restore()
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> int:
         """A group became a supergroup: move its open tables to the new id (timers, messages;

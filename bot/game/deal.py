@@ -157,6 +157,9 @@ class DealDriver:
         #: The duplicate challenges (set by :class:`bot.features.service.Game`); used at challenge
         #: tables only.
         self.challenge: ChallengeHook | None = None
+        #: The group tournaments (set by :class:`bot.features.service.Game`); used at tournament
+        #: tables only.
+        self.tournament: MatchHook | None = None
         #: Tables whose turn changed since they were last shown: the clock restarts once the
         #: new turn's prompt is drawn.
         self._fresh: set[str] = set()
@@ -294,13 +297,15 @@ class DealDriver:
             return self.match
         if table.challenge_id is not None:
             return self.challenge
+        if table.tournament is not None:
+            return self.tournament
         return None
 
     def _take_config(self, table: Table, config: TableConfig) -> None:
         table.lang = config.lang
         table.seat_count = config.rules.seats
         table.preset = preset_name(config.rules)
-        table.stake = 0 if table.private or table.match_id is not None else config.stake
+        table.stake = config.stake if table.plays_for_beans else 0
         table.play_timeout = config.play_timeout
         table.bid_timeout = config.bid_timeout
         table.autoplay_mode = config.autoplay_mode
@@ -723,9 +728,15 @@ class DealDriver:
         """Ask the outlet to bring the audience's table message to the current state; the
         outbox runs :meth:`_table_job` when the chat's flood budget allows (never waits)."""
         key = table.key
+        if table.tournament is not None:  # each seat sees the table in its private chat
+            for seat, player in table.humans():
+                if player.user_id is not None and not player.blocked:
+                    self.ctx.outlet.update_audience(f"{key}#view{seat}", player.user_id,
+                                                    _TableJob(self, key, seat))
+            return
         self.ctx.outlet.update_audience(key, table.chat_id, _TableJob(self, key))
 
-    async def _prepare_table(self, key: str) -> None:
+    async def _prepare_table(self, key: str, viewer: int | None = None) -> None:
         """Render the picture the table's audience message is about to show (the outbox calls
         this just before the chat's slot): its edit then goes as soon as the slot is there,
         not a render later (the table's lag at the flood limit's floor)."""
@@ -733,18 +744,18 @@ class DealDriver:
         if table is None or table.state is None or table.phase not in (DEAL, RESULT):
             return
         drawing = self.table_drawing(table)
-        if drawing.render is not None and drawing.key != table.pictured.get(TABLE):
+        if drawing.render is not None and drawing.key != table.pictured.get(_viewed(viewer)):
             await self.ctx.outlet.prepare(drawing)
 
-    def _table_fresh(self, key: str) -> bool:
+    def _table_fresh(self, key: str, viewer: int | None = None) -> bool:
         """Nothing of the running deal was drawn on the audience's message yet (dealt, or
         dealt again after everybody passed): its first picture is new to the audience, so the
         outbox sends it at the chat's first free slot, not at an edit's pace."""
         table = self.ctx.tables.get(key)
         return table is not None and table.state is not None and table.phase == DEAL \
-            and TABLE not in table.rendered
+            and _viewed(viewer) not in table.rendered
 
-    async def _table_job(self, key: str) -> bool:
+    async def _table_job(self, key: str, viewer: int | None = None) -> bool:
         """Draw the table's latest state on its audience message, without the table's lock (the
         outbox's job); ``False`` when nothing changed. A message that is gone or changes between
         text and picture is posted again, and the table stored with its new id."""
@@ -754,6 +765,8 @@ class DealDriver:
         if table.phase not in (DEAL, RESULT):
             return False
         drawing = self.table_drawing(table)
+        if viewer is not None:
+            return await self._view_job(table, viewer, drawing)
         if table.rendered.get(TABLE) == drawing.signature:
             return False
         before = (table.message_id, table.message_photo)
@@ -777,9 +790,45 @@ class DealDriver:
                     await self.ctx.save(current)
         return True
 
+    async def _view_job(self, table: Table, viewer: int, drawing: Drawing) -> bool:
+        """A tournament table's picture in seat ``viewer``'s private chat (the outbox's job,
+        without the table's lock; :meth:`_table_job`); ``False`` when nothing changed."""
+        mark = _viewed(viewer)
+        player = table.seats[viewer] if viewer < len(table.seats) else None
+        if player is None or player.user_id is None or table.rendered.get(mark) == \
+                drawing.signature:
+            return False
+        ids = _padded(list(table.view_message_ids), len(table.seats))
+        photos = table.view_photos + [False] * (len(table.seats) - len(table.view_photos))
+        before = (ids[viewer], photos[viewer])
+        try:
+            shown = await self.ctx.outlet.present(player.user_id, before[0], before[1],
+                                                  table.pictured.get(mark), drawing)
+        except Unreachable:
+            return True
+        if shown is None:
+            return True
+        table.pictured[mark] = drawing.key
+        table.rendered[mark] = drawing.signature
+        if shown != before:
+            # not under the table's lock: its holder may be waiting for this very chat (the
+            # seat's hand); the ids are stored with the table's next step
+            ids = _padded(list(table.view_message_ids), len(table.seats))
+            photos = table.view_photos + [False] * (len(table.seats) - len(table.view_photos))
+            if (ids[viewer], photos[viewer]) == before:
+                ids[viewer], photos[viewer] = shown
+                table.view_message_ids, table.view_photos = ids, photos
+        return True
+
     def say(self, table: Table, text: str) -> None:
         """Tell the table's audience something in a short message of its own (sent in the
-        background: never waits for the chat's flood budget)."""
+        background: never waits for the chat's flood budget); at a tournament's table, each
+        seat's player in their private chat."""
+        if table.tournament is not None:
+            for _, player in table.humans():
+                if player.user_id is not None and not player.blocked:
+                    self.ctx.outlet.tell(player.user_id, text)
+            return
         self.ctx.outlet.tell(table.chat_id, text, table.thread_id)
 
     # --- Timers --------------------------------------------------------------------------------
@@ -1178,6 +1227,11 @@ class DealDriver:
                     else:
                         await self.ctx.save(table)
 
+        if table.tournament is not None:  # each seat's private chat, once (nothing waits)
+            for seat, player in table.humans():
+                if player.user_id is not None and not player.blocked:
+                    self.ctx.outlet.post(f"{table.key}#result{seat}", player.user_id, drawing)
+            return
         self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id,
                              sent=sent)
         if not table.result_due:
@@ -1321,16 +1375,23 @@ class _TableJob:
 
     driver: DealDriver
     key: str
+    viewer: int | None = None  # a tournament table's seat whose private chat shows it
 
     async def __call__(self) -> bool:
-        return await self.driver._table_job(self.key)
+        return await self.driver._table_job(self.key, self.viewer)
 
     async def prepare(self) -> None:
-        await self.driver._prepare_table(self.key)
+        await self.driver._prepare_table(self.key, self.viewer)
 
     def fresh(self) -> bool:
         """The deal's table was not drawn yet: its first picture is new to the group."""
-        return self.driver._table_fresh(self.key)
+        return self.driver._table_fresh(self.key, self.viewer)
+
+
+def _viewed(viewer: int | None) -> str:
+    """The ``rendered``/``pictured`` key of the table message seen by ``viewer`` (a
+    tournament table's seat), or of the audience's (``None``)."""
+    return TABLE if viewer is None else f"{TABLE}{viewer}"
 
 
 def _hand_order(table: Table, first: int | None) -> list[int]:

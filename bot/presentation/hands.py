@@ -11,8 +11,9 @@ from bot.presentation.keyboards import Button, Keyboard
 
 def may_be_in_group(table: Table) -> bool:
     """The table's hands may be shown in its group: a group's three-seat table (a practice or
-    challenge table is a private chat; a four-seat table, RULES.md §11, keeps them private)."""
-    return not table.private and table.seat_count == 3
+    challenge table is a private chat; a four-seat table, RULES.md §11, keeps them private; a
+    tournament's table is played in its players' private chats, §10.1)."""
+    return not table.private and table.tournament is None and table.seat_count == 3
 
 
 def switch_button(table: Table, seat: int) -> Button | None:

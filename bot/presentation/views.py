@@ -419,6 +419,10 @@ def table_view(
     if table.challenge_id is not None:
         lines = [t("table.title_challenge", lang, preset=preset, deal=table.challenge_deal,
                    title=t("challenge.title", lang, id=table.challenge_id))]
+    elif table.tournament is not None:  # RULES.md §10.1: its stage, table and deal
+        info = table.tournament
+        lines = [t("table.title_tournament", lang, preset=preset, id=info["id"],
+                   stage=info["stage"], n=info["number"], deal=info["deal"])]
     elif table.match_options is not None:  # a match plays for points or chips, not a stake
         fmt = t(f"match.format_{table.match_options.get('format', 'fixed')}", lang)
         lines = [t("table.title_match", lang, preset=preset, format=fmt)]

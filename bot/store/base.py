@@ -44,11 +44,12 @@ from bot.store.records import (
     Totals,
     UsernameOwner,
 )
+from bot.store.tournament_records import TournamentStore
 
 Clock = Callable[[], datetime]
 
 
-class Store(ABC):
+class Store(TournamentStore, ABC):
     """Players, beans, groups, tables and deals."""
 
     economy: EconomyRules

@@ -24,6 +24,7 @@ class LedgerReason(StrEnum):
     GIVE = "give"  # /give between players (negative for the giver)
     MATCH = "match"  # a match's entry fee (negative), prize or refund
     CHALLENGE = "challenge"  # a duplicate challenge's entry fee, prize or refund
+    TOURNAMENT = "tournament"  # a group tournament's entry fee, prize or refund
 
 
 #: Reasons that create beans; every other reason moves beans between players.

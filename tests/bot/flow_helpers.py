@@ -145,9 +145,11 @@ class Players:
                 return message
         return messages[-1]
 
-    async def open_table(self, opener: User, others: Sequence[User]) -> FakeMessage:
-        """Every user opens the private chat, ``opener`` sends /newgame, the others Join."""
-        for user in self.users:
+    async def open_table(self, opener: User, others: Sequence[User], *,
+                         private: Sequence[User] | None = None) -> FakeMessage:
+        """The users in ``private`` (default: every user) open the private chat, ``opener``
+        sends /newgame, the others Join."""
+        for user in self.users if private is None else private:
             self.api.open_private_chat(user)
         await self.command(opener, "/newgame")
         lobby = self.table_message()

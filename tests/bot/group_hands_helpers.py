@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from bot.core.i18n import t
 from engine import Action, apply
-from tests.bot.flow_helpers import LANG, Players, button_data, join_answers
+from tests.bot.flow_helpers import LANG, Players, button_data
 from tests.fakebot import FakeBotApi, User
 from tests.fakebot.ephemeral import EphemeralMessage
 from tests.fakebot.models import Call, FakeMessage
@@ -33,14 +33,7 @@ class GroupPlayers(Players):
         await store.update_group_settings(self.group.id, hands="group")
         if self.admin:
             self.api.ephemeral.set_bot_admin(self.group)
-        for user in private:
-            self.api.open_private_chat(user)
-        await self.command(opener, "/newgame")
-        lobby = self.table_message()
-        for user in others:
-            answer = await self.click(user, lobby, t("btn.join", LANG))
-            assert answer.params.get("text") in join_answers(), answer
-        return lobby
+        return await self.open_table(opener, others, private=private)
 
     def hand(self, user: User) -> EphemeralMessage:
         """The newest ephemeral message ``user`` sees in the group (LookupError: none)."""

@@ -265,18 +265,7 @@ class EphemeralMessages:
             raise ValueError("only the receiver of an ephemeral message sees its buttons")
         if not message.visible:
             raise ValueError("the receiver does not see this ephemeral message")
-        api = self.api
-        query_id = str(next(api._query_ids))
-        api._queries[query_id] = {"user": user.id, "answered": False, "at": time.monotonic(),
-                                  "chat": message.chat.id, "ephemeral": True}
-        api.add_update({"callback_query": {
-            "id": query_id,
-            "from": user.to_api(),
-            "message": message.to_api(),
-            "chat_instance": str(abs(message.chat.id) * 7 + 1),
-            "data": data,
-        }})
-        return query_id
+        return self.api.add_press(user, message.chat.id, message.to_api(), data, ephemeral=True)
 
     def click(self, user: User, message: EphemeralMessage, label: str) -> str:
         """:meth:`press` the button labelled exactly ``label`` (LookupError if none)."""

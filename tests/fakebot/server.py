@@ -373,20 +373,24 @@ class FakeBotApi:
         callback query id (see `answer_to`).
         """
         self._remember_user(user)
+        return self.add_press(user, message.chat.id, message.to_api(), data,
+                              message_id=message.message_id)
+
+    def add_press(self, user: User, chat_id: int, message: dict[str, Any], data: str,
+                  **known: Any) -> str:
+        """Queue the callback query of ``user`` pressing ``data`` on ``message`` (the message as
+        the Bot API gives it) in chat ``chat_id``; ``known``: what the fake remembers of the
+        press besides its user, chat and time. Returns the callback query id."""
         query_id = str(next(self._query_ids))
         self._queries[query_id] = {"user": user.id, "answered": False, "at": time.monotonic(),
-                                   "chat": message.chat.id, "message_id": message.message_id}
-        self.add_update(
-            {
-                "callback_query": {
-                    "id": query_id,
-                    "from": user.to_api(),
-                    "message": message.to_api(),
-                    "chat_instance": str(abs(message.chat.id) * 7 + 1),
-                    "data": data,
-                }
-            }
-        )
+                                   "chat": chat_id, **known}
+        self.add_update({"callback_query": {
+            "id": query_id,
+            "from": user.to_api(),
+            "message": message,
+            "chat_instance": str(abs(chat_id) * 7 + 1),
+            "data": data,
+        }})
         return query_id
 
     def click(self, user: User, message: FakeMessage, label: str) -> str:

@@ -29,14 +29,15 @@ from bot.store.sql.challenges import Challenges
 from bot.store.sql.matches import Matches
 from bot.store.sql.players import Players
 from bot.store.sql.timers import Timers
+from bot.store.sql.tournaments import Tournaments
 
 
-class SQLStore(Players, Matches, Boards, Challenges, Timers):
+class SQLStore(Players, Matches, Boards, Challenges, Timers, Tournaments):
     """:class:`~bot.store.base.Store` on a SQL database (see the module docstring), one part a
     feature: players and their beans (:mod:`.players`), deals (:mod:`.deals`), matches
     (:mod:`.matches`), leaderboards (:mod:`.boards`), challenges (:mod:`.challenges`), timers
-    (:mod:`.timers`), over :mod:`.common`; opened as :class:`SQLiteStore` or
-    :class:`PostgresStore`."""
+    (:mod:`.timers`), tournaments (:mod:`.tournaments`), over :mod:`.common`; opened as
+    :class:`SQLiteStore` or :class:`PostgresStore`."""
 
 
 class SQLiteStore(SQLStore):

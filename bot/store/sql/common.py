@@ -50,6 +50,7 @@ class SQLBase(Store):
         deal_id: int | None = None,
         match_id: int | None = None,
         challenge_id: int | None = None,
+        tournament_id: int | None = None,
     ) -> int:
         """Change one balance with its ledger row; returns the new balance."""
         balance = await conn.fetchval(
@@ -61,8 +62,10 @@ class SQLBase(Store):
             raise UnknownPlayer(f"unknown player {user_id}")
         await conn.execute(
             "INSERT INTO ledger (user_id, amount, balance_after, reason, deal_id, chat_id,"
-            " created_at, match_id, challenge_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            " created_at, match_id, challenge_id, tournament_id)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
             user_id, amount, balance, str(reason), deal_id, chat_id, now, match_id, challenge_id,
+            tournament_id,
         )
         return int(balance)
 

@@ -22,6 +22,7 @@ from bot.telegram.handlers import (
     match,
     migration,
     practice,
+    tournament,
 )
 from bot.telegram.services import App
 
@@ -33,6 +34,7 @@ def register(application: App) -> None:
     lobby.register(application)
     match.register(application)
     challenge.register(application)
+    tournament.register(application)
     deal.register(application)
     practice.register(application)
     economy.register(application)

@@ -31,7 +31,7 @@ from bot.core.rooms import rules_for
 from bot.core.table import DEAL, LOBBY, challenge_key, table_key
 from bot.features.match import views as match_views
 from bot.presentation import views
-from bot.telegram.handlers import senders
+from bot.telegram.handlers import senders, tournament
 from bot.telegram.handlers.common import (
     GROUP_TYPES,
     answer,
@@ -87,6 +87,9 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = user_language(app, user, player.language)
     await bot_data(app).menus.follow(context.bot, message.chat.id, lang, group=False)
     arg = context.args[0] if context.args else ""
+    if arg.startswith(tournament.TOURNAMENT_LINK):
+        await message.reply_text(t("tour.start_link", lang))
+        return
     if arg.startswith(cb.CHALLENGE_LINK):
         await message.reply_text(t("reply.start_challenge", lang))
         return
@@ -203,6 +206,11 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     as seated that no worker has seated yet (:meth:`~bot.game.lobby.Lobby.withdraw`)."""
     app = context.application
     message = senders.message_of(update)
+    sender = message.from_user
+    playing = game(app).tournaments.table_of(sender.id) if sender is not None else None
+    if message.chat.type not in GROUP_TYPES and playing is not None and sender is not None:
+        await _leave(app, update, playing.key, sender)  # forfeits it (RULES.md §10.1)
+        return
     if message.chat.type not in GROUP_TYPES \
             and tables(app).get(table_key(message.chat.id, None)) is None:
         lang = await chat_language(app, update)
@@ -266,6 +274,8 @@ async def _leave(app: Application, update: Update, key: str, user: User) -> None
                  name=name)
         if table.match_id is not None:  # leaving forfeits the match too
             text += "\n" + t("match.leave_warning", lang)
+        if table.tournament is not None:  # and a tournament (RULES.md §10.1)
+            text += "\n" + t("tour.leave_forfeit", lang, id=table.tournament_id)
         prompt = await message.reply_text(text, reply_markup=markup)
         table.set_leave_prompt(seat, prompt.message_id)
         await store(app).save_table(table.key, table.to_dict())
@@ -292,8 +302,10 @@ async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -
             await answer(query, t("pop.not_asker", lang, name=asker), alert=True)
             return
         pending = table.leave_prompts[seat] if seat < len(table.leave_prompts) else None
+        # a tournament table's prompt is in the seat's private chat (RULES.md §10.1)
+        where = table.chat_id if table.tournament is None else query.from_user.id
         if pending is None or query.message is None or query.message.message_id != pending \
-                or query.message.chat.id != table.chat_id:
+                or query.message.chat.id != where:
             await answer(query, t("pop.leave_not_pending", lang), alert=True)
             return
         table.set_leave_prompt(seat, None)
@@ -338,12 +350,15 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await message.reply_text(t("reply.admin_only", lang))
         return
     key = table_key(message.chat.id, _thread(message))
+    stopped = await tournament.stop(app, message.chat.id, _sender_name(message))
     async with tables(app).lock(key):
         table = tables(app).get(key)
-        if table is None or table.phase not in (LOBBY, DEAL):
+        if (table is None or table.phase not in (LOBBY, DEAL)) and not stopped:
             await message.reply_text(t("reply.nothing_to_stop", lang))
             return
         name = _sender_name(message)
+        if table is None or table.phase not in (LOBBY, DEAL):
+            return
         refund = await game(app).matches.cancel(table)
         if refund is not None:
             text = match_views.cancelled_text(table.lang, name, refund.paid)

@@ -108,6 +108,7 @@ async def start_worker(application: App) -> Worker:
         timers.AGAIN: game.again.on_timeout,
         WATCH: resumer.resume,
         **game.challenges.timer_callbacks(),
+        **game.tournaments.timer_callbacks(),
     }
     data.outlet, data.game = outlet, game
     worker = data.worker = Worker(shared, guard, db_timers, resumer)

@@ -1,0 +1,748 @@
+"""Group tournaments (锦标赛, RULES.md §10.1) in the bot: the sign-up message, the start with
+its fees, every stage's draw and its tables played at the same time in the players' private
+chats, the stage results, the board, the final ranking with the payout and the revealed seed.
+
+The rules are :mod:`engine.tournament` (presets, draws from the committed seed, advancement,
+ties, carry-over) and :mod:`engine.prizes` (the pool's split); a table's standings are
+:mod:`.standings`. This module runs them:
+
+- **Sign-up.** ``/tournament`` posts the group message (format, stages, fee, prize table, the
+  start, the SHA-256 of the committed seed, who signed up) with 报名/退出 and, for the opener
+  and admins, 开赛/取消. The start is a time (a timer), the field full (满人开赛), or 开赛.
+- **Start.** The fees go into the pool in one store transaction (a member who cannot pay is
+  dropped and named), then the stage's draw.
+- **A stage.** Its draw (:func:`engine.tournament.draw` from the seed) is stored with every
+  table's standings in one transaction and posted in the group; each table is a
+  :class:`~bot.core.table.Table` of its own key (:func:`bot.core.table.tournament_key`) whose
+  seats see the table, their hands and the results in their private chats; the deal driver
+  runs its deals as a match's (no beans; this class is its :class:`~bot.game.deal.MatchHook`),
+  the AI plays seats that are away (RULES.md §9) and seats that left (they forfeit). When
+  every table of the stage has finished, :func:`engine.tournament.advance` decides who is
+  through (or asks for extra deals at a table, 加赛), the group is shown the result and the
+  next stage is drawn; after the final, the pool is paid once and the seed revealed with the
+  referee's commands that reproduce every draw.
+- **The board.** One group message shows the stage, each table's players, scores and deals
+  played, drawn again at most once per :attr:`Tournaments.board_interval`, with 观战 buttons
+  that send a member the picture of a running table (never a hand) in their private chat.
+
+Restart-safe: everything is read from the store at each step (the tables' standings are written
+with each deal's end, the stage's draw with its tables); a table's running deal is restored as
+any deal (:mod:`bot.game.restore`) and :meth:`Tournaments.restore` deals on at tables caught
+between two deals, decides stages whose tables have all finished and arms the start timers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from bot.core.i18n import join_names, t
+from bot.core.numbers import grouped
+from bot.core.table import DEAL, RESULT, Seat, Table, tournament_key
+from bot.features.tournament import views
+from bot.features.tournament.standings import TableStandings
+from bot.game import timers
+from bot.game.config import TableConfig
+from bot.game.context import GameContext
+from bot.game.deal import DealDriver, Standings
+from bot.game.drawing import Drawing
+from bot.game.lobby import Person
+from bot.game.outlet import Unreachable
+from bot.store import Settlement, StoreError
+from bot.store.tournament_records import TournamentRecord, TournamentRefused, TournamentTable
+from engine import DealState
+from engine.challenge import new_seed, seed_hash
+from engine.presets import Rules
+from engine.prizes import split_pool
+from engine.tournament import (
+    Advancement,
+    Draw,
+    ExtraDeals,
+    FinalRanking,
+    PlannedStage,
+    TournamentPreset,
+    advance,
+    advancing,
+    draw,
+    final_ranking,
+    plan,
+    start_scores,
+    tournament_places,
+    tournament_preset,
+)
+
+log = logging.getLogger(__name__)
+
+#: The most members a tournament takes (its default maximum field).
+MAX_SIGNUP = 30
+#: Seconds between two drawings of the group's board.
+BOARD_INTERVAL = 60.0
+#: Timer kinds of this module (rows with several workers): the timed start, the board.
+START = "tournament_start"
+BOARD = "tournament_board"
+
+
+def tournament_lock(tournament_id: int) -> str:
+    """The key of a tournament's own timers and lock (not a table's)."""
+    return f"t{tournament_id}:tournament"
+
+
+def tournament_of_lock(key: str) -> int | None:
+    """The tournament of a :func:`tournament_lock` key, ``None`` for another key."""
+    head, _, tail = key.partition(":")
+    if tail != "tournament" or not head.startswith("t") or not head[1:].isdigit():
+        return None
+    return int(head[1:])
+
+
+class Tournaments:
+    """The group tournaments of every group (see the module docstring)."""
+
+    def __init__(self, ctx: GameContext, deals: DealDriver) -> None:
+        self.ctx = ctx
+        self.deals = deals
+        deals.tournament = self
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        #: tournament id → when its board was last drawn (``clock`` seconds).
+        self._board_asked: dict[int, float] = {}
+        #: Seconds between two drawings of a board (a test hook).
+        self.board_interval = BOARD_INTERVAL
+        #: UTC seconds now (a test hook).
+        self.clock: Callable[[], float] = time.time
+
+    def _lock(self, tournament_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(tournament_id, asyncio.Lock())
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        """Run ``work`` in the background (never under a table's lock: it takes tables')."""
+        task: asyncio.Task[None] = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("tournament step failed", exc_info=task.exception())
+
+    async def idle(self) -> None:
+        """Wait for the background steps (a test hook)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # --- Opening and sign-up -------------------------------------------------------------------
+
+    async def open(self, chat_id: int, thread_id: int | None, title: str, opener: Person,
+                   preset_name: str, entry_fee: int, start_at: float | None) -> str | None:
+        """Open a tournament in a group (RULES.md §10.1): a fresh seed, its SHA-256 shown in
+        the group's sign-up message, the timed start armed (``start_at``, UTC seconds;
+        ``None``: when full or when the opener starts it). ``None`` when opened, else why not
+        in the group's language (one is open or running here already)."""
+        group = await self.ctx.store.get_group_settings(chat_id)
+        config = TableConfig.of(group, default_language=self.ctx.settings.default_language,
+                                play_timeout=self.ctx.settings.play_timeout,
+                                bid_timeout=self.ctx.settings.bid_timeout)
+        rules = config.match_rules or config.rules
+        preset = tournament_preset(preset_name, table_size=rules.seats)
+        seed = new_seed()
+        options = {"lang": config.lang, "title": title, "pictures": config.pictures,
+                   "rules": rules.to_dict(), "table_size": rules.seats, "start_at": start_at,
+                   "tz": group.get("timezone", "UTC"), "min": rules.seats, "max": MAX_SIGNUP}
+        try:
+            tid = await self.ctx.store.open_tournament(
+                chat_id, thread_id, opener.user_id, preset.name, options, entry_fee, seed,
+                seed_hash(seed))
+        except TournamentRefused:
+            return t("tour.refused_live", config.lang)
+        record = await self.ctx.store.get_tournament(tid)
+        drawing = await self._signup_drawing(record)
+        try:
+            shown = await self.ctx.outlet.present(chat_id, None, False, None, drawing, thread_id)
+        except Unreachable:
+            shown = None
+        if shown is not None:
+            await self.ctx.store.set_tournament_messages(tid, message_id=shown[0])
+        if start_at is not None:
+            self._arm_start(tid, start_at)
+        return None
+
+    async def _signup_drawing(self, record: TournamentRecord, closed: str | None = None
+                              ) -> Drawing:
+        lang = _lang(record)
+        entries = await self.ctx.store.tournament_entries(record.tournament_id)
+        preset = _preset(record)
+        minimum, maximum = int(record.options["min"]), int(record.options["max"])
+        field = max(minimum, len(entries))
+        start_at = record.options.get("start_at")
+        if start_at is not None:
+            zone = ZoneInfo(str(record.options.get("tz") or "UTC"))
+            when = datetime.fromtimestamp(float(start_at), UTC).astimezone(zone)
+            start = t("tour.start_at", lang, time=when.strftime("%H:%M"), tz=zone.key)
+        else:
+            start = t("tour.start_full", lang, max=maximum)
+        text = views.signup_text(record.tournament_id, preset, plan(preset, field),
+                                 record.entry_fee, record.seed_hash, start,
+                                 [e.name for e in entries], minimum, maximum, lang,
+                                 closed=closed)
+        markup = None if closed else views.signup_markup(record.tournament_id, lang)
+        return Drawing(text, markup)
+
+    async def _redraw_signup(self, record: TournamentRecord, closed: str | None = None) -> None:
+        if record.message_id is None:
+            return
+        drawing = await self._signup_drawing(record, closed)
+        with contextlib.suppress(Unreachable):
+            await self.ctx.outlet.present(record.chat_id, record.message_id, False, None,
+                                          drawing, record.thread_id)
+
+    async def live_of(self, chat_id: int) -> TournamentRecord | None:
+        """The group's open or running tournament, if any."""
+        for record in await self.ctx.store.live_tournaments():
+            if record.chat_id == chat_id:
+                return record
+        return None
+
+    async def _record(self, tournament_id: int) -> TournamentRecord | None:
+        try:
+            return await self.ctx.store.get_tournament(tournament_id)
+        except StoreError:
+            return None
+
+    async def sign_up(self, tournament_id: int, person: Person, lang: str) -> str:
+        """报名: sign ``person`` up (the caller made sure the bot can write to them); the
+        pop-up's text in ``lang``. The field full starts the tournament (满人开赛)."""
+        record = await self._record(tournament_id)
+        if record is None or record.status != "open":
+            return t("tour.pop_closed", lang)
+        maximum = int(record.options["max"])
+        await self.ctx.store.ensure_player(person.user_id, person.name, person.language)
+        if record.entry_fee:
+            player = await self.ctx.store.get_player(person.user_id)
+            if player is not None and player.balance < record.entry_fee:
+                return t("tour.pop_fee", lang, fee=grouped(record.entry_fee),
+                         balance=grouped(player.balance))
+        try:
+            added = await self.ctx.store.sign_up(tournament_id, person.user_id, person.name,
+                                                 maximum)
+        except TournamentRefused as exc:
+            return t("tour.pop_full" if exc.code == "tournament_full" else "tour.pop_closed",
+                     lang, max=maximum)
+        if not added:
+            return t("tour.pop_already", lang)
+        await self._redraw_signup(record)
+        if len(await self.ctx.store.tournament_entries(tournament_id)) >= maximum:
+            self._spawn(self.start(tournament_id))
+        return t("tour.pop_signed", lang, id=tournament_id)
+
+    async def withdraw(self, tournament_id: int, user_id: int, lang: str) -> str:
+        """退出: take the sign-up back before the start; the pop-up's text."""
+        record = await self._record(tournament_id)
+        if record is None or record.status != "open":
+            return t("tour.pop_closed", lang)
+        try:
+            gone = await self.ctx.store.withdraw(tournament_id, user_id)
+        except TournamentRefused:
+            return t("tour.pop_closed", lang)
+        if not gone:
+            return t("tour.pop_not_signed", lang)
+        await self._redraw_signup(record)
+        return t("tour.pop_withdrawn", lang)
+
+    def start_refusal(self, record: TournamentRecord, count: int, lang: str) -> str | None:
+        """Why 开赛 cannot start ``record`` with ``count`` signed up, else ``None``."""
+        minimum = int(record.options["min"])
+        if count < minimum:
+            return t("tour.pop_too_few", lang, min=minimum, n=count)
+        return None
+
+    # --- The start -----------------------------------------------------------------------------
+
+    async def start(self, tournament_id: int) -> None:
+        """Start the tournament: the fees into the pool (who cannot pay is dropped and named),
+        then the first stage; with fewer than one table left it is cancelled (fees refunded).
+        Nothing when it is not open any more (started or cancelled meanwhile)."""
+        async with self._lock(tournament_id):
+            record = await self._record(tournament_id)
+            if record is None or record.status != "open":
+                return
+            self.ctx.outlet.cancel(START, tournament_lock(tournament_id))
+            lang = _lang(record)
+            minimum = int(record.options["min"])
+            lines: list[str] = []
+            if len(await self.ctx.store.tournament_entries(tournament_id)) < minimum:
+                await self.ctx.store.cancel_tournament(tournament_id)  # nothing was taken
+                lines.append(t("tour.too_few", lang, id=tournament_id, min=minimum))
+                await self._redraw_signup(record, closed="\n".join(lines))
+                self._tell(record, "\n".join(lines))
+                return
+            start = await self.ctx.store.take_tournament_fees(tournament_id)
+            field = [e.user_id for e in start.field]
+            names = {e.user_id: e.name for e in start.field}
+            if start.dropped:
+                lines.append(t("tour.dropped", lang, names=join_names(
+                    (e.name for e in start.dropped), lang), fee=grouped(record.entry_fee)))
+            if len(field) < minimum:  # fees refunded
+                await self.ctx.store.cancel_tournament(tournament_id)
+                lines.append(t("tour.too_few", lang, id=tournament_id, min=minimum))
+                await self._redraw_signup(record, closed="\n".join(lines))
+                self._tell(record, "\n".join(lines))
+                return
+            lines.append(t("tour.started", lang, id=tournament_id, n=len(field),
+                           pool=grouped(start.pool)))
+            await self._redraw_signup(record, closed="\n".join(lines))
+            self._tell(record, "\n".join(lines))
+            state: dict[str, Any] = {"signup": field, "names": {str(k): v for k, v in
+                                                                names.items()},
+                                     "initial": len(field), "stage": 0, "stages": [],
+                                     "advancements": []}
+            await self._begin_stage(record, state, 1, field, None)
+
+    def _tell(self, record: TournamentRecord, text: str) -> None:
+        self.ctx.outlet.tell(record.chat_id, text, record.thread_id)
+
+    def _arm_start(self, tournament_id: int, at: float) -> None:
+        self.ctx.outlet.arm(START, timers.Stamp(tournament_lock(tournament_id), ""), at,
+                            self._on_start)
+
+    async def _on_start(self, stamp: timers.Stamp) -> None:
+        """The timed start (定时赛): start, or cancel with too few signed up."""
+        tid = tournament_of_lock(stamp.key)
+        if tid is not None:
+            await self.start(tid)
+
+    # --- Stages --------------------------------------------------------------------------------
+
+    def _planned(self, record: TournamentRecord, state: Mapping[str, Any], number: int,
+                 field: int) -> PlannedStage:
+        """Stage ``number`` as the field of ``field`` players plays it: the plan made for the
+        field at the start, with its counts redone when forfeits made the field smaller."""
+        preset = _preset(record)
+        size = preset.table_size
+        stages = plan(preset, int(state["initial"]))
+        planned = stages[min(number, len(stages)) - 1]
+        if field <= size:
+            return replace(stages[-1], number=number, field=field, tables=1, byes=0)
+        if planned.is_final or planned.field == field:
+            return replace(planned, number=number)
+        rule = planned.stage.advance
+        assert rule is not None
+        return replace(planned, number=number, field=field, tables=field // size,
+                       byes=field % size, advancing=advancing(rule, field, size))
+
+    async def _begin_stage(self, record: TournamentRecord, state: dict[str, Any], number: int,
+                           field: list[int], previous: Mapping[int, int] | None) -> None:
+        """Draw stage ``number`` of ``field`` (``previous``: the stage before's scores), store
+        its tables with the tournament's state in one transaction, post the draw and deal every
+        table at once (tournament lock held)."""
+        tid = record.tournament_id
+        preset = _preset(record)
+        planned = self._planned(record, state, number, len(field))
+        lang = _lang(record)
+        names = _names(state)
+        if len(field) < preset.table_size:  # forfeits left less than a table: ranked as is
+            await self._finish(record, state, None)
+            return
+        drawn = draw(record.seed, number, field, table_size=preset.table_size,
+                     scores=previous or None)
+        starts = start_scores(planned.stage, field, previous)
+        now = self.clock()
+        tables = [(players, TableStandings.new(planned, players, [starts[p] for p in players],
+                                               now).to_dict())
+                  for players in drawn.tables]
+        state = {**state, "stage": number, "field": field,
+                 "previous": None if previous is None else {str(k): v
+                                                            for k, v in previous.items()},
+                 "draw": drawn.to_dict(),
+                 "stages": [*state["stages"], {
+                     "number": number, "players": field,
+                     "scores": None if previous is None else [previous.get(p) for p in field],
+                     "table_size": preset.table_size}]}
+        if await self.ctx.store.put_tournament_stage(tid, number, tables, state):
+            self._tell(record, views.draw_text(tid, planned, drawn.tables, drawn.byes, names,
+                                               lang))
+        for index, players in enumerate(drawn.tables, start=1):
+            await self._deal_table(record, number, index, list(players), names)
+        self.refresh_board(tid, now=True)
+
+    async def _deal_table(self, record: TournamentRecord, stage: int, number: int,
+                          players: Sequence[int], names: Mapping[int, str], *,
+                          note: str | None = None) -> None:
+        """Deal the next deal at a tournament table (creating its bot table the first time):
+        its seats are its players, seats that left played by the AI."""
+        tid = record.tournament_id
+        key = tournament_key(tid, stage, number)
+        rows = await self.ctx.store.tournament_tables(tid, stage)
+        row = next(r for r in rows if r.number == number)
+        standings = TableStandings.from_dict(row.state)
+        if standings.done:
+            return
+        async with self.ctx.tables.lock(key):
+            table = self.ctx.tables.get(key)
+            if table is not None and table.phase == DEAL:
+                return  # dealing already
+            if table is None:
+                table = Table(record.chat_id, record.thread_id, _lang(record),
+                              title=str(record.options.get("title", "")),
+                              tournament={"id": tid, "stage": stage, "number": number,
+                                          "deal": 1})
+                for user_id in players:
+                    player = await self.ctx.store.get_player(user_id)
+                    table.seats.append(Seat(user_id, names.get(user_id) or (
+                        player.name if player is not None else str(user_id)),
+                        lang=player.language if player is not None else None))
+                self.ctx.tables.add(table)
+            await self._next_deal(table, standings, note)
+
+    async def _next_deal(self, table: Table, standings: TableStandings,
+                         note: str | None = None) -> None:
+        """Deal the table's next deal (lock held): seats that left are played by the AI."""
+        assert table.tournament is not None
+        for seat, gone in enumerate(standings.forfeited):
+            player = table.seats[seat]
+            if gone and not player.is_bot:
+                table.seats[seat] = Seat(None, player.name, True)
+            else:  # written to again: still away, the seat is auto-played at once (§9)
+                player.blocked = False
+        table.tournament = {**table.tournament, "deal": standings.played + 1}
+        table.view_message_ids, table.view_photos = [], []  # the next deal goes below
+        if note:
+            self.deals.say(table, note)
+        await self.deals.deal(table)
+
+    # --- The driver's hooks (bot.game.deal.MatchHook) ------------------------------------------
+
+    def rules(self, table: Table, rules: Rules) -> Rules:
+        """The tournament's rules, as the group's competitions played when it opened
+        (``redeal_rule`` ``forced_bid`` by default, RULES.md §2.3); every deal of a table the
+        same (its last deal's from the second on)."""
+        if table.state is not None:
+            return table.state.rules
+        return rules
+
+    async def _standings_of(self, table: Table) -> tuple[TournamentTable, TableStandings]:
+        info = table.tournament
+        assert info is not None
+        rows = await self.ctx.store.tournament_tables(info["id"], info["stage"])
+        row = next(r for r in rows if r.number == info["number"])
+        return row, TableStandings.from_dict(row.state)
+
+    async def settle(self, table: Table, state: DealState) -> tuple[Settlement, Standings]:
+        """Record the finished deal in the table's standings (the escape's points; a leaver
+        forfeits the tournament, RULES.md §10.1) with the deal closed and the table stored, in
+        one store transaction; no beans move. Returns the settlement and the table's standings
+        for the result (lock held)."""
+        info = table.tournament
+        result = state.result
+        assert info is not None and result is not None and table.deal_id is not None
+        _, before = await self._standings_of(table)
+        after = before.record(table.deal_id, result.points, result.escaped, bid=result.base,
+                              landlord=result.landlord)
+        await self.ctx.store.settle_tournament_deal(
+            info["id"], info["stage"], info["number"], table.deal_id, state.to_json(),
+            after.to_dict(), after.done, table=table.to_dict())
+        record = await self.ctx.store.get_tournament(info["id"])
+        planned = self._planned(record, record.state, info["stage"], len(record.state["field"]))
+        text = views.table_standings_text(info["id"], planned, info["number"], after,
+                                          _names(record.state), table.lang)
+        n = len(result.points)
+        settlement = Settlement(table.deal_id, 0, tuple(result.points), (0,) * n, (None,) * n)
+        return settlement, Standings(text)
+
+    async def deal_over(self, table: Table) -> None:
+        """After a deal's result: the table's next deal, or, its last played, the table is done
+        (no longer stored; it stays in memory showing the end) and the stage is looked at in
+        the background (lock held)."""
+        info = table.tournament
+        assert info is not None
+        _, standings = await self._standings_of(table)
+        self.refresh_board(info["id"])
+        if not standings.done:
+            await self._next_deal(table, standings)
+            return
+        self.ctx.cancel_timers(table.key)
+        await self.ctx.store.delete_table(table.key)
+        self._spawn(self._stage_check(info["id"], info["stage"]))
+
+    # --- A stage decided -----------------------------------------------------------------------
+
+    async def _stage_check(self, tournament_id: int, stage: int) -> None:
+        """When every table of ``stage`` has finished: its extra deals (加赛) where a tie at a
+        table must be played off, else the result, then the next stage or the end."""
+        async with self._lock(tournament_id):
+            record = await self._record(tournament_id)
+            if record is None or record.status != "running":
+                return
+            state = record.state
+            if state.get("stage") != stage:
+                return
+            rows = await self.ctx.store.tournament_tables(tournament_id, stage)
+            if not rows or any(not r.done for r in rows):
+                return
+            field = [int(p) for p in state["field"]]
+            planned = self._planned(record, state, stage, len(field))
+            d = state["draw"]
+            drawn: Draw[int] = Draw(stage, tuple(tuple(x) for x in d["tables"]),
+                                    tuple(d["byes"]))
+            standings = [TableStandings.from_dict(r.state) for r in rows]
+            signup = [int(p) for p in state["signup"]]
+            results = [s.result(signup) for s in standings]
+            previous = _previous(state)
+            outcome: Advancement[int] | ExtraDeals[int] | FinalRanking[int]
+            if planned.is_final:
+                outcome = final_ranking(planned, drawn, results[0], signup)
+            else:
+                outcome = advance(planned, drawn, results, signup, previous)
+            lang = _lang(record)
+            names = _names(state)
+            if isinstance(outcome, ExtraDeals):
+                for tie in outcome.tie_breaks:
+                    row = rows[tie.table]
+                    again = standings[tie.table].with_extra(tie.deals)
+                    await self.ctx.store.reopen_tournament_table(tournament_id, stage,
+                                                                 row.number, again.to_dict())
+                    note = t("tour.extra", lang, n=row.number, deals=tie.deals,
+                             names=join_names((names[p] for p in tie.players), lang))
+                    self._tell(record, note)
+                    await self._deal_table(record, stage, row.number, row.players, names,
+                                           note=note)
+                return
+            if isinstance(outcome, FinalRanking):
+                await self._finish(record, state, outcome, standings)
+                return
+            self._tell(record, views.stage_result_text(
+                tournament_id, planned, outcome.through, drawn.byes, outcome.out,
+                outcome.forfeited, names, lang))
+            state = {**state, "advancements": [*state["advancements"], _advancement(outcome)]}
+            await self._begin_stage(record, state, stage + 1, list(outcome.through),
+                                    dict(outcome.scores))
+
+    async def _finish(self, record: TournamentRecord, state: Mapping[str, Any],
+                      final: FinalRanking[int] | None,
+                      standings: Sequence[TableStandings] = ()) -> None:
+        """Pay the pool out once by the tournament's places and post the final ranking with
+        the revealed seed and the referee's commands (tournament lock held). ``final`` is
+        ``None`` when forfeits left less than a table: the last field is ranked by its
+        previous scores."""
+        tid = record.tournament_id
+        lang = _lang(record)
+        names = _names(state)
+        advancements = [_advancement_of(a) for a in state["advancements"]]
+        if final is None:
+            previous = _previous(state) or {}
+            field = [int(p) for p in state.get("field", state["signup"])]
+            ordered = sorted(field, key=lambda p: -previous.get(p, 0))
+            final = FinalRanking(tuple((p,) for p in ordered), ())
+        places = tournament_places(final, advancements)
+        signup = [int(p) for p in state["signup"]]
+        preset = _preset(record)
+        amounts = split_pool(record.pool, [places.get(p) for p in signup], preset.prize_table)
+        paid = {p: a for p, a in zip(signup, amounts, strict=True) if a}
+        if sum(paid.values()) != record.pool:  # nobody placed (all left): every fee back
+            entries = await self.ctx.store.tournament_entries(tid)
+            paid = {e.user_id: e.paid for e in entries if e.paid}
+        scores: dict[int, int] = {}
+        for table in standings:
+            scores.update(zip(table.players, table.scores(), strict=True))
+        result = {"places": {str(p): places.get(p) for p in signup},
+                  "scores": {str(p): s for p, s in scores.items()}}
+        paid = await self.ctx.store.finish_tournament(tid, paid, result)
+        ranking = sorted(signup, key=lambda p: (places.get(p) is None, places.get(p) or 0,
+                                                signup.index(p)))
+        text = views.final_text(tid, [(p, places.get(p)) for p in ranking], scores, paid,
+                                names, record.seed, record.seed_hash,
+                                views.referee_commands(record.seed, state["stages"]), lang)
+        self.ctx.outlet.post(f"{tournament_lock(tid)}#final", record.chat_id, Drawing(text, None),
+                             record.thread_id)
+        self.refresh_board(tid, now=True)
+        for done in list(self.ctx.tables):
+            if done.tournament_id == tid and done.phase == RESULT:
+                self.ctx.tables.remove(done)
+
+    # --- Cancel and leaving --------------------------------------------------------------------
+
+    async def cancel(self, tournament_id: int, by: str) -> bool:
+        """Cancel an open or running tournament (取消, an admin's /stop): every fee refunded
+        once, its running tables closed, the group told. ``False`` when it was not live."""
+        async with self._lock(tournament_id):
+            record = await self._record(tournament_id)
+            if record is None:
+                return False
+            refunds = await self.ctx.store.cancel_tournament(tournament_id)
+            if refunds is None:
+                return False
+            self.ctx.outlet.cancel(START, tournament_lock(tournament_id))
+            lang = _lang(record)
+            text = t("tour.cancelled", lang, id=tournament_id, by=by,
+                     n=len(refunds), beans=grouped(sum(refunds.values())))
+            if record.status == "open":
+                await self._redraw_signup(record, closed=text)
+            await self._stop_tables(tournament_id)
+            self._tell(record, text)
+            self.refresh_board(tournament_id, now=True)
+            return True
+
+    async def _stop_tables(self, tournament_id: int) -> None:
+        for table in list(self.ctx.tables):
+            if table.tournament_id != tournament_id:
+                continue
+            async with self.ctx.tables.lock(table.key):
+                if table.phase == DEAL and table.state is not None \
+                        and table.deal_id is not None:
+                    with contextlib.suppress(StoreError):
+                        await self.ctx.store.cancel_deal(table.deal_id, table.state.to_json())
+                    await self.deals.close_hands(table)
+                self.ctx.cancel_timers(table.key)
+                self.ctx.tables.remove(table)
+                await self.ctx.store.delete_table(table.key)
+
+    def table_of(self, user_id: int) -> Table | None:
+        """The running tournament table where ``user_id`` sits (and has not left), if any."""
+        for table in self.ctx.tables:
+            if table.tournament is not None and table.phase == DEAL:
+                seat = table.seat_of(user_id)
+                if seat is not None and not table.seats[seat].left:
+                    return table
+        return None
+
+    # --- The board and watching ----------------------------------------------------------------
+
+    def refresh_board(self, tournament_id: int, *, now: bool = False) -> None:
+        """Ask for the group's board to be drawn again: at most once per
+        :attr:`board_interval` (a timer draws the last change of a busy minute); ``now``: at
+        once (a new stage, the end)."""
+        clock = self.clock()
+        due = self._board_asked.get(tournament_id, 0.0) + self.board_interval
+        key = tournament_lock(tournament_id)
+        if not now and clock < due:
+            self.ctx.outlet.arm(BOARD, timers.Stamp(key, ""), due, self._on_board_timer)
+            return
+        self._board_asked[tournament_id] = clock
+        self._spawn(self._draw_board(tournament_id))
+
+    async def _on_board_timer(self, stamp: timers.Stamp) -> None:
+        tid = tournament_of_lock(stamp.key)
+        if tid is not None:
+            self.refresh_board(tid)
+
+    async def _board(self, record: TournamentRecord) -> Drawing | None:
+        state = record.state
+        stage = state.get("stage")
+        if not stage:
+            return None
+        lang = _lang(record)
+        rows = await self.ctx.store.tournament_tables(record.tournament_id, int(stage))
+        planned = self._planned(record, state, int(stage), len(state["field"]))
+        tables = [(r.number, TableStandings.from_dict(r.state), r.done) for r in rows]
+        text = views.board_text(record.tournament_id, planned, tables,
+                                state["draw"]["byes"], _names(state), lang)
+        live = record.status == "running"
+        if not live:
+            text += "\n\n" + t(f"tour.board_{record.status}", lang)
+        running = [n for n, _, done in tables if not done] if live else []
+        return Drawing(text, views.board_markup(record.tournament_id, running, lang))
+
+    async def _draw_board(self, tournament_id: int) -> None:
+        record = await self._record(tournament_id)
+        if record is None:
+            return
+        drawing = await self._board(record)
+        if drawing is None:
+            return
+        try:
+            shown = await self.ctx.outlet.present(record.chat_id, record.board_id, False, None,
+                                                  drawing, record.thread_id)
+        except Unreachable:
+            return
+        if shown is not None and shown[0] != record.board_id:
+            await self.ctx.store.set_tournament_messages(tournament_id, board_id=shown[0])
+
+    async def watch(self, tournament_id: int, number: int, user_id: int, lang: str) -> str | None:
+        """观战: send ``user_id`` the picture of running table ``number`` (public facts only,
+        never a hand) in their private chat; ``None`` when sent, else why not in ``lang``."""
+        record = await self._record(tournament_id)
+        if record is None or record.status != "running":
+            return t("tour.pop_closed", lang)
+        stage = int(record.state.get("stage") or 0)
+        table = self.ctx.tables.get(tournament_key(tournament_id, stage, number))
+        if table is None or table.phase != DEAL or table.state is None:
+            return t("tour.pop_no_table", lang)
+        drawing = self.deals.table_drawing(table)
+        watched = Drawing(drawing.text, None, drawing.key, drawing.render, drawing.filename) \
+            if drawing.render is not None else Drawing(drawing.text, None)
+        try:
+            shown = await self.ctx.outlet.present(user_id, None, False, None, watched)
+        except Unreachable:
+            return t("tour.pop_open_private", lang)
+        return None if shown is not None else t("tour.pop_open_private", lang)
+
+    # --- After a restart -----------------------------------------------------------------------
+
+    def timer_callbacks(self) -> dict[str, Callable[[timers.Stamp], Awaitable[None]]]:
+        """What fires each kind of this module's timers (rows with several workers)."""
+        return {START: self._on_start, BOARD: self._on_board_timer}
+
+    async def restore(self) -> None:
+        """After a start: arm the timed starts again (or start those whose time passed), deal
+        on at tables caught between two deals (their deal settled, the next not dealt),
+        restart tables whose stored bot table is gone, and decide stages whose tables have
+        all finished."""
+        for record in await self.ctx.store.live_tournaments():
+            tid = record.tournament_id
+            if record.status == "open":
+                start_at = record.options.get("start_at")
+                if start_at is not None:
+                    self._arm_start(tid, float(start_at))
+                continue
+            stage = int(record.state.get("stage") or 0)
+            if not stage:
+                continue
+            rows = await self.ctx.store.tournament_tables(tid, stage)
+            for row in rows:
+                if row.done:
+                    continue
+                key = tournament_key(tid, stage, row.number)
+                table = self.ctx.tables.get(key)
+                if table is not None and table.phase == DEAL:
+                    continue  # its running deal was restored as any deal
+                if table is not None:
+                    self.ctx.tables.remove(table)
+                await self._deal_table(record, stage, row.number, row.players,
+                                       _names(record.state))
+            self._spawn(self._stage_check(tid, stage))
+
+
+def _lang(record: TournamentRecord) -> str:
+    return str(record.options.get("lang", "en"))
+
+
+def _preset(record: TournamentRecord) -> TournamentPreset:
+    return tournament_preset(record.preset, table_size=int(record.options.get("table_size", 3)))
+
+
+def _names(state: Mapping[str, Any]) -> dict[int, str]:
+    return {int(k): str(v) for k, v in (state.get("names") or {}).items()}
+
+
+def _previous(state: Mapping[str, Any]) -> dict[int, int] | None:
+    previous = state.get("previous")
+    return None if previous is None else {int(k): int(v) for k, v in previous.items()}
+
+
+def _advancement(outcome: Advancement[int]) -> dict[str, Any]:
+    return {"through": list(outcome.through), "out": [list(g) for g in outcome.out],
+            "forfeited": list(outcome.forfeited),
+            "scores": {str(k): v for k, v in outcome.scores.items()}}
+
+
+def _advancement_of(data: Mapping[str, Any]) -> Advancement[int]:
+    return Advancement(tuple(data["through"]), tuple(tuple(g) for g in data["out"]),
+                       tuple(data["forfeited"]),
+                       {int(k): int(v) for k, v in data["scores"].items()})
+

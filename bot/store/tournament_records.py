@@ -1,0 +1,238 @@
+"""What the store answers about group tournaments (锦标赛, RULES.md §10.1): the records, the
+refusals, and :class:`TournamentStore`, the part of :class:`~bot.store.base.Store` that keeps
+them (implemented by :mod:`bot.store.sql.tournaments`)."""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from bot.store.records import LedgerEntry, StoreError
+from bot.store.rows import Row, dt
+
+TournamentStatus = Literal["open", "running", "finished", "cancelled"]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    """A stored tournament.
+
+    Attributes:
+        tournament_id: its id. chat_id, thread_id: the group (and forum topic) it was opened in.
+        opener_id: who opened it. preset: ``quick``, ``classic`` or ``qualifier``.
+        options: the group's language, title, rules and the start as stored when it opened.
+        seed: the seed of its draws (secret until it ends); seed_hash: its SHA-256, shown.
+        entry_fee: beans per member; pool: the fees taken at the start, less refunds.
+        status: ``"open"`` (sign-up), ``"running"``, ``"finished"`` or ``"cancelled"``.
+        message_id: the group's sign-up message; board_id: the group's board.
+        state: the tournament's progress (the driver's JSON); result: places and payout.
+        created_at, finished_at: UTC.
+    """
+
+    tournament_id: int
+    chat_id: int
+    thread_id: int | None
+    opener_id: int
+    preset: str
+    options: dict[str, Any]
+    seed: str
+    seed_hash: str
+    entry_fee: int
+    pool: int
+    status: TournamentStatus
+    message_id: int | None
+    board_id: int | None
+    state: dict[str, Any]
+    result: dict[str, Any] | None
+    created_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentEntry:
+    """A member signed up: ``user_id``, ``name`` (as when signing up), ``seq`` (sign-up order,
+    smaller first), ``paid`` (the fee taken at the start, 0 before)."""
+
+    user_id: int
+    name: str
+    seq: int
+    paid: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentTable:
+    """One drawn table of a stage: ``players`` (user ids in seat order), its standings
+    ``state`` (the driver's JSON) and ``done`` (its last deal was played)."""
+
+    tournament_id: int
+    stage: int
+    number: int
+    players: tuple[int, ...]
+    state: dict[str, Any]
+    done: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentStart:
+    """The start's fees (:meth:`TournamentStore.take_tournament_fees`): the members who paid
+    (the field, in sign-up order), those dropped because they could not pay (their beans short,
+    or held by a running deal), and the pool."""
+
+    field: tuple[TournamentEntry, ...]
+    dropped: tuple[TournamentEntry, ...]
+    pool: int
+
+
+class TournamentRefused(StoreError):
+    """A tournament step refused; nothing changed. ``code``: ``tournament_live`` (the group
+    has an open or running tournament already), ``tournament_closed`` (sign-up is over),
+    ``tournament_full`` (the field is full), ``tournament_state`` (not in the status asked
+    for)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class UnknownTournament(StoreError):
+    """No tournament has that id."""
+
+
+def tournament_record(row: Row) -> TournamentRecord:
+    return TournamentRecord(
+        tournament_id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"],
+        opener_id=row["opener_id"], preset=row["preset"], options=json.loads(row["options"]),
+        seed=row["seed"], seed_hash=row["seed_hash"], entry_fee=row["entry_fee"],
+        pool=row["pool"], status=row["status"], message_id=row["message_id"],
+        board_id=row["board_id"], state=json.loads(row["state"]),
+        result=json.loads(row["result"]) if row["result"] else None,
+        created_at=dt(row["created_at"]),
+        finished_at=dt(row["finished_at"]) if row["finished_at"] is not None else None,
+    )
+
+
+def tournament_entry(row: Row) -> TournamentEntry:
+    return TournamentEntry(row["user_id"], row["name"], row["seq"], row["paid"])
+
+
+def tournament_table(row: Row) -> TournamentTable:
+    return TournamentTable(row["tournament_id"], row["stage"], row["number"],
+                           tuple(json.loads(row["players"])), json.loads(row["state"]),
+                           row["status"] == "done")
+
+
+class TournamentStore(ABC):
+    """The store's tournaments (RULES.md §10.1). Every bean change is a ledger row with reason
+    ``tournament`` in the transaction that changes the balance and the pool; a member pays one
+    fee and gets one payout (a prize or a refund) per tournament, ever."""
+
+    @abstractmethod
+    async def open_tournament(self, chat_id: int, thread_id: int | None, opener_id: int,
+                              preset: str, options: dict[str, Any], entry_fee: int, seed: str,
+                              seed_hash: str) -> int:
+        """Record a tournament open for sign-up in a group; returns its id.
+
+        Raises:
+            TournamentRefused: ``tournament_live``, the group has one open or running.
+            ValueError: a negative fee.
+        """
+
+    @abstractmethod
+    async def get_tournament(self, tournament_id: int) -> TournamentRecord:
+        """The tournament. Raises :class:`UnknownTournament`."""
+
+    @abstractmethod
+    async def live_tournaments(self) -> list[TournamentRecord]:
+        """Every tournament open for sign-up or running, oldest first."""
+
+    @abstractmethod
+    async def set_tournament_messages(self, tournament_id: int, *,
+                                      message_id: int | None = None,
+                                      board_id: int | None = None) -> None:
+        """Remember the group's sign-up message and/or board (``None``: unchanged)."""
+
+    @abstractmethod
+    async def sign_up(self, tournament_id: int, user_id: int, name: str,
+                      maximum: int) -> bool:
+        """Sign ``user_id`` up (last in the sign-up order); ``False`` when signed up already.
+
+        Raises:
+            TournamentRefused: ``tournament_closed`` (not open), ``tournament_full``
+                (``maximum`` signed up).
+            UnknownPlayer: no such player.
+        """
+
+    @abstractmethod
+    async def withdraw(self, tournament_id: int, user_id: int) -> bool:
+        """Take ``user_id``'s sign-up back while sign-up is open; ``False`` when they were not
+        signed up. Raises :class:`TournamentRefused` ``tournament_closed``."""
+
+    @abstractmethod
+    async def tournament_entries(self, tournament_id: int) -> list[TournamentEntry]:
+        """The members signed up, in sign-up order."""
+
+    @abstractmethod
+    async def take_tournament_fees(self, tournament_id: int) -> TournamentStart:
+        """The start (one transaction): each member's fee into the pool (a ledger row each);
+        a member who cannot pay (short of beans, or beans held by a running deal) is dropped
+        from the entries; the tournament is ``running``. Taken once: a second call answers the
+        first's field.
+
+        Raises:
+            TournamentRefused: ``tournament_state``, cancelled or finished.
+        """
+
+    @abstractmethod
+    async def put_tournament_stage(self, tournament_id: int, stage: int,
+                                   tables: Sequence[tuple[Sequence[int], dict[str, Any]]],
+                                   state: dict[str, Any]) -> bool:
+        """Store a stage's drawn tables (numbered from 1) with the tournament's ``state``, in
+        one transaction; ``False`` (nothing written) when that stage's tables exist already."""
+
+    @abstractmethod
+    async def put_tournament_state(self, tournament_id: int, state: dict[str, Any]) -> None:
+        """Store the tournament's progress."""
+
+    @abstractmethod
+    async def tournament_tables(self, tournament_id: int,
+                                stage: int | None = None) -> list[TournamentTable]:
+        """The tournament's tables (of ``stage``), by stage and number."""
+
+    @abstractmethod
+    async def settle_tournament_deal(self, tournament_id: int, stage: int, number: int,
+                                     deal_id: int, deal_state_json: str,
+                                     table_state: dict[str, Any], done: bool, *,
+                                     table: dict[str, Any] | None = None) -> None:
+        """A tournament deal ended (one transaction): the deal is closed with no beans moved
+        (stored cancelled, as a practice deal), the tournament table's standings and ``done``
+        written, and the bot's table (``table``) stored with it."""
+
+    @abstractmethod
+    async def reopen_tournament_table(self, tournament_id: int, stage: int, number: int,
+                                      table_state: dict[str, Any]) -> None:
+        """A finished table plays again (extra deals to break a tie, 加赛)."""
+
+    @abstractmethod
+    async def finish_tournament(self, tournament_id: int, paid: Mapping[int, int],
+                                result: dict[str, Any]) -> dict[int, int]:
+        """Pay the pool out (one ledger row per member paid; the amounts sum to the pool) and
+        mark the tournament finished, in one transaction; once: a second call answers what the
+        first paid.
+
+        Raises:
+            ValueError: amounts that do not sum to the pool, or paid to a non-entrant.
+        """
+
+    @abstractmethod
+    async def cancel_tournament(self, tournament_id: int) -> dict[int, int] | None:
+        """Cancel an open or running tournament and refund every fee taken (one ledger row
+        each), in one transaction; the refunds by member. ``None`` when it was finished or
+        cancelled before (nothing refunded twice)."""
+
+    @abstractmethod
+    async def tournament_ledger(self, tournament_id: int) -> list[LedgerEntry]:
+        """The tournament's ledger rows (fees, prizes, refunds), oldest first."""

@@ -1,0 +1,255 @@
+"""Group tournaments (锦标赛, RULES.md §10.1): ``/tournament [quick|classic|qualifier] [fee]
+[HH:MM]`` (alias ``/jinbiao``) opens one in a group (its admins, or anyone if the group's
+``challenge_open`` setting allows, as for challenges); ``/tournament cancel`` cancels it
+(admins or its opener), every fee refunded. Its buttons (``T:``): 报名 Sign up, 退出
+Withdraw, 开赛 Start and 取消 Cancel (the opener's and admins') on the sign-up message, 观战
+Watch on the board. Entry points into
+:class:`bot.features.tournament.driver.Tournaments`."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from telegram import Update
+from telegram.ext import CallbackQueryHandler, CommandHandler
+
+from bot.core.i18n import t
+from bot.core.numbers import grouped, parse_whole
+from bot.features.match.state import LIMITS
+from bot.features.tournament import views
+from bot.features.tournament.driver import MAX_SIGNUP
+from bot.game.outlet import Unreachable
+from bot.store import StoreError
+from bot.telegram.handlers import senders
+from bot.telegram.handlers.common import (
+    GROUP_TYPES,
+    answer,
+    answer_private_link,
+    ask_private_first,
+    chat_language,
+    display_name,
+    game,
+    group_language,
+    is_admin,
+    person,
+    refuse,
+    store,
+    user_language,
+)
+from bot.telegram.services import App, Context
+from engine.tournament import PRESETS
+
+#: ``/tournament cancel`` (also 取消).
+CANCEL_WORDS = frozenset({"cancel", "取消"})
+#: The ``/start`` argument of the link Sign up answers with when the bot cannot write to the
+#: presser privately yet, before the tournament's id.
+TOURNAMENT_LINK = "tournament_"
+_TIME_RE = re.compile(r"([0-9]{1,2})[:：]([0-9]{2})")
+
+
+class ArgumentError(ValueError):
+    """A ``/tournament`` word that cannot be used: ``key`` names the reply (``tour.usage``,
+    ``tour.bad_fee``, ``tour.bad_time``)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def parse_arguments(args: list[str]) -> tuple[str, int, tuple[int, int] | None]:
+    """``/tournament``'s words, each optional, in any order: a preset name (default
+    ``quick``), the entry fee (whole beans within :data:`bot.features.match.state.LIMITS`,
+    default 0) and the start time ``HH:MM``; returns ``(preset, fee, (hour, minute) or None)``.
+
+    >>> parse_arguments(["classic", "100", "20:30"]), parse_arguments([])
+    (('classic', 100, (20, 30)), ('quick', 0, None))
+
+    Raises:
+        ArgumentError: a word that is none of them, one given twice, a fee or a time out of
+            its range.
+    """
+    preset: str | None = None
+    fee: int | None = None
+    at: tuple[int, int] | None = None
+    for word in args:
+        low = word.lower()
+        if low in PRESETS and preset is None:
+            preset = low
+            continue
+        clock = _TIME_RE.fullmatch(word)
+        if clock is not None and at is None:
+            hour, minute = int(clock.group(1)), int(clock.group(2))
+            if hour > 23 or minute > 59:
+                raise ArgumentError("tour.bad_time")
+            at = (hour, minute)
+            continue
+        if word.strip().lstrip("-").isdigit() and fee is None:
+            low_fee, high_fee = LIMITS["entry_fee"]
+            fee = parse_whole(word, low=low_fee, high=high_fee)
+            if fee is None:
+                raise ArgumentError("tour.bad_fee")
+            continue
+        if ":" in word or "：" in word:
+            raise ArgumentError("tour.bad_time")
+        raise ArgumentError("tour.usage")
+    return preset or "quick", fee or 0, at
+
+
+def start_time(at: tuple[int, int], now: datetime, tz: str) -> float:
+    """The UTC seconds of the next ``HH:MM`` in the group's time zone ``tz`` after ``now``
+    (today if still ahead, else tomorrow)."""
+    zone = ZoneInfo(tz)
+    local = now.astimezone(zone)
+    when = local.replace(hour=at[0], minute=at[1], second=0, microsecond=0)
+    if when <= local:
+        when += timedelta(days=1)
+    return when.timestamp()
+
+
+async def cmd_tournament(update: Update, context: Context) -> None:
+    """/tournament [preset] [fee] [HH:MM]: open a tournament in this group (RULES.md §10.1);
+    ``/tournament cancel``: cancel it; in a private chat, say where tournaments are opened.
+    A word out of range is answered with its range and nothing changes."""
+    app = context.application
+    message = senders.message_of(update)
+    lang = await chat_language(app, update)
+    if message.chat.type not in GROUP_TYPES:
+        await message.reply_text(t("tour.private", lang))
+        return
+    args = context.args or []
+    if args and args[0].lower() in CANCEL_WORDS:
+        await _cancel(app, update, lang)
+        return
+    group = await store(app).get_group_settings(message.chat.id)
+    if group.get("challenge_open") != "anyone" \
+            and not await senders.sender_is_admin(app, message):
+        await message.reply_text(t("tour.admins_only", lang))
+        return
+    user = await senders.player(app, update)
+    if user is None:
+        return
+    try:
+        preset, fee, at = parse_arguments(args)
+    except ArgumentError as exc:
+        await message.reply_text(t(exc.key, lang, high=grouped(LIMITS["entry_fee"][1]),
+                                   fee=grouped(LIMITS["entry_fee"][1]), max=MAX_SIGNUP))
+        return
+    start_at = None
+    if at is not None:
+        start_at = start_time(at, datetime.now(UTC), str(group.get("timezone") or "UTC"))
+    chat = message.chat
+    thread = message.message_thread_id if message.is_topic_message else None
+    refusal = await game(app).tournaments.open(chat.id, thread, chat.title or "", person(user),
+                                               preset, fee, start_at)
+    if refusal:
+        await message.reply_text(refusal)
+
+
+async def _cancel(app: App, update: Update, lang: str) -> None:
+    """/tournament cancel: an admin (or the opener) cancels the group's tournament, every fee
+    refunded once."""
+    message = senders.message_of(update)
+    tournaments = game(app).tournaments
+    record = await tournaments.live_of(message.chat.id)
+    if record is None:
+        await message.reply_text(t("tour.nothing_to_cancel", lang))
+        return
+    user = senders.person(message)
+    admin = await senders.sender_is_admin(app, message)
+    if not admin and (user is None or user.id != record.opener_id):
+        await message.reply_text(t("tour.pop_opener_only", lang))
+        return
+    name = display_name(user) if user is not None else (message.chat.title or "?")
+    await tournaments.cancel(record.tournament_id, name)
+
+
+async def stop(app: App, chat_id: int, name: str) -> bool:
+    """An admin's /stop in a group: its live tournament is cancelled, every fee refunded once;
+    ``False`` when the group has none."""
+    tournaments = game(app).tournaments
+    record = await tournaments.live_of(chat_id)
+    if record is None:
+        return False
+    return await tournaments.cancel(record.tournament_id, name)
+
+
+async def on_press(update: Update, context: Context) -> None:
+    """A tournament button. Forged, stale (another tournament's, or a message that is not its
+    sign-up message or board) and strangers' presses (Start and Cancel are the opener's and
+    admins') are refused with a pop-up and change nothing. A Sign up by someone the bot cannot
+    write to privately signs nobody up and is answered with the link that opens its chat."""
+    app = context.application
+    query = senders.query_of(update)
+    user = query.from_user
+    player = await store(app).get_player(user.id)
+    lang = user_language(app, user, player.language if player else None)
+    try:
+        press = views.parse_tournament_callback(query.data)
+    except views.TournamentDataError:
+        await refuse(app, query, t("pop.invalid", lang), alert=True)
+        return
+    tournaments = game(app).tournaments
+    message = query.message
+    try:
+        record = await store(app).get_tournament(press.tournament_id)
+    except StoreError:
+        record = None
+    if record is None or message is None or message.chat.id != record.chat_id \
+            or message.message_id not in (record.message_id, record.board_id):
+        await refuse(app, query, t("tour.pop_closed", lang), alert=True)
+        return
+    if player is None:
+        group = await store(app).get_group_settings(record.chat_id)
+        lang = user_language(app, user, group_language(app, group))
+    if press.op == "watch":
+        refusal = await tournaments.watch(press.tournament_id, press.table, user.id, lang)
+        await answer(query, refusal or t("tour.pop_watching", lang), alert=refusal is not None)
+        return
+    if press.op in ("start", "cancel"):
+        if record.status != "open" and press.op == "start":
+            await refuse(app, query, t("tour.pop_closed", lang), alert=True)
+            return
+        if user.id != record.opener_id and not await is_admin(app, record.chat_id, user.id):
+            await refuse(app, query, t("tour.pop_opener_only", lang), alert=True)
+            return
+        if press.op == "start":
+            count = len(await store(app).tournament_entries(record.tournament_id))
+            refusal = tournaments.start_refusal(record, count, lang)
+            if refusal is not None:
+                await refuse(app, query, refusal, alert=True)
+                return
+            await answer(query, t("tour.pop_starting", lang))
+            await tournaments.start(record.tournament_id)
+            return
+        await answer(query, t("tour.pop_cancelled", lang))
+        await tournaments.cancel(record.tournament_id, display_name(user))
+        return
+    if press.op == "quit":
+        await answer(query, await tournaments.withdraw(record.tournament_id, user.id, lang),
+                     alert=True)
+        return
+    link = f"{TOURNAMENT_LINK}{record.tournament_id}"
+    opened = t("tour.pop_open_private", lang)
+    if await ask_private_first(app, query, link, opened):
+        return
+    text = await tournaments.sign_up(record.tournament_id, person(user), lang)
+    if text == t("tour.pop_signed", lang, id=record.tournament_id):
+        try:  # the bot must reach them privately: their table is played there
+            sent = await game(app).ctx.outlet.send(user.id, text)
+        except Unreachable:
+            sent = None
+        if sent is None:
+            game(app).ctx.private_chats.unreachable(user.id)
+            await tournaments.withdraw(record.tournament_id, user.id, lang)
+            await answer_private_link(app, query, link, opened)
+            return
+        game(app).ctx.private_chats.reached(user.id)
+    await answer(query, text, alert=True)
+
+
+def register(app: App) -> None:
+    """Route /tournament (and /jinbiao, its pinyin) and the tournament buttons."""
+    app.add_handler(CommandHandler(["tournament", "jinbiao"], cmd_tournament))
+    app.add_handler(CallbackQueryHandler(on_press, pattern=f"^{views.PREFIX}:"))
