@@ -33,9 +33,9 @@ Printed per run:
   Telegram's 30 a second counts; answers not) in the sliding 60 s that holds the most, / 60;
   also with the answers, and the busiest single second;
 - the group: its sends/edits/deletes in its busiest minute (the budget: 20) and the board's
-  draws: how many, and the shortest gap between two draws with no stage change between them
-  (the board is redrawn at most once a minute, at once for a new stage or the end);
-- the bot process's CPU seconds per settled deal (user + system, /proc) and its peak RSS;
+  draws: how many, and the shortest gap between two draws that show the same stage (the board
+  is redrawn at most once a minute, and at once for a new stage or the end);
+- the bot process's CPU seconds per deal played (user + system, /proc) and its peak RSS;
 - PASS/FAIL: answer p95 ≤ 100 ms, every press answered, own hand edit p95 ≤ 250 ms, zero
   429s, every table of every stage drawn (up to ``--stages``) finished and the tournament
   over (without ``--stages``), the board within its budget (no two paced draws less than
@@ -51,6 +51,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import random
 import sqlite3
 import sys
@@ -92,13 +93,13 @@ GROUP_PER_MINUTE = 20
 #: The board is drawn at most once a minute (``driver.BOARD_INTERVAL``); a paced draw may come
 #: this much early by the clocks of two processes.
 BOARD_INTERVAL, BOARD_SLACK = 60.0, 1.0
-#: Counts a text key's prefix: the text before this mark put in its first placeholder.
+#: Put in a text's placeholder to cut the text there (:func:`prefix`).
 MARK = "\x00"
 
 
 def prefix(key: str, **values: object) -> str:
-    """The start of text ``key`` (in the bench's language) before its ``stage`` placeholder
-    (the whole text when ``stage`` is not given)."""
+    """The start of text ``key`` (in the bench's language) before the placeholder given
+    :data:`MARK` (the whole text when none is)."""
     return t(key, LANG, **values).split(MARK)[0]
 
 
@@ -153,7 +154,7 @@ async def play_tournament(run: Run, tour: Tournament, preset: str, timeout: floa
         await run.press(user, message, payloads(message)["join"])
     await asyncio.sleep(run.think)
     latest = signup_message(api, tour.group)
-    if latest is not None and "start" in payloads(latest):  # a full field started already
+    if latest is not None and "start" in payloads(latest):  # a full field started by itself
         await run.press(opener, latest, payloads(latest)["start"])
     await asyncio.gather(*(play_seat(run, user, tour.finished, timeout)
                            for user in tour.members))
@@ -209,7 +210,8 @@ class Traffic:
     chat_second: int
     group_minute: int
     board_draws: int
-    #: The shortest gap between two board draws with no stage change between them (seconds).
+    #: The shortest gap between two board draws that show the same stage (seconds): the
+    #: paced redraws (a new stage or the end is drawn at once).
     board_gap: float
     #: Seconds of each stage, from its draw in the group to the next draw (or the end).
     stage_seconds: list[float]
@@ -228,15 +230,17 @@ def traffic(run: Run, tour: Tournament, first_call: int, end: float) -> Traffic:
     final_start = prefix("tour.final_title", id=tid)
     board_ids = {m.message_id for m in run.api.messages_in(tour.group)
                  if m.content.startswith(board_start)}
+    over = (t("tour.board_finished", LANG), t("tour.board_cancelled", LANG))
     kinds: Counter[str] = Counter()
-    boards: list[float] = []
+    boards: list[tuple[float, str]] = []  # (when, its stage line and whether it is over)
     changes: list[float] = []
     for call in group:
         text = call_text(call)
         if call.method in SENDS and text.startswith(board_start) or call.method in EDITS \
                 and int(call.params.get("message_id") or 0) in board_ids:
             kinds["board"] += 1
-            boards.append(call.time)
+            shows = text.split("\n", 1)[0] + "".join(mark for mark in over if mark in text)
+            boards.append((call.time, shows if text else boards[-1][1] if boards else ""))
         elif call.method in SENDS and text.startswith((draw_start, final_start)):
             kinds["draws and final"] += 1
             changes.append(call.time)
@@ -244,8 +248,10 @@ def traffic(run: Run, tour: Tournament, first_call: int, end: float) -> Traffic:
             kinds["other notes"] += 1
         else:
             kinds["sign-up and the rest"] += 1
-    gaps = [after - before for before, after in zip(boards, boards[1:], strict=False)
-            if not any(before <= change <= after for change in changes)]
+    # a draw showing another stage (or the end) than the one before is drawn at once: the
+    # paced ones are those that show the same stage
+    gaps = [after - before for (before, shown), (after, shows) in itertools.pairwise(boards)
+            if shows == shown]
     stage_ends = [*changes[1:], end]
     return Traffic(busiest(named, 60.0), busiest(with_answers, 60.0), busiest(named, 1.0),
                    busiest(sorted(c.time for c in group), 60.0), len(boards),
@@ -329,7 +335,7 @@ def report(members: int, preset: str, stages: int, run: Run, tour: Tournament, u
           f"({load.chat_minute} in 60 s; with the answers {load.with_answers_minute / 60:.1f}/s);"
           f" busiest second {load.chat_second}")
     print(f"group: busiest minute {load.group_minute} sends/edits (budget {GROUP_PER_MINUTE}); "
-          f"board drawn {load.board_draws} times, shortest gap with no stage change between "
+          f"board drawn {load.board_draws} times, shortest gap between two of one stage "
           f"{load.board_gap:.1f} s")
     cpu, own_cpu = usage.cpu, usage.own_cpu
     print(f"bot process: {cpu / done:.2f} CPU-s per deal ({cpu:.1f} s in all), peak RSS "
