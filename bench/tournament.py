@@ -31,7 +31,8 @@ Printed per run:
 - Bot API calls by kind (group, private, answers, other) in all and per deal;
 - the token's requests per second at its busiest minute: the requests naming a chat (what
   Telegram's 30 a second counts; answers not) in the sliding 60 s that holds the most, / 60;
-  also with the answers, and the busiest single second;
+  also with the answers, and the busiest single second; the answers split by how busy the
+  token was in the second before the press (fewer than 25 requests naming a chat, or more);
 - the group: its sends/edits/deletes in its busiest minute (the budget: 20) and the board's
   draws: how many, and the shortest gap between two draws that show the same stage (the board
   is redrawn at most once a minute, and at once for a new stage or the end);
@@ -39,7 +40,8 @@ Printed per run:
 - PASS/FAIL: answer p95 ≤ 100 ms, every press answered, own hand edit p95 ≤ 250 ms, zero
   429s, every table of every stage drawn (up to ``--stages``) finished and the tournament
   over (without ``--stages``), the board within its budget (no two paced draws less than
-  59 s apart, the group's busiest minute ≤ 20), the busiest minute ≤ 28 requests a second.
+  57 s apart: a draw may wait up to 3 s for a group slot; the group's busiest minute ≤ 20),
+  the busiest minute ≤ 28 requests a second.
 
 A 30-member ``quick`` tournament is 15 deals one after another (three stages of 3, a final of
 6) and takes about a quarter of an hour; a 12-member ``classic`` one is 30 (three stages of
@@ -50,8 +52,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import itertools
+import os
 import random
 import sqlite3
 import sys
@@ -90,11 +94,14 @@ from tests.fakebot.limits import FloodLimits, StrictFakeBotApi  # noqa: E402
 BUSIEST_RATE = 28.0
 #: A group's budget: sends, edits and deletes in any 60 s.
 GROUP_PER_MINUTE = 20
-#: The board is drawn at most once a minute (``driver.BOARD_INTERVAL``); a paced draw may come
-#: this much early by the clocks of two processes.
-BOARD_INTERVAL, BOARD_SLACK = 60.0, 1.0
+#: The board is drawn at most once a minute (``driver.BOARD_INTERVAL``) by the bot's schedule;
+#: a draw that waited for a slot in the group's minute (one every 3 s at 20 a minute) arrives
+#: that much later, so the next one may arrive that much less than a minute after it.
+BOARD_INTERVAL, BOARD_SLACK = 60.0, 3.0
 #: Put in a text's placeholder to cut the text there (:func:`prefix`).
 MARK = "\x00"
+#: Requests naming a chat in one second from which the token counts as busy (of its 30).
+FULL_SECOND = 25
 
 
 def prefix(key: str, **values: object) -> str:
@@ -216,6 +223,10 @@ class Traffic:
     #: Seconds of each stage, from its draw in the group to the next draw (or the end).
     stage_seconds: list[float]
     group_kinds: Counter[str]
+    #: press → answer seconds of the presses made when the token had sent fewer than
+    #: :data:`FULL_SECOND` requests naming a chat in the second before, and of the others.
+    calm_answers: list[float] = field(default_factory=list)
+    busy_answers: list[float] = field(default_factory=list)
 
 
 def traffic(run: Run, tour: Tournament, first_call: int, end: float) -> Traffic:
@@ -253,10 +264,19 @@ def traffic(run: Run, tour: Tournament, first_call: int, end: float) -> Traffic:
     gaps = [after - before for (before, shown), (after, shows) in itertools.pairwise(boards)
             if shows == shown]
     stage_ends = [*changes[1:], end]
-    return Traffic(busiest(named, 60.0), busiest(with_answers, 60.0), busiest(named, 1.0),
-                   busiest(sorted(c.time for c in group), 60.0), len(boards),
-                   min(gaps, default=float("inf")),
-                   [b - a for a, b in zip(changes, stage_ends, strict=True)], kinds)
+    out = Traffic(busiest(named, 60.0), busiest(with_answers, 60.0), busiest(named, 1.0),
+                  busiest(sorted(c.time for c in group), 60.0), len(boards),
+                  min(gaps, default=float("inf")),
+                  [b - a for a, b in zip(changes, stage_ends, strict=True)], kinds)
+    answered = {str(c.params.get("callback_query_id")): c.time
+                for c in reversed(calls) if c.method == "answerCallbackQuery"}  # the first
+    for press in run.presses:
+        when = answered.get(press.query_id)
+        if when is not None:
+            sent = bisect.bisect(named, press.time) - bisect.bisect(named, press.time - 1.0)
+            (out.busy_answers if sent >= FULL_SECOND else out.calm_answers).append(
+                when - press.time)
+    return out
 
 
 # --- One run --------------------------------------------------------------------------------
@@ -321,6 +341,11 @@ def report(members: int, preset: str, stages: int, run: Run, tour: Tournament, u
     print("  answer by button (n p50/p95/max ms): " + ", ".join(
         f"{name} {len(values)} " + "/".join(f"{q * 1000:.0f}" for q in quantiles(values))
         for name, values in sorted(fig.answers_by_button.items())))
+    for name, values in ((f"under {FULL_SECOND}", load.calm_answers),
+                         (f"{FULL_SECOND} or more", load.busy_answers)):
+        print(f"  answers when the token sent {name} requests in the second before the press: "
+              f"n {len(values)}, p50/p95/max " + "/".join(f"{q * 1000:.0f}"
+                                                         for q in quantiles(values)) + " ms")
     limited = sum(fig.rate_limited.values())
     print(f"429s received: {limited}" + (f" ({dict(fig.rate_limited)}; "
                                          f"{dict(fig.limited_by)})" if limited else ""))
@@ -341,7 +366,7 @@ def report(members: int, preset: str, stages: int, run: Run, tour: Tournament, u
     print(f"bot process: {cpu / done:.2f} CPU-s per deal ({cpu:.1f} s in all), peak RSS "
           f"{usage.rss[2]:.0f} MB (RSS {usage.rss[0]:.0f} MB before the sign-up, "
           f"{usage.rss[1]:.0f} MB after); actions per deal {usage.actions / done:.1f}; the "
-          f"bench itself {own_cpu:.1f} CPU-s")
+          f"bench itself {own_cpu:.1f} CPU-s; load average {os.getloadavg()[0]:.1f}")
     answer_p95 = stats["press -> answerCallbackQuery"][1]
     hand_p95 = stats["press -> own hand edit"][1]
     expected = len(planned) if not stages else min(stages, len(planned))
