@@ -72,7 +72,7 @@ OLD = Setting("old: 20 chips, 2 per point, tie shares first",
 def new_setting() -> Setting:
     """The new defaults, read from the bot's match options (so the bench measures what the bot
     uses)."""
-    from bot.features.match.state import MatchOptions
+    from engine.match import MatchOptions
 
     o = MatchOptions("knockout")
     rules = KnockoutRules(chips=o.chips, chip_base=o.chip_base, per=o.base_per,

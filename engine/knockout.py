@@ -1,5 +1,5 @@
 """The knock-out by chips (打立出局, RULES.md §10): what a deal costs in chips, who is out, when
-the knock-out is decided. Pure functions, no I/O; the bot's match (:mod:`bot.features.match.state`)
+the knock-out is decided. Pure functions, no I/O; the bot's match (:mod:`engine.match`)
 keeps the deals and the time limit, ``bench/knockout.py`` plays whole knock-outs with the AI.
 
 Rules (RULES.md §10, seeds 000, 002 and 003), and the choices made where §10 is silent:

@@ -138,7 +138,7 @@ class Table:
             outside topics), or the player's private chat for a ``private`` table.
         private: a practice table in a private chat (one human, two bot seats, no beans).
         match_options: a competition's table: the options chosen in its lobby
-            (``bot.features.match.state.MatchOptions.to_dict()``); ``None``: single deals.
+            (``engine.match.MatchOptions.to_dict()``); ``None``: single deals.
         match_id: the store's id of the running match this table plays, once it started.
         tournament: a group tournament's table (RULES.md §10.1): ``{"id", "stage", "number",
             "deal"}`` (the tournament, its stage, the table's number in the stage from 1, the

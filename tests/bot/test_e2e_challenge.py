@@ -20,13 +20,13 @@ from bot.core.i18n import t
 from bot.core.table import DEAL, challenge_key
 from bot.features.challenge import driver as challenge_driver
 from bot.features.challenge.views import challenge_callback, mp_text, title
-from bot.features.match.state import PRIZE_SPLIT, prizes
 from bot.presentation.scenes import picture_labels
 from bot.presentation.views import place_text, points_text
 from bot.telegram.outlet import send as outlet_send
 from bot.telegram.outlet.telegram import job_name
 from engine import Action, DealState, apply, new_deal
 from engine.ai import choose_action
+from engine.match import PRIZE_SPLIT, prizes
 from images.challenge_board import BoardRow, BoardScene, render_challenge_board
 from tests.bot.flow_helpers import LANG, Players, cannot_follow, hand_message
 from tests.conftest import BotRunner

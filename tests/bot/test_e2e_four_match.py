@@ -16,8 +16,8 @@ import json
 import pytest
 
 from bot.core.i18n import t
-from bot.features.match.state import MatchState
 from engine import Action
+from engine.match import MatchState
 from tests.bot.flow_helpers import button_data
 from tests.bot.four_helpers import FourTable
 from tests.conftest import BotRunner

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.core.i18n import t
 from bot.core.table import DEAL
-from bot.features.match.state import prizes
 from bot.game import deal as deal_module
 from bot.presentation.scenes import picture_labels
 from bot.presentation.views import place_text
 from bot.store import open_store
 from engine import DealState, apply
 from engine.ai import choose_action
+from engine.match import prizes
 from images.standings import StandingsRow, StandingsScene, render_standings
 from tests.bot.flow_helpers import (
     LANG,
@@ -436,7 +438,7 @@ async def test_a_restart_mid_match_resumes_the_deal_and_the_standings(
     table = app.bot_data.tables.get(key_of(players))
     assert table.match_id == match.match_id and table.state.version == version
     (turn,) = app.job_queue.get_jobs_by_name(f"turn:{table.key}")  # the timer is re-armed
-    assert abs(turn.next_t.timestamp() - table.deadline) < 0.01
+    assert turn.next_t.timestamp() == pytest.approx(table.deadline, abs=1e-5)
     await play_deals(players, 3)
     store = app.bot_data.store
     points = await match_deal_points(store, match.match_id)

@@ -126,4 +126,6 @@ async def test_a_turns_clock_starts_when_its_prompt_was_drawn(
     assert prompt_at - bid_at >= 1.0
     table = app.bot_data.tables.table_of(ann.id)
     timeout = running_bot.settings.bid_timeout
-    assert table.deadline - prompt_at == pytest.approx(timeout, abs=0.3)  # not from the bid
+    # from the prompt: the clock starts once it was drawn (a bound below only: a busy machine
+    # may start it later, never earlier); from the bid it would be 1 s short
+    assert table.deadline - prompt_at >= timeout - 0.05

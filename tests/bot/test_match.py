@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.features.match.state import (
+from engine.knockout import PER_DEAL, PER_POINT
+from engine.match import (
     FIRST_TO,
     FIXED,
     KNOCKOUT,
@@ -19,7 +20,6 @@ from bot.features.match.state import (
     payout,
     prizes,
 )
-from engine.knockout import PER_DEAL, PER_POINT
 
 HUMANS = (True, True, True)
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.features.match.state import (
+from engine.match import (
     FIXED,
     KNOCKOUT,
     LANDLORD_LOSSES_BAR,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from bot.core.i18n import t
-from bot.features.match.state import FIRST_TO, FIXED, KNOCKOUT, MatchError, MatchOptions, MatchState
 from bot.features.match.views import (
     final_text,
     options_lines,
@@ -14,6 +13,7 @@ from bot.features.match.views import (
 )
 from bot.telegram.handlers.match import Refusal, refusal_text, typed_options
 from engine.knockout import PER_POINT
+from engine.match import FIRST_TO, FIXED, KNOCKOUT, MatchError, MatchOptions, MatchState
 
 NAMES = ["Ann", "Bob", "Cat"]
 

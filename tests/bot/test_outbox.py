@@ -64,12 +64,13 @@ def test_groups_have_negative_ids():
     assert not is_group(42) and not is_group("42") and not is_group(None)
 
 
-async def _request(limiter: ChatRateLimiter, chat_id: int, log: list, fail: list | None = None):
+async def _request(limiter: ChatRateLimiter, chat_id: int, log: list, fail: list | None = None,
+                   clock: Callable[[], float] = time.monotonic):
     async def callback():
         if fail:
             fail.pop()
             raise RetryAfter(timedelta(seconds=0.4))
-        log.append((chat_id, time.monotonic()))
+        log.append((chat_id, clock()))
         return True
 
     return await limiter.process_request(callback, (), {}, "sendMessage", {"chat_id": chat_id},
@@ -99,42 +100,51 @@ async def test_never_more_than_the_overall_limit_in_any_second():
     assert starts[-1] - starts[0] >= 2.0  # 12 requests at 5 per second need three seconds
 
 
-async def test_requests_naming_no_chat_have_no_overall_budget():
-    limiter = ChatRateLimiter(100, overall=1)
-    answered: list = []
+def test_requests_naming_no_chat_have_no_overall_budget():
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        limiter = ChatRateLimiter(100, overall=1, clock=loop.time)
+        answered: list[float] = []
 
-    async def answer():
-        answered.append(time.monotonic())
-        return True
+        async def answer():
+            answered.append(loop.time())
+            return True
 
-    began = time.monotonic()
-    await asyncio.gather(*(limiter.process_request(answer, (), {}, "answerCallbackQuery",
-                                                   {"callback_query_id": str(i)}, None)
-                           for i in range(5)))
-    assert len(answered) == 5 and time.monotonic() - began < 0.5
+        await asyncio.gather(*(limiter.process_request(answer, (), {}, "answerCallbackQuery",
+                                                       {"callback_query_id": str(i)}, None)
+                               for i in range(5)))
+        assert answered == [0.0] * 5  # all at once: one a second would take four seconds
 
-
-async def test_private_chats_have_no_group_budget():
-    limiter = ChatRateLimiter(1, group_period=30.0)
-    log: list = []
-    began = time.monotonic()
-    await asyncio.gather(*(_request(limiter, 1001 + i % 2, log) for i in range(6)))
-    assert len(log) == 6 and time.monotonic() - began < 1.0
+    run_in_virtual_time(scenario)
 
 
-async def test_a_429_waits_for_its_own_chat_only_and_nothing_is_lost():
-    limiter = ChatRateLimiter(20)
-    log: list = []
-    began = time.monotonic()
-    slow = asyncio.create_task(_request(limiter, -1, log, fail=[True]))
-    await asyncio.sleep(0.05)
-    await asyncio.gather(*(_request(limiter, chat, log) for chat in (-2, 1001, 1002)))
-    others = [t - began for chat, t in log if chat != -1]
-    assert len(others) == 3 and max(others) < 0.3  # not paused by chat -1's 429
-    assert await slow is True
-    (retried,) = [t - began for chat, t in log if chat == -1]
-    assert retried >= 0.4  # sent again after retry_after
-    assert limiter.paused_for(-1) == 0.0
+def test_private_chats_have_no_group_budget():
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        limiter = ChatRateLimiter(1, group_period=30.0, clock=loop.time)
+        log: list = []
+        await asyncio.gather(*(_request(limiter, 1001 + i % 2, log, clock=loop.time)
+                               for i in range(6)))
+        assert log == [(1001 + i % 2, 0.0) for i in range(6)]  # a group's budget: one per 30 s
+
+    run_in_virtual_time(scenario)
+
+
+def test_a_429_waits_for_its_own_chat_only_and_nothing_is_lost():
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        limiter = ChatRateLimiter(20, clock=loop.time)
+        log: list = []
+        slow = asyncio.create_task(_request(limiter, -1, log, fail=[True], clock=loop.time))
+        await asyncio.sleep(0.05)
+        assert limiter.paused_for(-1) > 0.3  # chat -1 waits for its retry_after
+        await asyncio.gather(*(_request(limiter, chat, log, clock=loop.time)
+                               for chat in (-2, 1001, 1002)))
+        # not paused by chat -1's 429: sent the moment they were asked
+        assert [(chat, at) for chat, at in log] == [(-2, 0.05), (1001, 0.05), (1002, 0.05)]
+        assert await slow is True
+        (retried,) = [at for chat, at in log if chat == -1]
+        assert retried >= 0.4  # sent again after retry_after
+        assert limiter.paused_for(-1) == 0.0
+
+    run_in_virtual_time(scenario)
 
 
 async def test_the_outbox_sends_only_the_latest_state():
@@ -169,58 +179,66 @@ async def test_an_outbox_job_that_changes_nothing_gives_its_slot_back():
     assert window.used(-9) == 0
 
 
-async def test_one_tables_outbox_never_delays_another():
-    window = SlidingWindow(1, 30.0)
-    outbox = Outbox(window)
-    ran: list[str] = []
+def test_one_tables_outbox_never_delays_another():
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        window = SlidingWindow(1, 30.0, clock=loop.time)
+        outbox = Outbox(window)
+        ran: list[tuple[str, float]] = []
 
-    def job(name: str):
+        def job(name: str):
+            async def run() -> bool:
+                ran.append((name, loop.time()))
+                return True
+            return run
+
+        outbox.request("a", -1, job("a1"))
+        await asyncio.sleep(0.02)
+        outbox.request("a", -1, job("a2"))  # waits 30 s for group -1's window
+        outbox.request("b", -2, job("b1"))
+        outbox.request("p", 1001, job("private"))
+        await asyncio.sleep(0.1)
+        assert ran == [("a1", 0.0), ("b1", 0.02), ("private", 0.02)]  # at once, not after a2
+        assert outbox.pending("a")
+        await outbox.close()
+
+    run_in_virtual_time(scenario)
+
+
+def test_edits_are_paced_at_the_chats_share_of_the_window_never_burst():
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        window = SlidingWindow(4, 0.8, clock=loop.time)  # pace: 0.8 s / (4 - 2 reserved) = 0.4 s
+        outbox = Outbox(window, reserve=2)
+        times: list[float] = []
+
         async def run() -> bool:
-            ran.append(name)
+            times.append(loop.time())
             return True
-        return run
 
-    outbox.request("a", -1, job("a1"))
-    await asyncio.sleep(0.02)
-    outbox.request("a", -1, job("a2"))  # waits 30 s for group -1's window
-    outbox.request("b", -2, job("b1"))
-    outbox.request("p", 1001, job("private"))
-    await asyncio.sleep(0.1)
-    assert ran == ["a1", "b1", "private"]
-    assert outbox.pending("a")
-    await outbox.close()
-
-
-async def test_edits_are_paced_at_the_chats_share_of_the_window_never_burst():
-    window = SlidingWindow(4, 0.8)  # pace: 0.8 s / (4 - 2 reserved) = 0.4 s
-    outbox = Outbox(window, reserve=2)
-    times: list[float] = []
-
-    async def run() -> bool:
-        times.append(time.monotonic())
-        return True
-
-    for _ in range(3):
+        for _ in range(3):
+            outbox.request("t", -3, run)
+            await outbox.idle()
+        # evenly: no burst, no long silence
+        assert times == pytest.approx([0.0, 0.4, 0.8])
+        assert window.used(-3) <= window.limit - outbox.reserve  # the reserve stays free
+        other = loop.time()
+        assert window.take(-3)  # another message of the chat (a notice) takes a slot
         outbox.request("t", -3, run)
         await outbox.idle()
-    assert len(times) == 3
-    gaps = [later - earlier for earlier, later in zip(times, times[1:], strict=False)]
-    assert all(0.35 <= gap < 0.75 for gap in gaps), gaps  # evenly: no burst, no long silence
-    assert window.used(-3) <= window.limit - outbox.reserve  # the reserve stays free
-    other = time.monotonic()
-    assert window.take(-3)  # another message of the chat (a notice) takes a slot
-    outbox.request("t", -3, run)
-    await outbox.idle()
-    assert times[-1] - other >= 0.35  # paced from the chat's latest request, whoever sent it
-    urgent: list[float] = []
+        # paced from the chat's latest request, whoever sent it: that notice and the edit
+        # before it fill the two slots the reserve leaves until they leave the window
+        assert times[-1] == pytest.approx(other + 0.8)
+        urgent: list[float] = []
 
-    async def result() -> bool:
-        urgent.append(time.monotonic())
-        return True
+        async def result() -> bool:
+            urgent.append(loop.time())
+            return True
 
-    outbox.request("t#result", -3, result, urgent=True)
-    await outbox.idle()
-    assert urgent and urgent[0] - times[-1] >= 0.35  # urgent: first in line, paced all the same
+        outbox.request("t#result", -3, result, urgent=True)
+        await outbox.idle()
+        assert urgent == [pytest.approx(times[-1] + 0.4)]  # urgent: first in line, paced all
+        # the same
+
+    run_in_virtual_time(scenario)
 
 
 class VirtualTimeLoop(asyncio.SelectorEventLoop):
@@ -373,19 +391,21 @@ async def test_at_each_slot_the_most_wanted_job_of_the_chat_goes_and_tidying_wai
     assert all(gap >= 0.28 for gap in gaps), gaps  # one pace apart, whatever their rank
 
 
-async def test_a_tidy_up_goes_at_the_next_slot_when_nothing_else_is_pending():
-    window = SlidingWindow(2, 0.6)
-    outbox = Outbox(window)
-    sent: list[str] = []
+def test_a_tidy_up_goes_at_the_next_slot_when_nothing_else_is_pending():
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        window = SlidingWindow(2, 0.6, clock=loop.time)
+        outbox = Outbox(window)
+        sent: list[tuple[str, float]] = []
 
-    async def strip() -> bool:
-        sent.append("strip")
-        return True
+        async def strip() -> bool:
+            sent.append(("strip", loop.time()))
+            return True
 
-    began = time.monotonic()
-    outbox.request("-8#strip1", -8, strip, background=True)
-    await outbox.idle()
-    assert sent == ["strip"] and time.monotonic() - began < 0.1
+        outbox.request("-8#strip1", -8, strip, background=True)
+        await asyncio.wait_for(outbox.idle(), 10.0)
+        assert sent == [("strip", 0.0)]  # the window is empty: its slot is now
+
+    run_in_virtual_time(scenario)
 
 
 async def acquire_at_rank(window: InFlightWindow, rank: int, name: str,
@@ -417,25 +437,28 @@ async def test_requests_waiting_for_the_bots_budget_start_most_wanted_first():
     assert window.used() <= window.limit
 
 
-async def test_the_last_slots_of_the_bots_budget_are_kept_for_a_pressers_own_hand():
+def test_the_last_slots_of_the_bots_budget_are_kept_for_a_pressers_own_hand():
     """With the budget all but spent, a prompt or a watcher's hand waits for a slot to leave
     the window; the presser's own hand (RESERVE_RANK) takes one of the reserved slots at once,
     and the waiting prompt starts when the oldest request leaves the window."""
-    window = InFlightWindow(3, 0.2, reserve=1)
-    started: list[str] = []
-    for _ in range(2):  # two requests answered: two of three slots used for 0.2 s
-        await window.acquire()
-        window.release()
-    began = time.monotonic()
-    prompt = asyncio.create_task(acquire_at_rank(window, 1, "prompt", started))
-    await asyncio.sleep(0.05)
-    assert started == [] and window.waiting() == 1  # 2 used: only 1 free, the reserved one
-    await acquire_at_rank(window, RESERVE_RANK, "presser", started)
-    assert started == ["presser"]
-    await prompt
-    assert started == ["presser", "prompt"]
-    assert 0.18 <= time.monotonic() - began < 0.35  # when the first two left the window
-    assert window.cap(1) == 2 and window.cap(RESERVE_RANK) == 3
+
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        window = InFlightWindow(3, 0.2, clock=loop.time, reserve=1)
+        started: list[str] = []
+        for _ in range(2):  # two requests answered at 0: two of three slots used until 0.2
+            await window.acquire()
+            window.release()
+        prompt = asyncio.create_task(acquire_at_rank(window, 1, "prompt", started))
+        await asyncio.sleep(0.05)
+        assert started == [] and window.waiting() == 1  # 2 used: only 1 free, the reserved one
+        await acquire_at_rank(window, RESERVE_RANK, "presser", started)
+        assert started == ["presser"] and loop.time() == 0.05  # at once
+        await prompt
+        assert started == ["presser", "prompt"]
+        assert loop.time() == pytest.approx(0.2)  # when the first two left the window
+        assert window.cap(1) == 2 and window.cap(RESERVE_RANK) == 3
+
+    run_in_virtual_time(scenario)
 
 
 def test_the_bots_limiter_keeps_slots_for_presses():
@@ -445,80 +468,96 @@ def test_the_bots_limiter_keeps_slots_for_presses():
     assert limiter.overall.cap(RESERVE_RANK + 1) == OVERALL_RATE - PRESS_RESERVE
 
 
-async def test_a_watchers_job_takes_its_budget_first_and_then_draws_the_latest_state():
-    overall = InFlightWindow(1, 0.3)
-    outbox = Outbox(None, overall=overall)
-    await overall.acquire()
-    overall.release()  # the bot's budget is spent for the next 0.3 s
-    state = ["turn 1"]
-    seen: list[str] = []
+def test_a_watchers_job_takes_its_budget_first_and_then_draws_the_latest_state():
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        overall = InFlightWindow(1, 0.3, clock=loop.time)
+        outbox = Outbox(None, overall=overall)
+        await overall.acquire()
+        overall.release()  # the bot's budget is spent for the next 0.3 s
+        state = ["turn 1"]
+        seen: list[tuple[str, float]] = []
 
-    async def watcher() -> bool:
-        seen.append(state[0])
-        return False  # nothing to change: its slot is given back
+        async def watcher() -> bool:
+            seen.append((state[0], loop.time()))
+            return False  # nothing to change: its slot is given back
 
-    outbox.request("t#seat1", 1001, watcher, watcher=True)
-    await asyncio.sleep(0.1)
-    state[0] = "turn 2"  # the table moved on while the watcher waited
-    outbox.request("t#seat1", 1001, watcher, watcher=True)
-    await outbox.idle()
-    assert seen == ["turn 2"]  # one job, drawn from the state when its slot came
-    assert overall.in_flight == 0
+        outbox.request("t#seat1", 1001, watcher, watcher=True)
+        await asyncio.sleep(0.1)
+        state[0] = "turn 2"  # the table moved on while the watcher waited
+        outbox.request("t#seat1", 1001, watcher, watcher=True)
+        await outbox.idle()
+        # one job, drawn from the state when its slot came
+        assert seen == [("turn 2", pytest.approx(0.3))]
+        assert overall.in_flight == 0
 
-
-async def test_a_jobs_picture_is_prepared_ahead_so_its_request_goes_when_the_slot_comes():
-    window = SlidingWindow(2, 1.0)  # pace 0.5 s
-    outbox = Outbox(window)
-    events: list[tuple[str, float]] = []
-
-    class Job:
-        async def __call__(self) -> bool:
-            events.append(("run", time.monotonic()))
-            return True
-
-        async def prepare(self) -> None:  # e.g. rendering the table's picture: 0.1 s
-            events.append(("prepare", time.monotonic()))
-            await asyncio.sleep(0.1)
-
-    outbox.request("t", -11, Job())
-    await outbox.idle()
-    first = window.last_start(-11)
-    outbox.request("t", -11, Job())
-    await outbox.idle()
-    assert [name for name, _ in events] == ["prepare", "run", "prepare", "run"]
-    assert events[2][1] < first + 0.5 - 0.05  # drawn before the slot came
-    assert first + 0.5 - 0.01 <= events[3][1] < first + 0.5 + 0.06  # sent when it came
+    run_in_virtual_time(scenario)
 
 
-async def test_a_newer_request_after_the_job_was_prepared_is_prepared_before_the_slot():
+def test_a_jobs_picture_is_prepared_ahead_so_its_request_goes_when_the_slot_comes():
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        window = SlidingWindow(2, 1.0, clock=loop.time)  # pace 0.5 s
+        outbox = Outbox(window)
+        events: list[tuple[str, float]] = []
+
+        class Job:
+            async def __call__(self) -> bool:
+                events.append(("run", loop.time()))
+                return True
+
+            async def prepare(self) -> None:  # e.g. rendering the table's picture: 0.1 s
+                events.append(("prepare", loop.time()))
+                await asyncio.sleep(0.1)
+
+        outbox.request("t", -11, Job())
+        await outbox.idle()
+        first = window.last_start(-11)
+        outbox.request("t", -11, Job())
+        await outbox.idle()
+        assert [name for name, _ in events] == ["prepare", "run", "prepare", "run"]
+        slot = first + 0.5
+        # drawn ahead, so that the drawing is done when the slot comes
+        assert slot - outbox_module.PREPARE_AHEAD - 1e-9 <= events[2][1] <= slot - 0.1
+        assert events[3][1] == pytest.approx(slot)  # sent when the slot came, not a render later
+
+    run_in_virtual_time(scenario)
+
+
+def test_a_newer_request_after_the_job_was_prepared_is_prepared_before_the_slot():
     """The state changes after the job's picture was drawn ahead of its slot: the newer state
     is drawn at once, so the slot's request does not wait for a render."""
-    window = SlidingWindow(2, 1.0)  # pace 0.5 s
-    outbox = Outbox(window)
-    state = ["turn 1"]
-    events: list[tuple[str, str, float]] = []
 
-    class Job:
-        async def __call__(self) -> bool:
-            events.append(("run", state[0], time.monotonic()))
-            return True
+    async def scenario(loop: asyncio.AbstractEventLoop) -> None:
+        window = SlidingWindow(2, 1.0, clock=loop.time)  # pace 0.5 s
+        outbox = Outbox(window)
+        state = ["turn 1"]
+        events: list[tuple[str, str, float]] = []
 
-        async def prepare(self) -> None:
-            events.append(("prepare", state[0], time.monotonic()))
+        class Job:
+            async def __call__(self) -> bool:
+                events.append(("run", state[0], loop.time()))
+                return True
 
-    outbox.request("t", -11, Job())
-    await outbox.idle()
-    first = window.last_start(-11)
-    outbox.request("t", -11, Job())
-    await asyncio.sleep(first + 0.5 - 0.1 - time.monotonic())  # prepared 0.2 s ahead already
-    state[0] = "turn 2"
-    outbox.request("t", -11, Job())
-    await outbox.idle()
-    assert [(name, drawn) for name, drawn, _ in events] == [
-        ("prepare", "turn 1"), ("run", "turn 1"), ("prepare", "turn 1"), ("prepare", "turn 2"),
-        ("run", "turn 2")]
-    assert events[3][2] < first + 0.5 - 0.05  # the newer state drawn at once, before the slot
-    assert first + 0.5 - 0.01 <= events[4][2] < first + 0.5 + 0.06  # sent when the slot came
+            async def prepare(self) -> None:  # rendering the picture: 0.05 s
+                events.append(("prepare", state[0], loop.time()))
+                await asyncio.sleep(0.05)
+
+        outbox.request("t", -11, Job())
+        await outbox.idle()
+        first = window.last_start(-11)
+        slot = first + 0.5
+        outbox.request("t", -11, Job())
+        await asyncio.sleep(slot - 0.1 - loop.time())  # prepared 0.2 s ahead already
+        state[0] = "turn 2"
+        outbox.request("t", -11, Job())
+        await outbox.idle()
+        assert [(name, drawn) for name, drawn, _ in events] == [
+            ("prepare", "turn 1"), ("run", "turn 1"), ("prepare", "turn 1"),
+            ("prepare", "turn 2"), ("run", "turn 2")]
+        assert slot - outbox_module.PREPARE_AHEAD - 1e-9 <= events[2][2] <= slot - 0.1
+        assert events[3][2] == pytest.approx(slot - 0.1)  # the newer state drawn at once
+        assert events[4][2] == pytest.approx(slot)  # sent when the slot came
+
+    run_in_virtual_time(scenario)
 
 
 async def test_a_state_that_changes_faster_than_its_picture_is_drawn_is_still_shown_at_each_slot():

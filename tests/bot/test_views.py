@@ -145,7 +145,8 @@ def test_table_view_is_public_only():
     assert "▶ Bob · 17 cards · 2 points" not in text  # Bob has spoken; Cat is next
     assert "Bob · 17 cards · 2 points" in text
     assert "⏳ 🤖 Bot 3 to act · 15 s" in text
-    assert [b.text for b in markup.inline_keyboard[0]] == ["My cards"]
+    assert [b.text for b in markup.inline_keyboard[0]] == [t("btn.my_cards", "en")]
+    assert t("btn.my_cards", "en") == "🂠 My cards"
     state = apply(state, Action("pass", 2))
     state = apply(state, Action("pass", 0))
     table.state = state

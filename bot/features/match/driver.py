@@ -2,7 +2,7 @@
 its entry fees, each deal's standings, the next deal or the end with its prizes, an admin's
 cancel with refunds, and the resumption after a restart.
 
-The rules are :mod:`bot.features.match.state` (pure); this module runs them on a table. The deal
+The rules are :mod:`engine.match` (pure); this module runs them on a table. The deal
 driver calls it at three points (:class:`bot.game.deal.MatchHook`): the rules of a match deal (a
 knock-out has no multiplier cap), the settlement of a finished deal (no beans; the deal and the
 match's new state in one store transaction) and the moment the result is posted (the next deal,
@@ -32,16 +32,6 @@ from bot.core.i18n import join_names, t
 from bot.core.numbers import grouped
 from bot.core.table import DEAL, LOBBY, RESULT, Seat, Table
 from bot.features.match import views as match_views
-from bot.features.match.state import (
-    DEFAULT_TARGET,
-    FIRST_TO,
-    FIXED,
-    KNOCKOUT,
-    MatchError,
-    MatchOptions,
-    MatchState,
-    payout,
-)
 from bot.game import timers
 from bot.game.context import GameContext
 from bot.game.deal import RESULT_RETRY_SECONDS, DealDriver, Standings, seat_facts
@@ -51,6 +41,16 @@ from bot.game.timers import Stamp
 from bot.presentation import views
 from bot.store import MatchNotRunning, MatchPayout, MatchRefused, SeatRecord, Settlement
 from engine import DealState
+from engine.match import (
+    DEFAULT_TARGET,
+    FIRST_TO,
+    FIXED,
+    KNOCKOUT,
+    MatchError,
+    MatchOptions,
+    MatchState,
+    payout,
+)
 from engine.presets import Rules
 from images.standings import render_standings
 
@@ -77,7 +77,7 @@ class Matches:
                    fmt: str, *, entry_fee: int = 0,
                    options: MatchOptions | None = None) -> tuple[Table | None, str | None]:
         """Open a match lobby (``/match``: fixed deals, ``/firstto``: first to N points,
-        ``/knockout``; ``fmt`` the kind, :attr:`bot.features.match.state.MatchOptions.kind`) with
+        ``/knockout``; ``fmt`` the kind, :attr:`engine.match.MatchOptions.kind`) with
         ``options`` (typed ones), else the defaults of RULES.md §10 and ``entry_fee`` beans;
         as :meth:`bot.game.lobby.Lobby.open_table`. The redeal rule (RULES.md §2.3) starts
         as the group's (``forced_bid`` where the group left it at its default) unless typed;
@@ -85,7 +85,7 @@ class Matches:
         refused there: ``(None, why)``.
 
         Raises:
-            MatchError: a fee out of :data:`bot.features.match.state.LIMITS`, or options of another
+            MatchError: a fee out of :data:`engine.match.LIMITS`, or options of another
                 kind.
         """
         if options is None:
@@ -186,7 +186,7 @@ class Matches:
         a settings change during the match (seat count, bidding, house rules) counts from the
         next match, so every deal of a competition is played by the same rules and seats. A
         knock-out's deals have no multiplier cap (RULES.md §10, "no cap"). The match's own
-        redeal rule (RULES.md §2.3, :attr:`bot.features.match.state.MatchOptions.redeal_rule`)
+        redeal rule (RULES.md §2.3, :attr:`engine.match.MatchOptions.redeal_rule`)
         replaces the group's; none (a match stored before the option) keeps the group's, and a
         four-player deal never has one (§11)."""
         if table.state is not None:

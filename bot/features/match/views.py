@@ -10,12 +10,12 @@ from bot.core import callbacks as cb
 from bot.core.i18n import join_names, t
 from bot.core.numbers import grouped
 from bot.core.table import Table
-from bot.features.match.state import FIRST_TO, FIXED, KNOCKOUT, MatchOptions, MatchState, Standing
 from bot.presentation import views
 from bot.presentation.keyboards import Button, Keyboard
 from bot.presentation.scenes import drawn_name, picture_labels
 from bot.presentation.views import place_text
 from engine.knockout import PER_DEAL, PER_POINT
+from engine.match import FIRST_TO, FIXED, KNOCKOUT, MatchOptions, MatchState, Standing
 from engine.presets import REDEAL_RULES
 from images.standings import StandingsRow, StandingsScene
 
@@ -35,7 +35,7 @@ CHOICES: dict[str, tuple[str, tuple[int, ...]]] = {
 #: redeal rule, RULES.md §2.3, cycling through its three values).
 WORD_CHOICES: dict[str, tuple[str, tuple[str, ...]]] = {"per": ("base_per", (PER_DEAL, PER_POINT)),
                                                         "redeal": ("redeal_rule", REDEAL_RULES)}
-#: The option buttons of each kind of match (:attr:`bot.features.match.state.MatchOptions.kind`),
+#: The option buttons of each kind of match (:attr:`engine.match.MatchOptions.kind`),
 #: one #: row per option (``redeal`` only where the lobby has a redeal rule: not four players).
 FORMAT_OPTIONS = {FIXED: ("deals", "time", "redeal", "fee"),
                   FIRST_TO: ("target", "time", "redeal", "fee"),

@@ -3,7 +3,7 @@
 A table plays its stage's format: fixed deals (定局积分, ``deals`` deals, the score is the
 starting score plus the points of §7) or chips (打立出局, the score is the chips left; the
 table's match ends when a player is out), reusing the match rules of
-:mod:`bot.features.match.state`.
+:mod:`engine.match`.
 When the stage's advancement asks for extra deals at the table (加赛, a tie at the line,
 :class:`engine.tournament.ExtraDeals`) they are played after the table's deals and count only
 to break the tie (:attr:`engine.tournament.Seat.extra`: points, or deals won when the stage
@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.features.match.state import FIXED, KNOCKOUT, MatchOptions, MatchState
+from engine.match import FIXED, KNOCKOUT, MatchOptions, MatchState
 from engine.tournament import Chips, PlannedStage, Seat, TableResult
 
 #: Version of the dict shape written by :meth:`TableStandings.to_dict`.

@@ -20,16 +20,6 @@ from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 from bot.core import callbacks as cb
 from bot.core.i18n import t
 from bot.core.numbers import parse_whole
-from bot.features.match.state import (
-    DEFAULT_TARGET,
-    FIRST_TO,
-    FIXED,
-    KNOCKOUT,
-    LIMITS,
-    WORD_OPTIONS,
-    MatchError,
-    MatchOptions,
-)
 from bot.features.match.views import CHOICES, FORMAT_OPTIONS, TYPED_NAMES, WORD_CHOICES
 from bot.telegram.handlers import senders
 from bot.telegram.handlers.common import (
@@ -42,9 +32,19 @@ from bot.telegram.handlers.common import (
     person,
 )
 from bot.telegram.services import App, Context
+from engine.match import (
+    DEFAULT_TARGET,
+    FIRST_TO,
+    FIXED,
+    KNOCKOUT,
+    LIMITS,
+    WORD_OPTIONS,
+    MatchError,
+    MatchOptions,
+)
 from engine.prizes import PrizeTableError, parse_prize_table
 
-#: The command of each kind of match (:attr:`bot.features.match.state.MatchOptions.kind`).
+#: The command of each kind of match (:attr:`engine.match.MatchOptions.kind`).
 COMMANDS = {FIXED: "match", FIRST_TO: "firstto", KNOCKOUT: "knockout"}
 #: The example of each command's usage.
 EXAMPLES = {FIXED: "/match 100 deals=6 time=15", FIRST_TO: "/firstto 100 target=30 time=30",
@@ -66,9 +66,9 @@ def typed_options(fmt: str, args: Sequence[str]) -> MatchOptions | Refusal:
     match, :data:`COMMANDS`): an optional entry fee first, then ``name=value`` words (``=`` or
     the full-width ``＝``) with the names of :data:`bot.features.match.views.TYPED_NAMES` (the lobby
     buttons' names, or the options' own); the rest keep their defaults (RULES.md §10; a
-    first-to match's target :data:`bot.features.match.state.DEFAULT_TARGET`; the redeal rule the
+    first-to match's target :data:`engine.match.DEFAULT_TARGET`; the redeal rule the
     group's, :meth:`bot.features.match.driver.Matches.open`). A number must be whole and
-    in :data:`bot.features.match.state.LIMITS` (the threshold at most the starting chips); a word
+    in :data:`engine.match.LIMITS` (the threshold at most the starting chips); a word
     option one of its words (``per=deal|point``, ``redeal=redeal|forced_bid|penalty``, RULES.md
     §2.3; ``forced-bid`` too); ``prizes`` a prize table (:func:`engine.prizes.parse_prize_table`:
     e.g. ``60,40``). Returns the options, or a :class:`Refusal` (``match.usage``: not the command's

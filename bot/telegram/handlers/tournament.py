@@ -17,7 +17,6 @@ from telegram.ext import CallbackQueryHandler, CommandHandler
 
 from bot.core.i18n import t
 from bot.core.numbers import grouped, parse_whole
-from bot.features.match.state import LIMITS
 from bot.features.tournament import views
 from bot.features.tournament.driver import MAX_SIGNUP
 from bot.game.outlet import Unreachable
@@ -39,6 +38,7 @@ from bot.telegram.handlers.common import (
     user_language,
 )
 from bot.telegram.services import App, Context
+from engine.match import LIMITS
 from engine.tournament import PRESETS
 
 #: ``/tournament cancel`` (also 取消).
@@ -60,7 +60,7 @@ class ArgumentError(ValueError):
 
 def parse_arguments(args: list[str]) -> tuple[str, int, tuple[int, int] | None]:
     """``/tournament``'s words, each optional, in any order: a preset name (default
-    ``quick``), the entry fee (whole beans within :data:`bot.features.match.state.LIMITS`,
+    ``quick``), the entry fee (whole beans within :data:`engine.match.LIMITS`,
     default 0) and the start time ``HH:MM``; returns ``(preset, fee, (hour, minute) or None)``.
 
     >>> parse_arguments(["classic", "100", "20:30"]), parse_arguments([])

@@ -481,7 +481,7 @@ class ChatRateLimiter(AIORateLimiter):
             ``retry_after``); then the ``RetryAfter`` propagates.
         ephemeral: how ephemeral messages count (:data:`EPHEMERAL_MODES`, module docstring);
             ``ephemeral_limit``: their own window's requests per group and ``group_period``.
-        clock: monotonic seconds, for the window.
+        clock: monotonic seconds, for the windows and a 429's pause (tests pass a fake one).
     """
 
     def __init__(self, group_limit: int = GROUP_LIMIT, *, group_period: float = GROUP_PERIOD,
@@ -502,11 +502,12 @@ class ChatRateLimiter(AIORateLimiter):
         self.overall = InFlightWindow(overall, 1.0 + overall_margin, clock,
                                       reserve=PRESS_RESERVE)
         self.max_retries = max_retries
+        self._clock = clock
         self._paused: dict[object, float] = {}
 
     def paused_for(self, chat_id: object) -> float:
         """Seconds the chat still waits for a 429's ``retry_after`` (0: none)."""
-        return max(0.0, self._paused.get(chat_id, 0.0) - time.monotonic())
+        return max(0.0, self._paused.get(chat_id, 0.0) - self._clock())
 
     async def process_request(
         self,
@@ -563,7 +564,7 @@ class ChatRateLimiter(AIORateLimiter):
                 seconds = delay.total_seconds() if hasattr(delay, "total_seconds") \
                     else float(delay)
                 self._paused[key] = max(self._paused.get(key, 0.0),
-                                        time.monotonic() + seconds + 0.1)
+                                        self._clock() + seconds + 0.1)
                 log.info("429 for chat %s: it waits %.1f s", chat_id, seconds)
             finally:
                 if counted:

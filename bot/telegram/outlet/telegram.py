@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Hashable
+from datetime import UTC, datetime
 from functools import partial
 
 from telegram import Bot
@@ -230,7 +230,9 @@ class TelegramOutlet:
         async def fire(context: CallbackContext) -> None:  # type: ignore[type-arg]
             await callback(stamp)
 
-        self.job_queue.run_once(fire, max(0.0, at - time.time()), data=stamp,
+        # at the absolute time: a delay counted from now would shift by however long the
+        # scheduler takes to read its own clock after ours (RUN_LATE runs a past time at once)
+        self.job_queue.run_once(fire, datetime.fromtimestamp(at, UTC), data=stamp,
                                 name=job_name(kind, stamp.key), job_kwargs=RUN_LATE)
 
     def cancel(self, kind: str, key: str) -> None:

@@ -38,7 +38,9 @@ def test_every_ai_action_is_legal(seed, preset, seat_levels, noise):
     while state.phase not in ("finished", "redeal"):
         for seat in state.to_act:
             legal = [a for a in state.legal_actions(seat) if a.kind != "show"]
-            if rng.random() < noise:
+            # the first decision is always the AI's: a deal that all pass at once (a redeal)
+            # still checks one
+            if decisions and rng.random() < noise:
                 action = rng.choice(legal)  # random moves reach unusual positions
             else:
                 action = levels.choose_action(state.view(seat), seat_levels[seat])
