@@ -98,7 +98,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -260,6 +260,53 @@ class BotProcess:
         return [line for line in lines if " ERROR " in line or "Traceback" in line]
 
 
+@dataclass
+class Usage:
+    """What a run's bot process used while the players played (:func:`measured`): the index
+    of the first call and the moments (monotonic seconds) the players began and the trailing
+    edits ended, the bot's CPU seconds then and this process's own, its RSS before, after and
+    at its peak (MB), its exit status, its log's errors and the actions of its stored deals."""
+
+    first_call: int = 0
+    started: float = 0.0
+    end: float = 0.0
+    cpu: float = 0.0
+    own_cpu: float = 0.0
+    rss: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    status: int | None = None
+    problems: list[str] = field(default_factory=list)
+    actions: int = 0
+
+
+@contextlib.asynccontextmanager
+async def measured(bot: BotProcess, api: StrictFakeBotApi) -> AsyncIterator[Usage]:
+    """Start ``bot`` against ``api`` and wait until it polls; the body plays; then the bot
+    gets :data:`TRAILING` seconds for the edits it still owes, its CPU and memory are read
+    and it is stopped (also when the body fails). The :class:`Usage` is filled in as it goes:
+    the CPU, memory, status, log and actions once the block has ended."""
+    usage = Usage()
+    await bot.start()
+    try:
+        await api.wait_for("deleteWebhook", 60, since=0)  # polling starts next
+        await asyncio.sleep(0.5)
+        cpu_start = bot.cpu_seconds()
+        rss_start, _ = bot.memory_mb()
+        usage.first_call = len(api.calls)
+        usage.started = time.monotonic()
+        own_cpu = time.process_time()
+        yield usage
+        await asyncio.sleep(TRAILING)
+        usage.end = time.monotonic()
+        usage.cpu = bot.cpu_seconds() - cpu_start
+        usage.own_cpu = time.process_time() - own_cpu
+        rss_end, rss_peak = bot.memory_mb()
+        usage.rss = (rss_start, rss_end, rss_peak)
+    finally:
+        usage.status = await bot.stop()
+        usage.problems = bot.log_problems()
+        usage.actions = bot.actions()
+
+
 # --- Players --------------------------------------------------------------------------------
 
 
@@ -370,9 +417,11 @@ def own_turn(run: Run, user: User) -> FakeMessage | None:
     return message if "play" in keys or any(k in keys for k in DECISIONS) else None
 
 
-async def play_seat(run: Run, user: User, finished: Callable[[], bool]) -> None:
+async def play_seat(run: Run, user: User, finished: Callable[[], bool],
+                    turn_wait: float = TURN_WAIT) -> None:
     """One human's turns until ``finished()``: press ``run.think`` s after the hand message
-    changed into their turn."""
+    changed into their turn (``turn_wait``: seconds a turn is waited for at most, else
+    TimeoutError)."""
     pressed: tuple | None = None
     while True:
         def ready(pressed: tuple | None = pressed) -> object:
@@ -381,7 +430,7 @@ async def play_seat(run: Run, user: User, finished: Callable[[], bool]) -> None:
             message = own_turn(run, user)
             return message if message is not None and signature(message) != pressed else None
 
-        seen = await run.wait(ready, TURN_WAIT, chats=(user, run.table_of[user.id]))
+        seen = await run.wait(ready, turn_wait, chats=(user, run.table_of[user.id]))
         if seen is True:
             return
         await asyncio.sleep(run.think)
@@ -861,45 +910,30 @@ async def run_once(tables: int, variant: str, deals: int, think: float, seed: in
     run = Run(api, think, random.Random(seed), select, group_hands=counted is not None)
     env = {"DEFAULT_HANDS": "group", "EPHEMERAL_FLOOD": counted,
            "EPHEMERAL_RATE_LIMIT": "20"} if counted else {"DEFAULT_HANDS": "private"}
-    with tempfile.TemporaryDirectory(prefix="ddz-latency-") as workdir:
-        bot = BotProcess(api.token, api.base_url, Path(workdir), profile, deal_seed, env)
-        await bot.start()
-        try:
-            await api.wait_for("deleteWebhook", 60, since=0)  # polling starts next
-            await asyncio.sleep(0.5)
-            cpu_start = bot.cpu_seconds()
-            rss_start, _ = bot.memory_mb()
-            first_call = len(api.calls)
-            started = time.monotonic()
-            own_cpu = time.process_time()
+    try:
+        with tempfile.TemporaryDirectory(prefix="ddz-latency-") as workdir:
+            bot = BotProcess(api.token, api.base_url, Path(workdir), profile, deal_seed, env)
+            async with measured(bot, api) as usage:
+                async def table(i: int) -> None:
+                    await asyncio.sleep(i * 0.1)  # tables open over the first seconds
+                    try:
+                        await play_table(run, i, variant, deals)
+                    except Exception as error:  # noqa: BLE001 - reported, the run goes on
+                        run.errors.append(f"table {i}: {type(error).__name__}: {error}"[:300])
 
-            async def table(i: int) -> None:
-                await asyncio.sleep(i * 0.1)  # tables open over the first seconds, not at once
                 try:
-                    await play_table(run, i, variant, deals)
-                except Exception as error:  # noqa: BLE001 - reported, the run goes on
-                    run.errors.append(f"table {i}: {type(error).__name__}: {error}"[:300])
-
-            try:
-                await asyncio.wait_for(
-                    asyncio.gather(*(table(i) for i in range(tables))), timeout)
-            except TimeoutError:
-                run.errors.append(f"stopped after --timeout {timeout:g} s")
-            await asyncio.sleep(TRAILING)
-            end = time.monotonic()
-            cpu = bot.cpu_seconds() - cpu_start
-            own_cpu = time.process_time() - own_cpu
-            rss_end, rss_peak = bot.memory_mb()
-        finally:
-            status = await bot.stop()
-            problems = bot.log_problems()
-            actions = bot.actions()
-            await api.stop()
-    figures = measure(run, first_call, end)
+                    await asyncio.wait_for(
+                        asyncio.gather(*(table(i) for i in range(tables))), timeout)
+                except TimeoutError:
+                    run.errors.append(f"stopped after --timeout {timeout:g} s")
+    finally:
+        await api.stop()
+    figures = measure(run, usage.first_call, usage.end)
     if dump_to is not None:
-        dump(run, first_call, dump_to)
-    return report(tables, variant, deals, think, run, figures, end - started, (cpu, own_cpu),
-                  (rss_start, rss_end, rss_peak), status, problems, actions)
+        dump(run, usage.first_call, dump_to)
+    return report(tables, variant, deals, think, run, figures, usage.end - usage.started,
+                  (usage.cpu, usage.own_cpu), usage.rss, usage.status, usage.problems,
+                  usage.actions)
 
 
 def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: Figures,
@@ -1030,11 +1064,18 @@ def report(tables: int, variant: str, deals: int, think: float, run: Run, fig: F
     checks.append(("all deals finished", run.deals == tables * deals and not run.errors,
                    f"{run.deals}/{tables * deals}"))
     if loaded:
-        print("targets at this load: the answers only (the others are the 10 tables' targets; "
-              "figures above):")
+        heading = ("targets at this load: the answers only (the others are the 10 tables' "
+                   "targets; figures above):")
     else:
-        print("targets" + ("" if setup else " (deals/hour, MB and CPU: checked on the bots "
-                                            "variant, the issue's setup)") + ":")
+        heading = "targets" + ("" if setup else " (deals/hour, MB and CPU: checked on the bots "
+                                                "variant, the issue's setup)") + ":"
+    return verdict(heading, checks)
+
+
+def verdict(heading: str, checks: list[tuple[str, bool, str]]) -> bool:
+    """Print ``heading``, then each check (name, passed, the figure) as PASS or FAIL; whether
+    every check passed."""
+    print(heading)
     for name, passed, value in checks:
         print(f"  {'PASS' if passed else 'FAIL'}  {name:40} {value}")
     print(flush=True)

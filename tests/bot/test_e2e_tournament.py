@@ -165,8 +165,8 @@ async def test_a_ten_member_quick_tournament_plays_to_the_payout(fake_api: FakeB
                        tournament_callback(tid, "join")) == t("tour.pop_signed", LANG, id=tid)
     order = [*users[:3], *users[4:], users[3]]
     assert [e.user_id for e in await store.tournament_entries(tid)] == [u.id for u in order]
-    await app.bot_data.outlet.caught_up()
-    assert "Jo" in signup_message(api, group).content  # the names signed up are shown
+    # the names signed up are shown (the message is redrawn after the presses are answered)
+    await api.wait_for(lambda: "Jo" in signup_message(api, group).content)
     assert [await store.balance(u.id) for u in users] == [1000] * 10  # nothing taken yet
 
     # The opener starts it: the fees go into the pool, stage 1 is drawn and dealt. Four
@@ -399,3 +399,45 @@ async def test_a_timed_start_with_too_few_signed_up_cancels(fake_api: FakeBotApi
     assert (await app.bot_data.store.get_tournament(tid)).status == "cancelled"
     assert await app.bot_data.store.balance(bob.id) == 1000
     assert await app.bot_data.store.tournament_ledger(tid) == []
+
+
+async def test_a_sign_up_is_answered_before_the_sign_up_message_is_redrawn(
+        fake_api: FakeBotApi, running_bot: BotRunner):
+    """A press is answered first: with the sign-up message's edit held (a group whose flood
+    window is full holds it for most of a minute), Sign up and Withdraw are answered at once and
+    the message shows the latest sign-ups once the edit may go."""
+    api = fake_api
+    app = running_bot.app
+    store = app.bot_data.store
+    tournaments = app.bot_data.game.tournaments
+    users = [api.new_user(name) for name in NAMES[:3]]
+    ann = users[0]
+    group = api.new_group("Cards")
+    api.make_admin(group, ann)
+    for user in users:
+        api.open_private_chat(user)
+    api.send_text(ann, group, "/tournament quick")
+    await api.wait_for(lambda: any(m.buttons for m in api.messages_in(group)))
+    (record,) = await store.live_tournaments()
+    tid = record.tournament_id
+    gate = asyncio.Event()
+    redraw = tournaments._redraw_signup
+
+    async def held(*args, **kwargs) -> None:
+        await gate.wait()
+        await redraw(*args, **kwargs)
+
+    tournaments._redraw_signup = held
+    try:
+        for user in users:
+            assert await press(api, user, signup_message(api, group),
+                               tournament_callback(tid, "join")) == \
+                t("tour.pop_signed", LANG, id=tid)
+        assert await press(api, users[1], signup_message(api, group),
+                           tournament_callback(tid, "quit")) == t("tour.pop_withdrawn", LANG)
+    finally:
+        gate.set()
+    shown = await api.wait_for(lambda: (lambda m: m if all(
+        u.first_name in m.content for u in (users[0], users[2])) else None)(
+        signup_message(api, group)))
+    assert users[1].first_name not in shown.content

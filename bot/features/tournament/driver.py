@@ -111,6 +111,9 @@ class Tournaments:
         deals.tournament = self
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Tournaments whose sign-up message is being redrawn, and those asked again meanwhile.
+        self._redrawing: set[int] = set()
+        self._redraw_again: set[int] = set()
         #: tournament id → when its board was last drawn (``clock`` seconds).
         self._board_asked: dict[int, float] = {}
         #: Seconds between two drawings of a board (a test hook).
@@ -202,6 +205,31 @@ class Tournaments:
             await self.ctx.outlet.present(record.chat_id, record.message_id, False, None,
                                           drawing, record.thread_id)
 
+    def _redraw_later(self, tournament_id: int) -> None:
+        """Redraw the sign-up message in the background, so a Sign up or Withdraw is answered
+        before it (the group's flood window may hold the edit for most of a minute when many
+        sign up at once); requests while a redraw runs make one more redraw of the latest
+        sign-ups, never two at once."""
+        if tournament_id in self._redrawing:
+            self._redraw_again.add(tournament_id)
+            return
+        self._redrawing.add(tournament_id)
+
+        async def redraw() -> None:
+            try:
+                while True:
+                    self._redraw_again.discard(tournament_id)
+                    record = await self._record(tournament_id)
+                    if record is None or record.status != "open":
+                        return
+                    await self._redraw_signup(record)
+                    if tournament_id not in self._redraw_again:
+                        return
+            finally:
+                self._redrawing.discard(tournament_id)
+
+        self._spawn(redraw())
+
     async def live_of(self, chat_id: int) -> TournamentRecord | None:
         """The group's open or running tournament, if any."""
         for record in await self.ctx.store.live_tournaments():
@@ -236,7 +264,7 @@ class Tournaments:
                      lang, max=maximum)
         if not added:
             return t("tour.pop_already", lang)
-        await self._redraw_signup(record)
+        self._redraw_later(tournament_id)
         if len(await self.ctx.store.tournament_entries(tournament_id)) >= maximum:
             self._spawn(self.start(tournament_id))
         return t("tour.pop_signed", lang, id=tournament_id)
@@ -252,7 +280,7 @@ class Tournaments:
             return t("tour.pop_closed", lang)
         if not gone:
             return t("tour.pop_not_signed", lang)
-        await self._redraw_signup(record)
+        self._redraw_later(tournament_id)
         return t("tour.pop_withdrawn", lang)
 
     def start_refusal(self, record: TournamentRecord, count: int, lang: str) -> str | None:
