@@ -99,6 +99,9 @@ def test_a_base_start_and_a_chips_table():
     assert chips.scores() == [4, 28, 28] and not chips.done
     chips = chips.record(2, [-4, 2, 2])
     assert chips.done and chips.scores()[0] == 0  # out: the table's match is over
+    # chips = points × chip base (RULES.md §10: 2 chips a point), the bid included
+    bid_two = TableStandings.new(plan(QUALIFIER, 9)[0], [1, 2, 3], [0, 0, 0], 0.0)
+    assert bid_two.record(1, [4, -2, -2], bid=2).scores() == [28, 16, 16]
 
 
 def test_the_referee_commands_reproduce_the_draws():

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.knockout import PER_POINT
 from engine.match import FIXED, KNOCKOUT, MatchOptions, MatchState
 from engine.tournament import Chips, PlannedStage, Seat, TableResult
 
@@ -56,8 +57,10 @@ class TableStandings:
         fmt = planned.stage.format
         n = len(players)
         if isinstance(fmt, Chips):
+            # chips = points × chip base (RULES.md §10, "2 chips per point"): per point
             options = MatchOptions(KNOCKOUT, chips=fmt.chips, chip_base=fmt.chip_base,
-                                   threshold=fmt.threshold, rise_every=fmt.rise_every)
+                                   threshold=fmt.threshold, rise_every=fmt.rise_every,
+                                   base_per=PER_POINT)
             deals = 0
         else:
             deals = fmt.deals
