@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from bot.store.records import LedgerEntry, StoreError
+from bot.core.beans import Period
+from bot.store.records import LeaderboardRow, LedgerEntry, StoreError
 from bot.store.rows import Row, dt
 
 TournamentStatus = Literal["open", "running", "finished", "cancelled"]
@@ -236,3 +237,19 @@ class TournamentStore(ABC):
     @abstractmethod
     async def tournament_ledger(self, tournament_id: int) -> list[LedgerEntry]:
         """The tournament's ledger rows (fees, prizes, refunds), oldest first."""
+
+    @abstractmethod
+    async def tournament_stats(self, user_id: int) -> tuple[int, int]:
+        """A player's finished tournaments (all groups): ``(played, won)``; played: in the
+        field at the start (a place or a forfeit recorded), won: first place (RULES.md
+        §10.1)."""
+
+    @abstractmethod
+    async def tournament_leaderboard(self, chat_id: int, period: Period = "all",
+                                     tz: str | None = None, limit: int = 10
+                                     ) -> list[LeaderboardRow]:
+        """``/top tournaments``: the group's tournament winners over ``period`` (``"week"``
+        in the group's time zone, or ``"all"``): ``wins`` (and ``value``) the tournaments won
+        (first place), ``games`` those played to their end; only players who won one, most
+        wins first, then fewer played, then who first won earlier, then the user id. Raises
+        ValueError for an unknown period or a limit below 1."""

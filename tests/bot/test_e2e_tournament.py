@@ -252,6 +252,24 @@ async def test_a_ten_member_quick_tournament_plays_to_the_payout(fake_api: FakeB
     assert_no_hand_in_group(api, group, users[:6])
     assert not [x for x in app.bot_data.tables if x.tournament is not None]
 
+    # /me counts the tournament played and won; /top tournaments ranks the winners.
+    winners = sorted(p for p, place in places.items() if place == 1)
+    loser = next(p for p in signup if places[p] != 1)
+    for user_id, won in ((champion, 1), (loser, 0)):
+        api.send_text(by_id[user_id], group, "/me")
+        line = t("me.tournaments", LANG, played=1, won=won)
+        await api.wait_for(lambda line=line: any(line in m.content
+                                                 for m in api.messages_in(group)), 10)
+    api.send_text(ann, group, "/top tournaments")
+    title = t("top.tournaments_title", LANG)
+    board = await api.wait_for(lambda: next((m for m in api.messages_in(group)
+                                             if m.content.startswith(title)), None), 10)
+    names = {u.id: u.first_name for u in users}
+    week = [t("top.matches_line", LANG, rank=rank, name=names[p], wins=1, games=1)
+            for rank, p in enumerate(winners, start=1)]
+    assert board.content.splitlines() == [title, "", t("top.matches_week", LANG), *week, "",
+                                          t("top.matches_all", LANG), *week]
+
 
 async def test_a_cancel_refunds_every_fee_once(fake_api: FakeBotApi, running_bot: BotRunner):
     api = fake_api

@@ -1,6 +1,7 @@
 """Competitions with several workers (issue 16, gaps 1 and 2): a match left between two deals
 by a worker that died goes on on another worker; a duplicate challenge's state is read from the
-store, so what one worker changed (an entry, a close) is what the other sees.
+store, so what one worker changed (an entry, a close) is what the other sees; a group
+tournament's stage is decided once across workers, and by the next worker when its own died.
 
 The workers run in this process (two ``Application``s in worker mode on one PostgreSQL, driven
 through the game layer; tests/bot/test_e2e_workers.py runs them as processes behind webhooks). A
@@ -12,6 +13,7 @@ worker finds.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -20,10 +22,11 @@ import pytest
 
 from bot.core.i18n import t
 from bot.core.settings import Settings
-from bot.core.table import DEAL, challenge_key
+from bot.core.table import DEAL, Table, challenge_key, tournament_key
 from bot.features.challenge import driver as challenge_driver
 from bot.features.challenge.state import ChallengeOptions
 from bot.features.match.views import format_name
+from bot.features.tournament.driver import Tournaments
 from bot.game import timers
 from bot.game.lobby import Person
 from bot.telegram.app import build_application
@@ -32,7 +35,7 @@ from bot.telegram.outlet.send import send_text
 from bot.telegram.services import App, bot_data
 from tests.bot.flow_helpers import RESULT_MARK, call_text
 from tests.databases import PostgresServer, RawDatabase
-from tests.fakebot import FakeBotApi
+from tests.fakebot import Chat, FakeBotApi
 
 SECRET = "test-secret_0123456789"
 TIMEOUT = 60.0
@@ -495,3 +498,146 @@ async def test_a_final_ranking_whose_worker_died_during_the_send_is_posted_once_
     await asyncio.sleep(0.5)
     assert len(_final_posts(fake_api, group_id, seed)) == 1
     assert (await bot_data(two).store.get_challenge(challenge_id)).announced
+
+
+# --- Group tournaments -----------------------------------------------------------------------
+
+
+async def _four_member_tournament(fake_api: FakeBotApi, app: App) -> tuple[int, Chat]:
+    """A ``quick`` tournament of four members (no fee) started on worker ``app``: stage 1 is
+    one table of three and a bye (3 deals), then the final. Every member blocked the bot
+    after signing up, so their seats are auto-played (RULES.md §9) and the deals run fast."""
+    game = bot_data(app).game
+    group = fake_api.new_group("Cup night")
+    users = [fake_api.new_user(name) for name in ("Ann", "Bob", "Cy", "Dan")]
+    for user in users:
+        fake_api.open_private_chat(user)
+    assert await game.tournaments.open(group.id, None, group.title,
+                                       Person(users[0].id, "Ann"), "quick", 0, None) is None
+    (record,) = await game.ctx.store.live_tournaments()
+    tid = record.tournament_id
+    for user in users:
+        assert await game.tournaments.sign_up(tid, Person(user.id, user.first_name), "en") \
+            == t("tour.pop_signed", "en", id=tid)
+    for user in users:
+        fake_api.block_user(user)
+    await game.tournaments.start(tid)
+    return tid, group
+
+
+def _stage_results(fake_api: FakeBotApi, group: Chat, tid: int) -> list[str]:
+    head = t("tour.result_title", "en", id=tid, stage="").split("·")[0]
+    through = t("tour.through", "en", names="").strip()
+    return [m.content for m in fake_api.messages_in(group)
+            if m.content.startswith(head) and through in m.content]
+
+
+async def test_a_tournament_stage_its_worker_died_before_deciding_is_decided_by_the_next(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """Stage 1's last table finished and its worker died before the stage was looked at:
+    the next worker to start (its sweep) decides the stage and deals the final."""
+    store_rows = RawDatabase("postgres", database)
+    first = await start_worker("w-first")
+    game = bot_data(first).game
+    game.deal_seed = 11
+    died = asyncio.Event()
+
+    async def killed(tournament_id: int, stage: int) -> None:
+        died.set()
+        raise RuntimeError("SIGKILL")
+
+    game.tournaments._stage_check = killed  # type: ignore[method-assign]
+    tid, group = await _four_member_tournament(fake_api, first)
+    await asyncio.wait_for(died.wait(), TIMEOUT)
+    await asyncio.sleep(0.2)
+    await stop(first)
+
+    async def stage() -> int:
+        ((raw,),) = await store_rows.fetch("SELECT state FROM tournaments WHERE id = ?", tid)
+        state = json.loads(raw) if isinstance(raw, str) else raw
+        return int(state.get("stage") or 0)
+
+    async def tables(number: int) -> list[tuple[int, bool]]:
+        rows = await store_rows.fetch("SELECT number, status FROM tournament_tables"
+                                      " WHERE tournament_id = ? AND stage = ?", tid, number)
+        return [(int(n), status == "done") for n, status in rows]
+
+    assert await stage() == 1 and await tables(1) == [(1, True)]
+    assert await tables(2) == []
+    assert _decisions(fake_api, group, tid) == ([], [])
+
+    second = await start_worker("w-second")
+    await wait_until(lambda: _async(any(_decisions(fake_api, group, tid))))
+    results, replays = _decisions(fake_api, group, tid)
+    if results:  # the final drawn and dealt on the second worker
+        assert await stage() == 2 and [n for n, _ in await tables(2)] == [1]
+        final = tournament_key(tid, 2, 1)
+        await wait_until(lambda: _async(
+            (x := bot_data(second).game.tables.get(final)) is not None and x.phase == DEAL))
+    else:  # a tie at the table: its extra deal (加赛) is being played
+        assert await stage() == 1 and await tables(1) == [(1, False)]
+
+
+def _decisions(fake_api: FakeBotApi, group: Chat, tid: int) -> tuple[list[str], list[str]]:
+    """The group's messages deciding a stage: its results, its ties' extra deals (加赛)."""
+    extra = t("tour.extra", "en", n="\0", deals="\0", names="\0").split("\0")[2]
+    replays = [m.content for m in fake_api.messages_in(group) if extra in m.content]
+    return _stage_results(fake_api, group, tid), replays
+
+
+def stage_is(stage: Callable[[], Awaitable[int]], number: int
+             ) -> Callable[[], Awaitable[bool]]:
+    async def check() -> bool:
+        return await stage() == number
+    return check
+
+
+async def test_a_tournament_stage_decided_on_two_workers_at_once_is_decided_once(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """Both workers look at stage 1 once its tables finished (a worker's table ends while
+    another's sweep or watchdog resumes the tournament): the tournament's lock is the
+    database's, so the stage is decided once: its result posted once and the final drawn
+    once, or (a tie) its extra deal announced and dealt once."""
+    first = await start_worker("w-first")
+    second = await start_worker("w-second")
+    game = bot_data(first).game
+    game.deal_seed = 11
+    looked = asyncio.Event()
+
+    async def noted(tournament_id: int, stage: int) -> None:
+        looked.set()
+
+    game.tournaments._stage_check = noted  # type: ignore[method-assign]
+    tid, group = await _four_member_tournament(fake_api, first)
+    await asyncio.wait_for(looked.wait(), TIMEOUT)
+    other = bot_data(second).game.tournaments
+    dealt: list[str] = []
+
+    async def deal(table: Table) -> None:  # counted, not played: the stage stays as decided
+        dealt.append(table.key)
+
+    game.deals.deal = other.deals.deal = deal  # type: ignore[method-assign]
+    other._stage_check = noted  # type: ignore[method-assign]
+    store = game.ctx.store
+    put = store.put_tournament_stage
+
+    async def slow_put(*args: Any, **kwargs: Any) -> bool:
+        await asyncio.sleep(0.5)  # the other worker reads the tournament meanwhile
+        return await put(*args, **kwargs)
+
+    store.put_tournament_stage = slow_put  # type: ignore[method-assign]
+    check = Tournaments._stage_check  # the real one, here only (not after an extra deal)
+    await asyncio.gather(check(game.tournaments, tid, 1), check(other, tid, 1))
+    await asyncio.sleep(0.5)  # the group's messages on their way
+    results, replays = _decisions(fake_api, group, tid)
+    assert len(dealt) == 1  # one table dealt: the final's, or the tie's extra deal
+    assert len(results) + len(replays) == 1  # the stage decided once: through, or a tie (加赛)
+    record = await store.get_tournament(tid)
+    if results:
+        assert record.state["stage"] == 2
+        assert [x.number for x in await store.tournament_tables(tid, 2)] == [1]
+    else:
+        assert record.state["stage"] == 1
+        assert [x.number for x in await store.tournament_tables(tid, 2)] == []

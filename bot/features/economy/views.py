@@ -133,11 +133,13 @@ def daily_post_text(day: date, rows: Sequence[LeaderboardRow], lang: str) -> str
 
 
 def stats_text(stats: PlayerStats, lang: str, *, in_group: bool,
-               matches: MatchStats | None = None) -> str:
+               matches: MatchStats | None = None,
+               tournaments: tuple[int, int] = (0, 0)) -> str:
     """``/me``: deals, wins and win rates as landlord and as farmer, springs, bombs played, the
     best single-deal win, the current and longest win streak, the balance and its rank (in this
-    group when ``in_group``, else over all players), and the matches played and won (only
-    for a player who has finished one)."""
+    group when ``in_group``, else over all players), the matches played and won (only
+    for a player who has finished one) and the group tournaments ``(played, won)`` (only for a
+    player who has played one to its end, RULES.md §10.1)."""
     if stats.rank is None:
         rank = t("stats.rank_none", lang)
     else:
@@ -156,6 +158,8 @@ def stats_text(stats: PlayerStats, lang: str, *, in_group: bool,
         t("stats.streak", lang, current=stats.current_streak, longest=stats.longest_streak),
         *([t("me.matches", lang, played=matches.played, won=matches.won)]
           if matches and matches.played else []),
+        *([t("me.tournaments", lang, played=tournaments[0], won=tournaments[1])]
+          if tournaments[0] else []),
     ])
 
 
@@ -183,12 +187,14 @@ def audit_text(name: str, user_id: int, entries: Sequence[LedgerEntry], tz: str,
 
 
 def match_top_text(week: Sequence[LeaderboardRow], ever: Sequence[LeaderboardRow],
-                   lang: str) -> str:
+                   lang: str, *, tournaments: bool = False) -> str:
     """``/top matches``: the group's match winners (冠军) of this week and of all time, most
-    matches won first."""
-    lines = [t("top.matches_title", lang)]
+    matches won first; ``tournaments``: ``/top tournaments``, the group's tournament winners
+    (RULES.md §10.1) in the same form."""
+    kind = "tournaments" if tournaments else "matches"
+    lines = [t(f"top.{kind}_title", lang)]
     for heading, rows in (("top.matches_week", week), ("top.matches_all", ever)):
         lines += ["", t(heading, lang)]
         lines += [t("top.matches_line", lang, rank=r.rank, name=short_name(r.name), wins=r.wins,
-                    games=r.games) for r in rows] or [t("top.matches_empty", lang)]
+                    games=r.games) for r in rows] or [t(f"top.{kind}_empty", lang)]
     return "\n".join(lines)

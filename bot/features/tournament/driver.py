@@ -29,6 +29,13 @@ Restart-safe: everything is read from the store at each step (the tables' standi
 with each deal's end, the stage's draw with its tables); a table's running deal is restored as
 any deal (:mod:`bot.game.restore`) and :meth:`Tournaments.restore` deals on at tables caught
 between two deals, decides stages whose tables have all finished and arms the start timers.
+
+With several webhook workers (:mod:`bot.telegram.workers`) every step of a tournament happens once:
+its own steps (the start, a stage's check with the next stage's draw and deal, the final, the
+cancel) hold the tournament's lock (``ctx.tables.lock`` of :func:`tournament_lock`: an advisory
+lock in PostgreSQL with a watchdog, as a duplicate challenge's close), each table's deal its
+table's lock, and each reads the store inside it; a worker that dies in the middle of one leaves
+it to the watchdog (:meth:`Tournaments.resume` on another worker) or to the next worker's sweep.
 """
 
 from __future__ import annotations
@@ -109,7 +116,6 @@ class Tournaments:
         self.ctx = ctx
         self.deals = deals
         deals.tournament = self
-        self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         #: Tournaments whose sign-up message is being redrawn, and those asked again meanwhile.
         self._redrawing: set[int] = set()
@@ -120,9 +126,6 @@ class Tournaments:
         self.board_interval = BOARD_INTERVAL
         #: UTC seconds now (a test hook).
         self.clock: Callable[[], float] = time.time
-
-    def _lock(self, tournament_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(tournament_id, asyncio.Lock())
 
     def _spawn(self, work: Awaitable[None]) -> None:
         """Run ``work`` in the background (never under a table's lock: it takes tables')."""
@@ -296,7 +299,7 @@ class Tournaments:
         """Start the tournament: the fees into the pool (who cannot pay is dropped and named),
         then the first stage; with fewer than one table left it is cancelled (fees refunded).
         Nothing when it is not open any more (started or cancelled meanwhile)."""
-        async with self._lock(tournament_id):
+        async with self.ctx.tables.lock(tournament_lock(tournament_id)):
             record = await self._record(tournament_id)
             if record is None or record.status != "open":
                 return
@@ -406,12 +409,13 @@ class Tournaments:
         its seats are its players, seats that left played by the AI."""
         tid = record.tournament_id
         key = tournament_key(tid, stage, number)
-        rows = await self.ctx.store.tournament_tables(tid, stage)
-        row = next(r for r in rows if r.number == number)
-        standings = TableStandings.from_dict(row.state)
-        if standings.done:
-            return
         async with self.ctx.tables.lock(key):
+            # read under the lock: another worker may have finished the table meanwhile
+            rows = await self.ctx.store.tournament_tables(tid, stage)
+            row = next(r for r in rows if r.number == number)
+            standings = TableStandings.from_dict(row.state)
+            if standings.done:
+                return
             table = self.ctx.tables.get(key)
             if table is not None and table.phase == DEAL:
                 return  # dealing already
@@ -503,7 +507,7 @@ class Tournaments:
     async def _stage_check(self, tournament_id: int, stage: int) -> None:
         """When every table of ``stage`` has finished: its extra deals (加赛) where a tie at a
         table must be played off, else the result, then the next stage or the end."""
-        async with self._lock(tournament_id):
+        async with self.ctx.tables.lock(tournament_lock(tournament_id)):
             record = await self._record(tournament_id)
             if record is None or record.status != "running":
                 return
@@ -598,7 +602,7 @@ class Tournaments:
     async def cancel(self, tournament_id: int, by: str) -> bool:
         """Cancel an open or running tournament (取消, an admin's /stop): every fee refunded
         once, its running tables closed, the group told. ``False`` when it was not live."""
-        async with self._lock(tournament_id):
+        async with self.ctx.tables.lock(tournament_lock(tournament_id)):
             record = await self._record(tournament_id)
             if record is None:
                 return False
@@ -717,34 +721,46 @@ class Tournaments:
         return {START: self._on_start, BOARD: self._on_board_timer}
 
     async def restore(self) -> None:
-        """After a start: arm the timed starts again (or start those whose time passed), deal
-        on at tables caught between two deals (their deal settled, the next not dealt),
-        restart tables whose stored bot table is gone, and decide stages whose tables have
-        all finished."""
+        """After a start (a single process's, or a webhook worker's sweep): every live
+        tournament as :meth:`resume` leaves it."""
         for record in await self.ctx.store.live_tournaments():
-            tid = record.tournament_id
-            if record.status == "open":
-                start_at = record.options.get("start_at")
-                if start_at is not None:
-                    self._arm_start(tid, float(start_at))
-                continue
-            stage = int(record.state.get("stage") or 0)
-            if not stage:
-                continue
-            rows = await self.ctx.store.tournament_tables(tid, stage)
-            for row in rows:
-                if row.done:
-                    continue
-                key = tournament_key(tid, stage, row.number)
-                table = self.ctx.tables.get(key)
-                if table is not None and table.phase == DEAL:
-                    continue  # its running deal was restored as any deal
-                if table is not None:
-                    self.ctx.tables.remove(table)
-                await self._deal_table(record, stage, row.number, row.players,
-                                       _names(record.state))
-            self._spawn(self._stage_check(tid, stage))
+            await self._resume_record(record)
 
+    async def resume(self, tournament_id: int) -> None:
+        """Take over tournament ``tournament_id`` as it is stored (its worker died in the middle
+        of one of its steps, the watchdog of its lock fired, or a worker starts): an open one's
+        timed start armed again (or started, its time having passed); a running one's tables
+        caught between two deals dealt on, tables whose stored bot table is gone restarted, and
+        its stage decided when every table has finished. Each step is taken under the locks
+        (the tournament's, each table's), reading the store: what another worker did already
+        is not done again."""
+        record = await self._record(tournament_id)
+        if record is not None and record.status in ("open", "running"):
+            await self._resume_record(record)
+
+    async def _resume_record(self, record: TournamentRecord) -> None:
+        tid = record.tournament_id
+        if record.status == "open":
+            start_at = record.options.get("start_at")
+            if start_at is not None:
+                self._arm_start(tid, float(start_at))
+            return
+        stage = int(record.state.get("stage") or 0)
+        if not stage:
+            return
+        rows = await self.ctx.store.tournament_tables(tid, stage)
+        for row in rows:
+            if row.done:
+                continue
+            key = tournament_key(tid, stage, row.number)
+            table = self.ctx.tables.get(key)
+            if table is not None and table.phase == DEAL:
+                continue  # its running deal was restored as any deal
+            if table is not None:
+                self.ctx.tables.remove(table)
+            await self._deal_table(record, stage, row.number, row.players,
+                                   _names(record.state))
+        self._spawn(self._stage_check(tid, stage))
 
 def _lang(record: TournamentRecord) -> str:
     return str(record.options.get("lang", "en"))

@@ -7,10 +7,11 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.core.beans import PERIODS, Period
 from bot.core.names import clean_name
 from bot.store.dialect import Conflict, Conn
-from bot.store.records import LedgerEntry, LedgerReason, UnknownPlayer
-from bot.store.rows import ledger_entry
+from bot.store.records import LeaderboardRow, LedgerEntry, LedgerReason, UnknownPlayer
+from bot.store.rows import bounded, ledger_entry
 from bot.store.rows import ms as _ms
 from bot.store.sql.common import SQLBase
 from bot.store.tournament_records import (
@@ -257,3 +258,52 @@ class Tournaments(SQLBase):
             rows = await conn.fetch("SELECT * FROM ledger WHERE tournament_id = $1 ORDER BY id",
                                     tournament_id)
         return [ledger_entry(row) for row in rows]
+
+    async def tournament_stats(self, user_id: int) -> tuple[int, int]:
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT t.result FROM tournaments t JOIN tournament_entries e"
+                " ON e.tournament_id = t.id WHERE e.user_id = $1 AND t.status = 'finished'",
+                user_id)
+        played = won = 0
+        for row in rows:
+            places = json.loads(row[0] or "{}").get("places") or {}
+            if str(user_id) in places:
+                played += 1
+                won += places[str(user_id)] == 1
+        return played, won
+
+    async def tournament_leaderboard(self, chat_id: int, period: Period = "all",
+                                     tz: str | None = None, limit: int = 10
+                                     ) -> list[LeaderboardRow]:
+        if period not in PERIODS:
+            raise ValueError(f"unknown period {period!r}")
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        async with self._read() as conn:
+            where, params = "t.chat_id = $1 AND t.status = 'finished'", [chat_id]
+            if period != "all":
+                zone = tz or (await self._settings(conn, chat_id))["timezone"]
+                start, end = bounded(period, self.clock(), zone)
+                where += " AND t.finished_at >= $2 AND t.finished_at < $3"
+                params += [_ms(start), _ms(end)]
+            rows = await conn.fetch(
+                "SELECT t.result, t.finished_at, e.user_id, p.name FROM tournaments t"
+                " JOIN tournament_entries e ON e.tournament_id = t.id"
+                f" JOIN players p ON p.user_id = e.user_id WHERE {where}", *params)
+        played: dict[int, int] = {}
+        won: dict[int, int] = {}
+        first: dict[int, int] = {}
+        names: dict[int, str] = {}
+        for result, finished_at, user_id, name in rows:
+            places = json.loads(result or "{}").get("places") or {}
+            if str(user_id) not in places:
+                continue
+            names[user_id] = name
+            played[user_id] = played.get(user_id, 0) + 1
+            if places[str(user_id)] == 1:
+                won[user_id] = won.get(user_id, 0) + 1
+                first[user_id] = min(first.get(user_id, finished_at), finished_at)
+        ranked = sorted(won, key=lambda u: (-won[u], played[u], first[u], u))[:limit]
+        return [LeaderboardRow(rank, u, names[u], won[u], played[u], won[u])
+                for rank, u in enumerate(ranked, start=1)]

@@ -353,6 +353,8 @@ async def _is_member(app: Application, chat_id: int, user_id: int) -> bool:
 
 #: ``/top matches``: the group's match winners.
 MATCH_TOP_WORDS = (["matches"], ["match"], ["比赛"], ["比賽"])
+#: ``/top tournaments``: the group's tournament winners.
+TOURNAMENT_TOP_WORDS = (["tournaments"], ["tournament"], ["锦标赛"], ["錦標賽"])
 
 
 def top_kind(args: list[str], in_group: bool) -> str | None:
@@ -380,10 +382,11 @@ def top_kind(args: list[str], in_group: bool) -> str | None:
 
 
 async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/top [today|week|all|global]: a leaderboard, best first; ties: fewer deals, then whoever
-    got there earlier (see :meth:`bot.store.Store.leaderboard`). In a group with pictures on,
-    the leaderboard picture (:func:`bot.presentation.scenes.leaderboard_scene`) with the text
-    board as its caption; otherwise the text."""
+    """/top [today|week|all|global|matches|tournaments]: a leaderboard, best first; ties:
+    fewer deals, then whoever got there earlier (see :meth:`bot.store.Store.leaderboard`). In a
+    group with pictures on, the leaderboard picture
+    (:func:`bot.presentation.scenes.leaderboard_scene`) with the text board as its caption;
+    otherwise the text."""
     app = context.application
     message = message_of(update)
     chat = message.chat
@@ -392,6 +395,11 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         week = await store(app).match_leaderboard(chat.id, "week", limit=TOP_LIMIT)
         ever = await store(app).match_leaderboard(chat.id, "all", limit=TOP_LIMIT)
         await _reply(update, ev.match_top_text(week, ever, lang))
+        return
+    if [w.lower() for w in context.args or []] in TOURNAMENT_TOP_WORDS and is_group(chat):
+        week = await store(app).tournament_leaderboard(chat.id, "week", limit=TOP_LIMIT)
+        ever = await store(app).tournament_leaderboard(chat.id, "all", limit=TOP_LIMIT)
+        await _reply(update, ev.match_top_text(week, ever, lang, tournaments=True))
         return
     kind = top_kind(context.args or [], is_group(chat))
     if kind is None:
@@ -424,7 +432,9 @@ async def cmd_me(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     in_group = group_id is not None
     stats = await store(app).player_stats(user.id, group_id)
     matches = await store(app).match_stats(user.id)
-    await _reply(update, ev.stats_text(stats, lang, in_group=in_group, matches=matches))
+    tournaments = await store(app).tournament_stats(user.id)
+    await _reply(update, ev.stats_text(stats, lang, in_group=in_group, matches=matches,
+                                       tournaments=tournaments))
 
 
 def register(app: Application) -> None:

@@ -7,8 +7,11 @@ a running deal is drawn again and its timers armed (a deal that finished but was
 settled, exactly once), a deal that everybody passed is dealt again, an open lobby gets its expiry
 back (or expires), a result not posted yet is posted. A competition's table left between two
 deals goes on: a match deals its next deal or ends (:meth:`Matches.resume`), a challenge deal
-gets its end finished (the member's menu, the board). A duplicate challenge's own steps (its
-close: the payout, the final board and ranking) are resumed by :meth:`Challenges.resume`.
+gets its end finished (the member's menu, the board), a tournament's table deals its next deal or
+is done (:meth:`Tournaments.deal_over`: the stage is looked at). A duplicate challenge's own steps
+(its close: the payout, the final board and ranking) are resumed by :meth:`Challenges.resume`, a
+tournament's (its start, a stage's check and the next stage's deal) by
+:meth:`Tournaments.resume`.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 from bot.core.table import DEAL, LOBBY, RESULT
 from bot.features.challenge.driver import Challenges, challenge_of_lock
 from bot.features.match.driver import Matches
+from bot.features.tournament.driver import Tournaments, tournament_of_lock
 from bot.game import timers
 from bot.game.context import GameContext
 from bot.game.deal import DealDriver
@@ -26,19 +30,24 @@ class Resumer:
     """The game's steps to resume a table (see the module docstring)."""
 
     def __init__(self, ctx: GameContext, lobby: Lobby, deals: DealDriver, matches: Matches,
-                 challenges: Challenges) -> None:
+                 challenges: Challenges, tournaments: Tournaments) -> None:
         self.ctx = ctx
         self.lobby = lobby
         self.deals = deals
         self.matches = matches
         self.challenges = challenges
+        self.tournaments = tournaments
 
     async def resume(self, stamp: timers.Stamp) -> None:
         """Resume table ``stamp.key`` as it is stored (takes the table's lock), or the
-        duplicate challenge whose lock key it is."""
+        duplicate challenge or the tournament whose lock key it is."""
         challenge_id = challenge_of_lock(stamp.key)
         if challenge_id is not None:
             await self.challenges.resume(challenge_id)
+            return
+        tournament_id = tournament_of_lock(stamp.key)
+        if tournament_id is not None:
+            await self.tournaments.resume(tournament_id)
             return
         async with self.ctx.tables.lock(stamp.key):
             table = self.ctx.tables.get(stamp.key)
@@ -54,6 +63,10 @@ class Resumer:
                 await self.matches.resume(table)
             elif table.phase == RESULT and table.challenge_id is not None:
                 await self.challenges.deal_over(table)
+            elif table.phase == RESULT and table.tournament is not None:
+                if table.result_due:
+                    await self.deals.post_due_result(table)
+                await self.tournaments.deal_over(table)
             elif table.phase == RESULT:
                 if table.result_due:
                     await self.deals.post_due_result(table)

@@ -97,7 +97,8 @@ async def start_worker(application: App) -> Worker:
     game.tables.guard = guard
     guard.watchdog = db_timers
     db_timers.presync = guard.presync
-    resumer = Resumer(game.ctx, game.lobby, game.deals, game.matches, game.challenges)
+    resumer = Resumer(game.ctx, game.lobby, game.deals, game.matches, game.challenges,
+                      game.tournaments)
     db_timers.callbacks = {
         timers.TURN: game.deals.on_turn_timeout,
         timers.BOT_MOVE: game.deals.on_bot_move,
@@ -173,8 +174,10 @@ async def sweep(worker: Worker) -> None:
     """Resume every stored table that has no timer and no watchdog (its worker stopped
     between storing a step and arming what comes next, or the bot ran without workers
     before: a competition's table between two deals among them), then the running matches
-    (:meth:`Matches.restore`: one whose table is gone is cancelled) and the duplicate
-    challenges' windows and final posts; one starting worker at a time."""
+    (:meth:`Matches.restore`: one whose table is gone is cancelled), the duplicate
+    challenges' windows and final posts, and the live tournaments (:meth:`Tournaments.restore`:
+    timed starts armed, tables between two deals dealt on, a stage whose tables all finished
+    decided); one starting worker at a time."""
     async with worker.shared.locked("sweep"):
         async with worker.shared.pool.acquire() as conn:
             keys = await conn.fetch(
@@ -183,6 +186,7 @@ async def sweep(worker: Worker) -> None:
                 " OR t.data::jsonb ->> 'result_due' = 'true'"
                 " OR t.data::jsonb ->> 'match_id' IS NOT NULL"
                 " OR t.data::jsonb ->> 'challenge_id' IS NOT NULL"
+                " OR t.data::jsonb ->> 'tournament' IS NOT NULL"
                 " OR jsonb_array_length(COALESCE(t.data::jsonb -> 'ready', '[]')) > 0)"
                 " AND NOT EXISTS (SELECT 1 FROM timers m"
                 " WHERE m.key = ANY(ARRAY[" + ", ".join(
@@ -192,3 +196,4 @@ async def sweep(worker: Worker) -> None:
             await worker.resumer.resume(timers.Stamp(row["table_key"], ""))
         await worker.resumer.matches.restore()
         await worker.resumer.challenges.restore()  # windows armed again, or closed if passed
+        await worker.resumer.tournaments.restore()

@@ -138,3 +138,39 @@ async def test_a_cancel_refunds_every_fee_once(store, players):
     tid2 = await open_one(store)  # the group may open the next
     await store.sign_up(tid2, 1, "p1", 10)
     assert await store.cancel_tournament(tid2) == {}  # signed up, nothing paid
+
+
+async def test_a_players_tournaments_played_and_won(store, players):
+    assert await store.tournament_stats(1) == (0, 0)
+    for places in ({1: 1, 2: 2, 3: None}, {1: 2, 2: 1, 3: 3}):
+        tid = await open_one(store)
+        for uid in (1, 2, 3):
+            await store.sign_up(tid, uid, f"p{uid}", 10)
+        await store.take_tournament_fees(tid)
+        await store.finish_tournament(tid, {1: 2 * FEE, 2: FEE}, {
+            "places": {str(u): p for u, p in places.items()}})
+    tid = await open_one(store)  # open: not counted
+    await store.sign_up(tid, 1, "p1", 10)
+    assert await store.tournament_stats(1) == (2, 1)
+    assert await store.tournament_stats(2) == (2, 1)
+    assert await store.tournament_stats(3) == (2, 0)
+    assert await store.tournament_stats(4) == (0, 0)
+
+
+async def test_the_groups_tournament_winners(store, players):
+    assert await store.tournament_leaderboard(GROUP) == []
+    for places in ({1: 1, 2: 2, 3: None}, {1: 2, 2: 1, 3: 3}, {1: 1, 2: 3, 3: 2}):
+        tid = await open_one(store)
+        for uid in (1, 2, 3):
+            await store.sign_up(tid, uid, f"p{uid}", 10)
+        await store.take_tournament_fees(tid)
+        await store.finish_tournament(tid, {1: 2 * FEE, 2: FEE}, {
+            "places": {str(u): p for u, p in places.items()}})
+    rows = await store.tournament_leaderboard(GROUP, "all")
+    assert [(r.rank, r.user_id, r.name, r.wins, r.games) for r in rows] == \
+        [(1, 1, "p1", 2, 3), (2, 2, "p2", 1, 3)]
+    assert [r.user_id for r in await store.tournament_leaderboard(GROUP, "week")] == [1, 2]
+    assert [r.user_id for r in await store.tournament_leaderboard(GROUP, limit=1)] == [1]
+    assert await store.tournament_leaderboard(GROUP + 1) == []
+    with pytest.raises(ValueError):
+        await store.tournament_leaderboard(GROUP, "year")  # type: ignore[arg-type]
