@@ -80,17 +80,9 @@ class Boards(SQLBase):
     async def match_leaderboard(
         self, chat_id: int, period: Period = "all", tz: str | None = None, limit: int = 10
     ) -> list[LeaderboardRow]:
-        if period not in PERIODS:
-            raise ValueError(f"unknown period {period!r}")
-        if limit < 1:
-            raise ValueError("limit must be at least 1")
         async with self._read() as conn:
-            where, params = "m.chat_id = $1", [chat_id]
-            if period != "all":
-                zone = tz or (await self._settings(conn, chat_id))["timezone"]
-                start, end = bounded(period, self.clock(), zone)
-                where += " AND m.finished_at >= $2 AND m.finished_at < $3"
-                params += [_ms(start), _ms(end)]
+            where, params = await self._competition_period(conn, chat_id, period, tz,
+                                                           "m.finished_at", limit)
             rows = await conn.fetch(
                 "SELECT m.user_id, p.name, SUM(m.won)::bigint AS match_wins,"
                 " COUNT(*) AS match_games,"

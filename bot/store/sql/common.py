@@ -9,10 +9,11 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from bot.core import rooms
-from bot.core.beans import EconomyRules
+from bot.core.beans import PERIODS, EconomyRules, Period
 from bot.store.base import Clock, Store
 from bot.store.dialect import Backend, Conn
 from bot.store.records import DealNotRunning, LedgerReason, UnknownDeal, UnknownPlayer
+from bot.store.rows import bounded
 from bot.store.rows import ms as _ms
 
 
@@ -89,6 +90,28 @@ class SQLBase(Store):
         if missing:
             raise UnknownPlayer(f"unknown players {sorted(missing)}")
         return balances
+
+    async def _competition_period(self, conn: Conn, chat_id: int, period: Period, tz: str | None,
+                                  column: str, limit: int) -> tuple[str, list[Any]]:
+        """The filter of a group's competition board (matches, tournaments) for ``period``:
+        ``{alias}.chat_id = $1`` and, but for ``"all"``, ``column`` (ms) within the period in
+        ``tz`` (default: the group's time zone), with its parameters.
+
+        Raises:
+            ValueError: an unknown period, or ``limit`` below 1.
+        """
+        if period not in PERIODS:
+            raise ValueError(f"unknown period {period!r}")
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        alias = column.split(".")[0]
+        where, params = f"{alias}.chat_id = $1", [chat_id]
+        if period != "all":
+            zone = tz or (await self._settings(conn, chat_id))["timezone"]
+            start, end = bounded(period, self.clock(), zone)
+            where += f" AND {column} >= $2 AND {column} < $3"
+            params += [_ms(start), _ms(end)]
+        return where, params
 
     async def _settings(self, conn: Conn, chat_id: int | None) -> dict[str, Any]:
         if chat_id is None:

@@ -7,11 +7,11 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.core.beans import PERIODS, Period
+from bot.core.beans import Period
 from bot.core.names import clean_name
 from bot.store.dialect import Conflict, Conn
 from bot.store.records import LeaderboardRow, LedgerEntry, LedgerReason, UnknownPlayer
-from bot.store.rows import bounded, ledger_entry
+from bot.store.rows import ledger_entry
 from bot.store.rows import ms as _ms
 from bot.store.sql.common import SQLBase
 from bot.store.tournament_records import (
@@ -276,17 +276,10 @@ class Tournaments(SQLBase):
     async def tournament_leaderboard(self, chat_id: int, period: Period = "all",
                                      tz: str | None = None, limit: int = 10
                                      ) -> list[LeaderboardRow]:
-        if period not in PERIODS:
-            raise ValueError(f"unknown period {period!r}")
-        if limit < 1:
-            raise ValueError("limit must be at least 1")
         async with self._read() as conn:
-            where, params = "t.chat_id = $1 AND t.status = 'finished'", [chat_id]
-            if period != "all":
-                zone = tz or (await self._settings(conn, chat_id))["timezone"]
-                start, end = bounded(period, self.clock(), zone)
-                where += " AND t.finished_at >= $2 AND t.finished_at < $3"
-                params += [_ms(start), _ms(end)]
+            where, params = await self._competition_period(conn, chat_id, period, tz,
+                                                           "t.finished_at", limit)
+            where += " AND t.status = 'finished'"
             rows = await conn.fetch(
                 "SELECT t.result, t.finished_at, e.user_id, p.name FROM tournaments t"
                 " JOIN tournament_entries e ON e.tournament_id = t.id"
