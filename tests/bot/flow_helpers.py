@@ -174,12 +174,11 @@ class Players:
             await self.prompt(user, label=t("btn.play", LANG))
             for rank in sorted(set(action.cards)):
                 for _ in range(action.cards.count(rank)):
-                    message = hand_message(self.api, user)
+                    message = self.hand(user)
                     data = button_data(message, suffix=f":r{rank}")
                     answer = await self.press(user, message, data)
                     assert answer.params.get("text") is None, answer
-            message = hand_message(self.api, user)
-            answer = await self.click(user, message, t("btn.play", LANG))
+            answer = await self.click(user, self.hand(user), t("btn.play", LANG))
         else:
             payload = f"{action.kind}{action.value}" if action.kind == "bid" else action.kind
             message = await self.prompt(user, suffix=f":{payload}")
@@ -187,6 +186,10 @@ class Players:
         assert answer.params.get("text") is None, (action, answer)
         self.state = apply(self.state, action)
         return answer
+
+    def hand(self, user: User) -> FakeMessage:
+        """``user``'s hand message (in their private chat)."""
+        return hand_message(self.api, user)
 
     def passes_itself(self, seat: int) -> bool:
         """In the mirror, the bot passes for ``seat`` (:func:`cannot_follow`, at a table with

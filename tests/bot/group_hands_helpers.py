@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.i18n import t
-from engine import Action, apply
 from tests.bot.flow_helpers import LANG, Players, button_data
 from tests.fakebot import FakeBotApi, User
 from tests.fakebot.ephemeral import EphemeralMessage
@@ -72,29 +71,6 @@ class GroupPlayers(Players):
             except TimeoutError:
                 await self.my_cards(user)
         return await self.api.wait_for(shown, PATIENCE)
-
-    async def act(self, action: Action) -> Call | None:
-        """As :meth:`Players.act`, on the hand in the group."""
-        user = self.seat_user(action.seat)
-        if action.kind == "pass" and self.passes_itself(action.seat):
-            self.state = apply(self.state, action)
-            return None
-        if action.kind == "play":
-            await self.prompt(user, label=t("btn.play", LANG))
-            for rank in sorted(set(action.cards)):
-                for _ in range(action.cards.count(rank)):
-                    message = self.hand(user)
-                    answer = await self.press(user, message,
-                                              button_data(message, suffix=f":r{rank}"))
-                    assert answer.params.get("text") is None, answer
-            answer = await self.click(user, self.hand(user), t("btn.play", LANG))
-        else:
-            payload = f"{action.kind}{action.value}" if action.kind == "bid" else action.kind
-            message = await self.prompt(user, suffix=f":{payload}")
-            answer = await self.press(user, message, button_data(message, suffix=f":{payload}"))
-        assert answer.params.get("text") is None, (action, answer)
-        self.state = apply(self.state, action)
-        return answer
 
 
 def assert_hands_only_to_their_players(api: FakeBotApi, seats: dict[int, User]) -> None:
