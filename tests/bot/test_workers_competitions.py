@@ -609,17 +609,18 @@ async def test_a_tournament_stage_decided_on_two_workers_at_once_is_decided_once
     async def noted(tournament_id: int, stage: int) -> None:
         looked.set()
 
-    game.tournaments._stage_check = noted  # type: ignore[method-assign]
+    other = bot_data(second).game.tournaments
+    # Either worker may fire the auto-played seats' timers (timers are rows), so either may
+    # end the table: neither looks at the stage by itself until both do it below.
+    game.tournaments._stage_check = other._stage_check = noted  # type: ignore[method-assign]
     tid, group = await _four_member_tournament(fake_api, first)
     await asyncio.wait_for(looked.wait(), TIMEOUT)
-    other = bot_data(second).game.tournaments
     dealt: list[str] = []
 
     async def deal(table: Table) -> None:  # counted, not played: the stage stays as decided
         dealt.append(table.key)
 
     game.deals.deal = other.deals.deal = deal  # type: ignore[method-assign]
-    other._stage_check = noted  # type: ignore[method-assign]
     store = game.ctx.store
     put = store.put_tournament_stage
 
