@@ -7,21 +7,18 @@ of a deal came 8.3 s after Start, so the group never saw the bidding)."""
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.core.i18n import t
 from bot.core.settings import Settings
+from bot.telegram.outlet.limiter import SlidingWindow
+from bot.telegram.outlet.outbox import Outbox
 from tests.bot.flow_helpers import LANG, button_data, join_answers
 from tests.conftest import BotRunner
 from tests.fakebot import Call, Chat, FakeMessage, User
 from tests.fakebot.limits import FloodLimits, StrictFakeBotApi
-
-#: Seconds from Start to the deal's first table picture, at most: the hands are dealt and its
-#: picture drawn, nothing waits for a pace (a paced edit would wait 3.5 s or more here).
-FIRST_PICTURE = 2.5
 
 
 @pytest.fixture
@@ -63,7 +60,7 @@ async def _press(api: StrictFakeBotApi, user: User, message: FakeMessage, suffix
 
 
 async def test_in_a_busy_group_replies_go_first_and_the_first_table_picture_is_not_paced(
-    fake_api: StrictFakeBotApi, running_bot: BotRunner
+    fake_api: StrictFakeBotApi, running_bot: BotRunner, monkeypatch: pytest.MonkeyPatch
 ):
     api = fake_api
     game = running_bot.app.bot_data.game
@@ -81,14 +78,26 @@ async def test_in_a_busy_group_replies_go_first_and_the_first_table_picture_is_n
     for who in (dan, eve, dan):  # the group chats: its window fills with the replies
         await _reply_to(api, group, api.send_text(who, group, "/balance"))
 
+    slots: list[tuple[bool, float, float]] = []  # per group slot asked: fresh, slot, paced slot
+    slot = Outbox._slot
+
+    def recorded(self: Outbox, window: SlidingWindow, chat_id: int, key: str) -> float:
+        at = slot(self, window, chat_id, key)
+        if chat_id == group.id:
+            paced = window.last_start(chat_id) + self.pace(window, chat_id)
+            slots.append((self._fresh(key), at, paced))
+        return at
+
+    monkeypatch.setattr(Outbox, "_slot", recorded)
     since = len(api.calls)
-    started = time.monotonic()
     await _press(api, ann, api.message(group, lobby.message_id), ":start",
                  t("lobby.starting", LANG))
     picture = await api.wait_for(lambda: next(
         (c for c in _group_sends(api, group, since)
          if c.method == "sendPhoto" and _quoting(c) is None), None), 10)
-    assert picture.time - started < FIRST_PICTURE
+    fresh, at, paced = slots[0]  # the deal's first picture: the first group job after Start
+    assert fresh and at < paced  # not held to the pace the replies stretched
+    assert picture.params.get("caption") and "Ann" in picture.params["caption"]
 
     hand = await api.wait_for(lambda: next(
         (m for m in reversed(api.messages_in(ann)) if any(
