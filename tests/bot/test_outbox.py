@@ -26,6 +26,7 @@ from bot.telegram.outlet.limiter import (
     is_group,
 )
 from bot.telegram.outlet.outbox import Outbox
+from tests.virtual_time import run_in_virtual_time
 
 
 def test_the_window_is_strict_not_a_bucket():
@@ -239,34 +240,6 @@ def test_edits_are_paced_at_the_chats_share_of_the_window_never_burst():
         # the same
 
     run_in_virtual_time(scenario)
-
-
-class VirtualTimeLoop(asyncio.SelectorEventLoop):
-    """An event loop whose clock jumps to its next timer whenever nothing else is ready: sleeps
-    and timeouts take no real time, and what a test sees depends on the code only, never on
-    how busy the machine is (for code without I/O)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._now = 0.0
-
-    def time(self) -> float:
-        return self._now
-
-    def _run_once(self) -> None:
-        scheduled = self._scheduled  # type: ignore[attr-defined]
-        if not self._ready and scheduled:  # type: ignore[attr-defined]
-            self._now = max(self._now, scheduled[0].when())
-        super()._run_once()  # type: ignore[misc]
-
-
-def run_in_virtual_time(scenario: Callable[[asyncio.AbstractEventLoop], Awaitable[None]]) -> None:
-    """Run ``scenario(loop)`` to the end on a :class:`VirtualTimeLoop`."""
-    loop = VirtualTimeLoop()
-    try:
-        loop.run_until_complete(scenario(loop))
-    finally:
-        loop.close()
 
 
 def test_the_chats_other_messages_slow_the_pace_so_the_window_never_runs_dry():
