@@ -6,10 +6,10 @@
   the minimum cancels.
 - **A stage time limit** (seed 001 比賽以15分鐘為限。時間一到，每桌把手中的牌打完):
   ``/tournament quick time 10``; the sign-up shows it, each stage arms its timer (a timer row,
-  :data:`bot.features.tournament.driver.TIME`); the test moves the driver's clock past it and
-  fires the timer as the timer rows would: the group is told, every table ends after the deal
-  it was playing, the stage advances by the deals played; a stage's timer that fires late,
-  once the stage is over, changes nothing.
+  :data:`bot.features.tournament.driver.TIME`, armed again after a restart); the test moves
+  the driver's clock past it and fires the timer as the timer rows would: the group is told,
+  every table ends after the deal it was playing, the stage advances by the deals played; a
+  stage's timer that fires late, once the stage is over, changes nothing.
 - **Three lost landlord deals** in a four-player tournament stage (RULES.md §11, seed 004 rule
   5): the seat may only pass in its later biddings; its hand says why, the standings mark it
   and a forged bid is refused. Playing three whole four-player deals that one seat loses as
@@ -158,7 +158,8 @@ async def test_a_stage_time_limit_ends_every_table_after_its_running_deal(
     assert await press(api, ann, signup_message(api, group), tournament_callback(tid, "start")) \
         == t("tour.pop_starting", LANG)
 
-    # Stage 1: two tables, each dealing; the stage's timer is armed 10 minutes on.
+    # Stage 1: two tables, each dealing; the stage's timer is armed 10 minutes on, and armed
+    # again after a restart.
     key = tournament_lock(tid)
     record = await store.get_tournament(tid)
     assert record.state["stage"] == 1 and record.state["ends_at"] == started + 600
@@ -166,10 +167,18 @@ async def test_a_stage_time_limit_ends_every_table_after_its_running_deal(
     assert abs(job.next_t.timestamp() - (started + 600)) < 1
 
     def dealing(stage: int) -> list[Table]:
-        return [x for x in app.bot_data.tables if x.tournament is not None
+        return [x for x in running_bot.app.bot_data.tables if x.tournament is not None
                 and x.tournament["stage"] == stage and x.phase == DEAL and x.state is not None
                 and x.state.phase == "bidding"]
 
+    await api.wait_for(lambda: len(dealing(1)) == 2 or None, 10)
+    app = await running_bot.restart()
+    store = app.bot_data.store
+    tournaments = app.bot_data.game.tournaments
+    tournaments.board_interval = 0.0
+    tournaments.clock = lambda: now[0]
+    (job,) = app.job_queue.get_jobs_by_name(job_name(TIME, key))
+    assert abs(job.next_t.timestamp() - (started + 600)) < 1
     await api.wait_for(lambda: len(dealing(1)) == 2 or None, 10)
     told = t("tour.time_up", LANG, id=tid, minutes=10, stage=t("tour.stage_n", LANG, n=1))
     assert not any(m.content == told for m in api.messages_in(group))
