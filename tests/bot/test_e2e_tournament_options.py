@@ -183,6 +183,8 @@ async def test_a_stage_time_limit_ends_every_table_after_its_running_deal(
     told = t("tour.time_up", LANG, id=tid, minutes=10, stage=t("tour.stage_n", LANG, n=1))
     assert not any(m.content == told for m in api.messages_in(group))
     now[0] += 600
+    # the deal each table is playing (the first, unless a seat's 15 s ran out meanwhile)
+    running = {x.tournament["number"]: x.tournament["deal"] for x in dealing(1)}
     await tournaments._on_time(Stamp(key, "1"))  # the timer row fires (on one worker)
     await api.wait_for(lambda: any(m.content == told for m in api.messages_in(group)), 10)
     assert (await store.get_tournament(tid)).state["time_up"] == 1
@@ -194,9 +196,10 @@ async def test_a_stage_time_limit_ends_every_table_after_its_running_deal(
     await autoplay_until(api, running_bot, by_id, final_drawn, timeout=120)
     rows = await store.tournament_tables(tid, 1)
     assert len(rows) == 2 and all(r.done for r in rows)
+    assert sorted(running) == [1, 2] and max(running.values()) < 3
     for row in rows:
         table = TableStandings.from_dict(row.state)
-        assert table.time_up and table.match.played == 1 and table.deals == 3
+        assert table.time_up and table.match.played == running[row.number] < table.deals == 3
     record = await store.get_tournament(tid)
     (stage1,) = record.state["advancements"]
     assert len(stage1["through"]) == 3  # the winner of each table and the best runner-up

@@ -173,18 +173,19 @@ class Tournaments:
         the group's sign-up message, the timed start armed (``start_at``, UTC seconds;
         ``None``: when full or when the opener starts it). ``minimum`` and ``maximum``: the
         field (players; default one table and :data:`MAX_SIGNUP`; the caller checked
-        ``table size ≤ minimum ≤ maximum ≤ MAX_SIGNUP``): 开赛 and the timed start need the
-        minimum, the maximum signed up starts it (满人开赛). ``time_limit``: minutes per stage
-        (0: none; ``None``: the preset's), see :meth:`_on_time`. ``None`` when opened, else
-        why not in the group's language (one is open or running here already)."""
+        ``table size ≤ minimum ≤ maximum ≤ MAX_SIGNUP``, and they are held within it all the
+        same): 开赛 and the timed start need the minimum, the maximum signed up starts it
+        (满人开赛). ``time_limit``: minutes per stage (0: none; ``None``: the preset's), see
+        :meth:`_on_time`. ``None`` when opened, else why not in the group's language (one is
+        open or running here already)."""
         group, config, rules = await self._config(chat_id)
         preset = tournament_preset(preset_name, table_size=rules.seats)
         seed = new_seed()
         options = {"lang": config.lang, "title": title, "pictures": config.pictures,
                    "rules": rules.to_dict(), "table_size": rules.seats, "start_at": start_at,
                    "tz": group.get("timezone", "UTC"),
-                   "min": rules.seats if minimum is None else minimum,
-                   "max": MAX_SIGNUP if maximum is None else maximum}
+                   "min": max(rules.seats, minimum or 0),
+                   "max": min(MAX_SIGNUP, max(rules.seats, minimum or 0, maximum or MAX_SIGNUP))}
         if time_limit is not None:
             options["time_limit"] = time_limit
         try:
