@@ -88,8 +88,9 @@ from engine.tournament import (
 log = logging.getLogger(__name__)
 
 #: The most members a tournament takes: its default maximum field and the hard cap of the
-#: ``max`` option (30 = 10 tables of three playing at once, what the bench measured one
-#: process to hold, docs/benchmarks.md).
+#: ``max`` option. 30 = 10 tables of three playing at once, as measured (docs/benchmarks.md):
+#: that stage met every target with the token's busiest minute at 24.5 of its 28 requests a
+#: second, so more tables at once would outrun the bot's Bot API budget.
 MAX_SIGNUP = 30
 #: The longest stage time limit in minutes (the ``time`` option; seed 001 plays 15, seed 002
 #: 45): 3 hours, longer than any preset's stage takes.
@@ -386,7 +387,7 @@ class Tournaments:
         時間一到，每桌把手中的牌打完): the group is told once and the deals in progress are the
         last: a table ends after its running deal (:meth:`settle` reads the mark stored here),
         its standings count the deals it played and the stage advances by them. Extra deals
-        (加赛) asked for after the time is up are still played, one table at a time as usual
+        (加赛) asked for after the time is up are still played, one deal at a time as usual
         (RULES.md §10.1 ties, §10's 加时赛 after a chips stage's time limit): a tie at the line
         is broken at its table, and :data:`~bot.features.tournament.standings.MAX_EXTRA_DEALS`
         bounds them. ``stamp.token`` is the stage's number: a stage decided before its time
