@@ -518,8 +518,8 @@ def hand_view(
     """A seat's private message: its hand, the table's :func:`status_line`, selection, status,
     and the buttons it may press now; once the deal is over, ``outcome``
     (:func:`outcome_line`) as its last line. During the bidding a seat barred from bidding
-    (three deals lost as landlord in its four-player match, RULES.md §11) reads why its only
-    button is No bid.
+    (three deals lost as landlord in its four-player match or tournament stage, RULES.md §11)
+    reads why its only button is No bid.
 
     The status line and the card counter (:func:`counter_line`, when the table's
     ``card_counter`` is on) stand on the prompt of a seat to act. A seat that waits reads
@@ -558,7 +558,8 @@ def hand_view(
     if allowance is not None:
         lines.append(allowance)
     if view.phase == "bidding" and view.bidding.is_barred(seat):  # RULES.md §11: why only pass
-        lines.append(t("hand.barred", lang))
+        lines.append(t("hand.barred_stage" if table.tournament is not None else "hand.barred",
+                       lang))
     if table.card_counter and prompted:
         lines.append(counter_line(view, lang))
     legal = view.legal_plays() if prompted and view.phase == "playing" else []

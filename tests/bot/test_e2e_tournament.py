@@ -126,7 +126,8 @@ async def test_a_ten_member_quick_tournament_plays_to_the_payout(fake_api: FakeB
                            (ann, "/tournament quick fast", "tour.usage")):
         api.send_text(who, group, text)
         reply = await api.wait_for("sendMessage", chat_id=group)
-        assert reply.params["text"] == t(key, LANG, high="1,000,000", fee="1,000,000", max=30)
+        assert reply.params["text"] == t(key, LANG, high="1,000,000", fee="1,000,000", max=30,
+                                         min=3, limit=180)
     assert await store.live_tournaments() == []
 
     api.send_text(ann, group, f"/jinbiao quick {FEE}")

@@ -87,13 +87,21 @@ from engine.tournament import (
 
 log = logging.getLogger(__name__)
 
-#: The most members a tournament takes (its default maximum field).
+#: The most members a tournament takes: its default maximum field and the hard cap of the
+#: ``max`` option. 30 = 10 tables of three playing at once, as measured (docs/benchmarks.md):
+#: that stage met every target with the token's busiest minute at 24.5 of its 28 requests a
+#: second, so more tables at once would outrun the bot's Bot API budget.
 MAX_SIGNUP = 30
+#: The longest stage time limit in minutes (the ``time`` option; seed 001 plays 15, seed 002
+#: 45): 3 hours, longer than any preset's stage takes.
+MAX_TIME_LIMIT = 180
 #: Seconds between two drawings of the group's board.
 BOARD_INTERVAL = 60.0
-#: Timer kinds of this module (rows with several workers): the timed start, the board.
+#: Timer kinds of this module (rows with several workers): the timed start, the board, a
+#: stage's time limit.
 START = "tournament_start"
 BOARD = "tournament_board"
+TIME = "tournament_time"
 
 
 def tournament_lock(tournament_id: int) -> str:
@@ -145,22 +153,42 @@ class Tournaments:
 
     # --- Opening and sign-up -------------------------------------------------------------------
 
-    async def open(self, chat_id: int, thread_id: int | None, title: str, opener: Person,
-                   preset_name: str, entry_fee: int, start_at: float | None) -> str | None:
-        """Open a tournament in a group (RULES.md §10.1): a fresh seed, its SHA-256 shown in
-        the group's sign-up message, the timed start armed (``start_at``, UTC seconds;
-        ``None``: when full or when the opener starts it). ``None`` when opened, else why not
-        in the group's language (one is open or running here already)."""
+    async def _config(self, chat_id: int) -> tuple[dict[str, Any], TableConfig, Rules]:
         group = await self.ctx.store.get_group_settings(chat_id)
         config = TableConfig.of(group, default_language=self.ctx.settings.default_language,
                                 play_timeout=self.ctx.settings.play_timeout,
                                 bid_timeout=self.ctx.settings.bid_timeout)
-        rules = config.match_rules or config.rules
+        return group, config, config.match_rules or config.rules
+
+    async def table_size(self, chat_id: int) -> int:
+        """Seats at a tournament table opened in this group now: 3, or 4 in a four-player
+        group (RULES.md §11); the smallest field a tournament may have."""
+        _, _, rules = await self._config(chat_id)
+        return rules.seats
+
+    async def open(self, chat_id: int, thread_id: int | None, title: str, opener: Person,
+                   preset_name: str, entry_fee: int, start_at: float | None, *,
+                   minimum: int | None = None, maximum: int | None = None,
+                   time_limit: int | None = None) -> str | None:
+        """Open a tournament in a group (RULES.md §10.1): a fresh seed, its SHA-256 shown in
+        the group's sign-up message, the timed start armed (``start_at``, UTC seconds;
+        ``None``: when full or when the opener starts it). ``minimum`` and ``maximum``: the
+        field (players; default one table and :data:`MAX_SIGNUP`; the caller checked
+        ``table size ≤ minimum ≤ maximum ≤ MAX_SIGNUP``, and they are held within it all the
+        same): 开赛 and the timed start need the minimum, the maximum signed up starts it
+        (满人开赛). ``time_limit``: minutes per stage (0: none; ``None``: the preset's), see
+        :meth:`_on_time`. ``None`` when opened, else why not in the group's language (one is
+        open or running here already)."""
+        group, config, rules = await self._config(chat_id)
         preset = tournament_preset(preset_name, table_size=rules.seats)
         seed = new_seed()
         options = {"lang": config.lang, "title": title, "pictures": config.pictures,
                    "rules": rules.to_dict(), "table_size": rules.seats, "start_at": start_at,
-                   "tz": group.get("timezone", "UTC"), "min": rules.seats, "max": MAX_SIGNUP}
+                   "tz": group.get("timezone", "UTC"),
+                   "min": max(rules.seats, minimum or 0),
+                   "max": min(MAX_SIGNUP, max(rules.seats, minimum or 0, maximum or MAX_SIGNUP))}
+        if time_limit is not None:
+            options["time_limit"] = time_limit
         try:
             tid = await self.ctx.store.open_tournament(
                 chat_id, thread_id, opener.user_id, preset.name, options, entry_fee, seed,
@@ -348,6 +376,39 @@ class Tournaments:
         if tid is not None:
             await self.start(tid)
 
+    # --- A stage's time limit --------------------------------------------------------------------
+
+    def _arm_time(self, tournament_id: int, stage: int, at: float) -> None:
+        self.ctx.outlet.arm(TIME, timers.Stamp(tournament_lock(tournament_id), str(stage)), at,
+                            self._on_time)
+
+    async def _on_time(self, stamp: timers.Stamp) -> None:
+        """A stage's time limit has run out (RULES.md §10.1 "Time", seed 001 比賽以15分鐘為限。
+        時間一到，每桌把手中的牌打完): the group is told once and the deals in progress are the
+        last: a table ends after its running deal (:meth:`settle` reads the mark stored here),
+        its standings count the deals it played and the stage advances by them. Extra deals
+        (加赛) asked for after the time is up are still played, one deal at a time as usual
+        (RULES.md §10.1 ties, §10's 加时赛 after a chips stage's time limit): a tie at the line
+        is broken at its table, and :data:`~bot.features.tournament.standings.MAX_EXTRA_DEALS`
+        bounds them. ``stamp.token`` is the stage's number: a stage decided before its time
+        ran out (or a cancelled tournament) ignores its timer."""
+        tid = tournament_of_lock(stamp.key)
+        if tid is None or not stamp.token.isdigit():
+            return
+        stage = int(stamp.token)
+        async with self.ctx.tables.lock(tournament_lock(tid)):
+            record = await self._record(tid)
+            if record is None or record.status != "running":
+                return
+            state = record.state
+            if state.get("stage") != stage or state.get("time_up") == stage:
+                return
+            await self.ctx.store.put_tournament_state(tid, {**state, "time_up": stage})
+            planned = self._planned(record, state, stage, len(state["field"]))
+            lang = _lang(record)
+            self._tell(record, t("tour.time_up", lang, id=tid, minutes=planned.stage.time_limit,
+                                 stage=views.stage_name(stage, planned.is_final, lang)))
+
     # --- Stages --------------------------------------------------------------------------------
 
     def _planned(self, record: TournamentRecord, state: Mapping[str, Any], number: int,
@@ -384,13 +445,14 @@ class Tournaments:
                      scores=previous or None)
         starts = start_scores(planned.stage, field, previous)
         now = self.clock()
+        ends_at = now + 60 * planned.stage.time_limit if planned.stage.time_limit else None
         tables = [(players, TableStandings.new(planned, players, [starts[p] for p in players],
                                                now).to_dict())
                   for players in drawn.tables]
         state = {**state, "stage": number, "field": field,
                  "previous": None if previous is None else {str(k): v
                                                             for k, v in previous.items()},
-                 "draw": drawn.to_dict(),
+                 "draw": drawn.to_dict(), "ends_at": ends_at, "time_up": None,
                  "stages": [*state["stages"], {
                      "number": number, "players": field,
                      "scores": None if previous is None else [previous.get(p) for p in field],
@@ -398,6 +460,8 @@ class Tournaments:
         if await self.ctx.store.put_tournament_stage(tid, number, tables, state):
             self._tell(record, views.draw_text(tid, planned, drawn.tables, drawn.byes, names,
                                                lang))
+            if ends_at is not None:
+                self._arm_time(tid, number, ends_at)
         for index, players in enumerate(drawn.tables, start=1):
             await self._deal_table(record, number, index, list(players), names)
         self.refresh_board(tid, now=True)
@@ -446,7 +510,8 @@ class Tournaments:
         table.view_message_ids, table.view_photos = [], []  # the next deal goes below
         if note:
             self.deals.say(table, note)
-        await self.deals.deal(table)
+        # RULES.md §11: three deals lost as landlord in the stage, only pass (four-player only)
+        await self.deals.deal(table, barred=standings.barred())
 
     # --- The driver's hooks (bot.game.deal.MatchHook) ------------------------------------------
 
@@ -476,10 +541,12 @@ class Tournaments:
         _, before = await self._standings_of(table)
         after = before.record(table.deal_id, result.points, result.escaped, bid=result.base,
                               landlord=result.landlord)
+        record = await self.ctx.store.get_tournament(info["id"])
+        if _time_up(record.state, info["stage"]):  # this deal was the table's last (§10.1)
+            after = after.with_time_up()
         await self.ctx.store.settle_tournament_deal(
             info["id"], info["stage"], info["number"], table.deal_id, state.to_json(),
             after.to_dict(), after.done, table=table.to_dict())
-        record = await self.ctx.store.get_tournament(info["id"])
         planned = self._planned(record, record.state, info["stage"], len(record.state["field"]))
         text = views.table_standings_text(info["id"], planned, info["number"], after,
                                           _names(record.state), table.lang)
@@ -610,6 +677,7 @@ class Tournaments:
             if refunds is None:
                 return False
             self.ctx.outlet.cancel(START, tournament_lock(tournament_id))
+            self.ctx.outlet.cancel(TIME, tournament_lock(tournament_id))
             lang = _lang(record)
             text = t("tour.cancelled", lang, id=tournament_id, by=by,
                      n=len(refunds), beans=grouped(sum(refunds.values())))
@@ -718,7 +786,7 @@ class Tournaments:
 
     def timer_callbacks(self) -> dict[str, Callable[[timers.Stamp], Awaitable[None]]]:
         """What fires each kind of this module's timers (rows with several workers)."""
-        return {START: self._on_start, BOARD: self._on_board_timer}
+        return {START: self._on_start, BOARD: self._on_board_timer, TIME: self._on_time}
 
     async def restore(self) -> None:
         """After a start (a single process's, or a webhook worker's sweep): every live
@@ -748,6 +816,9 @@ class Tournaments:
         stage = int(record.state.get("stage") or 0)
         if not stage:
             return
+        ends_at = record.state.get("ends_at")
+        if ends_at is not None and record.state.get("time_up") != stage:
+            self._arm_time(tid, stage, float(ends_at))
         rows = await self.ctx.store.tournament_tables(tid, stage)
         for row in rows:
             if row.done:
@@ -767,7 +838,19 @@ def _lang(record: TournamentRecord) -> str:
 
 
 def _preset(record: TournamentRecord) -> TournamentPreset:
-    return tournament_preset(record.preset, table_size=int(record.options.get("table_size", 3)))
+    """The tournament's preset for its table size, with every stage's time limit the
+    ``time_limit`` option when it was given (minutes, 0: none)."""
+    preset = tournament_preset(record.preset, table_size=int(record.options.get("table_size", 3)))
+    limit = record.options.get("time_limit")
+    if limit is None:
+        return preset
+    return replace(preset, rounds=tuple(replace(s, time_limit=int(limit)) for s in preset.rounds),
+                   final=replace(preset.final, time_limit=int(limit)))
+
+
+def _time_up(state: Mapping[str, Any], stage: int) -> bool:
+    """Stage ``stage``'s time limit has run out (:meth:`Tournaments._on_time` marked it)."""
+    return state.get("stage") == stage and state.get("time_up") == stage
 
 
 def _names(state: Mapping[str, Any]) -> dict[int, str]:

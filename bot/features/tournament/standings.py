@@ -9,6 +9,13 @@ When the stage's advancement asks for extra deals at the table (加赛, a tie at
 to break the tie (:attr:`engine.tournament.Seat.extra`: points, or deals won when the stage
 ranks by wins). A player who leaves (逃跑) forfeits: ranked last, never through, the seat played
 by the AI to the stage's end.
+
+A stage's time limit (RULES.md §10.1 "Time", seed 001 时间一到，每桌把手中的牌打完) ends a table
+after the deal it is playing when the time runs out (:meth:`TableStandings.with_time_up`): its
+standings count the deals it played. Extra deals asked for afterwards are still played.
+
+In a four-player stage (RULES.md §11) a player who lost three deals as landlord at the table,
+extra deals included, may only pass in its later biddings (:meth:`TableStandings.barred`).
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.knockout import PER_POINT
-from engine.match import FIXED, KNOCKOUT, MatchOptions, MatchState
+from engine.match import FIXED, KNOCKOUT, LANDLORD_LOSSES_BAR, MatchOptions, MatchState
 from engine.tournament import Chips, PlannedStage, Seat, TableResult
 
 #: Version of the dict shape written by :meth:`TableStandings.to_dict`.
@@ -49,6 +56,10 @@ class TableStandings:
     extra_due: int = 0
     extra_played: int = 0
     left: tuple[bool, ...] = ()
+    #: The stage's time ran out (RULES.md §10.1): no deal after the one being played.
+    time_up: bool = False
+    #: Per seat, extra deals lost as landlord (the stage's deals' are in ``match``).
+    extra_losses: tuple[int, ...] = ()
 
     @classmethod
     def new(cls, planned: PlannedStage, players: Sequence[int], start: Sequence[int],
@@ -86,7 +97,7 @@ class TableStandings:
         return tuple(a or b for a, b in zip(self.match.forfeited, self.left, strict=True))
 
     def _main_over(self) -> bool:
-        if all(self.forfeited):
+        if all(self.forfeited) or self.time_up:
             return True
         if self.chips:
             return any(self.match.out())
@@ -119,13 +130,36 @@ class TableStandings:
             unit = won if self.rank_by_wins else list(points)
             extra = tuple(e + d for e, d in zip(self.extra, unit, strict=True))
             gone = tuple(g or i in left for i, g in enumerate(self.left))
+            losses = list(self.extra_losses or (0,) * len(self.players))
+            if landlord is not None and 0 <= landlord < len(losses) and points[landlord] < 0:
+                losses[landlord] += 1
             return replace(self, extra=extra, extra_due=self.extra_due - 1,
-                           extra_played=self.extra_played + 1, left=gone)
+                           extra_played=self.extra_played + 1, left=gone,
+                           extra_losses=tuple(losses))
         if self._main_over():
             return self
         match = self.match.record(deal_id, points, left, bid=bid, landlord=landlord)
         wins = tuple(w + d for w, d in zip(self.wins, won, strict=True))
         return replace(self, match=match, wins=wins)
+
+    def with_time_up(self) -> TableStandings:
+        """The stage's time has run out (RULES.md §10.1 "Time"): the deal being played was
+        the table's last, its deals so far count. Extra deals (加赛) a tie asks for later are
+        still played (:meth:`with_extra`): a tie at the line is broken at the table."""
+        return replace(self, time_up=True)
+
+    def landlord_losses(self) -> list[int]:
+        """Per seat, the deals of the stage at this table it lost as landlord (a forced 逼打
+        landlord's too), extra deals included (RULES.md §11)."""
+        extra = self.extra_losses or (0,) * len(self.players)
+        return [a + b for a, b in zip(self.match.landlord_losses(), extra, strict=True)]
+
+    def barred(self) -> tuple[bool, ...]:
+        """Per seat, may only pass in the table's later biddings: it lost
+        :data:`engine.match.LANDLORD_LOSSES_BAR` (3) deals as landlord in the stage (RULES.md
+        §11, seed 004 rule 5: 以后不得再争叫地主，逼打除外; applied to four-player deals only by
+        :meth:`bot.game.deal.DealDriver.start`)."""
+        return tuple(n >= LANDLORD_LOSSES_BAR for n in self.landlord_losses())
 
     def with_extra(self, deals: int) -> TableStandings:
         """The table plays ``deals`` extra deals now (a tie at the line)."""
@@ -150,7 +184,8 @@ class TableStandings:
                 "start": list(self.start), "match": self.match.to_dict(),
                 "rank_by_wins": self.rank_by_wins, "wins": list(self.wins),
                 "extra": list(self.extra), "extra_due": self.extra_due,
-                "extra_played": self.extra_played, "left": list(self.left)}
+                "extra_played": self.extra_played, "left": list(self.left),
+                "time_up": self.time_up, "extra_losses": list(self.extra_losses)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TableStandings:
@@ -165,6 +200,8 @@ class TableStandings:
             return cls(tuple(data["players"]), int(data["deals"]), tuple(data["start"]),
                        MatchState.from_dict(data["match"]), bool(data["rank_by_wins"]),
                        tuple(data["wins"]), tuple(data["extra"]), int(data["extra_due"]),
-                       int(data["extra_played"]), tuple(bool(x) for x in data["left"]))
+                       int(data["extra_played"]), tuple(bool(x) for x in data["left"]),
+                       bool(data.get("time_up", False)),
+                       tuple(int(x) for x in data.get("extra_losses", ())))
         except (KeyError, TypeError) as exc:
             raise ValueError(f"malformed table standings: {exc}") from None

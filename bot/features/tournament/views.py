@@ -82,8 +82,8 @@ def stage_name(number: int, final: bool, lang: str) -> str:
 
 
 def stage_line(planned: PlannedStage, lang: str) -> str:
-    """One stage of the plan: its name, field, tables and byes, format, start and who goes
-    through."""
+    """One stage of the plan: its name, field, tables and byes, format, start, time limit
+    (RULES.md §10.1 "Time") and who goes through."""
     stage = planned.stage
     fmt = stage.format
     if isinstance(fmt, Chips):
@@ -97,6 +97,8 @@ def stage_line(planned: PlannedStage, lang: str) -> str:
         how += t("tour.start_base", lang, base=stage.start.base)
     elif stage.start.kind == "carry_over":
         how += t("tour.start_carry", lang, share=stage.start.share, cap=stage.start.cap)
+    if stage.time_limit:
+        how += t("tour.time_part", lang, n=stage.time_limit)
     name = stage_name(planned.number, planned.is_final, lang)
     if planned.is_final:
         return t("tour.line_final", lang, stage=name, field=planned.field, how=how)
@@ -175,17 +177,21 @@ def stage_result_text(tournament_id: int, planned: PlannedStage, through: Sequen
 
 def standings_lines(standings: TableStandings, names: Mapping[int, str], lang: str) -> list[str]:
     """A table's standings, best first: name, score (points or chips), deals won, and a mark
-    for a player who left."""
+    for a player who left, and in a four-player stage for one who lost three deals as landlord
+    and may only pass in the biddings (RULES.md §11)."""
     scores = standings.scores()
     order = sorted(range(len(standings.players)), key=lambda i: (standings.forfeited[i],
                                                                   -scores[i], i))
     key = "tour.score_chips" if standings.chips else "tour.score_points"
+    barred = standings.barred() if len(standings.players) == 4 else ()
     lines = []
     for i in order:
         line = t(key, lang, name=names.get(standings.players[i], "?"), score=scores[i],
                  wins=standings.wins[i])
         if standings.forfeited[i]:
             line += t("tour.left_mark", lang)
+        elif barred and barred[i]:
+            line += t("tour.barred_mark", lang)
         lines.append(line)
     return lines
 

@@ -1,5 +1,6 @@
 """Group tournaments (锦标赛, RULES.md §10.1): ``/tournament [quick|classic|qualifier] [fee]
-[HH:MM]`` (alias ``/jinbiao``) opens one in a group (its admins, or anyone if the group's
+[HH:MM] [min N] [max N] [time M]`` (alias ``/jinbiao``; :func:`parse_arguments`) opens one in a
+group (its admins, or anyone if the group's
 ``challenge_open`` setting allows, as for challenges); ``/tournament cancel`` cancels it
 (admins or its opener), every fee refunded. Its buttons (``T:``): 报名 Sign up, 退出
 Withdraw, 开赛 Start and 取消 Cancel (the opener's and admins') on the sign-up message, 观战
@@ -9,6 +10,7 @@ Watch on the board. Entry points into
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -18,7 +20,7 @@ from telegram.ext import CallbackQueryHandler, CommandHandler
 from bot.core.i18n import t
 from bot.core.numbers import grouped, parse_whole
 from bot.features.tournament import views
-from bot.features.tournament.driver import MAX_SIGNUP
+from bot.features.tournament.driver import MAX_SIGNUP, MAX_TIME_LIMIT
 from bot.game.outlet import Unreachable
 from bot.store import StoreError
 from bot.telegram.handlers import senders
@@ -47,34 +49,74 @@ CANCEL_WORDS = frozenset({"cancel", "取消"})
 #: presser privately yet, before the tournament's id.
 TOURNAMENT_LINK = "tournament_"
 _TIME_RE = re.compile(r"([0-9]{1,2})[:：]([0-9]{2})")
+#: The option words followed by a number (English, 简体, 繁體): the field's minimum and maximum
+#: (players) and each stage's time limit (minutes).
+OPTION_WORDS = {"min": "min", "最少": "min", "max": "max", "最多": "max",
+                "time": "time", "限时": "time", "限時": "time"}
+#: A time limit of none (``time off``; 0 too).
+OFF_WORDS = frozenset({"off", "none", "不限"})
 
 
 class ArgumentError(ValueError):
     """A ``/tournament`` word that cannot be used: ``key`` names the reply (``tour.usage``,
-    ``tour.bad_fee``, ``tour.bad_time``)."""
+    ``tour.bad_fee``, ``tour.bad_time``, ``tour.bad_min``, ``tour.bad_max``,
+    ``tour.bad_field``, ``tour.bad_limit``) and ``params`` its numbers (the range)."""
 
-    def __init__(self, key: str) -> None:
+    def __init__(self, key: str, **params: object) -> None:
         super().__init__(key)
         self.key = key
+        self.params = params
 
 
-def parse_arguments(args: list[str]) -> tuple[str, int, tuple[int, int] | None]:
+@dataclass(frozen=True, slots=True)
+class TournamentArguments:
+    """What ``/tournament`` asked for: the preset, the entry fee (beans), the start time
+    (hour, minute) or ``None``, the field's ``minimum`` and ``maximum`` (players) and the
+    stage ``time_limit`` (minutes, 0: none); ``None``: not given (the default)."""
+
+    preset: str = "quick"
+    fee: int = 0
+    at: tuple[int, int] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    time_limit: int | None = None
+
+
+def parse_arguments(args: list[str], *, table_size: int = 3) -> TournamentArguments:
     """``/tournament``'s words, each optional, in any order: a preset name (default
     ``quick``), the entry fee (whole beans within :data:`engine.match.LIMITS`,
-    default 0) and the start time ``HH:MM``; returns ``(preset, fee, (hour, minute) or None)``.
+    default 0), the start time ``HH:MM``, ``min N`` and ``max N`` (the field, RULES.md §10.1:
+    ``table_size`` ≤ min ≤ max ≤ :data:`~bot.features.tournament.driver.MAX_SIGNUP`; defaults
+    one table and that cap) and ``time M`` (each stage's time limit in minutes, 1 to
+    :data:`~bot.features.tournament.driver.MAX_TIME_LIMIT`; ``0`` or ``off``: none). The
+    option words may be written 最少 / 最多 / 限时 (限時) too, and ``min=6`` as one word.
 
-    >>> parse_arguments(["classic", "100", "20:30"]), parse_arguments([])
-    (('classic', 100, (20, 30)), ('quick', 0, None))
+    >>> asked = parse_arguments(["classic", "100", "20:30", "min", "6", "max", "12"])
+    >>> asked.preset, asked.fee, asked.at, asked.minimum, asked.maximum, asked.time_limit
+    ('classic', 100, (20, 30), 6, 12, None)
+    >>> parse_arguments([]) == TournamentArguments()
+    True
 
     Raises:
-        ArgumentError: a word that is none of them, one given twice, a fee or a time out of
-            its range.
+        ArgumentError: a word that is none of them, one given twice, an option without its
+            number, a fee, a time, a field or a time limit out of its range.
     """
     preset: str | None = None
     fee: int | None = None
     at: tuple[int, int] | None = None
-    for word in args:
+    numbers: dict[str, int] = {}
+    words = list(args)
+    while words:
+        word = words.pop(0)
         low = word.lower()
+        head, eq, tail = low.partition("=")
+        if head in OPTION_WORDS:
+            option = OPTION_WORDS[head]
+            value = tail if eq else (words.pop(0).lower() if words else "")
+            if option in numbers or not value:
+                raise ArgumentError("tour.usage")
+            numbers[option] = _option_number(option, value, table_size)
+            continue
         if low in PRESETS and preset is None:
             preset = low
             continue
@@ -94,7 +136,29 @@ def parse_arguments(args: list[str]) -> tuple[str, int, tuple[int, int] | None]:
         if ":" in word or "：" in word:
             raise ArgumentError("tour.bad_time")
         raise ArgumentError("tour.usage")
-    return preset or "quick", fee or 0, at
+    minimum, maximum = numbers.get("min"), numbers.get("max")
+    low_field = table_size if minimum is None else minimum
+    high_field = MAX_SIGNUP if maximum is None else maximum
+    if low_field > high_field:
+        raise ArgumentError("tour.bad_field", min=low_field, max=high_field)
+    return TournamentArguments(preset or "quick", fee or 0, at, minimum, maximum,
+                               numbers.get("time"))
+
+
+def _option_number(option: str, value: str, table_size: int) -> int:
+    """The number of ``min``, ``max`` or ``time`` within its range (see
+    :func:`parse_arguments`)."""
+    if option == "time":
+        if value in OFF_WORDS:
+            return 0
+        minutes = parse_whole(value, low=0, high=MAX_TIME_LIMIT)
+        if minutes is None:
+            raise ArgumentError("tour.bad_limit", high=MAX_TIME_LIMIT)
+        return minutes
+    players = parse_whole(value, low=table_size, high=MAX_SIGNUP)
+    if players is None:
+        raise ArgumentError(f"tour.bad_{option}", low=table_size, high=MAX_SIGNUP)
+    return players
 
 
 def start_time(at: tuple[int, int], now: datetime, tz: str) -> float:
@@ -109,9 +173,10 @@ def start_time(at: tuple[int, int], now: datetime, tz: str) -> float:
 
 
 async def cmd_tournament(update: Update, context: Context) -> None:
-    """/tournament [preset] [fee] [HH:MM]: open a tournament in this group (RULES.md §10.1);
-    ``/tournament cancel``: cancel it; in a private chat, say where tournaments are opened.
-    A word out of range is answered with its range and nothing changes."""
+    """/tournament [preset] [fee] [HH:MM] [min N] [max N] [time M]: open a tournament in this
+    group (RULES.md §10.1); ``/tournament cancel``: cancel it; in a private chat, say where
+    tournaments are opened. A word out of range is answered with its range and nothing
+    changes."""
     app = context.application
     message = senders.message_of(update)
     lang = await chat_language(app, update)
@@ -130,19 +195,24 @@ async def cmd_tournament(update: Update, context: Context) -> None:
     user = await senders.player(app, update)
     if user is None:
         return
+    tournaments = game(app).tournaments
+    size = await tournaments.table_size(message.chat.id)
     try:
-        preset, fee, at = parse_arguments(args)
+        asked = parse_arguments(args, table_size=size)
     except ArgumentError as exc:
-        await message.reply_text(t(exc.key, lang, high=grouped(LIMITS["entry_fee"][1]),
-                                   fee=grouped(LIMITS["entry_fee"][1]), max=MAX_SIGNUP))
+        params: dict[str, object] = {"high": grouped(LIMITS["entry_fee"][1]),
+                                     "fee": grouped(LIMITS["entry_fee"][1]), "max": MAX_SIGNUP,
+                                     "min": size, "limit": MAX_TIME_LIMIT, **exc.params}
+        await message.reply_text(t(exc.key, lang, **params))
         return
     start_at = None
-    if at is not None:
-        start_at = start_time(at, datetime.now(UTC), str(group.get("timezone") or "UTC"))
+    if asked.at is not None:
+        start_at = start_time(asked.at, datetime.now(UTC), str(group.get("timezone") or "UTC"))
     chat = message.chat
     thread = message.message_thread_id if message.is_topic_message else None
-    refusal = await game(app).tournaments.open(chat.id, thread, chat.title or "", person(user),
-                                               preset, fee, start_at)
+    refusal = await tournaments.open(chat.id, thread, chat.title or "", person(user),
+                                     asked.preset, asked.fee, start_at, minimum=asked.minimum,
+                                     maximum=asked.maximum, time_limit=asked.time_limit)
     if refusal:
         await message.reply_text(refusal)
 
