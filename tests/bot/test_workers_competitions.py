@@ -850,3 +850,67 @@ async def test_a_tournament_board_drawn_by_two_workers_at_once_is_one_message_ne
         in shown.content
     assert [m.message_id for m in fake_api.messages_in(group)
             if m.content.startswith(title)] == [board_id]
+
+
+async def test_a_sign_up_redrawn_on_one_worker_is_not_reopened_after_the_start_on_another(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """A member signs up on worker A, whose redraw of the sign-up message waits for the
+    group's flood budget; meanwhile B starts the tournament and closes the message. A's
+    redraw (read before the start) must not put the open sign-up with its buttons back: it is
+    drawn under the tournament's lock, reading the store inside it."""
+    one, two = await start_worker("w-one"), await start_worker("w-two")
+    a, b = bot_data(one).game.tournaments, bot_data(two).game.tournaments
+    tid, group, users = await _signed_up(fake_api, one, ("Ann", "Bob", "Cy"))
+    await a.idle()
+    message_id = (await bot_data(one).store.get_tournament(tid)).message_id
+    assert message_id is not None
+    entered, release = asyncio.Event(), asyncio.Event()
+    present = bot_data(one).outlet.present
+
+    async def slow(chat_id: int, *args: Any, **kwargs: Any) -> Any:
+        if chat_id == group.id:  # A's redraw: drawn, then its edit waits
+            entered.set()
+            await release.wait()
+        return await present(chat_id, *args, **kwargs)
+
+    bot_data(one).outlet.present = slow  # type: ignore[method-assign]
+    dan = fake_api.new_user("Dan")
+    fake_api.open_private_chat(dan)
+    assert await a.sign_up(tid, Person(dan.id, "Dan"), "en") == t("tour.pop_signed", "en",
+                                                                   id=tid)
+    await asyncio.wait_for(entered.wait(), TIMEOUT)
+    started = asyncio.ensure_future(b.start(tid))  # the members play: the deal waits for them
+    await asyncio.wait({started}, timeout=2.0)  # done here only if it did not wait for A
+    release.set()
+    await started
+    await a.idle()
+    shown = fake_api.message(group, message_id)
+    assert t("tour.started", "en", id=tid, n=4, pool=0) in shown.content
+    assert shown.buttons == []
+
+
+async def test_a_tournament_cancelled_on_another_worker_stops_the_table_dealt_elsewhere(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """The final's table is dealt on worker A (its members bid: the deal waits for them) and
+    an admin cancels the tournament on worker B, which never held the table: its deal is
+    stopped and the stored table gone, whichever worker dealt it. Before, B stopped only the
+    tables in its own memory and A's deal went on (and dealt the next ones)."""
+    rows = RawDatabase("postgres", database)
+    one, two = await start_worker("w-one"), await start_worker("w-two")
+    a, b = bot_data(one).game.tournaments, bot_data(two).game.tournaments
+    tid, group, users = await _signed_up(fake_api, one, ("Ann", "Bob", "Cy"), fee=10)
+    await a.start(tid)
+    key = tournament_key(tid, 1, 1)
+
+    async def deals() -> list[tuple[str]]:
+        return [(str(s),) for (s,) in await rows.fetch(
+            "SELECT status FROM deals WHERE table_key = ? ORDER BY id", key)]
+
+    assert await deals() == [("running",)]
+    assert bot_data(two).game.tables.get(key) is None
+    assert await b.cancel(tid, "Ann")
+    assert await deals() == [("cancelled",)]
+    assert await rows.fetch("SELECT table_key FROM tables") == []
+    assert await _fees(rows, tid) == [(u.id, -10) for u in users] + [(u.id, 10) for u in users]

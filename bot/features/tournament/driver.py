@@ -239,10 +239,13 @@ class Tournaments:
             try:
                 while True:
                     self._redraw_again.discard(tournament_id)
-                    record = await self._record(tournament_id)
-                    if record is None or record.status != "open":
-                        return
-                    await self._redraw_signup(record)
+                    # under the tournament's lock, read inside it: a redraw never reopens the
+                    # message the start or a cancel (on any worker) closed meanwhile
+                    async with self.ctx.tables.lock(tournament_lock(tournament_id)):
+                        record = await self._record(tournament_id)
+                        if record is None or record.status != "open":
+                            return
+                        await self._redraw_signup(record)
                     if tournament_id not in self._redraw_again:
                         return
             finally:
@@ -680,16 +683,24 @@ class Tournaments:
                      n=len(refunds), beans=grouped(sum(refunds.values())))
             if record.status == "open":
                 await self._redraw_signup(record, closed=text)
-            await self._stop_tables(tournament_id)
+            await self._stop_tables(tournament_id, int(record.state.get("stage") or 0))
             self._tell(record, text)
             self.refresh_board(tournament_id, now=True)
             return True
 
-    async def _stop_tables(self, tournament_id: int) -> None:
-        for table in list(self.ctx.tables):
-            if table.tournament_id != tournament_id:
-                continue
-            async with self.ctx.tables.lock(table.key):
+    async def _stop_tables(self, tournament_id: int, stage: int) -> None:
+        """Stop the tournament's tables (tournament lock held): those of ``stage`` as stored,
+        whichever worker deals them (each table's lock loads the stored table here), and any
+        other this process holds."""
+        keys = {table.key for table in self.ctx.tables if table.tournament_id == tournament_id}
+        if stage:
+            keys |= {tournament_key(tournament_id, stage, row.number)
+                     for row in await self.ctx.store.tournament_tables(tournament_id, stage)}
+        for key in sorted(keys):
+            async with self.ctx.tables.lock(key):
+                table = self.ctx.tables.get(key)
+                if table is None or table.tournament_id != tournament_id:
+                    continue
                 if table.phase == DEAL and table.state is not None \
                         and table.deal_id is not None:
                     with contextlib.suppress(StoreError):
