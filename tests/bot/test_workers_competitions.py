@@ -716,6 +716,11 @@ async def test_a_tournament_start_its_worker_died_after_the_fees_is_finished_by_
         "SELECT count(*) FROM deals WHERE table_key = ?", key) == [(1,)]
 
 
+async def _posted(rows: RawDatabase, tid: int) -> bool:
+    """The tournament's final ranking is recorded posted (not merely claimed)."""
+    return await rows.fetch("SELECT announced FROM tournaments WHERE id = ?", tid) == [(1,)]
+
+
 async def _gone_watchdog(rows: RawDatabase, worker: str) -> bool:
     """No watchdog of ``worker`` is armed any more (it fired on another worker)."""
     return await rows.fetch("SELECT key FROM timers WHERE key LIKE ?",
@@ -746,7 +751,7 @@ async def test_a_tournament_final_ranking_its_worker_died_before_posting_is_post
     for user in users:  # auto-played: the final's deals run fast
         fake_api.block_user(user)
     await bot_data(first).game.tournaments.start(tid)  # three members: the final at once
-    await asyncio.wait_for(died.wait(), TIMEOUT)
+    await asyncio.wait_for(died.wait(), 4 * TIMEOUT)  # six deals (and a tie's extra ones)
     await asyncio.sleep(0.2)  # whatever else the dying step had started
     seed = (await store.get_tournament(tid)).seed
     await stop(first)
@@ -770,7 +775,7 @@ async def test_a_tournament_final_ranking_its_worker_died_before_posting_is_post
     await asyncio.sleep(0.5)  # a second post would be on its way
     assert len(finals()) == 1
     assert t("tour.final_title", "en", id=tid) in finals()[0]
-    assert await rows.fetch("SELECT announced FROM tournaments WHERE id = ?", tid) == [(1,)]
+    await wait_until(lambda: _posted(rows, tid))  # recorded once sent
     assert await _fees(rows, tid) == ledger
 
 
@@ -909,8 +914,42 @@ async def test_a_tournament_cancelled_on_another_worker_stops_the_table_dealt_el
             "SELECT status FROM deals WHERE table_key = ? ORDER BY id", key)]
 
     assert await deals() == [("running",)]
-    assert bot_data(two).game.tables.get(key) is None
     assert await b.cancel(tid, "Ann")
     assert await deals() == [("cancelled",)]
     assert await rows.fetch("SELECT table_key FROM tables") == []
     assert await _fees(rows, tid) == [(u.id, -10) for u in users] + [(u.id, 10) for u in users]
+
+
+async def test_a_tournament_cancel_cut_short_after_the_refunds_has_its_table_stopped(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """The cancelling worker dies after the refunds committed and before it stopped the
+    tables: the watchdog of the tournament's lock (on either worker) stops the table dealt on
+    the other, refunding nothing again. Before, the table went on dealing."""
+    rows = RawDatabase("postgres", database)
+    one, two = await start_worker("w-one"), await start_worker("w-two")
+    a, b = bot_data(one).game.tournaments, bot_data(two).game.tournaments
+    tid, group, users = await _signed_up(fake_api, one, ("Ann", "Bob", "Cy"), fee=10)
+    await a.start(tid)
+    key = tournament_key(tid, 1, 1)
+    stop_tables = b._stop_tables
+    dead: list[bool] = []
+
+    async def killed(*args: Any) -> None:  # dies once, with the refunds stored
+        if not dead:
+            dead.append(True)
+            raise RuntimeError("SIGKILL")
+        await stop_tables(*args)
+
+    b._stop_tables = killed  # type: ignore[method-assign]
+    with pytest.raises(RuntimeError):
+        await b.cancel(tid, "Ann")
+    refunded = [(u.id, -10) for u in users] + [(u.id, 10) for u in users]
+    assert await _fees(rows, tid) == refunded
+
+    async def stopped() -> bool:
+        return await rows.fetch("SELECT status FROM deals WHERE table_key = ?", key) \
+            == [("cancelled",)] and await rows.fetch("SELECT table_key FROM tables") == []
+
+    await wait_until(stopped)
+    assert await _fees(rows, tid) == refunded

@@ -829,14 +829,20 @@ class Tournaments:
         tables caught between two deals dealt on, tables whose stored bot table is gone
         restarted, and its stage decided when every table has finished; a finished one whose
         final ranking was neither posted nor claimed gets it posted (:meth:`_announce`) and its
-        board drawn. Each step is taken under the locks (the tournament's, each table's),
-        reading the store: what another worker did already is not done again."""
+        board drawn; a cancelled one's tables still stored are stopped (its cancel was cut
+        short after the refunds). Each step is taken under the locks (the tournament's, each
+        table's), reading the store: what another worker did already is not done again."""
         record = await self._record(tournament_id)
         if record is not None and record.status == "finished" and not record.announced:
             async with self.ctx.tables.lock(tournament_lock(tournament_id)):
                 record = await self._record(tournament_id)
                 if record is not None and not record.announced:
                     self._announce(record)
+            self.refresh_board(tournament_id, now=True)
+        elif record is not None and record.status == "cancelled":
+            # a cancel cut short after its refunds: its tables stopped (none left: nothing)
+            async with self.ctx.tables.lock(tournament_lock(tournament_id)):
+                await self._stop_tables(tournament_id, int(record.state.get("stage") or 0))
             self.refresh_board(tournament_id, now=True)
         elif record is not None and record.status in ("open", "running"):
             await self._resume_record(record)
