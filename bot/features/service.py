@@ -82,7 +82,7 @@ class Game:
         await restore(self.ctx, self.lobby, self.deals)
         await self.matches.restore()
         await self.challenges.restore(alone=True)  # one process: no claim of another lives
-        await self.tournaments.restore()
+        await self.tournaments.restore(alone=True)  # one process: no claim of another lives
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> int:
         """A group became a supergroup: move its open tables to the new id (timers, messages;

@@ -31,7 +31,9 @@ class TournamentRecord:
         status: ``"open"`` (sign-up), ``"running"``, ``"finished"`` or ``"cancelled"``.
         message_id: the group's sign-up message; board_id: the group's board.
         state: the tournament's progress (the driver's JSON); result: places and payout.
-        created_at, finished_at: UTC.
+        created_at, finished_at: UTC. announced: a finished one's final ranking was posted
+        (or a poster claimed its posting, :meth:`TournamentStore.claim_tournament_announcement`,
+        perhaps a claim that ran out).
     """
 
     tournament_id: int
@@ -51,6 +53,7 @@ class TournamentRecord:
     result: dict[str, Any] | None
     created_at: datetime
     finished_at: datetime | None
+    announced: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +116,7 @@ def tournament_record(row: Row) -> TournamentRecord:
         result=json.loads(row["result"]) if row["result"] else None,
         created_at=dt(row["created_at"]),
         finished_at=dt(row["finished_at"]) if row["finished_at"] is not None else None,
+        announced=bool(row["announced"]),
     )
 
 
@@ -227,6 +231,33 @@ class TournamentStore(ABC):
         Raises:
             ValueError: amounts that do not sum to the pool, or paid to a non-entrant.
         """
+
+    @abstractmethod
+    async def announce_tournament(self, tournament_id: int) -> bool:
+        """Mark a finished tournament's final ranking as posted (claimed or not); ``False``
+        when it was already (or the tournament is not finished)."""
+
+    @abstractmethod
+    async def claim_tournament_announcement(self, tournament_id: int,
+                                            seconds: float = 120.0) -> bool:
+        """Claim the posting of a finished tournament's final ranking for ``seconds``, right
+        before it is sent: ``True`` for one caller only, while it is neither posted nor under a
+        claim that still runs (two workers do not post it side by side). A claim that ran out
+        (its poster died before recording it sent) may be taken again: the ranking, which
+        reveals the seed, is posted at least once; twice only when its poster died between
+        Telegram taking it and :meth:`announce_tournament`. A claimed ranking counts as posted
+        (``TournamentRecord.announced``)."""
+
+    @abstractmethod
+    async def release_tournament_announcement(self, tournament_id: int) -> None:
+        """Give up a claim of :meth:`claim_tournament_announcement` whose message could not be
+        sent: the ranking is posted again later (after a restart, or by the watchdog)."""
+
+    @abstractmethod
+    async def unannounced_tournaments(self, *, claimed: bool = False) -> list[TournamentRecord]:
+        """Finished tournaments whose final ranking was not posted yet and is under no claim
+        that still runs, oldest first; ``claimed``: with those under a running claim too
+        (``announced`` set: a single process's start, whose claims died with the process)."""
 
     @abstractmethod
     async def cancel_tournament(self, tournament_id: int) -> dict[int, int] | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,15 +27,17 @@ from bot.features.challenge import driver as challenge_driver
 from bot.features.challenge.state import ChallengeOptions
 from bot.features.match.views import format_name
 from bot.features.tournament.driver import Tournaments
+from bot.features.tournament.standings import TableStandings
 from bot.game import timers
 from bot.game.lobby import Person
 from bot.telegram.app import build_application
 from bot.telegram.outlet import send as outlet_send
 from bot.telegram.outlet.send import send_text
 from bot.telegram.services import App, bot_data
+from engine.tournament import draw
 from tests.bot.flow_helpers import RESULT_MARK, call_text
 from tests.databases import PostgresServer, RawDatabase
-from tests.fakebot import Chat, FakeBotApi
+from tests.fakebot import Chat, FakeBotApi, User
 
 SECRET = "test-secret_0123456789"
 TIMEOUT = 60.0
@@ -507,22 +509,30 @@ async def _four_member_tournament(fake_api: FakeBotApi, app: App) -> tuple[int, 
     """A ``quick`` tournament of four members (no fee) started on worker ``app``: stage 1 is
     one table of three and a bye (3 deals), then the final. Every member blocked the bot
     after signing up, so their seats are auto-played (RULES.md §9) and the deals run fast."""
+    tid, group, users = await _signed_up(fake_api, app, ("Ann", "Bob", "Cy", "Dan"))
+    for user in users:
+        fake_api.block_user(user)
+    await bot_data(app).game.tournaments.start(tid)
+    return tid, group
+
+
+async def _signed_up(fake_api: FakeBotApi, app: App, names: Sequence[str], fee: int = 0
+                     ) -> tuple[int, Chat, list[User]]:
+    """A ``quick`` tournament opened on worker ``app`` (entry fee ``fee``) with members
+    ``names`` signed up, not started: its id, group and members."""
     game = bot_data(app).game
     group = fake_api.new_group("Cup night")
-    users = [fake_api.new_user(name) for name in ("Ann", "Bob", "Cy", "Dan")]
+    users = [fake_api.new_user(name) for name in names]
     for user in users:
         fake_api.open_private_chat(user)
     assert await game.tournaments.open(group.id, None, group.title,
-                                       Person(users[0].id, "Ann"), "quick", 0, None) is None
+                                       Person(users[0].id, names[0]), "quick", fee, None) is None
     (record,) = await game.ctx.store.live_tournaments()
     tid = record.tournament_id
     for user in users:
         assert await game.tournaments.sign_up(tid, Person(user.id, user.first_name), "en") \
             == t("tour.pop_signed", "en", id=tid)
-    for user in users:
-        fake_api.block_user(user)
-    await game.tournaments.start(tid)
-    return tid, group
+    return tid, group, users
 
 
 def _stage_results(fake_api: FakeBotApi, group: Chat, tid: int) -> list[str]:
@@ -642,3 +652,304 @@ async def test_a_tournament_stage_decided_on_two_workers_at_once_is_decided_once
     else:
         assert record.state["stage"] == 1
         assert [x.number for x in await store.tournament_tables(tid, 2)] == []
+
+
+async def _tournament_state(rows: RawDatabase, tid: int) -> dict[str, Any]:
+    ((raw,),) = await rows.fetch("SELECT state FROM tournaments WHERE id = ?", tid)
+    state: dict[str, Any] = json.loads(raw) if isinstance(raw, str) else raw
+    return state
+
+
+async def _fees(rows: RawDatabase, tid: int) -> list[tuple[int, int]]:
+    return [(int(u), int(a)) for u, a in await rows.fetch(
+        "SELECT user_id, amount FROM ledger WHERE tournament_id = ? ORDER BY id", tid)]
+
+
+async def test_a_tournament_start_its_worker_died_after_the_fees_is_finished_by_the_next(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """The worker dies between taking the fees (the start's store transaction) and storing
+    stage 1's draw: the tournament is running with no stage. The next worker (its sweep, or
+    the dead worker's watchdog) finishes the start once: stage 1 drawn from the committed
+    seed, the start and the draw told once, no fee taken again. Before, nobody resumed it."""
+    rows = RawDatabase("postgres", database)
+    first = await start_worker("w-first")
+    store = bot_data(first).store
+
+    async def killed(*args: Any, **kwargs: Any) -> bool:  # dies with the fees committed
+        raise RuntimeError("SIGKILL")
+
+    store.put_tournament_stage = killed  # type: ignore[method-assign]
+    tid, group, users = await _signed_up(fake_api, first, ("Ann", "Bob", "Cy", "Dan"), fee=10)
+    with pytest.raises(RuntimeError):
+        await bot_data(first).game.tournaments.start(tid)
+    await stop(first)
+    assert await rows.fetch("SELECT status, pool FROM tournaments WHERE id = ?", tid) \
+        == [("running", 40)]
+    assert not (await _tournament_state(rows, tid)).get("stage")
+    fees = await _fees(rows, tid)
+    assert fees == [(user.id, -10) for user in users]
+    started = t("tour.started", "en", id=tid, n=4, pool=40)
+    drawn = t("tour.draw_title", "en", id=tid, stage="\0").split("\0")[0]
+
+    def told(text: str) -> list[str]:  # the group's messages that start so
+        return [m.content for m in fake_api.messages_in(group) if m.content.startswith(text)]
+
+    assert told(drawn) == []
+
+    second = await start_worker("w-second")  # the members play: their deal waits for them
+    record = await bot_data(second).store.get_tournament(tid)
+    field = [user.id for user in users]
+    expected = draw(record.seed, 1, field, table_size=3)
+    await wait_until(lambda: _async(bool(told(drawn))))
+    assert (await _tournament_state(rows, tid))["stage"] == 1
+    stored = await bot_data(second).store.tournament_tables(tid, 1)
+    assert [x.players for x in stored] == [tuple(x) for x in expected.tables]
+    key = tournament_key(tid, 1, 1)
+    await wait_until(lambda: _async(
+        (x := bot_data(second).game.tables.get(key)) is not None and x.phase == DEAL))
+    await wait_until(lambda: _gone_watchdog(rows, "w-first"))  # the watchdog came too
+    await asyncio.sleep(0.3)  # anything told twice would be on its way
+    assert len(told(drawn)) == 1 and len(told(started)) == 1
+    assert await _fees(rows, tid) == fees  # no fee taken twice
+    assert await rows.fetch(
+        "SELECT count(*) FROM deals WHERE table_key = ?", key) == [(1,)]
+
+
+async def _posted(rows: RawDatabase, tid: int) -> bool:
+    """The tournament's final ranking is recorded posted (not merely claimed)."""
+    return await rows.fetch("SELECT announced FROM tournaments WHERE id = ?", tid) == [(1,)]
+
+
+async def _gone_watchdog(rows: RawDatabase, worker: str) -> bool:
+    """No watchdog of ``worker`` is armed any more (it fired on another worker)."""
+    return await rows.fetch("SELECT key FROM timers WHERE key LIKE ?",
+                            f"watch:%@{worker}") == []
+
+
+async def test_a_tournament_final_ranking_its_worker_died_before_posting_is_posted_once(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """The worker dies after the payout committed (``finish_tournament``) and before it posted
+    the final ranking: the next workers (their sweeps, the dead worker's watchdog) post it
+    exactly once, its posting claimed in the store, and pay nothing again. Before, the group
+    never saw the final ranking and the seed was never revealed."""
+    rows = RawDatabase("postgres", database)
+    first = await start_worker("w-first")
+    bot_data(first).game.deal_seed = 11
+    store = bot_data(first).store
+    finish = store.finish_tournament
+    died = asyncio.Event()
+
+    async def paid_then_killed(*args: Any, **kwargs: Any) -> Any:  # dies after the commit
+        await finish(*args, **kwargs)
+        died.set()
+        raise RuntimeError("SIGKILL")
+
+    store.finish_tournament = paid_then_killed  # type: ignore[method-assign]
+    tid, group, users = await _signed_up(fake_api, first, ("Ann", "Bob", "Cy"), fee=10)
+    for user in users:  # auto-played: the final's deals run fast
+        fake_api.block_user(user)
+    await bot_data(first).game.tournaments.start(tid)  # three members: the final at once
+    await asyncio.wait_for(died.wait(), 4 * TIMEOUT)  # six deals (and a tie's extra ones)
+    await asyncio.sleep(0.2)  # whatever else the dying step had started
+    seed = (await store.get_tournament(tid)).seed
+    await stop(first)
+
+    def finals() -> list[str]:  # the final ranking reveals the seed
+        return [m.content for m in fake_api.messages_in(group) if seed in m.content]
+
+    assert finals() == []
+    assert await rows.fetch("SELECT status, announced FROM tournaments WHERE id = ?", tid) \
+        == [("finished", 0)]
+    ledger = await _fees(rows, tid)
+    assert sum(amount for _, amount in ledger) == 0 and len(ledger) > 3  # 3 fees, the prizes
+
+    two = await start_worker("w-two")
+    three = await start_worker("w-three")
+    await wait_until(lambda: _async(bool(finals())))
+    await wait_until(lambda: _gone_watchdog(rows, "w-first"))  # the watchdog came too
+    for worker in (two, three):  # a retry now posts nothing
+        await bot_data(worker).game.tournaments.resume(tid)
+        await bot_data(worker).game.tournaments.restore()
+    await asyncio.sleep(0.5)  # a second post would be on its way
+    assert len(finals()) == 1
+    assert t("tour.final_title", "en", id=tid) in finals()[0]
+    await wait_until(lambda: _posted(rows, tid))  # recorded once sent
+    assert await _fees(rows, tid) == ledger
+
+
+async def _stage_one_on_hold(fake_api: FakeBotApi, one: App, two: App
+                             ) -> tuple[int, Chat, list[User]]:
+    """A four-member tournament started on worker ``one`` whose tables deal nothing and whose
+    board neither worker draws by itself (each test step below does): stage 1 stays as
+    drawn, with no board message."""
+    for app in (one, two):
+        game = bot_data(app).game
+
+        async def deal(table: Table) -> None:
+            pass
+
+        def refresh_board(tournament_id: int, *, now: bool = False) -> None:
+            pass
+
+        game.deals.deal = deal  # type: ignore[method-assign]
+        game.tournaments.refresh_board = refresh_board  # type: ignore[method-assign]
+    tid, group, users = await _signed_up(fake_api, one, ("Ann", "Bob", "Cy", "Dan"))
+    await bot_data(one).game.tournaments.start(tid)
+    assert (await bot_data(one).store.get_tournament(tid)).board_id is None
+    return tid, group, users
+
+
+async def test_a_tournament_board_drawn_by_two_workers_at_once_is_one_message_never_older(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """Two workers draw the group's board at once (each asked by a table's deal, a timer or a
+    stage): one board message is sent, the other draw edits it; a board drawn from an older
+    state never replaces a newer one. Before, each worker sent a board of its own (both read
+    no board stored), and a slow older edit overwrote a newer board."""
+    one, two = await start_worker("w-one"), await start_worker("w-two")
+    tid, group, users = await _stage_one_on_hold(fake_api, one, two)
+    a, b = bot_data(one).game.tournaments, bot_data(two).game.tournaments
+    title = t("tour.board_title", "en", id=tid, stage="\0").split("\0")[0]
+    entered = asyncio.Event()
+    release = {one: asyncio.Event(), two: asyncio.Event()}
+
+    def slowed(app: App) -> None:
+        present = bot_data(app).outlet.present
+
+        async def slow(chat_id: int, *args: Any, **kwargs: Any) -> Any:
+            if chat_id == group.id:  # the board: read before, sent after a while
+                entered.set()
+                await release[app].wait()
+                await asyncio.sleep(0.3)
+            return await present(chat_id, *args, **kwargs)
+
+        bot_data(app).outlet.present = slow  # type: ignore[method-assign]
+
+    for app in (one, two):
+        slowed(app)
+        release[app].set()
+    await asyncio.gather(a._draw_board(tid), b._draw_board(tid))
+    boards = [m for m in fake_api.messages_in(group) if m.content.startswith(title)]
+    assert len(boards) == 1
+    board_id = (await bot_data(two).store.get_tournament(tid)).board_id
+    assert board_id == boards[0].message_id
+
+    # A draws the board as stored (no deal played yet) and its edit waits; meanwhile a deal
+    # ends at the table and B draws the newer board: the older one must not come last
+    entered.clear()
+    release[one].clear()  # A's edit waits; B's goes at once
+    older = asyncio.ensure_future(a._draw_board(tid))
+    await asyncio.wait_for(entered.wait(), TIMEOUT)
+    store = bot_data(two).store
+    [row] = await store.tournament_tables(tid, 1)
+    played = TableStandings.from_dict(row.state).record(1, [2, -1, -1], landlord=0)
+    await store.reopen_tournament_table(tid, 1, 1, played.to_dict())
+    newer = asyncio.ensure_future(b._draw_board(tid))
+    await asyncio.wait({newer}, timeout=2.0)  # done here only if it did not wait for A
+    release[one].set()
+    await asyncio.gather(older, newer)
+    shown = fake_api.message(group, board_id)
+    assert t("tour.board_table", "en", n=1, deals=1, state=t("tour.board_playing", "en")) \
+        in shown.content
+    assert [m.message_id for m in fake_api.messages_in(group)
+            if m.content.startswith(title)] == [board_id]
+
+
+async def test_a_sign_up_redrawn_on_one_worker_is_not_reopened_after_the_start_on_another(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """A member signs up on worker A, whose redraw of the sign-up message waits for the
+    group's flood budget; meanwhile B starts the tournament and closes the message. A's
+    redraw (read before the start) must not put the open sign-up with its buttons back: it is
+    drawn under the tournament's lock, reading the store inside it."""
+    one, two = await start_worker("w-one"), await start_worker("w-two")
+    a, b = bot_data(one).game.tournaments, bot_data(two).game.tournaments
+    tid, group, users = await _signed_up(fake_api, one, ("Ann", "Bob", "Cy"))
+    await a.idle()
+    message_id = (await bot_data(one).store.get_tournament(tid)).message_id
+    assert message_id is not None
+    entered, release = asyncio.Event(), asyncio.Event()
+    present = bot_data(one).outlet.present
+
+    async def slow(chat_id: int, *args: Any, **kwargs: Any) -> Any:
+        if chat_id == group.id:  # A's redraw: drawn, then its edit waits
+            entered.set()
+            await release.wait()
+        return await present(chat_id, *args, **kwargs)
+
+    bot_data(one).outlet.present = slow  # type: ignore[method-assign]
+    dan = fake_api.new_user("Dan")
+    fake_api.open_private_chat(dan)
+    assert await a.sign_up(tid, Person(dan.id, "Dan"), "en") == t("tour.pop_signed", "en",
+                                                                   id=tid)
+    await asyncio.wait_for(entered.wait(), TIMEOUT)
+    started = asyncio.ensure_future(b.start(tid))  # the members play: the deal waits for them
+    await asyncio.wait({started}, timeout=2.0)  # done here only if it did not wait for A
+    release.set()
+    await started
+    await a.idle()
+    shown = fake_api.message(group, message_id)
+    assert t("tour.started", "en", id=tid, n=4, pool=0) in shown.content
+    assert shown.buttons == []
+
+
+async def test_a_tournament_cancelled_on_another_worker_stops_the_table_dealt_elsewhere(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """The final's table is dealt on worker A (its members bid: the deal waits for them) and
+    an admin cancels the tournament on worker B, which never held the table: its deal is
+    stopped and the stored table gone, whichever worker dealt it. Before, B stopped only the
+    tables in its own memory and A's deal went on (and dealt the next ones)."""
+    rows = RawDatabase("postgres", database)
+    one, two = await start_worker("w-one"), await start_worker("w-two")
+    a, b = bot_data(one).game.tournaments, bot_data(two).game.tournaments
+    tid, group, users = await _signed_up(fake_api, one, ("Ann", "Bob", "Cy"), fee=10)
+    await a.start(tid)
+    key = tournament_key(tid, 1, 1)
+
+    async def deals() -> list[tuple[str]]:
+        return [(str(s),) for (s,) in await rows.fetch(
+            "SELECT status FROM deals WHERE table_key = ? ORDER BY id", key)]
+
+    assert await deals() == [("running",)]
+    assert await b.cancel(tid, "Ann")
+    assert await deals() == [("cancelled",)]
+    assert await rows.fetch("SELECT table_key FROM tables") == []
+    assert await _fees(rows, tid) == [(u.id, -10) for u in users] + [(u.id, 10) for u in users]
+
+
+async def test_a_tournament_cancel_cut_short_after_the_refunds_has_its_table_stopped(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """The cancelling worker dies after the refunds committed and before it stopped the
+    tables: the watchdog of the tournament's lock (on either worker) stops the table dealt on
+    the other, refunding nothing again. Before, the table went on dealing."""
+    rows = RawDatabase("postgres", database)
+    one, two = await start_worker("w-one"), await start_worker("w-two")
+    a, b = bot_data(one).game.tournaments, bot_data(two).game.tournaments
+    tid, group, users = await _signed_up(fake_api, one, ("Ann", "Bob", "Cy"), fee=10)
+    await a.start(tid)
+    key = tournament_key(tid, 1, 1)
+    stop_tables = b._stop_tables
+    dead: list[bool] = []
+
+    async def killed(*args: Any) -> None:  # dies once, with the refunds stored
+        if not dead:
+            dead.append(True)
+            raise RuntimeError("SIGKILL")
+        await stop_tables(*args)
+
+    b._stop_tables = killed  # type: ignore[method-assign]
+    with pytest.raises(RuntimeError):
+        await b.cancel(tid, "Ann")
+    refunded = [(u.id, -10) for u in users] + [(u.id, 10) for u in users]
+    assert await _fees(rows, tid) == refunded
+
+    async def stopped() -> bool:
+        return await rows.fetch("SELECT status FROM deals WHERE table_key = ?", key) \
+            == [("cancelled",)] and await rows.fetch("SELECT table_key FROM tables") == []
+
+    await wait_until(stopped)
+    assert await _fees(rows, tid) == refunded

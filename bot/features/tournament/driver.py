@@ -35,7 +35,12 @@ its own steps (the start, a stage's check with the next stage's draw and deal, t
 cancel) hold the tournament's lock (``ctx.tables.lock`` of :func:`tournament_lock`: an advisory
 lock in PostgreSQL with a watchdog, as a duplicate challenge's close), each table's deal its
 table's lock, and each reads the store inside it; a worker that dies in the middle of one leaves
-it to the watchdog (:meth:`Tournaments.resume` on another worker) or to the next worker's sweep.
+it to the watchdog (:meth:`Tournaments.resume` on another worker) or to the next worker's sweep:
+a start cut short after the fees draws stage 1 then, a stage's lead (the start, the result) is
+told with the draw by the step that stored it. The final ranking is posted once, its posting
+claimed in the store (as a duplicate challenge's), also when its worker died after the payout;
+the board is drawn under a lock of its own (:func:`board_lock`), one message, never an older
+board over a newer one.
 """
 
 from __future__ import annotations
@@ -62,7 +67,7 @@ from bot.game.deal import DealDriver, Standings
 from bot.game.drawing import Drawing
 from bot.game.lobby import Person
 from bot.game.outlet import Unreachable
-from bot.store import Settlement, StoreError
+from bot.store import Settlement, Store, StoreError
 from bot.store.tournament_records import TournamentRecord, TournamentRefused, TournamentTable
 from engine import DealState
 from engine.challenge import new_seed, seed_hash
@@ -98,15 +103,26 @@ MAX_TIME_LIMIT = 180
 #: Seconds between two drawings of the group's board.
 BOARD_INTERVAL = 60.0
 #: Timer kinds of this module (rows with several workers): the timed start, the board, a
-#: stage's time limit.
+#: stage's time limit, another worker's claim on posting the final ranking has run out.
 START = "tournament_start"
 BOARD = "tournament_board"
 TIME = "tournament_time"
+FINAL = "tournament_final"
+#: Seconds a claim on posting a final ranking holds
+#: (:meth:`Store.claim_tournament_announcement`): longer than one send waiting for 429 answers;
+#: once it ran out, a poster that died leaves the ranking to the next one.
+ANNOUNCE_CLAIM_SECONDS = 120.0
 
 
 def tournament_lock(tournament_id: int) -> str:
     """The key of a tournament's own timers and lock (not a table's)."""
     return f"t{tournament_id}:tournament"
+
+
+def board_lock(tournament_id: int) -> str:
+    """The key of the lock a tournament's group board is drawn under (not the tournament's:
+    a board's edit waiting for the group's flood budget holds up no stage)."""
+    return f"t{tournament_id}:board"
 
 
 def tournament_of_lock(key: str) -> int | None:
@@ -250,10 +266,13 @@ class Tournaments:
             try:
                 while True:
                     self._redraw_again.discard(tournament_id)
-                    record = await self._record(tournament_id)
-                    if record is None or record.status != "open":
-                        return
-                    await self._redraw_signup(record)
+                    # under the tournament's lock, read inside it: a redraw never reopens the
+                    # message the start or a cancel (on any worker) closed meanwhile
+                    async with self.ctx.tables.lock(tournament_lock(tournament_id)):
+                        record = await self._record(tournament_id)
+                        if record is None or record.status != "open":
+                            return
+                        await self._redraw_signup(record)
                     if tournament_id not in self._redraw_again:
                         return
             finally:
@@ -326,10 +345,14 @@ class Tournaments:
     async def start(self, tournament_id: int) -> None:
         """Start the tournament: the fees into the pool (who cannot pay is dropped and named),
         then the first stage; with fewer than one table left it is cancelled (fees refunded).
-        Nothing when it is not open any more (started or cancelled meanwhile)."""
+        Nothing when it is not open any more (started or cancelled meanwhile). A start cut short
+        after the fees (its worker died before stage 1 was stored: running, no stage yet) is
+        finished here, once: no fee is taken again (the store answers the field that paid)
+        and stage 1 is drawn from the committed seed as it would have been."""
         async with self.ctx.tables.lock(tournament_lock(tournament_id)):
             record = await self._record(tournament_id)
-            if record is None or record.status != "open":
+            if record is None or record.status not in ("open", "running") \
+                    or record.state.get("stage"):
                 return
             self.ctx.outlet.cancel(START, tournament_lock(tournament_id))
             lang = _lang(record)
@@ -356,12 +379,11 @@ class Tournaments:
             lines.append(t("tour.started", lang, id=tournament_id, n=len(field),
                            pool=grouped(start.pool)))
             await self._redraw_signup(record, closed="\n".join(lines))
-            self._tell(record, "\n".join(lines))
             state: dict[str, Any] = {"signup": field, "names": {str(k): v for k, v in
                                                                 names.items()},
                                      "initial": len(field), "stage": 0, "stages": [],
                                      "advancements": []}
-            await self._begin_stage(record, state, 1, field, None)
+            await self._begin_stage(record, state, 1, field, None, lead="\n".join(lines))
 
     def _tell(self, record: TournamentRecord, text: str) -> None:
         self.ctx.outlet.tell(record.chat_id, text, record.thread_id)
@@ -429,16 +451,21 @@ class Tournaments:
                        byes=field % size, advancing=advancing(rule, field, size))
 
     async def _begin_stage(self, record: TournamentRecord, state: dict[str, Any], number: int,
-                           field: list[int], previous: Mapping[int, int] | None) -> None:
+                           field: list[int], previous: Mapping[int, int] | None, *,
+                           lead: str | None = None) -> None:
         """Draw stage ``number`` of ``field`` (``previous``: the stage before's scores), store
         its tables with the tournament's state in one transaction, post the draw and deal every
-        table at once (tournament lock held)."""
+        table at once (tournament lock held). ``lead`` (the start, the stage before's result)
+        is told before the draw by the step that stored the stage: once, also when a worker
+        died before the stage was stored and the step is taken again."""
         tid = record.tournament_id
         preset = _preset(record)
         planned = self._planned(record, state, number, len(field))
         lang = _lang(record)
         names = _names(state)
         if len(field) < preset.table_size:  # forfeits left less than a table: ranked as is
+            if lead:
+                self._tell(record, lead)
             await self._finish(record, state, None)
             return
         drawn = draw(record.seed, number, field, table_size=preset.table_size,
@@ -458,6 +485,8 @@ class Tournaments:
                      "scores": None if previous is None else [previous.get(p) for p in field],
                      "table_size": preset.table_size}]}
         if await self.ctx.store.put_tournament_stage(tid, number, tables, state):
+            if lead:
+                self._tell(record, lead)
             self._tell(record, views.draw_text(tid, planned, drawn.tables, drawn.byes, names,
                                                lang))
             if ends_at is not None:
@@ -615,23 +644,21 @@ class Tournaments:
             if isinstance(outcome, FinalRanking):
                 await self._finish(record, state, outcome, standings)
                 return
-            self._tell(record, views.stage_result_text(
-                tournament_id, planned, outcome.through, drawn.byes, outcome.out,
-                outcome.forfeited, names, lang))
+            result = views.stage_result_text(tournament_id, planned, outcome.through,
+                                             drawn.byes, outcome.out, outcome.forfeited, names,
+                                             lang)
             state = {**state, "advancements": [*state["advancements"], _advancement(outcome)]}
             await self._begin_stage(record, state, stage + 1, list(outcome.through),
-                                    dict(outcome.scores))
+                                    dict(outcome.scores), lead=result)
 
     async def _finish(self, record: TournamentRecord, state: Mapping[str, Any],
                       final: FinalRanking[int] | None,
                       standings: Sequence[TableStandings] = ()) -> None:
         """Pay the pool out once by the tournament's places and post the final ranking with
-        the revealed seed and the referee's commands (tournament lock held). ``final`` is
-        ``None`` when forfeits left less than a table: the last field is ranked by its
-        previous scores."""
+        the revealed seed and the referee's commands, once (:meth:`_announce`; tournament lock
+        held). ``final`` is ``None`` when forfeits left less than a table: the last field is
+        ranked by its previous scores."""
         tid = record.tournament_id
-        lang = _lang(record)
-        names = _names(state)
         advancements = [_advancement_of(a) for a in state["advancements"]]
         if final is None:
             previous = _previous(state) or {}
@@ -651,18 +678,58 @@ class Tournaments:
             scores.update(zip(table.players, table.scores(), strict=True))
         result = {"places": {str(p): places.get(p) for p in signup},
                   "scores": {str(p): s for p, s in scores.items()}}
-        paid = await self.ctx.store.finish_tournament(tid, paid, result)
-        ranking = sorted(signup, key=lambda p: (places.get(p) is None, places.get(p) or 0,
-                                                signup.index(p)))
-        text = views.final_text(tid, [(p, places.get(p)) for p in ranking], scores, paid,
-                                names, record.seed, record.seed_hash,
-                                views.referee_commands(record.seed, state["stages"]), lang)
-        self.ctx.outlet.post(f"{tournament_lock(tid)}#final", record.chat_id, Drawing(text, None),
-                             record.thread_id)
+        await self.ctx.store.finish_tournament(tid, paid, result)
+        self._announce(await self.ctx.store.get_tournament(tid))
         self.refresh_board(tid, now=True)
         for done in list(self.ctx.tables):
             if done.tournament_id == tid and done.phase == RESULT:
                 self.ctx.tables.remove(done)
+
+    def _final_drawing(self, record: TournamentRecord) -> Drawing:
+        """A finished tournament's final ranking (champion first, prizes paid), the revealed
+        seed and the referee's commands, from its stored result and state (RULES.md §10.1)."""
+        state, result = record.state, record.result or {}
+        places: dict[int, int | None] = {int(p): None if place is None else int(place)
+                                         for p, place in (result.get("places") or {}).items()}
+        scores = {int(p): int(s) for p, s in (result.get("scores") or {}).items()}
+        paid = {int(p): int(a) for p, a in (result.get("paid") or {}).items()}
+        signup = [int(p) for p in state["signup"]]
+        ranking = sorted(signup, key=lambda p: (places.get(p) is None, places.get(p) or 0,
+                                                signup.index(p)))
+        text = views.final_text(record.tournament_id, [(p, places.get(p)) for p in ranking],
+                                scores, paid, _names(state), record.seed, record.seed_hash,
+                                views.referee_commands(record.seed, state["stages"]),
+                                _lang(record))
+        return Drawing(text, None)
+
+    def _announce(self, record: TournamentRecord) -> None:
+        """Post a finished tournament's final ranking (in the background): due until it was
+        sent (the seed must be revealed), once in the normal case, as a duplicate challenge's
+        (:meth:`bot.features.challenge.driver.Challenges._announce`). Right before it is sent
+        its posting is claimed in the store for :data:`ANNOUNCE_CLAIM_SECONDS`
+        (:meth:`Store.claim_tournament_announcement`): a second poster (another worker, the
+        watchdog, a worker's sweep) sends nothing while the claim runs. One not sent (its
+        worker died after the payout, or with it waiting for the group's flood budget, or
+        during the request; or the send failed: the claim is given back) is posted by the
+        watchdog (:meth:`resume`) or the next start (:meth:`restore`); twice only when its
+        poster was killed between Telegram taking it and recording it sent."""
+        tid = record.tournament_id
+
+        async def sent(message_id: int) -> None:
+            await self.ctx.store.announce_tournament(tid)
+
+        self.ctx.outlet.post(f"{tournament_lock(tid)}#final", record.chat_id,
+                             self._final_drawing(record), record.thread_id, sent=sent,
+                             claim=_Announcement(self.ctx.store, tid))
+
+    async def _on_final(self, stamp: timers.Stamp) -> None:
+        """Another worker's claim on posting a final ranking has run out (:meth:`restore`):
+        post it unless it was posted meanwhile (the claim, taken right before the send,
+        decides)."""
+        tid = tournament_of_lock(stamp.key)
+        record = None if tid is None else await self._record(tid)
+        if record is not None and record.status == "finished":
+            self._announce(record)
 
     # --- Cancel and leaving --------------------------------------------------------------------
 
@@ -683,16 +750,24 @@ class Tournaments:
                      n=len(refunds), beans=grouped(sum(refunds.values())))
             if record.status == "open":
                 await self._redraw_signup(record, closed=text)
-            await self._stop_tables(tournament_id)
+            await self._stop_tables(tournament_id, int(record.state.get("stage") or 0))
             self._tell(record, text)
             self.refresh_board(tournament_id, now=True)
             return True
 
-    async def _stop_tables(self, tournament_id: int) -> None:
-        for table in list(self.ctx.tables):
-            if table.tournament_id != tournament_id:
-                continue
-            async with self.ctx.tables.lock(table.key):
+    async def _stop_tables(self, tournament_id: int, stage: int) -> None:
+        """Stop the tournament's tables (tournament lock held): those of ``stage`` as stored,
+        whichever worker deals them (each table's lock loads the stored table here), and any
+        other this process holds."""
+        keys = {table.key for table in self.ctx.tables if table.tournament_id == tournament_id}
+        if stage:
+            keys |= {tournament_key(tournament_id, stage, row.number)
+                     for row in await self.ctx.store.tournament_tables(tournament_id, stage)}
+        for key in sorted(keys):
+            async with self.ctx.tables.lock(key):
+                table = self.ctx.tables.get(key)
+                if table is None or table.tournament_id != tournament_id:
+                    continue
                 if table.phase == DEAL and table.state is not None \
                         and table.deal_id is not None:
                     with contextlib.suppress(StoreError):
@@ -749,6 +824,13 @@ class Tournaments:
         return Drawing(text, views.board_markup(record.tournament_id, running, lang))
 
     async def _draw_board(self, tournament_id: int) -> None:
+        """Draw the group's board as stored now, under the board's lock (:func:`board_lock`)
+        with everything read inside it: on any number of workers one board message is sent
+        (the next draw edits the one stored) and a board never replaces a newer one."""
+        async with self.ctx.tables.lock(board_lock(tournament_id)):
+            await self._draw_board_locked(tournament_id)
+
+    async def _draw_board_locked(self, tournament_id: int) -> None:
         record = await self._record(tournament_id)
         if record is None:
             return
@@ -786,24 +868,51 @@ class Tournaments:
 
     def timer_callbacks(self) -> dict[str, Callable[[timers.Stamp], Awaitable[None]]]:
         """What fires each kind of this module's timers (rows with several workers)."""
-        return {START: self._on_start, BOARD: self._on_board_timer, TIME: self._on_time}
+        return {START: self._on_start, BOARD: self._on_board_timer, TIME: self._on_time,
+                FINAL: self._on_final}
 
-    async def restore(self) -> None:
-        """After a start (a single process's, or a webhook worker's sweep): every live
+    async def restore(self, *, alone: bool = False) -> None:
+        """After a start (a single process's, ``alone``, or a webhook worker's sweep): a final
+        ranking not posted yet is posted (``alone``: also one this process claimed before it
+        stopped, the send cut short; with several workers one another worker claimed is tried
+        again once that claim ran out, :data:`ANNOUNCE_CLAIM_SECONDS` from now); every live
         tournament as :meth:`resume` leaves it."""
+        for record in await self.ctx.store.unannounced_tournaments(claimed=True):
+            if record.announced and not alone:  # another worker's claim: it may be alive
+                self.ctx.outlet.arm(FINAL, timers.Stamp(tournament_lock(record.tournament_id),
+                                                        ""),
+                                    self.clock() + ANNOUNCE_CLAIM_SECONDS, self._on_final)
+                continue
+            if record.announced:  # the claim of the process that stopped
+                await self.ctx.store.release_tournament_announcement(record.tournament_id)
+            self._announce(record)
         for record in await self.ctx.store.live_tournaments():
             await self._resume_record(record)
 
     async def resume(self, tournament_id: int) -> None:
         """Take over tournament ``tournament_id`` as it is stored (its worker died in the middle
         of one of its steps, the watchdog of its lock fired, or a worker starts): an open one's
-        timed start armed again (or started, its time having passed); a running one's tables
-        caught between two deals dealt on, tables whose stored bot table is gone restarted, and
-        its stage decided when every table has finished. Each step is taken under the locks
-        (the tournament's, each table's), reading the store: what another worker did already
-        is not done again."""
+        timed start armed again (or started, its time having passed); a running one whose start
+        was cut short after the fees started (:meth:`start`: stage 1 drawn); a running one's
+        tables caught between two deals dealt on, tables whose stored bot table is gone
+        restarted, and its stage decided when every table has finished; a finished one whose
+        final ranking was neither posted nor claimed gets it posted (:meth:`_announce`) and its
+        board drawn; a cancelled one's tables still stored are stopped (its cancel was cut
+        short after the refunds). Each step is taken under the locks (the tournament's, each
+        table's), reading the store: what another worker did already is not done again."""
         record = await self._record(tournament_id)
-        if record is not None and record.status in ("open", "running"):
+        if record is not None and record.status == "finished" and not record.announced:
+            async with self.ctx.tables.lock(tournament_lock(tournament_id)):
+                record = await self._record(tournament_id)
+                if record is not None and not record.announced:
+                    self._announce(record)
+            self.refresh_board(tournament_id, now=True)
+        elif record is not None and record.status == "cancelled":
+            # a cancel cut short after its refunds: its tables stopped (none left: nothing)
+            async with self.ctx.tables.lock(tournament_lock(tournament_id)):
+                await self._stop_tables(tournament_id, int(record.state.get("stage") or 0))
+            self.refresh_board(tournament_id, now=True)
+        elif record is not None and record.status in ("open", "running"):
             await self._resume_record(record)
 
     async def _resume_record(self, record: TournamentRecord) -> None:
@@ -814,7 +923,8 @@ class Tournaments:
                 self._arm_start(tid, float(start_at))
             return
         stage = int(record.state.get("stage") or 0)
-        if not stage:
+        if not stage:  # its start was cut short after the fees
+            await self.start(tid)
             return
         ends_at = record.state.get("ends_at")
         if ends_at is not None and record.state.get("time_up") != stage:
@@ -832,6 +942,21 @@ class Tournaments:
             await self._deal_table(record, stage, row.number, row.players,
                                    _names(record.state))
         self._spawn(self._stage_check(tid, stage))
+
+class _Announcement:
+    """The claim on posting a tournament's final ranking (:class:`bot.game.outlet.Claim`)."""
+
+    def __init__(self, store: Store, tournament_id: int) -> None:
+        self.store = store
+        self.tournament_id = tournament_id
+
+    async def take(self) -> bool:
+        return await self.store.claim_tournament_announcement(self.tournament_id,
+                                                              ANNOUNCE_CLAIM_SECONDS)
+
+    async def give_back(self) -> None:
+        await self.store.release_tournament_announcement(self.tournament_id)
+
 
 def _lang(record: TournamentRecord) -> str:
     return str(record.options.get("lang", "en"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from typing import Any
 
 from bot.core.beans import Period
@@ -233,6 +234,39 @@ class Tournaments(SQLBase):
                 " WHERE id = $1", tournament_id,
                 json.dumps({**result, "paid": {str(k): v for k, v in paid.items()}}), now)
         return paid
+
+    async def announce_tournament(self, tournament_id: int) -> bool:
+        async with self._write() as conn:
+            status = await conn.execute(
+                "UPDATE tournaments SET announced = 1 WHERE id = $1 AND status = 'finished'"
+                " AND announced IN (0, 2)", tournament_id)
+        return status == 1
+
+    async def claim_tournament_announcement(self, tournament_id: int,
+                                            seconds: float = 120.0) -> bool:
+        now = self.clock()
+        async with self._write() as conn:
+            status = await conn.execute(
+                "UPDATE tournaments SET announced = 2, announce_until = $2 WHERE id = $1"
+                " AND status = 'finished' AND (announced = 0"
+                " OR (announced = 2 AND coalesce(announce_until, 0) <= $3))",
+                tournament_id, _ms(now + timedelta(seconds=seconds)), _ms(now))
+        return status == 1
+
+    async def release_tournament_announcement(self, tournament_id: int) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                "UPDATE tournaments SET announced = 0 WHERE id = $1 AND announced = 2",
+                tournament_id)
+
+    async def unannounced_tournaments(self, *, claimed: bool = False
+                                      ) -> list[TournamentRecord]:
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT * FROM tournaments WHERE status = 'finished' AND (announced = 0"
+                " OR (announced = 2 AND ($1 OR coalesce(announce_until, 0) <= $2))) ORDER BY id",
+                claimed, _ms(self.clock()))
+        return [tournament_record(row) for row in rows]
 
     async def cancel_tournament(self, tournament_id: int) -> dict[int, int] | None:
         async with self._write() as conn:

@@ -5,6 +5,8 @@ once and summing to the pool, the refunds of a cancel exactly once."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from bot.store import LedgerReason, SeatRecord, Store
@@ -121,6 +123,43 @@ async def test_deals_standings_and_the_payout_once(store, players):
     rows = await store.tournament_ledger(tid)
     assert sum(r.amount for r in rows) == 0 and len(rows) == 6
     assert (await store.get_tournament(tid)).status == "finished"
+
+
+async def test_the_final_ranking_is_claimed_by_one_poster_and_marked_posted_once(
+        store, players, clock):
+    """Whoever posts a finished tournament's final ranking claims it right before sending: a
+    second poster (another worker, a worker's watchdog or sweep) gets no claim while it runs;
+    a claim given back (the send failed) or run out (its poster died) can be taken again."""
+    tid = await open_one(store, fee=0)
+    for uid in (1, 2, 3):
+        await store.sign_up(tid, uid, f"p{uid}", 10)
+    await store.take_tournament_fees(tid)
+    assert await store.claim_tournament_announcement(tid) is False  # still running
+    assert await store.announce_tournament(tid) is False
+    assert await store.unannounced_tournaments() == []
+    await store.finish_tournament(tid, {}, {"places": {}})
+    assert not (await store.get_tournament(tid)).announced
+    assert [r.tournament_id for r in await store.unannounced_tournaments()] == [tid]
+    assert await store.claim_tournament_announcement(tid, 60) is True
+    assert await store.claim_tournament_announcement(tid, 60) is False
+    assert (await store.get_tournament(tid)).announced  # claimed counts as posted
+    assert await store.unannounced_tournaments() == []
+    assert [r.tournament_id for r in await store.unannounced_tournaments(claimed=True)] \
+        == [tid]
+    await store.release_tournament_announcement(tid)  # the send failed
+    assert [r.tournament_id for r in await store.unannounced_tournaments()] == [tid]
+    assert await store.claim_tournament_announcement(tid, 60) is True
+    clock.now += timedelta(seconds=61)  # its poster died during the send
+    assert [r.tournament_id for r in await store.unannounced_tournaments()] == [tid]
+    assert await store.claim_tournament_announcement(tid, 60) is True
+    assert await store.announce_tournament(tid) is True  # sent
+    await store.release_tournament_announcement(tid)  # too late: it was posted
+    assert await store.claim_tournament_announcement(tid) is False
+    assert await store.announce_tournament(tid) is False
+    assert await store.unannounced_tournaments(claimed=True) == []
+    cancelled = await open_one(store, fee=0)
+    await store.cancel_tournament(cancelled)
+    assert await store.claim_tournament_announcement(cancelled) is False  # no ranking
 
 
 async def test_a_cancel_refunds_every_fee_once(store, players):
