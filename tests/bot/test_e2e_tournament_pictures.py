@@ -160,3 +160,55 @@ async def test_pictures_of_a_tournament_and_a_live_watch(fake_api: FakeBotApi,
     board = api.message(group, board.message_id)
     assert board.photo is not None and not board.buttons
     assert t("tour.board_finished", LANG) in board.content
+
+
+async def test_a_watch_survives_a_restart(fake_api: FakeBotApi, running_bot: BotRunner):
+    """The watchers are stored with their table: after a restart the same message goes on being
+    edited as the table moves (pictures off here: the table's text)."""
+    api = fake_api
+    app = running_bot.app
+    store = app.bot_data.store
+    users = [api.new_user(name) for name in NAMES]
+    by_id = {u.id: u for u in users}
+    ann = users[0]
+    group = api.new_group("Cards")
+    api.make_admin(group, ann)
+    for user in users:
+        api.open_private_chat(user)
+    await store.update_group_settings(group.id, pictures=False)
+    api.send_text(ann, group, "/tournament quick")
+    await api.wait_for(lambda: any(m.buttons for m in api.messages_in(group)))
+    (record,) = await store.live_tournaments()
+    tid = record.tournament_id
+    for user in users:
+        await press(api, user, signup_message(api, group), tournament_callback(tid, "join"))
+    await press(api, ann, signup_message(api, group), tournament_callback(tid, "start"))
+    watch = t("tour.btn_watch", LANG, n=1)
+    board = await api.wait_for(lambda: next((m for m in api.messages_in(group)
+                                             if any(b.text == watch for b in m.buttons)), None),
+                               10)
+    kim = api.new_user("Kim")
+    api.open_private_chat(kim)
+    assert await press(api, kim, board, tournament_callback(tid, "watch", 1)) == \
+        t("tour.pop_watching", LANG)
+    watched = await api.wait_for(lambda: api.last_message(kim), 10)
+    assert watched.photo is None and "Tournament #" in watched.content
+    (table,) = [x for x in app.bot_data.tables if x.tournament is not None and x.phase == DEAL]
+
+    async def stored() -> bool:  # the table's next step stored the watcher's message
+        data = (await store.load_tables()).get(table.key) or {}
+        return data.get("watchers") == [[kim.id, watched.message_id, False]]
+
+    await autoplay_until(api, running_bot, by_id, stored, timeout=60)
+    edits = api.message(kim, watched.message_id).edits
+    app = await running_bot.restart()
+    restored = app.bot_data.tables.get(table.key)
+    assert restored is not None and restored.watchers == {kim.id: (watched.message_id, False)}
+
+    async def finished() -> bool:
+        return (await app.bot_data.store.get_tournament(tid)).status == "finished"
+
+    await autoplay_until(api, running_bot, by_id, finished)
+    await app.bot_data.outlet.caught_up()
+    assert api.message(kim, watched.message_id).edits > edits  # the same message, edited on
+    assert [m.message_id for m in api.messages_in(kim) if m.from_bot] == [watched.message_id]
