@@ -315,18 +315,18 @@ def _panel_h(table: BoardTable) -> int:
 
 
 def _board_table(canvas: Image.Image, table: BoardTable, x: int, y: int, height: int,
-                 lang: str) -> None:
+                 lang: str, width: int = PANEL_W) -> None:
     draw = ImageDraw.Draw(canvas)
-    draw.rounded_rectangle((x, y, x + PANEL_W, y + height), 16, fill=PANEL,
+    draw.rounded_rectangle((x, y, x + width, y + height), 16, fill=PANEL,
                            outline=OUT if table.done else GOLD, width=2)
     draw.ellipse((x + 18, y + 20, x + 34, y + 36), fill=OUT if table.done else THROUGH)
     draw_text(canvas, (x + 46, y + 28), drawable(table.header, lang), 24,
-              MUTED if table.done else GOLD, anchor="lm", lang=lang, max_width=PANEL_W - 64)
+              MUTED if table.done else GOLD, anchor="lm", lang=lang, max_width=width - 64)
     top = y + PANEL_HEAD
     for i, seat in enumerate(table.seats):
         mid = top + i * SEAT_H + SEAT_H / 2
         color = OUT if seat.out else WHITE
-        right = x + PANEL_W - 16
+        right = x + width - 16
         tag_w = 0
         if seat.tag:
             tag_w = pill(canvas, (right, round(mid)), drawable(seat.tag, lang), 18,
@@ -336,7 +336,7 @@ def _board_table(canvas: Image.Image, table: BoardTable, x: int, y: int, height:
         if seat.wins:
             wins_x -= draw_text(canvas, (wins_x, mid), drawable(seat.wins, lang), 20, MUTED,
                                 anchor="rm", lang=lang, max_width=110) + 14
-        score_x = min(x + 330, wins_x - 120)
+        score_x = min(x + max(330, width // 2), wins_x - 120)
         draw_text(canvas, (score_x, mid), drawable(seat.score, lang), 24,
                   GOLD if i == 0 and not seat.out else color, anchor="lm", lang=lang,
                   max_width=wins_x - score_x - 8)
@@ -357,9 +357,11 @@ def tournament_board_image(scene: TournamentBoardScene) -> Image.Image:
     canvas = felt(WIDTH, HEAD_H + sum(h + 20 for h in heights) + extra + 12)
     _head(canvas, scene.title, scene.mark, lang)
     y = HEAD_H
+    alone = len(scene.tables) == 1  # one table (a final): the whole width
     for row, height in zip(rows, heights, strict=True):
         for j, table in enumerate(row):
-            _board_table(canvas, table, 24 + j * (PANEL_W + 24), y, height, lang)
+            _board_table(canvas, table, 24 + j * (PANEL_W + 24), y, height, lang,
+                         WIDTH - 48 if alone else PANEL_W)
         y += height + 20
     if scene.byes:
         ImageDraw.Draw(canvas).rounded_rectangle((24, y, WIDTH - 24, y + 44), 14, fill=PANEL)
@@ -374,9 +376,10 @@ def tournament_board_image(scene: TournamentBoardScene) -> Image.Image:
 
 def render_tournament_board(scene: TournamentBoardScene, *, fmt: str = "PNG") -> bytes:
     """Picture of a tournament stage's board (RULES.md §10.1), 1280 px wide: the trophy and
-    the title, then each table in a panel, two a row (its number, deals played, playing or
-    finished; per player best first the name, the score, the deals won and a tag for who is
-    through, or who left), the byes, a note; a closed tournament's mark at the top right.
+    the title, then each table in a panel, two a row (a lone table the whole width): its
+    number, deals played, playing or finished; per player best first the name, the score, the
+    deals won and a tag for who is through, or who left; then the byes, a note; a closed
+    tournament's mark at the top right.
 
     Raises:
         RenderError: not a :class:`TournamentBoardScene`, or an unknown format.
