@@ -148,6 +148,9 @@ class Table:
         view_message_ids, view_photos: a tournament table's per seat: the private message
             showing the table (the audience's message of a group's table) and whether it is a
             photo.
+        watchers: a tournament table's members who watch it (观战) from their private chats:
+            user id → the message there that shows the table (``None`` until it was sent) and
+            whether it is a photo; edited as the seats' own views are, never showing a hand.
         challenge_id, challenge_deal: a duplicate challenge's deal played at this
             private table: the challenge's id and the deal's number (1-based); such a table has
             its own key (:func:`challenge_key`) and does not keep its player from a group's.
@@ -259,6 +262,7 @@ class Table:
     tournament: dict[str, int] | None = None
     view_message_ids: list[int | None] = field(default_factory=list)
     view_photos: list[bool] = field(default_factory=list)
+    watchers: dict[int, tuple[int | None, bool]] = field(default_factory=dict)
     state: DealState | None = field(default=None, repr=False, compare=False)
     notice: str | None = field(default=None, repr=False, compare=False)
     rendered: dict[int | str, str] = field(default_factory=dict, repr=False, compare=False)
@@ -423,7 +427,9 @@ class Table:
             "challenge_id": self.challenge_id,
             "challenge_deal": self.challenge_deal,
             **({"tournament": dict(self.tournament), "view_message_ids": self.view_message_ids,
-                "view_photos": self.view_photos} if self.tournament is not None else {}),
+                "view_photos": self.view_photos,
+                "watchers": [[user_id, message_id, photo] for user_id, (message_id, photo)
+                             in self.watchers.items()]} if self.tournament is not None else {}),
         }
 
     @classmethod
@@ -489,6 +495,7 @@ class Table:
                 tournament=data.get("tournament"),
                 view_message_ids=list(data.get("view_message_ids", [])),
                 view_photos=[bool(p) for p in data.get("view_photos", [])],
+                watchers={int(w[0]): (w[1], bool(w[2])) for w in data.get("watchers", [])},
             )
         except KeyError as exc:
             raise ValueError(f"table dict lacks {exc.args[0]!r}") from None

@@ -733,10 +733,39 @@ class DealDriver:
                 if player.user_id is not None and not player.blocked:
                     self.ctx.outlet.update_audience(f"{key}#view{seat}", player.user_id,
                                                     _TableJob(self, key, seat))
+            for user_id in table.watchers:
+                self.update_watch(table, user_id)
             return
         self.ctx.outlet.update_audience(key, table.chat_id, _TableJob(self, key))
 
-    async def _prepare_table(self, key: str, viewer: int | None = None) -> None:
+    def update_watch(self, table: Table, user_id: int) -> None:
+        """Ask the outlet to bring the message of a member who watches tournament table
+        ``table`` (观战, :attr:`Table.watchers`) to its current state: the table's picture as
+        its seats see it, without buttons and never a hand, edited in place at a watcher's
+        rank in the member's private chat (the outbox paces it; never waits)."""
+        self.ctx.outlet.update_seat(f"{table.key}#watch{user_id}", user_id,
+                                    _TableJob(self, table.key, watcher=user_id))
+
+    def watch(self, table: Table, user_id: int) -> int | None:
+        """``user_id`` watches tournament table ``table`` (观战) from now on, in a new message
+        of their private chat (:meth:`update_watch`; lock held); returns the message that
+        showed it to them so far, if any (the caller deletes it)."""
+        old = self.unwatch(table, user_id)
+        table.watchers[user_id] = (None, False)
+        self.update_watch(table, user_id)
+        return old
+
+    def unwatch(self, table: Table, user_id: int) -> int | None:
+        """``user_id`` watches ``table`` no more (lock held); returns the message that showed
+        it to them, if it was sent."""
+        shown = table.watchers.pop(user_id, None)
+        mark = _viewed(None, user_id)
+        table.rendered.pop(mark, None)
+        table.pictured.pop(mark, None)
+        return None if shown is None else shown[0]
+
+    async def _prepare_table(self, key: str, viewer: int | None = None,
+                             watcher: int | None = None) -> None:
         """Render the picture the table's audience message is about to show (the outbox calls
         this just before the chat's slot): its edit then goes as soon as the slot is there,
         not a render later (the table's lag at the flood limit's floor)."""
@@ -744,18 +773,21 @@ class DealDriver:
         if table is None or table.state is None or table.phase not in (DEAL, RESULT):
             return
         drawing = self.table_drawing(table)
-        if drawing.render is not None and drawing.key != table.pictured.get(_viewed(viewer)):
+        if drawing.render is not None \
+                and drawing.key != table.pictured.get(_viewed(viewer, watcher)):
             await self.ctx.outlet.prepare(drawing)
 
-    def _table_fresh(self, key: str, viewer: int | None = None) -> bool:
+    def _table_fresh(self, key: str, viewer: int | None = None,
+                     watcher: int | None = None) -> bool:
         """Nothing of the running deal was drawn on the audience's message yet (dealt, or
         dealt again after everybody passed): its first picture is new to the audience, so the
         outbox sends it at the chat's first free slot, not at an edit's pace."""
         table = self.ctx.tables.get(key)
         return table is not None and table.state is not None and table.phase == DEAL \
-            and _viewed(viewer) not in table.rendered
+            and _viewed(viewer, watcher) not in table.rendered
 
-    async def _table_job(self, key: str, viewer: int | None = None) -> bool:
+    async def _table_job(self, key: str, viewer: int | None = None,
+                         watcher: int | None = None) -> bool:
         """Draw the table's latest state on its audience message, without the table's lock (the
         outbox's job); ``False`` when nothing changed. A message that is gone or changes between
         text and picture is posted again, and the table stored with its new id."""
@@ -765,6 +797,8 @@ class DealDriver:
         if table.phase not in (DEAL, RESULT):
             return False
         drawing = self.table_drawing(table)
+        if watcher is not None:
+            return await self._watch_job(table, watcher, drawing)
         if viewer is not None:
             return await self._view_job(table, viewer, drawing)
         if table.rendered.get(TABLE) == drawing.signature:
@@ -818,6 +852,32 @@ class DealDriver:
             if (ids[viewer], photos[viewer]) == before:
                 ids[viewer], photos[viewer] = shown
                 table.view_message_ids, table.view_photos = ids, photos
+        return True
+
+    async def _watch_job(self, table: Table, user_id: int, drawing: Drawing) -> bool:
+        """A tournament table's picture in the private chat of a member who watches it (the
+        outbox's job, without the table's lock; :meth:`update_watch`): the seats' table
+        message without its buttons; ``False`` when nothing changed or they watch no more. A
+        member the bot cannot write to stops watching."""
+        mark = _viewed(None, user_id)
+        watched = Drawing(drawing.text, None, drawing.key, drawing.render, drawing.filename)
+        before = table.watchers.get(user_id)
+        if before is None or table.rendered.get(mark) == watched.signature:
+            return False
+        try:
+            shown = await self.ctx.outlet.present(user_id, before[0], before[1],
+                                                  table.pictured.get(mark), watched,
+                                                  rank=WATCHER)
+        except Unreachable:
+            self.ctx.private_chats.unreachable(user_id)
+            table.watchers.pop(user_id, None)
+            return True
+        if shown is None:
+            return True
+        table.pictured[mark] = watched.key
+        table.rendered[mark] = watched.signature
+        if shown != before and table.watchers.get(user_id) == before:
+            table.watchers[user_id] = shown  # stored with the table's next step
         return True
 
     def say(self, table: Table, text: str) -> None:
@@ -1376,21 +1436,25 @@ class _TableJob:
     driver: DealDriver
     key: str
     viewer: int | None = None  # a tournament table's seat whose private chat shows it
+    watcher: int | None = None  # a member who watches a tournament table (user id)
 
     async def __call__(self) -> bool:
-        return await self.driver._table_job(self.key, self.viewer)
+        return await self.driver._table_job(self.key, self.viewer, self.watcher)
 
     async def prepare(self) -> None:
-        await self.driver._prepare_table(self.key, self.viewer)
+        await self.driver._prepare_table(self.key, self.viewer, self.watcher)
 
     def fresh(self) -> bool:
         """The deal's table was not drawn yet: its first picture is new to the group."""
-        return self.driver._table_fresh(self.key, self.viewer)
+        return self.driver._table_fresh(self.key, self.viewer, self.watcher)
 
 
-def _viewed(viewer: int | None) -> str:
+def _viewed(viewer: int | None, watcher: int | None = None) -> str:
     """The ``rendered``/``pictured`` key of the table message seen by ``viewer`` (a
-    tournament table's seat), or of the audience's (``None``)."""
+    tournament table's seat), by ``watcher`` (a member who watches it, by user id), or of the
+    audience's (both ``None``)."""
+    if watcher is not None:
+        return f"{TABLE}@{watcher}"
     return TABLE if viewer is None else f"{TABLE}{viewer}"
 
 

@@ -135,6 +135,7 @@ async def test_a_ten_member_quick_tournament_plays_to_the_payout(fake_api: FakeB
     (record,) = await store.live_tournaments()
     tid = record.tournament_id
     shown = signup_message(api, group)
+    assert shown.photo is None and shown.text is not None  # the group's pictures are off
     assert record.seed_hash in shown.content and record.seed not in shown.content
     assert t("tour.title", LANG, id=tid, preset=t("tour.preset_quick", LANG)) in shown.content
     api.send_text(ann, group, "/tournament")  # one live tournament per group
@@ -189,10 +190,11 @@ async def test_a_ten_member_quick_tournament_plays_to_the_payout(fake_api: FakeB
     board = await api.wait_for(lambda: next(
         (m for m in api.messages_in(group) if any(
             b.text == t("tour.btn_watch", LANG, n=1) for b in m.buttons)), None), 10)
+    assert board.photo is None and board.text is not None
     assert await press(api, kim, board, tournament_callback(tid, "watch", 1)) == \
         t("tour.pop_watching", LANG)
-    watched = api.last_message(kim)
-    assert watched is not None and "Tournament #" in watched.content
+    watched = await api.wait_for(lambda: api.last_message(kim), 10)
+    assert "Tournament #" in watched.content and watched.photo is None  # pictures are off
     assert not any(line.startswith(t("hand.title", LANG, n=17)) for line in
                    watched.content.splitlines())
     assert await press(api, kim, board, tournament_callback(tid, "watch", 9)) == \
@@ -217,7 +219,7 @@ async def test_a_ten_member_quick_tournament_plays_to_the_payout(fake_api: FakeB
     # The draws equal the referee's for the revealed seed, whose SHA-256 was shown.
     final = next(m for m in reversed(api.messages_in(group))
                  if m.content.startswith(t("tour.final_title", LANG, id=tid)))
-    assert record.seed in final.content
+    assert record.seed in final.content and final.photo is None
     commands = [line for line in final.content.splitlines() if line.startswith("echo '")]
     assert len(commands) == 3
     stages = record.state["stages"]

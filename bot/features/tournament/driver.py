@@ -22,8 +22,12 @@ ties, carry-over) and :mod:`engine.prizes` (the pool's split); a table's standin
   next stage is drawn; after the final, the pool is paid once and the seed revealed with the
   referee's commands that reproduce every draw.
 - **The board.** One group message shows the stage, each table's players, scores and deals
-  played, drawn again at most once per :attr:`Tournaments.board_interval`, with 观战 buttons
-  that send a member the picture of a running table (never a hand) in their private chat.
+  played, drawn again at most once per :attr:`Tournaments.board_interval`, with 观战 buttons:
+  a member then watches a running table in their private chat, a message edited as the table
+  moves (never a hand) until its stage ends (:meth:`Tournaments.watch`).
+- **Pictures.** In the group's pictures mode (its ``pictures`` setting when the tournament
+  opened) the sign-up message, the board and the final ranking are pictures
+  (:mod:`images.tournament`) with the texts as captions; text only when it is off.
 
 Restart-safe: everything is read from the store at each step (the tables' standings are written
 with each deal's end, the stage's draw with its tables); a table's running deal is restored as
@@ -52,6 +56,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -89,6 +94,7 @@ from engine.tournament import (
     tournament_places,
     tournament_preset,
 )
+from images.tournament import render_signup, render_tournament_board, render_tournament_final
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +154,9 @@ class Tournaments:
         self._board_asked: dict[int, float] = {}
         #: Seconds between two drawings of a board (a test hook).
         self.board_interval = BOARD_INTERVAL
+        #: (tournament id, ``"signup"`` or ``"board"``) → the input of the picture that group
+        #: message shows (a caption's change alone edits only the caption).
+        self._pictured: dict[tuple[int, str], object] = {}
         #: UTC seconds now (a test hook).
         self.clock: Callable[[], float] = time.time
 
@@ -214,7 +223,7 @@ class Tournaments:
         record = await self.ctx.store.get_tournament(tid)
         drawing = await self._signup_drawing(record)
         try:
-            shown = await self.ctx.outlet.present(chat_id, None, False, None, drawing, thread_id)
+            shown = await self._present(record, None, "signup", drawing)
         except Unreachable:
             shown = None
         if shown is not None:
@@ -237,20 +246,46 @@ class Tournaments:
             start = t("tour.start_at", lang, time=when.strftime("%H:%M"), tz=zone.key)
         else:
             start = t("tour.start_full", lang, max=maximum)
-        text = views.signup_text(record.tournament_id, preset, plan(preset, field),
-                                 record.entry_fee, record.seed_hash, start,
-                                 [e.name for e in entries], minimum, maximum, lang,
+        names = [e.name for e in entries]
+        stages = plan(preset, field)
+        text = views.signup_text(record.tournament_id, preset, stages, record.entry_fee,
+                                 record.seed_hash, start, names, minimum, maximum, lang,
                                  closed=closed)
         markup = None if closed else views.signup_markup(record.tournament_id, lang)
-        return Drawing(text, markup)
+        if not _pictures(record):
+            return Drawing(text, markup)
+        scene = views.signup_scene(record.tournament_id, preset, stages, record.entry_fee,
+                                   record.seed_hash, start, names, minimum, maximum, lang,
+                                   closed=closed is not None)
+        short = views.signup_text(record.tournament_id, preset, stages, record.entry_fee,
+                                  record.seed_hash, start, [], minimum, maximum, lang,
+                                  closed=closed)  # the names are in the picture
+        return Drawing(views.caption(text, short), markup, scene, partial(render_signup, scene),
+                       "tournament.png")
 
     async def _redraw_signup(self, record: TournamentRecord, closed: str | None = None) -> None:
         if record.message_id is None:
             return
         drawing = await self._signup_drawing(record, closed)
         with contextlib.suppress(Unreachable):
-            await self.ctx.outlet.present(record.chat_id, record.message_id, False, None,
-                                          drawing, record.thread_id)
+            await self._present(record, record.message_id, "signup", drawing)
+
+    async def _present(self, record: TournamentRecord, message_id: int | None, which: str,
+                       drawing: Drawing) -> tuple[int, bool] | None:
+        """Show ``drawing`` on the group's sign-up message or board (``which``), a photo
+        in the group's pictures mode, editing only the caption when its picture is the one
+        shown already.
+
+        Raises:
+            Unreachable: the group is closed to the bot.
+        """
+        slot = (record.tournament_id, which)
+        shown = await self.ctx.outlet.present(record.chat_id, message_id, _pictures(record),
+                                              self._pictured.get(slot), drawing,
+                                              record.thread_id)
+        if shown is not None:
+            self._pictured[slot] = drawing.key
+        return shown
 
     def _redraw_later(self, tournament_id: int) -> None:
         """Redraw the sign-up message in the background, so a Sign up or Withdraw is answered
@@ -685,9 +720,14 @@ class Tournaments:
             if done.tournament_id == tid and done.phase == RESULT:
                 self.ctx.tables.remove(done)
 
-    def _final_drawing(self, record: TournamentRecord) -> Drawing:
+    def _final_drawings(self, record: TournamentRecord) -> list[tuple[str, Drawing]]:
         """A finished tournament's final ranking (champion first, prizes paid), the revealed
-        seed and the referee's commands, from its stored result and state (RULES.md §10.1)."""
+        seed and the referee's commands, from its stored result and state (RULES.md §10.1):
+        its messages, each with its post's key. The text; in the group's pictures mode the
+        ranking's picture with the text as its caption, or, when the text is longer than a
+        caption takes, with the ranking as caption and the seed with the commands in a text
+        message after it."""
+        tid = record.tournament_id
         state, result = record.state, record.result or {}
         places: dict[int, int | None] = {int(p): None if place is None else int(place)
                                          for p, place in (result.get("places") or {}).items()}
@@ -696,11 +736,25 @@ class Tournaments:
         signup = [int(p) for p in state["signup"]]
         ranking = sorted(signup, key=lambda p: (places.get(p) is None, places.get(p) or 0,
                                                 signup.index(p)))
-        text = views.final_text(record.tournament_id, [(p, places.get(p)) for p in ranking],
-                                scores, paid, _names(state), record.seed, record.seed_hash,
-                                views.referee_commands(record.seed, state["stages"]),
-                                _lang(record))
-        return Drawing(text, None)
+        lang = _lang(record)
+        names = _names(state)
+        ranked = [(p, places.get(p)) for p in ranking]
+        commands = views.referee_commands(record.seed, state["stages"])
+        text = views.final_text(tid, ranked, scores, paid, names, record.seed,
+                                record.seed_hash, commands, lang)
+        key = f"{tournament_lock(tid)}#final"
+        if not _pictures(record):
+            return [(key, Drawing(text, None))]
+        scene = views.final_scene(tid, ranked, scores, paid, names, record.seed,
+                                  record.seed_hash, lang)
+        render = partial(render_tournament_final, scene)
+        if len(text) <= views.CAPTION_LIMIT:
+            return [(key, Drawing(text, None, scene, render, "tournament_final.png"))]
+        lines = views.final_ranking_lines(tid, ranked, scores, paid, names, lang)
+        seed = "\n".join(views.seed_lines(record.seed, record.seed_hash, commands, lang))
+        return [(key, Drawing(views.caption("\n".join(lines), lines[0]), None, scene, render,
+                              "tournament_final.png")),
+                (f"{tournament_lock(tid)}#seed", Drawing(seed, None))]
 
     def _announce(self, record: TournamentRecord) -> None:
         """Post a finished tournament's final ranking (in the background): due until it was
@@ -712,14 +766,27 @@ class Tournaments:
         worker died after the payout, or with it waiting for the group's flood budget, or
         during the request; or the send failed: the claim is given back) is posted by the
         watchdog (:meth:`resume`) or the next start (:meth:`restore`); twice only when its
-        poster was killed between Telegram taking it and recording it sent."""
+        poster was killed between Telegram taking it and recording it sent. When the ranking
+        is a picture and the seed a text after it (:meth:`_final_drawings`), the seed is
+        posted once the picture was sent, and the ranking is recorded as posted once the seed
+        was: a poster killed in between leaves both to the next (the picture then twice, the
+        seed never missing)."""
         tid = record.tournament_id
 
-        async def sent(message_id: int) -> None:
+        async def announced(message_id: int) -> None:
             await self.ctx.store.announce_tournament(tid)
 
-        self.ctx.outlet.post(f"{tournament_lock(tid)}#final", record.chat_id,
-                             self._final_drawing(record), record.thread_id, sent=sent,
+        (key, drawing), *rest = self._final_drawings(record)
+        sent = announced
+        if rest:
+            ((seed_key, seed),) = rest
+
+            async def pictured(message_id: int) -> None:
+                self.ctx.outlet.post(seed_key, record.chat_id, seed, record.thread_id,
+                                     sent=announced)
+
+            sent = pictured
+        self.ctx.outlet.post(key, record.chat_id, drawing, record.thread_id, sent=sent,
                              claim=_Announcement(self.ctx.store, tid))
 
     async def _on_final(self, stamp: timers.Stamp) -> None:
@@ -818,10 +885,21 @@ class Tournaments:
         text = views.board_text(record.tournament_id, planned, tables,
                                 state["draw"]["byes"], _names(state), lang)
         live = record.status == "running"
-        if not live:
-            text += "\n\n" + t(f"tour.board_{record.status}", lang)
+        status = "" if live else "\n\n" + t(f"tour.board_{record.status}", lang)
         running = [n for n, _, done in tables if not done] if live else []
-        return Drawing(text, views.board_markup(record.tournament_id, running, lang))
+        markup = views.board_markup(record.tournament_id, running, lang)
+        if not _pictures(record):
+            return Drawing(text + status, markup)
+        d = state["draw"]
+        drawn: Draw[int] = Draw(int(stage), tuple(tuple(x) for x in d["tables"]),
+                                tuple(d["byes"]))
+        through = views.board_through(planned, drawn, [s for _, s, _ in tables],
+                                      [int(p) for p in state["signup"]], _previous(state))
+        scene = views.board_scene(record.tournament_id, planned, tables, d["byes"],
+                                  _names(state), lang, through=through, status=record.status)
+        short = text.split("\n", 1)[0] + status  # the tables are in the picture
+        return Drawing(views.caption(text + status, short), markup, scene,
+                       partial(render_tournament_board, scene), "tournament_board.png")
 
     async def _draw_board(self, tournament_id: int) -> None:
         """Draw the group's board as stored now, under the board's lock (:func:`board_lock`)
@@ -838,31 +916,58 @@ class Tournaments:
         if drawing is None:
             return
         try:
-            shown = await self.ctx.outlet.present(record.chat_id, record.board_id, False, None,
-                                                  drawing, record.thread_id)
+            shown = await self._present(record, record.board_id, "board", drawing)
         except Unreachable:
             return
         if shown is not None and shown[0] != record.board_id:
             await self.ctx.store.set_tournament_messages(tournament_id, board_id=shown[0])
 
-    async def watch(self, tournament_id: int, number: int, user_id: int, lang: str) -> str | None:
-        """观战: send ``user_id`` the picture of running table ``number`` (public facts only,
-        never a hand) in their private chat; ``None`` when sent, else why not in ``lang``."""
+    def watch_refusal(self, record: TournamentRecord, number: int, lang: str) -> str | None:
+        """Why 观战 of table ``number`` is refused (the tournament is not running, the table
+        is not playing here now), in ``lang``; ``None`` when it may be watched."""
+        if record.status != "running":
+            return t("tour.pop_closed", lang)
+        if self._playing(record, number) is None:
+            return t("tour.pop_no_table", lang)
+        return None
+
+    def _playing(self, record: TournamentRecord, number: int) -> Table | None:
+        stage = int(record.state.get("stage") or 0)
+        table = self.ctx.tables.get(tournament_key(record.tournament_id, stage, number))
+        if table is None or table.phase != DEAL or table.state is None:
+            return None
+        return table
+
+    async def watch(self, tournament_id: int, number: int, user_id: int) -> bool:
+        """观战: ``user_id`` watches running table ``number`` in their private chat: a new
+        message there shows the table's picture as its seats see it (public facts only, never
+        a hand), edited as the table moves (:meth:`bot.game.deal.DealDriver.update_watch`,
+        paced by the outlet) until the table's stage ends, its last picture staying. A member
+        watches one table: watching another, or the same again, moves the watch to the new
+        message and deletes the old one while its table still plays. The watchers are stored
+        with the table (a restart keeps them). ``False`` when the table does not play now."""
         record = await self._record(tournament_id)
         if record is None or record.status != "running":
-            return t("tour.pop_closed", lang)
+            return False
         stage = int(record.state.get("stage") or 0)
-        table = self.ctx.tables.get(tournament_key(tournament_id, stage, number))
-        if table is None or table.phase != DEAL or table.state is None:
-            return t("tour.pop_no_table", lang)
-        drawing = self.deals.table_drawing(table)
-        watched = Drawing(drawing.text, None, drawing.key, drawing.render, drawing.filename) \
-            if drawing.render is not None else Drawing(drawing.text, None)
-        try:
-            shown = await self.ctx.outlet.present(user_id, None, False, None, watched)
-        except Unreachable:
-            return t("tour.pop_open_private", lang)
-        return None if shown is not None else t("tour.pop_open_private", lang)
+        key = tournament_key(tournament_id, stage, number)
+        for other in self.ctx.tables:  # one watched table per member
+            if other.tournament is not None and other.key != key and user_id in other.watchers:
+                async with self.ctx.tables.lock(other.key):
+                    old = self.deals.unwatch(other, user_id)
+                    if other.phase == DEAL and self.ctx.tables.get(other.key) is other:
+                        await self.ctx.save(other)
+                        if old is not None:
+                            await self.ctx.outlet.delete(user_id, old)
+        async with self.ctx.tables.lock(key):
+            table = self._playing(record, number)
+            if table is None:
+                return False
+            old = self.deals.watch(table, user_id)
+            await self.ctx.save(table)
+        if old is not None:
+            await self.ctx.outlet.delete(user_id, old)
+        return True
 
     # --- After a restart -----------------------------------------------------------------------
 
@@ -960,6 +1065,12 @@ class _Announcement:
 
 def _lang(record: TournamentRecord) -> str:
     return str(record.options.get("lang", "en"))
+
+
+def _pictures(record: TournamentRecord) -> bool:
+    """The group's sign-up message, board and final ranking are pictures (its ``pictures``
+    setting when the tournament opened); text only when off."""
+    return bool(record.options.get("pictures", True))
 
 
 def _preset(record: TournamentRecord) -> TournamentPreset:

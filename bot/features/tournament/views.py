@@ -1,7 +1,9 @@
 """What a group tournament shows (RULES.md §10.1): the group's sign-up message with its buttons,
 the draw of each stage, a stage's result, the board, the final ranking with the revealed seed and
-the referee's commands, and the standings under a tournament deal's result. Pure: texts in the
-given language, keyboards as values; the driver sends them.
+the referee's commands, and the standings under a tournament deal's result; in the group's
+pictures mode the sign-up, the board and the final ranking are pictures (their scenes here,
+drawn by :mod:`images.tournament`) with the texts as captions. Pure: texts in the given
+language, keyboards and scenes as values; the driver sends them.
 
 Buttons carry ``T:<tournament id>:<op>`` (at most 64 bytes): ``join`` (报名), ``quit`` (退出),
 ``start`` (开赛), ``cancel`` (取消), ``watch<n>`` (观战 table n of the running stage). The data
@@ -14,14 +16,33 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.core.i18n import join_names, t
 from bot.core.numbers import grouped
 from bot.features.tournament.standings import TableStandings
 from bot.presentation.keyboards import Button, Keyboard
-from engine.tournament import Chips, PlannedStage, TournamentPreset
+from bot.presentation.scenes import picture_labels
+from engine.prizes import split_pool
+from engine.tournament import (
+    Advancement,
+    Chips,
+    Draw,
+    PlannedStage,
+    TournamentError,
+    TournamentPreset,
+    advance,
+)
+from images.tournament import (
+    BoardSeat,
+    BoardTable,
+    FinalRow,
+    FinalScene,
+    PrizeSlot,
+    SignupScene,
+    TournamentBoardScene,
+)
 
 PREFIX = "T"
 OPS = ("join", "quit", "start", "cancel")
@@ -254,6 +275,19 @@ def final_text(tournament_id: int, places: Sequence[tuple[int, int | None]],
                seed: str, seed_hash: str, commands: Sequence[str], lang: str) -> str:
     """The final ranking (champion first, prizes paid), the revealed seed and the referee's
     commands that reproduce every draw."""
+    return "\n".join([*final_ranking_lines(tournament_id, places, scores, paid, names, lang),
+                      "", *seed_lines(seed, seed_hash, commands, lang)])
+
+
+def seed_lines(seed: str, seed_hash: str, commands: Sequence[str], lang: str) -> list[str]:
+    """The revealed seed (with the SHA-256 shown at sign-up) and the referee's commands."""
+    return [t("tour.seed_reveal", lang, seed=seed, hash=seed_hash), *commands]
+
+
+def final_ranking_lines(tournament_id: int, places: Sequence[tuple[int, int | None]],
+                        scores: Mapping[int, int], paid: Mapping[int, int],
+                        names: Mapping[int, str], lang: str) -> list[str]:
+    """The final ranking's title and one line per member: place, name, score, prize."""
     lines = [t("tour.final_title", lang, id=tournament_id)]
     for player, place in places:
         prize = t("tour.prize_part", lang, beans=grouped(paid[player])) if paid.get(player) \
@@ -265,6 +299,127 @@ def final_text(tournament_id: int, places: Sequence[tuple[int, int | None]],
         lines.append(t("tour.place_line", lang, place=place, name=names[player],
                        score="" if score is None else t("tour.score_part", lang, score=score),
                        prize=prize) + (" 👑" if place == 1 else ""))
-    lines += ["", t("tour.seed_reveal", lang, seed=seed, hash=seed_hash)]
-    lines += commands
-    return "\n".join(lines)
+    return lines
+
+
+# --- The pictures (in the group's pictures mode) ---------------------------------------------
+
+#: Telegram's longest photo caption, in characters: a longer message text is replaced by a
+#: shorter caption (the picture carries the rest).
+CAPTION_LIMIT = 1024
+
+
+def caption(text: str, short: str) -> str:
+    """``text`` as a picture's caption, or ``short`` when it is longer than Telegram takes
+    (:data:`CAPTION_LIMIT`; ``short`` cut to it too)."""
+    if len(text) <= CAPTION_LIMIT:
+        return text
+    return short if len(short) <= CAPTION_LIMIT else short[:CAPTION_LIMIT - 1] + "…"
+
+
+def short_hash(digest: str) -> str:
+    """A SHA-256 shortened for a picture: its first and last 12 hex digits.
+
+    >>> short_hash("0123456789abcdef" * 4)
+    '0123456789ab…456789abcdef'
+    """
+    return digest if len(digest) <= 25 else f"{digest[:12]}…{digest[-12:]}"
+
+
+def signup_scene(tournament_id: int, preset: TournamentPreset, plan: Sequence[PlannedStage],
+                 fee: int, seed_hash: str, start: str, names: Sequence[str], minimum: int,
+                 maximum: int, lang: str, *, closed: bool = False) -> SignupScene:
+    """The sign-up message's picture (:func:`images.tournament.render_signup`): what
+    :func:`signup_text` says, with the prize table's places and the beans each pays with the
+    field signed up so far (RULES.md §10.1: the fees are the pool, :func:`engine.prizes.
+    split_pool`), the SHA-256 shortened and the members numbered in sign-up order; ``closed``:
+    the sign-up is over (its mark drawn)."""
+    words = picture_labels(lang)
+    table = preset.prize_table
+    held = min(len(names), len(table))
+    amounts = split_pool(fee * len(names), list(range(1, held + 1)), table) \
+        if fee and held else []
+    prizes = tuple(PrizeSlot(place, share, amounts[place - 1] if place <= len(amounts) else None)
+                   for place, share in enumerate(table, start=1))
+    return SignupScene(
+        title=t("tour.title", lang, id=tournament_id, preset=t(f"tour.preset_{preset.name}", lang)),
+        stages=tuple(stage_line(p, lang) for p in plan),
+        fee=t("tour.pic_fee", lang, fee=grouped(fee)) if fee else t("tour.pic_free", lang),
+        prizes=prizes, start=start, seed=t("tour.seed", lang, hash=short_hash(seed_hash)),
+        signed=t("tour.pic_signed", lang, n=len(names), max=maximum, min=minimum),
+        members=tuple(names), prizes_head=words.prize,
+        prize_beans=t("tour.pic_prize_beans", lang, beans="{beans}"),
+        none=t("tour.pic_none", lang), more=t("tour.pic_more", lang, n="{n}"),
+        mark=t("tour.pic_closed", lang) if closed else "", lang=words.lang)
+
+
+def board_through(planned: PlannedStage, drawn: Draw[int], standings: Sequence[TableStandings],
+                  signup: Sequence[int], previous: Mapping[int, int] | None) -> set[int]:
+    """Who goes through the stage as the scores stand now (RULES.md §10.1,
+    :func:`engine.tournament.advance` on the tables' results so far), byes left out; none in the
+    final, or while a tie at the line would need extra deals."""
+    if planned.is_final or len(standings) != len(drawn.tables):
+        return set()
+    try:
+        outcome = advance(planned, drawn, [s.result(signup) for s in standings], signup,
+                          previous)
+    except TournamentError:
+        return set()
+    if not isinstance(outcome, Advancement):
+        return set()
+    return set(outcome.through) - set(drawn.byes)
+
+
+def board_scene(tournament_id: int, planned: PlannedStage,
+                tables: Sequence[tuple[int, TableStandings, bool]], byes: Sequence[int],
+                names: Mapping[int, str], lang: str, *, through: Collection[int] = (),
+                status: str = "running") -> TournamentBoardScene:
+    """The group's board as a picture (:func:`images.tournament.render_tournament_board`): what
+    :func:`board_text` says, each table's players best first with their score and deals won,
+    who goes through as the scores stand (``through``, :func:`board_through`; marked "through"
+    once every table has finished), who left; ``status``: the tournament's (``finished`` and
+    ``cancelled`` are marked)."""
+    words = picture_labels(lang)
+    decided = all(done for _, _, done in tables)
+    tag = t("tour.pic_through" if decided else "tour.pic_qualifying", lang)
+    drawn = []
+    for number, standings, done in tables:
+        scores = standings.scores()
+        order = sorted(range(len(standings.players)), key=lambda i: (standings.forfeited[i],
+                                                                      -scores[i], i))
+        unit = "tour.pic_chips" if standings.chips else "tour.pic_points"
+        seats = tuple(BoardSeat(
+            names.get(standings.players[i], "?"), t(unit, lang, score=scores[i]),
+            t("tour.pic_wins", lang, wins=standings.wins[i]),
+            words.left if standings.forfeited[i]
+            else tag if standings.players[i] in through else "",
+            out=standings.forfeited[i]) for i in order)
+        state = t("tour.board_done", lang) if done else t("tour.board_playing", lang)
+        drawn.append(BoardTable(t("tour.board_table", lang, n=number, deals=standings.played,
+                                  state=state), seats, done))
+    marks = {"finished": t("tour.pic_over", lang), "cancelled": words.cancelled}
+    return TournamentBoardScene(
+        title=t("tour.board_title", lang, id=tournament_id,
+                stage=stage_name(planned.number, planned.is_final, lang)),
+        tables=tuple(drawn),
+        byes=t("tour.byes", lang, names=join_names((names[p] for p in byes), lang))
+        if byes else "",
+        note=t("tour.pic_qualifying_note", lang) if through and not decided else "",
+        mark=marks.get(status, ""), lang=words.lang)
+
+
+def final_scene(tournament_id: int, places: Sequence[tuple[int, int | None]],
+                scores: Mapping[int, int], paid: Mapping[int, int], names: Mapping[int, str],
+                seed: str, seed_hash: str, lang: str) -> FinalScene:
+    """The final ranking as a picture (:func:`images.tournament.render_tournament_final`): the
+    champion crowned, every member's place, final score and prize in beans (``places`` best
+    first as :func:`final_text` lists them), the revealed seed and its SHA-256."""
+    words = picture_labels(lang)
+    rows = tuple(FinalRow(place, names.get(player, "?"),
+                          "" if scores.get(player) is None else str(scores[player]),
+                          paid.get(player, 0))
+                 for player, place in places)
+    return FinalScene(t("tour.pic_final_title", lang, id=tournament_id), rows,
+                      t("tour.pic_champion", lang), t("tour.pic_seed", lang, seed=seed),
+                      t("tour.pic_hash", lang, hash=seed_hash), words,
+                      t("tour.pic_prize_beans", lang, beans="+{beans}"))

@@ -4,7 +4,7 @@ group (its admins, or anyone if the group's
 ``challenge_open`` setting allows, as for challenges); ``/tournament cancel`` cancels it
 (admins or its opener), every fee refunded. Its buttons (``T:``): 报名 Sign up, 退出
 Withdraw, 开赛 Start and 取消 Cancel (the opener's and admins') on the sign-up message, 观战
-Watch on the board. Entry points into
+Watch on the board (the table in the presser's private chat, kept up to date). Entry points into
 :class:`bot.features.tournament.driver.Tournaments`."""
 
 from __future__ import annotations
@@ -274,8 +274,15 @@ async def on_press(update: Update, context: Context) -> None:
         group = await store(app).get_group_settings(record.chat_id)
         lang = user_language(app, user, group_language(app, group))
     if press.op == "watch":
-        refusal = await tournaments.watch(press.tournament_id, press.table, user.id, lang)
-        await answer(query, refusal or t("tour.pop_watching", lang), alert=refusal is not None)
+        refusal = tournaments.watch_refusal(record, press.table, lang)
+        if refusal is not None:
+            await refuse(app, query, refusal, alert=True)
+            return
+        link = f"{TOURNAMENT_LINK}{record.tournament_id}"
+        if await ask_private_first(app, query, link, t("tour.pop_open_private", lang)):
+            return
+        await answer(query, t("tour.pop_watching", lang))  # first: the watch takes locks
+        await tournaments.watch(press.tournament_id, press.table, user.id)
         return
     if press.op in ("start", "cancel"):
         if record.status != "open" and press.op == "start":
