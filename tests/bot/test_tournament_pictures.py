@@ -124,13 +124,19 @@ def test_a_tournament_tables_watchers_are_stored_with_it():
 
 
 def _record(pictures: bool, field: int) -> TournamentRecord:
+    """A finished tournament of ``field`` members, placed in sign-up order, the first three
+    paid 50/30/20 beans per member."""
     players = list(range(1000001, 1000001 + field))
     state = {"signup": players, "names": {str(p): f"Player {p}" for p in players},
              "stages": [{"number": n, "players": players[:field // n], "scores": None,
                          "table_size": 3} for n in (1, 2, 3)]}
+    result = {"places": {str(p): i + 1 for i, p in enumerate(players)},
+              "scores": {str(p): 0 for p in players},
+              "paid": {str(players[0]): 50 * field, str(players[1]): 30 * field,
+                       str(players[2]): 20 * field}}
     return TournamentRecord(7, -100, None, players[0], "quick",
                             {"lang": LANG, "pictures": pictures}, SEED, seed_hash(SEED), 100,
-                            100 * field, "finished", 1, 2, state, None,
+                            100 * field, "finished", 1, 2, state, result,
                             datetime(2026, 1, 1, tzinfo=UTC), None)
 
 
@@ -138,11 +144,7 @@ def test_the_final_ranking_is_a_picture_and_the_seed_follows_when_the_caption_is
     tournaments = Tournaments.__new__(Tournaments)  # only the drawings: no context needed
     for field, pictures in ((4, True), (30, True), (30, False)):
         record = _record(pictures, field)
-        players = record.state["signup"]
-        places = {p: i + 1 for i, p in enumerate(players)}
-        paid = {players[0]: 50 * field, players[1]: 30 * field, players[2]: 20 * field}
-        drawings = tournaments._final_drawings(record, record.state, players, places,
-                                               {p: 0 for p in players}, paid)
+        drawings = tournaments._final_drawings(record)
         text = "\n".join(d.text for _, d in drawings)
         assert text.startswith(t("tour.final_title", LANG, id=7)) and SEED in text
         assert text.count("python -m engine.judge") == 3  # the referee's commands, whole
