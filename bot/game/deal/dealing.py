@@ -23,7 +23,7 @@ from bot.game.deal.picture import TablePicture
 from bot.game.deal.result import Results
 from bot.presentation import views
 from bot.store import SeatRecord
-from engine import Action, apply, new_deal, next_first_bidder
+from engine import Action, ActionKind, apply, new_deal, next_first_bidder
 from engine.redeal import REDEAL_VALVE
 
 #: Redeals in a row (everybody passed) after which a table closes rather than deal forever: the
@@ -101,7 +101,7 @@ class Dealer:
             first = state.first_bidder
         for seat, _ in table.humans():
             if old is not None and old.autoplay[seat]:
-                state = apply(state, Action("autoplay", seat, value=1))
+                state = apply(state, Action(ActionKind.AUTOPLAY, seat, value=1))
         if old is not None:
             await self.notices.strip_autoplay_notices(table, every=True)
         ctx.tables.retoken(table)

@@ -35,7 +35,7 @@ from bot.game.deal.picture import TablePicture
 from bot.game.deal.result import Results
 from bot.game.outlet import PRESSER
 from bot.presentation import views
-from engine import Action, DealState, IllegalAction, apply, auto_action
+from engine import Action, ActionKind, DealState, IllegalAction, apply, auto_action
 from engine.ai import Advice
 
 log = logging.getLogger(__name__)
@@ -111,7 +111,7 @@ class Play:
             await ack()  # the press is answered before the store's write
         table.state = state
         table.notice = None
-        if action.kind not in ("autoplay", "show"):
+        if action.kind not in (ActionKind.AUTOPLAY, ActionKind.SHOW):
             table.reset_turn_memory()
         if _turn(prev) != _turn(state):
             table.deadline = time.time() + turn_timeout(table, state) if state.to_act else None
@@ -124,7 +124,7 @@ class Play:
             return True
         if prev.landlord is None and state.landlord is not None:
             table.redeals = 0
-        if action.kind == "leave":
+        if action.kind == ActionKind.LEAVE:
             table.seats[action.seat].left = True
         await self.ctx.store.save_deal_state(running_deal_id(table), state.version, state.to_json(),
                                              table.to_dict())
@@ -157,7 +157,7 @@ class Play:
                 if state.phase in ACTIVE and not state.autoplay[seat]:
                     name = views.seat_name(table.seats[seat], seat, table.lang)
                     self.picture.say(table, t("table.blocked", table.lang, name=name))
-                    queued.append(Action("autoplay", seat, value=1))
+                    queued.append(Action(ActionKind.AUTOPLAY, seat, value=1))
             if not queued:
                 return
             action = queued.pop(0)
@@ -220,7 +220,7 @@ class Play:
         Raises:
             IllegalAction: the engine refused (e.g. the seat already left).
         """
-        await self.act(table, Action("leave", seat), ack=ack)
+        await self.act(table, Action(ActionKind.LEAVE, seat), ack=ack)
 
     # --- Timers --------------------------------------------------------------------------------
 
@@ -346,7 +346,7 @@ class Play:
                 if table.token != stamp.token or state is None:
                     break  # the timeout ended the deal or dealt again
                 if state.phase in ACTIVE and seat in state.to_act and not state.autoplay[seat]:
-                    await self.act(table, Action("timeout", seat))
+                    await self.act(table, Action(ActionKind.TIMEOUT, seat))
                     await self.notices.tell_timeout(table, seat, stamp.token)
 
     def _due_after_start(self, table: Table, state: DealState) -> float:

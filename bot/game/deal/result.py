@@ -22,7 +22,7 @@ from bot.game.outlet import PRESSER, PROMPT
 from bot.presentation import scenes, views
 from bot.presentation.keyboards import Keyboard
 from bot.store import SeatFacts
-from engine import ComboType, DealState, classify
+from engine import ActionKind, ComboType, DealState, classify
 from images import render_result
 from images.standings import render_result_with_standings, render_standings
 
@@ -305,7 +305,7 @@ def seat_facts(state: DealState) -> list[SeatFacts]:
         return []
     bombs = [0] * state.rules.seats
     for action in state.history:
-        if action.kind == "play":
+        if action.kind == ActionKind.PLAY:
             readings = classify(action.cards or (), state.rules)
             if readings and readings[0].type in BOMB_TYPES:
                 bombs[action.seat] += 1
