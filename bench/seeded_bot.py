@@ -16,7 +16,7 @@ import sys
 from functools import wraps
 from typing import Any
 
-import bot.game.deal as driver
+import bot.game.deal.dealing as driver
 from bot.__main__ import main
 
 

@@ -3,7 +3,7 @@
 One import line per module; each name listed here is public API.
 """
 
-from engine.action import ACTION_KINDS, ERROR_CODES, Action, IllegalAction
+from engine.action import ERROR_CODES, Action, ActionKind, IllegalAction
 from engine.cards import CardError, check_ranks, format_ranks, parse_ranks, rank_counts
 from engine.combos import ComboType, Play, beat_reason, beats, classify, play_groups
 from engine.deal import DealState, apply, auto_action, new_deal, next_first_bidder
@@ -15,9 +15,9 @@ from engine.trick import Trick
 from engine.view import SeatView
 
 __all__ = [
-    "ACTION_KINDS",
     "ERROR_CODES",
     "Action",
+    "ActionKind",
     "IllegalAction",
     "CardError",
     "check_ranks",

@@ -6,23 +6,42 @@ An :class:`Action` is a small immutable value that prints as the notation of the
 >>> str(Action.parse(0, "play 33344456"))
 'play 33344456'
 >>> Action.parse(2, "bid 3")
-Action(kind='bid', seat=2, value=3, cards=None, type=None)
+Action(kind=<ActionKind.BID: 'bid'>, seat=2, value=3, cards=None, type=None)
+>>> Action.parse(2, "bid 3").kind == "bid"
+True
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.cards import CardError, check_ranks, format_ranks, parse_ranks
 from engine.combos import ComboType, Play
 
-#: Every action kind. Game decisions: bid/pass (score bidding, and pass in play), call/decline/
-#: rob/norob (rob bidding), double/nodouble, show, play. Meta actions: timeout, autoplay, leave.
-ACTION_KINDS = (
-    "bid", "pass", "call", "decline", "rob", "norob", "double", "nodouble", "show", "play",
-    "timeout", "autoplay", "leave",
-)
-_NO_VALUE = frozenset(ACTION_KINDS) - {"bid", "autoplay", "play"}
+
+class ActionKind(StrEnum):
+    """Every action kind, its value the judge protocol's word (also in stored JSON). Game
+    decisions: bid/pass (score bidding, and pass in play), call/decline/rob/norob (rob bidding),
+    double/nodouble, show, play (RULES.md §2–§6). Meta actions: timeout, autoplay, leave
+    (RULES.md §9)."""
+
+    BID = "bid"
+    PASS = "pass"
+    CALL = "call"
+    DECLINE = "decline"
+    ROB = "rob"
+    NOROB = "norob"
+    DOUBLE = "double"
+    NODOUBLE = "nodouble"
+    SHOW = "show"
+    PLAY = "play"
+    TIMEOUT = "timeout"
+    AUTOPLAY = "autoplay"
+    LEAVE = "leave"
+
+
+_NO_VALUE = frozenset(ActionKind) - {ActionKind.BID, ActionKind.AUTOPLAY, ActionKind.PLAY}
 
 #: Stable machine codes of :class:`IllegalAction`.
 ERROR_CODES = (
@@ -62,7 +81,7 @@ class Action:
     """One decision (or meta action) of one seat.
 
     Attributes:
-        kind: one of :data:`ACTION_KINDS`.
+        kind: the :class:`ActionKind` (its value, a plain string, is accepted and converted).
         seat: the acting seat, ``0..seats-1``.
         value: the bid (``1..3``) for ``"bid"``; ``1`` (on) / ``0`` (off) for ``"autoplay"``;
             else ``None``.
@@ -78,26 +97,26 @@ class Action:
             superfluous value or cards, an impossible rank).
     """
 
-    kind: str
+    kind: ActionKind
     seat: int
     value: int | None = None
     cards: tuple[int, ...] | None = None
     type: ComboType | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in ACTION_KINDS:
-            raise IllegalAction("bad_action", f"Unknown action {self.kind!r}.")
+        object.__setattr__(self, "kind", _kind(self.kind))
         if not isinstance(self.seat, int) or isinstance(self.seat, bool) or self.seat < 0:
             raise IllegalAction("bad_action", f"Invalid seat {self.seat!r}.")
-        if self.kind == "play":
+        if self.kind == ActionKind.PLAY:
             self._check_play()
         elif self.cards is not None or self.type is not None:
-            raise IllegalAction("bad_action", f"A {self.kind!r} action carries no cards.")
+            raise IllegalAction("bad_action", f"A {self.kind.value!r} action carries no cards.")
         if self.kind in _NO_VALUE and self.value is not None:
-            raise IllegalAction("bad_action", f"A {self.kind!r} action carries no value.")
-        if self.kind == "bid" and (not isinstance(self.value, int) or isinstance(self.value, bool)):
+            raise IllegalAction("bad_action", f"A {self.kind.value!r} action carries no value.")
+        if self.kind == ActionKind.BID and (not isinstance(self.value, int)
+                                            or isinstance(self.value, bool)):
             raise IllegalAction("bad_action", "A bid needs a number: 1, 2 or 3.")
-        if self.kind == "autoplay" and self.value not in (0, 1):
+        if self.kind == ActionKind.AUTOPLAY and self.value not in (0, 1):
             raise IllegalAction("bad_action", "Auto-play is switched with 1 (on) or 0 (off).")
 
     def _check_play(self) -> None:
@@ -131,7 +150,7 @@ class Action:
         if not words:
             raise IllegalAction("bad_action", "Empty action.")
         kind, args = words[0].lower(), words[1:]
-        if kind == "play":
+        if kind == ActionKind.PLAY:
             if not 1 <= len(args) <= 2:
                 raise IllegalAction("bad_action", "Write a play as 'play <cards> [type]'.")
             try:
@@ -144,18 +163,32 @@ class Action:
                     type_ = ComboType(args[1])
                 except ValueError:
                     raise IllegalAction("bad_action", f"Unknown combination {args[1]!r}.") from None
-            return cls("play", seat, cards=cards, type=type_)
-        if kind in ("bid", "autoplay"):
+            return cls(ActionKind.PLAY, seat, cards=cards, type=type_)
+        if kind in (ActionKind.BID, ActionKind.AUTOPLAY):
             if len(args) != 1 or not args[0].isdigit():
                 raise IllegalAction("bad_action", f"Write '{kind} <number>'.")
-            return cls(kind, seat, value=int(args[0]))
+            return cls(_kind(kind), seat, value=int(args[0]))
         if args:
             raise IllegalAction("bad_action", f"{kind!r} takes no argument.")
-        return cls(kind, seat)
+        return cls(_kind(kind), seat)
 
     def __str__(self) -> str:
-        if self.kind == "play":
+        if self.kind == ActionKind.PLAY:
             return f"play {format_ranks(self.cards or ())}"
         if self.value is not None:
             return f"{self.kind} {self.value}"
-        return self.kind
+        return self.kind.value
+
+
+def _kind(kind: object) -> ActionKind:
+    """``kind`` as an :class:`ActionKind` (a member, or a plain string of one's value).
+
+    Raises:
+        IllegalAction: ``"bad_action"`` for anything else.
+    """
+    if isinstance(kind, str):
+        try:
+            return ActionKind(kind)
+        except ValueError:
+            pass
+    raise IllegalAction("bad_action", f"Unknown action {kind!r}.")

@@ -5,8 +5,8 @@ and :func:`bidding_choices` lists what the seat to speak may say. Both are pure.
 
 >>> from engine.presets import SCORE
 >>> b = start_bidding(SCORE, first_bidder=1)
->>> b = bid_step(b, SCORE, Action("bid", 1, value=1))
->>> b = bid_step(b, SCORE, Action("bid", 2, value=3))
+>>> b = bid_step(b, SCORE, Action(ActionKind.BID, 1, value=1))
+>>> b = bid_step(b, SCORE, Action(ActionKind.BID, 2, value=3))
 >>> b.finished, b.high_bidder, b.high_bid
 (True, 2, 3)
 """
@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from engine.action import Action, IllegalAction
+from engine.action import Action, ActionKind, IllegalAction
 from engine.presets import Rules
 
 MAX_BID = 3
-SCORE_KINDS = ("bid", "pass")
-ROB_KINDS = ("call", "decline", "rob", "norob")
+SCORE_KINDS = (ActionKind.BID, ActionKind.PASS)
+ROB_KINDS = (ActionKind.CALL, ActionKind.DECLINE, ActionKind.ROB, ActionKind.NOROB)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,20 +125,21 @@ def must_speak(bidding: Bidding) -> bool:
         and bidding.stage in ("bid", "call")
 
 
-def bidding_choices(bidding: Bidding, rules: Rules) -> list[tuple[str, int | None]]:
+def bidding_choices(bidding: Bidding, rules: Rules) -> list[tuple[ActionKind, int | None]]:
     """``(kind, value)`` pairs the seat ``bidding.queue[0]`` may choose; empty when finished."""
     if bidding.finished:
         return []
     forced = must_speak(bidding)
     if bidding.stage == "bid":
         if bidding.is_barred(bidding.queue[0]) and not forced:  # RULES.md §11
-            return [("pass", None)]
-        bids: list[tuple[str, int | None]] = [
-            ("bid", v) for v in range(min_bid(bidding, rules), MAX_BID + 1)]
-        return bids if forced else bids + [("pass", None)]
+            return [(ActionKind.PASS, None)]
+        bids: list[tuple[ActionKind, int | None]] = [
+            (ActionKind.BID, v) for v in range(min_bid(bidding, rules), MAX_BID + 1)]
+        return bids if forced else bids + [(ActionKind.PASS, None)]
     if bidding.stage == "call":
-        return [("call", None)] if forced else [("call", None), ("decline", None)]
-    return [("rob", None), ("norob", None)]
+        call = (ActionKind.CALL, None)
+        return [call] if forced else [call, (ActionKind.DECLINE, None)]
+    return [(ActionKind.ROB, None), (ActionKind.NOROB, None)]
 
 
 def bid_step(bidding: Bidding, rules: Rules, action: Action) -> Bidding:
@@ -157,30 +158,30 @@ def bid_step(bidding: Bidding, rules: Rules, action: Action) -> Bidding:
     seat = bidding.queue[0]
     if action.seat != seat:
         raise IllegalAction("not_your_turn", f"It is seat {seat}'s turn to bid.")
-    if action.kind == "bid" and bidding.stage == "bid" and bidding.is_barred(seat) \
+    if action.kind == ActionKind.BID and bidding.stage == "bid" and bidding.is_barred(seat) \
             and not must_speak(bidding):
         raise IllegalAction("barred", "You lost three deals as landlord: you may only pass "
                                       "(RULES.md §11).")
     allowed = {kind for kind, _ in bidding_choices(bidding, rules)}
-    if must_speak(bidding) and action.kind in ("pass", "decline"):
+    if must_speak(bidding) and action.kind in (ActionKind.PASS, ActionKind.DECLINE):
         word = "bid 2 or 3" if bidding.stage == "bid" else "call the landlord"
         raise IllegalAction("must_bid", f"Everybody passed two deals in a row: you must {word}.")
     if action.kind not in allowed:
         words = " or ".join(sorted(allowed))
         raise IllegalAction("not_allowed", f"Now the choice is {words}, not {action.kind}.")
-    if action.kind == "bid":
+    if action.kind == ActionKind.BID:
         return _bid(bidding, rules, action.value or 0)
-    if action.kind == "pass":
+    if action.kind == ActionKind.PASS:
         return replace(bidding, queue=bidding.queue[1:], spoken=bidding.spoken + (seat,))
-    if action.kind == "call":
+    if action.kind == ActionKind.CALL:
         return _after_rob_turn(replace(bidding, queue=bidding.queue[1:],
                                        spoken=bidding.spoken + (seat,), stage="rob",
                                        caller=seat, high_bidder=seat))
-    if action.kind == "decline":
+    if action.kind == ActionKind.DECLINE:
         return _done_if_empty(replace(bidding, queue=bidding.queue[1:],
                                       spoken=bidding.spoken + (seat,),
                                       declined=bidding.declined + (seat,)))
-    if action.kind == "rob":
+    if action.kind == ActionKind.ROB:
         bidding = replace(bidding, robs=bidding.robs + 1, high_bidder=seat)
     return _after_rob_turn(replace(bidding, queue=bidding.queue[1:]))
 

@@ -18,7 +18,7 @@ from engine.trick import Trick
 
 def action_to_dict(action: Action) -> dict[str, Any]:
     """``{"kind", "seat"}`` plus ``value``, ``cards``, ``type`` when set."""
-    data: dict[str, Any] = {"kind": action.kind, "seat": action.seat}
+    data: dict[str, Any] = {"kind": action.kind.value, "seat": action.seat}
     if action.value is not None:
         data["value"] = action.value
     if action.cards is not None:

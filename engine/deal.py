@@ -51,7 +51,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import combos
-from engine.action import Action, IllegalAction
+from engine.action import Action, ActionKind, IllegalAction
 from engine.bidding import (
     Bidding,
     bid_step,
@@ -190,7 +190,7 @@ class DealState:
         """
         _check_seat(self.rules, seat)
         revealed = self.landlord is not None
-        played = sorted(r for a in self.history if a.kind == "play" for r in a.cards or ())
+        played = sorted(r for a in self.history if a.kind == ActionKind.PLAY for r in a.cards or ())
         return SeatView(
             seat=seat, rules=self.rules, phase=self.phase, version=self.version,
             to_act=self.to_act, hand=self.hands[seat], counts=self.counts,
@@ -396,20 +396,21 @@ def auto_action(state: DealState, seat: int) -> Action:
     if state.phase == "bidding":
         if must_speak(state.bidding):
             if state.bidding.stage == "call":
-                return Action("call", seat)
-            return Action("bid", seat, value=min_bid(state.bidding, state.rules))
-        kind = {"bid": "pass", "call": "decline"}.get(state.bidding.stage, "norob")
+                return Action(ActionKind.CALL, seat)
+            return Action(ActionKind.BID, seat, value=min_bid(state.bidding, state.rules))
+        kind = {"bid": ActionKind.PASS, "call": ActionKind.DECLINE}.get(state.bidding.stage,
+                                                                       ActionKind.NOROB)
         return Action(kind, seat)
     if state.phase == "doubling":
-        return Action("nodouble", seat)
+        return Action(ActionKind.NODOUBLE, seat)
     hand = state.hands[seat]
     lowest = (card_rank(hand[0]),)
     prev = state.trick.play
     if prev is None:
-        return Action("play", seat, cards=lowest)
+        return Action(ActionKind.PLAY, seat, cards=lowest)
     if len(hand) == 1 and any(combos.beats(p, prev) for p in combos.classify(lowest, state.rules)):
-        return Action("play", seat, cards=lowest)
-    return Action("pass", seat)
+        return Action(ActionKind.PLAY, seat, cards=lowest)
+    return Action(ActionKind.PASS, seat)
 
 
 # --- handlers: each checks one kind of action and returns the next state (history included) ---
@@ -465,7 +466,7 @@ def _double(state: DealState, action: Action) -> DealState:
     if state.doubled[seat] is not None:
         raise IllegalAction("already_decided", "You have already decided about doubling.")
     doubled = list(state.doubled)
-    doubled[seat] = action.kind == "double"
+    doubled[seat] = action.kind == ActionKind.DOUBLE
     to_act = tuple(s for s in state.to_act if s != seat)
     state = replace(state, doubled=tuple(doubled), to_act=to_act,
                     history=state.history + (action,))
@@ -595,11 +596,12 @@ def _leave(state: DealState, action: Action) -> DealState:
     return state
 
 
-_HANDLERS: dict[str, Callable[[DealState, Action], DealState]] = {
-    "bid": _bidding_action, "call": _bidding_action, "decline": _bidding_action,
-    "rob": _bidding_action, "norob": _bidding_action, "pass": _pass, "double": _double,
-    "nodouble": _double, "play": _play, "show": _show, "autoplay": _autoplay,
-    "timeout": _timeout, "leave": _leave,
+_HANDLERS: dict[ActionKind, Callable[[DealState, Action], DealState]] = {
+    ActionKind.BID: _bidding_action, ActionKind.CALL: _bidding_action,
+    ActionKind.DECLINE: _bidding_action, ActionKind.ROB: _bidding_action,
+    ActionKind.NOROB: _bidding_action, ActionKind.PASS: _pass, ActionKind.DOUBLE: _double,
+    ActionKind.NODOUBLE: _double, ActionKind.PLAY: _play, ActionKind.SHOW: _show,
+    ActionKind.AUTOPLAY: _autoplay, ActionKind.TIMEOUT: _timeout, ActionKind.LEAVE: _leave,
 }
 
 

@@ -7,16 +7,18 @@ moved the version on: :func:`still_current` says whether it may act on the state
 
 from __future__ import annotations
 
+from engine.action import ActionKind
 from engine.deal import DealState
 
 #: The decisions RULES.md §3 lets every seat due take at once, whatever the others decide
 #: meanwhile: doubling (加倍, all seats asked together) and showing cards (明牌).
-SIMULTANEOUS = frozenset({"double", "nodouble", "show"})
+SIMULTANEOUS = frozenset({ActionKind.DOUBLE, ActionKind.NODOUBLE, ActionKind.SHOW})
 #: The bidding actions; the last one of a deal is the landlord taking the kitty.
-BIDDING = frozenset({"bid", "call", "decline", "rob", "norob", "pass"})
+BIDDING = frozenset({ActionKind.BID, ActionKind.CALL, ActionKind.DECLINE, ActionKind.ROB,
+                     ActionKind.NOROB, ActionKind.PASS})
 
 
-def still_current(state: DealState, seat: int, kind: str, version: int) -> bool:
+def still_current(state: DealState, seat: int, kind: ActionKind, version: int) -> bool:
     """Whether ``seat``'s decision ``kind`` (an action kind), offered at state ``version``, may
     act on ``state``: offered at this very state, or a simultaneous decision
     (:data:`SIMULTANEOUS`) that means now what it meant when offered:
@@ -34,7 +36,7 @@ def still_current(state: DealState, seat: int, kind: str, version: int) -> bool:
     if version > state.version or kind not in SIMULTANEOUS \
             or state.phase not in ("bidding", "doubling", "playing"):
         return False
-    if kind != "show":
+    if kind != ActionKind.SHOW:
         return state.phase == "doubling" and seat in state.to_act
     factor = state.view(seat).may_show()
     return factor == 4 or (factor == 2 and version >= kitty_version(state))
@@ -47,7 +49,7 @@ def kitty_version(state: DealState) -> int:
     version, except a timeout: its ``timeout`` entry and the action it resolved to are one."""
     version = taken = 0
     for action in state.history:
-        if action.kind == "timeout":
+        if action.kind == ActionKind.TIMEOUT:
             continue
         version += 1
         if action.kind in BIDDING:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import combos
-from engine.action import Action, IllegalAction
+from engine.action import Action, ActionKind, IllegalAction
 from engine.cards import format_ranks
 from engine.combos import ComboType, Play
 from engine.presets import Rules
@@ -71,19 +71,20 @@ def last_trick(history: Sequence[Action], seats: int) -> tuple[Action, ...]:
     passes come before the first play and are not counted; a ``timeout`` is followed by the
     action it resolved to, which is.
 
-    >>> moves = [Action("pass", 1), Action("play", 0, cards=(0,)), Action("play", 1, cards=(5,)),
-    ...          Action("pass", 2), Action("pass", 0), Action("play", 1, cards=(2,))]
-    >>> [(a.kind, a.seat) for a in last_trick(moves, 3)]
+    >>> pass_, play = ActionKind.PASS, ActionKind.PLAY
+    >>> moves = [Action(pass_, 1), Action(play, 0, cards=(0,)), Action(play, 1, cards=(5,)),
+    ...          Action(pass_, 2), Action(pass_, 0), Action(play, 1, cards=(2,))]
+    >>> [(a.kind.value, a.seat) for a in last_trick(moves, 3)]
     [('play', 0), ('play', 1), ('pass', 2), ('pass', 0)]
     """
     done: tuple[Action, ...] = ()
     current: list[Action] = []
     passes = 0
     for action in history:
-        if action.kind == "play":
+        if action.kind == ActionKind.PLAY:
             current.append(action)
             passes = 0
-        elif action.kind == "pass" and current:
+        elif action.kind == ActionKind.PASS and current:
             current.append(action)
             passes += 1
             if passes == seats - 1:

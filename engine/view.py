@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import moves
-from engine.action import Action
+from engine.action import Action, ActionKind
 from engine.bidding import Bidding, bidding_choices
 from engine.cards import cards_to_ranks
 from engine.combos import Play
@@ -139,17 +139,17 @@ class SeatView:
         seat's allowance lasts (:meth:`legal_plays`).
         """
         seat = self.seat
-        result = [Action("show", seat)] if self.may_show() else []
+        result = [Action(ActionKind.SHOW, seat)] if self.may_show() else []
         if seat not in self.to_act:
             return result
         if self.phase == "bidding":
             choices = bidding_choices(self.bidding, self.rules)
             result += [Action(kind, seat, value=value) for kind, value in choices]
         elif self.phase == "doubling":
-            result += [Action("double", seat), Action("nodouble", seat)]
+            result += [Action(ActionKind.DOUBLE, seat), Action(ActionKind.NODOUBLE, seat)]
         elif self.phase == "playing":
             plays = self.legal_plays()
-            result += [Action("play", seat, cards=p.cards, type=p.type) for p in plays]
+            result += [Action(ActionKind.PLAY, seat, cards=p.cards, type=p.type) for p in plays]
             if not self.leading:
-                result.append(Action("pass", seat))
+                result.append(Action(ActionKind.PASS, seat))
         return result

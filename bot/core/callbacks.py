@@ -37,6 +37,7 @@ import string
 from dataclasses import dataclass
 
 from bot.core.selection import decode_ranks
+from engine.action import ActionKind
 from engine.cards import RANK_COUNT
 
 MAX_BYTES = 64
@@ -75,20 +76,20 @@ CHALLENGE_LINK = "challenge_"
 MATCH_OPTIONS = ("deals", "target", "chips", "base", "per", "out", "time", "rise", "redeal", "fee")
 
 #: Deal-action payloads and the engine ``Action`` (kind, value) each stands for.
-ACTION_PAYLOADS: dict[str, tuple[str, int | None]] = {
-    "bid1": ("bid", 1),
-    "bid2": ("bid", 2),
-    "bid3": ("bid", 3),
-    "pass": ("pass", None),
-    "call": ("call", None),
-    "decline": ("decline", None),
-    "rob": ("rob", None),
-    "norob": ("norob", None),
-    "double": ("double", None),
-    "nodouble": ("nodouble", None),
-    "show": ("show", None),
-    "auto1": ("autoplay", 1),
-    "auto0": ("autoplay", 0),
+ACTION_PAYLOADS: dict[str, tuple[ActionKind, int | None]] = {
+    "bid1": (ActionKind.BID, 1),
+    "bid2": (ActionKind.BID, 2),
+    "bid3": (ActionKind.BID, 3),
+    "pass": (ActionKind.PASS, None),
+    "call": (ActionKind.CALL, None),
+    "decline": (ActionKind.DECLINE, None),
+    "rob": (ActionKind.ROB, None),
+    "norob": (ActionKind.NOROB, None),
+    "double": (ActionKind.DOUBLE, None),
+    "nodouble": (ActionKind.NODOUBLE, None),
+    "show": (ActionKind.SHOW, None),
+    "auto1": (ActionKind.AUTOPLAY, 1),
+    "auto0": (ActionKind.AUTOPLAY, 0),
 }
 
 #: Card-selection payloads: ``r0``..``r14`` add one card of that rank (cycling), and the controls.

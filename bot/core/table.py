@@ -85,7 +85,7 @@ class Seat:
     ``in_group``: at the running deal this seat's hand message is an ephemeral message in the
     table's group that only its player sees (``Table.hand_message_ids`` holds its
     ``ephemeral_message_id``), not a message in their private chat (the group's ``hands``
-    setting and the player's own choice, :meth:`bot.game.deal.DealDriver.start`).
+    setting and the player's own choice, :meth:`bot.game.deal.dealing.Dealer.start`).
     ``welcoming``: a lobby seat whose welcome message (which tells whether the bot can write to
     the player privately) is on its way: since when (UTC seconds); ``None`` once it was sent or
     when none is due (:meth:`bot.game.lobby.Lobby.welcome`). Stored only while set.

@@ -1,6 +1,6 @@
 """Play again keeps the table: 再来一局 / 离开 under a deal's result.
 
-When a deal of single deals ends (:meth:`bot.game.deal.DealDriver.finish`), its result carries
+When a deal of single deals ends (:meth:`bot.game.deal.result.Results.finish`), its result carries
 two buttons and every human seat has until ``settings.lobby_timeout`` to answer (bot seats are
 always ready; ``Table.ready``, stored with the table, the deadline in ``Table.lobby_deadline``):
 

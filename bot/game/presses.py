@@ -18,7 +18,7 @@ from bot.core.i18n import t
 from bot.core.selection import holds
 from bot.core.table import Table
 from bot.presentation import views
-from engine import Action, DealState, IllegalAction, apply
+from engine import Action, ActionKind, DealState, IllegalAction, apply
 from engine.decisions import still_current
 
 #: Checks the copy of a table may answer wrongly when it is behind (the block decides them).
@@ -86,12 +86,12 @@ def judge_action(table: Table, user_id: int, data: cb.Callback, lang: str) -> Ve
     kind, value = cb.ACTION_PAYLOADS[data.payload]
     if seat is None:
         return Verdict(t("pop.not_seated", lang), alert=True, check="seat")
-    if state is None or (kind != "autoplay" and not decision_current(state, seat, data)):
+    if state is None or (kind != ActionKind.AUTOPLAY and not decision_current(state, seat, data)):
         return Verdict(t("pop.stale", lang), seat=seat, check="version")
-    if kind not in ("autoplay", "show") and seat not in state.to_act:
+    if kind not in (ActionKind.AUTOPLAY, ActionKind.SHOW) and seat not in state.to_act:
         return Verdict(t("pop.not_your_turn", lang), seat=seat)
     action = Action(kind, seat, value=value)
-    if kind == "autoplay":
+    if kind == ActionKind.AUTOPLAY:
         popup = t("pop.autoplay_on" if value else "pop.autoplay_off", lang)
         if state.autoplay[seat] == bool(value):
             return Verdict(popup, seat=seat, redraw=True)
@@ -126,7 +126,7 @@ def judge_select(table: Table, user_id: int, data: cb.Callback, lang: str) -> Ve
         mine = offer is None
         if not selection:
             return Verdict(t("pop.select_first", lang), alert=True, seat=seat, uncertain=mine)
-        action = Action("play", seat, cards=selection)
+        action = Action(ActionKind.PLAY, seat, cards=selection)
         try:
             apply(state, action)
         except IllegalAction as exc:

@@ -35,7 +35,7 @@ from bot.presentation.views import (
     short_payers,
 )
 from bot.store import LeaderboardRow
-from engine import Action, SeatView, play_groups
+from engine import Action, ActionKind, SeatView, play_groups
 from engine.cards import card_rank
 from images import (
     Labels,
@@ -179,7 +179,7 @@ def action_word(
     (:func:`bot.presentation.views.play_text`: the body, then the kickers; a plane ``QQQ KKK 4 4 9
     9``, not ``4 4 9 9 QQQ KKK``), the order the picture draws them in.
     """
-    if action.kind != "play":
+    if action.kind != ActionKind.PLAY:
         return action_label(action, view, lang)
     ids = cards or cards_for_ranks(action.cards or ())
     play = action_play(action, view)

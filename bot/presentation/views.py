@@ -23,7 +23,7 @@ from bot.core.selection import MAX_ENCODED, encode_ranks, offers
 from bot.core.table import Seat, Table
 from bot.presentation.keyboards import Button, Keyboard
 from bot.presentation.menus import help_commands
-from engine import Action, IllegalAction, Play, SeatView, classify, play_groups
+from engine import Action, ActionKind, IllegalAction, Play, SeatView, classify, play_groups
 from engine.ai import card_counter, format_counter
 from engine.bidding import must_speak
 from engine.cards import BIG_JOKER, RANK_LABELS, SMALL_JOKER, cards_to_ranks, rank_counts
@@ -254,9 +254,10 @@ def offer_rows(
 
 # --- Deal: shared pieces -----------------------------------------------------------------------
 
-BID_KINDS = frozenset({"bid", "pass", "call", "decline", "rob", "norob"})
-DOUBLE_KINDS = frozenset({"double", "nodouble"})
-PLAY_KINDS = frozenset({"play", "pass"})
+BID_KINDS = frozenset({ActionKind.BID, ActionKind.PASS, ActionKind.CALL, ActionKind.DECLINE,
+                       ActionKind.ROB, ActionKind.NOROB})
+DOUBLE_KINDS = frozenset({ActionKind.DOUBLE, ActionKind.NODOUBLE})
+PLAY_KINDS = frozenset({ActionKind.PLAY, ActionKind.PASS})
 
 
 def action_label(action: Action, view: SeatView, lang: str) -> str:
@@ -267,12 +268,12 @@ def action_label(action: Action, view: SeatView, lang: str) -> str:
     play.
     """
     phase = view.phase
-    if action.kind == "play":
+    if action.kind == ActionKind.PLAY:
         play = action_play(action, view)
         return play_text(play, lang) if play is not None else ranks_text(action.cards or (), lang)
-    if action.kind == "bid":
+    if action.kind == ActionKind.BID:
         return t(f"btn.bid_{action.value}", lang)
-    if action.kind == "pass":
+    if action.kind == ActionKind.PASS:
         return t("btn.no_bid" if phase == "bidding" else "btn.pass", lang)
     return t(f"btn.{action.kind}", lang)
 
@@ -291,7 +292,8 @@ def last_actions(view: SeatView) -> list[Action | None]:
     elif view.phase == "doubling":
         recent = [a for a in history if a.kind in DOUBLE_KINDS]
     elif view.phase in ("playing", "finished"):
-        start = next((i for i, a in enumerate(history) if a.kind == "play"), len(history))
+        start = next((i for i, a in enumerate(history) if a.kind == ActionKind.PLAY),
+                     len(history))
         recent = [a for a in history[start:] if a.kind in PLAY_KINDS][-seats:]
     else:
         recent = []
@@ -336,7 +338,7 @@ def forced_landlord(view: SeatView) -> bool:
     """The landlord was forced: everybody passed and the first bidder took the kitty at base 1
     (逼打, RULES.md §11; the house option ``all_pass_forced_landlord`` of §2)."""
     return view.landlord is not None and not any(
-        a.kind in ("bid", "call", "rob") for a in view.history)
+        a.kind in (ActionKind.BID, ActionKind.CALL, ActionKind.ROB) for a in view.history)
 
 
 def bombs_left_text(view: SeatView, seat: int, lang: str) -> str | None:
@@ -362,7 +364,8 @@ def _playing(view: SeatView) -> bool:
 
 _PLANES = frozenset({"plane", "plane_single", "plane_pair"})
 #: Kinds of action that move the multiplier when taken (RULES.md §2.2, §3).
-_CALLED = {"rob": "callout.rob", "double": "callout.double", "show": "callout.show"}
+_CALLED = {ActionKind.ROB: "callout.rob", ActionKind.DOUBLE: "callout.double",
+           ActionKind.SHOW: "callout.show"}
 
 
 def callout(table: Table, view: SeatView, lang: str) -> str | None:
@@ -379,10 +382,11 @@ def callout(table: Table, view: SeatView, lang: str) -> str | None:
                                                             or result.anti_spring):
         key = "callout.spring" if result.spring else "callout.anti_spring"
         return t(key, lang) + _multiplier_suffix(view, lang)
-    decisions = [a for a in view.history if a.kind not in ("autoplay", "timeout")]
+    decisions = [a for a in view.history
+                 if a.kind not in (ActionKind.AUTOPLAY, ActionKind.TIMEOUT)]
     for action in reversed(decisions[-view.rules.seats:]):
         name = seat_name(table.seats[action.seat], action.seat, lang)
-        if action.kind == "play":
+        if action.kind == ActionKind.PLAY:
             play = action_play(action, view)
             kind = play.type.value if play is not None else ""
             if kind in ("bomb", "rocket", "joker_bomb"):
@@ -594,10 +598,10 @@ def hand_view(
             ]
             rows.append(controls)
         else:
-            choices = [a for a in view.legal_actions() if a.kind != "show"]
+            choices = [a for a in view.legal_actions() if a.kind != ActionKind.SHOW]
             rows.append([
                 _button(action_label(a, view, lang), cb.ACTION, table.token, version,
-                        f"{a.kind}{a.value}" if a.kind == "bid" else a.kind)
+                        f"{a.kind}{a.value}" if a.kind == ActionKind.BID else a.kind)
                 for a in choices
             ])
     if view.may_show() and not view.autoplay[seat]:
@@ -826,7 +830,8 @@ def last_trick_popup(table: Table, view: SeatView, lang: str) -> str:
     if not trick:
         return t("pop.no_last_trick", lang)[:POPUP_LIMIT]
     parts = [t("pop.trick_play", lang, name=seat_name(table.seats[a.seat], a.seat, lang),
-               play=t("btn.pass", lang) if a.kind == "pass" else action_label(a, view, lang))
+               play=t("btn.pass", lang) if a.kind == ActionKind.PASS
+               else action_label(a, view, lang))
              for a in trick]
     text = t("pop.last_trick", lang, plays=" · ".join(parts))
     while len(text) > POPUP_LIMIT and len(parts) > 1:

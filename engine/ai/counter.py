@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.action import ActionKind
 from engine.cards import BIG_JOKER, DECK, RANK_COUNT, RANK_LABELS, SMALL_JOKER, cards_to_ranks
 from engine.presets import Rules
 from engine.view import SeatView
@@ -75,7 +76,7 @@ def card_counter(view: SeatView) -> CardCounter:
         out[r] -= 1
     landlord_played = [0] * RANK_COUNT
     for action in view.history:
-        if action.kind == "play" and action.cards:
+        if action.kind == ActionKind.PLAY and action.cards:
             for r in action.cards:
                 out[r] -= 1
                 if action.seat == view.landlord:

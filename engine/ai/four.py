@@ -20,7 +20,7 @@ it never plays a bomb past the seat's allowance (RULES.md §11 bomb limits).
 
 from __future__ import annotations
 
-from engine.action import Action
+from engine.action import Action, ActionKind
 from engine.ai.four_plan import counts_of, plan, plan_cost, strength, without
 from engine.cards import BIG_JOKER, SMALL_JOKER, TWO
 from engine.combos import ComboType, Play
@@ -73,8 +73,8 @@ def choose_action_four(view: SeatView, level: str = "normal") -> Action:
     plays = view.legal_plays()
     play = _cheapest(view, plays) if level == "easy" else _choose(view, plays)
     if play is None:
-        return Action("pass", seat)
-    return Action("play", seat, cards=play.cards, type=play.type)
+        return Action(ActionKind.PASS, seat)
+    return Action(ActionKind.PLAY, seat, cards=play.cards, type=play.type)
 
 
 def hints_four(view: SeatView, limit: int = 5) -> list[Play]:
@@ -95,8 +95,9 @@ def hints_four(view: SeatView, limit: int = 5) -> list[Play]:
 
 def _bid(view: SeatView) -> Action:
     want = sum(1 for t in BID_THRESHOLDS if bid_strength(view.hand_ranks) >= t)
-    bids = [a for a in view.legal_actions() if a.kind == "bid" and (a.value or 0) <= want]
-    return max(bids, key=lambda a: a.value or 0) if bids else Action("pass", view.seat)
+    bids = [a for a in view.legal_actions()
+            if a.kind == ActionKind.BID and (a.value or 0) <= want]
+    return max(bids, key=lambda a: a.value or 0) if bids else Action(ActionKind.PASS, view.seat)
 
 
 # --- play --------------------------------------------------------------------------------------

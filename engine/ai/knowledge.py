@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.action import IllegalAction
+from engine.action import ActionKind, IllegalAction
 from engine.ai.hand import counts_of
 from engine.cards import BIG_JOKER, RANK_COUNT, SMALL_JOKER, cards_to_ranks
 from engine.combos import ComboType, Play
@@ -118,7 +118,7 @@ def knowledge_from_view(view: SeatView) -> Knowledge:
     hand = tuple(counts_of(view.hand_ranks))
     played_by = [[0] * RANK_COUNT for _ in range(seats)]
     for action in view.history:
-        if action.kind == "play" and action.cards:
+        if action.kind == ActionKind.PLAY and action.cards:
             row = played_by[action.seat]
             for r in action.cards:
                 row[r] += 1
@@ -175,7 +175,7 @@ def _passes(view: SeatView) -> tuple[tuple[tuple[int, Play, tuple[int, ...]], ..
     owner = -1
     passes = 0
     for action in view.history:
-        if action.kind == "play" and action.cards:
+        if action.kind == ActionKind.PLAY and action.cards:
             for seat, _, later in events:
                 if seat == action.seat:
                     for r in action.cards:
@@ -197,7 +197,7 @@ def _passes(view: SeatView) -> tuple[tuple[tuple[int, Play, tuple[int, ...]], ..
                                     counts_of(action.cards)))
             current = play
             owner, passes = action.seat, 0
-        elif action.kind == "pass" and current is not None:
+        elif action.kind == ActionKind.PASS and current is not None:
             if (action.seat == landlord) != (owner == landlord):
                 events.append((action.seat, current, [0] * RANK_COUNT))
             passes += 1

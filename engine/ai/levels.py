@@ -24,7 +24,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from engine.action import Action, IllegalAction
+from engine.action import Action, ActionKind, IllegalAction
 from engine.ai import bidding, four, montecarlo, simple
 from engine.ai.knowledge import knowledge_from_view
 from engine.ai.play import HARD, Style, choose_play, hint_choice
@@ -137,7 +137,8 @@ def _rng(view: SeatView, seed: Seed) -> tuple[random.Random, float | None]:
     """The decision's generator and wall-clock deadline (see :func:`choose_action`)."""
     if isinstance(seed, random.Random):
         return seed, None
-    history = tuple((a.seat, a.kind, a.value, a.cards) for a in view.history)
+    # the kinds' words (not the members' repr): the key, so a seed's decision, stays the same
+    history = tuple((a.seat, a.kind.value, a.value, a.cards) for a in view.history)
     key = repr((seed, view.seat, view.hand, view.counts, view.shown_hands, history))
     rng = random.Random(int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest()))
     return rng, (time.perf_counter() + TIME_CAP if seed is None else None)
@@ -151,11 +152,11 @@ def _checked(view: SeatView, play: Play | None) -> Action:
     """The action for ``play``, or a legal fallback if the rules of this room refuse it."""
     if play is None:
         if not view.leading:
-            return Action("pass", view.seat)
+            return Action(ActionKind.PASS, view.seat)
     else:
         try:
             read_play(play.cards, play.type, view.trick.play, view.rules)
-            return Action("play", view.seat, cards=play.cards, type=play.type)
+            return Action(ActionKind.PLAY, view.seat, cards=play.cards, type=play.type)
         except IllegalAction:
             pass
     return simple.choose_action(view)
@@ -165,7 +166,7 @@ def _bid(view: SeatView) -> Action:
     """The level's bid; a seat that may not pass or decline (RULES.md §2.3, ``forced_bid``)
     takes its lowest bid or calls instead."""
     wanted = _wanted_bid(view)
-    legal = [a for a in view.legal_actions() if a.kind != "show"]
+    legal = [a for a in view.legal_actions() if a.kind != ActionKind.SHOW]
     return wanted if wanted in legal else legal[0]
 
 
@@ -173,21 +174,23 @@ def _wanted_bid(view: SeatView) -> Action:
     legal = view.legal_actions()
     kinds = {a.kind: a for a in legal}
     ranks = view.hand_ranks
-    if "bid" in kinds or ("pass" in kinds and "call" not in kinds and "rob" not in kinds):
+    if ActionKind.BID in kinds or (ActionKind.PASS in kinds and ActionKind.CALL not in kinds
+                                   and ActionKind.ROB not in kinds):
         want = bidding.bid_value(ranks)
-        bids = [a for a in legal if a.kind == "bid" and (a.value or 0) <= want]
+        bids = [a for a in legal if a.kind == ActionKind.BID and (a.value or 0) <= want]
         return max(bids, key=lambda a: a.value or 0) if bids \
-            else Action("pass", view.seat)
-    if "call" in kinds:
-        return kinds["call"] if bidding.wants_call(ranks) else Action("decline", view.seat)
-    if "rob" in kinds:
-        return kinds["rob"] if bidding.wants_rob(ranks) else kinds["norob"]
-    return next(a for a in legal if a.kind != "show")
+            else Action(ActionKind.PASS, view.seat)
+    if ActionKind.CALL in kinds:
+        return kinds[ActionKind.CALL] if bidding.wants_call(ranks) \
+            else Action(ActionKind.DECLINE, view.seat)
+    if ActionKind.ROB in kinds:
+        return kinds[ActionKind.ROB] if bidding.wants_rob(ranks) else kinds[ActionKind.NOROB]
+    return next(a for a in legal if a.kind != ActionKind.SHOW)
 
 
 def _double(view: SeatView) -> Action:
     wants = bidding.wants_double(view.hand_ranks, view.seat == view.landlord)
-    return Action("double" if wants else "nodouble", view.seat)
+    return Action(ActionKind.DOUBLE if wants else ActionKind.NODOUBLE, view.seat)
 
 
 __all__ = ["LEVELS", "choose_action", "hints"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from engine.action import Action
+from engine.action import Action, ActionKind
 from engine.cards import ACE, BIG_JOKER, SMALL_JOKER, TWO, rank_counts
 from engine.combos import ComboType, Play
 from engine.moves import legal_moves
@@ -54,13 +54,13 @@ def choose_action(view: SeatView, level: str = "normal",
     if view.phase == "bidding":
         return _bidding_action(view, strength)
     if view.phase == "doubling":
-        return Action("double" if strength >= DOUBLE_AT else "nodouble", seat)
+        return Action(ActionKind.DOUBLE if strength >= DOUBLE_AT else ActionKind.NODOUBLE, seat)
     play = _beginner_play(view, rng) if rng is not None else None
     if play is None:
         play = _choose_play(view)
     if play is None:
-        return Action("pass", seat)
-    return Action("play", seat, cards=play.cards, type=play.type)
+        return Action(ActionKind.PASS, seat)
+    return Action(ActionKind.PLAY, seat, cards=play.cards, type=play.type)
 
 
 def hints(view: SeatView, limit: int = 5) -> list[Play]:
@@ -94,23 +94,23 @@ def _bidding_action(view: SeatView, strength: int) -> Action:
     """The bid for ``strength``; a seat that may not pass or decline (RULES.md §2.3,
     ``forced_bid``) takes its lowest bid or calls instead."""
     wanted = _wanted_bid(view, strength)
-    legal = [a for a in view.legal_actions() if a.kind != "show"]
+    legal = [a for a in view.legal_actions() if a.kind != ActionKind.SHOW]
     return wanted if wanted in legal else legal[0]
 
 
 def _wanted_bid(view: SeatView, strength: int) -> Action:
     seat = view.seat
-    choices = {a.kind: a for a in view.legal_actions() if a.kind != "show"}
-    if "bid" in choices or "pass" in choices:
+    choices = {a.kind: a for a in view.legal_actions() if a.kind != ActionKind.SHOW}
+    if ActionKind.BID in choices or ActionKind.PASS in choices:
         wanted = sum(1 for t in BID_THRESHOLDS if strength >= t)
         if wanted > view.bidding.high_bid:
-            bids = [a.value or 0 for a in view.legal_actions() if a.kind == "bid"]
+            bids = [a.value or 0 for a in view.legal_actions() if a.kind == ActionKind.BID]
             if wanted in bids:
-                return Action("bid", seat, value=wanted)
-        return Action("pass", seat)
-    if "call" in choices:
-        return Action("call" if strength >= CALL_AT else "decline", seat)
-    return Action("rob" if strength >= ROB_AT else "norob", seat)
+                return Action(ActionKind.BID, seat, value=wanted)
+        return Action(ActionKind.PASS, seat)
+    if ActionKind.CALL in choices:
+        return Action(ActionKind.CALL if strength >= CALL_AT else ActionKind.DECLINE, seat)
+    return Action(ActionKind.ROB if strength >= ROB_AT else ActionKind.NOROB, seat)
 
 
 def _choose_play(view: SeatView) -> Play | None:

@@ -12,10 +12,11 @@ The landlord may play any number of bombs. A farmer's allowance follows from the
 Rule choices where §11 is silent: a farmer's own bid is their only bid (each seat speaks once,
 RULES.md §11); with the house rule off (``rules.farmer_bomb_limits``) nobody has a limit.
 
->>> from engine.action import Action
+>>> from engine.action import Action, ActionKind
 >>> from engine.presets import FOUR
->>> bids = [Action("bid", 1, value=1), Action("bid", 2, value=2), Action("pass", 3),
-...         Action("bid", 0, value=3)]
+>>> bid = ActionKind.BID
+>>> bids = [Action(bid, 1, value=1), Action(bid, 2, value=2), Action(ActionKind.PASS, 3),
+...         Action(bid, 0, value=3)]
 >>> bomb_limits(FOUR, bids, first_bidder=1, landlord=0)
 (None, 1, 2, 1)
 """
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.action import Action
+from engine.action import Action, ActionKind
 from engine.play import ComboType, Play
 from engine.presets import Rules
 
@@ -44,8 +45,8 @@ def head_bid(bids: Sequence[Action], first_bidder: int) -> bool:
 
     ``bids`` are the deal's actions in order; only ``bid`` and ``pass`` are looked at.
     """
-    spoken = [a for a in bids if a.kind in ("bid", "pass")]
-    return bool(spoken) and spoken[0] == Action("bid", first_bidder, value=3)
+    spoken = [a for a in bids if a.kind in (ActionKind.BID, ActionKind.PASS)]
+    return bool(spoken) and spoken[0] == Action(ActionKind.BID, first_bidder, value=3)
 
 
 def bomb_limits(rules: Rules, bids: Sequence[Action], *, first_bidder: int,
@@ -62,7 +63,7 @@ def bomb_limits(rules: Rules, bids: Sequence[Action], *, first_bidder: int,
     seats = rules.seats
     if rules.variant != "four" or not rules.farmer_bomb_limits or head_bid(bids, first_bidder):
         return (None,) * seats
-    own = {a.seat: a.value or 0 for a in bids if a.kind == "bid"}
+    own = {a.seat: a.value or 0 for a in bids if a.kind == ActionKind.BID}
     limits: list[int | None] = []
     for seat in range(seats):
         if seat == landlord:

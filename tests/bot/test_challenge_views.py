@@ -92,7 +92,7 @@ def test_one_deal_is_singular_in_english():
 
 def test_a_challenge_deals_turn_notice_names_the_challenge_not_the_group():
     from bot.core.table import Seat, Table
-    from bot.game.deal import _notice_text
+    from bot.game.deal.notices import _notice_text
 
     table = Table(42, None, "zh-Hans", title="斗地主群", private=True, challenge_id=3,
                   challenge_deal=2)

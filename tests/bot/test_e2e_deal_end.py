@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.core.i18n import t
-from bot.game import deal as deal_module
+from bot.game.deal import result as deal_result
 from bot.store import open_store
 from engine import SCORE, Action, apply, new_deal
 from engine.ai import choose_action
@@ -38,7 +38,7 @@ async def test_killed_between_settlement_and_result_posts_it_once_after_restart(
     players.state = new_deal(SCORE, seed=SEED, first_bidder=0)
     await players.act(Action("bid", 0, value=3))
     # The process dies right after the deal's end was stored: nothing of the result goes out.
-    app.bot_data.game.deals.post_result = lambda *args, **kwargs: None
+    app.bot_data.game.deals.results.post_result = lambda *args, **kwargs: None
     while players.state.phase == "playing":
         state = players.state
         await players.act(choose_action(state.view(state.to_act[0])))
@@ -78,7 +78,7 @@ async def test_killed_between_settlement_and_result_posts_it_once_after_restart(
 async def test_a_result_whose_send_failed_is_posted_again_without_a_restart(
     fake_api: FakeBotApi, running_bot: BotRunner, monkeypatch
 ):
-    monkeypatch.setattr(deal_module, "RESULT_RETRY_SECONDS", 0.5)
+    monkeypatch.setattr(deal_result, "RESULT_RETRY_SECONDS", 0.5)
     app = running_bot.app
     app.bot_data.game.deal_seed = SEED
     app.bot_data.game.first_bidder = 0

@@ -113,7 +113,7 @@ async def test_the_hand_of_a_seat_that_left_is_edited_once_then_with_its_outcome
     bob_turns = sum(1 for a in table.state.history[-40:] if a.seat == 1 and a.kind != "leave")
     assert bob_turns >= 3  # auto-play acted for him several times
     edits = _hand_edits(fake_api, bob, since)
-    outcome = app.bot_data.game.deals.outcomes[table.key][1]
+    outcome = app.bot_data.game.deals.hands.outcomes[table.key][1]
     assert [e.splitlines()[-1] for e in edits] == [t("hand.left", LANG), outcome]
     assert not any(t("hand.counter", LANG, counts="") in e for e in edits)
 

@@ -15,7 +15,7 @@ import pytest
 
 from bot.core.i18n import t
 from bot.core.table import DEAL
-from bot.game import deal as deal_module
+from bot.game.deal import result as deal_result
 from bot.presentation.scenes import picture_labels
 from bot.presentation.views import place_text
 from bot.store import open_store
@@ -779,7 +779,7 @@ async def test_a_match_deals_on_only_once_a_deals_result_that_failed_to_send_was
 ):
     """The first deal's result fails to send: it is posted again, and the match's next deal is
     dealt only after it (before, the match waited 30 s, dealt on and the result was lost)."""
-    monkeypatch.setattr(deal_module, "RESULT_RETRY_SECONDS", 0.5)
+    monkeypatch.setattr(deal_result, "RESULT_RETRY_SECONDS", 0.5)
     app = running_bot.app
     players = await open_match(fake_api, app, "Lost post", "/match")
     players.app = app

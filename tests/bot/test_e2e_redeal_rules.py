@@ -6,8 +6,8 @@ pass again and again) and ``winner_bids_first`` (RULES.md §1.4 option).
 * ``penalty``: the third all-pass deal in a row at a bean table is settled: the first bidder
   pays 4 points × stake, the others get 2 × stake each, as ledger rows of that deal summing to
   zero, and the result says why.
-* ``redeal`` (the default): a table that redeals :data:`bot.game.deal.MAX_REDEALS` times in a
-  row closes, nobody paying, and tells the group in a message of its own.
+* ``redeal`` (the default): a table that redeals :data:`bot.game.deal.dealing.MAX_REDEALS`
+  times in a row closes, nobody paying, and tells the group in a message of its own.
 * A match plays ``forced_bid`` unless the group chose another rule, or the match its own
   (``/match redeal=penalty``, the lobby's redeal button; none at four players).
 * ``winner_bids_first``: after Play again the last deal's winner bids first, not the next seat.
@@ -21,7 +21,7 @@ import pytest
 
 from bot.core.i18n import t
 from bot.core.rooms import room_stake
-from bot.game import deal as deal_module
+from bot.game.deal import dealing
 from engine import SCORE, Action, new_deal
 from tests.bot.economy_helpers import reply
 from tests.bot.flow_helpers import (
@@ -181,7 +181,7 @@ async def test_winner_bids_first_the_next_deal_starts_with_the_last_winner(
 async def test_redeal_the_safety_valve_closes_the_table_and_says_so_in_the_group(
     fake_api: FakeBotApi, running_bot: BotRunner, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr(deal_module, "MAX_REDEALS", 2)  # the valve (10) sooner
+    monkeypatch.setattr(dealing, "MAX_REDEALS", 2)  # the valve (10) sooner
     app = running_bot.app
     players = await _table(fake_api, app, "Valve", None)
     ann = players.users[0]

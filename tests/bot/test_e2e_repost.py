@@ -26,7 +26,7 @@ async def test_a_reposted_table_message_is_stored_under_the_tables_lock(
     since = fake_api.mark()
     async with game.tables.lock(table.key):
         table.rendered.pop(TABLE, None)
-        job = asyncio.create_task(game.deals._table_job(table.key))
+        job = asyncio.create_task(game.deals.picture._table_job(table.key))
         posted = await fake_api.wait_for(
             lambda: [c for c in fake_api.calls[since:] if c.ok
                      and c.method in ("sendMessage", "sendPhoto")

@@ -55,7 +55,7 @@ async def test_random_kills_over_twenty_deals_lose_no_result_and_no_bean(
         mode = rng.choice(("none", "random", "settlement"))
         posted = len(results(fake_api, group.id))
         if mode == "settlement":
-            runner.app.bot_data.game.deals.post_result = lambda *a, **k: None
+            runner.app.bot_data.game.deals.results.post_result = lambda *a, **k: None
             await fake_api.wait_for(
                 lambda: getattr(runner.app.bot_data.tables.get(key), "phase", "") == "result",
                 30)

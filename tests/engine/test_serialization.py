@@ -10,7 +10,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import ROB, SCORE, Action, ComboType, DealState, IllegalAction, apply, new_deal, preset
+from engine import (
+    ROB,
+    SCORE,
+    Action,
+    ActionKind,
+    ComboType,
+    DealState,
+    IllegalAction,
+    apply,
+    new_deal,
+    preset,
+)
 from engine.ai.simple import choose_action
 from engine.replay import apply_texts
 
@@ -30,6 +41,21 @@ def test_action_parse_normalises_cards_and_reads_an_optional_type():
     typed = Action.parse(0, "play 333444555777 plane_single")
     assert typed.type == ComboType.PLANE_SINGLE and str(typed) == "play 333444555777"
     assert Action("play", 0, cards=(3, 0, 0)).cards == (0, 0, 3)
+
+
+def test_action_kinds_are_the_protocols_words_and_a_plain_word_builds_the_same_action():
+    assert [str(k) for k in ActionKind] == [
+        "bid", "pass", "call", "decline", "rob", "norob", "double", "nodouble", "show", "play",
+        "timeout", "autoplay", "leave"]
+    built = Action("bid", 2, value=3)  # a stored state's or the judge's word
+    assert built == Action(ActionKind.BID, 2, value=3) == Action.parse(2, "bid 3")
+    assert built.kind is ActionKind.BID and built.kind == "bid"
+    state = apply(new_deal(SCORE, seed=3, first_bidder=2), built)
+    assert '"history":[{"kind":"bid","seat":2,"value":3}]' in state.to_json()
+    with pytest.raises(IllegalAction, match="^A 'pass' action carries no value.$"):
+        Action(ActionKind.PASS, 0, value=1)
+    with pytest.raises(IllegalAction, match="^Unknown action 'fly'.$"):
+        Action("fly", 0)
 
 
 @pytest.mark.parametrize("text", ["", "fly", "bid", "bid x", "pass 3", "play", "play 3Z",

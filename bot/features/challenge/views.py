@@ -24,7 +24,7 @@ from bot.features.challenge.state import ChallengeOptions, Standing
 from bot.presentation.keyboards import Button, Keyboard
 from bot.presentation.scenes import drawn_name
 from bot.presentation.views import place_text, play_text, points_text, ranks_text
-from engine import Action, classify
+from engine import Action, ActionKind, classify
 from engine.challenge import MAX_DEALS
 from engine.presets import Rules
 from images.challenge_board import BoardRow, BoardScene
@@ -187,7 +187,7 @@ class DealLine:
 
 
 #: Decisions a line of play shows besides the plays (passes, auto-play and timeouts are not).
-LINE_DECISIONS = ("call", "rob", "double", "show")
+LINE_DECISIONS = (ActionKind.CALL, ActionKind.ROB, ActionKind.DOUBLE, ActionKind.SHOW)
 #: Characters of a line of play shown at most.
 LINE_MAX = 300
 
@@ -197,19 +197,20 @@ def line_text(history: Sequence[Action], seat: int, rules: Rules, lang: str) -> 
     ``3 points · 555 3 · 10 J Q K A``.
 
     >>> from engine import SCORE
-    >>> line_text([Action("bid", 0, value=3), Action("play", 0, cards=(2, 2, 2, 0))], 0,
-    ...           SCORE, "en")
+    >>> history = [Action(ActionKind.BID, 0, value=3),
+    ...            Action(ActionKind.PLAY, 0, cards=(2, 2, 2, 0))]
+    >>> line_text(history, 0, SCORE, "en")
     '3 points · 555 3'
     """
     words = []
     for action in history:
         if action.seat != seat:
             continue
-        if action.kind == "bid":
+        if action.kind == ActionKind.BID:
             words.append(t(f"btn.bid_{action.value}", lang))
         elif action.kind in LINE_DECISIONS:
             words.append(t(f"btn.{action.kind}", lang))
-        elif action.kind == "play" and action.cards:
+        elif action.kind == ActionKind.PLAY and action.cards:
             readings = classify(action.cards, rules)
             words.append(play_text(readings[0], lang) if readings
                          else ranks_text(action.cards, lang))

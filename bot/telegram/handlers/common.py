@@ -35,6 +35,7 @@ from bot.telegram.outlet.send import edit_text, send_text
 from bot.telegram.photos import PhotoCache
 from bot.telegram.refusals import Verdict
 from bot.telegram.services import App, bot_data
+from engine import ActionKind
 
 __all__ = [
     "GROUP_TYPES", "First", "Press", "answer", "answer_first", "answer_private_link",
@@ -335,7 +336,8 @@ def _early_refusal(app: App, query: CallbackQuery, data: cb.Callback,
     seat = table.seat_of(query.from_user.id)
     if seat is None:
         return t("pop.not_seated", lang), True
-    versioned = data.kind == cb.SELECT or cb.ACTION_PAYLOADS[data.payload][0] != "autoplay"
+    versioned = data.kind == cb.SELECT \
+        or cb.ACTION_PAYLOADS[data.payload][0] != ActionKind.AUTOPLAY
     if versioned and data.version < table.state.version \
             and not decision_current(table.state, seat, data):
         return t("pop.stale", lang), False

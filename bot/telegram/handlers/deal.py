@@ -40,7 +40,7 @@ from bot.telegram.handlers.common import (
     user_language,
 )
 from bot.telegram.services import App, Context
-from engine import IllegalAction
+from engine import ActionKind, IllegalAction
 
 #: One decision of a seat: (table key, seat, the state version it is taken at, or for a
 #: simultaneous decision its kind: ``"double"`` or ``"show"``, taken once a deal whatever the
@@ -52,16 +52,16 @@ Claim = tuple[str, int, int | str]
 _DECIDING: set[Claim] = set()
 
 
-def _decide(claims: list[Claim], table: Table, seat: int, kind: str, lang: str
+def _decide(claims: list[Claim], table: Table, seat: int, kind: ActionKind, lang: str
             ) -> tuple[str | None, bool] | None:
     """Claim the seat's decision ``kind`` (an engine action kind) at the table's current state
     for this press; the stale pop-up when another press claimed it."""
     assert table.state is not None
     decision: int | str = table.state.version
-    if kind in ("double", "nodouble"):
-        decision = "double"
-    elif kind == "show":
-        decision = "show"
+    if kind in (ActionKind.DOUBLE, ActionKind.NODOUBLE):
+        decision = ActionKind.DOUBLE
+    elif kind == ActionKind.SHOW:
+        decision = ActionKind.SHOW
     claim = (table.key, seat, decision)
     if claim in _DECIDING:
         return t("pop.stale", lang), False
@@ -93,7 +93,8 @@ def _first_action(query: CallbackQuery, claims: list[Claim]) -> First:
         verdict = judge_action(table, query.from_user.id, data, lang)
         if verdict.check is not None:
             return None
-        if verdict.accepted and verdict.action is not None and verdict.action.kind != "autoplay":
+        if verdict.accepted and verdict.action is not None \
+                and verdict.action.kind != ActionKind.AUTOPLAY:
             assert verdict.seat is not None
             claimed = _decide(claims, table, verdict.seat, verdict.action.kind, lang)
             if claimed is not None:
@@ -155,7 +156,7 @@ def _first_select(app: App, query: CallbackQuery, claims: list[Claim]) -> First:
                 return t("pop.no_hint", lang), False
             return (t("pop.hint_pass", lang) if hinted == "pass" else None), False
         if verdict.op == "play":
-            return _decide(claims, table, verdict.seat, "play", lang) or (None, False)
+            return _decide(claims, table, verdict.seat, ActionKind.PLAY, lang) or (None, False)
         return None, False
     return first
 
