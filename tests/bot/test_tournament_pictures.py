@@ -8,6 +8,8 @@ from __future__ import annotations
 import io
 import json
 from datetime import UTC, datetime
+from types import SimpleNamespace
+from typing import Any
 
 from PIL import Image
 
@@ -155,3 +157,53 @@ def test_the_final_ranking_is_a_picture_and_the_seed_follows_when_the_caption_is
             assert drawings[0][1].render is not None and drawings[0][1].filename.endswith(".png")
             image = Image.open(io.BytesIO(drawings[0][1].render()))
             assert image.width == 1280 and image.height > 64 * field  # every member a row
+
+
+class _Posts:
+    """The outlet's ``post`` as a list: key, drawing, ``sent`` callback, claim."""
+
+    def __init__(self) -> None:
+        self.posts: list[tuple[str, Any, Any, Any]] = []
+
+    def post(self, key: str, chat_id: int, drawing: Any, thread_id: int | None = None, *,
+             sent: Any = None, claim: Any = None) -> None:
+        self.posts.append((key, drawing, sent, claim))
+
+
+class _Announced:
+    """The store's side of a final ranking's posting: marked posted."""
+
+    def __init__(self) -> None:
+        self.announced: list[int] = []
+
+    async def announce_tournament(self, tournament_id: int) -> None:
+        self.announced.append(tournament_id)
+
+
+async def test_a_final_ranking_whose_seed_follows_its_picture_is_posted_once_the_seed_went():
+    """The picture is the claimed post; the seed is posted once the picture was sent, and the
+    ranking counts as posted (no one posts it again) only once the seed was sent too."""
+    outlet, store = _Posts(), _Announced()
+    tournaments = Tournaments.__new__(Tournaments)
+    tournaments.ctx = SimpleNamespace(outlet=outlet, store=store)  # type: ignore[assignment]
+    tournaments._announce(_record(True, 30))
+    ((key, picture, sent, claim),) = outlet.posts
+    assert key == "t7:tournament#final" and picture.render is not None and claim is not None
+    await sent(501)  # the picture went: the seed follows, the ranking not marked yet
+    assert store.announced == [] and len(outlet.posts) == 2
+    seed_key, seed, seed_sent, seed_claim = outlet.posts[1]
+    assert seed_key == "t7:tournament#seed" and SEED in seed.text and seed.render is None
+    assert seed_claim is None  # under the picture's claim, which still runs
+    await seed_sent(502)
+    assert store.announced == [7]
+
+
+async def test_a_final_ranking_in_one_message_is_marked_posted_once_it_went():
+    outlet, store = _Posts(), _Announced()
+    tournaments = Tournaments.__new__(Tournaments)
+    tournaments.ctx = SimpleNamespace(outlet=outlet, store=store)  # type: ignore[assignment]
+    tournaments._announce(_record(True, 4))
+    ((key, picture, sent, claim),) = outlet.posts
+    assert SEED in picture.text and picture.render is not None and claim is not None
+    await sent(501)
+    assert store.announced == [7] and len(outlet.posts) == 1
