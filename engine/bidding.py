@@ -19,8 +19,6 @@ from engine.action import Action, ActionKind, IllegalAction
 from engine.presets import Rules
 
 MAX_BID = 3
-SCORE_KINDS = (ActionKind.BID, ActionKind.PASS)
-ROB_KINDS = (ActionKind.CALL, ActionKind.DECLINE, ActionKind.ROB, ActionKind.NOROB)
 
 
 @dataclass(frozen=True, slots=True)
