@@ -627,7 +627,7 @@ async def test_a_tournament_stage_decided_on_two_workers_at_once_is_decided_once
     await asyncio.wait_for(looked.wait(), TIMEOUT)
     dealt: list[str] = []
 
-    async def deal(table: Table, **_: Any) -> None:  # counted, not played: the stage stays as decided
+    async def deal(table: Table, **_: Any) -> None:  # counted, not played: as decided
         dealt.append(table.key)
 
     game.deals.deal = other.deals.deal = deal  # type: ignore[method-assign]
