@@ -27,6 +27,7 @@ from bot.telegram.handlers.common import (
     chat_language,
     game,
     group_language,
+    open_press,
     person,
     refuse,
     store,
@@ -151,15 +152,12 @@ async def on_press(update: Update, context: Context) -> None:
     that opens the bot's chat (:func:`~bot.telegram.handlers.common.ask_private_first`); its Start
     there says to press Enter again."""
     app = context.application
-    query = senders.query_of(update)
-    user = query.from_user
-    player = await store(app).get_player(user.id)
-    lang = user_language(app, user, player.language if player else None)
-    try:
-        press = views.parse_challenge_callback(query.data)
-    except views.ChallengeDataError:
-        await refuse(app, query, t("pop.invalid", lang), alert=True)
+    pressed = await open_press(app, senders.query_of(update), views.parse_challenge_callback,
+                               views.ChallengeDataError)
+    if pressed is None:
         return
+    query, player, lang, press = pressed.query, pressed.player, pressed.lang, pressed.press
+    user = query.from_user
     challenges = game(app).challenges
     if press.op == "enter":
         message = query.message

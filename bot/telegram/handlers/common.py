@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from telegram import CallbackQuery, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
@@ -27,7 +27,7 @@ from bot.features.service import Game
 from bot.game.lobby import Person
 from bot.game.presses import decision_current
 from bot.presentation.views import start_link
-from bot.store import Store
+from bot.store import Player, Store
 from bot.telegram.outlet import send
 from bot.telegram.outlet.edits import edited, not_modified
 from bot.telegram.outlet.hands import hold_press
@@ -248,6 +248,36 @@ async def refuse(app: App, query: CallbackQuery, text: str, *, alert: bool = Fal
                      alert=True)
     elif verdict is Verdict.QUIET:
         await answer(query)
+
+
+P = TypeVar("P")
+
+
+@dataclass(frozen=True)
+class OpenedPress(Generic[P]):
+    """A competition button's press, opened: the query, the presser's player row (``None``
+    for a member the bot has not met), the presser's language and the parsed data."""
+
+    query: CallbackQuery
+    player: Player | None
+    lang: str
+    press: P
+
+
+async def open_press(app: App, query: CallbackQuery, parse: Callable[[object], P],
+                     forged: type[Exception]) -> OpenedPress[P] | None:
+    """Open a competition button's press (a challenge's, a tournament's): the presser's
+    language, and ``parse(query.data)``; ``None`` after a "not a button of mine" pop-up when
+    ``parse`` raises ``forged`` (data this bot did not draw: never trusted)."""
+    user = query.from_user
+    player = await store(app).get_player(user.id)
+    lang = user_language(app, user, player.language if player else None)
+    try:
+        press = parse(query.data)
+    except forged:
+        await refuse(app, query, t("pop.invalid", lang), alert=True)
+        return None
+    return OpenedPress(query, player, lang, press)
 
 
 async def parse_press(query: CallbackQuery, app: App) -> cb.Callback | None:

@@ -34,6 +34,7 @@ from bot.telegram.handlers.common import (
     game,
     group_language,
     is_admin,
+    open_press,
     person,
     refuse,
     store,
@@ -251,15 +252,12 @@ async def on_press(update: Update, context: Context) -> None:
     admins') are refused with a pop-up and change nothing. A Sign up by someone the bot cannot
     write to privately signs nobody up and is answered with the link that opens its chat."""
     app = context.application
-    query = senders.query_of(update)
-    user = query.from_user
-    player = await store(app).get_player(user.id)
-    lang = user_language(app, user, player.language if player else None)
-    try:
-        press = views.parse_tournament_callback(query.data)
-    except views.TournamentDataError:
-        await refuse(app, query, t("pop.invalid", lang), alert=True)
+    pressed = await open_press(app, senders.query_of(update), views.parse_tournament_callback,
+                               views.TournamentDataError)
+    if pressed is None:
         return
+    query, player, lang, press = pressed.query, pressed.player, pressed.lang, pressed.press
+    user = query.from_user
     tournaments = game(app).tournaments
     message = query.message
     try:
