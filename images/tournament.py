@@ -1,7 +1,8 @@
 """The pictures of a group tournament (锦标赛, RULES.md §10.1): the sign-up message
-(:func:`render_signup`), the group's board of a stage (:func:`render_tournament_board`) and
-the final ranking with the champion crowned and the seed revealed
-(:func:`render_tournament_final`); drawn like the other boards (:mod:`images.leaderboard`).
+(:func:`render_tournament_signup`), the group's board of a stage
+(:func:`render_tournament_board`) and the final ranking with the champion crowned and the
+seed revealed (:func:`render_tournament_final`); drawn like the other boards
+(:mod:`images.leaderboard`).
 
 Every word comes from the scene, already in the group's language (the bot builds the scenes
 from its catalogues, ``bot.features.tournament.views``); names are cut to their room and
@@ -173,7 +174,7 @@ def _signup_height(scene: SignupScene) -> int:
 
 
 def signup_image(scene: SignupScene) -> Image.Image:
-    """The sign-up picture as an ``RGB`` image; see :func:`render_signup`."""
+    """The sign-up picture as an ``RGB`` image; see :func:`render_tournament_signup`."""
     if not isinstance(scene, SignupScene):
         raise RenderError(f"a sign-up is drawn from a SignupScene, not {scene!r}")
     lang = scene.lang
@@ -234,7 +235,7 @@ def signup_image(scene: SignupScene) -> Image.Image:
     return canvas
 
 
-def render_signup(scene: SignupScene, *, fmt: str = "PNG") -> bytes:
+def render_tournament_signup(scene: SignupScene, *, fmt: str = "PNG") -> bytes:
     """Picture of a tournament's sign-up (RULES.md §10.1), 1280 px wide: the trophy and the
     title, the stages of the plan, the prize table (a medal, the share and the beans it pays
     now per place), the fee, the start, the committed seed's SHA-256, then the members signed
@@ -523,7 +524,7 @@ __all__ = [
     "PrizeSlot",
     "SignupScene",
     "TournamentBoardScene",
-    "render_signup",
+    "render_tournament_signup",
     "render_tournament_board",
     "render_tournament_final",
     "trophy",

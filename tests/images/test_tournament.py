@@ -32,9 +32,9 @@ from images.tournament import (
     SignupScene,
     TournamentBoardScene,
     final_image,
-    render_signup,
     render_tournament_board,
     render_tournament_final,
+    render_tournament_signup,
     signup_image,
     tournament_board_image,
 )
@@ -108,20 +108,23 @@ def ink(monkeypatch: pytest.MonkeyPatch) -> Iterator[Ink]:
 
 def test_the_signup_grows_with_its_members_and_draws_the_same_bytes_for_the_same_scene():
     few, many = signup(MEMBERS[:3]), signup(MEMBERS)
-    assert _image(render_signup(few)).width == 1280
+    assert _image(render_tournament_signup(few)).width == 1280
     # three columns: 3 members take one row, 7 take three
-    assert _image(render_signup(many)).height - _image(render_signup(few)).height == 2 * MEMBER_H
-    assert _image(render_signup(signup(()))).height == _image(render_signup(few)).height
-    assert render_signup(many) == render_signup(many)
-    assert render_signup(many, fmt="JPEG")[:2] == b"\xff\xd8"
+    height = {name: _image(render_tournament_signup(scene)).height
+              for name, scene in (("few", few), ("many", many), ("none", signup(())))}
+    assert height["many"] - height["few"] == 2 * MEMBER_H
+    assert height["none"] == height["few"]
+    assert render_tournament_signup(many) == render_tournament_signup(many)
+    assert render_tournament_signup(many, fmt="JPEG")[:2] == b"\xff\xd8"
     # past MAX_MEMBERS the rest are counted on one more row
     crowd = tuple(f"P{i}" for i in range(MAX_MEMBERS + 5))
-    assert _image(render_signup(signup(crowd))).height == \
-        _image(render_signup(signup(crowd[:MAX_MEMBERS]))).height + MEMBER_H
+    assert _image(render_tournament_signup(signup(crowd))).height == \
+        _image(render_tournament_signup(signup(crowd[:MAX_MEMBERS]))).height + MEMBER_H
     # a closed sign-up carries its mark, the same size
     closed = signup(mark="报名已截止")
-    assert render_signup(closed) != render_signup(many)
-    assert _image(render_signup(closed)).size == _image(render_signup(many)).size
+    assert render_tournament_signup(closed) != render_tournament_signup(many)
+    assert _image(render_tournament_signup(closed)).size == \
+        _image(render_tournament_signup(many)).size
 
 
 def test_the_signup_draws_every_member_whole_or_cut_to_its_room(ink: Ink):
@@ -202,6 +205,6 @@ def test_bad_scenes_are_refused(make: Callable[[], object]):
 
 
 def test_only_their_scenes_are_drawn():
-    for render in (render_signup, render_tournament_board, render_tournament_final):
+    for render in (render_tournament_signup, render_tournament_board, render_tournament_final):
         with pytest.raises(RenderError):
             render("scene")  # type: ignore[arg-type]

@@ -94,7 +94,11 @@ from engine.tournament import (
     tournament_places,
     tournament_preset,
 )
-from images.tournament import render_signup, render_tournament_board, render_tournament_final
+from images.tournament import (
+    render_tournament_board,
+    render_tournament_final,
+    render_tournament_signup,
+)
 
 log = logging.getLogger(__name__)
 
@@ -260,8 +264,8 @@ class Tournaments:
         short = views.signup_text(record.tournament_id, preset, stages, record.entry_fee,
                                   record.seed_hash, start, [], minimum, maximum, lang,
                                   closed=closed)  # the names are in the picture
-        return Drawing(views.caption(text, short), markup, scene, partial(render_signup, scene),
-                       "tournament.png")
+        return Drawing(views.caption(text, short), markup, scene,
+                       partial(render_tournament_signup, scene), "tournament.png")
 
     async def _redraw_signup(self, record: TournamentRecord, closed: str | None = None) -> None:
         if record.message_id is None:

@@ -329,7 +329,7 @@ def short_hash(digest: str) -> str:
 def signup_scene(tournament_id: int, preset: TournamentPreset, plan: Sequence[PlannedStage],
                  fee: int, seed_hash: str, start: str, names: Sequence[str], minimum: int,
                  maximum: int, lang: str, *, closed: bool = False) -> SignupScene:
-    """The sign-up message's picture (:func:`images.tournament.render_signup`): what
+    """The sign-up message's picture (:func:`images.tournament.render_tournament_signup`): what
     :func:`signup_text` says, with the prize table's places and the beans each pays with the
     field signed up so far (RULES.md §10.1: the fees are the pool, :func:`engine.prizes.
     split_pool`), the SHA-256 shortened and the members numbered in sign-up order; ``closed``:
