@@ -33,7 +33,8 @@ class TournamentRecord:
         state: the tournament's progress (the driver's JSON); result: places and payout.
         created_at, finished_at: UTC. announced: a finished one's final ranking was posted
         (or a poster claimed its posting, :meth:`TournamentStore.claim_tournament_announcement`,
-        perhaps a claim that ran out).
+        perhaps a claim that ran out). posts: its group messages stored with a step and not
+        sent yet (:meth:`TournamentStore.due_tournament_posts`).
     """
 
     tournament_id: int
@@ -54,6 +55,19 @@ class TournamentRecord:
     created_at: datetime
     finished_at: datetime | None
     announced: bool = False
+    posts: tuple[TournamentPost, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPost:
+    """A group message of a tournament stored with the step that made it and not sent yet:
+    ``key`` names it (unique in the tournament), ``text`` is the message, ``claimed_until``
+    the UTC seconds a poster's claim on sending it holds (0: none;
+    :meth:`TournamentStore.claim_tournament_post`)."""
+
+    key: str
+    text: str
+    claimed_until: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +131,14 @@ def tournament_record(row: Row) -> TournamentRecord:
         created_at=dt(row["created_at"]),
         finished_at=dt(row["finished_at"]) if row["finished_at"] is not None else None,
         announced=bool(row["announced"]),
+        posts=tournament_posts(row["posts"]),
     )
+
+
+def tournament_posts(data: str | None) -> tuple[TournamentPost, ...]:
+    """The ``posts`` column (a JSON list of ``{"key", "text", "until"}``, ``until`` in ms)."""
+    return tuple(TournamentPost(str(p["key"]), str(p["text"]), int(p.get("until") or 0) / 1000)
+                 for p in json.loads(data or "[]"))
 
 
 def tournament_entry(row: Row) -> TournamentEntry:
@@ -184,8 +205,8 @@ class TournamentStore(ABC):
     async def take_tournament_fees(self, tournament_id: int) -> TournamentStart:
         """The start (one transaction): each member's fee into the pool (a ledger row each);
         a member who cannot pay (short of beans, or beans held by a running deal) is dropped
-        from the entries; the tournament is ``running``. Taken once: a second call answers the
-        first's field.
+        from the entries (and kept with the tournament); the tournament is ``running``. Taken
+        once: a second call answers the first's field and who was dropped.
 
         Raises:
             TournamentRefused: ``tournament_state``, cancelled or finished.
@@ -194,9 +215,12 @@ class TournamentStore(ABC):
     @abstractmethod
     async def put_tournament_stage(self, tournament_id: int, stage: int,
                                    tables: Sequence[tuple[Sequence[int], dict[str, Any]]],
-                                   state: dict[str, Any]) -> bool:
-        """Store a stage's drawn tables (numbered from 1) with the tournament's ``state``, in
-        one transaction; ``False`` (nothing written) when that stage's tables exist already."""
+                                   state: dict[str, Any],
+                                   posts: Sequence[tuple[str, str]] = ()) -> bool:
+        """Store a stage's drawn tables (numbered from 1) with the tournament's ``state`` and
+        its group messages ``posts`` (``(key, text)``, due until :meth:`clear_tournament_post`),
+        in one transaction; ``False`` (nothing written) when that stage's tables exist
+        already."""
 
     @abstractmethod
     async def put_tournament_state(self, tournament_id: int, state: dict[str, Any]) -> None:
@@ -218,14 +242,18 @@ class TournamentStore(ABC):
 
     @abstractmethod
     async def reopen_tournament_table(self, tournament_id: int, stage: int, number: int,
-                                      table_state: dict[str, Any]) -> None:
-        """A finished table plays again (extra deals to break a tie, 加赛)."""
+                                      table_state: dict[str, Any],
+                                      posts: Sequence[tuple[str, str]] = ()) -> None:
+        """A finished table plays again (extra deals to break a tie, 加赛), with the group
+        messages ``posts`` stored in the same transaction (as :meth:`put_tournament_stage`)."""
 
     @abstractmethod
     async def finish_tournament(self, tournament_id: int, paid: Mapping[int, int],
-                                result: dict[str, Any]) -> dict[int, int]:
+                                result: dict[str, Any],
+                                posts: Sequence[tuple[str, str]] = ()) -> dict[int, int]:
         """Pay the pool out (one ledger row per member paid; the amounts sum to the pool) and
-        mark the tournament finished, in one transaction; once: a second call answers what the
+        mark the tournament finished, with the group messages ``posts`` (as
+        :meth:`put_tournament_stage`), in one transaction; once: a second call answers what the
         first paid.
 
         Raises:
@@ -260,10 +288,33 @@ class TournamentStore(ABC):
         (``announced`` set: a single process's start, whose claims died with the process)."""
 
     @abstractmethod
-    async def cancel_tournament(self, tournament_id: int) -> dict[int, int] | None:
+    async def cancel_tournament(self, tournament_id: int,
+                                posts: Sequence[tuple[str, str]] = ()) -> dict[int, int] | None:
         """Cancel an open or running tournament and refund every fee taken (one ledger row
-        each), in one transaction; the refunds by member. ``None`` when it was finished or
-        cancelled before (nothing refunded twice)."""
+        each), with the group messages ``posts`` (as :meth:`put_tournament_stage`), in one
+        transaction; the refunds by member. ``None`` when it was finished or cancelled before
+        (nothing refunded twice, no message stored)."""
+
+    @abstractmethod
+    async def claim_tournament_post(self, tournament_id: int, key: str,
+                                    seconds: float = 120.0) -> bool:
+        """Claim the sending of the tournament's due group message ``key`` for ``seconds``,
+        right before it is sent: ``True`` for one caller only, while it is due and under no
+        claim that still runs (as :meth:`claim_tournament_announcement`)."""
+
+    @abstractmethod
+    async def release_tournament_post(self, tournament_id: int, key: str | None = None) -> None:
+        """Give up the claim on message ``key`` (``None``: every claim of the tournament; a
+        single process's start, whose claims died with it): it is due again."""
+
+    @abstractmethod
+    async def clear_tournament_post(self, tournament_id: int, key: str) -> None:
+        """Message ``key`` was sent: it is due no more."""
+
+    @abstractmethod
+    async def due_tournament_posts(self) -> list[TournamentRecord]:
+        """The tournaments (any status) with group messages stored and not sent yet, oldest
+        first."""
 
     @abstractmethod
     async def tournament_ledger(self, tournament_id: int) -> list[LedgerEntry]:

@@ -193,12 +193,38 @@ async def test_a_ten_member_quick_tournament_plays_to_the_payout(fake_api: FakeB
     assert board.photo is None and board.text is not None
     assert await press(api, kim, board, tournament_callback(tid, "watch", 1)) == \
         t("tour.pop_watching", LANG)
-    watched = await api.wait_for(lambda: api.last_message(kim), 10)
-    assert "Tournament #" in watched.content and watched.photo is None  # pictures are off
+    # the bot did not know it could write to Kim: a note there tried it before the pop-up
+    assert api.messages_in(kim)[0].content == t("tour.watch_private", LANG, id=tid, n=1)
+    watched = await api.wait_for(lambda: next(
+        (m for m in api.messages_in(kim) if "Tournament #" in m.content), None), 10)
+    assert watched.photo is None  # pictures are off
     assert not any(line.startswith(t("hand.title", LANG, n=17)) for line in
                    watched.content.splitlines())
     assert await press(api, kim, board, tournament_callback(tid, "watch", 9)) == \
         t("tour.pop_no_table", LANG)
+    # Lou never opened the bot's private chat, and the bot has not tried it yet: the note is
+    # tried before the pop-up, which carries the link that opens the chat (its own /start)
+    # and Lou watches nothing, not a "watching" that nothing follows.
+    lou = api.new_user("Lou")
+    call = await api.wait_settled(api.press(lou, board, tournament_callback(tid, "watch", 1)),
+                                  10)
+    assert call.params["text"] == t("tour.pop_open_private_watch", LANG)
+    assert call.params["url"].endswith(f"?start=watch_{tid}")
+    assert not any(lou.id in x.watchers for x in app.bot_data.tables)
+    # Zed, known unreachable (his Sign up), gets the link at once; after its /start (which
+    # says to press Watch again) his Watch works.
+    call = await api.wait_settled(api.press(zed, board, tournament_callback(tid, "watch", 1)),
+                                  10)
+    assert call.params["text"] == t("tour.pop_open_private_watch", LANG)
+    assert call.params["url"].endswith(f"?start=watch_{tid}")
+    assert not any(zed.id in x.watchers for x in app.bot_data.tables)
+    api.open_private_chat(zed)
+    api.send_text(zed, zed, f"/start watch_{tid}")
+    reply = await api.wait_for("sendMessage", chat_id=zed)
+    assert reply.params["text"] == t("tour.start_watch_link", LANG)
+    assert await press(api, zed, board, tournament_callback(tid, "watch", 1)) == \
+        t("tour.pop_watching", LANG)
+    assert any(zed.id in x.watchers for x in app.bot_data.tables)
 
     async def finished() -> bool:
         return (await store.get_tournament(tid)).status == "finished"

@@ -671,7 +671,8 @@ async def test_a_tournament_start_its_worker_died_after_the_fees_is_finished_by_
     """The worker dies between taking the fees (the start's store transaction) and storing
     stage 1's draw: the tournament is running with no stage. The next worker (its sweep, or
     the dead worker's watchdog) finishes the start once: stage 1 drawn from the committed
-    seed, the start and the draw told once, no fee taken again. Before, nobody resumed it."""
+    seed, the start and the draw told once, no fee taken again, and the member who could not
+    pay still named (the fees' transaction keeps them). Before, nobody resumed it."""
     rows = RawDatabase("postgres", database)
     first = await start_worker("w-first")
     store = bot_data(first).store
@@ -680,7 +681,10 @@ async def test_a_tournament_start_its_worker_died_after_the_fees_is_finished_by_
         raise RuntimeError("SIGKILL")
 
     store.put_tournament_stage = killed  # type: ignore[method-assign]
-    tid, group, users = await _signed_up(fake_api, first, ("Ann", "Bob", "Cy", "Dan"), fee=10)
+    tid, group, members = await _signed_up(fake_api, first, ("Ann", "Bob", "Cy", "Dan", "Eve"),
+                                           fee=10)
+    users, eve = members[:4], members[4]
+    await rows.execute("UPDATE players SET balance = 5 WHERE user_id = ?", eve.id)
     with pytest.raises(RuntimeError):
         await bot_data(first).game.tournaments.start(tid)
     await stop(first)
@@ -690,6 +694,7 @@ async def test_a_tournament_start_its_worker_died_after_the_fees_is_finished_by_
     fees = await _fees(rows, tid)
     assert fees == [(user.id, -10) for user in users]
     started = t("tour.started", "en", id=tid, n=4, pool=40)
+    dropped = t("tour.dropped", "en", names="Eve", fee=10)
     drawn = t("tour.draw_title", "en", id=tid, stage="\0").split("\0")[0]
 
     def told(text: str) -> list[str]:  # the group's messages that start so
@@ -710,10 +715,92 @@ async def test_a_tournament_start_its_worker_died_after_the_fees_is_finished_by_
         (x := bot_data(second).game.tables.get(key)) is not None and x.phase == DEAL))
     await wait_until(lambda: _gone_watchdog(rows, "w-first"))  # the watchdog came too
     await asyncio.sleep(0.3)  # anything told twice would be on its way
-    assert len(told(drawn)) == 1 and len(told(started)) == 1
+    assert len(told(drawn)) == 1
+    assert told(dropped) == [f"{dropped}\n{started}"]  # the lead: who could not pay, the start
     assert await _fees(rows, tid) == fees  # no fee taken twice
     assert await rows.fetch(
         "SELECT count(*) FROM deals WHERE table_key = ?", key) == [(1,)]
+
+
+async def test_a_tournament_draw_its_worker_died_before_posting_is_posted_once_by_the_next(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """The worker dies right after storing stage 1 (its tables with the state), before the
+    start and the draw went to the group: they were stored with the stage, so the next worker
+    (its sweep, the watchdog) posts each once and deals the table. Before, they were lost."""
+    rows = RawDatabase("postgres", database)
+    first = await start_worker("w-first")
+    store = bot_data(first).store
+    put = store.put_tournament_stage
+
+    async def killed(*args: Any, **kwargs: Any) -> bool:  # dies with the stage stored
+        await put(*args, **kwargs)
+        raise RuntimeError("SIGKILL")
+
+    store.put_tournament_stage = killed  # type: ignore[method-assign]
+    tid, group, users = await _signed_up(fake_api, first, ("Ann", "Bob", "Cy"))
+    with pytest.raises(RuntimeError):
+        await bot_data(first).game.tournaments.start(tid)
+    await stop(first)
+    assert (await _tournament_state(rows, tid))["stage"] == 1
+    started = t("tour.started", "en", id=tid, n=3, pool=0)
+    drawn = t("tour.draw_title", "en", id=tid, stage="\0").split("\0")[0]
+
+    def told(text: str) -> list[str]:  # the group's messages that start so
+        return [m.content for m in fake_api.messages_in(group) if m.content.startswith(text)]
+
+    assert told(drawn) == [] and told(started) == []
+    second = await start_worker("w-second")
+    await wait_until(lambda: _async(bool(told(drawn))))
+    key = tournament_key(tid, 1, 1)
+    await wait_until(lambda: _async(
+        (x := bot_data(second).game.tables.get(key)) is not None and x.phase == DEAL))
+    await wait_until(lambda: _gone_watchdog(rows, "w-first"))  # the watchdog came too
+    await wait_until(lambda: _no_posts(rows, tid))  # each recorded sent
+    await asyncio.sleep(0.3)  # anything posted twice would be on its way
+    assert len(told(started)) == 1 and len(told(drawn)) == 1
+    ids = [m.message_id for m in fake_api.messages_in(group)]
+    assert ids.index(next(m.message_id for m in fake_api.messages_in(group)
+                          if m.content.startswith(started))) < \
+        ids.index(next(m.message_id for m in fake_api.messages_in(group)
+                       if m.content.startswith(drawn)))  # the lead first
+
+
+async def test_a_tournament_cancel_notice_its_worker_died_before_posting_is_posted_by_the_next(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """The worker dies right after the cancel's refunds were stored, before the group was
+    told: the notice was stored with the cancel, so the next worker posts it once."""
+    rows = RawDatabase("postgres", database)
+    first = await start_worker("w-first")
+    store = bot_data(first).store
+    cancel = store.cancel_tournament
+
+    async def killed(*args: Any, **kwargs: Any) -> Any:  # dies with the refunds stored
+        await cancel(*args, **kwargs)
+        raise RuntimeError("SIGKILL")
+
+    store.cancel_tournament = killed  # type: ignore[method-assign]
+    tid, group, users = await _signed_up(fake_api, first, ("Ann", "Bob", "Cy"), fee=10)
+    with pytest.raises(RuntimeError):
+        await bot_data(first).game.tournaments.cancel(tid, "Ann")
+    await stop(first)
+    notice = t("tour.cancelled", "en", id=tid, by="Ann", n=0, beans="0")
+
+    def told() -> list[str]:
+        return [m.content for m in fake_api.messages_in(group) if m.content == notice]
+
+    assert told() == []
+    await start_worker("w-second")
+    await wait_until(lambda: _async(bool(told())))
+    await wait_until(lambda: _no_posts(rows, tid))
+    await asyncio.sleep(0.3)
+    assert len(told()) == 1
+
+
+async def _no_posts(rows: RawDatabase, tid: int) -> bool:
+    """The tournament's group messages stored with its steps were all recorded sent."""
+    return await rows.fetch("SELECT posts FROM tournaments WHERE id = ?", tid) == [("[]",)]
 
 
 async def _posted(rows: RawDatabase, tid: int) -> bool:

@@ -40,8 +40,10 @@ cancel) hold the tournament's lock (``ctx.tables.lock`` of :func:`tournament_loc
 lock in PostgreSQL with a watchdog, as a duplicate challenge's close), each table's deal its
 table's lock, and each reads the store inside it; a worker that dies in the middle of one leaves
 it to the watchdog (:meth:`Tournaments.resume` on another worker) or to the next worker's sweep:
-a start cut short after the fees draws stage 1 then, a stage's lead (the start, the result) is
-told with the draw by the step that stored it. The final ranking is posted once, its posting
+a start cut short after the fees draws stage 1 then (naming who could not pay: the store keeps
+them with the fees). A step's group messages (a stage's lead and draw, a tie's extra deals, the
+cancel) are stored with the step and posted at least once, once in the normal case
+(:meth:`Tournaments._post_due`). The final ranking is posted once, its posting
 claimed in the store (as a duplicate challenge's), also when its worker died after the payout;
 the board is drawn under a lock of its own (:func:`board_lock`), one message, never an older
 board over a newer one.
@@ -113,11 +115,13 @@ MAX_TIME_LIMIT = 180
 #: Seconds between two drawings of the group's board.
 BOARD_INTERVAL = 60.0
 #: Timer kinds of this module (rows with several workers): the timed start, the board, a
-#: stage's time limit, another worker's claim on posting the final ranking has run out.
+#: stage's time limit, another worker's claim on posting the final ranking (or a due group
+#: message, :meth:`Tournaments._post_due`) has run out.
 START = "tournament_start"
 BOARD = "tournament_board"
 TIME = "tournament_time"
 FINAL = "tournament_final"
+POSTS = "tournament_posts"
 #: Seconds a claim on posting a final ranking holds
 #: (:meth:`Store.claim_tournament_announcement`): longer than one send waiting for 429 answers;
 #: once it ran out, a poster that died leaves the ranking to the next one.
@@ -398,10 +402,8 @@ class Tournaments:
             minimum = int(record.options["min"])
             lines: list[str] = []
             if len(await self.ctx.store.tournament_entries(tournament_id)) < minimum:
-                await self.ctx.store.cancel_tournament(tournament_id)  # nothing was taken
                 lines.append(t("tour.too_few", lang, id=tournament_id, min=minimum))
-                await self._redraw_signup(record, closed="\n".join(lines))
-                self._tell(record, "\n".join(lines))
+                await self._cancel_start(record, "\n".join(lines))  # nothing was taken
                 return
             start = await self.ctx.store.take_tournament_fees(tournament_id)
             field = [e.user_id for e in start.field]
@@ -410,10 +412,8 @@ class Tournaments:
                 lines.append(t("tour.dropped", lang, names=join_names(
                     (e.name for e in start.dropped), lang), fee=grouped(record.entry_fee)))
             if len(field) < minimum:  # fees refunded
-                await self.ctx.store.cancel_tournament(tournament_id)
                 lines.append(t("tour.too_few", lang, id=tournament_id, min=minimum))
-                await self._redraw_signup(record, closed="\n".join(lines))
-                self._tell(record, "\n".join(lines))
+                await self._cancel_start(record, "\n".join(lines))
                 return
             lines.append(t("tour.started", lang, id=tournament_id, n=len(field),
                            pool=grouped(start.pool)))
@@ -424,8 +424,63 @@ class Tournaments:
                                      "advancements": []}
             await self._begin_stage(record, state, 1, field, None, lead="\n".join(lines))
 
+    async def _cancel_start(self, record: TournamentRecord, text: str) -> None:
+        """A start with too few (who could pay): cancelled, every fee taken refunded, the
+        group told ``text`` (stored with the cancel, :meth:`_post_due`; tournament lock
+        held)."""
+        tid = record.tournament_id
+        if await self.ctx.store.cancel_tournament(tid, [(_post_key(tid, "cancel"), text)]) \
+                is None:
+            return
+        await self._redraw_signup(record, closed=text)
+        await self._post_stored(tid)
+
     def _tell(self, record: TournamentRecord, text: str) -> None:
         self.ctx.outlet.tell(record.chat_id, text, record.thread_id)
+
+    async def _post_stored(self, tournament_id: int) -> None:
+        """Post the tournament's group messages due in the store (:meth:`_post_due`)."""
+        record = await self._record(tournament_id)
+        if record is not None:
+            self._post_due(record)
+
+    def _post_due(self, record: TournamentRecord) -> None:
+        """Post the group messages stored with the tournament's steps and not sent yet
+        (:attr:`TournamentRecord.posts`: a stage's lead and draw, a tie's extra deals, the
+        cancel), in the background, in their order. Each is stored in the transaction that
+        stores its step and taken off once sent (the outlet's ``sent``), so it is posted at
+        least once: one whose step's process died before sending it is posted by the watchdog
+        (:meth:`resume`) or the next start (:meth:`restore`). Right before it is sent its
+        sending is claimed in the store for :data:`ANNOUNCE_CLAIM_SECONDS`
+        (:meth:`Store.claim_tournament_post`), so two workers do not both post it: in the
+        normal case it is posted once, twice only when its poster was killed between Telegram
+        taking it and recording it sent. One being posted in this process is not asked
+        again."""
+        tid = record.tournament_id
+        for post in record.posts:
+            if self.ctx.outlet.posting(post.key):
+                continue
+            self.ctx.outlet.post(post.key, record.chat_id, Drawing(post.text, None),
+                                 record.thread_id, sent=partial(self._posted, tid, post.key),
+                                 claim=_PostClaim(self.ctx.store, tid, post.key))
+
+    async def _posted(self, tournament_id: int, key: str, message_id: int) -> None:
+        await self.ctx.store.clear_tournament_post(tournament_id, key)
+
+    def _arm_posts(self, record: TournamentRecord) -> None:
+        """Another worker claimed some of the tournament's due group messages: post what is
+        still due once the last claim ran out (:meth:`_on_posts`)."""
+        until = max((p.claimed_until for p in record.posts), default=0.0)
+        if until > self.clock():
+            self.ctx.outlet.arm(POSTS, timers.Stamp(tournament_lock(record.tournament_id), ""),
+                                until, self._on_posts)
+
+    async def _on_posts(self, stamp: timers.Stamp) -> None:
+        """The claims on a tournament's due group messages ran out (:meth:`_arm_posts`): post
+        those still due (their claims decide who sends them)."""
+        tid = tournament_of_lock(stamp.key)
+        if tid is not None:
+            await self._post_stored(tid)
 
     def _arm_start(self, tournament_id: int, at: float) -> None:
         self.ctx.outlet.arm(START, timers.Stamp(tournament_lock(tournament_id), ""), at,
@@ -495,17 +550,17 @@ class Tournaments:
         """Draw stage ``number`` of ``field`` (``previous``: the stage before's scores), store
         its tables with the tournament's state in one transaction, post the draw and deal every
         table at once (tournament lock held). ``lead`` (the start, the stage before's result)
-        is told before the draw by the step that stored the stage: once, also when a worker
-        died before the stage was stored and the step is taken again."""
+        is posted before the draw; both are stored with the stage (:meth:`_post_due`): posted
+        once, also when a worker died before the stage was stored and the step is taken again,
+        or after it was stored and before they were sent."""
         tid = record.tournament_id
         preset = _preset(record)
         planned = self._planned(record, state, number, len(field))
         lang = _lang(record)
         names = _names(state)
         if len(field) < preset.table_size:  # forfeits left less than a table: ranked as is
-            if lead:
-                self._tell(record, lead)
-            await self._finish(record, state, None)
+            await self._finish(record, state, None,
+                               posts=[(_post_key(tid, f"lead{number}"), lead)] if lead else [])
             return
         drawn = draw(record.seed, number, field, table_size=preset.table_size,
                      scores=previous or None)
@@ -523,11 +578,11 @@ class Tournaments:
                      "number": number, "players": field,
                      "scores": None if previous is None else [previous.get(p) for p in field],
                      "table_size": preset.table_size}]}
-        if await self.ctx.store.put_tournament_stage(tid, number, tables, state):
-            if lead:
-                self._tell(record, lead)
-            self._tell(record, views.draw_text(tid, planned, drawn.tables, drawn.byes, names,
-                                               lang))
+        posts = [(_post_key(tid, f"lead{number}"), lead)] if lead else []
+        posts.append((_post_key(tid, f"draw{number}"),
+                      views.draw_text(tid, planned, drawn.tables, drawn.byes, names, lang)))
+        if await self.ctx.store.put_tournament_stage(tid, number, tables, state, posts):
+            await self._post_stored(tid)
             if ends_at is not None:
                 self._arm_time(tid, number, ends_at)
         for index, players in enumerate(drawn.tables, start=1):
@@ -672,11 +727,13 @@ class Tournaments:
                 for tie in outcome.tie_breaks:
                     row = rows[tie.table]
                     again = standings[tie.table].with_extra(tie.deals)
-                    await self.ctx.store.reopen_tournament_table(tournament_id, stage,
-                                                                 row.number, again.to_dict())
                     note = t("tour.extra", lang, n=row.number, deals=tie.deals,
                              names=join_names((names[p] for p in tie.players), lang))
-                    self._tell(record, note)
+                    key = _post_key(tournament_id,
+                                    f"extra{stage}.{row.number}.{standings[tie.table].played}")
+                    await self.ctx.store.reopen_tournament_table(
+                        tournament_id, stage, row.number, again.to_dict(), [(key, note)])
+                    await self._post_stored(tournament_id)
                     await self._deal_table(record, stage, row.number, row.players, names,
                                            note=note)
                 return
@@ -692,11 +749,13 @@ class Tournaments:
 
     async def _finish(self, record: TournamentRecord, state: Mapping[str, Any],
                       final: FinalRanking[int] | None,
-                      standings: Sequence[TableStandings] = ()) -> None:
+                      standings: Sequence[TableStandings] = (), *,
+                      posts: Sequence[tuple[str, str]] = ()) -> None:
         """Pay the pool out once by the tournament's places and post the final ranking with
         the revealed seed and the referee's commands, once (:meth:`_announce`; tournament lock
         held). ``final`` is ``None`` when forfeits left less than a table: the last field is
-        ranked by its previous scores."""
+        ranked by its previous scores. ``posts``: group messages stored with the payout and
+        posted before the ranking (:meth:`_post_due`)."""
         tid = record.tournament_id
         advancements = [_advancement_of(a) for a in state["advancements"]]
         if final is None:
@@ -717,8 +776,10 @@ class Tournaments:
             scores.update(zip(table.players, table.scores(), strict=True))
         result = {"places": {str(p): places.get(p) for p in signup},
                   "scores": {str(p): s for p, s in scores.items()}}
-        await self.ctx.store.finish_tournament(tid, paid, result)
-        self._announce(await self.ctx.store.get_tournament(tid))
+        await self.ctx.store.finish_tournament(tid, paid, result, posts)
+        finished = await self.ctx.store.get_tournament(tid)
+        self._post_due(finished)
+        self._announce(finished)
         self.refresh_board(tid, now=True)
         for done in list(self.ctx.tables):
             if done.tournament_id == tid and done.phase == RESULT:
@@ -811,18 +872,22 @@ class Tournaments:
             record = await self._record(tournament_id)
             if record is None:
                 return False
-            refunds = await self.ctx.store.cancel_tournament(tournament_id)
+            # the fees taken are read under the lock (taken under it too): the notice, with
+            # the refunds, is stored with the cancel
+            paid = [e.paid for e in await self.ctx.store.tournament_entries(tournament_id)
+                    if e.paid > 0]
+            text = t("tour.cancelled", _lang(record), id=tournament_id, by=by,
+                     n=len(paid), beans=grouped(sum(paid)))
+            refunds = await self.ctx.store.cancel_tournament(
+                tournament_id, [(_post_key(tournament_id, "cancel"), text)])
             if refunds is None:
                 return False
             self.ctx.outlet.cancel(START, tournament_lock(tournament_id))
             self.ctx.outlet.cancel(TIME, tournament_lock(tournament_id))
-            lang = _lang(record)
-            text = t("tour.cancelled", lang, id=tournament_id, by=by,
-                     n=len(refunds), beans=grouped(sum(refunds.values())))
             if record.status == "open":
                 await self._redraw_signup(record, closed=text)
             await self._stop_tables(tournament_id, int(record.state.get("stage") or 0))
-            self._tell(record, text)
+            await self._post_stored(tournament_id)
             self.refresh_board(tournament_id, now=True)
             return True
 
@@ -978,14 +1043,22 @@ class Tournaments:
     def timer_callbacks(self) -> dict[str, Callable[[timers.Stamp], Awaitable[None]]]:
         """What fires each kind of this module's timers (rows with several workers)."""
         return {START: self._on_start, BOARD: self._on_board_timer, TIME: self._on_time,
-                FINAL: self._on_final}
+                FINAL: self._on_final, POSTS: self._on_posts}
 
     async def restore(self, *, alone: bool = False) -> None:
         """After a start (a single process's, ``alone``, or a webhook worker's sweep): a final
         ranking not posted yet is posted (``alone``: also one this process claimed before it
         stopped, the send cut short; with several workers one another worker claimed is tried
-        again once that claim ran out, :data:`ANNOUNCE_CLAIM_SECONDS` from now); every live
-        tournament as :meth:`resume` leaves it."""
+        again once that claim ran out, :data:`ANNOUNCE_CLAIM_SECONDS` from now); the group
+        messages stored with a step and not sent yet (:meth:`_post_due`; the claims as the
+        final ranking's); every live tournament as :meth:`resume` leaves it."""
+        for record in await self.ctx.store.due_tournament_posts():
+            if alone:  # the claims of the process that stopped
+                await self.ctx.store.release_tournament_post(record.tournament_id)
+                await self._post_stored(record.tournament_id)
+                continue
+            self._post_due(record)
+            self._arm_posts(record)
         for record in await self.ctx.store.unannounced_tournaments(claimed=True):
             if record.announced and not alone:  # another worker's claim: it may be alive
                 self.ctx.outlet.arm(FINAL, timers.Stamp(tournament_lock(record.tournament_id),
@@ -1007,9 +1080,13 @@ class Tournaments:
         restarted, and its stage decided when every table has finished; a finished one whose
         final ranking was neither posted nor claimed gets it posted (:meth:`_announce`) and its
         board drawn; a cancelled one's tables still stored are stopped (its cancel was cut
-        short after the refunds). Each step is taken under the locks (the tournament's, each
+        short after the refunds). Group messages stored with a step and not sent yet are posted
+        first (:meth:`_post_due`). Each step is taken under the locks (the tournament's, each
         table's), reading the store: what another worker did already is not done again."""
         record = await self._record(tournament_id)
+        if record is not None and record.posts:
+            self._post_due(record)
+            self._arm_posts(record)
         if record is not None and record.status == "finished" and not record.announced:
             async with self.ctx.tables.lock(tournament_lock(tournament_id)):
                 record = await self._record(tournament_id)
@@ -1051,6 +1128,29 @@ class Tournaments:
             await self._deal_table(record, stage, row.number, row.players,
                                    _names(record.state))
         self._spawn(self._stage_check(tid, stage))
+
+class _PostClaim:
+    """The claim on sending one of a tournament's due group messages
+    (:class:`bot.game.outlet.Claim`, :meth:`Tournaments._post_due`)."""
+
+    def __init__(self, store: Store, tournament_id: int, key: str) -> None:
+        self.store = store
+        self.tournament_id = tournament_id
+        self.key = key
+
+    async def take(self) -> bool:
+        return await self.store.claim_tournament_post(self.tournament_id, self.key,
+                                                      ANNOUNCE_CLAIM_SECONDS)
+
+    async def give_back(self) -> None:
+        await self.store.release_tournament_post(self.tournament_id, self.key)
+
+
+def _post_key(tournament_id: int, name: str) -> str:
+    """The key of a tournament's group message ``name`` (unique in it; the outlet's post
+    key)."""
+    return f"{tournament_lock(tournament_id)}#{name}"
+
 
 class _Announcement:
     """The claim on posting a tournament's final ranking (:class:`bot.game.outlet.Claim`)."""

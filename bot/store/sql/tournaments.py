@@ -124,8 +124,10 @@ class Tournaments(SQLBase):
             rows = await conn.fetch("SELECT * FROM tournament_entries WHERE tournament_id = $1"
                                     " ORDER BY seq", tournament_id)
             entries = [tournament_entry(r) for r in rows]
-            if row["status"] == "running":
-                return TournamentStart(tuple(entries), (), row["pool"])
+            if row["status"] == "running":  # taken before: its field and who was dropped
+                kept = json.loads(row["state"]).get("dropped") or []
+                return TournamentStart(tuple(entries), tuple(TournamentEntry(
+                    int(d[0]), str(d[1]), int(d[2]), 0) for d in kept), row["pool"])
             if row["status"] != "open":
                 raise TournamentRefused("tournament_state", f"the tournament is {row['status']}")
             fee = row["entry_fee"]
@@ -149,15 +151,19 @@ class Tournaments(SQLBase):
                                        tournament_id, entry.user_id, fee)
                 field.append(TournamentEntry(entry.user_id, entry.name, entry.seq, fee))
             pool = fee * len(field)
-            await conn.execute("UPDATE tournaments SET status = 'running', pool = $2"
-                               " WHERE id = $1", tournament_id, pool)
+            # the dropped are kept with the start: a start finished by another worker names them
+            state = {**json.loads(row["state"]),
+                     "dropped": [[e.user_id, e.name, e.seq] for e in dropped]}
+            await conn.execute("UPDATE tournaments SET status = 'running', pool = $2, state = $3"
+                               " WHERE id = $1", tournament_id, pool, json.dumps(state))
         return TournamentStart(tuple(field), tuple(dropped), pool)
 
     async def put_tournament_stage(self, tournament_id: int, stage: int,
                                    tables: Sequence[tuple[Sequence[int], dict[str, Any]]],
-                                   state: dict[str, Any]) -> bool:
+                                   state: dict[str, Any],
+                                   posts: Sequence[tuple[str, str]] = ()) -> bool:
         async with self._write() as conn:
-            await self._locked_tournament(conn, tournament_id)
+            row = await self._locked_tournament(conn, tournament_id)
             if await conn.fetchval("SELECT 1 FROM tournament_tables WHERE tournament_id = $1"
                                    " AND stage = $2", tournament_id, stage) is not None:
                 return False
@@ -168,7 +174,56 @@ class Tournaments(SQLBase):
                     json.dumps(list(players)), json.dumps(table_state))
             await conn.execute("UPDATE tournaments SET state = $2 WHERE id = $1",
                                tournament_id, json.dumps(state))
+            await self._add_posts(conn, row, posts)
         return True
+
+    @staticmethod
+    async def _add_posts(conn: Conn, row: Any, posts: Sequence[tuple[str, str]]) -> None:
+        """Append ``posts`` to the locked tournament ``row``'s due messages (a key already
+        due is not added twice)."""
+        if not posts:
+            return
+        due = json.loads(row["posts"] or "[]")
+        keys = {p["key"] for p in due}
+        due += [{"key": key, "text": text, "until": 0} for key, text in posts if key not in keys]
+        await conn.execute("UPDATE tournaments SET posts = $2 WHERE id = $1", row["id"],
+                           json.dumps(due))
+
+    async def claim_tournament_post(self, tournament_id: int, key: str,
+                                    seconds: float = 120.0) -> bool:
+        now = self.clock()
+        async with self._write() as conn:
+            row = await self._locked_tournament(conn, tournament_id)
+            due = json.loads(row["posts"] or "[]")
+            post = next((p for p in due if p["key"] == key), None)
+            if post is None or int(post.get("until") or 0) > _ms(now):
+                return False
+            post["until"] = _ms(now + timedelta(seconds=seconds))
+            await conn.execute("UPDATE tournaments SET posts = $2 WHERE id = $1",
+                               tournament_id, json.dumps(due))
+        return True
+
+    async def release_tournament_post(self, tournament_id: int, key: str | None = None) -> None:
+        async with self._write() as conn:
+            row = await self._locked_tournament(conn, tournament_id)
+            due = json.loads(row["posts"] or "[]")
+            for post in due:
+                if key is None or post["key"] == key:
+                    post["until"] = 0
+            await conn.execute("UPDATE tournaments SET posts = $2 WHERE id = $1",
+                               tournament_id, json.dumps(due))
+
+    async def clear_tournament_post(self, tournament_id: int, key: str) -> None:
+        async with self._write() as conn:
+            row = await self._locked_tournament(conn, tournament_id)
+            due = [p for p in json.loads(row["posts"] or "[]") if p["key"] != key]
+            await conn.execute("UPDATE tournaments SET posts = $2 WHERE id = $1",
+                               tournament_id, json.dumps(due))
+
+    async def due_tournament_posts(self) -> list[TournamentRecord]:
+        async with self._read() as conn:
+            rows = await conn.fetch("SELECT * FROM tournaments WHERE posts <> '[]' ORDER BY id")
+        return [tournament_record(row) for row in rows]
 
     async def put_tournament_state(self, tournament_id: int, state: dict[str, Any]) -> None:
         async with self._write() as conn:
@@ -201,15 +256,19 @@ class Tournaments(SQLBase):
                 "done" if done else "playing")
 
     async def reopen_tournament_table(self, tournament_id: int, stage: int, number: int,
-                                      table_state: dict[str, Any]) -> None:
+                                      table_state: dict[str, Any],
+                                      posts: Sequence[tuple[str, str]] = ()) -> None:
         async with self._write() as conn:
+            row = await self._locked_tournament(conn, tournament_id)
+            await self._add_posts(conn, row, posts)
             await conn.execute(
                 "UPDATE tournament_tables SET state = $4, status = 'playing'"
                 " WHERE tournament_id = $1 AND stage = $2 AND number = $3",
                 tournament_id, stage, number, json.dumps(table_state))
 
     async def finish_tournament(self, tournament_id: int, paid: Mapping[int, int],
-                                result: dict[str, Any]) -> dict[int, int]:
+                                result: dict[str, Any],
+                                posts: Sequence[tuple[str, str]] = ()) -> dict[int, int]:
         paid = {uid: amount for uid, amount in paid.items() if amount}
         async with self._write() as conn:
             row = await self._locked_tournament(conn, tournament_id)
@@ -233,6 +292,7 @@ class Tournaments(SQLBase):
                 "UPDATE tournaments SET status = 'finished', result = $2, finished_at = $3"
                 " WHERE id = $1", tournament_id,
                 json.dumps({**result, "paid": {str(k): v for k, v in paid.items()}}), now)
+            await self._add_posts(conn, row, posts)
         return paid
 
     async def announce_tournament(self, tournament_id: int) -> bool:
@@ -268,7 +328,8 @@ class Tournaments(SQLBase):
                 claimed, _ms(self.clock()))
         return [tournament_record(row) for row in rows]
 
-    async def cancel_tournament(self, tournament_id: int) -> dict[int, int] | None:
+    async def cancel_tournament(self, tournament_id: int,
+                                posts: Sequence[tuple[str, str]] = ()) -> dict[int, int] | None:
         async with self._write() as conn:
             row = await self._locked_tournament(conn, tournament_id)
             if row["status"] not in ("open", "running"):
@@ -285,6 +346,7 @@ class Tournaments(SQLBase):
                 "UPDATE tournaments SET status = 'cancelled', pool = 0, result = $2,"
                 " finished_at = $3 WHERE id = $1", tournament_id,
                 json.dumps({"refunded": {str(k): v for k, v in refunds.items()}}), now)
+            await self._add_posts(conn, row, posts)
         return refunds
 
     async def tournament_ledger(self, tournament_id: int) -> list[LedgerEntry]:

@@ -87,6 +87,9 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = user_language(app, user, player.language)
     await bot_data(app).menus.follow(context.bot, message.chat.id, lang, group=False)
     arg = context.args[0] if context.args else ""
+    if arg.startswith(tournament.WATCH_LINK):
+        await message.reply_text(t("tour.start_watch_link", lang))
+        return
     if arg.startswith(tournament.TOURNAMENT_LINK):
         await message.reply_text(t("tour.start_link", lang))
         return

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from telegram import Update
+from telegram import CallbackQuery, Update
 from telegram.ext import CallbackQueryHandler, CommandHandler
 
 from bot.core.i18n import t
@@ -49,6 +49,9 @@ CANCEL_WORDS = frozenset({"cancel", "取消"})
 #: The ``/start`` argument of the link Sign up answers with when the bot cannot write to the
 #: presser privately yet, before the tournament's id.
 TOURNAMENT_LINK = "tournament_"
+#: The ``/start`` argument of the link 观战 Watch answers with when the bot cannot write to the
+#: presser privately, before the tournament's id (its reply says to press Watch again).
+WATCH_LINK = "watch_"
 _TIME_RE = re.compile(r"([0-9]{1,2})[:：]([0-9]{2})")
 #: The option words followed by a number (English, 简体, 繁體): the field's minimum and maximum
 #: (players) and each stage's time limit (minutes).
@@ -249,8 +252,9 @@ async def stop(app: App, chat_id: int, name: str) -> bool:
 async def on_press(update: Update, context: Context) -> None:
     """A tournament button. Forged, stale (another tournament's, or a message that is not its
     sign-up message or board) and strangers' presses (Start and Cancel are the opener's and
-    admins') are refused with a pop-up and change nothing. A Sign up by someone the bot cannot
-    write to privately signs nobody up and is answered with the link that opens its chat."""
+    admins') are refused with a pop-up and change nothing. A Sign up or a Watch by someone the
+    bot cannot write to privately signs nobody up (watches nothing) and is answered with the
+    link that opens its chat."""
     app = context.application
     pressed = await open_press(app, senders.query_of(update), views.parse_tournament_callback,
                                views.TournamentDataError)
@@ -276,11 +280,7 @@ async def on_press(update: Update, context: Context) -> None:
         if refusal is not None:
             await refuse(app, query, refusal, alert=True)
             return
-        link = f"{TOURNAMENT_LINK}{record.tournament_id}"
-        if await ask_private_first(app, query, link, t("tour.pop_open_private", lang)):
-            return
-        await answer(query, t("tour.pop_watching", lang))  # first: the watch takes locks
-        await tournaments.watch(press.tournament_id, press.table, user.id)
+        await _watch(app, query, record.tournament_id, press.table, lang)
         return
     if press.op in ("start", "cancel"):
         if record.status != "open" and press.op == "start":
@@ -322,6 +322,35 @@ async def on_press(update: Update, context: Context) -> None:
             return
         game(app).ctx.private_chats.reached(user.id)
     await answer(query, text, alert=True)
+
+
+async def _watch(app: App, query: CallbackQuery, tournament_id: int, number: int,
+                 lang: str) -> None:
+    """观战 of table ``number`` (the caller checked it may be watched): the watch's picture
+    goes to the presser's private chat, so whether the bot can write there is known before
+    the pop-up: when not known yet, a short note there tries it first (as Sign up does). One
+    the bot cannot write to is answered with the link that opens its chat (its ``/start``
+    says to press Watch again) and watches nothing; else the press is answered, then the
+    watch taken (it takes the table's lock)."""
+    user = query.from_user
+    link = f"{WATCH_LINK}{tournament_id}"
+    opened = t("tour.pop_open_private_watch", lang)
+    if await ask_private_first(app, query, link, opened):
+        return
+    chats = game(app).ctx.private_chats
+    if chats.known(user.id) is None:
+        try:
+            sent = await game(app).ctx.outlet.send(
+                user.id, t("tour.watch_private", lang, id=tournament_id, n=number))
+        except Unreachable:
+            sent = None
+        if sent is None:
+            chats.unreachable(user.id)
+            await answer_private_link(app, query, link, opened)
+            return
+        chats.reached(user.id)
+    await answer(query, t("tour.pop_watching", lang))  # first: the watch takes locks
+    await game(app).tournaments.watch(tournament_id, number, user.id)
 
 
 def register(app: App) -> None:

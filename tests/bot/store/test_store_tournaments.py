@@ -76,6 +76,8 @@ async def test_the_start_takes_each_fee_once_and_drops_who_cannot_pay(store, pla
     assert start.pool == 3 * FEE
     again = await store.take_tournament_fees(tid)  # a second start takes nothing
     assert [e.user_id for e in again.field] == [1, 2, 3] and again.pool == 3 * FEE
+    # ... and still names who was dropped (a start finished by another worker tells them)
+    assert [(e.user_id, e.name) for e in again.dropped] == [(4, "p4")]
     money = await balances(store)
     assert [money[u] for u in (1, 2, 3, 4)] == [900, 900, 900, 50]
     rows = await store.tournament_ledger(tid)
@@ -213,3 +215,41 @@ async def test_the_groups_tournament_winners(store, players):
     assert await store.tournament_leaderboard(GROUP + 1) == []
     with pytest.raises(ValueError):
         await store.tournament_leaderboard(GROUP, "year")  # type: ignore[arg-type]
+
+
+async def test_a_steps_group_messages_are_due_until_sent_and_claimed_by_one_poster(
+        store, players, clock):
+    tid = await open_one(store, fee=0)
+    for uid in (1, 2, 3):
+        await store.sign_up(tid, uid, f"p{uid}", 10)
+    await store.take_tournament_fees(tid)
+    assert await store.due_tournament_posts() == []
+    # stored with the stage, in one transaction; a stage stored already stores no message
+    assert await store.put_tournament_stage(tid, 1, [((1, 2, 3), {})], {"stage": 1},
+                                            [("lead", "started"), ("draw", "tables")]) is True
+    assert await store.put_tournament_stage(tid, 1, [((1, 2, 3), {})], {"stage": 1},
+                                            [("again", "x")]) is False
+    [record] = await store.due_tournament_posts()
+    assert [(p.key, p.text, p.claimed_until) for p in record.posts] == \
+        [("lead", "started", 0.0), ("draw", "tables", 0.0)]
+    assert await store.claim_tournament_post(tid, "lead", 60) is True
+    assert await store.claim_tournament_post(tid, "lead", 60) is False  # another poster
+    assert (await store.get_tournament(tid)).posts[0].claimed_until > 0
+    await store.release_tournament_post(tid, "lead")  # the send failed
+    assert await store.claim_tournament_post(tid, "lead", 60) is True
+    clock.now += timedelta(seconds=61)  # its poster died during the send
+    assert await store.claim_tournament_post(tid, "lead", 60) is True
+    await store.clear_tournament_post(tid, "lead")  # sent
+    assert await store.claim_tournament_post(tid, "lead", 60) is False
+    assert await store.claim_tournament_post(tid, "draw", 60) is True
+    await store.release_tournament_post(tid)  # a single process's start: every claim given up
+    assert [p.claimed_until for p in (await store.get_tournament(tid)).posts] == [0.0]
+    await store.clear_tournament_post(tid, "draw")
+    assert await store.due_tournament_posts() == []
+    # a tie's extra deals and the cancel store theirs with their step too
+    await store.reopen_tournament_table(tid, 1, 1, {"extra": 1}, [("extra", "again")])
+    assert [p.key for p in (await store.get_tournament(tid)).posts] == ["extra"]
+    assert await store.cancel_tournament(tid, [("cancel", "cancelled")]) == {}
+    assert await store.cancel_tournament(tid, [("twice", "no")]) is None
+    [record] = await store.due_tournament_posts()
+    assert (record.status, [p.key for p in record.posts]) == ("cancelled", ["extra", "cancel"])
