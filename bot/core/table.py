@@ -83,7 +83,7 @@ class Seat:
     ``lang``: the player's own language (``Player.language`` from ``store.ensure_player``), for
     their private messages; ``None``: the table's language (see :meth:`Table.seat_lang`).
     ``in_group``: at the running deal this seat's hand message is an ephemeral message in the
-    table's group that only its player sees (``Table.hand_message_ids`` holds its
+    table's group that only its player sees (``TableMessages.hand_message_ids`` holds its
     ``ephemeral_message_id``), not a message in their private chat (the group's ``hands``
     setting and the player's own choice, :meth:`bot.game.deal.dealing.Dealer.start`).
     ``welcoming``: a lobby seat whose welcome message (which tells whether the bot can write to
@@ -130,45 +130,11 @@ class Seat:
 
 
 @dataclass
-class Table:
-    """A group's table.
+class TableOptions:
+    """A table's rules and options, taken from its group's settings (or a competition's) when
+    its lobby opens (:class:`bot.game.config.TableConfig`).
 
     Attributes:
-        chat_id, thread_id: the table's audience: the group chat and forum topic (``None``
-            outside topics), or the player's private chat for a ``private`` table.
-        private: a practice table in a private chat (one human, two bot seats, no beans).
-        match_options: a competition's table: the options chosen in its lobby
-            (``engine.match.MatchOptions.to_dict()``); ``None``: single deals.
-        match_id: the store's id of the running match this table plays, once it started.
-        tournament: a group tournament's table (RULES.md §10.1): ``{"id", "stage", "number",
-            "deal"}`` (the tournament, its stage, the table's number in the stage from 1, the
-            deal's number at the table); such a table has its own key (:func:`tournament_key`),
-            ``chat_id`` is the group's, and every seat sees the table in its private chat
-            (``view_message_ids``).
-        view_message_ids, view_photos: a tournament table's per seat: the private message
-            showing the table (the audience's message of a group's table) and whether it is a
-            photo.
-        watchers: a tournament table's members who watch it (观战) from their private chats:
-            user id → the message there that shows the table (``None`` until it was sent) and
-            whether it is a photo; edited as the seats' own views are, never showing a hand.
-        challenge_id, challenge_deal: a duplicate challenge's deal played at this
-            private table: the challenge's id and the deal's number (1-based); such a table has
-            its own key (:func:`challenge_key`) and does not keep its player from a group's.
-        result_due: the last deal's result is stored (settled with the table) but not
-            yet posted: posting it is retried (after a restart too) until it succeeded once.
-        ready: in the result phase, per seat, the seat answered "Play again" (再来一局; bot seats
-            are always ready): the next deal starts once every human seat is ready
-            (:mod:`bot.game.again`); empty when Play again is not offered (a match's
-            table, a lobby, a running deal). Its deadline is ``lobby_deadline``.
-        result_message_id: the posted result's message (``None`` until it was sent), to take
-            its Play again keyboard away once answered.
-        lang: the group's language: every group message of this table; private messages and
-            pop-ups use the player's own (:meth:`seat_lang`).
-        title: the group's title, to name the table in private chats.
-        token: current token carried by every button (changes per lobby and per deal).
-        phase: ``"lobby"``, ``"deal"`` or ``"result"`` (deal over, "Play again" offered).
-        opener_id: the user who opened the lobby (may start and close it, with group admins).
-        seats: up to ``seat_count`` :class:`Seat` in seat order (turn order, RULES.md §1.2).
         seat_count: how many seats the table has: 3, or 4 for the four-player game (the
             group's ``players`` setting, RULES.md §11), taken from the rules of its deals.
         preset: bidding preset name (``"score"``/``"rob"``), stake: beans per point (RULES.md §8).
@@ -180,50 +146,14 @@ class Table:
             setting); ``False``: text only.
         card_counter: the hand messages show the card counter (记牌器, the group's
             ``card_counter`` setting).
-        hands: where the table's hands go unless a player chose otherwise (the group's
-            ``hands`` setting resolved, :class:`bot.game.config.TableConfig`): ``"group"``
-            (ephemeral messages in the group) or ``"private"``.
         auto_pass: a human seat that nothing in its hand lets follow passes by itself
             (自动要不起, the group's ``auto_pass`` setting;
             :func:`bot.presentation.views.passes_itself`).
-        message_id: the group message showing the lobby, then the table.
-        message_photo: the table message is a photo (a text message cannot become one).
-        hand_message_ids: per seat, the private message with that seat's hand and buttons.
-        hand_photos: per seat, that hand message is a photo.
-        turn_notices: per seat, the pending private "Your turn" message (edits do not notify).
-        autoplay_notices: per seat, the private "timed out, on auto-play" message whose Take
-            back button is live: it goes once the seat is back in its player's hands, left,
-            the deal was dealt again or ended.
-        leave_prompts: per seat, the group message of that seat's pending /leave confirmation;
-            only that message's buttons can make the seat leave (a forged "yes" finds none).
-        join_link: the lobby shows the deep-link button (someone could not be written to).
-        deal_id: the store's id of the running (or last) deal.
-        first_bidder: first bidder of the current deal (rotates per deal, RULES.md §1.4).
-        redeals: redeals in a row because everybody passed (RULES.md §2).
-        last_winner: the seat that played out the table's last deal, for the option
-            ``winner_bids_first`` (RULES.md §1.4); ``None`` when that deal had no winner or
-            the seats changed since.
-        deadline: absolute UTC timestamp (seconds) when the current turn times out, or ``None``.
-        lobby_deadline: absolute UTC timestamp when an unstarted lobby expires; in the result
-            phase, when the seats that did not answer Play again are freed.
-        selections: per seat, the ranks selected on the hand keyboard (sorted).
-        hint_index: per seat, how many times Hint was pressed since the last state change.
-        state: the engine state of the deal (not part of the dict; stored as the deal's JSON).
-        notice: a line shown on the table message until the next change (not stored).
-        rendered: per message (``"table"`` or a seat), the last look drawn, to skip edits that
-            change nothing (not stored: after a restart every message is drawn again).
-        pictured: per message (``"table"`` or a seat), the input of the picture it shows now,
-            so that a change of caption alone edits only the caption (not stored).
+        hands: where the table's hands go unless a player chose otherwise (the group's
+            ``hands`` setting resolved, :class:`bot.game.config.TableConfig`): ``"group"``
+            (ephemeral messages in the group) or ``"private"``.
     """
 
-    chat_id: int
-    thread_id: int | None
-    lang: str
-    title: str = ""
-    token: str = field(default_factory=new_token)
-    phase: Phase = LOBBY
-    opener_id: int | None = None
-    seats: list[Seat] = field(default_factory=list)
     seat_count: int = 3
     preset: str = "score"
     stake: int = 10
@@ -235,14 +165,33 @@ class Table:
     card_counter: bool = True
     auto_pass: bool = True
     hands: str = "private"
-    message_id: int | None = None
-    message_photo: bool = False
-    hand_message_ids: list[int | None] = field(default_factory=list)
-    hand_photos: list[bool] = field(default_factory=list)
-    turn_notices: list[int | None] = field(default_factory=list)
-    autoplay_notices: list[int | None] = field(default_factory=list)
-    leave_prompts: list[int | None] = field(default_factory=list)
-    join_link: bool = False
+
+
+@dataclass
+class DealProgress:
+    """Where a table's deals are: the running (or last) deal, the current turn's clock and the
+    seats' turn memory, and the result phase's Play again.
+
+    Attributes:
+        deal_id: the store's id of the running (or last) deal.
+        first_bidder: first bidder of the current deal (rotates per deal, RULES.md §1.4).
+        redeals: redeals in a row because everybody passed (RULES.md §2).
+        last_winner: the seat that played out the table's last deal, for the option
+            ``winner_bids_first`` (RULES.md §1.4); ``None`` when that deal had no winner or
+            the seats changed since.
+        deadline: absolute UTC timestamp (seconds) when the current turn times out, or ``None``.
+        lobby_deadline: absolute UTC timestamp when an unstarted lobby expires; in the result
+            phase, when the seats that did not answer Play again are freed.
+        selections: per seat, the ranks selected on the hand keyboard (sorted).
+        hint_index: per seat, how many times Hint was pressed since the last state change.
+        result_due: the last deal's result is stored (settled with the table) but not
+            yet posted: posting it is retried (after a restart too) until it succeeded once.
+        ready: in the result phase, per seat, the seat answered "Play again" (再来一局; bot seats
+            are always ready): the next deal starts once every human seat is ready
+            (:mod:`bot.game.again`); empty when Play again is not offered (a match's
+            table, a lobby, a running deal). Its deadline is ``lobby_deadline``.
+    """
+
     deal_id: int | None = None
     first_bidder: int | None = None
     redeals: int = 0
@@ -251,48 +200,149 @@ class Table:
     lobby_deadline: float | None = None
     selections: list[list[int]] = field(default_factory=list)
     hint_index: list[int] = field(default_factory=list)
-    private: bool = False
-    match_options: dict[str, Any] | None = None
-    match_id: int | None = None
     result_due: bool = False
     ready: list[bool] = field(default_factory=list)
+
+
+@dataclass
+class TableMessages:
+    """The messages that show a table and its hands, and what they show now.
+
+    Attributes:
+        message_id: the group message showing the lobby, then the table.
+        message_photo: the table message is a photo (a text message cannot become one).
+        hand_message_ids: per seat, the private message with that seat's hand and buttons
+            (a seat's ephemeral message in the group when ``Seat.in_group``).
+        hand_photos: per seat, that hand message is a photo.
+        turn_notices: per seat, the pending private "Your turn" message (edits do not notify).
+        autoplay_notices: per seat, the private "timed out, on auto-play" message whose Take
+            back button is live: it goes once the seat is back in its player's hands, left,
+            the deal was dealt again or ended.
+        leave_prompts: per seat, the group message of that seat's pending /leave confirmation;
+            only that message's buttons can make the seat leave (a forged "yes" finds none).
+        join_link: the lobby shows the deep-link button (someone could not be written to).
+        result_message_id: the posted result's message (``None`` until it was sent), to take
+            its Play again keyboard away once answered.
+        view_message_ids, view_photos: a tournament table's per seat: the private message
+            showing the table (the audience's message of a group's table) and whether it is a
+            photo.
+        watchers: a tournament table's members who watch it (观战) from their private chats:
+            user id → the message there that shows the table (``None`` until it was sent) and
+            whether it is a photo; edited as the seats' own views are, never showing a hand.
+        notice: a line shown on the table message until the next change (not stored).
+        rendered: per message (``"table"`` or a seat), the last look drawn, to skip edits that
+            change nothing (not stored: after a restart every message is drawn again).
+        pictured: per message (``"table"`` or a seat), the input of the picture it shows now,
+            so that a change of caption alone edits only the caption (not stored).
+    """
+
+    message_id: int | None = None
+    message_photo: bool = False
+    hand_message_ids: list[int | None] = field(default_factory=list)
+    hand_photos: list[bool] = field(default_factory=list)
+    turn_notices: list[int | None] = field(default_factory=list)
+    autoplay_notices: list[int | None] = field(default_factory=list)
+    leave_prompts: list[int | None] = field(default_factory=list)
+    join_link: bool = False
     result_message_id: int | None = None
-    challenge_id: int | None = None
-    challenge_deal: int | None = None
-    tournament: dict[str, int] | None = None
     view_message_ids: list[int | None] = field(default_factory=list)
     view_photos: list[bool] = field(default_factory=list)
     watchers: dict[int, tuple[int | None, bool]] = field(default_factory=dict)
-    state: DealState | None = field(default=None, repr=False, compare=False)
     notice: str | None = field(default=None, repr=False, compare=False)
     rendered: dict[int | str, str] = field(default_factory=dict, repr=False, compare=False)
     pictured: dict[int | str, object] = field(default_factory=dict, repr=False, compare=False)
 
-    @property
-    def plays_for_beans(self) -> bool:
-        """Its deals move beans: a group deal outside a match (a practice, match or challenge
-        deal plays for points only, RULES.md §8, §10)."""
-        return not self.private and self.match_id is None and self.tournament is None
+
+@dataclass
+class Competition:
+    """The competition a table plays for, if any (all ``None``: single deals).
+
+    Attributes:
+        match_options: a match's table: the options chosen in its lobby
+            (``engine.match.MatchOptions.to_dict()``); ``None``: single deals.
+        match_id: the store's id of the running match this table plays, once it started.
+        challenge_id, challenge_deal: a duplicate challenge's deal played at this
+            private table: the challenge's id and the deal's number (1-based); such a table has
+            its own key (:func:`challenge_key`) and does not keep its player from a group's.
+        tournament: a group tournament's table (RULES.md §10.1): ``{"id", "stage", "number",
+            "deal"}`` (the tournament, its stage, the table's number in the stage from 1, the
+            deal's number at the table); such a table has its own key (:func:`tournament_key`),
+            the table's ``chat_id`` is the group's, and every seat sees the table in its private
+            chat (``TableMessages.view_message_ids``).
+    """
+
+    match_options: dict[str, Any] | None = None
+    match_id: int | None = None
+    challenge_id: int | None = None
+    challenge_deal: int | None = None
+    tournament: dict[str, int] | None = None
 
     @property
     def tournament_id(self) -> int | None:
         """The tournament this table belongs to (:attr:`tournament`), if any."""
         return None if self.tournament is None else self.tournament["id"]
 
+
+@dataclass
+class Table:
+    """A group's table: who sits where and in which phase, in four parts: its rules and
+    options (:class:`TableOptions`), the deals' progress (:class:`DealProgress`), the messages
+    that show it (:class:`TableMessages`) and the competition it plays for
+    (:class:`Competition`).
+
+    Attributes:
+        chat_id, thread_id: the table's audience: the group chat and forum topic (``None``
+            outside topics), or the player's private chat for a ``private`` table.
+        lang: the group's language: every group message of this table; private messages and
+            pop-ups use the player's own (:meth:`seat_lang`).
+        title: the group's title, to name the table in private chats.
+        token: current token carried by every button (changes per lobby and per deal).
+        phase: ``"lobby"``, ``"deal"`` or ``"result"`` (deal over, "Play again" offered).
+        opener_id: the user who opened the lobby (may start and close it, with group admins).
+        private: a table in a player's private chat: a practice table (one human, two bot
+            seats, no beans) or a challenge's deal (:attr:`practice`).
+        seats: up to ``options.seat_count`` :class:`Seat` in seat order (turn order,
+            RULES.md §1.2).
+        options, progress, messages, competition: the parts, see their classes.
+        state: the engine state of the deal (not part of the dict; stored as the deal's JSON).
+    """
+
+    chat_id: int
+    thread_id: int | None
+    lang: str
+    title: str = ""
+    token: str = field(default_factory=new_token)
+    phase: Phase = LOBBY
+    opener_id: int | None = None
+    private: bool = False
+    seats: list[Seat] = field(default_factory=list)
+    options: TableOptions = field(default_factory=TableOptions)
+    progress: DealProgress = field(default_factory=DealProgress)
+    messages: TableMessages = field(default_factory=TableMessages)
+    competition: Competition = field(default_factory=Competition)
+    state: DealState | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def plays_for_beans(self) -> bool:
+        """Its deals move beans: a group deal outside a match (a practice, match or challenge
+        deal plays for points only, RULES.md §8, §10)."""
+        return (not self.private and self.competition.match_id is None
+                and self.competition.tournament is None)
+
     @property
     def practice(self) -> bool:
         """A practice table (``/practice``): private, outside a challenge; nothing is at stake,
         leaving costs nothing (README)."""
-        return self.private and self.challenge_id is None
+        return self.private and self.competition.challenge_id is None
 
     @property
     def key(self) -> str:
         """The table key, see :func:`table_key` (:func:`challenge_key` for a challenge's)."""
-        if self.challenge_id is not None:
+        if self.competition.challenge_id is not None:
             return challenge_key(self.chat_id)
-        if self.tournament is not None:
-            return tournament_key(self.tournament["id"], self.tournament["stage"],
-                                  self.tournament["number"])
+        tournament = self.competition.tournament
+        if tournament is not None:
+            return tournament_key(tournament["id"], tournament["stage"], tournament["number"])
         return table_key(self.chat_id, self.thread_id)
 
     def seat_of(self, user_id: int) -> int | None:
@@ -312,53 +362,57 @@ class Table:
         return ((i, s) for i, s in enumerate(self.seats) if not s.is_bot)
 
     def is_full(self, seats: int | None = None) -> bool:
-        """Every seat taken (``seats``: default :attr:`seat_count`)."""
-        return len(self.seats) >= (self.seat_count if seats is None else seats)
+        """Every seat taken (``seats``: default ``options.seat_count``)."""
+        return len(self.seats) >= (self.options.seat_count if seats is None else seats)
 
     def reset_messages(self) -> None:
         """Forget the hand messages and turn notices of the last deal (a new deal starts)."""
         n = len(self.seats)
-        self.hand_message_ids = [None] * n
-        self.hand_photos = [False] * n
-        self.turn_notices = [None] * n
-        self.autoplay_notices = [None] * n
-        self.rendered.clear()
-        self.pictured.clear()
+        messages = self.messages
+        messages.hand_message_ids = [None] * n
+        messages.hand_photos = [False] * n
+        messages.turn_notices = [None] * n
+        messages.autoplay_notices = [None] * n
+        messages.rendered.clear()
+        messages.pictured.clear()
 
     def set_leave_prompt(self, seat: int, message_id: int | None) -> None:
         """Remember (or, with ``None``, forget) the seat's pending /leave confirmation."""
-        self.leave_prompts = _padded(self.leave_prompts, len(self.seats), None)
-        self.leave_prompts[seat] = message_id
+        self.messages.leave_prompts = _padded(self.messages.leave_prompts, len(self.seats), None)
+        self.messages.leave_prompts[seat] = message_id
 
     def offer_again(self, deadline: float) -> None:
         """Offer Play again after the deal ended (:mod:`bot.game.again`): every
         human seat is to answer by ``deadline`` (a UTC timestamp); bot seats are ready."""
-        self.ready = [seat.is_bot for seat in self.seats]
-        self.lobby_deadline = deadline
-        self.result_message_id = None
+        self.progress.ready = [seat.is_bot for seat in self.seats]
+        self.progress.lobby_deadline = deadline
+        self.messages.result_message_id = None
 
     def again_offered(self) -> bool:
         """The table waits for its players' answers to Play again under a result (its seats
         are still taken)."""
-        return self.phase == RESULT and bool(self.ready)
+        return self.phase == RESULT and bool(self.progress.ready)
 
     def waiting(self) -> list[int]:
         """The human seats whose answer to Play again is still awaited: seated, not left, not
         ready (none when Play again is not offered)."""
+        ready = self.progress.ready
         return [i for i, seat in self.humans()
-                if not seat.left and i < len(self.ready) and not self.ready[i]]
+                if not seat.left and i < len(ready) and not ready[i]]
 
     def reset_turn_memory(self) -> None:
         """Forget every seat's selection and hint position (the state changed)."""
-        self.selections = [[] for _ in self.seats]
-        self.hint_index = [0 for _ in self.seats]
+        self.progress.selections = [[] for _ in self.seats]
+        self.progress.hint_index = [0 for _ in self.seats]
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly dict of everything but the engine state.
+        """JSON-friendly dict of everything but the engine state: one flat dict, the parts'
+        fields beside the table's own (the shape written before the parts existed, so that a
+        table stored by either reads back, :meth:`from_dict`).
 
         Shape: ``{"v": 1, "chat_id", "thread_id", "lang", "title", "token", "phase", "opener_id",
-        "seats": [{"user_id", "name", "is_bot", "left", "blocked", "lang", "welcoming"?}, ...],
-        "seat_count",
+        "seats": [{"user_id", "name", "is_bot", "left", "blocked", "lang", "welcoming"?,
+        "in_group"?}, ...], "seat_count",
         "preset", "stake",
         "play_timeout", "bid_timeout", "autoplay_mode", "bot_level", "pictures", "card_counter",
         "auto_pass", "hands", "message_id", "message_photo", "hand_message_ids": [...],
@@ -368,8 +422,10 @@ class Table:
         "redeals", "last_winner", "deadline", "lobby_deadline",
         "selections": [[rank, ...], ...],
         "hint_index": [...], "private", "match_options", "match_id", "result_due",
-        "ready": [bool, ...], "result_message_id", "challenge_id", "challenge_deal"}``, meaning
-        what the attributes do.
+        "ready": [bool, ...], "result_message_id", "challenge_id", "challenge_deal",
+        "tournament"?, "view_message_ids"?, "view_photos"?, "watchers"?}``, meaning
+        what the attributes of the table and its parts do (the last four only for a
+        tournament's table).
         Dicts stored before pictures existed lack ``pictures`` … ``turn_notices``; they read as
         text messages and no pending notice; dicts stored before ``autoplay_notices`` as no
         auto-play notice with a live button. Dicts stored before ``leave_prompts`` read as no
@@ -381,6 +437,8 @@ class Table:
         ``ready`` as no Play again pending, dicts stored before ``challenge_id`` as no
         challenge's, dicts stored before ``last_winner`` as no winner known.
         """
+        options, progress = self.options, self.progress
+        messages, competition = self.messages, self.competition
         return {
             "v": DICT_VERSION,
             "chat_id": self.chat_id,
@@ -391,45 +449,47 @@ class Table:
             "phase": self.phase,
             "opener_id": self.opener_id,
             "seats": [s.to_dict() for s in self.seats],
-            "seat_count": self.seat_count,
-            "preset": self.preset,
-            "stake": self.stake,
-            "play_timeout": self.play_timeout,
-            "bid_timeout": self.bid_timeout,
-            "autoplay_mode": self.autoplay_mode,
-            "bot_level": self.bot_level,
-            "pictures": self.pictures,
-            "card_counter": self.card_counter,
-            "auto_pass": self.auto_pass,
-            "hands": self.hands,
-            "message_id": self.message_id,
-            "message_photo": self.message_photo,
-            "hand_message_ids": list(self.hand_message_ids),
-            "hand_photos": list(self.hand_photos),
-            "turn_notices": list(self.turn_notices),
-            "autoplay_notices": list(self.autoplay_notices),
-            "leave_prompts": list(self.leave_prompts),
-            "join_link": self.join_link,
-            "deal_id": self.deal_id,
-            "first_bidder": self.first_bidder,
-            "redeals": self.redeals,
-            "last_winner": self.last_winner,
-            "deadline": self.deadline,
-            "lobby_deadline": self.lobby_deadline,
-            "selections": [list(s) for s in self.selections],
-            "hint_index": list(self.hint_index),
+            "seat_count": options.seat_count,
+            "preset": options.preset,
+            "stake": options.stake,
+            "play_timeout": options.play_timeout,
+            "bid_timeout": options.bid_timeout,
+            "autoplay_mode": options.autoplay_mode,
+            "bot_level": options.bot_level,
+            "pictures": options.pictures,
+            "card_counter": options.card_counter,
+            "auto_pass": options.auto_pass,
+            "hands": options.hands,
+            "message_id": messages.message_id,
+            "message_photo": messages.message_photo,
+            "hand_message_ids": list(messages.hand_message_ids),
+            "hand_photos": list(messages.hand_photos),
+            "turn_notices": list(messages.turn_notices),
+            "autoplay_notices": list(messages.autoplay_notices),
+            "leave_prompts": list(messages.leave_prompts),
+            "join_link": messages.join_link,
+            "deal_id": progress.deal_id,
+            "first_bidder": progress.first_bidder,
+            "redeals": progress.redeals,
+            "last_winner": progress.last_winner,
+            "deadline": progress.deadline,
+            "lobby_deadline": progress.lobby_deadline,
+            "selections": [list(s) for s in progress.selections],
+            "hint_index": list(progress.hint_index),
             "private": self.private,
-            "match_options": self.match_options,
-            "match_id": self.match_id,
-            "result_due": self.result_due,
-            "ready": list(self.ready),
-            "result_message_id": self.result_message_id,
-            "challenge_id": self.challenge_id,
-            "challenge_deal": self.challenge_deal,
-            **({"tournament": dict(self.tournament), "view_message_ids": self.view_message_ids,
-                "view_photos": self.view_photos,
+            "match_options": competition.match_options,
+            "match_id": competition.match_id,
+            "result_due": progress.result_due,
+            "ready": list(progress.ready),
+            "result_message_id": messages.result_message_id,
+            "challenge_id": competition.challenge_id,
+            "challenge_deal": competition.challenge_deal,
+            **({"tournament": dict(competition.tournament),
+                "view_message_ids": messages.view_message_ids,
+                "view_photos": messages.view_photos,
                 "watchers": [[user_id, message_id, photo] for user_id, (message_id, photo)
-                             in self.watchers.items()]} if self.tournament is not None else {}),
+                             in messages.watchers.items()]}
+               if competition.tournament is not None else {}),
         }
 
     @classmethod
@@ -444,6 +504,7 @@ class Table:
         if data.get("phase") not in PHASES:
             raise ValueError(f"unknown table phase {data.get('phase')!r}")
         try:
+            hands = len(data["hand_message_ids"])
             return cls(
                 chat_id=int(data["chat_id"]),
                 thread_id=data["thread_id"],
@@ -452,50 +513,55 @@ class Table:
                 token=data["token"],
                 phase=Phase(data["phase"]),
                 opener_id=data["opener_id"],
-                seats=[Seat.from_dict(s) for s in data["seats"]],
-                seat_count=int(data.get("seat_count", 3)),
-                preset=data["preset"],
-                stake=int(data["stake"]),
-                play_timeout=float(data["play_timeout"]),
-                bid_timeout=float(data["bid_timeout"]),
-                autoplay_mode=data["autoplay_mode"],
-                bot_level=data.get("bot_level", "normal"),
-                pictures=bool(data.get("pictures", True)),
-                card_counter=bool(data.get("card_counter", True)),
-                auto_pass=bool(data.get("auto_pass", True)),
-                hands=str(data.get("hands", "private")),
-                message_id=data["message_id"],
-                message_photo=bool(data.get("message_photo", False)),
-                hand_message_ids=list(data["hand_message_ids"]),
-                hand_photos=_padded([bool(p) for p in data.get("hand_photos", [])],
-                                    len(data["hand_message_ids"]), False),
-                turn_notices=_padded(list(data.get("turn_notices", [])),
-                                     len(data["hand_message_ids"]), None),
-                autoplay_notices=_padded(list(data.get("autoplay_notices", [])),
-                                         len(data["hand_message_ids"]), None),
-                leave_prompts=_padded(list(data.get("leave_prompts", [])),
-                                      len(data["hand_message_ids"]), None),
-                join_link=bool(data["join_link"]),
-                deal_id=data["deal_id"],
-                first_bidder=data["first_bidder"],
-                redeals=int(data["redeals"]),
-                last_winner=data.get("last_winner"),
-                deadline=data["deadline"],
-                lobby_deadline=data["lobby_deadline"],
-                selections=[list(s) for s in data["selections"]],
-                hint_index=list(data["hint_index"]),
                 private=bool(data.get("private", False)),
-                match_options=data.get("match_options"),
-                match_id=data.get("match_id"),
-                result_due=bool(data.get("result_due", False)),
-                ready=[bool(r) for r in data.get("ready", [])],
-                result_message_id=data.get("result_message_id"),
-                challenge_id=data.get("challenge_id"),
-                challenge_deal=data.get("challenge_deal"),
-                tournament=data.get("tournament"),
-                view_message_ids=list(data.get("view_message_ids", [])),
-                view_photos=[bool(p) for p in data.get("view_photos", [])],
-                watchers={int(w[0]): (w[1], bool(w[2])) for w in data.get("watchers", [])},
+                seats=[Seat.from_dict(s) for s in data["seats"]],
+                options=TableOptions(
+                    seat_count=int(data.get("seat_count", 3)),
+                    preset=data["preset"],
+                    stake=int(data["stake"]),
+                    play_timeout=float(data["play_timeout"]),
+                    bid_timeout=float(data["bid_timeout"]),
+                    autoplay_mode=data["autoplay_mode"],
+                    bot_level=data.get("bot_level", "normal"),
+                    pictures=bool(data.get("pictures", True)),
+                    card_counter=bool(data.get("card_counter", True)),
+                    auto_pass=bool(data.get("auto_pass", True)),
+                    hands=str(data.get("hands", "private")),
+                ),
+                progress=DealProgress(
+                    deal_id=data["deal_id"],
+                    first_bidder=data["first_bidder"],
+                    redeals=int(data["redeals"]),
+                    last_winner=data.get("last_winner"),
+                    deadline=data["deadline"],
+                    lobby_deadline=data["lobby_deadline"],
+                    selections=[list(s) for s in data["selections"]],
+                    hint_index=list(data["hint_index"]),
+                    result_due=bool(data.get("result_due", False)),
+                    ready=[bool(r) for r in data.get("ready", [])],
+                ),
+                messages=TableMessages(
+                    message_id=data["message_id"],
+                    message_photo=bool(data.get("message_photo", False)),
+                    hand_message_ids=list(data["hand_message_ids"]),
+                    hand_photos=_padded([bool(p) for p in data.get("hand_photos", [])],
+                                        hands, False),
+                    turn_notices=_padded(list(data.get("turn_notices", [])), hands, None),
+                    autoplay_notices=_padded(list(data.get("autoplay_notices", [])), hands, None),
+                    leave_prompts=_padded(list(data.get("leave_prompts", [])), hands, None),
+                    join_link=bool(data["join_link"]),
+                    result_message_id=data.get("result_message_id"),
+                    view_message_ids=list(data.get("view_message_ids", [])),
+                    view_photos=[bool(p) for p in data.get("view_photos", [])],
+                    watchers={int(w[0]): (w[1], bool(w[2])) for w in data.get("watchers", [])},
+                ),
+                competition=Competition(
+                    match_options=data.get("match_options"),
+                    match_id=data.get("match_id"),
+                    challenge_id=data.get("challenge_id"),
+                    challenge_deal=data.get("challenge_deal"),
+                    tournament=data.get("tournament"),
+                ),
             )
         except KeyError as exc:
             raise ValueError(f"table dict lacks {exc.args[0]!r}") from None
@@ -702,7 +768,7 @@ def sits_at(table: Table, user_id: int) -> bool:
     """The human ``user_id`` sits at lobby or running deal ``table`` (and has not left it): a
     player sits at one such table at a time (:meth:`Tables.table_of`); a challenge deal does
     not count."""
-    if table.phase == RESULT or table.challenge_id is not None:
+    if table.phase == RESULT or table.competition.challenge_id is not None:
         return False
     seat = table.seat_of(user_id)
     return seat is not None and not table.seats[seat].left

@@ -104,9 +104,10 @@ class Game:
         deals from their next change."""
         pictures = bool(group.get("pictures", True))
         for table in self.tables:
-            if table.chat_id == chat_id and table.phase == DEAL and table.pictures != pictures:
-                table.pictures = pictures
-                table.rendered.clear()
+            if table.chat_id == chat_id and table.phase == DEAL \
+                    and table.options.pictures != pictures:
+                table.options.pictures = pictures
+                table.messages.rendered.clear()
 
     # --- Presses of a seated player (lock held) ------------------------------------------------
 
@@ -138,7 +139,7 @@ class Game:
         player = table.seats[seat]
         if player.blocked:
             player.blocked = False
-            table.rendered.pop(seat, None)
+            table.messages.rendered.pop(seat, None)
 
     def select(self, table: Table, seat: int, rank: int) -> bool:
         """Tap a rank of the hand keyboard (lock held): cycles how many cards of that rank are
@@ -147,12 +148,13 @@ class Game:
         view = table.state.view(seat)
         if rank not in view.hand_ranks:
             return False
-        table.selections[seat] = tap(view.hand_ranks, table.selections[seat], rank)
+        selections = table.progress.selections
+        selections[seat] = tap(view.hand_ranks, selections[seat], rank)
         return True
 
     def clear(self, table: Table, seat: int) -> None:
         """Clear the seat's selection (lock held)."""
-        table.selections[seat] = []
+        table.progress.selections[seat] = []
 
     async def hint(self, table: Table, seat: int) -> str | None:
         """Select the next hint (lock held): every legal play in turn, the AI's recommendation
@@ -166,9 +168,9 @@ class Game:
         plays = await self._hint_cycle(table, seat)
         if not plays:
             return None
-        choice = plays[table.hint_index[seat] % len(plays)]
-        table.hint_index[seat] += 1
-        table.selections[seat] = [] if choice is None else sorted(choice.cards)
+        choice = plays[table.progress.hint_index[seat] % len(plays)]
+        table.progress.hint_index[seat] += 1
+        table.progress.selections[seat] = [] if choice is None else sorted(choice.cards)
         return "pass" if choice is None else "play"
 
     async def next_hint(self, table: Table, seat: int) -> str | None:
@@ -177,7 +179,7 @@ class Game:
         plays = await self._hint_cycle(table, seat)
         if not plays:
             return None
-        return "pass" if plays[table.hint_index[seat] % len(plays)] is None else "play"
+        return "pass" if plays[table.progress.hint_index[seat] % len(plays)] is None else "play"
 
     async def _hint_cycle(self, table: Table, seat: int) -> list[Play | None]:
         assert table.state is not None

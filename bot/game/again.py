@@ -2,7 +2,8 @@
 
 When a deal of single deals ends (:meth:`bot.game.deal.result.Results.finish`), its result carries
 two buttons and every human seat has until ``settings.lobby_timeout`` to answer (bot seats are
-always ready; ``Table.ready``, stored with the table, the deadline in ``Table.lobby_deadline``):
+always ready; ``DealProgress.ready``, stored with the table, the deadline in
+``DealProgress.lobby_deadline``):
 
 - once every seated human pressed 再来一局, the next deal starts at once at the same table, same
   seats, no lobby and no second 开始; its first bidder is the next seat (RULES.md §1.4);
@@ -98,9 +99,11 @@ class PlayAgain:
         return config.rules.seats <= len(table.seats) and terms_changed(table, config)
 
     def offer_late(self, table: Table) -> bool:
-        """Offer Play again now at a table stored before ``Table.ready`` existed, whose result
-        shows the button (lock held); ``False`` at a match's table (it deals on by itself)."""
-        if table.phase != RESULT or table.match_id is not None or table.match_options:
+        """Offer Play again now at a table stored before ``DealProgress.ready`` existed, whose
+        result shows the button (lock held); ``False`` at a match's table (it deals on by
+        itself)."""
+        competition = table.competition
+        if table.phase != RESULT or competition.match_id is not None or competition.match_options:
             return False
         table.offer_again(time.time() + self.ctx.settings.lobby_timeout)
         self.arm(table)
@@ -109,13 +112,13 @@ class PlayAgain:
     def arm(self, table: Table) -> None:
         """Arm the timeout that frees the seats that did not answer (after a restart too)."""
         stamp = timers.Stamp(table.key, table.token)
-        self.ctx.outlet.arm(timers.AGAIN, stamp, table.lobby_deadline or time.time(),
+        self.ctx.outlet.arm(timers.AGAIN, stamp, table.progress.lobby_deadline or time.time(),
                             self.on_timeout)
 
     async def ready(self, table: Table, seat: int) -> None:
         """The seat pressed 再来一局 (lock held; the press was answered): the next deal starts
         when nobody else is awaited."""
-        table.ready[seat] = True
+        table.progress.ready[seat] = True
         if table.waiting():
             await self.ctx.save(table)
             return
@@ -144,8 +147,8 @@ class PlayAgain:
         seats that stay (lock held)."""
         ctx = self.ctx
         ctx.outlet.cancel(timers.AGAIN, table.key)
-        if table.result_message_id is not None:
-            await ctx.outlet.strip(table.chat_id, table.result_message_id)
+        if table.messages.result_message_id is not None:
+            await ctx.outlet.strip(table.chat_id, table.messages.result_message_id)
         async with self.lobby.keeping(table) as elsewhere:
             moved = sorted(elsewhere - set(freed))
             if moved and not table.private:  # they sat down elsewhere (a practice deal…)
@@ -164,8 +167,8 @@ class PlayAgain:
                                     names=_names(table, short, table.lang)))
         gone |= set(short)
         stays = [seat for i, seat in enumerate(table.seats) if i not in gone]
-        table.ready = []
-        table.result_message_id = None
+        table.progress.ready = []
+        table.messages.result_message_id = None
         if not any(not seat.is_bot for seat in stays):
             await self._forget(table)
             return
@@ -182,8 +185,8 @@ class PlayAgain:
         for seat in table.seats:
             seat.left = False
         table.state = None
-        table.message_id = None
-        table.message_photo = False
+        table.messages.message_id = None
+        table.messages.message_photo = False
         await self.deals.deal(table)
 
     async def _forget(self, table: Table) -> None:

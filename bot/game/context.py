@@ -72,5 +72,6 @@ class GameContext:
         self.cancel_timers(table.key)
         self.tables.remove(table)
         await self.store.delete_table(table.key)
-        if table.message_id is not None:
-            await self.outlet.close(table.chat_id, table.message_id, table.message_photo, text)
+        if table.messages.message_id is not None:
+            await self.outlet.close(table.chat_id, table.messages.message_id,
+                                    table.messages.message_photo, text)

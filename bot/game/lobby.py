@@ -35,7 +35,17 @@ from typing import Any
 from bot.core.i18n import join_names, t
 from bot.core.numbers import grouped
 from bot.core.rooms import preset_name
-from bot.core.table import DEAL, LOBBY, RESULT, Seat, Table, challenge_key, table_key
+from bot.core.table import (
+    DEAL,
+    LOBBY,
+    RESULT,
+    Competition,
+    Seat,
+    Table,
+    TableOptions,
+    challenge_key,
+    table_key,
+)
 from bot.game import timers
 from bot.game.config import TableConfig
 from bot.game.context import GameContext
@@ -48,7 +58,7 @@ from bot.store import Player
 
 log = logging.getLogger(__name__)
 
-#: The key of the lobby message in ``Table.rendered``.
+#: The key of the lobby message in ``TableMessages.rendered``.
 LOBBY_MESSAGE = "lobby"
 #: Bot seats of a practice table (``/practice``): one human, two AI seats.
 PRACTICE_BOTS = 2
@@ -142,7 +152,7 @@ class Lobby:
             existing = ctx.tables.get(key)
             if existing is not None and existing.again_offered():  # its players still sit
                 return None, t("reply.again_pending", lang)
-            if existing is not None and existing.match_id is not None:
+            if existing is not None and existing.competition.match_id is not None:
                 # a match's table between two deals (its next deal, or its end, may wait for
                 # the worker that takes it over) belongs to the match until it frees it
                 return None, t("reply.match_running", lang)
@@ -155,9 +165,10 @@ class Lobby:
             if existing is not None:
                 ctx.tables.remove(existing)
             table = Table(chat_id, thread_id, lang, title=title, opener_id=person.user_id,
-                          seat_count=config.rules.seats, preset=preset_name(config.rules),
-                          stake=config.stake, match_options=match_options,
-                          hands=config.hands)
+                          options=TableOptions(seat_count=config.rules.seats,
+                                               preset=preset_name(config.rules),
+                                               stake=config.stake, hands=config.hands),
+                          competition=Competition(match_options=match_options))
             ctx.tables.add(table)
             refusal = await self.seat(table, person, lang=lang)
             if not await self.post_lobby(table):
@@ -199,7 +210,7 @@ class Lobby:
     async def post_lobby(self, table: Table) -> bool:
         """Send a fresh lobby message, store the table and arm its expiry (lock held);
         ``False`` when the message could not be sent (nothing stored)."""
-        table.lobby_deadline = time.time() + self.ctx.settings.lobby_timeout
+        table.progress.lobby_deadline = time.time() + self.ctx.settings.lobby_timeout
         text, markup = self._lobby(table)
         try:
             message_id = await self.ctx.outlet.send(table.chat_id, text, markup, table.thread_id)
@@ -207,16 +218,16 @@ class Lobby:
             message_id = None
         if message_id is None:
             return False
-        table.message_id = message_id
-        table.message_photo = False
-        table.rendered[LOBBY_MESSAGE] = Drawing(text, markup).signature
+        table.messages.message_id = message_id
+        table.messages.message_photo = False
+        table.messages.rendered[LOBBY_MESSAGE] = Drawing(text, markup).signature
         await self.ctx.save(table)
         self.arm_expiry(table)
         return True
 
     def _lobby(self, table: Table) -> tuple[str, Keyboard]:
-        seconds = timers.seconds_left(table.lobby_deadline)
-        if table.match_options is not None:
+        seconds = timers.seconds_left(table.progress.lobby_deadline)
+        if table.competition.match_options is not None:
             if self.match_lobby_view is None:
                 raise RuntimeError("a match lobby with no match driver to draw it")
             return self.match_lobby_view(table, self.ctx.bot_username, seconds)
@@ -238,22 +249,22 @@ class Lobby:
         """Draw the lobby as it is now on its message (the outbox's job, no lock); ``False``
         when there is nothing to change."""
         table = self.ctx.tables.get(key)
-        if table is None or table.phase != LOBBY or table.message_id is None:
+        if table is None or table.phase != LOBBY or table.messages.message_id is None:
             return False
         text, markup = self._lobby(table)
         drawing = Drawing(text, markup)
-        if table.rendered.get(LOBBY_MESSAGE) == drawing.signature:
+        if table.messages.rendered.get(LOBBY_MESSAGE) == drawing.signature:
             return False
         try:
-            shown = await self.ctx.outlet.present(table.chat_id, table.message_id, False, None,
-                                                  drawing, table.thread_id)
+            shown = await self.ctx.outlet.present(table.chat_id, table.messages.message_id, False,
+                                                  None, drawing, table.thread_id)
         except Unreachable:
             log.info("lobby edit at %s: the chat is closed", table.key)
             return True
         if shown is not None:
-            table.rendered[LOBBY_MESSAGE] = drawing.signature
-            if shown[0] != table.message_id and self.ctx.tables.get(key) is table:
-                table.message_id, table.message_photo = shown
+            table.messages.rendered[LOBBY_MESSAGE] = drawing.signature
+            if shown[0] != table.messages.message_id and self.ctx.tables.get(key) is table:
+                table.messages.message_id, table.messages.message_photo = shown
                 await self.ctx.save(table)
         return True
 
@@ -355,7 +366,7 @@ class Lobby:
             return refusal
         welcomed = (table.key, person.user_id) in self._welcomed \
             and ctx.private_chats.known(person.user_id) is not False  # not refused since
-        if table.hands == "group":
+        if table.options.hands == "group":
             welcomed = True  # the hand comes in the group: no private chat needed
         if check_private and not welcome_after and not welcomed:
             welcome = t("hand.welcome", player.language or table.lang, group=table.title)
@@ -365,8 +376,8 @@ class Lobby:
             except Unreachable:
                 log.info("cannot write to user %s privately", person.user_id)
                 ctx.private_chats.unreachable(person.user_id)
-                if not table.join_link:
-                    table.join_link = True
+                if not table.messages.join_link:
+                    table.messages.join_link = True
                     await self.refresh(table)
                 return t("pop.need_private", lang)
             self._welcomed.add((table.key, person.user_id))
@@ -452,7 +463,7 @@ class Lobby:
         seated = {seat.user_id for seat in table.seats}
         claims = sum(1 for user, key in self._joining.items()
                      if key == table.key and user not in seated)  # a seated claim counts once
-        if refusal is None and len(table.seats) + claims >= table.seat_count:
+        if refusal is None and len(table.seats) + claims >= table.options.seat_count:
             return t("pop.table_full", lang)
         return refusal
 
@@ -623,7 +634,7 @@ class Lobby:
                 await self.refresh(table)  # stored; shown now if the Join did not show it
                 return True
             name = views.seat_name(table.seats[seat], seat, table.lang)
-            table.join_link = True
+            table.messages.join_link = True
             await self.leave(table, user_id, close_empty=False)
             self.deals.say(table, t("lobby.unreachable", table.lang, name=name))
             return False
@@ -653,7 +664,7 @@ class Lobby:
         """The beans needed to sit: the room's minimum (RULES.md §8), none at a match's
         table (the room's stake does not apply inside a match; its entry fee is checked when
         it starts)."""
-        if table.match_options is not None:
+        if table.competition.match_options is not None:
             return 0
         return (await self.ctx.config(table)).min_balance
 
@@ -683,9 +694,9 @@ class Lobby:
         return None
 
     def arm_expiry(self, table: Table) -> None:
-        """Close the lobby when ``table.lobby_deadline`` passes unless a deal started."""
+        """Close the lobby when ``table.progress.lobby_deadline`` passes unless a deal started."""
         stamp = timers.Stamp(table.key, table.token)
-        self.ctx.outlet.arm(timers.LOBBY, stamp, table.lobby_deadline or time.time(),
+        self.ctx.outlet.arm(timers.LOBBY, stamp, table.progress.lobby_deadline or time.time(),
                             self.on_expired)
 
     async def on_expired(self, stamp: timers.Stamp) -> None:
@@ -786,9 +797,9 @@ class Lobby:
                                                 self.promised_seats(table))
         if self.terms_differ(table, config):
             return t("pop.rules_changed", lang), None
-        if promised is not None and sum(promised) < table.seat_count:
+        if promised is not None and sum(promised) < table.options.seat_count:
             return self._too_few(table, lang), None
-        if promised is not None and (promised[0] < table.seat_count
+        if promised is not None and (promised[0] < table.options.seat_count
                                      or promised[0] != len(table.seats)):
             # seats on their way, or stored since this copy was read: the block decides
             # again on the stored table under the lock (and tells the group a refusal)
@@ -799,7 +810,7 @@ class Lobby:
         """Lobby ``table`` is short of seats and a Join answered as seated is still on its way
         to one (lock held: this copy is the stored table): a Start answered as starting waits
         for it (:meth:`await_seats`)."""
-        if len(table.seats) >= table.seat_count:
+        if len(table.seats) >= table.options.seat_count:
             return False
         promised = await self.promised_seats(table)
         return promised is not None and promised[1] > 0
@@ -825,13 +836,13 @@ class Lobby:
         room's minimum ``room_minimum`` when read already; at a match's table its entry fee,
         ``match.need_fee``, so the press is answered with the refusal the match's start would
         give, not as starting)."""
-        if len(table.seats) > table.seat_count:
-            return t("pop.too_many_seats", lang, n=table.seat_count), None
+        if len(table.seats) > table.options.seat_count:
+            return t("pop.too_many_seats", lang, n=table.options.seat_count), None
         if not table.is_full():
             return self._too_few(table, lang), None
         if next(table.humans(), None) is None:
             return t("pop.need_player", lang), None
-        if table.match_options is not None:
+        if table.competition.match_options is not None:
             popup, notice = await self._fee_refusal(table, lang)
             if popup is not None:
                 return popup, notice
@@ -849,7 +860,7 @@ class Lobby:
         """A match's Start refused for the humans who cannot pay its entry fee now (RULES.md
         §10; the store decides again when the match starts), as :meth:`Matches.start` says it:
         ``(pop-up in lang, message for the audience)``, or ``(None, None)``."""
-        fee = int((table.match_options or {}).get("entry_fee", 0))
+        fee = int((table.competition.match_options or {}).get("entry_fee", 0))
         humans = [(i, seat.user_id) for i, seat in table.humans() if seat.user_id is not None]
         if not fee or not humans:
             return None, None
@@ -868,7 +879,7 @@ class Lobby:
     @staticmethod
     def _too_few(table: Table, lang: str) -> str:
         """Start's pop-up when seats are empty."""
-        return t("pop.need_four" if table.seat_count == 4 else "pop.need_three", lang)
+        return t("pop.need_four" if table.options.seat_count == 4 else "pop.need_three", lang)
 
     async def follow_settings(self, chat_id: int) -> None:
         """An admin changed the group's settings: every open lobby of the chat (each forum
@@ -895,17 +906,18 @@ class Lobby:
     def terms_differ(table: Table, config: TableConfig) -> bool:
         """The lobby shows other terms than ``config`` would deal: seats, preset, and (outside
         a competition, whose lobby shows no stake) the stake."""
-        if config.rules.seats != table.seat_count or preset_name(config.rules) != table.preset:
+        options = table.options
+        if config.rules.seats != options.seat_count or preset_name(config.rules) != options.preset:
             return True
-        return table.match_options is None and config.stake != table.stake
+        return table.competition.match_options is None and config.stake != table.options.stake
 
     async def _take_terms(self, table: Table, config: TableConfig, *,
                           at_once: bool = True) -> None:
         """The lobby takes ``config``'s seats, preset and stake and is drawn again
         (``at_once``: before returning, else through the outbox)."""
-        table.seat_count = config.rules.seats
-        table.preset = preset_name(config.rules)
-        table.stake = config.stake
+        table.options.seat_count = config.rules.seats
+        table.options.preset = preset_name(config.rules)
+        table.options.stake = config.stake
         self._drop_surplus_bots(table)
         await self.refresh(table, at_once=at_once)
 
@@ -913,7 +925,7 @@ class Lobby:
     def _drop_surplus_bots(table: Table) -> None:
         """Take bot seats away from the end while the table has more seats than it should."""
         for i in reversed(range(len(table.seats))):
-            if len(table.seats) <= table.seat_count:
+            if len(table.seats) <= table.options.seat_count:
                 break
             if table.seats[i].is_bot:
                 del table.seats[i]
@@ -925,7 +937,8 @@ class Lobby:
         beans, RULES.md §8, §10)."""
         if table.private:
             return False
-        return table.match_options is None or bool(table.match_options.get("entry_fee"))
+        match_options = table.competition.match_options
+        return match_options is None or bool(match_options.get("entry_fee"))
 
     async def beans_held(self, table: Table, user_id: int, lang: str) -> str | None:
         """Why ``user_id`` cannot sit at ``table`` (in ``lang``) while a running deal for
@@ -968,7 +981,7 @@ class Lobby:
                             ) -> tuple[int, list[int]]:
         """The room's minimum balance to sit (RULES.md §8; ``room_minimum``: the group's
         setting, read already) and the human seats below it now (lock held)."""
-        if room_minimum is None or table.match_options is not None:
+        if room_minimum is None or table.competition.match_options is not None:
             minimum = await self._minimum(table)
         else:
             minimum = room_minimum
@@ -984,21 +997,22 @@ class Lobby:
         ctx = self.ctx
         config = await ctx.config(table)
         table.seats = [Seat(s.user_id, s.name, s.is_bot, lang=s.lang) for s in seats]
-        table.last_winner = None  # the seats change: the last winner's seat means nobody now
-        table.seat_count = config.rules.seats
+        # the seats change: the last winner's seat means nobody now
+        table.progress.last_winner = None
+        table.options.seat_count = config.rules.seats
         self._drop_surplus_bots(table)
         table.lang = config.lang
-        table.preset = preset_name(config.rules)
-        table.stake = config.stake
+        table.options.preset = preset_name(config.rules)
+        table.options.stake = config.stake
         ctx.tables.retoken(table)
         table.phase = LOBBY
         table.opener_id = opener
-        table.deal_id = None
+        table.progress.deal_id = None
         table.state = None
-        table.deadline = None
-        table.join_link = False
-        table.ready = []
-        table.hand_message_ids = []
-        table.rendered.clear()
+        table.progress.deadline = None
+        table.messages.join_link = False
+        table.progress.ready = []
+        table.messages.hand_message_ids = []
+        table.messages.rendered.clear()
         table.reset_turn_memory()
         await self.post_lobby(table)

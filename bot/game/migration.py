@@ -56,12 +56,12 @@ async def _move(ctx: GameContext, lobby: Lobby, deals: DealDriver, table: Table,
     ctx.cancel_timers(old_key)
     ctx.tables.remove(table)
     table.chat_id = new_chat_id
-    table.message_id = None  # the old group's messages answer ChatMigrated
-    table.message_photo = False
+    table.messages.message_id = None  # the old group's messages answer ChatMigrated
+    table.messages.message_photo = False
     for key in (TABLE, LOBBY_MESSAGE):
-        table.rendered.pop(key, None)
-        table.pictured.pop(key, None)
-    table.leave_prompts = [None] * len(table.seats)
+        table.messages.rendered.pop(key, None)
+        table.messages.pictured.pop(key, None)
+    table.messages.leave_prompts = [None] * len(table.seats)
     ctx.tables.add(table)
     await ctx.store.delete_table(old_key)  # a save that raced the store's move
     await ctx.save(table)
@@ -72,8 +72,8 @@ async def _move(ctx: GameContext, lobby: Lobby, deals: DealDriver, table: Table,
         if not await lobby.post_lobby(table):
             log.warning("lobby of %s could not be posted in the supergroup", table.key)
     elif table.phase == RESULT:
-        table.result_message_id = None  # in the old group
-        if table.result_due:
+        table.messages.result_message_id = None  # in the old group
+        if table.progress.result_due:
             await deals.post_due_result(table)
-        if table.ready and deals.on_offer is not None:
+        if table.progress.ready and deals.on_offer is not None:
             deals.on_offer(table)

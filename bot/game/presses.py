@@ -122,7 +122,7 @@ def judge_select(table: Table, user_id: int, data: cb.Callback, lang: str) -> Ve
     if data.payload == "play" or offer is not None:
         if offer is not None and not holds(hand, offer):
             return Verdict(t("pop.invalid", lang), alert=True, seat=seat)
-        selection = offer if offer is not None else tuple(table.selections[seat])
+        selection = offer if offer is not None else tuple(table.progress.selections[seat])
         mine = offer is None
         if not selection:
             return Verdict(t("pop.select_first", lang), alert=True, seat=seat, uncertain=mine)

@@ -24,9 +24,9 @@ async def restore(ctx: GameContext, lobby: Lobby, deals: DealDriver) -> None:
     deadlines are absolute), and the table message says play continues. A deal that had
     finished but was not settled is settled now (exactly once, the store makes sure). An open
     lobby gets its expiry back. A deal's result that was settled but not posted yet
-    (``Table.result_due``) is posted now; a result still waiting for answers to Play again gets
-    its timeout back (``Table.ready``, :mod:`bot.game.again`). Tables whose deal is gone and
-    running deals without a table are cleaned up."""
+    (``DealProgress.result_due``) is posted now; a result still waiting for answers to Play again
+    gets its timeout back (``DealProgress.ready``, :mod:`bot.game.again`). Tables whose deal is
+    gone and running deals without a table are cleaned up."""
     st = ctx.store
     running = {deal.deal_id: deal for deal in await st.running_deals()}
     restored: set[int] = set()
@@ -38,11 +38,12 @@ async def restore(ctx: GameContext, lobby: Lobby, deals: DealDriver) -> None:
             await st.delete_table(key)
             continue
         if table.phase == DEAL:
-            record = running.get(table.deal_id) if table.deal_id is not None else None
+            deal_id = table.progress.deal_id
+            record = running.get(deal_id) if deal_id is not None else None
             if record is None and await _match_deal_settled(ctx, table):
                 table.phase = RESULT  # settled just before the restart: its match deals on
             elif record is None:
-                log.warning("table %s lost its deal %s; closing it", key, table.deal_id)
+                log.warning("table %s lost its deal %s; closing it", key, table.progress.deal_id)
                 await st.delete_table(key)
                 continue
             else:
@@ -52,18 +53,18 @@ async def restore(ctx: GameContext, lobby: Lobby, deals: DealDriver) -> None:
         async with ctx.tables.lock(key):
             if table.phase == DEAL:
                 assert table.state is not None
-                table.notice = t("table.continues", table.lang)
+                table.messages.notice = t("table.continues", table.lang)
                 if table.state.phase == "redeal":
                     await deals.redeal_now(table)
                 else:
                     await deals.advance(table)
             elif table.phase == RESULT:
-                if table.result_due:
+                if table.progress.result_due:
                     await deals.post_due_result(table)
-                if table.ready and deals.on_offer is not None:
+                if table.progress.ready and deals.on_offer is not None:
                     deals.on_offer(table)  # Play again's timeout (at once when it passed)
             elif table.phase == LOBBY:
-                if timers.seconds_left(table.lobby_deadline) <= 0:
+                if timers.seconds_left(table.progress.lobby_deadline) <= 0:
                     await lobby.expire(table)
                 else:
                     lobby.arm_expiry(table)
@@ -76,10 +77,10 @@ async def restore(ctx: GameContext, lobby: Lobby, deals: DealDriver) -> None:
 async def _match_deal_settled(ctx: GameContext, table: Table) -> bool:
     """The table's deal is a match deal that was settled (with the match's state) before the
     table was stored again: the match resumes between deals (:meth:`Matches.restore`)."""
-    if table.match_id is None or table.deal_id is None:
+    if table.competition.match_id is None or table.progress.deal_id is None:
         return False
     try:
-        deal = await ctx.store.get_deal(table.deal_id)
+        deal = await ctx.store.get_deal(table.progress.deal_id)
     except StoreError:
         return False
     return deal.status == "settled"

@@ -13,7 +13,8 @@ def may_be_in_group(table: Table) -> bool:
     """The table's hands may be shown in its group: a group's three-seat table (a practice or
     challenge table is a private chat; a four-seat table, RULES.md §11, keeps them private; a
     tournament's table is played in its players' private chats, §10.1)."""
-    return not table.private and table.tournament is None and table.seat_count == 3
+    return not table.private and table.competition.tournament is None \
+        and table.options.seat_count == 3
 
 
 def switch_button(table: Table, seat: int) -> Button | None:
@@ -28,7 +29,7 @@ def switch_button(table: Table, seat: int) -> Button | None:
         return Button(t("btn.hands_to_private", lang),
                       callback_data=cb.make_callback(cb.MY_CARDS, table.token, 0,
                                                      cb.HANDS_PRIVATE))
-    if table.hands == "group":
+    if table.options.hands == "group":
         return Button(t("btn.hands_to_group", lang),
                       callback_data=cb.make_callback(cb.MY_CARDS, table.token, 0,
                                                      cb.HANDS_GROUP))

@@ -133,22 +133,22 @@ def lobby_view(
     RULES.md §11), the time left before it closes (``seconds_left``, :func:`wait_text`), and
     Join/Leave/Add bot/Start/Close.
 
-    When ``table.join_link`` is set and the bot's username is known, a URL button opens the private
-    chat with ``/start join_<token>``, which seats the player.
+    When ``table.messages.join_link`` is set and the bot's username is known, a URL button opens
+    the private chat with ``/start join_<token>``, which seats the player.
     """
     lang = table.lang
     lines = [
         t("lobby.title", lang),
-        t("lobby.preset", lang, preset=t(f"preset.{table.preset}", lang)),
-        t("lobby.stake", lang, stake=grouped(table.stake)),
+        t("lobby.preset", lang, preset=t(f"preset.{table.options.preset}", lang)),
+        t("lobby.stake", lang, stake=grouped(table.options.stake)),
         "",
     ]
-    for i in range(max(table.seat_count, len(table.seats))):
+    for i in range(max(table.options.seat_count, len(table.seats))):
         if i < len(table.seats):
             lines.append(t("lobby.seat", lang, n=i + 1, name=seat_name(table.seats[i], i, lang)))
         else:
             lines.append(t("lobby.seat_empty", lang, n=i + 1))
-    help_key = "lobby.help_four" if table.seat_count == 4 else "lobby.help"
+    help_key = "lobby.help_four" if table.options.seat_count == 4 else "lobby.help"
     lines += ["", t(help_key, lang), t("lobby.expires", lang, time=wait_text(seconds_left, lang))]
     rows = [
         [_button(t("btn.join", lang), cb.LOBBY, table.token, 0, "join"),
@@ -157,7 +157,7 @@ def lobby_view(
          _button(t("btn.start", lang), cb.LOBBY, table.token, 0, "start")],
         [_button(t("btn.close", lang), cb.LOBBY, table.token, 0, "close")],
     ]
-    if table.join_link and bot_username:
+    if table.messages.join_link and bot_username:
         url = start_link(bot_username, f"{cb.JOIN_LINK}{table.token}")
         rows.append([Button(t("btn.open_private", lang), url=url)])
     return "\n".join(lines), Keyboard(rows)
@@ -419,20 +419,21 @@ def table_view(
     of ``view`` are read (never ``view.hand``). The keyboard has "My cards".
     """
     lang = table.lang
-    preset = t(f"preset.{table.preset}", lang)
-    if table.challenge_id is not None:
-        lines = [t("table.title_challenge", lang, preset=preset, deal=table.challenge_deal,
-                   title=t("challenge.title", lang, id=table.challenge_id))]
-    elif table.tournament is not None:  # RULES.md §10.1: its stage, table and deal
-        info = table.tournament
+    preset = t(f"preset.{table.options.preset}", lang)
+    competition = table.competition
+    if competition.challenge_id is not None:
+        lines = [t("table.title_challenge", lang, preset=preset, deal=competition.challenge_deal,
+                   title=t("challenge.title", lang, id=competition.challenge_id))]
+    elif competition.tournament is not None:  # RULES.md §10.1: its stage, table and deal
+        info = competition.tournament
         lines = [t("table.title_tournament", lang, preset=preset, id=info["id"],
                    stage=info["stage"], n=info["number"], deal=info["deal"])]
-    elif table.match_options is not None:  # a match plays for points or chips, not a stake
-        fmt = t(f"match.format_{table.match_options.get('format', 'fixed')}", lang)
+    elif competition.match_options is not None:  # a match plays for points or chips, not a stake
+        fmt = t(f"match.format_{competition.match_options.get('format', 'fixed')}", lang)
         lines = [t("table.title_match", lang, preset=preset, format=fmt)]
     else:
         lines = [t("table.title_practice", lang, preset=preset) if table.private
-                 else t("table.title", lang, preset=preset, stake=grouped(table.stake))]
+                 else t("table.title", lang, preset=preset, stake=grouped(table.options.stake))]
     if view.phase == "bidding":
         lines.append(t(f"table.phase_{bidding_word(view)}", lang))
     elif view.phase == "doubling":
@@ -504,7 +505,7 @@ def passes_itself(table: Table, view: SeatView) -> bool:
     ``auto_pass`` (自动要不起, a group setting) is on: the bot passes for it after
     ``BOT_MOVE_DELAY`` and its player is not prompted (a prompt and its keyboard's
     removal are two edits for a press that decides nothing)."""
-    return table.auto_pass and view.phase == "playing" and view.seat in view.to_act \
+    return table.options.auto_pass and view.phase == "playing" and view.seat in view.to_act \
         and not view.autoplay[view.seat] and not view.leading and not view.legal_plays()
 
 
@@ -547,7 +548,7 @@ def hand_view(
     """
     seat = view.seat
     lang = table.seat_lang(seat)
-    selected = table.selections[seat] if seat < len(table.selections) else []
+    selected = table.progress.selections[seat] if seat < len(table.progress.selections) else []
     lines = [t("hand.title", lang, n=len(view.hand)), cards_text(view.hand, lang)]
     if view.landlord is not None:
         lines.append(t("hand.role", lang, role=_role(view, seat, lang)))
@@ -562,9 +563,9 @@ def hand_view(
     if allowance is not None:
         lines.append(allowance)
     if view.phase == "bidding" and view.bidding.is_barred(seat):  # RULES.md §11: why only pass
-        lines.append(t("hand.barred_stage" if table.tournament is not None else "hand.barred",
-                       lang))
-    if table.card_counter and prompted:
+        lines.append(t("hand.barred_stage" if table.competition.tournament is not None
+                       else "hand.barred", lang))
+    if table.options.card_counter and prompted:
         lines.append(counter_line(view, lang))
     legal = view.legal_plays() if prompted and view.phase == "playing" else []
     if selected and prompted and view.phase == "playing":
@@ -606,7 +607,7 @@ def hand_view(
             ])
     if view.may_show() and not view.autoplay[seat]:
         rows.append([_button(t("btn.show", lang), cb.ACTION, table.token, version, "show")])
-    if not prompted and table.card_counter and view.phase == "playing":
+    if not prompted and table.options.card_counter and view.phase == "playing":
         rows.append([_button(t("btn.counter", lang), cb.MY_CARDS, table.token, 0, cb.COUNTER)])
     if view.autoplay[seat]:
         last = [_button(t("btn.take_back", lang), cb.ACTION, table.token, 0, "auto0")]
@@ -865,7 +866,7 @@ def short_payers(table: Table, points: Sequence[int], beans: Sequence[int]) -> l
     than that too — every bean it held (the winners share what was paid). Seats in order."""
     if not table.plays_for_beans:
         return []
-    stake = max(1, table.stake)
+    stake = max(1, table.options.stake)
     humans = [i for i, seat in enumerate(table.seats) if not seat.is_bot]
     if all(beans[i] == points[i] * stake for i in humans if points[i] > 0):
         return []

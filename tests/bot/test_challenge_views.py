@@ -91,12 +91,12 @@ def test_one_deal_is_singular_in_english():
 
 
 def test_a_challenge_deals_turn_notice_names_the_challenge_not_the_group():
-    from bot.core.table import Seat, Table
+    from bot.core.table import Competition, Seat, Table
     from bot.game.deal.notices import _notice_text
 
-    table = Table(42, None, "zh-Hans", title="斗地主群", private=True, challenge_id=3,
-                  challenge_deal=2)
+    table = Table(42, None, "zh-Hans", title="斗地主群", private=True,
+                  competition=Competition(challenge_id=3, challenge_deal=2))
     table.seats = [Seat(42, "Ann"), Seat(None, "机器人2", True), Seat(None, "机器人3", True)]
     assert _notice_text(table, 0) == "🔔 轮到你了！（复式挑战 #3 · 第 2 副）"
-    table.challenge_id = table.challenge_deal = None
+    table.competition.challenge_id = table.competition.challenge_deal = None
     assert _notice_text(table, 0) == "🔔 轮到你了！（斗地主群）"

@@ -183,8 +183,8 @@ async def test_a_deleted_table_message_is_posted_again(dealt: Players):
     fresh = api.message(dealt.group, call.result["message_id"])
     assert fresh.button(t("btn.my_cards", LANG))
     table = dealt.app.bot_data.tables.table_of(dealt.users[0].id)
-    await api.wait_for(lambda: table.message_id == fresh.message_id)
-    assert table.message_photo is True
+    await api.wait_for(lambda: table.messages.message_id == fresh.message_id)
+    assert table.messages.message_photo is True
 
 
 async def test_a_press_is_answered_before_its_table_is_free(dealt: Players):

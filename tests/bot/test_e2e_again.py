@@ -67,7 +67,7 @@ async def test_everyone_ready_deals_the_next_deal_at_the_same_table(
     assert t("result.again_note", time="5 min") in result.content
     assert [b.text for b in result.buttons] == [t(AGAIN), t("btn.leave")]
     table = app.bot_data.tables.get(key)
-    assert table.first_bidder == 0 and table.ready == [False, False, False]
+    assert table.progress.first_bidder == 0 and table.progress.ready == [False, False, False]
     again = button_data(result, label=t(AGAIN))
 
     zed = fake_api.new_user("Zed")
@@ -87,10 +87,10 @@ async def test_everyone_ready_deals_the_next_deal_at_the_same_table(
     # its table message is a new one below the result, whose keyboard went.
     table = app.bot_data.tables.get(key)
     assert table.phase == "deal" and [s.name for s in table.seats] == ["Ann", "Bob", "Cat"]
-    assert table.first_bidder == 1 and table.state.to_act == (1,)
-    assert table.ready == []
-    await fake_api.wait_for(lambda: table.message_id is not None
-                            and table.message_id > result.message_id or None)
+    assert table.progress.first_bidder == 1 and table.state.to_act == (1,)
+    assert table.progress.ready == []
+    await fake_api.wait_for(lambda: table.messages.message_id is not None
+                            and table.messages.message_id > result.message_id or None)
     assert _lobbies_since(fake_api, players, result.message_id) == []
     await fake_api.wait_for(lambda: result.buttons == [] or None)
     answer = await players.press(cat, result, again)  # a stale button of the last deal
@@ -99,7 +99,7 @@ async def test_everyone_ready_deals_the_next_deal_at_the_same_table(
     second = await _deal_out(players, app)  # and once more
     answers = await play_again(players, second)
     assert answers[-1].params["text"] == t("lobby.starting")
-    assert app.bot_data.tables.get(key).first_bidder == 2
+    assert app.bot_data.tables.get(key).progress.first_bidder == 2
 
 
 async def test_leave_frees_the_seat_and_the_others_wait_seated_in_the_lobby(
@@ -150,7 +150,7 @@ async def test_seats_that_do_not_answer_are_freed_at_the_lobby_timeout_after_a_r
     # Restarted: the answer is kept and the timeout armed again (the deadline is absolute).
     app = await bot_runner.restart()
     table = app.bot_data.tables.get(key)
-    assert table.ready == [False, False, True]
+    assert table.progress.ready == [False, False, True]
     jobs = app.job_queue.get_jobs_by_name(f"again:{key}")
     assert len(jobs) == 1
     answer = await players.click(cat, result, t(AGAIN))
@@ -165,7 +165,7 @@ async def test_seats_that_do_not_answer_are_freed_at_the_lobby_timeout_after_a_r
     await fake_api.wait_for("sendMessage", chat_id=players.group,
                             text=t("again.freed_timeout", names="Ann, Bob"))
     table = app.bot_data.tables.get(key)
-    assert table.phase == "lobby" and table.opener_id == cat.id and table.ready == []
+    assert table.phase == "lobby" and table.opener_id == cat.id and table.progress.ready == []
     assert app.bot_data.tables.table_of(ann.id) is None
     await fake_api.wait_for(lambda: result.buttons == [])  # tidied up in the background
     answer = await players.press(ann, result, again)
@@ -217,8 +217,8 @@ async def test_a_four_seat_table_plays_again_with_its_four_seats(
     answer = await players.click(eve, result, t(AGAIN))
     assert answer.params["text"] == t("lobby.starting")
     table = app.bot_data.tables.table_of(eve.id)
-    assert table.phase == "deal" and table.seat_count == 4 and len(table.seats) == 4
-    assert table.first_bidder == 1 and table.state.rules.seats == 4
+    assert table.phase == "deal" and table.options.seat_count == 4 and len(table.seats) == 4
+    assert table.progress.first_bidder == 1 and table.state.rules.seats == 4
 
 
 
@@ -236,7 +236,7 @@ async def test_a_result_stored_before_play_again_was_answered_offers_it_on_the_f
         del data[field]
     await app.bot_data.store.save_table(key, data)
     app = await bot_runner.restart()
-    assert app.bot_data.tables.get(key).ready == []
+    assert app.bot_data.tables.get(key).progress.ready == []
     answers = await play_again(players, result)
     assert [a.params["text"] for a in answers] == [
         t("pop.again_ready", names="Bob, Cat"), t("pop.again_ready", names="Cat"),
@@ -321,7 +321,7 @@ async def test_newgame_while_play_again_is_pending_keeps_the_table(
     await fake_api.wait_for("sendMessage", chat_id=players.group, since=start,
                             text=t("reply.again_pending"))
     table = app.bot_data.tables.get(key)
-    assert table.phase == "result" and table.ready == [True, False, False]
+    assert table.phase == "result" and table.progress.ready == [True, False, False]
     assert app.bot_data.tables.table_of(zed.id) is None
     answers = await play_again(players, result, [bob, cat])
     assert answers[-1].params["text"] == t("lobby.starting")
@@ -351,7 +351,7 @@ async def test_play_again_after_four_seats_became_three_shows_the_three_seat_lob
     lobby = await fake_api.wait_for(
         lambda: (found := _lobbies_since(fake_api, players, result.message_id)) and found[-1])
     table = app.bot_data.tables.table_of(eve.id)
-    assert table.phase == "lobby" and table.seat_count == 3 and len(table.seats) == 3
+    assert table.phase == "lobby" and table.options.seat_count == 3 and len(table.seats) == 3
     answer = await players.click(eve, lobby, t("btn.start"))
     assert answer.params["text"] == t("lobby.starting")
     assert app.bot_data.tables.table_of(eve.id).state.rules.seats == 3
@@ -375,7 +375,7 @@ async def test_a_player_practising_meanwhile_is_told_under_the_group_result(
                             and app.bot_data.tables.table_of(ann.id).private or None)
     answer = await players.click(ann, result, t(AGAIN))
     assert answer.params["text"] == t("pop.practising") and answer.params["show_alert"]
-    assert app.bot_data.tables.get(key).ready == [False, False, False]
+    assert app.bot_data.tables.get(key).progress.ready == [False, False, False]
     # Cat pressed before practising: when the others are ready, Cat's seat goes, with a word.
     await players.click(cat, result, t(AGAIN))
     fake_api.send_text(ann, ann, "/leave")  # Ann ends her practice ...

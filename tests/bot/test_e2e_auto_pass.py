@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.i18n import t
-from bot.core.table import Seat, Table
+from bot.core.table import Seat, Table, TableOptions
 from bot.game import timers
 from bot.presentation import views
 from bot.telegram.outlet.telegram import job_name
@@ -250,7 +250,7 @@ def test_the_hand_of_a_seat_that_cannot_follow(auto_pass: bool):
     """On: no prompt (no status or counter line, no 要不起 button; the hand says the bot passes);
     off: the 要不起 prompt."""
     state = _following(SEED)
-    table = Table(-1, None, "en", auto_pass=auto_pass)
+    table = Table(-1, None, "en", options=TableOptions(auto_pass=auto_pass))
     table.seats = [Seat(1, "Ann"), Seat(2, "Bob"), Seat(3, "Cat")]
     table.reset_turn_memory()
     table.state = state

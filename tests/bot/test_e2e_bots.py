@@ -116,7 +116,7 @@ async def test_rapid_bot_moves_coalesce_into_spaced_table_edits(
     await result_message(fake_api, group, timeout=15)
     table = app.bot_data.tables.get(f"{group.id}:0")
     actions = len(table.state.history)
-    picture = fake_api.message(group, table.message_id)
+    picture = fake_api.message(group, table.messages.message_id)
     await fake_api.wait_for(lambda: not picture.buttons, timeout=3)  # the final state was drawn
     sent = fake_api.calls_to("sendPhoto", chat_id=group.id)[0]
     assert sent.result["message_id"] == picture.message_id

@@ -72,7 +72,7 @@ async def drive(runner: BotRunner, api: FakeBotApi, group: Chat, user: User, cid
         state = table.state if table is not None else None
         if table is None or table.phase != DEAL or state is None or state.phase not in ACTIVE \
                 or 0 not in state.to_act or state.autoplay[0] \
-                or (table.auto_pass and cannot_follow(state, 0)):  # the bot passes for it
+                or (table.options.auto_pass and cannot_follow(state, 0)):  # the bot passes for it
             await asyncio.sleep(0.02)
             continue
         drawn = f":{table.token}:{state.version}:"
@@ -210,12 +210,12 @@ async def test_three_members_play_a_two_deal_challenge(fake_api: FakeBotApi,
     await press(api, bob, menu_message(api, bob), challenge_callback(cid, "play", 2))
     await drive(running_bot, api, group, bob, cid, 2, limit=1)
     running = app.bot_data.tables.get(challenge_key(bob.id))
-    before = running.deal_id, running.state.history
+    before = running.progress.deal_id, running.state.history
     app = await running_bot.restart()
     app.bot_data.game.challenges.board_interval = 0.0
     store = app.bot_data.store
     resumed = app.bot_data.tables.get(challenge_key(bob.id))
-    assert resumed is not None and resumed.phase == DEAL and resumed.deal_id == before[0]
+    assert resumed is not None and resumed.phase == DEAL and resumed.progress.deal_id == before[0]
     assert resumed.state.history[:len(before[1])] == before[1]  # resumed, not dealt again
     assert app.job_queue.get_jobs_by_name(job_name(challenge_driver.CLOSE, f"challenge:{cid}"))
     await drive(running_bot, api, group, bob, cid, 2)
@@ -345,7 +345,7 @@ async def test_one_challenge_deal_at_a_time_and_a_group_table_meanwhile(
     answer = await press(api, ann, menu_message(api, ann), challenge_callback(cids[0], "play", 1))
     assert answer.params.get("text") is None
     table = app.bot_data.tables.get(challenge_key(ann.id))
-    assert table is not None and table.phase == DEAL and table.challenge_id == cids[0]
+    assert table is not None and table.phase == DEAL and table.competition.challenge_id == cids[0]
     # A second challenge deal (another group's) waits until this one is over.
     answer = await press(api, ann, menu_message(api, ann), challenge_callback(cids[1], "play", 1))
     assert answer.params["text"] == t("challenge.pop_busy", LANG, deal=1,

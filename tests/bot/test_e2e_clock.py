@@ -71,7 +71,7 @@ async def test_the_clock_shows_10_and_5_seconds_then_the_timeout_is_told(
     jobs = app.job_queue.get_jobs_by_name(f"{timers.CLOCK}:{key}")
     assert len(jobs) == 1
     restored = app.bot_data.tables.get(key)
-    assert abs(jobs[0].next_t.timestamp() - (restored.deadline - 5)) < 0.5
+    assert abs(jobs[0].next_t.timestamp() - (restored.progress.deadline - 5)) < 0.5
     mark = len(fake_api.calls)
     five = t("hand.your_bid_bid", ZH, seconds=5)
     private = await fake_api.wait_for(lambda: edit_saying(fake_api, ann.id, five, mark),

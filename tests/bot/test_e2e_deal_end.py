@@ -44,7 +44,7 @@ async def test_killed_between_settlement_and_result_posts_it_once_after_restart(
         await players.act(choose_action(state.view(state.to_act[0])))
     assert result_calls(fake_api, group.id) == []
     table = app.bot_data.tables.get(f"{group.id}:0")
-    token, deal_id = table.token, table.deal_id
+    token, deal_id = table.token, table.progress.deal_id
     await running_bot.stop()
 
     store = await open_store(running_bot.settings.database)
@@ -103,7 +103,7 @@ async def test_a_result_whose_send_failed_is_posted_again_without_a_restart(
     failed = [c for c in fake_api.calls if c.method == "sendMessage" and not c.ok
               and c.params.get("chat_id") == group.id]
     assert len(failed) == 1 and call_text(failed[0]).startswith(RESULT_MARK)
-    await fake_api.wait_for(lambda: not table.result_due, 5)
+    await fake_api.wait_for(lambda: not table.progress.result_due, 5)
     assert (await app.bot_data.store.load_tables())[f"{group.id}:0"]["result_due"] is False
     await asyncio.sleep(1.0)  # no further retry posts it twice
     assert len(result_calls(fake_api, group.id)) == 1

@@ -110,7 +110,7 @@ async def test_a_player_who_left_a_deal_cannot_stake_its_beans_at_another_table(
     await result_message(fake_api, players.group)
     points = table.state.result.points
     assert points[0] < 0 and sum(points) == 0
-    deal_id = table.deal_id
+    deal_id = table.progress.deal_id
     # Paid in full: every seat's ledger row of that deal is its points × 10 beans.
     for user, won in zip((ann, bob, cat), points, strict=True):
         (row, *_) = await store.ledger(user.id)

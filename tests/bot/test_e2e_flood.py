@@ -33,9 +33,9 @@ async def test_a_flood_of_forged_presses_gets_one_polite_popup_and_delays_no_bid
     forged = [fake_api.press(eve, message, bid) for _ in range(FLOOD)]
     pressed = time.monotonic()
     real = fake_api.press(ann, message, bid)
-    answer = await fake_api.wait_settled(real, timeout=table.bid_timeout)
+    answer = await fake_api.wait_settled(real, timeout=table.options.bid_timeout)
     assert answer.params.get("text") is None
-    assert time.monotonic() - pressed < table.bid_timeout
+    assert time.monotonic() - pressed < table.options.bid_timeout
     assert table.state.history == (Action("bid", 0, value=1),)
     await fake_api.wait_for(lambda: all(q in fake_api.handled_queries for q in forged), 30)
 

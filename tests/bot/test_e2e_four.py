@@ -183,12 +183,12 @@ async def test_restart_in_the_middle_of_a_four_player_deal(
         state = table.state
         await table.act(choose_action(state.view(state.to_act[0])))
     before = app.bot_data.tables.table_of(ann.id)
-    assert before.seat_count == 4
+    assert before.options.seat_count == 4
     version = before.state.version
 
     app = await running_bot.restart()
     after = app.bot_data.tables.table_of(ann.id)
-    assert after is not before and after.seat_count == 4
+    assert after is not before and after.options.seat_count == 4
     assert after.state == before.state and after.state.version == version
     assert after.state.rules.variant == "four"
     group_table = fake_api.messages_in(table.group)[0]
@@ -374,7 +374,7 @@ async def test_a_four_seat_lobby_survives_a_restart(fake_api: FakeBotApi, runnin
     await table.click(bob, lobby, "btn.join")
     app = await running_bot.restart()
     restored = app.bot_data.tables.table_of(ann.id)
-    assert restored is not None and restored.seat_count == 4 and len(restored.seats) == 2
+    assert restored is not None and restored.options.seat_count == 4 and len(restored.seats) == 2
     answer = await table.click(ann, lobby, "btn.start")
     assert answer.params["text"] == t("pop.need_four", lang)
     for _ in range(2):

@@ -57,7 +57,7 @@ async def test_a_seat_that_lost_three_landlord_deals_may_only_pass_and_is_told_w
     (match,) = await store.running_matches()
     seated = app.bot_data.tables.get(f"{table.group.id}:0")
     assert seated is not None and seated.state is not None
-    first = seated.deal_id
+    first = seated.progress.deal_id
     assert seated.state.rules.variant == "four" and seated.state.bidding.barred == ()
     assert t("hand.barred", lang) not in table.hand(eve).content
 
@@ -68,7 +68,7 @@ async def test_a_seat_that_lost_three_landlord_deals_may_only_pass_and_is_told_w
 
     def second_deal_bidding():
         state = seated.state
-        return seated.deal_id != first and state is not None and state.phase == "bidding" \
+        return seated.progress.deal_id != first and state is not None and state.phase == "bidding" \
             and state.to_act == (0,) or None
 
     await fake_api.wait_for(second_deal_bidding, 60)

@@ -181,7 +181,7 @@ async def test_a_restart_mid_deal_costs_nothing(fake_api: FakeBotApi, running_bo
     app = await running_bot.restart()
     app.bot_data.game.deal_seed = SEED
     table = app.bot_data.tables.get(f"{players.group.id}:0")
-    assert table.seats[0].in_group and table.hand_message_ids[0] == before[users[0].id]
+    assert table.seats[0].in_group and table.messages.hand_message_ids[0] == before[users[0].id]
     await _play_out(players)
     await result_message(fake_api, players.group)
     # Ann's hand, sent before the restart, was edited on after it: no new one
@@ -233,9 +233,9 @@ async def test_a_hand_whose_edit_fails_is_sent_afresh_at_the_next_press(
     fake_api.ephemeral.expire(old)  # gone for Telegram too: its edits answer "not found"
     await players.act(Action("bid", 0, value=1))  # Bob's turn: his hand's edit fails
     table = app.bot_data.tables.get(f"{players.group.id}:0")
-    await fake_api.wait_for(lambda: table.hand_message_ids[1] is None)
+    await fake_api.wait_for(lambda: table.messages.hand_message_ids[1] is None)
     assert fake_api.ephemeral.seen_by(users[1], players.group) == []
     await players.act(Action("bid", 1, value=3))  # his next press brings it, with his prompt
     (hand,) = fake_api.ephemeral.seen_by(users[1], players.group)
-    assert hand is not old and table.hand_message_ids[1] == hand.ephemeral_message_id
+    assert hand is not old and table.messages.hand_message_ids[1] == hand.ephemeral_message_id
     assert players.state.landlord == 1

@@ -49,7 +49,7 @@ async def _play_out(players: Players, table: Table) -> None:
         state = table.state
         seat = state.to_act[0]
         if state.autoplay[seat] or table.seats[seat].is_bot \
-                or (table.auto_pass and cannot_follow(state, seat)):
+                or (table.options.auto_pass and cannot_follow(state, seat)):
             version = state.version
             await api.wait_for(lambda v=version: table.state.version != v or None, timeout=10)
             continue

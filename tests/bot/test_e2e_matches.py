@@ -100,12 +100,12 @@ async def play_deals(players: Players, deals: int, *, before_last=None) -> None:
         table = tables.get(key)
         if table is None:
             break
-        if table.deal_id != current:
+        if table.progress.deal_id != current:
             if current is not None:
                 done += 1
                 if done >= deals:
                     break
-            current = table.deal_id
+            current = table.progress.deal_id
         state = table.state
         if table.phase != DEAL or state is None or state.phase not in (
                 "bidding", "doubling", "playing"):
@@ -115,8 +115,9 @@ async def play_deals(players: Players, deals: int, *, before_last=None) -> None:
                 done += 1
                 break
             continue
+        # the bot passes for a seat that cannot follow
         humans = [s for s in state.to_act if not table.seats[s].is_bot and not state.autoplay[s]
-                  and not (table.auto_pass and cannot_follow(state, s))]  # the bot passes it
+                  and not (table.options.auto_pass and cannot_follow(state, s))]
         if not humans:
             await asyncio.sleep(0.02)
             continue
@@ -436,9 +437,9 @@ async def test_a_restart_mid_match_resumes_the_deal_and_the_standings(
     app.bot_data.game.deal_seed = TIE_SEED  # the test hook is the new process's
     players.app = app
     table = app.bot_data.tables.get(key_of(players))
-    assert table.match_id == match.match_id and table.state.version == version
+    assert table.competition.match_id == match.match_id and table.state.version == version
     (turn,) = app.job_queue.get_jobs_by_name(f"turn:{table.key}")  # the timer is re-armed
-    assert turn.next_t.timestamp() == pytest.approx(table.deadline, abs=1e-5)
+    assert turn.next_t.timestamp() == pytest.approx(table.progress.deadline, abs=1e-5)
     await play_deals(players, 3)
     store = app.bot_data.store
     points = await match_deal_points(store, match.match_id)
@@ -518,7 +519,7 @@ async def test_a_player_who_cannot_pay_the_fee_cannot_start(
     assert await store.running_matches() == []
     assert [await store.balance(u.id) for u in players.users] == [1000, 999, 1001]
     table = app.bot_data.tables.get(key_of(players))
-    assert table.phase == "lobby" and table.match_id is None
+    assert table.phase == "lobby" and table.competition.match_id is None
     await set_option(players, "fee", "-")  # 500: everyone can pay now
     await start(players)
     (match,) = await store.running_matches()
@@ -584,8 +585,9 @@ async def test_a_restart_right_after_a_match_deal_was_settled_deals_the_next_one
     app = await running_bot.start()  # deals deal 2 again (a new shuffle: the hook is unset)
     players.app = app
     table = app.bot_data.tables.get(key)
-    assert table is not None and table.match_id == match.match_id and table.phase == DEAL
-    assert table.deal_id not in (stored_in_deal_1["deal_id"], running.deal_id)
+    assert table is not None and table.competition.match_id == match.match_id
+    assert table.phase == DEAL
+    assert table.progress.deal_id not in (stored_in_deal_1["deal_id"], running.deal_id)
     await play_deals(players, 12)  # until the match is over (extra deals included)
     store = app.bot_data.store
     record = await store.get_match(match.match_id)
@@ -654,7 +656,8 @@ async def test_knockout_options_can_be_typed_and_bad_ones_are_refused_with_their
     assert t("match.opt_out", LANG, n=5) in lobby and t("match.opt_rise_off", LANG) in lobby
     assert t("match.fee", LANG, fee=100, pool=100) in lobby
     table = app.bot_data.tables.get(f"{group.id}:0")
-    assert table.match_options["chips"] == 15 and table.match_options["threshold"] == 5
+    match_options = table.competition.match_options
+    assert match_options["chips"] == 15 and match_options["threshold"] == 5
 
 
 async def test_a_settings_change_during_a_match_counts_from_the_next_match(
@@ -716,7 +719,7 @@ async def test_the_fee_is_not_raised_under_players_who_joined(
         assert answer.params.get("text") == t("match.pop_fee_fixed", LANG)
         assert answer.params.get("show_alert") is True
     table = app.bot_data.tables.get(key_of(players))
-    assert table.match_options["entry_fee"] == 100
+    assert table.competition.match_options["entry_fee"] == 100
     await app.bot_data.outlet.caught_up()
     assert t("match.fee", LANG, fee=100, pool=300) in players.lobby.text
     await start(players)
@@ -756,8 +759,8 @@ async def test_a_match_between_two_deals_keeps_its_table_when_its_worker_died(
     playing.cancel()
     await app.bot_data.outlet.caught_up()
     table = app.bot_data.tables.get(key_of(players))
-    assert table.phase == "result" and table.match_id == match.match_id
-    assert table.result_due and not table.again_offered()
+    assert table.phase == "result" and table.competition.match_id == match.match_id
+    assert table.progress.result_due and not table.again_offered()
     stranger = fake_api.new_user("Zed")
     fake_api.open_private_chat(stranger)
     await players.command(stranger, "/newgame")
@@ -770,7 +773,7 @@ async def test_a_match_between_two_deals_keeps_its_table_when_its_worker_died(
     async with app.bot_data.tables.lock(table.key):
         await matches.resume(table)
     await fake_api.wait_for(lambda: table.phase == DEAL, 10)  # once the result was sent
-    assert table.match_id == match.match_id
+    assert table.competition.match_id == match.match_id
     assert len(await match_deal_points(store, match.match_id)) == 1
 
 
@@ -793,7 +796,7 @@ async def test_a_match_deals_on_only_once_a_deals_result_that_failed_to_send_was
 
     def fail_the_result() -> None:
         if not results():
-            pictured = app.bot_data.tables.get(key_of(players)).pictures
+            pictured = app.bot_data.tables.get(key_of(players)).options.pictures
             fake_api.fail_next("sendPhoto" if pictured else "sendMessage", 500,
                                chat=players.group)
 
@@ -804,8 +807,10 @@ async def test_a_match_deals_on_only_once_a_deals_result_that_failed_to_send_was
     assert len(failed) == 1
     (posted,) = results()
     table = app.bot_data.tables.get(key_of(players))
-    await fake_api.wait_for(lambda: table.phase == DEAL and table.message_id is not None, 10)
-    assert table.message_id > posted.result["message_id"]  # the next deal, below the result
+    await fake_api.wait_for(
+        lambda: table.phase == DEAL and table.messages.message_id is not None, 10)
+    # the next deal, below the result
+    assert table.messages.message_id > posted.result["message_id"]
     assert t("match.deals_of", LANG, n=1, total=3) in call_text(posted)
 
 
@@ -892,7 +897,8 @@ async def test_a_first_to_match_ends_when_a_seat_reaches_the_target_across_a_res
     players.app = app
     store = app.bot_data.store
     table = app.bot_data.tables.get(key_of(players))
-    assert table.match_id == match.match_id and table.match_options["target"] == 10
+    assert table.competition.match_id == match.match_id
+    assert table.competition.match_options["target"] == 10
     await play_deals(players, 30)
     record = await store.get_match(match.match_id)
     points = await match_deal_points(store, match.match_id)

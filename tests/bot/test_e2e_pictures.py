@@ -188,8 +188,9 @@ async def test_a_group_switches_pictures_off_and_on_during_a_deal(
     assert text_table.button(t("btn.my_cards", LANG))
     assert t("btn.bid_1", LANG) in text_table.text
     table = running_bot.app.bot_data.tables.table_of(ann.id)
-    await fake_api.wait_for(lambda: table.message_id == text_table.message_id)
-    assert (table.message_id, table.message_photo) == (text_table.message_id, False)
+    await fake_api.wait_for(lambda: table.messages.message_id == text_table.message_id)
+    assert (table.messages.message_id, table.messages.message_photo) \
+        == (text_table.message_id, False)
     stored = (await running_bot.app.bot_data.store.load_tables())[table.key]
     assert (stored["message_id"], stored["message_photo"]) == (text_table.message_id, False)
     assert not fake_api.calls_to("sendPhoto", since=mark)

@@ -128,4 +128,4 @@ async def test_a_turns_clock_starts_when_its_prompt_was_drawn(
     timeout = running_bot.settings.bid_timeout
     # from the prompt: the clock starts once it was drawn (a bound below only: a busy machine
     # may start it later, never earlier); from the bid it would be 1 s short
-    assert table.deadline - prompt_at >= timeout - 0.05
+    assert table.progress.deadline - prompt_at >= timeout - 0.05

@@ -107,7 +107,7 @@ async def test_status_line_and_result_line_of_a_zh_hans_deal(
 
     result = table.state.result
     store = app.bot_data.store
-    stake = app.bot_data.tables.get(f"{table.group.id}:0").stake
+    stake = app.bot_data.tables.get(f"{table.group.id}:0").options.stake
     outcomes = []
     for seat, user in enumerate(table.users):
         entry = (await store.ledger(user.id, 1))[0]

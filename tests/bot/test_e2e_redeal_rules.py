@@ -108,7 +108,7 @@ async def test_forced_bid_the_third_deal_first_bidder_cannot_pass(
     await players.act(Action("pass", 1))
     await players.act(Action("pass", 2))
     await fake_api.wait_for(lambda: table.state.phase == "playing" or None)
-    assert (table.state.landlord, table.state.base, table.redeals) == (0, 2, 0)
+    assert (table.state.landlord, table.state.base, table.progress.redeals) == (0, 2, 0)
 
 
 async def test_penalty_the_third_all_pass_deal_costs_the_first_bidder_4_points(
@@ -130,7 +130,7 @@ async def test_penalty_the_third_all_pass_deal_costs_the_first_bidder_4_points(
     assert result.photo is None  # no winner, no cards played: the result is text
     assert [b.text for b in result.buttons] == [t("btn.play_again", LANG), t("btn.leave", LANG)]
     table = app.bot_data.tables.get(f"{players.group.id}:0")
-    deal_id = table.deal_id
+    deal_id = table.progress.deal_id
     assert table.state.result.points == (-4, 2, 2)
     rows = {u.id: [r for r in await store.ledger(u.id) if r.reason == "deal"]
             for u in players.users}
@@ -175,7 +175,7 @@ async def test_winner_bids_first_the_next_deal_starts_with_the_last_winner(
     answers = await play_again(players, result)
     assert answers[-1].params["text"] == t("lobby.starting", LANG)
     table = app.bot_data.tables.table_of(ann.id)
-    assert table.first_bidder == winner and table.state.to_act == (winner,)
+    assert table.progress.first_bidder == winner and table.state.to_act == (winner,)
 
 
 async def test_redeal_the_safety_valve_closes_the_table_and_says_so_in_the_group(
@@ -187,10 +187,10 @@ async def test_redeal_the_safety_valve_closes_the_table_and_says_so_in_the_group
     ann = players.users[0]
     table = app.bot_data.tables.table_of(ann.id)
     assert table.state.rules.redeal_rule == "redeal"
-    deal_id = table.deal_id
+    deal_id = table.progress.deal_id
     since = len(fake_api.calls)
     await _all_pass(players, app, SCORE, 0)
-    await fake_api.wait_for(lambda: table.deal_id != deal_id or None)
+    await fake_api.wait_for(lambda: table.progress.deal_id != deal_id or None)
     await _all_pass(players, app, SCORE, 1)
     told = t("table.no_bids_score", LANG, n=2)
     said = await fake_api.wait_for("sendMessage", since=since, chat_id=players.group.id,
@@ -214,7 +214,7 @@ async def test_a_match_plays_forced_bid_unless_the_group_chose_a_redeal_rule(
     (match,) = await store.running_matches()
     table = app.bot_data.tables.get(f"{players.group.id}:0")
     assert table.state.rules.redeal_rule == "forced_bid"
-    assert (await store.get_deal(table.deal_id)).rules["redeal_rule"] == "forced_bid"
+    assert (await store.get_deal(table.progress.deal_id)).rules["redeal_rule"] == "forced_bid"
 
     chosen = await open_match(fake_api, app, "Chosen rules", "/match",
                               names=("Dan", "Eve", "Fay"), settings={"redeal_rule": "redeal"})
@@ -241,7 +241,7 @@ async def test_a_match_opened_with_redeal_penalty_scores_its_third_all_pass_deal
     key = f"{players.group.id}:0"
     table = app.bot_data.tables.get(key)
     assert table.state.rules.redeal_rule == "penalty"
-    assert (await store.get_deal(table.deal_id)).rules["redeal_rule"] == "penalty"
+    assert (await store.get_deal(table.progress.deal_id)).rules["redeal_rule"] == "penalty"
     players.app = app
     for deal_number in range(3):
         await fake_api.wait_for(lambda n=deal_number: (

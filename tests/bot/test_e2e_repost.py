@@ -20,12 +20,12 @@ async def test_a_reposted_table_message_is_stored_under_the_tables_lock(
     game, store = app.bot_data.game, app.bot_data.store
     table = game.tables.table_of(players.users[0].id)
     await app.bot_data.outlet.caught_up()
-    old_id = table.message_id
+    old_id = table.messages.message_id
     assert old_id is not None
     fake_api.delete(fake_api.message(players.group, old_id))  # a group admin deleted it
     since = fake_api.mark()
     async with game.tables.lock(table.key):
-        table.rendered.pop(TABLE, None)
+        table.messages.rendered.pop(TABLE, None)
         job = asyncio.create_task(game.deals.picture._table_job(table.key))
         posted = await fake_api.wait_for(
             lambda: [c for c in fake_api.calls[since:] if c.ok
@@ -36,5 +36,5 @@ async def test_a_reposted_table_message_is_stored_under_the_tables_lock(
         assert (await store.load_tables())[table.key]["message_id"] == old_id
     assert await asyncio.wait_for(job, 5)
     new_id = posted[0].result["message_id"]
-    assert new_id != old_id and table.message_id == new_id
+    assert new_id != old_id and table.messages.message_id == new_id
     assert (await store.load_tables())[table.key]["message_id"] == new_id

@@ -48,13 +48,13 @@ async def test_restart_mid_deal_then_finish_and_pay_once(
         await players.act(choose_action(state.view(state.to_act[0])))
     await players.bot_passes(app)  # 自动要不起: the restart comes at a human's prompt
     before = app.bot_data.tables.table_of(users[0].id)
-    token, version, deadline = before.token, before.state.version, before.deadline
+    token, version, deadline = before.token, before.state.version, before.progress.deadline
     table_message = fake_api.messages_in(group)[0]
 
     app = await running_bot.restart()
     after = app.bot_data.tables.table_of(users[0].id)
     assert after is not before
-    assert (after.token, after.state.version, after.deadline) == (token, version, deadline)
+    assert (after.token, after.state.version, after.progress.deadline) == (token, version, deadline)
     assert after.state == before.state
     assert after.state.hands == players.state.hands
     await fake_api.wait_for(lambda: t("table.continues", LANG) in table_message.content)
@@ -104,7 +104,7 @@ async def test_restart_restores_lobbies_and_settles_a_deal_that_ended_while_down
     players.state = new_deal(SCORE, seed=SEED, first_bidder=0)
     await players.act(Action("bid", 0, value=3))
     table = app.bot_data.tables.table_of(users[0].id)
-    deal_id, table_dict = table.deal_id, table.to_dict()
+    deal_id, table_dict = table.progress.deal_id, table.to_dict()
     await running_bot.stop()
 
     # While the bot is down, the deal's last actions get stored (as if the process died right
@@ -154,7 +154,7 @@ async def test_a_press_made_in_time_while_the_bot_was_down_is_taken_after_the_re
     answer = await fake_api.wait_settled(query)
     assert answer.params.get("text") is None  # taken, not "out of date"
     table = app.bot_data.tables.table_of(jon.id)
-    assert table.selections[2] == [lowest]
+    assert table.progress.selections[2] == [lowest]
     assert table.state.history == (Action("bid", 2, value=3),)  # no timeout before it
     message = hand_message(fake_api, jon)
     answer = await players.click(jon, message, t("btn.play", LANG))

@@ -85,9 +85,9 @@ async def test_toggling_autoplay_never_extends_the_turns_deadline(
     players = await start_seeded_deal(fake_api, app, "Clock", seed=20240601)
     ann = players.users[0]
     table = app.bot_data.tables.table_of(ann.id)
-    deadline = table.deadline
+    deadline = table.progress.deadline
     assert deadline is not None
     for _ in range(3):
         await players.click(ann, hand_message(fake_api, ann), t("btn.autoplay", LANG))
         await players.click(ann, hand_message(fake_api, ann), t("btn.take_back", LANG))
-    assert table.state.to_act == (0,) and table.deadline == deadline
+    assert table.state.to_act == (0,) and table.progress.deadline == deadline

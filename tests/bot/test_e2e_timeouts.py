@@ -46,7 +46,7 @@ async def test_timeout_goes_to_autoplay_and_take_back(fake_api: FakeBotApi, bot_
     assert table.state.autoplay[1] is False
     assert any(b.text == t("btn.autoplay", LANG) for b in hand_message(fake_api, fay).buttons)
     # QA: the notice's Take back stayed, live-looking, once used: it goes with the take back
-    assert notice.buttons == [] and table.autoplay_notices[1] is None
+    assert notice.buttons == [] and table.messages.autoplay_notices[1] is None
 
     # Nobody presses anything: every seat times out into auto-play and the deal plays out.
     result = await result_message(fake_api, group, timeout=20)
@@ -61,7 +61,7 @@ async def test_timeout_goes_to_autoplay_and_take_back(fake_api: FakeBotApi, bot_
                if m.content == t("notice.timed_out", LANG)]
     assert len(notices) >= 4
     await fake_api.wait_for(lambda: all(m.buttons == [] for m in notices) or None, timeout=5)
-    assert table.autoplay_notices == [None, None, None]
+    assert table.messages.autoplay_notices == [None, None, None]
 
 
 async def _ivy_bids_three(fake_api: FakeBotApi, bot_runner: BotRunner, title: str):

@@ -65,19 +65,19 @@ async def autoplay_until(api: FakeBotApi, runner: BotRunner, users: dict[int, Us
         if loop.time() >= deadline:
             where = [(x.key, x.phase, x.state.phase if x.state else None,
                       x.state.to_act if x.state else None, x.state.autoplay if x.state else None)
-                     for x in runner.app.bot_data.tables if x.tournament is not None]
+                     for x in runner.app.bot_data.tables if x.competition.tournament is not None]
             raise AssertionError(f"the tournament did not finish in time: {where}")
         live = [table for table in runner.app.bot_data.tables
-                if table.tournament is not None and table.phase == DEAL]
+                if table.competition.tournament is not None and table.phase == DEAL]
         for table in live:
-            stage = table.tournament["stage"]
+            stage = table.competition.tournament["stage"]
             concurrent[stage] = max(concurrent.get(stage, 0), len(
-                [x for x in live if x.tournament["stage"] == stage]))
+                [x for x in live if x.competition.tournament["stage"] == stage]))
             state = table.state
             if state is None or state.phase not in ACTIVE:
                 continue
             for seat, player in table.humans():
-                mark = (table.key, table.deal_id or 0, seat)
+                mark = (table.key, table.progress.deal_id or 0, seat)
                 if state.autoplay[seat] or player.user_id is None or player.blocked \
                         or loop.time() < pressed.get(mark, 0.0) + 1.0:
                     continue  # a press lost to a redeal's new token is made again
@@ -210,21 +210,21 @@ async def test_a_ten_member_quick_tournament_plays_to_the_payout(fake_api: FakeB
                                   10)
     assert call.params["text"] == t("tour.pop_open_private_watch", LANG)
     assert call.params["url"].endswith(f"?start=watch_{tid}")
-    assert not any(lou.id in x.watchers for x in app.bot_data.tables)
+    assert not any(lou.id in x.messages.watchers for x in app.bot_data.tables)
     # Zed, known unreachable (his Sign up), gets the link at once; after its /start (which
     # says to press Watch again) his Watch works.
     call = await api.wait_settled(api.press(zed, board, tournament_callback(tid, "watch", 1)),
                                   10)
     assert call.params["text"] == t("tour.pop_open_private_watch", LANG)
     assert call.params["url"].endswith(f"?start=watch_{tid}")
-    assert not any(zed.id in x.watchers for x in app.bot_data.tables)
+    assert not any(zed.id in x.messages.watchers for x in app.bot_data.tables)
     api.open_private_chat(zed)
     api.send_text(zed, zed, f"/start watch_{tid}")
     reply = await api.wait_for("sendMessage", chat_id=zed)
     assert reply.params["text"] == t("tour.start_watch_link", LANG)
     assert await press(api, zed, board, tournament_callback(tid, "watch", 1)) == \
         t("tour.pop_watching", LANG)
-    assert any(zed.id in x.watchers for x in app.bot_data.tables)
+    assert any(zed.id in x.messages.watchers for x in app.bot_data.tables)
 
     async def finished() -> bool:
         return (await store.get_tournament(tid)).status == "finished"
@@ -279,7 +279,7 @@ async def test_a_ten_member_quick_tournament_plays_to_the_payout(fake_api: FakeB
     final_players = next(x.players for x in tables if x.stage == 3)
     assert champion in final_players
     assert_no_hand_in_group(api, group, users[:6])
-    assert not [x for x in app.bot_data.tables if x.tournament is not None]
+    assert not [x for x in app.bot_data.tables if x.competition.tournament is not None]
 
     # /me counts the tournament played and won; /top tournaments ranks the winners.
     winners = sorted(p for p, place in places.items() if place == 1)
@@ -323,7 +323,8 @@ async def test_a_cancel_refunds_every_fee_once(fake_api: FakeBotApi, running_bot
     await api.wait_for(lambda: any(t("tour.table_line", LANG, n=1, names="")[:7] in m.content
                                    for m in api.messages_in(group)), 10)
     assert [await store.balance(u.id) for u in users] == [1000 - FEE] * 4
-    running = [x for x in app.bot_data.tables if x.tournament is not None and x.phase == DEAL]
+    running = [x for x in app.bot_data.tables
+               if x.competition.tournament is not None and x.phase == DEAL]
     assert len(running) == 1  # 4 players: one table and a bye
     # the group shows hands in the group, but a tournament's hands are private (§10.1)
     assert not any(seat.in_group for seat in running[0].seats)
@@ -345,7 +346,7 @@ async def test_a_cancel_refunds_every_fee_once(fake_api: FakeBotApi, running_bot
     rows = await store.tournament_ledger(tid)
     assert len(rows) == 8 and sum(r.amount for r in rows) == 0
     assert (await store.get_tournament(tid)).status == "cancelled"
-    assert not [x for x in app.bot_data.tables if x.tournament is not None]
+    assert not [x for x in app.bot_data.tables if x.competition.tournament is not None]
     assert [await store.balance(u.id) for u in users] == [1000] * 4
 
 
@@ -377,16 +378,17 @@ async def test_a_restart_mid_stage_and_a_member_who_leaves(fake_api: FakeBotApi,
 
     def running():
         return next((x for x in running_bot.app.bot_data.tables
-                     if x.tournament is not None and x.phase == DEAL and x.state is not None
-                     and x.state.phase in ACTIVE), None)
+                     if x.competition.tournament is not None and x.phase == DEAL
+                     and x.state is not None and x.state.phase in ACTIVE), None)
 
     table = await api.wait_for(running, 10)
-    before = table.key, table.deal_id, table.state.version
+    before = table.key, table.progress.deal_id, table.state.version
     app = await running_bot.restart()
     store = app.bot_data.store
     resumed = app.bot_data.tables.get(before[0])
     assert resumed is not None and resumed.phase == DEAL
-    assert (resumed.deal_id, resumed.state.version) == before[1:]  # resumed, not dealt again
+    # resumed, not dealt again
+    assert (resumed.progress.deal_id, resumed.state.version) == before[1:]
 
     # A table player leaves: /leave in his private chat, then Yes on the prompt.
     leaver = by_id[next(s.user_id for s in resumed.seats if s.user_id is not None)]

@@ -167,9 +167,9 @@ async def test_a_stage_time_limit_ends_every_table_after_its_running_deal(
     assert abs(job.next_t.timestamp() - (started + 600)) < 1
 
     def dealing(stage: int) -> list[Table]:
-        return [x for x in running_bot.app.bot_data.tables if x.tournament is not None
-                and x.tournament["stage"] == stage and x.phase == DEAL and x.state is not None
-                and x.state.phase == "bidding"]
+        return [x for x in running_bot.app.bot_data.tables if x.competition.tournament is not None
+                and x.competition.tournament["stage"] == stage and x.phase == DEAL
+                and x.state is not None and x.state.phase == "bidding"]
 
     await api.wait_for(lambda: len(dealing(1)) == 2 or None, 10)
     app = await running_bot.restart()
@@ -184,7 +184,8 @@ async def test_a_stage_time_limit_ends_every_table_after_its_running_deal(
     assert not any(m.content == told for m in api.messages_in(group))
     now[0] += 600
     # the deal each table is playing (the first, unless a seat's 15 s ran out meanwhile)
-    running = {x.tournament["number"]: x.tournament["deal"] for x in dealing(1)}
+    running = {x.competition.tournament["number"]: x.competition.tournament["deal"]
+               for x in dealing(1)}
     await tournaments._on_time(Stamp(key, "1"))  # the timer row fires (on one worker)
     await api.wait_for(lambda: any(m.content == told for m in api.messages_in(group)), 10)
     assert (await store.get_tournament(tid)).state["time_up"] == 1
@@ -264,11 +265,11 @@ async def test_a_four_player_stage_bars_a_player_who_lost_three_landlord_deals(
     await press(api, ann, signup_message(api, four.group), tournament_callback(tid, "start"))
 
     def seated() -> Table | None:
-        return next((x for x in app.bot_data.tables if x.tournament is not None
+        return next((x for x in app.bot_data.tables if x.competition.tournament is not None
                      and x.phase == DEAL and x.state is not None), None)
 
     table = await api.wait_for(seated, 10)
-    first = table.deal_id
+    first = table.progress.deal_id
     assert table.state.rules.variant == "four" and table.state.bidding.barred == ()
     barred = (table.state.first_bidder + 1) % 4  # the first bidder of the next deal
     eve = by_id[table.seats[barred].user_id]
@@ -283,7 +284,7 @@ async def test_a_four_player_stage_bars_a_player_who_lost_three_landlord_deals(
 
     def second_deal_bidding() -> bool | None:
         state = table.state
-        return table.deal_id != first and state is not None and state.phase == "bidding" \
+        return table.progress.deal_id != first and state is not None and state.phase == "bidding" \
             and state.to_act == (barred,) or None
 
     await api.wait_for(second_deal_bidding, 60)

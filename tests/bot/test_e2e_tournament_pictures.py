@@ -125,8 +125,9 @@ async def test_pictures_of_a_tournament_and_a_live_watch(fake_api: FakeBotApi,
                                         watched_id else None)(api.last_message(kim)),
                                10)
     await api.wait_for(lambda: api.message(kim, watched_id).deleted, 10)
-    (table,) = [x for x in app.bot_data.tables if x.tournament is not None and x.phase == DEAL]
-    assert list(table.watchers) == [kim.id]
+    (table,) = [x for x in app.bot_data.tables
+                if x.competition.tournament is not None and x.phase == DEAL]
+    assert list(table.messages.watchers) == [kim.id]
 
     async def finished() -> bool:
         return (await store.get_tournament(tid)).status == "finished"
@@ -199,7 +200,8 @@ async def test_a_watch_survives_a_restart(fake_api: FakeBotApi, running_bot: Bot
     watched = await api.wait_for(lambda: (lambda m: m if m is not None and m.content != note
                                           else None)(api.last_message(kim)), 10)
     assert watched.photo is None and "Tournament #" in watched.content
-    (table,) = [x for x in app.bot_data.tables if x.tournament is not None and x.phase == DEAL]
+    (table,) = [x for x in app.bot_data.tables
+                if x.competition.tournament is not None and x.phase == DEAL]
 
     async def stored() -> bool:  # the table's next step stored the watcher's message
         data = (await store.load_tables()).get(table.key) or {}
@@ -209,7 +211,8 @@ async def test_a_watch_survives_a_restart(fake_api: FakeBotApi, running_bot: Bot
     edits = api.message(kim, watched.message_id).edits
     app = await running_bot.restart()
     restored = app.bot_data.tables.get(table.key)
-    assert restored is not None and restored.watchers == {kim.id: (watched.message_id, False)}
+    assert restored is not None
+    assert restored.messages.watchers == {kim.id: (watched.message_id, False)}
 
     async def finished() -> bool:
         return (await app.bot_data.store.get_tournament(tid)).status == "finished"

@@ -139,7 +139,7 @@ async def check_draws_and_payout(api: FakeBotApi, runner: BotRunner, tid: int,
         won = sum(r.amount for r in prizes if r.user_id == player)
         assert balances[player] == START_BEANS - FEE + won
     assert_no_hand_in_group(api, group, users)
-    assert not [x for x in runner.app.bot_data.tables if x.tournament is not None]
+    assert not [x for x in runner.app.bot_data.tables if x.competition.tournament is not None]
     return places
 
 

@@ -155,8 +155,9 @@ async def test_settings_apply_from_the_next_deal(fake_api: FakeBotApi, running_b
     (deal,) = await store.running_deals()
     assert (deal.stake, deal.rules["bidding"], deal.rules["multiplier_cap"]) == (20, "rob", 64)
     table = app.bot_data.tables.table_of(ann.id)
-    assert (table.play_timeout, table.autoplay_mode, table.bot_level) == (45.0, "ai", "hard")
-    first = deal.seats[table.first_bidder].user_id
+    options = table.options
+    assert (options.play_timeout, options.autoplay_mode, options.bot_level) == (45.0, "ai", "hard")
+    first = deal.seats[table.progress.first_bidder].user_id
     bidder = next(u for u in users if u.id == first)
     assert any(b.text == t("btn.call", LANG) for b in hand_message(fake_api, bidder).buttons)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.rooms import GroupSettingError, parse_value, validate_changes, with_defaults
-from bot.core.table import Table
+from bot.core.table import Table, TableOptions
 from bot.features.settings.menu import ITEMS
 from bot.game.config import TableConfig
 
@@ -24,9 +24,9 @@ def test_the_setting_is_a_group_flag_frozen_per_deal_and_kept_by_the_table(key: 
     off = TableConfig.of(with_defaults({key: False}), default_language="en",
                          play_timeout=30, bid_timeout=15)
     assert (getattr(on, key), getattr(off, key)) == (True, False)
-    table = Table(-1, None, "en", **{key: False})
-    assert getattr(Table.from_dict(table.to_dict()), key) is False
+    table = Table(-1, None, "en", options=TableOptions(**{key: False}))
+    assert getattr(Table.from_dict(table.to_dict()).options, key) is False
     stored = table.to_dict()
     del stored[key]  # a table stored before the setting existed
-    assert getattr(Table.from_dict(stored), key) is True
+    assert getattr(Table.from_dict(stored).options, key) is True
     assert key in ITEMS and ITEMS[key].is_toggle

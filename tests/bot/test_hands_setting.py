@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.rooms import validate_changes, with_defaults
-from bot.core.table import Seat, Table
+from bot.core.table import Seat, Table, TableOptions
 from bot.game.config import TableConfig
 from bot.presentation.hands import may_be_in_group, switch_button
 
@@ -26,7 +26,7 @@ def test_the_group_setting_wins_over_the_bots_default():
 
 def test_a_four_seat_table_keeps_the_hands_in_private():
     assert _config({"players": 4, "hands": "group"}, "group").hands == "private"
-    table = Table(-100, None, "en", seat_count=4, hands="group")
+    table = Table(-100, None, "en", options=TableOptions(seat_count=4, hands="group"))
     assert not may_be_in_group(table)
     assert switch_button(table, 0) is None
 
@@ -39,13 +39,13 @@ def test_only_group_private_or_the_default_are_taken():
 
 
 def test_the_table_and_its_seats_keep_where_the_hands_are():
-    table = Table(-100, None, "en", hands="group",
+    table = Table(-100, None, "en", options=TableOptions(hands="group"),
                   seats=[Seat(1, "Ann", in_group=True), Seat(2, "Bob")])
-    table.hand_message_ids = [7, None]
+    table.messages.hand_message_ids = [7, None]
     back = Table.from_dict(table.to_dict())
-    assert back.hands == "group" and [s.in_group for s in back.seats] == [True, False]
-    assert back.hand_message_ids == [7, None]
+    assert back.options.hands == "group" and [s.in_group for s in back.seats] == [True, False]
+    assert back.messages.hand_message_ids == [7, None]
     assert "in_group" not in table.seats[1].to_dict()  # a private seat's dict is as before
     old = table.to_dict()
     del old["hands"]
-    assert Table.from_dict(old).hands == "private"  # stored before the setting: private
+    assert Table.from_dict(old).options.hands == "private"  # stored before the setting: private

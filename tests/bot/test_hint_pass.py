@@ -41,15 +41,15 @@ async def test_hint_offers_pass_first_when_the_ai_passes_on_the_partner():
         table = Table(-1, None, "en", seats=[Seat(1, "Ann"), Seat(2, "Bob"), Seat(3, "Cat")])
         table.state = state
         table.reset_turn_memory()
-        table.selections[seat] = [3]
+        table.progress.selections[seat] = [3]
         assert await game.hint(table, seat) == "pass"
-        assert table.selections[seat] == []
+        assert table.progress.selections[seat] == []
         cycle = [str(p) for p in hint_order(legal)]
         assert cycle[-1] == "XD"  # the rocket last
         shown = []
         for _ in cycle:
             assert await game.hint(table, seat) == "play"
-            shown.append(table.selections[seat])
+            shown.append(table.progress.selections[seat])
         assert shown == [sorted(p.cards) for p in hint_order(legal)]
         assert await game.hint(table, seat) == "pass"  # and round again
     finally:
@@ -83,10 +83,10 @@ async def test_hint_saying_pass_with_nothing_selected_costs_no_edit():
         table.state = state
         table.reset_turn_memory()
         table.reset_messages()
-        table.deadline = time.time() + 25
+        table.progress.deadline = time.time() + 25
         await game.deals.show_hand(table, seat)
         assert len(outlet.presented) == 1 and "25" in outlet.presented[0][1]
-        table.deadline -= 5  # five seconds later: the message still says 25 s
+        table.progress.deadline -= 5  # five seconds later: the message still says 25 s
         assert await game.hint(table, seat) == "pass"
         await game.redraw_hand(table, seat)
         assert len(outlet.presented) == 1  # nothing but the clock would change

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.core import callbacks as cb
 from bot.core.i18n import t
-from bot.core.table import Seat, Table
+from bot.core.table import Seat, Table, TableOptions
 from bot.game.presses import judge_action, judge_select
 from engine import SCORE, Action, DealState, apply, new_deal
 
@@ -13,7 +13,7 @@ LANG = "en"
 
 
 def _table(state: DealState) -> Table:
-    table = Table(-1, None, LANG, seat_count=3)
+    table = Table(-1, None, LANG, options=TableOptions(seat_count=3))
     table.seats = [Seat(1, "Ann"), Seat(2, "Bob"), Seat(3, "Cat")]
     table.reset_turn_memory()
     table.state = state
@@ -74,7 +74,7 @@ def test_play_keyboard_presses() -> None:
     assert (wrong.accepted, wrong.popup, wrong.alert) == (False, t("pop.invalid", LANG), True)
     empty = judge_select(table, 1, _press(table, cb.SELECT, "play"), LANG)
     assert (empty.popup, empty.uncertain) == (t("pop.select_first", LANG), True)
-    table.selections[0] = [low]
+    table.progress.selections[0] = [low]
     play = judge_select(table, 1, _press(table, cb.SELECT, "play"), LANG)
     assert play.op == "play" and play.action == Action("play", 0, cards=(low,))
     other = judge_select(table, 2, _press(table, cb.SELECT, "hint"), LANG)

@@ -15,7 +15,7 @@ from bot.core.rooms import (
     validate_changes,
     with_defaults,
 )
-from bot.core.table import Table
+from bot.core.table import DealProgress, Table
 from bot.features.settings import menu
 from bot.game.config import TableConfig
 
@@ -94,8 +94,8 @@ def test_the_menu_offers_the_redeal_rules_with_the_default_ticked(lang: str) -> 
 
 
 def test_the_table_keeps_its_last_winner_and_an_old_dict_reads_as_none():
-    table = Table(-1, None, "en", last_winner=2)
-    assert Table.from_dict(table.to_dict()).last_winner == 2
+    table = Table(-1, None, "en", progress=DealProgress(last_winner=2))
+    assert Table.from_dict(table.to_dict()).progress.last_winner == 2
     stored = table.to_dict()
     del stored["last_winner"]
-    assert Table.from_dict(stored).last_winner is None
+    assert Table.from_dict(stored).progress.last_winner is None

@@ -14,7 +14,7 @@ from typing import Any
 from PIL import Image
 
 from bot.core.i18n import t
-from bot.core.table import Seat, Table
+from bot.core.table import Competition, Seat, Table
 from bot.features.tournament.driver import Tournaments
 from bot.features.tournament.standings import TableStandings
 from bot.features.tournament.views import (
@@ -115,14 +115,15 @@ def test_the_final_scene_crowns_the_first_place_and_reveals_the_seed():
 
 
 def test_a_tournament_tables_watchers_are_stored_with_it():
-    table = Table(-100, None, LANG, tournament={"id": 7, "stage": 1, "number": 1, "deal": 1})
+    table = Table(-100, None, LANG, competition=Competition(
+        tournament={"id": 7, "stage": 1, "number": 1, "deal": 1}))
     table.seats = [Seat(1, "Ann"), Seat(2, "Bob"), Seat(3, "Cy")]
-    table.watchers = {9: (None, False), 10: (55, True)}
+    table.messages.watchers = {9: (None, False), 10: (55, True)}
     again = Table.from_dict(json.loads(json.dumps(table.to_dict())))
-    assert again.watchers == {9: (None, False), 10: (55, True)}
+    assert again.messages.watchers == {9: (None, False), 10: (55, True)}
     older = table.to_dict()
     del older["watchers"]  # stored before watching was kept: nobody watches
-    assert Table.from_dict(older).watchers == {}
+    assert Table.from_dict(older).messages.watchers == {}
 
 
 def _record(pictures: bool, field: int) -> TournamentRecord:

@@ -259,7 +259,7 @@ def test_result_view_lists_points_beans_and_kitty():
     table.private = True  # a practice (or challenge) deal plays for points only
     text, _ = views.result_view(table, state.view(0), state.result.points, (0, 0, 0))
     assert "👑 Ann (Landlord): 0 points" in text.splitlines() and "beans" not in text
-    table.private, table.match_id = False, 7  # so does a match's deal
+    table.private, table.competition.match_id = False, 7  # so does a match's deal
     text, _ = views.result_view(table, state.view(0), state.result.points, (0, 0, 0))
     assert "beans" not in text
 
@@ -403,7 +403,7 @@ def test_a_loser_who_paid_all_they_had_is_named_in_the_result():
         state = apply(state, auto_action(state, state.to_act[0]))
     table = table_for(state)
     table.seats[2] = Seat(3, "Cat")
-    table.stake = 100
+    table.options.stake = 100
     points, beans = [12, -6, -6], [650, -600, -50]
     assert views.short_payers(table, points, beans) == [2]
     text, _ = views.result_view(table, state.view(0), points, beans)

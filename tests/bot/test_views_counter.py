@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from bot.core.i18n import t
-from bot.core.table import Seat, Table
+from bot.core.table import Seat, Table, TableOptions
 from bot.presentation import views
 from engine import FOUR, SCORE, Action, DealState, apply, new_deal
 from engine.ai import choose_action
@@ -22,7 +22,7 @@ PREFIX = {"en": "Card counter: ", "zh-Hans": "记牌器：", "zh-Hant": "記牌�
 
 def _table(state: DealState, lang: str) -> Table:
     seats = [Seat(1, "Ann"), Seat(2, "Bob"), Seat(None, "bot", True), Seat(4, "Dan")]
-    table = Table(-1, None, lang, seat_count=state.rules.seats)
+    table = Table(-1, None, lang, options=TableOptions(seat_count=state.rules.seats))
     table.seats = seats[: state.rules.seats]
     table.reset_turn_memory()
     table.state = state
@@ -57,7 +57,7 @@ def _shown(table: Table, state: DealState, seat: int, seconds: float = 30) -> li
     seat's hand only behind its 记牌器 button, in the pop-up."""
     view = state.view(seat)
     text, markup = views.hand_view(table, view, seconds)
-    if seat in view.to_act or not table.card_counter or view.phase != "playing":
+    if seat in view.to_act or not table.options.card_counter or view.phase != "playing":
         return _counter_lines(text)
     assert _counter_lines(text) == []
     labels = [button.text for row in (markup.inline_keyboard if markup else ()) for button in row]
@@ -115,11 +115,12 @@ def test_the_setting_off_hides_the_line_and_a_group_view_never_has_it():
     state = apply(new_deal(SCORE, seed=3, first_bidder=0), Action("bid", 0, value=3))
     state = _play_some(state, 4)
     table = _table(state, "zh-Hans")
-    table.auto_pass = False  # seat 1 cannot follow: prompted (要不起), its counter on the hand
+    # seat 1 cannot follow: prompted (要不起), its counter on the hand
+    table.options.auto_pass = False
     assert len(_shown(table, state, 1)) == 1
     group_text, _ = views.table_view(table, state.view(0), 30)
     assert "记牌器" not in group_text and not re.search(r"\d×\d", group_text)
-    table.card_counter = False
+    table.options.card_counter = False
     text, _ = views.hand_view(table, state.view(1), 30)
     assert _counter_lines(text) == [] and not re.search(r"\d×\d", text)
     assert text.splitlines()[1] == views.cards_text(state.hands[1], "zh-Hans")

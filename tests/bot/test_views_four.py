@@ -9,7 +9,7 @@ import pytest
 from bot.core import callbacks as cb
 from bot.core import selection
 from bot.core.i18n import t
-from bot.core.table import Seat, Table
+from bot.core.table import Seat, Table, TableOptions
 from bot.presentation import views
 from engine import FOUR, Action, apply, new_deal
 from engine.ai import choose_action
@@ -19,7 +19,7 @@ SEED = 7
 
 
 def _table(lang: str = "en") -> Table:
-    table = Table(-1, None, lang, seat_count=4, preset="four")
+    table = Table(-1, None, lang, options=TableOptions(seat_count=4, preset="four"))
     table.seats = [Seat(1, "Ann"), Seat(2, "Bob"), Seat(None, "bot", True), Seat(4, "Dan")]
     table.reset_turn_memory()
     return table

@@ -61,7 +61,7 @@ def test_the_status_line_is_on_the_prompt_and_behind_the_counter_button_when_wai
     popup = views.counter_popup(table, state.view(2), "zh-Hans").splitlines()
     assert popup == [views.counter_line(state.view(2), "zh-Hans"),
                      views.status_line(table, state.view(2), "zh-Hans")]
-    table.card_counter = False
+    table.options.card_counter = False
     waiting, markup = views.hand_view(table, state.view(2), 20)
     assert [button.text for row in markup.inline_keyboard for button in row] == ["托管", "上一轮"]
 

@@ -127,7 +127,7 @@ async def test_a_match_left_between_deals_by_a_dead_worker_deals_on_on_another(
     async with game.tables.lock(table.key):
         assert game.lobby.add_bot(table) and game.lobby.add_bot(table)
         assert await game.matches.start(table) is None
-    match_id = table.match_id
+    match_id = table.competition.match_id
     await asyncio.wait_for(died.wait(), TIMEOUT)
     await asyncio.sleep(0.2)  # whatever else the dying step had started
     await stop(first)
@@ -146,7 +146,8 @@ async def test_a_match_left_between_deals_by_a_dead_worker_deals_on_on_another(
     statuses = [status for _, status in await deals()]
     assert statuses[0] == "settled" and statuses[1] in ("running", "settled")
     resumed = bot_data(second).game.tables.get(table.key)
-    assert resumed is not None and resumed.match_id == match_id and resumed.phase == DEAL
+    assert resumed is not None and resumed.competition.match_id == match_id \
+        and resumed.phase == DEAL
     rows = await store_rows.fetch(
         "SELECT count(*) FROM ledger WHERE deal_id = ?", (await deals())[0][0])
     assert rows == [(0,)]  # a match deal moves no beans; its points are the match's
@@ -235,7 +236,7 @@ async def test_a_result_on_its_way_when_the_watchdog_resumes_the_table_is_posted
         assert game.lobby.add_bot(table) and game.lobby.add_bot(table)
         await game.lobby.deal(table)
     await asyncio.wait_for(held.wait(), TIMEOUT)
-    assert table.result_due
+    assert table.progress.result_due
 
     def results() -> list[Any]:
         return [c for c in fake_api.calls if c.ok and c.method in ("sendMessage", "sendPhoto")
@@ -244,7 +245,7 @@ async def test_a_result_on_its_way_when_the_watchdog_resumes_the_table_is_posted
     assert len(results()) == 1
     await bot_data(app).worker.resumer.resume(timers.Stamp(table.key, ""))  # the watchdog
     release.set()
-    await wait_until(lambda: _async(not table.result_due))
+    await wait_until(lambda: _async(not table.progress.result_due))
     await asyncio.sleep(0.3)
     assert len(results()) == 1
     stored = await RawDatabase("postgres", database).fetch("SELECT data FROM tables")
@@ -275,12 +276,13 @@ async def test_final_standings_its_worker_died_before_sending_are_posted_by_the_
     table, refusal = await game.matches.open(group.id, None, group.title, Person(user.id, "Ann"),
                                              "knockout", entry_fee=10)
     assert table is not None and refusal is None
-    table.match_options = {**(table.match_options or {}), "chips": 5, "chip_base": 20}
+    table.competition.match_options = {**(table.competition.match_options or {}), "chips": 5,
+                                       "chip_base": 20}
     fake_api.block_user(user)  # her seat is auto-played: one deal puts somebody out
     async with game.tables.lock(table.key):
         assert game.lobby.add_bot(table) and game.lobby.add_bot(table)
         assert await game.matches.start(table) is None
-    match_id = table.match_id
+    match_id = table.competition.match_id
     await asyncio.wait_for(died.wait(), TIMEOUT)
     await asyncio.sleep(0.2)
     await stop(first)

@@ -50,7 +50,7 @@ from zoneinfo import ZoneInfo
 from bot.core.i18n import t
 from bot.core.numbers import grouped
 from bot.core.rooms import preset_name, rules_for
-from bot.core.table import DEAL, RESULT, Seat, Table, challenge_key, table_key
+from bot.core.table import DEAL, RESULT, Competition, Seat, Table, challenge_key, table_key
 from bot.features.challenge import views as views
 from bot.features.challenge.state import (
     ChallengeOptions,
@@ -285,10 +285,11 @@ class Challenges:
         async with self.ctx.tables.lock(key):
             current = self.ctx.tables.get(key)
             if current is not None and current.phase == DEAL:
-                if (current.challenge_id, current.challenge_deal) == (challenge_id, deal):
+                playing = current.competition
+                if (playing.challenge_id, playing.challenge_deal) == (challenge_id, deal):
                     return t("challenge.pop_playing", lang, deal=deal)
-                return t("challenge.pop_busy", lang, deal=current.challenge_deal,
-                         title=views.title(current.challenge_id or 0, lang))
+                return t("challenge.pop_busy", lang, deal=current.competition.challenge_deal,
+                         title=views.title(current.competition.challenge_id or 0, lang))
             if any(p.user_id == person.user_id and p.deal == deal
                    for p in await st.challenge_plays(challenge_id)):
                 return t("challenge.pop_played", lang, deal=deal)
@@ -301,8 +302,9 @@ class Challenges:
                 await ack()
             player = await st.ensure_player(person.user_id, person.name, person.language)
             table = Table(person.user_id, None, lang, title=str(record.options.get("title", "")),
-                          opener_id=person.user_id, private=True, challenge_id=challenge_id,
-                          challenge_deal=deal)
+                          opener_id=person.user_id, private=True,
+                          competition=Competition(challenge_id=challenge_id,
+                                                  challenge_deal=deal))
             table.seats.append(Seat(person.user_id, person.name, lang=player.language or lang))
             for n in range(AI_SEATS):
                 table.seats.append(Seat(None, t("seat.bot", lang, n=n + 2), True))
@@ -379,21 +381,22 @@ class Challenges:
         """The challenge deal's fixed cards and first bidder (:mod:`engine.challenge`); the
         table takes the challenge's time limits, auto-play choice and the AI's level."""
         record = self._fixed[_challenge_id(table)]
-        table.bot_level = AI_LEVEL
-        table.seat_count = rules.seats
-        table.preset = preset_name(rules)
-        table.play_timeout = float(record.options["play_timeout"])
-        table.bid_timeout = float(record.options["bid_timeout"])
-        table.autoplay_mode = str(record.options.get("autoplay", table.autoplay_mode))
-        assert table.challenge_deal is not None
-        return deal_state(challenge_deal(record.seed, table.challenge_deal), rules)
+        table.options.bot_level = AI_LEVEL
+        table.options.seat_count = rules.seats
+        table.options.preset = preset_name(rules)
+        table.options.play_timeout = float(record.options["play_timeout"])
+        table.options.bid_timeout = float(record.options["bid_timeout"])
+        table.options.autoplay_mode = str(record.options.get("autoplay",
+                                                             table.options.autoplay_mode))
+        assert table.competition.challenge_deal is not None
+        return deal_state(challenge_deal(record.seed, table.competition.challenge_deal), rules)
 
     async def ai_seed(self, table: Table, state: DealState) -> str:
         """``"<seed>:<deal>:<actions so far>"`` (:func:`engine.challenge.ai_seed`)."""
         cid = _challenge_id(table)
         record = self._fixed.get(cid) or await self._record(cid)  # the seed never changes
-        assert table.challenge_deal is not None
-        return ai_seed(record.seed, table.challenge_deal, len(state.history))
+        assert table.competition.challenge_deal is not None
+        return ai_seed(record.seed, table.competition.challenge_deal, len(state.history))
 
     async def settle(self, table: Table, state: DealState) -> tuple[Settlement, Standings]:
         """Record the member's result (their points from :data:`MEMBER_SEAT`) with the deal's
@@ -401,8 +404,8 @@ class Challenges:
         show and the comparison with the others for the result message. A deal finished after
         the window closed is cancelled and does not count (lock held)."""
         result = state.result
-        assert result is not None and table.deal_id is not None
-        cid, deal = _challenge_id(table), table.challenge_deal
+        assert result is not None and table.progress.deal_id is not None
+        cid, deal = _challenge_id(table), table.competition.challenge_deal
         assert deal is not None
         user_id = table.seats[MEMBER_SEAT].user_id
         assert user_id is not None
@@ -412,15 +415,16 @@ class Challenges:
         record = await self._record(cid)
         try:
             await self.ctx.store.finish_challenge_deal(
-                cid, user_id, deal, table.deal_id, points, won, state.to_json(),
+                cid, user_id, deal, table.progress.deal_id, points, won, state.to_json(),
                 table=table.to_dict())
             text = await self._comparison(record, user_id, deal, lang)
         except ChallengeNotOpen:
-            await self.ctx.store.cancel_deal(table.deal_id, state.to_json(),
+            await self.ctx.store.cancel_deal(table.progress.deal_id, state.to_json(),
                                              table=table.to_dict())
             text = t("challenge.not_counted", lang)
         n = len(result.points)
-        settlement = Settlement(table.deal_id, 0, tuple(result.points), (0,) * n, (None,) * n)
+        settlement = Settlement(table.progress.deal_id, 0, tuple(result.points), (0,) * n,
+                                (None,) * n)
         return settlement, Standings(text)
 
     async def deal_over(self, table: Table) -> None:
@@ -670,11 +674,12 @@ class Challenges:
         them (each lock loads the stored table)."""
         keys = {challenge_key(e.user_id)
                 for e in await self.ctx.store.challenge_entries(challenge_id)}
-        keys |= {table.key for table in self.ctx.tables if table.challenge_id == challenge_id}
+        keys |= {table.key for table in self.ctx.tables
+                 if table.competition.challenge_id == challenge_id}
         for key in sorted(keys):
             async with self.ctx.tables.lock(key):
                 table = self.ctx.tables.get(key)
-                if table is None or table.challenge_id != challenge_id:
+                if table is None or table.competition.challenge_id != challenge_id:
                     continue
                 if table.phase == DEAL:
                     await self.deals.stop(table)
@@ -721,10 +726,10 @@ class Challenges:
             self._fixed[record.challenge_id] = record
         open_ids = {record.challenge_id for record in opened}
         for table in list(self.ctx.tables):
-            if table.challenge_id is None:
+            if table.competition.challenge_id is None:
                 continue
-            if table.challenge_id not in open_ids:  # closed while the bot was down
-                await self._stop_deals(table.challenge_id)
+            if table.competition.challenge_id not in open_ids:  # closed while the bot was down
+                await self._stop_deals(table.competition.challenge_id)
             elif table.phase == RESULT:
                 async with self.ctx.tables.lock(table.key):
                     await self.deal_over(table)
@@ -761,5 +766,5 @@ def _options(record: ChallengeRecord) -> ChallengeOptions:
 
 
 def _challenge_id(table: Table) -> int:
-    assert table.challenge_id is not None, f"table {table.key} plays no challenge"
-    return table.challenge_id
+    assert table.competition.challenge_id is not None, f"table {table.key} plays no challenge"
+    return table.competition.challenge_id

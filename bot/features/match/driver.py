@@ -108,16 +108,16 @@ class Matches:
     def set_option(table: Table, payload: str) -> bool:
         """An option button (``deals+``, ``fee-``…) in the lobby (lock held); ``False`` when
         nothing changed (an end of the range, or an option this format lacks)."""
-        if table.phase != LOBBY or table.match_options is None:
+        if table.phase != LOBBY or table.competition.match_options is None:
             return False
-        options = MatchOptions.from_dict(table.match_options)
+        options = MatchOptions.from_dict(table.competition.match_options)
         try:
             changed = match_views.stepped(options, payload)
         except (KeyError, MatchError):
             return False
         if changed == options:
             return False
-        table.match_options = changed.to_dict()
+        table.competition.match_options = changed.to_dict()
         return True
 
     async def option_refusal(self, table: Table, payload: str, lang: str) -> str | None:
@@ -135,9 +135,9 @@ class Matches:
         open (it costs the seated less than they accepted; a Start refused because somebody
         cannot pay is answered by lowering it), and so do the options that take no beans
         (deals, chips, chip base, time limit, rises)."""
-        if table.match_options is None or not payload.startswith("fee"):
+        if table.competition.match_options is None or not payload.startswith("fee"):
             return None
-        options = MatchOptions.from_dict(table.match_options)
+        options = MatchOptions.from_dict(table.competition.match_options)
         try:
             fee = match_views.stepped(options, payload).entry_fee
         except (KeyError, MatchError):
@@ -155,8 +155,8 @@ class Matches:
         entry fee (one store transaction), then its first deal. ``None`` when started, else
         ``(pop-up in the group's language, message for the audience)`` naming who cannot pay
         (or whose beans a running deal holds); nothing changed then."""
-        assert table.match_options is not None
-        options = MatchOptions.from_dict(table.match_options)
+        assert table.competition.match_options is not None
+        options = MatchOptions.from_dict(table.competition.match_options)
         lang = table.lang
         names = [views.seat_name(s, i, lang) for i, s in enumerate(table.seats)]
         records = [SeatRecord(None, names[i], True) if s.is_bot else SeatRecord(s.user_id, s.name)
@@ -172,7 +172,7 @@ class Matches:
             key = "match.need_fee" if exc.code == "match_fee" else "match.held"
             text = t(key, lang, names=who, fee=grouped(options.entry_fee))
             return text[:200], text
-        table.match_id = match_id
+        table.competition.match_id = match_id
         self._names[match_id] = names
         await self.deals.deal(table)
         return None
@@ -191,7 +191,7 @@ class Matches:
         four-player deal never has one (§11)."""
         if table.state is not None:
             return table.state.rules
-        options = table.match_options or {}
+        options = table.competition.match_options or {}
         redeal_rule = options.get("redeal_rule")
         if redeal_rule is not None and rules.variant != "four":
             rules = replace(rules, redeal_rule=redeal_rule)
@@ -206,12 +206,12 @@ class Matches:
         (lock held)."""
         match_id = _match_id(table)
         result = state.result
-        assert result is not None and table.deal_id is not None
+        assert result is not None and table.progress.deal_id is not None
         before = await self._state(match_id)
-        after = before.record(table.deal_id, result.points, left=result.escaped, bid=result.base,
-                              landlord=result.landlord)
+        after = before.record(table.progress.deal_id, result.points, left=result.escaped,
+                              bid=result.base, landlord=result.landlord)
         settlement = await self.ctx.store.settle_match_deal(
-            match_id, table.deal_id, list(result.points), state.to_json(), _json(after),
+            match_id, table.progress.deal_id, list(result.points), state.to_json(), _json(after),
             seat_facts(state), version=state.version, table=table.to_dict())
         return settlement, await self._standings(table, after)
 
@@ -224,14 +224,14 @@ class Matches:
 
     async def deal_over(self, table: Table) -> None:
         """After a match deal's result was sent (lock held; the result is due until then,
-        ``Table.result_due``, and its send calls this: nothing happens while it is due, so a
+        ``DealProgress.result_due``, and its send calls this: nothing happens while it is due, so a
         result that failed to send is posted again, and a worker that dies before leaves it
         to the next, :meth:`resume`), seats that left, and in a knock-out's extra deals seats
         that are out, are played by the AI from now on (the player is free to go; an out
         seat's chips no longer move), then the next deal is dealt, or the match ends. In a
         four-player match a seat that has lost three deals as landlord may only pass in the
         next deal's bidding (RULES.md §11, :meth:`MatchState.barred`)."""
-        if table.result_due:
+        if table.progress.result_due:
             return
         match_id = _match_id(table)
         state = await self._state(match_id)
@@ -244,8 +244,8 @@ class Matches:
                 table.seats[seat] = Seat(None, player.name, True)
         if state.next_is_extra(self.clock()):
             self.deals.say(table, t("match.extra_deal", table.lang))
-        table.message_id = None  # the result stays; the next deal's table goes below it
-        table.message_photo = False
+        table.messages.message_id = None  # the result stays; the next deal's table goes below it
+        table.messages.message_photo = False
         await self.deals.deal(table, barred=state.barred())
 
     # --- The end -------------------------------------------------------------------------------
@@ -271,26 +271,27 @@ class Matches:
         names = await self._seat_names(match_id)
         text = match_views.final_text(state, names, payment.paid, table.lang, refunded=refunded)
         drawing = Drawing(text, None)
-        if table.pictures:
+        if table.options.pictures:
             prizes = [0] * state.seats if refunded else list(payment.paid)
             scene = match_views.standings_scene(state, names, table.lang, self.clock(),
                                                 paid=prizes)
             drawing = Drawing(text, None, scene, partial(render_standings, scene),
                               "standings.png")
         key = f"{table.key}#match{match_id}"
-        table.result_due = True
+        table.progress.result_due = True
         await self.ctx.save(table)
 
         async def sent(message_id: int) -> None:
             async with self.ctx.tables.lock(table.key):
-                if self.ctx.tables.get(table.key) is table and table.match_id == match_id:
+                if self.ctx.tables.get(table.key) is table \
+                        and table.competition.match_id == match_id:
                     self._forget(match_id)
                     await self._free(table)
 
         async def retry(stamp: Stamp) -> None:
             async with self.ctx.tables.lock(stamp.key):
                 if self.ctx.tables.get(stamp.key) is table and table.token == stamp.token \
-                        and table.result_due and table.match_id == match_id:
+                        and table.progress.result_due and table.competition.match_id == match_id:
                     if self.ctx.outlet.posting(key):
                         arm()  # still on its way (it may fail yet)
                     else:
@@ -318,7 +319,7 @@ class Matches:
         fee refunded, exactly once (its running deal is cancelled in the same transaction);
         ``None`` when the table plays no running match. The caller stops the deal's hands and
         closes the table."""
-        match_id = table.match_id
+        match_id = table.competition.match_id
         if match_id is None:
             return None
         try:
@@ -339,7 +340,7 @@ class Matches:
         for record in await self.ctx.store.running_matches():
             async with self.ctx.tables.lock(record.table_key):
                 table = self.ctx.tables.get(record.table_key)
-                if table is None or table.match_id != record.match_id \
+                if table is None or table.competition.match_id != record.match_id \
                         or table.phase not in (DEAL, RESULT):
                     log.warning("cancelling match %s of %s: its table is gone",
                                 record.match_id, record.table_key)
@@ -351,7 +352,8 @@ class Matches:
                     await self.resume(table)
         running = {record.match_id for record in await self.ctx.store.running_matches()}
         for table in list(self.ctx.tables):  # a finished match's final standings still due
-            if table.match_id is None or table.match_id in running or table.phase != RESULT:
+            match_id = table.competition.match_id
+            if match_id is None or match_id in running or table.phase != RESULT:
                 continue
             async with self.ctx.tables.lock(table.key):
                 if self.ctx.tables.get(table.key) is table and table.phase == RESULT:
@@ -364,7 +366,7 @@ class Matches:
         cancelled before the table was freed) is freed (lock held)."""
         match_id = _match_id(table)
         record = await self.ctx.store.get_match(match_id)
-        if record.status == "finished" and table.result_due:
+        if record.status == "finished" and table.progress.result_due:
             # paid out; the final standings were not (known to be) sent: post them again
             await self._finish(table, MatchState.from_dict(_loads(record.state_json)))
             return
@@ -372,9 +374,9 @@ class Matches:
             self._forget(match_id)
             await self._free(table)
             return
-        if table.result_due and not await self._post_due_result(
+        if table.progress.result_due and not await self._post_due_result(
                 table, MatchState.from_dict(_loads(record.state_json))):
-            table.result_due = False  # no result to post
+            table.progress.result_due = False  # no result to post
         await self.deal_over(table)
 
     async def _post_due_result(self, table: Table, state: MatchState) -> bool:
@@ -384,11 +386,11 @@ class Matches:
         (:meth:`deal_over`). At least once: a worker killed after it was sent and before the
         next deal was stored gets it posted twice. ``False`` when there is no result to post
         (nothing will deal on)."""
-        if table.deal_id is None:
+        if table.progress.deal_id is None:
             return False
         if self.ctx.outlet.posting(f"{table.key}#result"):
             return True  # on its way from this process: its send deals on
-        record = await self.ctx.store.get_deal(table.deal_id)
+        record = await self.ctx.store.get_deal(table.progress.deal_id)
         deal = DealState.from_json(record.state_json)
         if deal.result is None:
             return False
@@ -413,8 +415,8 @@ class Matches:
 
 
 def _match_id(table: Table) -> int:
-    assert table.match_id is not None, f"table {table.key} plays no match"
-    return table.match_id
+    assert table.competition.match_id is not None, f"table {table.key} plays no match"
+    return table.competition.match_id
 
 
 def _json(state: MatchState) -> str:

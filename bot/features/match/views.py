@@ -148,8 +148,8 @@ def lobby_view(table: Table, bot_username: str | None,
     pair of buttons per option, one button per word option (the chip base's switch, the
     redeal rule's cycle: not in a four-player match, which has none); the opener or an admin
     may press them."""
-    assert table.match_options is not None
-    options = MatchOptions.from_dict(table.match_options)
+    assert table.competition.match_options is not None
+    options = MatchOptions.from_dict(table.competition.match_options)
     lang = table.lang
     text, markup = views.lobby_view(table, bot_username, seconds_left)
     body = text.split("\n")

@@ -64,7 +64,7 @@ from zoneinfo import ZoneInfo
 
 from bot.core.i18n import join_names, t
 from bot.core.numbers import grouped
-from bot.core.table import DEAL, RESULT, Seat, Table, tournament_key
+from bot.core.table import DEAL, RESULT, Competition, Seat, Table, tournament_key
 from bot.features.tournament import views
 from bot.features.tournament.standings import TableStandings
 from bot.game import timers
@@ -609,8 +609,8 @@ class Tournaments:
             if table is None:
                 table = Table(record.chat_id, record.thread_id, _lang(record),
                               title=str(record.options.get("title", "")),
-                              tournament={"id": tid, "stage": stage, "number": number,
-                                          "deal": 1})
+                              competition=Competition(tournament={
+                                  "id": tid, "stage": stage, "number": number, "deal": 1}))
                 for user_id in players:
                     player = await self.ctx.store.get_player(user_id)
                     table.seats.append(Seat(user_id, names.get(user_id) or (
@@ -622,15 +622,17 @@ class Tournaments:
     async def _next_deal(self, table: Table, standings: TableStandings,
                          note: str | None = None) -> None:
         """Deal the table's next deal (lock held): seats that left are played by the AI."""
-        assert table.tournament is not None
+        assert table.competition.tournament is not None
         for seat, gone in enumerate(standings.forfeited):
             player = table.seats[seat]
             if gone and not player.is_bot:
                 table.seats[seat] = Seat(None, player.name, True)
             else:  # written to again: still away, the seat is auto-played at once (§9)
                 player.blocked = False
-        table.tournament = {**table.tournament, "deal": standings.played + 1}
-        table.view_message_ids, table.view_photos = [], []  # the next deal goes below
+        table.competition.tournament = {**table.competition.tournament,
+                                        "deal": standings.played + 1}
+        # the next deal goes below
+        table.messages.view_message_ids, table.messages.view_photos = [], []
         if note:
             self.deals.say(table, note)
         # RULES.md §11: three deals lost as landlord in the stage, only pass (four-player only)
@@ -647,7 +649,7 @@ class Tournaments:
         return rules
 
     async def _standings_of(self, table: Table) -> tuple[TournamentTable, TableStandings]:
-        info = table.tournament
+        info = table.competition.tournament
         assert info is not None
         rows = await self.ctx.store.tournament_tables(info["id"], info["stage"])
         row = next(r for r in rows if r.number == info["number"])
@@ -658,30 +660,31 @@ class Tournaments:
         forfeits the tournament, RULES.md §10.1) with the deal closed and the table stored, in
         one store transaction; no beans move. Returns the settlement and the table's standings
         for the result (lock held)."""
-        info = table.tournament
+        info = table.competition.tournament
         result = state.result
-        assert info is not None and result is not None and table.deal_id is not None
+        assert info is not None and result is not None and table.progress.deal_id is not None
         _, before = await self._standings_of(table)
-        after = before.record(table.deal_id, result.points, result.escaped, bid=result.base,
-                              landlord=result.landlord)
+        after = before.record(table.progress.deal_id, result.points, result.escaped,
+                              bid=result.base, landlord=result.landlord)
         record = await self.ctx.store.get_tournament(info["id"])
         if _time_up(record.state, info["stage"]):  # this deal was the table's last (§10.1)
             after = after.with_time_up()
         await self.ctx.store.settle_tournament_deal(
-            info["id"], info["stage"], info["number"], table.deal_id, state.to_json(),
+            info["id"], info["stage"], info["number"], table.progress.deal_id, state.to_json(),
             after.to_dict(), after.done, table=table.to_dict())
         planned = self._planned(record, record.state, info["stage"], len(record.state["field"]))
         text = views.table_standings_text(info["id"], planned, info["number"], after,
                                           _names(record.state), table.lang)
         n = len(result.points)
-        settlement = Settlement(table.deal_id, 0, tuple(result.points), (0,) * n, (None,) * n)
+        settlement = Settlement(table.progress.deal_id, 0, tuple(result.points), (0,) * n,
+                                (None,) * n)
         return settlement, Standings(text)
 
     async def deal_over(self, table: Table) -> None:
         """After a deal's result: the table's next deal, or, its last played, the table is done
         (no longer stored; it stays in memory showing the end) and the stage is looked at in
         the background (lock held)."""
-        info = table.tournament
+        info = table.competition.tournament
         assert info is not None
         _, standings = await self._standings_of(table)
         self.refresh_board(info["id"])
@@ -782,7 +785,7 @@ class Tournaments:
         self._announce(finished)
         self.refresh_board(tid, now=True)
         for done in list(self.ctx.tables):
-            if done.tournament_id == tid and done.phase == RESULT:
+            if done.competition.tournament_id == tid and done.phase == RESULT:
                 self.ctx.tables.remove(done)
 
     def _final_drawings(self, record: TournamentRecord) -> list[tuple[str, Drawing]]:
@@ -895,19 +898,21 @@ class Tournaments:
         """Stop the tournament's tables (tournament lock held): those of ``stage`` as stored,
         whichever worker deals them (each table's lock loads the stored table here), and any
         other this process holds."""
-        keys = {table.key for table in self.ctx.tables if table.tournament_id == tournament_id}
+        keys = {table.key for table in self.ctx.tables
+                if table.competition.tournament_id == tournament_id}
         if stage:
             keys |= {tournament_key(tournament_id, stage, row.number)
                      for row in await self.ctx.store.tournament_tables(tournament_id, stage)}
         for key in sorted(keys):
             async with self.ctx.tables.lock(key):
                 table = self.ctx.tables.get(key)
-                if table is None or table.tournament_id != tournament_id:
+                if table is None or table.competition.tournament_id != tournament_id:
                     continue
                 if table.phase == DEAL and table.state is not None \
-                        and table.deal_id is not None:
+                        and table.progress.deal_id is not None:
                     with contextlib.suppress(StoreError):
-                        await self.ctx.store.cancel_deal(table.deal_id, table.state.to_json())
+                        await self.ctx.store.cancel_deal(table.progress.deal_id,
+                                                         table.state.to_json())
                     await self.deals.close_hands(table)
                 self.ctx.cancel_timers(table.key)
                 self.ctx.tables.remove(table)
@@ -916,7 +921,7 @@ class Tournaments:
     def table_of(self, user_id: int) -> Table | None:
         """The running tournament table where ``user_id`` sits (and has not left), if any."""
         for table in self.ctx.tables:
-            if table.tournament is not None and table.phase == DEAL:
+            if table.competition.tournament is not None and table.phase == DEAL:
                 seat = table.seat_of(user_id)
                 if seat is not None and not table.seats[seat].left:
                     return table
@@ -1021,7 +1026,8 @@ class Tournaments:
         stage = int(record.state.get("stage") or 0)
         key = tournament_key(tournament_id, stage, number)
         for other in self.ctx.tables:  # one watched table per member
-            if other.tournament is not None and other.key != key and user_id in other.watchers:
+            if other.competition.tournament is not None and other.key != key \
+                    and user_id in other.messages.watchers:
                 async with self.ctx.tables.lock(other.key):
                     old = self.deals.unwatch(other, user_id)
                     if other.phase == DEAL and self.ctx.tables.get(other.key) is other:

@@ -21,12 +21,12 @@ def is_auto(table: Table, state: DealState, seat: int) -> bool:
 
 def turn_timeout(table: Table, state: DealState) -> float:
     """Seconds a turn of ``state``'s phase lasts at the table (a play's or a bid's)."""
-    return table.play_timeout if state.phase == "playing" else table.bid_timeout
+    return table.options.play_timeout if state.phase == "playing" else table.options.bid_timeout
 
 
 def seconds_left(table: Table) -> float:
     """Seconds left of the table's turn (0 when it has no deadline)."""
-    return timers.seconds_left(table.deadline)
+    return timers.seconds_left(table.progress.deadline)
 
 
 def hand_order(table: Table, first: int | None) -> list[int]:
@@ -45,5 +45,5 @@ def padded(values: list[int | None], n: int) -> list[int | None]:
 
 def running_deal_id(table: Table) -> int:
     """The store's id of the table's running deal (there is one while a deal runs)."""
-    assert table.deal_id is not None, f"table {table.key} has no deal"
-    return table.deal_id
+    assert table.progress.deal_id is not None, f"table {table.key} has no deal"
+    return table.progress.deal_id

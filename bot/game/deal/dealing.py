@@ -81,22 +81,22 @@ class Dealer:
         if old is not None:
             first = next_first_bidder(old)
             barred = old.bidding.barred
-        elif table.first_bidder is None:
+        elif table.progress.first_bidder is None:
             first = ctx.first_bidder if ctx.first_bidder is not None \
                 else random.randrange(rules.seats)
-        elif rules.winner_bids_first and table.last_winner is not None \
-                and table.last_winner < rules.seats:
-            first = table.last_winner
+        elif rules.winner_bids_first and table.progress.last_winner is not None \
+                and table.progress.last_winner < rules.seats:
+            first = table.progress.last_winner
         else:
-            first = (table.first_bidder + 1) % rules.seats
+            first = (table.progress.first_bidder + 1) % rules.seats
         seed = ctx.deal_seed
         if seed is not None and old is not None:
-            seed += table.redeals
+            seed += table.progress.redeals
         all_passed = old.all_passed + 1 if old is not None else 0
         bar = barred if rules.variant == "four" else ()  # RULES.md §11 only
         state = new_deal(rules, seed=seed, first_bidder=first, all_passed=all_passed,
                          barred=bar)
-        if table.challenge_id is not None and self.hooks.challenge is not None:
+        if table.competition.challenge_id is not None and self.hooks.challenge is not None:
             state = self.hooks.challenge.new_state(table, rules)  # its fixed cards
             first = state.first_bidder
         for seat, _ in table.humans():
@@ -105,16 +105,16 @@ class Dealer:
         if old is not None:
             await self.notices.strip_autoplay_notices(table, every=True)
         ctx.tables.retoken(table)
-        table.leave_prompts = [None] * len(table.seats)  # drawn for the old token: void
+        table.messages.leave_prompts = [None] * len(table.seats)  # drawn for the old token: void
         table.phase = DEAL
-        table.first_bidder = first
+        table.progress.first_bidder = first
         table.state = state
-        table.lobby_deadline = None
+        table.progress.lobby_deadline = None
         table.reset_turn_memory()
-        table.rendered.clear()
+        table.messages.rendered.clear()
         if old is None:
-            table.redeals = 0
-            table.notice = None
+            table.progress.redeals = 0
+            table.messages.notice = None
             table.reset_messages()
             for player in table.seats:
                 player.left = False
@@ -124,12 +124,12 @@ class Dealer:
             else SeatRecord(s.user_id, s.name, False)
             for i, s in enumerate(table.seats)
         ]
-        table.deadline = time.time() + turn_timeout(table, state)
-        table.result_due = False
-        replaces = table.deal_id if old is not None else None
-        table.deal_id = await ctx.store.create_deal(
-            table.key, table.chat_id, records, rules.to_dict(), max(1, table.stake),
-            state.to_json(), state.version, match_id=table.match_id, replaces=replaces,
+        table.progress.deadline = time.time() + turn_timeout(table, state)
+        table.progress.result_due = False
+        replaces = table.progress.deal_id if old is not None else None
+        table.progress.deal_id = await ctx.store.create_deal(
+            table.key, table.chat_id, records, rules.to_dict(), max(1, table.options.stake),
+            state.to_json(), state.version, match_id=table.competition.match_id, replaces=replaces,
             table=table.to_dict(), for_beans=table.plays_for_beans,
         )
         self.fresh.add(table.key)
@@ -138,17 +138,17 @@ class Dealer:
 
     def _take_config(self, table: Table, config: TableConfig) -> None:
         table.lang = config.lang
-        table.seat_count = config.rules.seats
-        table.preset = preset_name(config.rules)
-        table.stake = config.stake if table.plays_for_beans else 0
-        table.play_timeout = config.play_timeout
-        table.bid_timeout = config.bid_timeout
-        table.autoplay_mode = config.autoplay_mode
-        table.bot_level = config.bot_level
-        table.pictures = config.pictures
-        table.card_counter = config.card_counter
-        table.auto_pass = config.auto_pass
-        table.hands = config.hands
+        table.options.seat_count = config.rules.seats
+        table.options.preset = preset_name(config.rules)
+        table.options.stake = config.stake if table.plays_for_beans else 0
+        table.options.play_timeout = config.play_timeout
+        table.options.bid_timeout = config.bid_timeout
+        table.options.autoplay_mode = config.autoplay_mode
+        table.options.bot_level = config.bot_level
+        table.options.pictures = config.pictures
+        table.options.card_counter = config.card_counter
+        table.options.auto_pass = config.auto_pass
+        table.options.hands = config.hands
 
     async def redeal(self, table: Table) -> None:
         """Everybody passed (RULES.md §2): cancel this deal (nobody pays) and deal again, in one
@@ -159,9 +159,9 @@ class Dealer:
         (lock held)."""
         state = table.state
         assert state is not None
-        table.redeals += 1
-        if table.redeals >= MAX_REDEALS:
-            text = t(f"table.no_bids_{table.preset}", table.lang, n=table.redeals)
+        table.progress.redeals += 1
+        if table.progress.redeals >= MAX_REDEALS:
+            text = t(f"table.no_bids_{table.options.preset}", table.lang, n=table.progress.redeals)
             await self.ctx.store.cancel_deal(running_deal_id(table), state.to_json())
             await self.results.close_hands(table)
             # a new message: the table message's edit notifies nobody
@@ -169,10 +169,10 @@ class Dealer:
             await self.ctx.close_table(table, text)
             return
         await self.start(table, redeal=True)
-        notice = t(f"table.redeal_{table.preset}", table.lang)
+        notice = t(f"table.redeal_{table.options.preset}", table.lang)
         must = table.state.bidding.must_bid if table.state is not None else None
         if must is not None:
             name = views.seat_name(table.seats[must], must, table.lang)
-            notice += "\n" + t(f"table.must_bid_{table.preset}", table.lang, name=name)
-        table.notice = notice
+            notice += "\n" + t(f"table.must_bid_{table.options.preset}", table.lang, name=name)
+        table.messages.notice = notice
 

@@ -43,7 +43,7 @@ class Hands:
         """Where each human seat's hand goes for a new deal: into the group (an ephemeral
         message only its player sees) at a table whose hands may be there
         (:func:`bot.presentation.hands.may_be_in_group`) when the player chose so, or left it
-        to the table (``table.hands``, the group's setting), or cannot be written to
+        to the table (``table.options.hands``, the group's setting), or cannot be written to
         privately; else into their private chat."""
         ctx = self.ctx
         allowed = hands.may_be_in_group(table)
@@ -52,7 +52,7 @@ class Hands:
             if not allowed or player.user_id is None:
                 continue
             record = await ctx.store.get_player(player.user_id)
-            choice = (record.hands if record is not None else None) or table.hands
+            choice = (record.hands if record is not None else None) or table.options.hands
             player.in_group = choice == "group" \
                 or ctx.private_chats.known(player.user_id) is False
             if player.in_group:
@@ -65,9 +65,9 @@ class Hands:
     @staticmethod
     def watching(table: Table, seat: int) -> bool:
         """The seat only watches the running deal (not to act, its hand message sent)."""
-        state = table.state
+        state, hand_message_ids = table.state, table.messages.hand_message_ids
         return state is not None and state.phase in ACTIVE and seat not in state.to_act \
-            and seat < len(table.hand_message_ids) and table.hand_message_ids[seat] is not None
+            and seat < len(hand_message_ids) and hand_message_ids[seat] is not None
 
     def update_watcher(self, table: Table, seat: int) -> None:
         """Ask the outlet to bring a watching seat's hand message to the table's state in the
@@ -134,13 +134,13 @@ class Hands:
         player = table.seats[seat]
         if not player.in_group or player.user_id is None:
             return False
-        old = table.hand_message_ids[seat]
-        table.hand_message_ids[seat] = None
-        table.rendered.pop(seat, None)
-        table.pictured.pop(seat, None)
+        old = table.messages.hand_message_ids[seat]
+        table.messages.hand_message_ids[seat] = None
+        table.messages.rendered.pop(seat, None)
+        table.messages.pictured.pop(seat, None)
         await self.show_hand(table, seat, rank=PRESSER)
-        if table.hand_message_ids[seat] is None:
-            table.hand_message_ids[seat] = old  # not sent: the old one (if any) stays
+        if table.messages.hand_message_ids[seat] is None:
+            table.messages.hand_message_ids[seat] = old  # not sent: the old one (if any) stays
             return False
         if old is not None:
             await self.ctx.outlet.withdraw_hand(table.chat_id, player.user_id, old)
@@ -177,11 +177,11 @@ class Hands:
         await self.ctx.store.set_player_hands(user_id, "group" if to_group else "private")
         if player.in_group == to_group:
             return None
-        old, photo = table.hand_message_ids[seat], table.hand_photos[seat]
-        table.hand_message_ids[seat] = None
-        table.hand_photos[seat] = False
-        table.rendered.pop(seat, None)
-        table.pictured.pop(seat, None)
+        old, photo = table.messages.hand_message_ids[seat], table.messages.hand_photos[seat]
+        table.messages.hand_message_ids[seat] = None
+        table.messages.hand_photos[seat] = False
+        table.messages.rendered.pop(seat, None)
+        table.messages.pictured.pop(seat, None)
         player.in_group = to_group
         if to_group:
             player.blocked = False
@@ -191,7 +191,7 @@ class Hands:
         except Unreachable:  # the private chat is closed after all: the hand stays here
             self.ctx.private_chats.unreachable(user_id)
             player.in_group = True
-            table.hand_message_ids[seat], table.hand_photos[seat] = old, photo
+            table.messages.hand_message_ids[seat], table.messages.hand_photos[seat] = old, photo
             await self.ctx.store.set_player_hands(user_id, None)
             return "pop.hands_need_private"
         if old is not None and to_group:
@@ -229,7 +229,7 @@ class Hands:
             drawn = _waiting_signature(drawing, said)
         else:
             drawn = drawing.signature
-        before = table.rendered.get(seat)
+        before = table.messages.rendered.get(seat)
         if before == drawn or (waiting and said is None and _gone_callout(before) == drawn):
             return False
         shown_seconds = self._drawn_seconds.get((table.key, seat))
@@ -240,21 +240,23 @@ class Hands:
                 return False
         if player.in_group:
             shown = await self.ctx.outlet.present_hand(
-                table.chat_id, player.user_id, table.hand_message_ids[seat],
-                table.hand_photos[seat], table.pictured.get(seat), drawing, rank=rank)
+                table.chat_id, player.user_id, table.messages.hand_message_ids[seat],
+                table.messages.hand_photos[seat], table.messages.pictured.get(seat), drawing,
+                rank=rank)
             if shown is None:  # nothing shows it: the player's next press sends it
-                table.hand_message_ids[seat] = None
-                table.rendered.pop(seat, None)
-                table.pictured.pop(seat, None)
+                table.messages.hand_message_ids[seat] = None
+                table.messages.rendered.pop(seat, None)
+                table.messages.pictured.pop(seat, None)
                 return True
         else:
             shown = await self.ctx.outlet.present(
-                player.user_id, table.hand_message_ids[seat], table.hand_photos[seat],
-                table.pictured.get(seat), drawing, rank=rank)
+                player.user_id, table.messages.hand_message_ids[seat],
+                table.messages.hand_photos[seat], table.messages.pictured.get(seat), drawing,
+                rank=rank)
         if shown is not None:
-            table.hand_message_ids[seat], table.hand_photos[seat] = shown
-            table.pictured[seat] = drawing.key
-            table.rendered[seat] = drawn
+            table.messages.hand_message_ids[seat], table.messages.hand_photos[seat] = shown
+            table.messages.pictured[seat] = drawing.key
+            table.messages.rendered[seat] = drawn
             self._drawn_seconds[(table.key, seat)] = seconds
             if waiting:
                 self._waiting_drawn.add((table.key, seat))
@@ -281,7 +283,7 @@ class Hands:
         text, markup = views.hand_view(table, view, seconds, outcome)
         if view.phase in ACTIVE and not view.escaped[seat]:
             markup = hands.with_switch(markup, table, seat)
-        if not table.pictures:
+        if not table.options.pictures:
             return Drawing(text, markup)
         cards, chosen = scenes.hand_picture(view, ())  # the selection: caption and keyboard
         lang = table.seat_lang(seat)

@@ -26,8 +26,8 @@ class Standings:
 
 class MatchHook(Protocol):
     """What the driver asks of the competitions (:class:`bot.features.match.driver.Matches`) at a
-    table that plays a match (``Table.match_id`` set): the three points where a match deal differs
-    from a single deal."""
+    table that plays a match (``Competition.match_id`` set): the three points where a match deal
+    differs from a single deal."""
 
     def rules(self, table: Table, rules: Rules) -> Rules:
         """The rules a deal of this match is played with (from the group's)."""
@@ -48,9 +48,9 @@ class MatchHook(Protocol):
 class ChallengeHook(MatchHook, Protocol):
     """What the driver asks of the duplicate challenges
     (:class:`bot.features.challenge.driver.Challenges`) at a challenge's table
-    (``Table.challenge_id`` set): a match's three points (``settle`` records the member's result,
-    ``deal_over`` frees the table), plus the deal's fixed cards and the seeds of the AI seats'
-    decisions."""
+    (``Competition.challenge_id`` set): a match's three points (``settle`` records the member's
+    result, ``deal_over`` frees the table), plus the deal's fixed cards and the seeds of the AI
+    seats' decisions."""
 
     def new_state(self, table: Table, rules: Rules) -> DealState:
         """The challenge deal's initial state: its fixed cards and first bidder."""
@@ -80,10 +80,10 @@ class Hooks(Protocol):
 def competition(hooks: Hooks, table: Table) -> MatchHook | None:
     """The competition that plays at this table, if any (a match's, a challenge's or a
     tournament's)."""
-    if table.match_id is not None:
+    if table.competition.match_id is not None:
         return hooks.match
-    if table.challenge_id is not None:
+    if table.competition.challenge_id is not None:
         return hooks.challenge
-    if table.tournament is not None:
+    if table.competition.tournament is not None:
         return hooks.tournament
     return None

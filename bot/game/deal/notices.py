@@ -37,8 +37,9 @@ class Notices:
                 self._unreachable(player)
             else:
                 if message_id is not None:  # its button goes once used (withdraw_notices)
-                    table.autoplay_notices = padded(table.autoplay_notices, len(table.seats))
-                    table.autoplay_notices[seat] = message_id
+                    table.messages.autoplay_notices = padded(table.messages.autoplay_notices,
+                                                             len(table.seats))
+                    table.messages.autoplay_notices[seat] = message_id
                     await self.ctx.save(table)
         if not table.private:
             name = views.seat_name(player, seat, table.lang)
@@ -54,7 +55,7 @@ class Notices:
         for seat in state.to_act:
             player = table.seats[seat]
             if is_auto(table, state, seat) or player.blocked or player.left \
-                    or table.turn_notices[seat] or player.user_id is None \
+                    or table.messages.turn_notices[seat] or player.user_id is None \
                     or self._out_of_reach(player):
                 continue
             try:
@@ -64,7 +65,7 @@ class Notices:
                 self._unreachable(player)
                 continue
             if message_id is not None:
-                table.turn_notices[seat] = message_id
+                table.messages.turn_notices[seat] = message_id
                 sent = True
         if sent:
             await self.ctx.save(table)
@@ -89,14 +90,15 @@ class Notices:
         state = table.state
         await self.strip_autoplay_notices(table, every=every)
         for seat, player in table.humans():
-            pending = table.turn_notices[seat] if seat < len(table.turn_notices) else None
+            notices = table.messages.turn_notices
+            pending = notices[seat] if seat < len(notices) else None
             if pending is None or player.user_id is None:
                 continue
             due = state is not None and state.phase in ACTIVE and seat in state.to_act \
                 and not state.autoplay[seat] and not player.left
             if due and not every:
                 continue
-            table.turn_notices[seat] = None
+            table.messages.turn_notices[seat] = None
             await self.ctx.outlet.delete(player.user_id, pending)
 
     async def strip_autoplay_notices(self, table: Table, *, every: bool = False) -> None:
@@ -106,13 +108,13 @@ class Notices:
         live-looking button outlives its use (lock held)."""
         state = table.state
         for seat, player in table.humans():
-            notice = table.autoplay_notices[seat] if seat < len(table.autoplay_notices) \
-                else None
+            notices = table.messages.autoplay_notices
+            notice = notices[seat] if seat < len(notices) else None
             if notice is None or player.user_id is None:
                 continue
             if not every and state is not None and state.autoplay[seat] and not player.left:
                 continue
-            table.autoplay_notices[seat] = None
+            table.messages.autoplay_notices[seat] = None
             await self.ctx.outlet.strip(player.user_id, notice)
 
 
@@ -121,9 +123,9 @@ def _notice_text(table: Table, seat: int) -> str:
     when it has a title; a challenge deal's names its challenge and deal (``复式挑战 #3 · 第
     2 副``), not the group, whose own table the player may sit at too."""
     lang = table.seat_lang(seat)
-    if table.challenge_id is not None and table.challenge_deal is not None:
-        where = t("challenge.notice_where", lang, id=table.challenge_id,
-                  deal=table.challenge_deal)
+    if table.competition.challenge_id is not None and table.competition.challenge_deal is not None:
+        where = t("challenge.notice_where", lang, id=table.competition.challenge_id,
+                  deal=table.competition.challenge_deal)
         return t("notice.your_turn_in", lang, group=where)
     if table.title:
         return t("notice.your_turn_in", lang, group=table.title)

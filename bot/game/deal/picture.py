@@ -15,7 +15,8 @@ from bot.game.outlet import WATCHER, Unreachable
 from bot.presentation import scenes, views
 from images import render_table
 
-#: The key of the audience's table message in ``Table.rendered`` / ``Table.pictured``.
+#: The key of the audience's table message in ``TableMessages.rendered`` /
+#: ``TableMessages.pictured``.
 TABLE = "table"
 
 
@@ -33,8 +34,8 @@ class TablePicture:
         assert table.state is not None
         view = table.state.view(0)
         seconds = seconds_left(table)
-        text, markup = views.table_view(table, view, seconds, table.notice)
-        if not table.pictures:
+        text, markup = views.table_view(table, view, seconds, table.messages.notice)
+        if not table.options.pictures:
             return Drawing(text, markup)
         scene = scenes.table_scene(table, view, seconds)
         return Drawing(text, markup, scene, partial(render_table, scene, fmt="PNG"), "table.png")
@@ -43,20 +44,20 @@ class TablePicture:
         """Ask the outlet to bring the audience's table message to the current state; the
         outbox runs :meth:`_table_job` when the chat's flood budget allows (never waits)."""
         key = table.key
-        if table.tournament is not None:  # each seat sees the table in its private chat
+        if table.competition.tournament is not None:  # each seat sees the table in its private chat
             for seat, player in table.humans():
                 if player.user_id is not None and not player.blocked:
                     self.ctx.outlet.update_audience(f"{key}#view{seat}", player.user_id,
                                                     _TableJob(self, key, seat))
-            for user_id in table.watchers:
+            for user_id in table.messages.watchers:
                 self.update_watch(table, user_id)
             return
         self.ctx.outlet.update_audience(key, table.chat_id, _TableJob(self, key))
 
     def update_watch(self, table: Table, user_id: int) -> None:
         """Ask the outlet to bring the message of a member who watches tournament table
-        ``table`` (观战, :attr:`Table.watchers`) to its current state: the table's picture as
-        its seats see it, without buttons and never a hand, edited in place at a watcher's
+        ``table`` (观战, :attr:`TableMessages.watchers`) to its current state: the table's picture
+        as its seats see it, without buttons and never a hand, edited in place at a watcher's
         rank in the member's private chat (the outbox paces it; never waits)."""
         self.ctx.outlet.update_seat(f"{table.key}#watch{user_id}", user_id,
                                     _TableJob(self, table.key, watcher=user_id))
@@ -66,17 +67,17 @@ class TablePicture:
         of their private chat (:meth:`update_watch`; lock held); returns the message that
         showed it to them so far, if any (the caller deletes it)."""
         old = self.unwatch(table, user_id)
-        table.watchers[user_id] = (None, False)
+        table.messages.watchers[user_id] = (None, False)
         self.update_watch(table, user_id)
         return old
 
     def unwatch(self, table: Table, user_id: int) -> int | None:
         """``user_id`` watches ``table`` no more (lock held); returns the message that showed
         it to them, if it was sent."""
-        shown = table.watchers.pop(user_id, None)
+        shown = table.messages.watchers.pop(user_id, None)
         mark = _viewed(None, user_id)
-        table.rendered.pop(mark, None)
-        table.pictured.pop(mark, None)
+        table.messages.rendered.pop(mark, None)
+        table.messages.pictured.pop(mark, None)
         return None if shown is None else shown[0]
 
     async def _prepare_table(self, key: str, viewer: int | None = None,
@@ -89,7 +90,7 @@ class TablePicture:
             return
         drawing = self.table_drawing(table)
         if drawing.render is not None \
-                and drawing.key != table.pictured.get(_viewed(viewer, watcher)):
+                and drawing.key != table.messages.pictured.get(_viewed(viewer, watcher)):
             await self.ctx.outlet.prepare(drawing)
 
     def _table_fresh(self, key: str, viewer: int | None = None,
@@ -99,7 +100,7 @@ class TablePicture:
         outbox sends it at the chat's first free slot, not at an edit's pace."""
         table = self.ctx.tables.get(key)
         return table is not None and table.state is not None and table.phase == DEAL \
-            and _viewed(viewer, watcher) not in table.rendered
+            and _viewed(viewer, watcher) not in table.messages.rendered
 
     async def _table_job(self, key: str, viewer: int | None = None,
                          watcher: int | None = None) -> bool:
@@ -116,26 +117,27 @@ class TablePicture:
             return await self._watch_job(table, watcher, drawing)
         if viewer is not None:
             return await self._view_job(table, viewer, drawing)
-        if table.rendered.get(TABLE) == drawing.signature:
+        if table.messages.rendered.get(TABLE) == drawing.signature:
             return False
-        before = (table.message_id, table.message_photo)
+        before = (table.messages.message_id, table.messages.message_photo)
         try:
             shown = await self.ctx.outlet.present(
-                table.chat_id, table.message_id, table.message_photo, table.pictured.get(TABLE),
-                drawing, table.thread_id)
+                table.chat_id, table.messages.message_id, table.messages.message_photo,
+                table.messages.pictured.get(TABLE), drawing, table.thread_id)
         except Unreachable:
             return True
         if shown is None:
             return True
-        table.pictured[TABLE] = drawing.key
-        table.rendered[TABLE] = drawing.signature
+        table.messages.pictured[TABLE] = drawing.key
+        table.messages.rendered[TABLE] = drawing.signature
         if shown != before:
             # stored under the table's lock: a step stored meanwhile (here or, with several
             # workers, elsewhere: the lock reloads it) is not overwritten by this copy
             async with self.ctx.tables.lock(key):
                 current = self.ctx.tables.get(key)
-                if current is not None and (current.message_id, current.message_photo) == before:
-                    current.message_id, current.message_photo = shown
+                if current is not None \
+                        and (current.messages.message_id, current.messages.message_photo) == before:
+                    current.messages.message_id, current.messages.message_photo = shown
                     await self.ctx.save(current)
         return True
 
@@ -144,29 +146,31 @@ class TablePicture:
         without the table's lock; :meth:`_table_job`); ``False`` when nothing changed."""
         mark = _viewed(viewer)
         player = table.seats[viewer] if viewer < len(table.seats) else None
-        if player is None or player.user_id is None or table.rendered.get(mark) == \
+        if player is None or player.user_id is None or table.messages.rendered.get(mark) == \
                 drawing.signature:
             return False
-        ids = padded(list(table.view_message_ids), len(table.seats))
-        photos = table.view_photos + [False] * (len(table.seats) - len(table.view_photos))
+        ids = padded(list(table.messages.view_message_ids), len(table.seats))
+        photos = table.messages.view_photos
+        photos = photos + [False] * (len(table.seats) - len(photos))
         before = (ids[viewer], photos[viewer])
         try:
             shown = await self.ctx.outlet.present(player.user_id, before[0], before[1],
-                                                  table.pictured.get(mark), drawing)
+                                                  table.messages.pictured.get(mark), drawing)
         except Unreachable:
             return True
         if shown is None:
             return True
-        table.pictured[mark] = drawing.key
-        table.rendered[mark] = drawing.signature
+        table.messages.pictured[mark] = drawing.key
+        table.messages.rendered[mark] = drawing.signature
         if shown != before:
             # not under the table's lock: its holder may be waiting for this very chat (the
             # seat's hand); the ids are stored with the table's next step
-            ids = padded(list(table.view_message_ids), len(table.seats))
-            photos = table.view_photos + [False] * (len(table.seats) - len(table.view_photos))
+            ids = padded(list(table.messages.view_message_ids), len(table.seats))
+            photos = table.messages.view_photos
+            photos = photos + [False] * (len(table.seats) - len(photos))
             if (ids[viewer], photos[viewer]) == before:
                 ids[viewer], photos[viewer] = shown
-                table.view_message_ids, table.view_photos = ids, photos
+                table.messages.view_message_ids, table.messages.view_photos = ids, photos
         return True
 
     async def _watch_job(self, table: Table, user_id: int, drawing: Drawing) -> bool:
@@ -176,30 +180,30 @@ class TablePicture:
         member the bot cannot write to stops watching."""
         mark = _viewed(None, user_id)
         watched = Drawing(drawing.text, None, drawing.key, drawing.render, drawing.filename)
-        before = table.watchers.get(user_id)
-        if before is None or table.rendered.get(mark) == watched.signature:
+        before = table.messages.watchers.get(user_id)
+        if before is None or table.messages.rendered.get(mark) == watched.signature:
             return False
         try:
             shown = await self.ctx.outlet.present(user_id, before[0], before[1],
-                                                  table.pictured.get(mark), watched,
+                                                  table.messages.pictured.get(mark), watched,
                                                   rank=WATCHER)
         except Unreachable:
             self.ctx.private_chats.unreachable(user_id)
-            table.watchers.pop(user_id, None)
+            table.messages.watchers.pop(user_id, None)
             return True
         if shown is None:
             return True
-        table.pictured[mark] = watched.key
-        table.rendered[mark] = watched.signature
-        if shown != before and table.watchers.get(user_id) == before:
-            table.watchers[user_id] = shown  # stored with the table's next step
+        table.messages.pictured[mark] = watched.key
+        table.messages.rendered[mark] = watched.signature
+        if shown != before and table.messages.watchers.get(user_id) == before:
+            table.messages.watchers[user_id] = shown  # stored with the table's next step
         return True
 
     def say(self, table: Table, text: str) -> None:
         """Tell the table's audience something in a short message of its own (sent in the
         background: never waits for the chat's flood budget); at a tournament's table, each
         seat's player in their private chat."""
-        if table.tournament is not None:
+        if table.competition.tournament is not None:
             for _, player in table.humans():
                 if player.user_id is not None and not player.blocked:
                     self.ctx.outlet.tell(player.user_id, text)

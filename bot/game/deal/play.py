@@ -110,11 +110,12 @@ class Play:
         if ack is not None:
             await ack()  # the press is answered before the store's write
         table.state = state
-        table.notice = None
+        table.messages.notice = None
         if action.kind not in (ActionKind.AUTOPLAY, ActionKind.SHOW):
             table.reset_turn_memory()
         if _turn(prev) != _turn(state):
-            table.deadline = time.time() + turn_timeout(table, state) if state.to_act else None
+            table.progress.deadline = (time.time() + turn_timeout(table, state) if state.to_act
+                                       else None)
             self.dealer.fresh.add(table.key)
         if state.phase == "redeal":
             # stored first: a restart deals again from it (``redeal_now``)
@@ -123,7 +124,7 @@ class Play:
             await self.dealer.redeal(table)
             return True
         if prev.landlord is None and state.landlord is not None:
-            table.redeals = 0
+            table.progress.redeals = 0
         if action.kind == ActionKind.LEAVE:
             table.seats[action.seat].left = True
         await self.ctx.store.save_deal_state(running_deal_id(table), state.version, state.to_json(),
@@ -149,7 +150,7 @@ class Play:
             if table.key in self.dealer.fresh:
                 self.dealer.fresh.discard(table.key)
                 if state.to_act:  # the turn's clock starts when its prompt was drawn
-                    table.deadline = time.time() + turn_timeout(table, state)
+                    table.progress.deadline = time.time() + turn_timeout(table, state)
             self.schedule(table)
             if self.ctx.settings.turn_notice_delay <= 0:
                 await self.notices.send_notices(table)
@@ -241,10 +242,10 @@ class Play:
                        self.on_bot_move)
         else:
             outlet.cancel(timers.BOT_MOVE, table.key)
-        if human and table.deadline is not None:
-            outlet.arm(timers.TURN, stamp, table.deadline, self.on_turn_timeout)
+        if human and table.progress.deadline is not None:
+            outlet.arm(timers.TURN, stamp, table.progress.deadline, self.on_turn_timeout)
             delay = self.ctx.settings.turn_notice_delay
-            due = [s for s in human if not table.turn_notices[s]]
+            due = [s for s in human if not table.messages.turn_notices[s]]
             if due and delay > 0:
                 outlet.arm(timers.NOTICE, stamp, now + delay, self.on_notice)
         else:
@@ -278,7 +279,7 @@ class Play:
         and 5 s left) while a human is to act, else cancel it. Only a turn
         that runs long reaches a mark: a quick player's deal costs no extra call. After a
         restart :meth:`schedule` arms it again from the stored absolute deadline."""
-        mark = timers.next_mark(table.deadline) if human else None
+        mark = timers.next_mark(table.progress.deadline) if human else None
         if mark is None:
             self.ctx.outlet.cancel(timers.CLOCK, table.key)
         else:
@@ -308,11 +309,11 @@ class Play:
         if seat is None:
             return
         seed = None
-        if table.challenge_id is not None and self.hooks.challenge is not None:
+        if table.competition.challenge_id is not None and self.hooks.challenge is not None:
             seed = await self.hooks.challenge.ai_seed(table, state)
         if table.seats[seat].is_bot:
-            action = await ctx.ai.decide(state, seat, table.bot_level, seed=seed)
-        elif table.autoplay_mode == "ai" and state.autoplay[seat]:
+            action = await ctx.ai.decide(state, seat, table.options.bot_level, seed=seed)
+        elif table.options.autoplay_mode == "ai" and state.autoplay[seat]:
             action = await ctx.ai.decide(state, seat, AUTOPLAY_LEVEL, seed=seed)
         else:  # the seeds' rule, which passes a seat that cannot follow (要不起)
             action = auto_action(state, seat)
@@ -352,7 +353,7 @@ class Play:
     def _due_after_start(self, table: Table, state: DealState) -> float:
         """When the table's turn times out: its deadline, or for a turn that began before
         this process started, :data:`RESTART_GRACE` seconds after the start if that is later."""
-        deadline = table.deadline or 0.0
+        deadline = table.progress.deadline or 0.0
         if deadline - turn_timeout(table, state) < self.started:
             return max(deadline, self.started + RESTART_GRACE)
         return deadline
@@ -365,7 +366,7 @@ class Play:
         is armed."""
         async with self.ctx.tables.lock(stamp.key):
             table = self._current(stamp)
-            if table is None or table.state is None or table.deadline is None:
+            if table is None or table.state is None or table.progress.deadline is None:
                 return
             state = table.state
             for seat in state.to_act:

@@ -28,7 +28,7 @@ from images.standings import render_result_with_standings, render_standings
 
 log = logging.getLogger(__name__)
 
-#: Seconds after which a result that was not sent yet (``Table.result_due``) is posted again.
+#: Seconds after which a result that was not sent yet (``DealProgress.result_due``) is posted again.
 RESULT_RETRY_SECONDS = 30.0
 
 #: Plays counted as bombs in a player's statistics (RULES.md §5, §11: 天尊 too).
@@ -66,18 +66,19 @@ class Results:
         await self.notices.withdraw_notices(table, every=True)
         table.phase = RESULT
         # RULES.md §1.4 option winner_bids_first: the seat that played out bids first next
-        table.last_winner = state.counts.index(0) if state.result.winner is not None else None
-        table.deadline = None
+        table.progress.last_winner = (state.counts.index(0) if state.result.winner is not None
+                                      else None)
+        table.progress.deadline = None
         match = competition(self.hooks, table)
         # a match's result is posted once, with its standings, before the match deals on; it
         # is due until then (stored with the settlement: a worker that dies in between leaves
         # it to the next, :meth:`bot.features.match.driver.Matches.resume`)
-        table.result_due = match is None or table.match_id is not None
+        table.progress.result_due = match is None or table.competition.match_id is not None
         offer = match is None and someone_stays(table)
         if offer:
             table.offer_again(time.time() + ctx.settings.lobby_timeout)
         else:
-            table.ready = []  # nobody to answer: the table is free at once
+            table.progress.ready = []  # nobody to answer: the table is free at once
         ctx.tables.retoken(table)
         if offer and self.hooks.on_offer is not None:
             self.hooks.on_offer(table)  # its timeout, for the new token
@@ -101,7 +102,8 @@ class Results:
         await self.show_outcomes(table, points, beans, balances, presser)
         self.picture.update_table(table)  # the final state, then the result below it
         self.post_result(table, points, beans, standings)
-        if match is not None and not table.result_due:  # a challenge's: nothing to wait for
+        # a challenge's: nothing to wait for
+        if match is not None and not table.progress.result_due:
             await match.deal_over(table)
 
     async def show_outcomes(self, table: Table, points: list[int], beans: list[int],
@@ -154,30 +156,32 @@ class Results:
         markup: Keyboard | None = keyboard
         if standings is not None:
             text, markup = f"{text}\n\n{standings.text}", None
-        if scene is not None and table.pictures and standings is not None \
+        if scene is not None and table.options.pictures and standings is not None \
                 and standings.scene is not None:
             drawing = Drawing(text, markup, (scene, standings.scene),
                               partial(render_result_with_standings, scene, standings.scene),
                               "result.png")
-        elif scene is not None and table.pictures:
+        elif scene is not None and table.options.pictures:
             drawing = Drawing(text, markup, scene, partial(render_result, scene), "result.png")
-        elif table.pictures and standings is not None and standings.scene is not None:
+        elif table.options.pictures and standings is not None and standings.scene is not None:
             # a match deal with no result picture (left during the bidding): the standings
             drawing = Drawing(text, markup, standings.scene,
                               partial(render_standings, standings.scene), "standings.png")
         else:
             drawing = Drawing(text, markup)
-        deal_id = table.deal_id
+        deal_id = table.progress.deal_id
         match = competition(self.hooks, table) if standings is not None else None
 
         async def sent(message_id: int) -> None:
             # under the lock: with several workers the stored table may have moved on
             async with self.ctx.tables.lock(table.key):
-                if table.deal_id != deal_id or table.phase != RESULT or not table.result_due:
+                progress = table.progress
+                if progress.deal_id != deal_id or table.phase != RESULT or not progress.result_due:
                     return
-                if table.ready:  # Play again is offered on it: its keyboard goes once answered
-                    table.result_message_id = message_id
-                table.result_due = False
+                # Play again is offered on it: its keyboard goes once answered
+                if progress.ready:
+                    table.messages.result_message_id = message_id
+                table.progress.result_due = False
                 if self.ctx.tables.get(table.key) is table:
                     self.ctx.outlet.cancel(timers.RESULT, table.key)
                     if match is not None:
@@ -185,20 +189,21 @@ class Results:
                     else:
                         await self.ctx.save(table)
 
-        if table.tournament is not None:  # each seat's private chat, once (nothing waits)
+        # each seat's private chat, once (nothing waits)
+        if table.competition.tournament is not None:
             for seat, player in table.humans():
                 if player.user_id is not None and not player.blocked:
                     self.ctx.outlet.post(f"{table.key}#result{seat}", player.user_id, drawing)
             return
         self.ctx.outlet.post(f"{table.key}#result", table.chat_id, drawing, table.thread_id,
                              sent=sent)
-        if not table.result_due:
+        if not table.progress.result_due:
             return  # a challenge's: shown once, nothing waits for it
 
         async def retry(stamp: timers.Stamp) -> None:
             async with self.ctx.tables.lock(stamp.key):
                 if self.ctx.tables.get(stamp.key) is table and table.token == stamp.token \
-                        and table.result_due and table.deal_id == deal_id:
+                        and table.progress.result_due and table.progress.deal_id == deal_id:
                     if self.ctx.outlet.posting(f"{table.key}#result"):
                         arm()  # still on its way: look again later (it may fail yet)
                     else:
@@ -218,10 +223,10 @@ class Results:
         Nothing when this process is sending it right now (``Outlet.posting``: a dead worker's
         watchdog resumed the table between the send and its ``sent`` callback, which waits for
         the lock to record it; before, a second result with live Play again buttons)."""
-        if table.match_id is not None:
+        if table.competition.match_id is not None:
             return
-        if table.deal_id is None:
-            table.result_due = False
+        if table.progress.deal_id is None:
+            table.progress.result_due = False
             return
         if self.ctx.outlet.posting(f"{table.key}#result"):
             # on its way from this process: its sent callback records it; should the send
@@ -229,11 +234,12 @@ class Results:
             self.ctx.outlet.arm(timers.RESULT, timers.Stamp(table.key, table.token),
                                 time.time() + RESULT_RETRY_SECONDS, self._retry_due)
             return
-        record = await self.ctx.store.get_deal(table.deal_id)
+        record = await self.ctx.store.get_deal(table.progress.deal_id)
         state = DealState.from_json(record.state_json)
         if state.result is None:
-            log.warning("table %s: deal %s has no result to post", table.key, table.deal_id)
-            table.result_due = False
+            log.warning("table %s: deal %s has no result to post", table.key,
+                        table.progress.deal_id)
+            table.progress.result_due = False
             await self.ctx.save(table)
             return
         table.state = state
@@ -249,7 +255,7 @@ class Results:
         async with self.ctx.tables.lock(stamp.key):
             table = self.ctx.tables.get(stamp.key)
             if table is not None and table.token == stamp.token and table.phase == RESULT \
-                    and table.result_due:
+                    and table.progress.result_due:
                 await self.post_due_result(table)
 
     async def close_hands(self, table: Table) -> None:
@@ -258,14 +264,15 @@ class Results:
         state = table.state
         await self.notices.withdraw_notices(table, every=True)
         for i, seat in table.humans():
-            message_id = table.hand_message_ids[i] if i < len(table.hand_message_ids) else None
+            hand_message_ids = table.messages.hand_message_ids
+            message_id = hand_message_ids[i] if i < len(hand_message_ids) else None
             if message_id is None or seat.blocked or state is None or seat.user_id is None:
                 continue
             if seat.in_group:  # an ephemeral message: taken away (the table says it stopped)
                 await self.ctx.outlet.withdraw_hand(table.chat_id, seat.user_id, message_id)
                 continue
             text = views.hand_stopped_text(table, state.view(i))
-            photo = i < len(table.hand_photos) and table.hand_photos[i]
+            photo = i < len(table.messages.hand_photos) and table.messages.hand_photos[i]
             await self.ctx.outlet.close(seat.user_id, message_id, photo, text)
 
     async def stop(self, table: Table) -> None:
@@ -273,7 +280,7 @@ class Results:
         buttons (lock held; the caller closes the table)."""
         state = table.state
         self.ctx.cancel_timers(table.key)
-        if table.deal_id is not None and state is not None:
+        if table.progress.deal_id is not None and state is not None:
             await self.ctx.store.cancel_deal(running_deal_id(table), state.to_json())
         await self.close_hands(table)
 

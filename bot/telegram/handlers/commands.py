@@ -219,8 +219,8 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         lang = await chat_language(app, update)
         challenge = tables(app).get(challenge_key(message.chat.id))
         if challenge is not None and challenge.phase == DEAL:
-            where = t("challenge.notice_where", lang, id=challenge.challenge_id,
-                      deal=challenge.challenge_deal)
+            where = t("challenge.notice_where", lang, id=challenge.competition.challenge_id,
+                      deal=challenge.competition.challenge_deal)
             await message.reply_text(t("reply.leave_challenge", lang, where=where))
             return
         await message.reply_text(t("reply.not_practising", lang))
@@ -275,10 +275,10 @@ async def _leave(app: Application, update: Update, key: str, user: User) -> None
         ]])
         text = t("reply.leave_practice" if table.practice else "reply.leave_confirm", lang,
                  name=name)
-        if table.match_id is not None:  # leaving forfeits the match too
+        if table.competition.match_id is not None:  # leaving forfeits the match too
             text += "\n" + t("match.leave_warning", lang)
-        if table.tournament is not None:  # and a tournament (RULES.md §10.1)
-            text += "\n" + t("tour.leave_forfeit", lang, id=table.tournament_id)
+        if table.competition.tournament is not None:  # and a tournament (RULES.md §10.1)
+            text += "\n" + t("tour.leave_forfeit", lang, id=table.competition.tournament_id)
         prompt = await message.reply_text(text, reply_markup=markup)
         table.set_leave_prompt(seat, prompt.message_id)
         await store(app).save_table(table.key, table.to_dict())
@@ -287,8 +287,8 @@ async def _leave(app: Application, update: Update, key: str, user: User) -> None
 async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The /leave confirmation (``Q:`` buttons): "yes" makes the seat that asked leave the deal.
     Only that seat's player may answer, and only on the prompt their /leave got, while it is
-    pending (``Table.leave_prompts``): forged data on another message, or a prompt answered or
-    replaced already, gets a pop-up and changes nothing."""
+    pending (``TableMessages.leave_prompts``): forged data on another message, or a prompt answered
+    or replaced already, gets a pop-up and changes nothing."""
     app = context.application
     query = senders.query_of(update)
     async with locked_press(app, query) as press:
@@ -304,9 +304,10 @@ async def on_leave_confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -
                 if data.seat < len(table.seats) else "?"
             await answer(query, t("pop.not_asker", lang, name=asker), alert=True)
             return
-        pending = table.leave_prompts[seat] if seat < len(table.leave_prompts) else None
+        prompts = table.messages.leave_prompts
+        pending = prompts[seat] if seat < len(prompts) else None
         # a tournament table's prompt is in the seat's private chat (RULES.md §10.1)
-        where = table.chat_id if table.tournament is None else query.from_user.id
+        where = table.chat_id if table.competition.tournament is None else query.from_user.id
         if pending is None or query.message is None or query.message.message_id != pending \
                 or query.message.chat.id != where:
             await answer(query, t("pop.leave_not_pending", lang), alert=True)

@@ -74,12 +74,12 @@ async def on_lobby_button(update: Update, context: Context) -> None:
         decided: tuple[str | None, bool] | None = None
         if data.payload == "join":
             refusal = await lobby.join_refusal(table, person(user), lang)
-            if refusal is None and table.hands != "group" and await ask_private_first(
+            if refusal is None and table.options.hands != "group" and await ask_private_first(
                     app, query, f"{cb.JOIN_LINK}{table.token}", t("pop.open_private", lang)):
                 await lobby.joined(user.id, table.key)  # its claim goes: nobody is seated
                 told.append(None)
                 return None
-            reached = table.hands == "group" or game(app).ctx.private_chats.known(user.id)
+            reached = table.options.hands == "group" or game(app).ctx.private_chats.known(user.id)
             decided = (refusal or t("pop.joined" if reached else "pop.seating", lang),
                        refusal is not None)
             if refusal is None:
@@ -137,7 +137,7 @@ async def _locked(app: App, query: CallbackQuery, press: Press, told: list[str |
             await answer(query, t("pop.left_lobby", lang))
             return None, None
         refusal = await lobby.seat(table, person(user), lang=lang, welcome_after=True)
-        reached = table.hands == "group" or game(app).ctx.private_chats.known(user.id)
+        reached = table.options.hands == "group" or game(app).ctx.private_chats.known(user.id)
         await answer(query, refusal or t("pop.joined" if reached else "pop.seating", lang),
                      alert=refusal is not None)
         if refusal is None:
@@ -206,7 +206,7 @@ async def _start(app: App, query: CallbackQuery, table: Table, lang: str, *,
         await answer(query, t("lobby.starting", lang))  # dropped when answered before the lock
         if lobby.welcomes_pending(table):
             return False
-    if table.match_options is not None:
+    if table.competition.match_options is not None:
         refused = await game(app).matches.start(table)
         if refused is not None:
             await say(app, table, refused[1])
@@ -242,7 +242,7 @@ async def on_play_again(update: Update, context: Context) -> None:
             await answer(query, t("pop.left_lobby", lang))
             await again.leave(table, seat)
             return
-        if table.ready[seat]:
+        if table.progress.ready[seat]:
             await answer(query, t("pop.again_already", lang, names=waiting_names(table, lang)))
             return
         elsewhere = game(app).lobby.seated_elsewhere(query.from_user.id, lang)

@@ -161,7 +161,7 @@ class StoreGuard:
             return
         if table.phase in (DEAL, RESULT) and stored.state_json is not None:
             table.state = DealState.from_json(stored.state_json)
-        table.rendered.update(_rendered_hands(stored.data))
+        table.messages.rendered.update(_rendered_hands(stored.data))
         self.tables.refresh(key, table)
         self.marks[key] = stored.mark
         self._seen.add(key)
@@ -247,7 +247,7 @@ def _stored_form(table: Table) -> dict[str, Any]:
     shows now (hand messages are edited under the table's lock, so the last worker to hold it
     knows them; a worker that takes over skips the edits that would change nothing)."""
     data = table.to_dict()
-    data[RENDERED] = {str(seat): look for seat, look in table.rendered.items()
+    data[RENDERED] = {str(seat): look for seat, look in table.messages.rendered.items()
                       if isinstance(seat, int)}
     return data
 

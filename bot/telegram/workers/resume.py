@@ -54,26 +54,26 @@ class Resumer:
             if table is None:
                 return
             if table.phase == DEAL and table.state is not None:
-                table.rendered.clear()
+                table.messages.rendered.clear()
                 if table.state.phase == "redeal":
                     await self.deals.redeal_now(table)
                 else:
                     await self.deals.advance(table)
-            elif table.phase == RESULT and table.match_id is not None:
+            elif table.phase == RESULT and table.competition.match_id is not None:
                 await self.matches.resume(table)
-            elif table.phase == RESULT and table.challenge_id is not None:
+            elif table.phase == RESULT and table.competition.challenge_id is not None:
                 await self.challenges.deal_over(table)
-            elif table.phase == RESULT and table.tournament is not None:
-                if table.result_due:
+            elif table.phase == RESULT and table.competition.tournament is not None:
+                if table.progress.result_due:
                     await self.deals.post_due_result(table)
                 await self.tournaments.deal_over(table)
             elif table.phase == RESULT:
-                if table.result_due:
+                if table.progress.result_due:
                     await self.deals.post_due_result(table)
-                if table.ready and self.deals.on_offer is not None:
+                if table.progress.ready and self.deals.on_offer is not None:
                     self.deals.on_offer(table)  # Play again's timeout (at once when it passed)
             elif table.phase == LOBBY:
-                if timers.seconds_left(table.lobby_deadline) <= 0:
+                if timers.seconds_left(table.progress.lobby_deadline) <= 0:
                     await self.lobby.expire(table)
                 else:
                     self.lobby.arm_expiry(table)
@@ -86,8 +86,8 @@ class Resumer:
         async with self.ctx.tables.lock(stamp.key):
             table = self.ctx.tables.get(stamp.key)
             if table is not None and table.token == stamp.token and table.phase == RESULT \
-                    and table.result_due:
-                if table.match_id is not None:
+                    and table.progress.result_due:
+                if table.competition.match_id is not None:
                     await self.matches.resume(table)
                 else:
                     await self.deals.post_due_result(table)
