@@ -710,9 +710,10 @@ class Tables:
     def refresh(self, key: str, fresh: Table | None) -> None:
         """Replace this process's copy of table ``key`` by the stored ``fresh`` one (``None``:
         the table is gone), with its local lock held. A table already known keeps its
-        identity (whoever holds a reference sees the new values); what is not stored
-        (``rendered``, ``pictured``, ``notice``) starts afresh, so every message is drawn
-        again where it differs."""
+        identity (whoever holds a reference to the table sees the new values; its parts are
+        the fresh ones, so a part is read through the table, not kept across an await); what
+        is not stored (``messages.rendered``, ``messages.pictured``, ``messages.notice``)
+        starts afresh, so every message is drawn again where it differs."""
         old = self._by_key.get(key)
         if fresh is None:
             if old is not None:
