@@ -15,7 +15,7 @@ from PIL import Image
 
 from bot.core.i18n import t
 from bot.core.table import Competition, Seat, Table
-from bot.features.tournament.driver import Tournaments
+from bot.features.tournament.final import Final
 from bot.features.tournament.standings import TableStandings
 from bot.features.tournament.views import (
     CAPTION_LIMIT,
@@ -144,10 +144,10 @@ def _record(pictures: bool, field: int) -> TournamentRecord:
 
 
 def test_the_final_ranking_is_a_picture_and_the_seed_follows_when_the_caption_is_too_long():
-    tournaments = Tournaments.__new__(Tournaments)  # only the drawings: no context needed
+    final = Final.__new__(Final)  # only the drawings: no context needed
     for field, pictures in ((4, True), (30, True), (30, False)):
         record = _record(pictures, field)
-        drawings = tournaments._final_drawings(record)
+        drawings = final._final_drawings(record)
         text = "\n".join(d.text for _, d in drawings)
         assert text.startswith(t("tour.final_title", LANG, id=7)) and SEED in text
         assert text.count("python -m engine.judge") == 3  # the referee's commands, whole
@@ -185,9 +185,9 @@ async def test_a_final_ranking_whose_seed_follows_its_picture_is_posted_once_the
     """The picture is the claimed post; the seed is posted once the picture was sent, and the
     ranking counts as posted (no one posts it again) only once the seed was sent too."""
     outlet, store = _Posts(), _Announced()
-    tournaments = Tournaments.__new__(Tournaments)
-    tournaments.ctx = SimpleNamespace(outlet=outlet, store=store)  # type: ignore[assignment]
-    tournaments._announce(_record(True, 30))
+    final = Final.__new__(Final)  # the outlet and the store only
+    final.ctx = SimpleNamespace(outlet=outlet, store=store)  # type: ignore[assignment]
+    final._announce(_record(True, 30))
     ((key, picture, sent, claim),) = outlet.posts
     assert key == "t7:tournament#final" and picture.render is not None and claim is not None
     await sent(501)  # the picture went: the seed follows, the ranking not marked yet
@@ -201,9 +201,9 @@ async def test_a_final_ranking_whose_seed_follows_its_picture_is_posted_once_the
 
 async def test_a_final_ranking_in_one_message_is_marked_posted_once_it_went():
     outlet, store = _Posts(), _Announced()
-    tournaments = Tournaments.__new__(Tournaments)
-    tournaments.ctx = SimpleNamespace(outlet=outlet, store=store)  # type: ignore[assignment]
-    tournaments._announce(_record(True, 4))
+    final = Final.__new__(Final)  # the outlet and the store only
+    final.ctx = SimpleNamespace(outlet=outlet, store=store)  # type: ignore[assignment]
+    final._announce(_record(True, 4))
     ((key, picture, sent, claim),) = outlet.posts
     assert SEED in picture.text and picture.render is not None and claim is not None
     await sent(501)
