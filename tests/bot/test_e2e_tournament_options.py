@@ -123,6 +123,9 @@ async def test_the_fields_minimum_and_maximum(fake_api: FakeBotApi, running_bot:
     live = await wait_live(store)
     timed = live.tournament_id
     assert timed != tid and live.options["min"] == 4
+    join = tournament_callback(timed, "join")  # stored before its sign-up message is posted
+    await api.wait_for(lambda: any(b.callback_data == join for m in api.messages_in(group)
+                                   for b in m.buttons))
     for user in users[:3]:
         await press(api, user, signup_message(api, group), tournament_callback(timed, "join"))
     key = tournament_lock(timed)
