@@ -1042,3 +1042,28 @@ async def test_a_tournament_cancel_cut_short_after_the_refunds_has_its_table_sto
 
     await wait_until(stopped)
     assert await _fees(rows, tid) == refunded
+
+
+async def test_a_tournament_table_dealt_on_one_worker_is_watched_from_another(
+    fake_api: FakeBotApi, database: str, start_worker: Start
+):
+    """观战 pressed on worker B, which never held the table worker A deals (its members bid:
+    the deal waits for them): B reads the stored table, so the member is not told the table
+    does not play; the watch is taken under the table's lock (which loads it on B) and the
+    member's private chat shows the table. Before, B looked at its own memory only and
+    refused."""
+    one, two = await start_worker("w-one"), await start_worker("w-two")
+    a, b = bot_data(one).game.tournaments, bot_data(two).game.tournaments
+    tid, group, users = await _signed_up(fake_api, one, ("Ann", "Bob", "Cy"))
+    await a.start(tid)
+    key = tournament_key(tid, 1, 1)
+    assert bot_data(two).game.ctx.tables.get(key) is None
+    record = await bot_data(two).game.ctx.store.get_tournament(tid)
+    assert await b.watch_refusal(record, 2, "en") == t("tour.pop_no_table", "en")
+    assert await b.watch_refusal(record, 1, "en") is None
+    dan = fake_api.new_user("Dan")
+    fake_api.open_private_chat(dan)
+    assert await b.watch(tid, 1, dan.id)
+    await wait_until(lambda: _async(any("Ann" in m.content for m in fake_api.messages_in(dan))))
+    table = bot_data(two).game.ctx.tables.get(key)
+    assert table is not None and dan.id in table.messages.watchers

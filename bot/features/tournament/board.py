@@ -111,14 +111,23 @@ class Board(Part):
         if shown is not None and shown[0] != record.board_id:
             await self.ctx.store.set_tournament_messages(tournament_id, board_id=shown[0])
 
-    def watch_refusal(self, record: TournamentRecord, number: int, lang: str) -> str | None:
+    async def watch_refusal(self, record: TournamentRecord, number: int, lang: str
+                            ) -> str | None:
         """Why 观战 of table ``number`` is refused (the tournament is not running, the table
-        is not playing here now), in ``lang``; ``None`` when it may be watched."""
+        is not playing now), in ``lang``; ``None`` when it may be watched. A table this
+        process holds is playing when a deal runs there; one it does not hold (with several
+        workers, another worker dealt it: :meth:`watch` loads it under its lock) when its
+        stored row of the current stage is not done."""
         if record.status != "running":
             return t("tour.pop_closed", lang)
-        if self._playing(record, number) is None:
-            return t("tour.pop_no_table", lang)
-        return None
+        stage = int(record.state.get("stage") or 0)
+        if self.ctx.tables.get(tournament_key(record.tournament_id, stage, number)) is None:
+            rows = await self.ctx.store.tournament_tables(record.tournament_id, stage)
+            if any(r.number == number and not r.done for r in rows):
+                return None
+        elif self._playing(record, number) is not None:
+            return None
+        return t("tour.pop_no_table", lang)
 
     def _playing(self, record: TournamentRecord, number: int) -> Table | None:
         stage = int(record.state.get("stage") or 0)

@@ -354,11 +354,12 @@ class Tournaments:
         :meth:`Board._draw_board`."""
         await self.boards._draw_board(tournament_id)
 
-    def watch_refusal(self, record: TournamentRecord, number: int, lang: str) -> str | None:
+    async def watch_refusal(self, record: TournamentRecord, number: int, lang: str
+                            ) -> str | None:
         """Why 观战 of table ``number`` is refused (the tournament is not running, the table is not
-        playing here now), in ``lang``; ``None`` when it may be watched.
+        playing now), in ``lang``; ``None`` when it may be watched.
         :meth:`Board.watch_refusal`."""
-        return self.boards.watch_refusal(record, number, lang)
+        return await self.boards.watch_refusal(record, number, lang)
 
     async def watch(self, tournament_id: int, number: int, user_id: int) -> bool:
         """观战: ``user_id`` watches running table ``number`` in their private chat: a new message

@@ -276,7 +276,7 @@ async def on_press(update: Update, context: Context) -> None:
         group = await store(app).get_group_settings(record.chat_id)
         lang = user_language(app, user, group_language(app, group))
     if press.op == "watch":
-        refusal = tournaments.watch_refusal(record, press.table, lang)
+        refusal = await tournaments.watch_refusal(record, press.table, lang)
         if refusal is not None:
             await refuse(app, query, refusal, alert=True)
             return
