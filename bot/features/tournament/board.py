@@ -13,11 +13,11 @@ from bot.features.tournament.common import (
     BOARD,
     Part,
     Steps,
-    _lang,
-    _names,
-    _pictures,
-    _previous,
     board_lock,
+    pictures_on,
+    player_names,
+    previous_scores,
+    tournament_lang,
     tournament_lock,
     tournament_of_lock,
 )
@@ -67,25 +67,25 @@ class Board(Part):
         stage = state.get("stage")
         if not stage:
             return None
-        lang = _lang(record)
+        lang = tournament_lang(record)
         rows = await self.ctx.store.tournament_tables(record.tournament_id, int(stage))
         planned = self._planned(record, state, int(stage), len(state["field"]))
         tables = [(r.number, TableStandings.from_dict(r.state), r.done) for r in rows]
         text = views.board_text(record.tournament_id, planned, tables,
-                                state["draw"]["byes"], _names(state), lang)
+                                state["draw"]["byes"], player_names(state), lang)
         live = record.status == "running"
         status = "" if live else "\n\n" + t(f"tour.board_{record.status}", lang)
         running = [n for n, _, done in tables if not done] if live else []
         markup = views.board_markup(record.tournament_id, running, lang)
-        if not _pictures(record):
+        if not pictures_on(record):
             return Drawing(text + status, markup)
         d = state["draw"]
         drawn: Draw[int] = Draw(int(stage), tuple(tuple(x) for x in d["tables"]),
                                 tuple(d["byes"]))
         through = views.board_through(planned, drawn, [s for _, s, _ in tables],
-                                      [int(p) for p in state["signup"]], _previous(state))
+                                      [int(p) for p in state["signup"]], previous_scores(state))
         scene = views.board_scene(record.tournament_id, planned, tables, d["byes"],
-                                  _names(state), lang, through=through, status=record.status)
+                                  player_names(state), lang, through=through, status=record.status)
         short = text.split("\n", 1)[0] + status  # the tables are in the picture
         return Drawing(views.caption(text + status, short), markup, scene,
                        partial(render_tournament_board, scene), "tournament_board.png")

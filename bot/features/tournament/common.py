@@ -139,7 +139,7 @@ class Part:
             Unreachable: the group is closed to the bot.
         """
         slot = (record.tournament_id, which)
-        shown = await self.ctx.outlet.present(record.chat_id, message_id, _pictures(record),
+        shown = await self.ctx.outlet.present(record.chat_id, message_id, pictures_on(record),
                                               self._pictured.get(slot), drawing,
                                               record.thread_id)
         if shown is not None:
@@ -150,7 +150,7 @@ class Part:
                  field: int) -> PlannedStage:
         """Stage ``number`` as the field of ``field`` players plays it: the plan made for the
         field at the start, with its counts redone when forfeits made the field smaller."""
-        preset = _preset(record)
+        preset = record_preset(record)
         size = preset.table_size
         stages = plan(preset, int(state["initial"]))
         planned = stages[min(number, len(stages)) - 1]
@@ -167,7 +167,7 @@ class Part:
         self.ctx.outlet.tell(record.chat_id, text, record.thread_id)
 
 
-class _PostClaim:
+class PostClaim:
     """The claim on sending one of a tournament's due group messages
     (:class:`bot.game.outlet.Claim`, :meth:`Tournaments._post_due`)."""
 
@@ -184,13 +184,13 @@ class _PostClaim:
         await self.store.release_tournament_post(self.tournament_id, self.key)
 
 
-def _post_key(tournament_id: int, name: str) -> str:
+def post_key(tournament_id: int, name: str) -> str:
     """The key of a tournament's group message ``name`` (unique in it; the outlet's post
     key)."""
     return f"{tournament_lock(tournament_id)}#{name}"
 
 
-class _Announcement:
+class Announcement:
     """The claim on posting a tournament's final ranking (:class:`bot.game.outlet.Claim`)."""
 
     def __init__(self, store: Store, tournament_id: int) -> None:
@@ -205,17 +205,18 @@ class _Announcement:
         await self.store.release_tournament_announcement(self.tournament_id)
 
 
-def _lang(record: TournamentRecord) -> str:
+def tournament_lang(record: TournamentRecord) -> str:
+    """The group's language when the tournament opened (its texts are in it)."""
     return str(record.options.get("lang", "en"))
 
 
-def _pictures(record: TournamentRecord) -> bool:
+def pictures_on(record: TournamentRecord) -> bool:
     """The group's sign-up message, board and final ranking are pictures (its ``pictures``
     setting when the tournament opened); text only when off."""
     return bool(record.options.get("pictures", True))
 
 
-def _preset(record: TournamentRecord) -> TournamentPreset:
+def record_preset(record: TournamentRecord) -> TournamentPreset:
     """The tournament's preset for its table size, with every stage's time limit the
     ``time_limit`` option when it was given (minutes, 0: none)."""
     preset = tournament_preset(record.preset, table_size=int(record.options.get("table_size", 3)))
@@ -226,27 +227,31 @@ def _preset(record: TournamentRecord) -> TournamentPreset:
                    final=replace(preset.final, time_limit=int(limit)))
 
 
-def _time_up(state: Mapping[str, Any], stage: int) -> bool:
+def time_up_for(state: Mapping[str, Any], stage: int) -> bool:
     """Stage ``stage``'s time limit has run out (:meth:`Tournaments._on_time` marked it)."""
     return state.get("stage") == stage and state.get("time_up") == stage
 
 
-def _names(state: Mapping[str, Any]) -> dict[int, str]:
+def player_names(state: Mapping[str, Any]) -> dict[int, str]:
+    """User id → the name each member signed up with (the state's ``names``)."""
     return {int(k): str(v) for k, v in (state.get("names") or {}).items()}
 
 
-def _previous(state: Mapping[str, Any]) -> dict[int, int] | None:
+def previous_scores(state: Mapping[str, Any]) -> dict[int, int] | None:
+    """User id → score in the stage before the current one (points); ``None`` at stage 1."""
     previous = state.get("previous")
     return None if previous is None else {int(k): int(v) for k, v in previous.items()}
 
 
-def _advancement(outcome: Advancement[int]) -> dict[str, Any]:
+def advancement_dict(outcome: Advancement[int]) -> dict[str, Any]:
+    """A stage's advancement as stored in the tournament's state (JSON)."""
     return {"through": list(outcome.through), "out": [list(g) for g in outcome.out],
             "forfeited": list(outcome.forfeited),
             "scores": {str(k): v for k, v in outcome.scores.items()}}
 
 
-def _advancement_of(data: Mapping[str, Any]) -> Advancement[int]:
+def advancement_from(data: Mapping[str, Any]) -> Advancement[int]:
+    """The advancement :func:`advancement_dict` stored."""
     return Advancement(tuple(data["through"]), tuple(tuple(g) for g in data["out"]),
                        tuple(data["forfeited"]),
                        {int(k): int(v) for k, v in data["scores"].items()})

@@ -12,13 +12,13 @@ from bot.core.table import RESULT
 from bot.features.tournament import views
 from bot.features.tournament.common import (
     Part,
-    _advancement,
-    _advancement_of,
-    _lang,
-    _names,
-    _post_key,
-    _preset,
-    _previous,
+    advancement_dict,
+    advancement_from,
+    player_names,
+    post_key,
+    previous_scores,
+    record_preset,
+    tournament_lang,
     tournament_lock,
 )
 from bot.features.tournament.standings import TableStandings
@@ -59,21 +59,21 @@ class Decided(Part):
             standings = [TableStandings.from_dict(r.state) for r in rows]
             signup = [int(p) for p in state["signup"]]
             results = [s.result(signup) for s in standings]
-            previous = _previous(state)
+            previous = previous_scores(state)
             outcome: Advancement[int] | ExtraDeals[int] | FinalRanking[int]
             if planned.is_final:
                 outcome = final_ranking(planned, drawn, results[0], signup)
             else:
                 outcome = advance(planned, drawn, results, signup, previous)
-            lang = _lang(record)
-            names = _names(state)
+            lang = tournament_lang(record)
+            names = player_names(state)
             if isinstance(outcome, ExtraDeals):
                 for tie in outcome.tie_breaks:
                     row = rows[tie.table]
                     again = standings[tie.table].with_extra(tie.deals)
                     note = t("tour.extra", lang, n=row.number, deals=tie.deals,
                              names=join_names((names[p] for p in tie.players), lang))
-                    key = _post_key(tournament_id,
+                    key = post_key(tournament_id,
                                     f"extra{stage}.{row.number}.{standings[tie.table].played}")
                     await self.ctx.store.reopen_tournament_table(
                         tournament_id, stage, row.number, again.to_dict(), [(key, note)])
@@ -87,7 +87,7 @@ class Decided(Part):
             result = views.stage_result_text(tournament_id, planned, outcome.through,
                                              drawn.byes, outcome.out, outcome.forfeited, names,
                                              lang)
-            state = {**state, "advancements": [*state["advancements"], _advancement(outcome)]}
+            state = {**state, "advancements": [*state["advancements"], advancement_dict(outcome)]}
             await self.top._begin_stage(record, state, stage + 1, list(outcome.through),
                                         dict(outcome.scores), lead=result)
 
@@ -101,15 +101,15 @@ class Decided(Part):
         ranked by its previous scores. ``posts``: group messages stored with the payout and
         posted before the ranking (:meth:`_post_due`)."""
         tid = record.tournament_id
-        advancements = [_advancement_of(a) for a in state["advancements"]]
+        advancements = [advancement_from(a) for a in state["advancements"]]
         if final is None:
-            previous = _previous(state) or {}
+            previous = previous_scores(state) or {}
             field = [int(p) for p in state.get("field", state["signup"])]
             ordered = sorted(field, key=lambda p: -previous.get(p, 0))
             final = FinalRanking(tuple((p,) for p in ordered), ())
         places = tournament_places(final, advancements)
         signup = [int(p) for p in state["signup"]]
-        preset = _preset(record)
+        preset = record_preset(record)
         amounts = split_pool(record.pool, [places.get(p) for p in signup], preset.prize_table)
         paid = {p: a for p, a in zip(signup, amounts, strict=True) if a}
         if sum(paid.values()) != record.pool:  # nobody placed (all left): every fee back

@@ -8,11 +8,11 @@ from functools import partial
 
 from bot.features.tournament import views
 from bot.features.tournament.common import (
+    Announcement,
     Part,
-    _Announcement,
-    _lang,
-    _names,
-    _pictures,
+    pictures_on,
+    player_names,
+    tournament_lang,
     tournament_lock,
     tournament_of_lock,
 )
@@ -43,14 +43,14 @@ class Final(Part):
         signup = [int(p) for p in state["signup"]]
         ranking = sorted(signup, key=lambda p: (places.get(p) is None, places.get(p) or 0,
                                                 signup.index(p)))
-        lang = _lang(record)
-        names = _names(state)
+        lang = tournament_lang(record)
+        names = player_names(state)
         ranked = [(p, places.get(p)) for p in ranking]
         commands = views.referee_commands(record.seed, state["stages"])
         text = views.final_text(tid, ranked, scores, paid, names, record.seed,
                                 record.seed_hash, commands, lang)
         key = f"{tournament_lock(tid)}#final"
-        if not _pictures(record):
+        if not pictures_on(record):
             return [(key, Drawing(text, None))]
         scene = views.final_scene(tid, ranked, scores, paid, names, record.seed,
                                   record.seed_hash, lang)
@@ -94,7 +94,7 @@ class Final(Part):
 
             sent = pictured
         self.ctx.outlet.post(key, record.chat_id, drawing, record.thread_id, sent=sent,
-                             claim=_Announcement(self.ctx.store, tid))
+                             claim=Announcement(self.ctx.store, tid))
 
     async def _on_final(self, stamp: timers.Stamp) -> None:
         """Another worker's claim on posting a final ranking has run out (:meth:`restore`):

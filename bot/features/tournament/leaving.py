@@ -13,8 +13,8 @@ from bot.features.tournament.common import (
     START,
     TIME,
     Part,
-    _lang,
-    _post_key,
+    post_key,
+    tournament_lang,
     tournament_lock,
 )
 from bot.store import StoreError
@@ -34,10 +34,10 @@ class Leaving(Part):
             # the refunds, is stored with the cancel
             paid = [e.paid for e in await self.ctx.store.tournament_entries(tournament_id)
                     if e.paid > 0]
-            text = t("tour.cancelled", _lang(record), id=tournament_id, by=by,
+            text = t("tour.cancelled", tournament_lang(record), id=tournament_id, by=by,
                      n=len(paid), beans=grouped(sum(paid)))
             refunds = await self.ctx.store.cancel_tournament(
-                tournament_id, [(_post_key(tournament_id, "cancel"), text)])
+                tournament_id, [(post_key(tournament_id, "cancel"), text)])
             if refunds is None:
                 return False
             self.ctx.outlet.cancel(START, tournament_lock(tournament_id))

@@ -9,7 +9,7 @@ from functools import partial
 from bot.features.tournament.common import (
     POSTS,
     Part,
-    _PostClaim,
+    PostClaim,
     tournament_lock,
     tournament_of_lock,
 )
@@ -45,7 +45,7 @@ class Posts(Part):
                 continue
             self.ctx.outlet.post(post.key, record.chat_id, Drawing(post.text, None),
                                  record.thread_id, sent=partial(self._posted, tid, post.key),
-                                 claim=_PostClaim(self.ctx.store, tid, post.key))
+                                 claim=PostClaim(self.ctx.store, tid, post.key))
 
     async def _posted(self, tournament_id: int, key: str, message_id: int) -> None:
         await self.ctx.store.clear_tournament_post(tournament_id, key)

@@ -15,7 +15,7 @@ from bot.features.tournament.common import (
     START,
     TIME,
     Part,
-    _names,
+    player_names,
     tournament_lock,
 )
 from bot.game import timers
@@ -111,5 +111,5 @@ class Restore(Part):
             if table is not None:
                 self.ctx.tables.remove(table)
             await self.top._deal_table(record, stage, row.number, row.players,
-                                       _names(record.state))
+                                       player_names(record.state))
         self.top._spawn(self.top._stage_check(tid, stage))

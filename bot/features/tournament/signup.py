@@ -17,9 +17,9 @@ from bot.features.tournament.common import (
     MAX_SIGNUP,
     Part,
     Steps,
-    _lang,
-    _pictures,
-    _preset,
+    pictures_on,
+    record_preset,
+    tournament_lang,
     tournament_lock,
 )
 from bot.game.config import TableConfig
@@ -106,9 +106,9 @@ class Signup(Part):
 
     async def _signup_drawing(self, record: TournamentRecord, closed: str | None = None
                               ) -> Drawing:
-        lang = _lang(record)
+        lang = tournament_lang(record)
         entries = await self.ctx.store.tournament_entries(record.tournament_id)
-        preset = _preset(record)
+        preset = record_preset(record)
         minimum, maximum = int(record.options["min"]), int(record.options["max"])
         field = max(minimum, len(entries))
         start_at = record.options.get("start_at")
@@ -124,7 +124,7 @@ class Signup(Part):
                                  record.seed_hash, start, names, minimum, maximum, lang,
                                  closed=closed)
         markup = None if closed else views.signup_markup(record.tournament_id, lang)
-        if not _pictures(record):
+        if not pictures_on(record):
             return Drawing(text, markup)
         scene = views.signup_scene(record.tournament_id, preset, stages, record.entry_fee,
                                    record.seed_hash, start, names, minimum, maximum, lang,

@@ -11,11 +11,11 @@ from bot.core.table import DEAL, Competition, Seat, Table, tournament_key
 from bot.features.tournament import views
 from bot.features.tournament.common import (
     Part,
-    _lang,
-    _names,
-    _post_key,
-    _preset,
-    _time_up,
+    player_names,
+    post_key,
+    record_preset,
+    time_up_for,
+    tournament_lang,
 )
 from bot.features.tournament.standings import TableStandings
 from bot.game.deal import Standings
@@ -42,13 +42,13 @@ class Stages(Part):
         once, also when a worker died before the stage was stored and the step is taken again,
         or after it was stored and before they were sent."""
         tid = record.tournament_id
-        preset = _preset(record)
+        preset = record_preset(record)
         planned = self._planned(record, state, number, len(field))
-        lang = _lang(record)
-        names = _names(state)
+        lang = tournament_lang(record)
+        names = player_names(state)
         if len(field) < preset.table_size:  # forfeits left less than a table: ranked as is
             await self.top._finish(record, state, None,
-                                   posts=[(_post_key(tid, f"lead{number}"), lead)] if lead else [])
+                                   posts=[(post_key(tid, f"lead{number}"), lead)] if lead else [])
             return
         drawn = draw(record.seed, number, field, table_size=preset.table_size,
                      scores=previous or None)
@@ -66,8 +66,8 @@ class Stages(Part):
                      "number": number, "players": field,
                      "scores": None if previous is None else [previous.get(p) for p in field],
                      "table_size": preset.table_size}]}
-        posts = [(_post_key(tid, f"lead{number}"), lead)] if lead else []
-        posts.append((_post_key(tid, f"draw{number}"),
+        posts = [(post_key(tid, f"lead{number}"), lead)] if lead else []
+        posts.append((post_key(tid, f"draw{number}"),
                       views.draw_text(tid, planned, drawn.tables, drawn.byes, names, lang)))
         if await self.ctx.store.put_tournament_stage(tid, number, tables, state, posts):
             await self.top._post_stored(tid)
@@ -95,7 +95,7 @@ class Stages(Part):
             if table is not None and table.phase == DEAL:
                 return  # dealing already
             if table is None:
-                table = Table(record.chat_id, record.thread_id, _lang(record),
+                table = Table(record.chat_id, record.thread_id, tournament_lang(record),
                               title=str(record.options.get("title", "")),
                               competition=Competition(tournament={
                                   "id": tid, "stage": stage, "number": number, "deal": 1}))
@@ -153,14 +153,14 @@ class Stages(Part):
         after = before.record(table.progress.deal_id, result.points, result.escaped,
                               bid=result.base, landlord=result.landlord)
         record = await self.ctx.store.get_tournament(info["id"])
-        if _time_up(record.state, info["stage"]):  # this deal was the table's last (§10.1)
+        if time_up_for(record.state, info["stage"]):  # this deal was the table's last (§10.1)
             after = after.with_time_up()
         await self.ctx.store.settle_tournament_deal(
             info["id"], info["stage"], info["number"], table.progress.deal_id, state.to_json(),
             after.to_dict(), after.done, table=table.to_dict())
         planned = self._planned(record, record.state, info["stage"], len(record.state["field"]))
         text = views.table_standings_text(info["id"], planned, info["number"], after,
-                                          _names(record.state), table.lang)
+                                          player_names(record.state), table.lang)
         n = len(result.points)
         settlement = Settlement(table.progress.deal_id, 0, tuple(result.points), (0,) * n,
                                 (None,) * n)

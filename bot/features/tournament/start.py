@@ -13,8 +13,8 @@ from bot.features.tournament.common import (
     START,
     TIME,
     Part,
-    _lang,
-    _post_key,
+    post_key,
+    tournament_lang,
     tournament_lock,
     tournament_of_lock,
 )
@@ -38,7 +38,7 @@ class Start(Part):
                     or record.state.get("stage"):
                 return
             self.ctx.outlet.cancel(START, tournament_lock(tournament_id))
-            lang = _lang(record)
+            lang = tournament_lang(record)
             minimum = int(record.options["min"])
             lines: list[str] = []
             if len(await self.ctx.store.tournament_entries(tournament_id)) < minimum:
@@ -69,7 +69,7 @@ class Start(Part):
         group told ``text`` (stored with the cancel, :meth:`_post_due`; tournament lock
         held)."""
         tid = record.tournament_id
-        if await self.ctx.store.cancel_tournament(tid, [(_post_key(tid, "cancel"), text)]) \
+        if await self.ctx.store.cancel_tournament(tid, [(post_key(tid, "cancel"), text)]) \
                 is None:
             return
         await self.top._redraw_signup(record, closed=text)
@@ -112,6 +112,6 @@ class Start(Part):
                 return
             await self.ctx.store.put_tournament_state(tid, {**state, "time_up": stage})
             planned = self._planned(record, state, stage, len(state["field"]))
-            lang = _lang(record)
+            lang = tournament_lang(record)
             self._tell(record, t("tour.time_up", lang, id=tid, minutes=planned.stage.time_limit,
                                  stage=views.stage_name(stage, planned.is_final, lang)))
